@@ -1,0 +1,65 @@
+# One entry point. `make run` starts the service with demo data; `make test` runs everything CI runs.
+PYTHON ?= python3.11
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(VENV)/bin/pip
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+STAMP  := $(VENV)/.installed
+
+.PHONY: help install node run test lint typecheck imports pytest bench evaluate contracts clean
+
+help:
+	@echo "make run       start the service on http://$(HOST):$(PORT) (SQLite, Celery eager, demo data)"
+	@echo "make test      install, then lint + types + import contracts + the whole test suite"
+	@echo "make bench     run the benchmarks (see docs/benchmarks.md)"
+	@echo "make evaluate  run the engine on the development sets (see docs/)"
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) on PATH"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP) node
+
+node_modules/.package-lock.json: package.json
+	npm install --no-audit --no-fund --loglevel=error
+	@touch $@
+
+node: node_modules/.package-lock.json
+
+run: install
+	DEBUG=1 AUTO_REGISTER_AGENTS=1 $(PY) manage.py migrate --verbosity 0
+	DEBUG=1 AUTO_REGISTER_AGENTS=1 $(PY) manage.py seed_demo --host $(HOST) --port $(PORT)
+	DEBUG=1 AUTO_REGISTER_AGENTS=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy .
+
+imports: $(STAMP)
+	$(VENV)/bin/lint-imports
+
+pytest: install
+	$(VENV)/bin/pytest
+
+test: lint typecheck imports pytest
+
+bench: install
+	$(PY) bench/run.py
+
+evaluate: install
+	$(PY) manage.py evaluate --task tool-results ../shared/eval/tool_streams_dev.jsonl --out docs/metrics/tool_streams_dev.json
+	$(PY) manage.py evaluate --task groundedness ../shared/eval/groundedness_dev.jsonl --out docs/metrics/groundedness_dev.json
+	$(PY) manage.py evaluate --task groundedness ../shared/eval/halueval_qa_dev.jsonl --out docs/metrics/halueval_qa_dev.json
+
+contracts: node
+	node contracts/build.mjs
+
+clean:
+	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,196 @@
+"""One error type and one exception handler, so every API error has the same shape.
+
+Errors are RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
+`detail`, `instance`, plus an `errors` list naming each offending field by JSON pointer, so a
+client can tell which value of which summary in a batch was wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+# slug -> human title. The type URI of a problem is "/problems/<slug>", documented at that path.
+PROBLEM_TYPES: dict[str, str] = {
+    "validation": "Your request is not valid",
+    "malformed-json": "The body is not valid JSON",
+    "unsupported-media-type": "Unsupported media type",
+    "payload-too-large": "The body is too large",
+    "unauthenticated": "Authentication required",
+    "forbidden": "Not allowed",
+    "not-found": "Not found",
+    "method-not-allowed": "Method not allowed",
+    "conflict": "Conflicts with an earlier request",
+    "rate-limited": "Too many requests",
+    "unknown-agent": "Unknown agent",
+    "provider-suspended": "Provider suspended",
+    "server-error": "Internal server error",
+}
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One invalid value: `pointer` is an RFC 6901 JSON pointer into the request body."""
+
+    pointer: str
+    detail: str
+
+    @property
+    def field(self) -> str:
+        return pointer_to_field(self.pointer)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"field": self.field, "pointer": self.pointer, "detail": self.detail}
+
+
+@dataclass
+class ApplicationError(Exception):
+    """The one exception services raise for anything a client can fix or should know about."""
+
+    detail: str
+    status: int = 400
+    problem: str = "validation"
+    errors: list[FieldError] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.detail
+
+    def to_problem(self, instance: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "type": f"/problems/{self.problem}",
+            "title": PROBLEM_TYPES.get(self.problem, "Error"),
+            "status": self.status,
+            "detail": self.detail,
+        }
+        if instance:
+            body["instance"] = instance
+        if self.errors:
+            body["errors"] = [e.to_dict() for e in self.errors]
+        body.update(self.extra)
+        return body
+
+
+def pointer_to_field(pointer: str) -> str:
+    """`/summaries/3/stakeDistribution/low/checks` -> `summaries[3].stakeDistribution.low.checks`."""
+    out = ""
+    for part in pointer.lstrip("/").split("/") if pointer not in ("", "/") else []:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if part.isdigit():
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+def json_pointer(path: Iterable[str | int]) -> str:
+    """Build a JSON pointer from path parts: ["a", 0, "b/c"] -> "/a/0/b~1c"."""
+    parts = [str(p).replace("~", "~0").replace("/", "~1") for p in path]
+    return "/" + "/".join(parts) if parts else ""
+
+
+def validation_error(errors: list[FieldError], *, what: str = "request") -> ApplicationError:
+    """An ApplicationError whose detail names the first offending field."""
+    first = errors[0]
+    where = first.field or "body"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return ApplicationError(f"Invalid {what}: {where}: {first.detail}{more}", errors=errors)
+
+
+def problem_response(error: ApplicationError, request: HttpRequest | None = None) -> JsonResponse:
+    """A plain Django response carrying the problem, for code outside DRF views."""
+    instance = request.path if request is not None else None
+    response = JsonResponse(
+        error.to_problem(instance), status=error.status, content_type=PROBLEM_CONTENT_TYPE
+    )
+    for key, value in error.headers.items():
+        response[key] = value
+    return response
+
+
+def _drf_field_errors(detail: Any, path: list[str | int]) -> list[FieldError]:
+    if isinstance(detail, Mapping):
+        out: list[FieldError] = []
+        for key, value in detail.items():
+            sub = path if key in ("non_field_errors", "__all__") else [*path, key]
+            out.extend(_drf_field_errors(value, sub))
+        return out
+    if isinstance(detail, list):
+        if all(isinstance(item, str) for item in detail):
+            return [FieldError(json_pointer(path), str(item)) for item in detail]
+        out = []
+        for index, item in enumerate(detail):
+            if item:
+                out.extend(_drf_field_errors(item, [*path, index]))
+        return out
+    return [FieldError(json_pointer(path), str(detail))]
+
+
+def _from_drf(exc: drf.APIException) -> ApplicationError:
+    if isinstance(exc, drf.ValidationError):
+        errors = _drf_field_errors(exc.detail, []) or [FieldError("", "invalid")]
+        return validation_error(errors)
+    if isinstance(exc, drf.ParseError):
+        return ApplicationError(f"The body could not be parsed: {exc.detail}", problem="malformed-json")
+    if isinstance(exc, drf.UnsupportedMediaType):
+        return ApplicationError(str(exc.detail), status=415, problem="unsupported-media-type")
+    if isinstance(exc, drf.NotAuthenticated | drf.AuthenticationFailed):
+        return ApplicationError(
+            str(exc.detail), status=401, problem="unauthenticated", headers={"WWW-Authenticate": "Bearer"}
+        )
+    if isinstance(exc, drf.PermissionDenied):
+        return ApplicationError(str(exc.detail), status=403, problem="forbidden")
+    if isinstance(exc, drf.NotFound):
+        return ApplicationError(str(exc.detail), status=404, problem="not-found")
+    if isinstance(exc, drf.MethodNotAllowed):
+        return ApplicationError(str(exc.detail), status=405, problem="method-not-allowed")
+    if isinstance(exc, drf.Throttled):
+        wait = getattr(exc, "wait", None)
+        headers = {"Retry-After": str(int(wait))} if wait is not None else {}
+        return ApplicationError(str(exc.detail), status=429, problem="rate-limited", headers=headers)
+    return ApplicationError(str(exc.detail), status=exc.status_code, problem="validation")
+
+
+def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: every error leaves as problem details."""
+    if isinstance(exc, Http404):
+        error = ApplicationError("Not found.", status=404, problem="not-found")
+    elif isinstance(exc, PermissionDenied):
+        error = ApplicationError("You do not have permission to perform this action.", 403, "forbidden")
+    elif isinstance(exc, ApplicationError):
+        error = exc
+    elif isinstance(exc, drf.APIException):
+        error = _from_drf(exc)
+    else:
+        return None  # a bug: let Django log it and answer 500 through handler500
+    request = context.get("request")
+    response = Response(
+        error.to_problem(request.path if request is not None else None),
+        status=error.status,
+        content_type=PROBLEM_CONTENT_TYPE,
+        headers=error.headers or None,
+    )
+    return response
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return problem_response(ApplicationError("Not found.", status=404, problem="not-found"), request)
+
+
+def handler500(request: HttpRequest) -> JsonResponse:
+    return problem_response(
+        ApplicationError("The server failed; the error has been logged.", status=500, problem="server-error"),
+        request,
+    )

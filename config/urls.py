@@ -1,0 +1,32 @@
+"""Root URLs: the API under /api/v1/, its schema and docs, the admin, problem-type pages."""
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from common.errors import PROBLEM_TYPES
+
+
+def problem_type(request: HttpRequest, slug: str) -> HttpResponse:
+    """Each problem `type` URI resolves to a short description of the problem."""
+    if slug not in PROBLEM_TYPES:
+        return JsonResponse({"detail": "Unknown problem type."}, status=404)
+    return JsonResponse({"type": f"/problems/{slug}", "title": PROBLEM_TYPES[slug]})
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    return JsonResponse({"status": "ok"})
+
+
+urlpatterns = [
+    path("api/v1/", include("registry.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("admin/", admin.site.urls),
+    path("problems/<slug:slug>", problem_type, name="problem-type"),
+    path("healthz", healthz, name="healthz"),
+]
+
+handler404 = "common.errors.handler404"
+handler500 = "common.errors.handler500"

@@ -1,0 +1,240 @@
+"""The admin: audit providers (coverage, block rate, rubber stamps), suspend and reinstate them.
+
+Summaries, outcomes, scores and configurations are evidence: read-only here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html
+
+from .models import (
+    Agent,
+    CheckOutcome,
+    FeedbackEntry,
+    Provider,
+    ProviderApiKey,
+    ProviderAuditEvent,
+    ScoringConfig,
+    TrustScore,
+    VerificationSummary,
+)
+from .selectors import ProviderAudit, provider_audit_stats
+from .services.providers import provider_set_status
+from .services.scoring import scoring_config_create
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ApiKeyInline(ReadOnlyInline):
+    model = ProviderApiKey
+    fields = ("prefix", "name", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = fields
+
+
+class AuditEventInline(ReadOnlyInline):
+    model = ProviderAuditEvent
+    fields = ("at", "action", "actor_label", "reason")
+    readonly_fields = fields
+
+
+@admin.register(Provider)
+class ProviderAdmin(admin.ModelAdmin):
+    list_display = [
+        "name",
+        "slug",
+        "status",
+        "agents",
+        "checks",
+        "block_rate",
+        "discriminative_power",
+        "rubber_stamp",
+        "last_summary",
+    ]
+    list_filter = ["status"]
+    search_fields = ["name", "slug", "signer_address"]
+    readonly_fields = ["status", "status_changed_at", "created_at"]
+    inlines = [ApiKeyInline, AuditEventInline]
+    actions = ["suspend", "reinstate"]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        response = super().changelist_view(request, extra_context)
+        cl = getattr(response, "context_data", {}).get("cl")
+        if cl is not None:
+            self._stats = provider_audit_stats(provider_ids=[p.pk for p in cl.result_list])
+        return response
+
+    def _audit(self, obj: Provider) -> ProviderAudit:
+        stats = getattr(self, "_stats", None) or {}
+        if obj.pk not in stats:
+            stats.update(provider_audit_stats(provider_ids=[obj.pk]))
+            self._stats = stats
+        return stats[obj.pk]
+
+    @admin.display(description="agents")
+    def agents(self, obj: Provider) -> int:
+        return self._audit(obj).agents
+
+    @admin.display(description="checks contributed")
+    def checks(self, obj: Provider) -> int:
+        return self._audit(obj).checks
+
+    @admin.display(description="block rate")
+    def block_rate(self, obj: Provider) -> str:
+        rate = self._audit(obj).block_rate
+        return "–" if rate is None else f"{rate:.2%}"
+
+    @admin.display(description="discriminative power")
+    def discriminative_power(self, obj: Provider) -> str:
+        dp = self._audit(obj).discriminative_power
+        return "–" if dp is None else f"{dp:.2f}"
+
+    @admin.display(description="rubber stamp?")
+    def rubber_stamp(self, obj: Provider) -> str:
+        if self._audit(obj).rubber_stamp:
+            return format_html('<strong style="color:#b00">{}</strong>', "⚠ blocks almost nothing")
+        return ""
+
+    @admin.display(description="last summary")
+    def last_summary(self, obj: Provider) -> Any:
+        return self._audit(obj).last_summary_at
+
+    def _set_status(self, request: HttpRequest, queryset: QuerySet[Provider], status: str) -> None:
+        user = request.user
+        for provider in queryset:
+            provider_set_status(
+                provider=provider,
+                status=status,
+                actor=user,
+                actor_label=user.get_username(),
+                reason=f"{status} from the admin",
+            )
+        self.message_user(
+            request,
+            f"{queryset.count()} provider(s) {status}; their agents are being rescored.",
+            messages.SUCCESS,
+        )
+
+    @admin.action(description="Suspend: their summaries leave every score")
+    def suspend(self, request: HttpRequest, queryset: QuerySet[Provider]) -> None:
+        self._set_status(request, queryset, Provider.Status.SUSPENDED)
+
+    @admin.action(description="Reinstate")
+    def reinstate(self, request: HttpRequest, queryset: QuerySet[Provider]) -> None:
+        self._set_status(request, queryset, Provider.Status.ACTIVE)
+
+
+@admin.register(Agent)
+class AgentAdmin(admin.ModelAdmin):
+    list_display = ["subject_id", "name", "registry", "protocol", "trust_score", "trust_score_updated_at"]
+    list_filter = ["registry", "auto_registered"]
+    search_fields = ["subject_id", "name", "owner_address"]
+    readonly_fields = ["latest_score", "trust_score", "trust_score_updated_at", "created_at"]
+
+
+@admin.register(VerificationSummary)
+class VerificationSummaryAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "provider",
+        "agent",
+        "source",
+        "total_checks",
+        "allow_rate",
+        "block_rate",
+        "avg_confidence",
+        "window_end",
+        "received_at",
+    ]
+    list_filter = ["source", "provider"]
+    search_fields = ["agent__subject_id", "provider__slug"]
+    date_hierarchy = "received_at"
+
+
+@admin.register(CheckOutcome)
+class CheckOutcomeAdmin(ReadOnlyAdmin):
+    list_display = [
+        "outcome_id",
+        "provider",
+        "agent",
+        "verdict",
+        "reported_verdict",
+        "confidence",
+        "stake",
+        "checked_at",
+    ]
+    list_filter = ["verdict", "provider"]
+    search_fields = ["outcome_id", "agent__subject_id"]
+
+
+@admin.register(TrustScore)
+class TrustScoreAdmin(ReadOnlyAdmin):
+    list_display = ["agent", "trust_score", "trust_confidence", "config", "computed_at", "newest_input_at"]
+    search_fields = ["agent__subject_id"]
+    date_hierarchy = "computed_at"
+
+
+@admin.register(ProviderAuditEvent)
+class ProviderAuditEventAdmin(ReadOnlyAdmin):
+    list_display = ["at", "provider", "action", "actor_label", "reason"]
+    list_filter = ["action"]
+
+
+@admin.register(FeedbackEntry)
+class FeedbackEntryAdmin(ReadOnlyAdmin):
+    list_display = [
+        "agent",
+        "client_address",
+        "feedback_index",
+        "value",
+        "value_decimals",
+        "tag1",
+        "tag2",
+        "revoked",
+    ]
+    list_filter = ["tag1", "revoked"]
+
+
+@admin.register(ScoringConfig)
+class ScoringConfigAdmin(admin.ModelAdmin):
+    """New versions may be added; stored versions never change."""
+
+    list_display = ["version", "digest", "note", "created_by", "created_at"]
+    fields = ["params", "note"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: ScoringConfig, form: Any, change: bool) -> None:
+        stored = scoring_config_create(
+            params=obj.params, note=obj.note, created_by=request.user.get_username()
+        )
+        obj.pk = stored.pk
+        obj._state.adding = False

@@ -1,0 +1,54 @@
+"""Provider API keys: `Authorization: Bearer trk_…` (or `X-API-Key: trk_…`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions, permissions
+from rest_framework.request import Request
+
+from ..models import Provider
+from ..services.providers import provider_by_api_key
+
+
+@dataclass(frozen=True)
+class ProviderPrincipal:
+    """What `request.user` holds for a request made with a provider's key."""
+
+    provider: Provider
+    is_authenticated: bool = True
+
+
+class ProviderKeyAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request: Request) -> tuple[ProviderPrincipal, str] | None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        key = ""
+        if header.lower().startswith("bearer "):
+            key = header[7:].strip()
+        elif request.META.get("HTTP_X_API_KEY"):
+            key = request.META["HTTP_X_API_KEY"].strip()
+        if not key:
+            return None
+        provider = provider_by_api_key(plaintext=key)
+        if provider is None:
+            raise exceptions.AuthenticationFailed("The API key is not valid or has been revoked.")
+        return ProviderPrincipal(provider), key
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'
+
+
+class IsProvider(permissions.BasePermission):
+    message = "A provider API key is required (Authorization: Bearer trk_…)."
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        return isinstance(request.user, ProviderPrincipal)
+
+
+class ProviderKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "registry.api.authentication.ProviderKeyAuthentication"
+    name = "providerKey"
+
+    def get_security_definition(self, auto_schema: object) -> dict[str, str]:
+        return {"type": "http", "scheme": "bearer", "description": "A provider API key (trk_…)."}

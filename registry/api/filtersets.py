@@ -1,0 +1,47 @@
+"""Filters shared by the API and the admin."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import F, Q, QuerySet
+
+from ..models import Agent
+
+
+class NullsLastOrderingFilter(django_filters.OrderingFilter):
+    """Unscored agents sort last whichever way the score is ordered."""
+
+    def filter(self, qs: QuerySet[Agent], value: list[str] | None) -> QuerySet[Agent]:
+        if not value:
+            return qs
+        exprs = []
+        for param in value:
+            field = self.get_ordering_value(param)
+            if field.startswith("-"):
+                exprs.append(F(field[1:]).desc(nulls_last=True))
+            else:
+                exprs.append(F(field).asc(nulls_last=True))
+        return qs.order_by(*exprs, "pk")
+
+
+class AgentFilterSet(django_filters.FilterSet):
+    registry = django_filters.ChoiceFilter(choices=Agent.Registry.choices)
+    protocol = django_filters.CharFilter()
+    provider = django_filters.CharFilter(method="filter_provider", label="Reported on by the provider (slug)")
+    min_score = django_filters.NumberFilter(field_name="trust_score", lookup_expr="gte")
+    max_score = django_filters.NumberFilter(field_name="trust_score", lookup_expr="lte")
+    scored = django_filters.BooleanFilter(field_name="trust_score", lookup_expr="isnull", exclude=True)
+    q = django_filters.CharFilter(method="filter_q", label="Subject id or name contains")
+    ordering = NullsLastOrderingFilter(
+        fields=(("trust_score", "score"), ("subject_id", "subject"), ("trust_score_updated_at", "updated")),
+    )
+
+    class Meta:
+        model = Agent
+        fields = ["registry", "protocol"]
+
+    def filter_provider(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
+        return queryset.filter(summaries__provider__slug=value).distinct()
+
+    def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
+        return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))

@@ -1,0 +1,95 @@
+"""Response shapes for reads. Writes are validated by the JSON Schemas in registry.schemas."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from ..models import Agent, Provider, ScoringConfig, TrustScore
+
+
+class AgentSerializer(serializers.ModelSerializer):
+    subjectId = serializers.CharField(source="subject_id")
+    chainId = serializers.IntegerField(source="chain_id", allow_null=True)
+    erc8004AgentId = serializers.CharField(source="erc8004_agent_id", allow_null=True)
+    ownerAddress = serializers.CharField(source="owner_address")
+    trustScore = serializers.FloatField(source="trust_score", allow_null=True)
+    trustScoreUpdatedAt = serializers.DateTimeField(source="trust_score_updated_at", allow_null=True)
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = Agent
+        fields = [
+            "subjectId",
+            "name",
+            "registry",
+            "protocol",
+            "chainId",
+            "erc8004AgentId",
+            "ownerAddress",
+            "trustScore",
+            "trustScoreUpdatedAt",
+            "createdAt",
+        ]
+
+
+class AgentCreateSerializer(serializers.Serializer):
+    subjectId = serializers.RegexField(r"^[A-Za-z0-9._:;=@+\-]{1,255}$")
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    registry = serializers.ChoiceField(choices=Agent.Registry.values, default=Agent.Registry.OTHER)
+    protocol = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    chainId = serializers.IntegerField(required=False, min_value=1)
+    erc8004AgentId = serializers.IntegerField(required=False, min_value=0)
+    ownerAddress = serializers.RegexField(r"^0x[0-9a-fA-F]{40}$", required=False)
+
+
+class ProviderSerializer(serializers.ModelSerializer):
+    methodologyUrl = serializers.URLField(source="methodology_url")
+    signerAddress = serializers.CharField(source="signer_address")
+    statsEndpoint = serializers.URLField(source="stats_endpoint")
+    independenceStatement = serializers.CharField(source="independence_statement")
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = Provider
+        fields = [
+            "name",
+            "slug",
+            "methodologyUrl",
+            "signerAddress",
+            "status",
+            "statsEndpoint",
+            "independenceStatement",
+            "createdAt",
+        ]
+
+
+class ScoringConfigSerializer(serializers.ModelSerializer):
+    trustScoreConfigVersion = serializers.IntegerField(source="version")
+    createdAt = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = ScoringConfig
+        fields = ["trustScoreConfigVersion", "params", "digest", "note", "createdAt"]
+
+
+class TrustScoreHistorySerializer(serializers.ModelSerializer):
+    trustScore = serializers.FloatField(source="trust_score")
+    trustConfidence = serializers.FloatField(source="trust_confidence")
+    trustScoreConfigVersion = serializers.IntegerField(source="config.version")
+    trustScores = serializers.JSONField(source="record.trustScores")
+    inputsDigest = serializers.CharField(source="inputs_digest")
+    computedAt = serializers.DateTimeField(source="computed_at")
+    newestInputAt = serializers.DateTimeField(source="newest_input_at", allow_null=True)
+
+    class Meta:
+        model = TrustScore
+        fields = [
+            "id",
+            "trustScore",
+            "trustScores",
+            "trustConfidence",
+            "trustScoreConfigVersion",
+            "inputsDigest",
+            "computedAt",
+            "newestInputAt",
+        ]

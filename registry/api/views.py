@@ -1,0 +1,347 @@
+"""The REST API: thin views over services and selectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
+
+from common.errors import FieldError, validation_error
+
+from ..models import Agent, Provider, ScoringConfig, TrustScore
+from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
+from ..services.agents import agent_register
+from ..services.outcomes import outcomes_ingest
+from ..services.scoring import scoring_config_current, trust_score_compute
+from ..services.summaries import summaries_ingest
+from .authentication import IsProvider, ProviderPrincipal
+from .filtersets import AgentFilterSet
+from .serializers import (
+    AgentCreateSerializer,
+    AgentSerializer,
+    ProviderSerializer,
+    ScoringConfigSerializer,
+    TrustScoreHistorySerializer,
+)
+
+PROBLEM = OpenApiResponse(
+    response={
+        "type": "object",
+        "description": "RFC 9457 problem details, with `errors[]` naming each field.",
+    },
+    description="Problem details",
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Makes the request safe to retry: the same key and body replay the stored answer (200).",
+)
+INGEST_RESULT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "status": {"type": "string", "enum": ["created", "replayed"]},
+        "agent": {"type": "string"},
+        "provider": {"type": "string"},
+        "windowDays": {"type": "integer"},
+        "windowEnd": {"type": "string", "format": "date-time"},
+        "receivedAt": {"type": "string", "format": "date-time"},
+        "bodyDigest": {"type": "string"},
+    },
+}
+TRUST_SCORE_RECORD = {
+    "type": "object",
+    "description": "The HCS-25 trust-score record with breakdown and provenance.",
+    "properties": {
+        "subjectId": {"type": "string"},
+        "trustScore": {"type": "number"},
+        "trustScores": {"type": "object", "additionalProperties": {"type": "number"}},
+        "trustScoreConfigVersion": {"type": "integer"},
+        "trustScoreUpdatedAt": {"type": "string", "format": "date-time"},
+        "trustConfidence": {"type": "number"},
+        "breakdown": {"type": "object"},
+        "provenance": {"type": "object"},
+    },
+}
+
+
+class ReadThrottle(AnonRateThrottle):
+    """Public reads are rate-limited per client address."""
+
+    scope = "reads"
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if self.rate is None:
+            return True
+        return super().allow_request(request, view)
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 255:
+        raise validation_error([FieldError("", "Idempotency-Key must be 1 to 255 characters.")])
+    return key
+
+
+def _provider(request: Request) -> Provider:
+    principal = request.user
+    assert isinstance(principal, ProviderPrincipal)
+    return principal.provider
+
+
+class SummaryCreateView(APIView):
+    permission_classes = [IsProvider]
+
+    @extend_schema(
+        operation_id="summaries_create",
+        summary="Push one verification summary",
+        request={"application/json": SUMMARY_SCHEMA},
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: INGEST_RESULT,
+            200: INGEST_RESULT,
+            400: PROBLEM,
+            401: PROBLEM,
+            403: PROBLEM,
+            409: PROBLEM,
+            413: PROBLEM,
+        },
+        tags=["providers"],
+    )
+    def post(self, request: Request) -> Response:
+        body = request.data
+        if not isinstance(body, dict):
+            raise validation_error(
+                [FieldError("", "Expected one summary object; send lists to /summaries/batch.")]
+            )
+        code, answer = summaries_ingest(
+            provider=_provider(request), bodies=[body], idempotency_key=_idempotency_key(request)
+        )
+        return Response(answer, status=code)
+
+
+class SummaryBatchView(APIView):
+    permission_classes = [IsProvider]
+
+    @extend_schema(
+        operation_id="summaries_batch",
+        summary="Push many summaries at once (all or nothing)",
+        request={"application/json": batch_schema(SUMMARY_SCHEMA, "summaries", 1000)},
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: OpenApiTypes.OBJECT,
+            200: OpenApiTypes.OBJECT,
+            400: PROBLEM,
+            401: PROBLEM,
+            409: PROBLEM,
+            413: PROBLEM,
+        },
+        tags=["providers"],
+    )
+    def post(self, request: Request) -> Response:
+        body = request.data
+        items = body.get("summaries") if isinstance(body, dict) else None
+        if not isinstance(items, list) or not items:
+            raise validation_error([FieldError("/summaries", "Expected a non-empty list of summaries.")])
+        if len(items) > settings.SUMMARY_BATCH_MAX:
+            raise validation_error(
+                [
+                    FieldError(
+                        "/summaries",
+                        f"At most {settings.SUMMARY_BATCH_MAX} summaries per batch; got {len(items)}.",
+                    )
+                ]
+            )
+        code, answer = summaries_ingest(
+            provider=_provider(request),
+            bodies=items,
+            idempotency_key=_idempotency_key(request),
+            batch_key="summaries",
+        )
+        return Response(answer, status=code)
+
+
+class OutcomesView(APIView):
+    permission_classes = [IsProvider]
+
+    @extend_schema(
+        operation_id="outcomes_create",
+        summary="Push raw per-check outcomes (rolled up into the provider's windowed summary)",
+        request={"application/json": OUTCOMES_SCHEMA},
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: OpenApiTypes.OBJECT,
+            200: OpenApiTypes.OBJECT,
+            400: PROBLEM,
+            401: PROBLEM,
+            409: PROBLEM,
+        },
+        tags=["providers"],
+    )
+    def post(self, request: Request) -> Response:
+        code, answer = outcomes_ingest(
+            provider=_provider(request), body=request.data, idempotency_key=_idempotency_key(request)
+        )
+        return Response(answer, status=code)
+
+
+class AgentListView(generics.ListCreateAPIView):
+    serializer_class = AgentSerializer
+    filterset_class = AgentFilterSet
+    throttle_classes = [ReadThrottle]
+
+    def get_queryset(self) -> QuerySet[Agent]:
+        return Agent.objects.order_by(F("trust_score").desc(nulls_last=True), "pk")
+
+    def get_permissions(self) -> list[Any]:
+        return [IsProvider()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        summary="List agents, filtered and ordered by score, registry and provider", tags=["agents"]
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="Register an agent",
+        request=AgentCreateSerializer,
+        responses={201: AgentSerializer, 200: AgentSerializer, 400: PROBLEM},
+        tags=["agents"],
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = AgentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        existed = Agent.objects.filter(subject_id=v["subjectId"]).exists()
+        agent = agent_register(
+            subject_id=v["subjectId"],
+            name=v.get("name", ""),
+            registry=v["registry"],
+            protocol=v.get("protocol", ""),
+            chain_id=v.get("chainId"),
+            erc8004_agent_id=v.get("erc8004AgentId"),
+            owner_address=v.get("ownerAddress", ""),
+        )
+        return Response(
+            AgentSerializer(agent).data, status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED
+        )
+
+
+class AgentDetailView(generics.RetrieveAPIView):
+    serializer_class = AgentSerializer
+    throttle_classes = [ReadThrottle]
+    queryset = Agent.objects.all()
+    lookup_field = "subject_id"
+
+    @extend_schema(summary="One agent", tags=["agents"], responses={200: AgentSerializer, 404: PROBLEM})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class TrustScoreView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        operation_id="agents_trust_score",
+        summary="An agent's current HCS-25 trust score with breakdown and provenance",
+        responses={200: TRUST_SCORE_RECORD, 404: PROBLEM},
+        tags=["agents"],
+    )
+    def get(self, request: Request, subject_id: str) -> Response:
+        agent = get_object_or_404(Agent.objects.select_related("latest_score__config"), subject_id=subject_id)
+        score = agent.latest_score
+        if score is None:
+            # Registered but never scored: score now so the answer is a real record, not a guess.
+            score, _ = trust_score_compute(agent=agent)
+        response = Response(score.record)
+        response["ETag"] = f'"{score.inputs_digest[7:23]}-{score.pk}"'
+        response["Cache-Control"] = "public, max-age=5"
+        return response
+
+
+class TrustScoreHistoryView(generics.ListAPIView):
+    serializer_class = TrustScoreHistorySerializer
+    throttle_classes = [ReadThrottle]
+
+    def get_queryset(self) -> QuerySet[TrustScore]:
+        if getattr(self, "swagger_fake_view", False):
+            return TrustScore.objects.none()
+        agent = get_object_or_404(Agent, subject_id=self.kwargs["subject_id"])
+        return TrustScore.objects.filter(agent=agent).select_related("config").order_by("-computed_at", "-id")
+
+    @extend_schema(summary="An agent's trust-score history, newest first", tags=["agents"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class ProviderListView(generics.ListAPIView):
+    serializer_class = ProviderSerializer
+    throttle_classes = [ReadThrottle]
+    queryset = Provider.objects.order_by("slug")
+    filterset_fields = ["status"]
+
+    @extend_schema(summary="Verification providers (public fields)", tags=["providers"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class ProviderDetailView(generics.RetrieveAPIView):
+    serializer_class = ProviderSerializer
+    throttle_classes = [ReadThrottle]
+    queryset = Provider.objects.all()
+    lookup_field = "slug"
+
+    @extend_schema(
+        summary="One provider (public fields)",
+        tags=["providers"],
+        responses={200: ProviderSerializer, 404: PROBLEM},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class ScoringConfigCurrentView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        summary="The current scoring configuration",
+        responses={200: ScoringConfigSerializer},
+        tags=["scoring"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(ScoringConfigSerializer(scoring_config_current()).data)
+
+
+class ScoringConfigListView(generics.ListAPIView):
+    serializer_class = ScoringConfigSerializer
+    throttle_classes = [ReadThrottle]
+    queryset = ScoringConfig.objects.order_by("-version")
+
+    @extend_schema(summary="Every scoring configuration version, newest first", tags=["scoring"])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class ScoringConfigDetailView(generics.RetrieveAPIView):
+    serializer_class = ScoringConfigSerializer
+    throttle_classes = [ReadThrottle]
+    queryset = ScoringConfig.objects.all()
+    lookup_field = "version"
+
+    @extend_schema(
+        summary="One scoring configuration version",
+        tags=["scoring"],
+        responses={200: ScoringConfigSerializer, 404: PROBLEM},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)

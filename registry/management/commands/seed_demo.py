@@ -1,0 +1,161 @@
+"""Demo data for `make run`: providers with keys, agents, summaries that give varied scores.
+
+Safe to run again: it only adds what is missing, and the demo keys are fixed so the printed
+curl examples keep working.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+from django.utils import timezone
+
+from registry.models import Agent, FeedbackEntry, Provider, ProviderApiKey
+from registry.services.agents import agent_register
+from registry.services.outcomes import outcomes_ingest
+from registry.services.providers import api_key_create, api_key_hash, provider_create, provider_set_status
+from registry.services.scoring import trust_score_compute
+from registry.services.summaries import summaries_ingest
+
+DEMO_PASSWORD = "admin"
+OWNER_A = "0x1111111111111111111111111111111111111111"
+OWNER_B = "0x2222222222222222222222222222222222222222"
+
+PROVIDERS = [
+    # slug, name, methodology, operator address, demo key
+    ("thoughtproof", "ThoughtProof", "https://thoughtproof.ai/methodology", "", "trk_demo_thoughtproof_0001"),
+    ("veritas-labs", "Veritas Labs", "https://veritas.example/method", "", "trk_demo_veritas_labs_0001"),
+    ("rubberstamp", "Rubberstamp Inc", "", "", "trk_demo_rubberstamp_00001"),
+    ("self-check", "Self-Check (operated by an agent owner)", "", OWNER_A, "trk_demo_self_check_000001"),
+    ("shady-verifier", "Shady Verifier (suspended)", "", "", "trk_demo_shady_verifier_01"),
+]
+
+AGENTS = [
+    # subject id, name, registry, chain agent id, owner
+    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:28388", "ThoughtProof agent", "erc-8004", 28388, ""),
+    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:101", "Flight booker", "erc-8004", 101, OWNER_A),
+    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:102", "Research assistant", "erc-8004", 102, OWNER_B),
+    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:103", "New trading bot", "erc-8004", 103, ""),
+    ("hcs10:0.0.4811:support-bot", "Support bot", "hcs-10", None, ""),
+    ("hcs10:0.0.4812:code-reviewer", "Code reviewer", "hcs-10", None, ""),
+    ("hcs10:0.0.4813:summariser", "Summariser", "hcs-10", None, OWNER_B),
+    ("demo:weather-agent", "Weather agent", "other", None, ""),
+]
+
+# (provider, agent index, allow, block, uncertain, confidence, checks, stake distribution)
+SUMMARIES: list[tuple[str, int, float, float, float, float, int, dict[str, int] | None]] = [
+    ("thoughtproof", 0, 0.90, 0.08, 0.02, 0.85, 240, {"low": 200, "high": 40}),
+    ("veritas-labs", 0, 0.88, 0.10, 0.02, 0.80, 120, {"medium": 100, "critical": 20}),
+    ("thoughtproof", 1, 0.70, 0.20, 0.10, 0.66, 50, {"low": 10, "medium": 20, "high": 15, "critical": 5}),
+    ("self-check", 1, 1.00, 0.00, 0.00, 0.99, 500, None),
+    ("thoughtproof", 2, 0.95, 0.05, 0.00, 0.90, 1000, {"high": 600, "critical": 400}),
+    ("veritas-labs", 2, 0.60, 0.35, 0.05, 0.70, 300, {"medium": 300}),
+    ("rubberstamp", 3, 1.00, 0.00, 0.00, 0.99, 5000, {"low": 5000}),
+    ("thoughtproof", 3, 0.90, 0.10, 0.00, 0.80, 6, None),
+    ("veritas-labs", 4, 0.92, 0.06, 0.02, 0.88, 80, {"low": 40, "medium": 40}),
+    ("rubberstamp", 4, 1.00, 0.00, 0.00, 0.95, 900, None),
+    ("thoughtproof", 5, 0.80, 0.15, 0.05, 0.90, 400, {"medium": 300, "high": 100}),
+    ("shady-verifier", 5, 1.00, 0.00, 0.00, 1.00, 10000, {"critical": 10000}),
+    ("veritas-labs", 6, 0.85, 0.10, 0.05, 0.70, 60, None),
+]
+
+# (agent index, rating 0-100, count)
+FEEDBACK = [(0, 92, 40), (1, 71, 12), (2, 88, 10)]
+
+
+class Command(BaseCommand):
+    help = "Load demo providers, agents and summaries, then print where to look."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", default="8000")
+        parser.add_argument("--quiet", action="store_true")
+
+    @transaction.atomic
+    def _load(self) -> None:
+        providers: dict[str, Provider] = {}
+        for slug, name, methodology, operator, key in PROVIDERS:
+            provider = Provider.objects.filter(slug=slug).first()
+            if provider is None:
+                provider, _ = provider_create(
+                    name=name, slug=slug, methodology_url=methodology, operator_address=operator, with_key=False
+                )
+            if not ProviderApiKey.objects.filter(key_hash=api_key_hash(key)).exists():
+                api_key_create(provider=provider, name="demo", plaintext=key)
+            providers[slug] = provider
+        agents = [
+            agent_register(
+                subject_id=sid, name=name, registry=registry, owner_address=owner,
+                chain_id=8453 if chain_id is not None else None, erc8004_agent_id=chain_id,
+            )
+            for sid, name, registry, chain_id, owner in AGENTS
+        ]
+        now = timezone.now().replace(microsecond=0)
+        for slug, index, allow, block, uncertain, confidence, checks, stake in SUMMARIES:
+            body: dict[str, Any] = {
+                "agent": agents[index].subject_id, "allowRate": allow, "blockRate": block, "uncertainRate": uncertain,
+                "avgConfidence": confidence, "totalChecks": checks, "windowDays": 7,
+                "updatedAt": (now - timedelta(hours=index + 1)).date().isoformat() + "T00:00:00Z",
+            }
+            if stake:
+                body["stakeDistribution"] = {level: {"checks": n} for level, n in stake.items()}
+            summaries_ingest(provider=providers[slug], bodies=[body])
+        outcomes_ingest(
+            provider=providers["veritas-labs"],
+            body={
+                "agent": agents[7].subject_id,
+                "outcomes": [
+                    {
+                        "id": f"demo-outcome-{i}",
+                        "verdict": ["ALLOW", "ALLOW", "ALLOW", "HOLD", "OBJECT"][i % 5],
+                        "confidence": 0.6 + (i % 4) / 10,
+                        "stake": ["low", "medium", "high"][i % 3],
+                        "checkedAt": (now - timedelta(minutes=i)).isoformat().replace("+00:00", "Z"),
+                    }
+                    for i in range(40)
+                ],
+            },
+        )
+        for index, rating, count in FEEDBACK:
+            for n in range(count):
+                FeedbackEntry.objects.get_or_create(
+                    agent=agents[index], client_address=f"0x{n + 1:040x}", feedback_index=1,
+                    defaults={"value": rating + (n % 5) - 2, "value_decimals": 0, "tag1": "starred", "tag2": "demo"},
+                )
+        provider_set_status(provider=providers["shady-verifier"], status=Provider.Status.SUSPENDED,
+                            actor_label="seed_demo", reason="demo: reports 100% ALLOW at full confidence")
+        user_model = get_user_model()
+        if not user_model.objects.filter(username="admin").exists():
+            user_model.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self._load()
+        for agent in Agent.objects.all():
+            trust_score_compute(agent=agent)
+        if options["quiet"]:
+            return
+        base = f"http://{options['host']}:{options['port']}"
+        key = PROVIDERS[0][4]
+        agent = AGENTS[0][0]
+        self.stdout.write(
+            f"""
+Trust registry demo is starting at {base}
+  API docs (Swagger UI)   {base}/api/docs/
+  OpenAPI schema          {base}/api/schema/
+  Admin                   {base}/admin/   (user: admin, password: {DEMO_PASSWORD})
+  Agents by score         {base}/api/v1/agents?ordering=-score
+  Demo provider key       {key}   (provider thoughtproof)
+
+Read a trust score:
+  curl -s {base}/api/v1/agents/{agent}/trust-score
+
+Push a summary as ThoughtProof:
+  curl -s -X POST {base}/api/v1/summaries \\
+    -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' \\
+    -d '{{"agent": "demo:weather-agent", "allowRate": 0.9, "blockRate": 0.1, "avgConfidence": 0.8, "totalChecks": 50}}'
+"""
+        )

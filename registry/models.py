@@ -1,0 +1,331 @@
+"""The registry's data: agents, providers and their keys, summaries, outcomes, configs, scores.
+
+Summaries, outcomes, scoring configurations and trust scores are append-only: the model refuses to
+update or delete a stored row, so every published score can be recomputed from what was stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+
+SUBJECT_ID_RE = r"^[A-Za-z0-9._:;=@+\-]{1,255}$"
+ADDRESS_RE = r"^0x[0-9a-fA-F]{40}$"
+
+subject_id_validator = RegexValidator(SUBJECT_ID_RE, "Letters, digits and . _ : ; = @ + - only, up to 255.")
+address_validator = RegexValidator(ADDRESS_RE, "An 0x-prefixed 20-byte hex address.")
+
+
+class AppendOnlyError(Exception):
+    """Raised when code tries to change or delete an append-only row."""
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(f"{self.model.__name__} rows are append-only")
+
+
+class AppendOnlyModel(models.Model):
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(f"{type(self).__name__} rows are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(f"{type(self).__name__} rows are append-only")
+
+
+class Agent(models.Model):
+    """A subject of trust scoring (HCS-25 "subject")."""
+
+    class Registry(models.TextChoices):
+        ERC8004 = "erc-8004", "ERC-8004"
+        HCS10 = "hcs-10", "HCS-10"
+        OTHER = "other", "Other"
+
+    subject_id = models.CharField(max_length=255, unique=True, validators=[subject_id_validator])
+    name = models.CharField(max_length=200, blank=True)
+    registry = models.CharField(
+        max_length=32, choices=Registry.choices, default=Registry.OTHER, db_index=True
+    )
+    protocol = models.CharField(max_length=64, blank=True, db_index=True)
+    chain_id = models.PositiveBigIntegerField(null=True, blank=True)
+    # uint256 on chain: more than a bigint holds.
+    erc8004_agent_id = models.DecimalField(max_digits=78, decimal_places=0, null=True, blank=True)
+    owner_address = models.CharField(max_length=42, blank=True, validators=[address_validator], db_index=True)
+    auto_registered = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Denormalised from the newest TrustScore so lists can filter and sort without a join.
+    latest_score = models.OneToOneField(
+        "TrustScore", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    trust_score = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True, db_index=True)
+    trust_score_updated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["subject_id"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["chain_id", "erc8004_agent_id"],
+                name="unique_onchain_agent",
+                condition=models.Q(erc8004_agent_id__isnull=False),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name or self.subject_id
+
+
+class Provider(models.Model):
+    """A verification provider that reports on agents."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        SUSPENDED = "suspended", "Suspended"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=64, unique=True)
+    methodology_url = models.URLField(blank=True)
+    signer_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    stats_endpoint = models.URLField(blank=True, help_text="Base URL serving GET /v1/stats/{agent_id}")
+    # Independence: the provider's own operator address and, when the provider is itself an agent,
+    # that agent. A summary about an agent with the same owner, or about itself, is self-reported.
+    operator_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
+    agent = models.ForeignKey(
+        Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="provider_identities"
+    )
+    independence_statement = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["slug"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class ProviderAuditEvent(AppendOnlyModel):
+    """Who did what to a provider, and when (suspensions, reinstatements, keys)."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="audit_events")
+    action = models.CharField(max_length=32)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor_label = models.CharField(max_length=150, blank=True)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.action} ({self.provider_id})"
+
+
+class ProviderApiKey(models.Model):
+    """An API key; only its SHA-256 is stored (keys are 256-bit random, so no slow hash is needed)."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=100, blank=True)
+    prefix = models.CharField(max_length=16, db_index=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.provider.slug})"
+
+
+class VerificationSummary(AppendOnlyModel):
+    """One provider's summary of one agent over one window, as received."""
+
+    class Source(models.TextChoices):
+        PUSH = "push", "Pushed by the provider"
+        OUTCOMES = "outcomes", "Rolled up from per-check outcomes"
+        PULL = "pull", "Pulled from the provider's stats endpoint"
+
+    provider = models.ForeignKey(Provider, on_delete=models.PROTECT, related_name="summaries")
+    agent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="summaries")
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.PUSH)
+    window_days = models.PositiveIntegerField()
+    window_end = models.DateTimeField(help_text="updatedAt of the body, or the time received")
+    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    idempotency_key = models.CharField(max_length=255, blank=True)
+    body_digest = models.CharField(max_length=71)
+    raw_body = models.JSONField()
+    allow_rate = models.FloatField()
+    block_rate = models.FloatField()
+    uncertain_rate = models.FloatField(null=True, blank=True)
+    avg_confidence = models.FloatField()
+    total_checks = models.PositiveBigIntegerField()
+    stake_distribution = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["-window_end", "-id"]
+        verbose_name_plural = "verification summaries"
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["provider", "agent", "source", "window_days", "window_end"],
+                name="unique_summary_window",
+            )
+        ]
+        indexes: ClassVar = [models.Index(fields=["agent", "provider", "-window_end"], name="summary_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.provider_id}→{self.agent_id} {self.window_end:%Y-%m-%d %H:%M} ({self.total_checks})"
+
+
+class CheckOutcome(AppendOnlyModel):
+    """One raw verification outcome; rolled up into the provider's windowed summary."""
+
+    class Verdict(models.TextChoices):
+        ALLOW = "ALLOW"
+        BLOCK = "BLOCK"
+        UNCERTAIN = "UNCERTAIN"
+
+    provider = models.ForeignKey(Provider, on_delete=models.PROTECT, related_name="outcomes")
+    agent = models.ForeignKey(Agent, on_delete=models.PROTECT, related_name="outcomes")
+    outcome_id = models.CharField(max_length=255)
+    verdict = models.CharField(max_length=16, choices=Verdict.choices)
+    reported_verdict = models.CharField(max_length=32)
+    confidence = models.FloatField()
+    stake = models.CharField(max_length=32, blank=True)
+    checked_at = models.DateTimeField()
+    received_at = models.DateTimeField(auto_now_add=True)
+    body_digest = models.CharField(max_length=71)
+
+    class Meta:
+        ordering: ClassVar = ["-checked_at"]
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["provider", "outcome_id"], name="unique_outcome_id")
+        ]
+        indexes: ClassVar = [models.Index(fields=["provider", "agent", "checked_at"], name="outcome_window")]
+
+    def __str__(self) -> str:
+        return f"{self.outcome_id}: {self.verdict}"
+
+
+class IdempotencyRecord(models.Model):
+    """The answer given to a request that carried an Idempotency-Key, replayed on retry."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="idempotency_records")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=71)
+    status_code = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["provider", "key"], name="unique_idempotency_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider_id}:{self.key}"
+
+
+class ScoringConfig(AppendOnlyModel):
+    """An immutable, numbered scoring configuration (HCS-25 trustScoreConfigVersion)."""
+
+    version = models.PositiveIntegerField(unique=True)
+    params = models.JSONField()
+    digest = models.CharField(max_length=71, unique=True)
+    note = models.CharField(max_length=255, blank=True)
+    created_by = models.CharField(max_length=150, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar = ["-version"]
+
+    def __str__(self) -> str:
+        return f"v{self.version}"
+
+
+class FeedbackEntry(models.Model):
+    """One ERC-8004 ReputationRegistry feedback about an agent (filled by the chain indexer)."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="feedback")
+    client_address = models.CharField(max_length=42, validators=[address_validator])
+    feedback_index = models.PositiveBigIntegerField()
+    value = models.DecimalField(max_digits=60, decimal_places=0)
+    value_decimals = models.PositiveSmallIntegerField(default=0)
+    tag1 = models.CharField(max_length=255, blank=True)
+    tag2 = models.CharField(max_length=255, blank=True)
+    revoked = models.BooleanField(default=False)
+    block_number = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["agent", "client_address", "feedback_index"], name="unique_feedback"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agent_id} #{self.feedback_index} from {self.client_address}"
+
+
+class TrustScore(AppendOnlyModel):
+    """A computed HCS-25 trust score record; every one is kept as history."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="scores")
+    config = models.ForeignKey(ScoringConfig, on_delete=models.PROTECT, related_name="scores")
+    trust_score = models.DecimalField(max_digits=5, decimal_places=2)
+    trust_confidence = models.DecimalField(max_digits=5, decimal_places=4)
+    record = models.JSONField()
+    inputs = models.JSONField()
+    inputs_digest = models.CharField(max_length=71)
+    computed_at = models.DateTimeField(db_index=True)
+    newest_input_at = models.DateTimeField(null=True, blank=True)
+    # When a counted summary turns stale, changing the score without new input.
+    changes_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering: ClassVar = ["-computed_at", "-id"]
+        indexes: ClassVar = [models.Index(fields=["agent", "-computed_at"], name="score_history")]
+
+    def __str__(self) -> str:
+        return f"{self.agent_id}: {self.trust_score} (v{self.config_id})"
+
+
+class PendingRecompute(models.Model):
+    """A recompute requested for an agent and not yet started: bursts coalesce on this row."""
+
+    agent = models.OneToOneField(Agent, on_delete=models.CASCADE, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"pending {self.agent_id}"
+
+
+class RecomputeRun(AppendOnlyModel):
+    """One execution of the score recompute, kept so coalescing and lag can be observed."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="+")
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField()
+    changed = models.BooleanField()
+
+    def __str__(self) -> str:
+        return f"run {self.agent_id} at {self.started_at:%H:%M:%S}"

@@ -1,0 +1,201 @@
+"""Raw per-check outcomes, rolled up into the provider's windowed summary of an agent."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from common.errors import ApplicationError, FieldError, json_pointer, validation_error
+
+from ..models import Agent, CheckOutcome, Provider, VerificationSummary
+from ..schemas import STAKE_LEVELS
+from .agents import agents_resolve
+from .summaries import _ensure_active, canonical_digest, idempotent_replay, idempotent_store
+from .validation import NormalisedOutcome, outcome_validate
+
+
+def outcomes_ingest(
+    *, provider: Provider, body: Any, idempotency_key: str | None = None
+) -> tuple[int, dict[str, Any]]:
+    """Store a batch of outcomes for one agent; a replayed outcome id with the same content is a no-op."""
+    _ensure_active(provider)
+    if not isinstance(body, dict):
+        raise validation_error(
+            [FieldError("", "Expected an object with agent and outcomes.")], what="outcomes"
+        )
+    errors: list[FieldError] = []
+    if not isinstance(body.get("agent"), str) or not body.get("agent"):
+        errors.append(FieldError("/agent", "This field is required."))
+    raw = body.get("outcomes")
+    if not isinstance(raw, list) or not raw:
+        errors.append(FieldError("/outcomes", "Expected a non-empty list of outcomes."))
+        raw = []
+    elif len(raw) > settings.OUTCOME_BATCH_MAX:
+        errors.append(FieldError("/outcomes", f"At most {settings.OUTCOME_BATCH_MAX} outcomes per request."))
+        raw = []
+    items: list[NormalisedOutcome] = []
+    for index, entry in enumerate(raw):
+        item, item_errors = outcome_validate(entry, prefix=["outcomes", index])
+        errors.extend(item_errors)
+        if item is not None:
+            items.append(item)
+    if errors:
+        raise validation_error(errors, what="outcomes")
+    fingerprint = canonical_digest({"kind": "outcomes", "body": body})
+    for attempt in range(2):
+        try:
+            with transaction.atomic():
+                replay = idempotent_replay(provider=provider, key=idempotency_key, fingerprint=fingerprint)
+                if replay is not None:
+                    return replay
+                agent = agents_resolve(
+                    subject_ids=[(body["agent"], body.get("agentRegistry"), None, "/agent")]
+                )[body["agent"]]
+                status, answer = _store(provider, agent, raw, items)
+                idempotent_store(
+                    provider=provider,
+                    key=idempotency_key,
+                    fingerprint=fingerprint,
+                    status=status,
+                    body=answer,
+                )
+                if answer["created"]:
+                    transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
+                return status, answer
+        except IntegrityError:
+            if attempt == 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _store(
+    provider: Provider, agent: Agent, raw: list[Any], items: list[NormalisedOutcome]
+) -> tuple[int, dict[str, Any]]:
+    digests = [canonical_digest(entry) for entry in raw]
+    existing = {
+        o.outcome_id: o
+        for o in CheckOutcome.objects.filter(provider=provider, outcome_id__in=[i.outcome_id for i in items])
+    }
+    conflicts: list[FieldError] = []
+    seen: dict[str, str] = {}
+    new: list[CheckOutcome] = []
+    replayed = 0
+    for index, (item, digest) in enumerate(zip(items, digests, strict=True)):
+        earlier = existing.get(item.outcome_id)
+        if earlier is not None or item.outcome_id in seen:
+            same = (earlier.body_digest if earlier is not None else seen[item.outcome_id]) == digest
+            same = same and (earlier is None or earlier.agent_id == agent.pk)
+            if same:
+                replayed += 1
+            else:
+                conflicts.append(
+                    FieldError(
+                        json_pointer(["outcomes", index, "id"]),
+                        "This outcome id was sent with other content.",
+                    )
+                )
+            continue
+        seen[item.outcome_id] = digest
+        new.append(
+            CheckOutcome(
+                provider=provider,
+                agent=agent,
+                outcome_id=item.outcome_id,
+                verdict=item.verdict,
+                reported_verdict=item.reported_verdict,
+                confidence=item.confidence,
+                stake=item.stake,
+                checked_at=item.checked_at,
+                body_digest=digest,
+            )
+        )
+    if conflicts:
+        raise ApplicationError(
+            f"{len(conflicts)} outcome id(s) were already used for different outcomes.",
+            status=409,
+            problem="conflict",
+            errors=conflicts,
+        )
+    CheckOutcome.objects.bulk_create(new)
+    answer = {"agent": agent.subject_id, "created": len(new), "replayed": replayed}
+    return (201 if new else 200), answer
+
+
+def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
+    from ..tasks import rollup_outcomes
+
+    rollup_outcomes.delay(provider_id, agent_id)
+
+
+def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]:
+    """Turn (verdict, confidence, stake) triples into an output-verification signal body.
+
+    >>> outcomes_summarise([("ALLOW", 0.9, "low"), ("BLOCK", 0.7, "high")])["blockRate"]
+    0.5
+    """
+    n = len(outcomes)
+    counts: dict[str, int] = defaultdict(int)
+    levels: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for verdict, confidence, stake in outcomes:
+        counts[verdict] += 1
+        if stake:
+            levels[stake].append((verdict, confidence))
+    body: dict[str, Any] = {
+        "allowRate": counts["ALLOW"] / n,
+        "blockRate": counts["BLOCK"] / n,
+        "uncertainRate": counts["UNCERTAIN"] / n,
+        "avgConfidence": sum(c for _, c, _ in outcomes) / n,
+        "totalChecks": n,
+    }
+    if levels:
+        body["stakeDistribution"] = {
+            level: {
+                "checks": len(entries),
+                "allowRate": sum(1 for v, _ in entries if v == "ALLOW") / len(entries),
+                "avgConfidence": sum(c for _, c in entries) / len(entries),
+            }
+            for level, entries in sorted(levels.items(), key=lambda kv: (kv[0] not in STAKE_LEVELS, kv[0]))
+        }
+    return body
+
+
+def outcomes_rollup(*, provider: Provider, agent: Agent) -> VerificationSummary | None:
+    """Append the provider's summary of the agent over the trailing outcome window."""
+    from .scoring import score_recompute_schedule
+
+    now = timezone.now()
+    days = settings.OUTCOME_WINDOW_DAYS
+    rows = list(
+        CheckOutcome.objects.filter(
+            provider=provider, agent=agent, checked_at__gt=now - timedelta(days=days)
+        ).values_list("verdict", "confidence", "stake")
+    )
+    if not rows:
+        return None
+    body = outcomes_summarise(rows)
+    body.update({"windowDays": days, "updatedAt": now.isoformat().replace("+00:00", "Z")})
+    stake = body.get("stakeDistribution")
+    with transaction.atomic():
+        summary = VerificationSummary.objects.create(
+            provider=provider,
+            agent=agent,
+            source=VerificationSummary.Source.OUTCOMES,
+            window_days=days,
+            window_end=now,
+            body_digest=canonical_digest(body),
+            raw_body=body,
+            allow_rate=body["allowRate"],
+            block_rate=body["blockRate"],
+            uncertain_rate=body["uncertainRate"],
+            avg_confidence=body["avgConfidence"],
+            total_checks=body["totalChecks"],
+            stake_distribution=stake,
+        )
+        score_recompute_schedule(agent_id=agent.pk)
+    return summary

@@ -1,0 +1,164 @@
+"""Providers: creation, API keys, suspension and reinstatement."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import ApplicationError
+
+from ..models import Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
+
+KEY_PREFIX = "trk_"
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A freshly issued key: the plaintext exists only here, once."""
+
+    record: ProviderApiKey
+    plaintext: str
+
+
+def api_key_hash(plaintext: str) -> str:
+    return hashlib.sha256(plaintext.encode()).hexdigest()
+
+
+def api_key_create(*, provider: Provider, name: str = "", plaintext: str | None = None) -> IssuedKey:
+    """Issue a new API key for a provider and return its plaintext once.
+
+    `plaintext` is for fixtures and demo data only; real keys are always generated here.
+    """
+    if plaintext is None:
+        plaintext = KEY_PREFIX + secrets.token_urlsafe(32)
+    elif not plaintext.startswith(KEY_PREFIX) or len(plaintext) < 24:
+        raise ApplicationError(f"An API key starts with {KEY_PREFIX!r} and has at least 24 characters.")
+    record = ProviderApiKey.objects.create(
+        provider=provider,
+        name=name,
+        prefix=plaintext[: len(KEY_PREFIX) + 8],
+        key_hash=api_key_hash(plaintext),
+    )
+    ProviderAuditEvent.objects.create(provider=provider, action="key-created", reason=f"key {record.prefix}")
+    return IssuedKey(record=record, plaintext=plaintext)
+
+
+def api_key_revoke(*, prefix: str) -> ProviderApiKey:
+    """Revoke the key that starts with `prefix` (as printed when it was issued)."""
+    matches = list(ProviderApiKey.objects.filter(prefix__startswith=prefix[:16], revoked_at__isnull=True))
+    matches = [k for k in matches if k.prefix.startswith(prefix) or prefix.startswith(k.prefix)]
+    if not matches:
+        raise ApplicationError(f"No active API key starts with {prefix!r}.", status=404, problem="not-found")
+    if len(matches) > 1:
+        raise ApplicationError(f"{len(matches)} keys start with {prefix!r}; give more characters.")
+    key = matches[0]
+    key.revoked_at = timezone.now()
+    key.save(update_fields=["revoked_at"])
+    ProviderAuditEvent.objects.create(provider=key.provider, action="key-revoked", reason=f"key {key.prefix}")
+    return key
+
+
+def provider_by_api_key(*, plaintext: str) -> Provider | None:
+    """The provider owning an active key, or None. Touches last_used_at at most once a minute."""
+    if not plaintext.startswith(KEY_PREFIX):
+        return None
+    key = (
+        ProviderApiKey.objects.select_related("provider")
+        .filter(key_hash=api_key_hash(plaintext), revoked_at__isnull=True)
+        .first()
+    )
+    if key is None:
+        return None
+    now = timezone.now()
+    if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
+        ProviderApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+    return key.provider
+
+
+@transaction.atomic
+def provider_create(
+    *,
+    name: str,
+    slug: str,
+    signer_address: str = "",
+    methodology_url: str = "",
+    stats_endpoint: str = "",
+    operator_address: str = "",
+    independence_statement: str = "",
+    with_key: bool = True,
+) -> tuple[Provider, IssuedKey | None]:
+    """Create a provider (and, by default, its first API key)."""
+    if Provider.objects.filter(slug=slug).exists():
+        raise ApplicationError(f"A provider with slug {slug!r} exists.", status=409, problem="conflict")
+    provider = Provider(
+        name=name,
+        slug=slug,
+        signer_address=signer_address,
+        methodology_url=methodology_url,
+        stats_endpoint=stats_endpoint,
+        operator_address=operator_address,
+        independence_statement=independence_statement,
+    )
+    provider.full_clean()
+    provider.save()
+    ProviderAuditEvent.objects.create(provider=provider, action="created")
+    issued = api_key_create(provider=provider, name="initial") if with_key else None
+    return provider, issued
+
+
+def _agents_reported_by(provider: Provider) -> list[int]:
+    return list(
+        VerificationSummary.objects.filter(provider=provider).values_list("agent_id", flat=True).distinct()
+    )
+
+
+@transaction.atomic
+def provider_set_status(
+    *, provider: Provider, status: str, actor_label: str = "", actor=None, reason: str = ""
+) -> Provider:
+    """Suspend or reinstate a provider; every agent it reported on is rescored after commit."""
+    from .scoring import score_recompute_schedule
+
+    if status not in Provider.Status.values:
+        raise ApplicationError(f"Unknown status {status!r}.")
+    if provider.status == status:
+        return provider
+    provider.status = status
+    provider.status_changed_at = timezone.now()
+    provider.save(update_fields=["status", "status_changed_at"])
+    action = "suspended" if status == Provider.Status.SUSPENDED else "reinstated"
+    ProviderAuditEvent.objects.create(
+        provider=provider,
+        action=action,
+        actor=actor,
+        actor_label=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
+        reason=reason,
+    )
+    for agent_id in _agents_reported_by(provider):
+        score_recompute_schedule(agent_id=agent_id)
+    return provider
+
+
+def provider_is_independent_of(*, provider: Provider, agent_id: int, agent_owner: str) -> bool:
+    """A provider that is the agent, or shares its owner, reports on itself."""
+    if provider.agent_id is not None and provider.agent_id == agent_id:
+        return False
+    return not (
+        provider.operator_address and agent_owner and provider.operator_address.lower() == agent_owner.lower()
+    )
+
+
+__all__ = [
+    "IssuedKey",
+    "api_key_create",
+    "api_key_hash",
+    "api_key_revoke",
+    "provider_by_api_key",
+    "provider_create",
+    "provider_is_independent_of",
+    "provider_set_status",
+]

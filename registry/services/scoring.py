@@ -1,0 +1,267 @@
+"""Scoring configurations and trust-score computation for one agent.
+
+The maths lives in `adapters/` (pure); this module gathers an agent's inputs from the database,
+decides eligibility (active, independent, fresh), calls the adapters and stores the record.
+A recompute whose inputs and configuration are unchanged stores nothing new.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, OuterRef, Subquery
+from django.utils import timezone
+
+from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
+from adapters.numbers import clamp
+from adapters.scoring import scoring_inputs
+from common.errors import ApplicationError
+
+from ..models import (
+    Agent,
+    FeedbackEntry,
+    PendingRecompute,
+    Provider,
+    RecomputeRun,
+    ScoringConfig,
+    TrustScore,
+    VerificationSummary,
+)
+
+logger = logging.getLogger(__name__)
+
+
+# --- configurations -------------------------------------------------------------------------------
+
+
+def scoring_config_current() -> ScoringConfig:
+    """The newest configuration; version 1 (the SPEC defaults) is created on first use."""
+    config = ScoringConfig.objects.order_by("-version").first()
+    if config is not None:
+        return config
+    return scoring_config_create(params=ScoringParams().to_dict(), note="SPEC defaults", created_by="system")
+
+
+def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by: str = "") -> ScoringConfig:
+    """Store a new numbered configuration, or return the stored one with identical params."""
+    try:
+        parsed = ScoringParams.from_dict(params)
+    except ValueError as exc:
+        raise ApplicationError(f"Invalid scoring configuration: {exc}") from None
+    canonical = parsed.to_dict()
+    digest = inputs_digest(canonical)
+    for _ in range(3):
+        existing = ScoringConfig.objects.filter(digest=digest).first()
+        if existing is not None:
+            return existing
+        latest = ScoringConfig.objects.aggregate(v=Max("version"))["v"] or 0
+        try:
+            with transaction.atomic():
+                return ScoringConfig.objects.create(
+                    version=latest + 1, params=canonical, digest=digest, note=note, created_by=created_by
+                )
+        except IntegrityError:
+            continue  # another process took that version number; look again
+    raise ApplicationError(
+        "Could not allocate a configuration version; try again.", status=503, problem="conflict"
+    )
+
+
+def scoring_params(config: ScoringConfig) -> ScoringParams:
+    return ScoringParams.from_dict(config.params)
+
+
+# --- inputs ----------------------------------------------------------------------------------------
+
+
+def latest_summaries(agent: Agent) -> list[VerificationSummary]:
+    """Each provider's newest summary about the agent (by window end, then arrival)."""
+    newest = (
+        VerificationSummary.objects.filter(agent_id=agent.pk, provider_id=OuterRef("provider_id"))
+        .order_by("-window_end", "-id")
+        .values("id")[:1]
+    )
+    return list(
+        VerificationSummary.objects.filter(agent_id=agent.pk, id=Subquery(newest))
+        .select_related("provider")
+        .order_by("provider__slug")
+    )
+
+
+def exclusion_reason(
+    summary: VerificationSummary, agent: Agent, now: datetime, max_age_days: float
+) -> str | None:
+    """Why a provider's summary does not count for this agent, or None when it counts."""
+    provider: Provider = summary.provider
+    if provider.status != Provider.Status.ACTIVE:
+        return "suspended"
+    if provider.agent_id is not None and provider.agent_id == agent.pk:
+        return "self-reported"
+    if (
+        provider.operator_address
+        and agent.owner_address
+        and provider.operator_address.lower() == agent.owner_address.lower()
+    ):
+        return "self-reported"
+    if summary.window_end < now - timedelta(days=max_age_days):
+        return "stale"
+    if summary.total_checks == 0:
+        return "no checks"
+    return None
+
+
+def feedback_summary(agent: Agent, rating_tag: str) -> FeedbackSummary | None:
+    """The agent's on-chain rating feedback reduced to (average 0-100, count); revoked excluded."""
+    rows = FeedbackEntry.objects.filter(agent=agent, revoked=False, tag1=rating_tag).values_list(
+        "value", "value_decimals"
+    )
+    values = [clamp(float(Decimal(v) / (Decimal(10) ** d))) for v, d in rows]
+    if not values:
+        return None
+    return FeedbackSummary(average_score=sum(values) / len(values), total_feedbacks=len(values))
+
+
+def _stake_checks(distribution: dict[str, Any] | None) -> dict[str, int] | None:
+    if distribution is None:
+        return None
+    return {level: int(entry.get("checks", 0)) for level, entry in distribution.items()}
+
+
+@dataclass(frozen=True)
+class ScoreInputs:
+    summaries: list[ProviderSummary]
+    summary_ids: dict[str, int]
+    newest_input_at: datetime | None
+    changes_at: datetime | None
+    feedback: FeedbackSummary | None
+
+
+def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> ScoreInputs:
+    max_age = params.output_verification.max_age_days
+    rows = latest_summaries(agent)
+    summaries = []
+    newest: datetime | None = None
+    changes_at: datetime | None = None
+    for row in rows:
+        reason = exclusion_reason(row, agent, now, max_age)
+        summaries.append(
+            ProviderSummary(
+                provider_id=row.provider.slug,
+                allow_rate=row.allow_rate,
+                block_rate=row.block_rate,
+                uncertain_rate=row.uncertain_rate,
+                avg_confidence=row.avg_confidence,
+                total_checks=int(row.total_checks),
+                stake_distribution=_stake_checks(row.stake_distribution),
+                excluded_reason=reason,
+            )
+        )
+        newest = max(newest, row.received_at) if newest else row.received_at
+        if reason is None:
+            # The moment this summary turns stale the score changes without new input.
+            expiry = row.window_end + timedelta(days=max_age)
+            changes_at = min(changes_at, expiry) if changes_at else expiry
+    feedback = feedback_summary(agent, params.erc8004_feedback.rating_tag)
+    return ScoreInputs(
+        summaries=summaries,
+        summary_ids={row.provider.slug: row.pk for row in rows},
+        newest_input_at=newest,
+        changes_at=changes_at,
+        feedback=feedback,
+    )
+
+
+# --- computing -------------------------------------------------------------------------------------
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def trust_score_compute(*, agent: Agent, now: datetime | None = None) -> tuple[TrustScore, bool]:
+    """Score an agent under the current configuration; returns (score, whether it is new)."""
+    now = now or timezone.now()
+    config = scoring_config_current()
+    params = scoring_params(config)
+    gathered = score_inputs_gather(agent, params, now)
+    subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
+    result = score_subject(subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params)
+    latest = agent.latest_score
+    if latest is not None and latest.inputs_digest == result.inputs_digest and latest.config_id == config.pk:
+        return latest, False
+    record = result.to_hcs25(config.version, _iso(now))
+    record["provenance"]["newestInputAt"] = (
+        _iso(gathered.newest_input_at) if gathered.newest_input_at else None
+    )
+    record["provenance"]["summaryIds"] = gathered.summary_ids
+    record["provenance"]["changesAt"] = _iso(gathered.changes_at) if gathered.changes_at else None
+    inputs = dict(result.inputs) or scoring_inputs(
+        subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+    )
+    inputs["summaryIds"] = gathered.summary_ids
+    with transaction.atomic():
+        score = TrustScore.objects.create(
+            agent=agent,
+            config=config,
+            trust_score=Decimal(str(result.trust_score)),
+            trust_confidence=Decimal(str(result.composite.trust_confidence)),
+            record=record,
+            inputs=inputs,
+            inputs_digest=result.inputs_digest,
+            computed_at=now,
+            newest_input_at=gathered.newest_input_at,
+            changes_at=gathered.changes_at,
+        )
+        Agent.objects.filter(pk=agent.pk).update(
+            latest_score=score, trust_score=score.trust_score, trust_score_updated_at=now
+        )
+    agent.latest_score = score
+    agent.trust_score = score.trust_score
+    agent.trust_score_updated_at = now
+    return score, True
+
+
+# --- scheduling ------------------------------------------------------------------------------------
+
+
+def score_recompute_schedule(*, agent_id: int) -> None:
+    """Ask for a recompute once the current transaction commits; bursts coalesce into one run.
+
+    The PendingRecompute row is the coalescing point: only the request that creates it queues a
+    task, which runs after SCORE_RECOMPUTE_DELAY_SECONDS and deletes the row before computing, so
+    summaries arriving during the computation queue exactly one more run.
+    """
+    transaction.on_commit(lambda: _enqueue_recompute(agent_id))
+
+
+def _enqueue_recompute(agent_id: int) -> None:
+    from django.conf import settings
+
+    from ..tasks import recompute_trust_score
+
+    try:
+        with transaction.atomic():
+            _, created = PendingRecompute.objects.get_or_create(agent_id=agent_id)
+    except IntegrityError:
+        created = False
+    if created:
+        recompute_trust_score.apply_async(args=[agent_id], countdown=settings.SCORE_RECOMPUTE_DELAY_SECONDS)
+
+
+def score_recompute_run(*, agent_id: int) -> TrustScore | None:
+    """The body of the recompute task: claim the pending row, then compute."""
+    started = timezone.now()
+    PendingRecompute.objects.filter(agent_id=agent_id).delete()
+    agent = Agent.objects.select_related("latest_score").filter(pk=agent_id).first()
+    if agent is None:
+        return None
+    score, changed = trust_score_compute(agent=agent)
+    RecomputeRun.objects.create(
+        agent_id=agent_id, started_at=started, finished_at=timezone.now(), changed=changed
+    )
+    return score

@@ -1,0 +1,186 @@
+"""Validation of provider input beyond what JSON Schema can say.
+
+Every error names the offending field as a JSON pointer into the request body, so a provider
+sending a batch learns exactly which value of which summary was refused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError as SchemaError
+
+from common.errors import FieldError, json_pointer
+
+from ..schemas import OUTCOME_SCHEMA, STAKE_LEVELS, SUMMARY_SCHEMA, VERDICT_ALIASES
+
+RATE_SUM_TOLERANCE = 1e-6
+
+_summary_validator = Draft202012Validator(SUMMARY_SCHEMA)
+_outcome_validator = Draft202012Validator(OUTCOME_SCHEMA)
+
+
+@dataclass(frozen=True)
+class NormalisedSummary:
+    """A validated summary in the registry's own field names."""
+
+    agent: str
+    agent_registry: str | None
+    agent_protocol: str | None
+    allow_rate: float
+    block_rate: float
+    uncertain_rate: float | None
+    avg_confidence: float
+    total_checks: int
+    stake_distribution: dict[str, dict[str, Any]] | None
+    window_days: int
+    updated_at: datetime | None
+
+
+@dataclass(frozen=True)
+class NormalisedOutcome:
+    outcome_id: str
+    verdict: str
+    reported_verdict: str
+    confidence: float
+    stake: str
+    checked_at: datetime
+
+
+def _schema_errors(errors: Iterable[SchemaError], prefix: list[str | int]) -> list[FieldError]:
+    out = []
+    for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
+        path = [*prefix, *error.absolute_path]
+        if error.validator == "required":
+            # jsonschema reports a missing property at the parent; point at the property itself.
+            missing = str(error.message).split("'")[1] if "'" in error.message else ""
+            out.append(FieldError(json_pointer([*path, missing]), "This field is required."))
+        elif error.validator == "type" and isinstance(error.instance, str):
+            out.append(
+                FieldError(
+                    json_pointer(path),
+                    f"Expected {error.validator_value}, got the string {error.instance!r}.",
+                )
+            )
+        else:
+            out.append(FieldError(json_pointer(path), error.message))
+    return out
+
+
+def _non_finite(value: Any, path: list[str | int]) -> list[FieldError]:
+    """NaN and Infinity: JSON has no such numbers, but lenient encoders emit them."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return [FieldError(json_pointer(path), "Must be a finite number.")]
+    if isinstance(value, Mapping):
+        return [e for k, v in value.items() for e in _non_finite(v, [*path, k])]
+    if isinstance(value, list):
+        return [e for i, v in enumerate(value) for e in _non_finite(v, [*path, i])]
+    return []
+
+
+def parse_timestamp(raw: str, path: list[str | int]) -> tuple[datetime | None, list[FieldError]]:
+    """Parse an RFC 3339 timestamp; naive times are refused rather than guessed."""
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        return None, [FieldError(json_pointer(path), "Not an RFC 3339 date-time.")]
+    if value.tzinfo is None:
+        return None, [FieldError(json_pointer(path), "The date-time needs a time zone (e.g. a trailing Z).")]
+    return value.astimezone(UTC), []
+
+
+def summary_validate(
+    body: Any, *, prefix: list[str | int] | None = None
+) -> tuple[NormalisedSummary | None, list[FieldError]]:
+    """Check one summary body; returns the normalised summary or the list of field errors."""
+    prefix = prefix or []
+    errors = _non_finite(body, prefix)
+    if errors:
+        return None, errors
+    errors = _schema_errors(_summary_validator.iter_errors(body), prefix)
+    if errors:
+        return None, errors
+    allow, block = float(body["allowRate"]), float(body["blockRate"])
+    uncertain = body.get("uncertainRate")
+    total = int(body["totalChecks"])
+    rate_sum = allow + block + (float(uncertain) if uncertain is not None else 0.0)
+    if rate_sum > 1 + RATE_SUM_TOLERANCE:
+        errors.append(
+            FieldError(
+                json_pointer([*prefix, "blockRate"]),
+                f"allowRate + blockRate + uncertainRate is {rate_sum:.6g}, above 1.",
+            )
+        )
+    stake = body.get("stakeDistribution")
+    stake_norm: dict[str, dict[str, Any]] | None = None
+    if stake is not None:
+        stake_norm = {level: dict(entry) for level, entry in stake.items()}
+        level_sum = sum(int(entry["checks"]) for entry in stake.values())
+        if level_sum > total:
+            errors.append(
+                FieldError(
+                    json_pointer([*prefix, "stakeDistribution"]),
+                    f"The levels hold {level_sum} checks, more than totalChecks ({total}).",
+                )
+            )
+    updated_at = None
+    if "updatedAt" in body:
+        updated_at, more = parse_timestamp(body["updatedAt"], [*prefix, "updatedAt"])
+        errors.extend(more)
+    if errors:
+        return None, errors
+    return (
+        NormalisedSummary(
+            agent=body["agent"],
+            agent_registry=body.get("agentRegistry"),
+            agent_protocol=body.get("agentProtocol"),
+            allow_rate=allow,
+            block_rate=block,
+            uncertain_rate=float(uncertain) if uncertain is not None else None,
+            avg_confidence=float(body["avgConfidence"]),
+            total_checks=total,
+            stake_distribution=stake_norm,
+            window_days=int(body.get("windowDays", 7)),
+            updated_at=updated_at,
+        ),
+        [],
+    )
+
+
+def outcome_validate(
+    body: Any, *, prefix: list[str | int]
+) -> tuple[NormalisedOutcome | None, list[FieldError]]:
+    """Check one raw outcome and map its verdict onto ALLOW / BLOCK / UNCERTAIN."""
+    errors = _non_finite(body, prefix) or _schema_errors(_outcome_validator.iter_errors(body), prefix)
+    if errors:
+        return None, errors
+    checked_at, errors = parse_timestamp(body["checkedAt"], [*prefix, "checkedAt"])
+    if errors or checked_at is None:
+        return None, errors
+    stake = body.get("stake", "")
+    return (
+        NormalisedOutcome(
+            outcome_id=body["id"],
+            verdict=VERDICT_ALIASES[body["verdict"]],
+            reported_verdict=body["verdict"],
+            confidence=float(body["confidence"]),
+            stake=stake,
+            checked_at=checked_at,
+        ),
+        [],
+    )
+
+
+__all__ = [
+    "STAKE_LEVELS",
+    "NormalisedOutcome",
+    "NormalisedSummary",
+    "outcome_validate",
+    "parse_timestamp",
+    "summary_validate",
+]

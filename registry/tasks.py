@@ -1,0 +1,66 @@
+"""Celery tasks: thin wrappers that load by id and call a service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import Agent, Provider, TrustScore
+from .services.collector import TransientCollectError, provider_stats_collect
+from .services.outcomes import outcomes_rollup
+from .services.scoring import score_recompute_run, score_recompute_schedule
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def recompute_trust_score(agent_id: int) -> str | None:
+    score = score_recompute_run(agent_id=agent_id)
+    return None if score is None else str(score.trust_score)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def rollup_outcomes(provider_id: int, agent_id: int) -> int | None:
+    provider = Provider.objects.filter(pk=provider_id).first()
+    agent = Agent.objects.filter(pk=agent_id).first()
+    if provider is None or agent is None:
+        return None
+    summary = outcomes_rollup(provider=provider, agent=agent)
+    return None if summary is None else summary.pk
+
+
+@shared_task(autoretry_for=(TransientCollectError,), retry_backoff=30, retry_backoff_max=900, max_retries=4)
+def collect_provider_stats(provider_id: int) -> dict[str, Any] | None:
+    provider = Provider.objects.filter(pk=provider_id).first()
+    if provider is None:
+        return None
+    return provider_stats_collect(provider=provider).to_dict()
+
+
+@shared_task
+def collect_all_provider_stats() -> int:
+    """Beat: fan out one task per provider so one provider's failure never blocks another."""
+    ids = list(
+        Provider.objects.filter(status=Provider.Status.ACTIVE)
+        .exclude(stats_endpoint="")
+        .values_list("pk", flat=True)
+    )
+    for provider_id in ids:
+        collect_provider_stats.delay(provider_id)
+    return len(ids)
+
+
+@shared_task
+def recompute_aging_scores() -> int:
+    """Beat: rescore agents whose counted summaries have turned stale since their last score."""
+    agent_ids = list(
+        TrustScore.objects.filter(changes_at__lte=timezone.now(), agent__latest_score_id=F("pk")).values_list(
+            "agent_id", flat=True
+        )
+    )
+    with transaction.atomic():
+        for agent_id in agent_ids:
+            score_recompute_schedule(agent_id=agent_id)
+    return len(agent_ids)
