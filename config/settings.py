@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "common",
     "registry",
+    "verification",
 ]
 
 MIDDLEWARE = [
@@ -89,7 +90,7 @@ DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR 
 _db = DATABASES["default"]
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database, so a Celery worker started by a test sees the same rows.
-    _db["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    _db["TEST"] = {"NAME": env_str("SQLITE_TEST_DB", str(VAR_DIR / "test-db.sqlite3"))}
     _db.setdefault("OPTIONS", {})
     # WAL lets readers and the single writer proceed together in the embedded set-up.
     _db["OPTIONS"].setdefault("init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db.models import F, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -237,15 +237,14 @@ class AgentListView(generics.ListCreateAPIView):
         )
 
 
+@extend_schema_view(
+    get=extend_schema(summary="One agent", tags=["agents"], responses={200: AgentSerializer, 404: PROBLEM})
+)
 class AgentDetailView(generics.RetrieveAPIView):
     serializer_class = AgentSerializer
     throttle_classes = [ReadThrottle]
     queryset = Agent.objects.all()
     lookup_field = "subject_id"
-
-    @extend_schema(summary="One agent", tags=["agents"], responses={200: AgentSerializer, 404: PROBLEM})
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 class TrustScoreView(APIView):
@@ -269,6 +268,9 @@ class TrustScoreView(APIView):
         return response
 
 
+@extend_schema_view(
+    get=extend_schema(summary="An agent's trust-score history, newest first", tags=["agents"])
+)
 class TrustScoreHistoryView(generics.ListAPIView):
     serializer_class = TrustScoreHistorySerializer
     throttle_classes = [ReadThrottle]
@@ -279,35 +281,27 @@ class TrustScoreHistoryView(generics.ListAPIView):
         agent = get_object_or_404(Agent, subject_id=self.kwargs["subject_id"])
         return TrustScore.objects.filter(agent=agent).select_related("config").order_by("-computed_at", "-id")
 
-    @extend_schema(summary="An agent's trust-score history, newest first", tags=["agents"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
+@extend_schema_view(get=extend_schema(summary="Verification providers (public fields)", tags=["providers"]))
 class ProviderListView(generics.ListAPIView):
     serializer_class = ProviderSerializer
     throttle_classes = [ReadThrottle]
     queryset = Provider.objects.order_by("slug")
     filterset_fields = ["status"]
 
-    @extend_schema(summary="Verification providers (public fields)", tags=["providers"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
+@extend_schema_view(
+    get=extend_schema(
+        summary="One provider (public fields)",
+        tags=["providers"],
+        responses={200: ProviderSerializer, 404: PROBLEM},
+    )
+)
 class ProviderDetailView(generics.RetrieveAPIView):
     serializer_class = ProviderSerializer
     throttle_classes = [ReadThrottle]
     queryset = Provider.objects.all()
     lookup_field = "slug"
-
-    @extend_schema(
-        summary="One provider (public fields)",
-        tags=["providers"],
-        responses={200: ProviderSerializer, 404: PROBLEM},
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 class ScoringConfigCurrentView(APIView):
@@ -322,26 +316,24 @@ class ScoringConfigCurrentView(APIView):
         return Response(ScoringConfigSerializer(scoring_config_current()).data)
 
 
+@extend_schema_view(
+    get=extend_schema(summary="Every scoring configuration version, newest first", tags=["scoring"])
+)
 class ScoringConfigListView(generics.ListAPIView):
     serializer_class = ScoringConfigSerializer
     throttle_classes = [ReadThrottle]
     queryset = ScoringConfig.objects.order_by("-version")
 
-    @extend_schema(summary="Every scoring configuration version, newest first", tags=["scoring"])
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
-
+@extend_schema_view(
+    get=extend_schema(
+        summary="One scoring configuration version",
+        tags=["scoring"],
+        responses={200: ScoringConfigSerializer, 404: PROBLEM},
+    )
+)
 class ScoringConfigDetailView(generics.RetrieveAPIView):
     serializer_class = ScoringConfigSerializer
     throttle_classes = [ReadThrottle]
     queryset = ScoringConfig.objects.all()
     lookup_field = "version"
-
-    @extend_schema(
-        summary="One scoring configuration version",
-        tags=["scoring"],
-        responses={200: ScoringConfigSerializer, 404: PROBLEM},
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError, json_pointer, validation_error
@@ -16,7 +16,8 @@ from common.errors import ApplicationError, FieldError, json_pointer, validation
 from ..models import Agent, CheckOutcome, Provider, VerificationSummary
 from ..schemas import STAKE_LEVELS
 from .agents import agents_resolve
-from .summaries import _ensure_active, canonical_digest, idempotent_replay, idempotent_store
+from .idempotency import idempotent_run
+from .summaries import _ensure_active, canonical_digest
 from .validation import NormalisedOutcome, outcome_validate
 
 
@@ -48,30 +49,17 @@ def outcomes_ingest(
     if errors:
         raise validation_error(errors, what="outcomes")
     fingerprint = canonical_digest({"kind": "outcomes", "body": body})
-    for attempt in range(2):
-        try:
-            with transaction.atomic():
-                replay = idempotent_replay(provider=provider, key=idempotency_key, fingerprint=fingerprint)
-                if replay is not None:
-                    return replay
-                agent = agents_resolve(
-                    subject_ids=[(body["agent"], body.get("agentRegistry"), None, "/agent")]
-                )[body["agent"]]
-                status, answer = _store(provider, agent, raw, items)
-                idempotent_store(
-                    provider=provider,
-                    key=idempotency_key,
-                    fingerprint=fingerprint,
-                    status=status,
-                    body=answer,
-                )
-                if answer["created"]:
-                    transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
-                return status, answer
-        except IntegrityError:
-            if attempt == 1:
-                raise
-    raise AssertionError("unreachable")
+
+    def store() -> tuple[int, dict[str, Any]]:
+        agent = agents_resolve(subject_ids=[(body["agent"], body.get("agentRegistry"), None, "/agent")])[
+            body["agent"]
+        ]
+        status, answer = _store(provider, agent, raw, items)
+        if answer["created"]:
+            transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
+        return status, answer
+
+    return idempotent_run(provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store)
 
 
 def _store(

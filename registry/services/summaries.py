@@ -15,13 +15,13 @@ from datetime import datetime
 from typing import Any
 
 import rfc8785
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError, json_pointer, validation_error
 
-from ..models import Agent, IdempotencyRecord, Provider, VerificationSummary
+from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
+from .idempotency import idempotent_run
 from .scoring import score_recompute_schedule
 from .validation import NormalisedSummary, summary_validate
 
@@ -59,34 +59,6 @@ def _ensure_active(provider: Provider) -> None:
         )
 
 
-def idempotent_replay(
-    *, provider: Provider, key: str | None, fingerprint: str
-) -> tuple[int, dict[str, Any]] | None:
-    """The stored answer for a retried Idempotency-Key, or None when the key is new."""
-    if not key:
-        return None
-    record = IdempotencyRecord.objects.filter(provider=provider, key=key).first()
-    if record is None:
-        return None
-    if record.fingerprint != fingerprint:
-        raise ApplicationError(
-            f"Idempotency-Key {key!r} was used for a different request.",
-            status=409,
-            problem="conflict",
-            extra={"idempotencyKey": key},
-        )
-    return 200, record.response_body
-
-
-def idempotent_store(
-    *, provider: Provider, key: str | None, fingerprint: str, status: int, body: dict[str, Any]
-) -> None:
-    if key:
-        IdempotencyRecord.objects.create(
-            provider=provider, key=key, fingerprint=fingerprint, status_code=status, response_body=body
-        )
-
-
 def _validate_all(bodies: list[Any], prefix: list[str | int] | None) -> list[NormalisedSummary]:
     normalised: list[NormalisedSummary] = []
     errors: list[FieldError] = []
@@ -118,39 +90,24 @@ def summaries_ingest(
     prefix: list[str | int] | None = [batch_key] if batch_key else None
     normalised = _validate_all(bodies, prefix)
     fingerprint = canonical_digest({"kind": "summaries", "batch": bool(batch_key), "bodies": bodies})
-    for attempt in range(2):
-        try:
-            with transaction.atomic():
-                replay = idempotent_replay(provider=provider, key=idempotency_key, fingerprint=fingerprint)
-                if replay is not None:
-                    return replay
-                results = _store(provider, bodies, normalised, prefix, source)
-                created = sum(1 for r in results if r.created)
-                status = 201 if created else 200
-                answer: dict[str, Any]
-                if batch_key:
-                    answer = {
-                        "created": created,
-                        "replayed": len(results) - created,
-                        "results": [r.to_dict() for r in results],
-                    }
-                else:
-                    answer = results[0].to_dict()
-                idempotent_store(
-                    provider=provider,
-                    key=idempotency_key,
-                    fingerprint=fingerprint,
-                    status=status,
-                    body=answer,
-                )
-                for agent_id in {r.summary.agent_id for r in results if r.created}:
-                    score_recompute_schedule(agent_id=agent_id)
-                return status, answer
-        except IntegrityError:
-            # A concurrent request stored the same window or key first; the second pass replays it.
-            if attempt == 1:
-                raise
-    raise AssertionError("unreachable")
+
+    def store() -> tuple[int, dict[str, Any]]:
+        results = _store(provider, bodies, normalised, prefix, source)
+        created = sum(1 for r in results if r.created)
+        answer: dict[str, Any]
+        if batch_key:
+            answer = {
+                "created": created,
+                "replayed": len(results) - created,
+                "results": [r.to_dict() for r in results],
+            }
+        else:
+            answer = results[0].to_dict()
+        for agent_id in {r.summary.agent_id for r in results if r.created}:
+            score_recompute_schedule(agent_id=agent_id)
+        return (201 if created else 200), answer
+
+    return idempotent_run(provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store)
 
 
 def _store(

@@ -24,6 +24,8 @@ from registry.services.summaries import summaries_ingest
 DEMO_PASSWORD = "admin"
 OWNER_A = "0x1111111111111111111111111111111111111111"
 OWNER_B = "0x2222222222222222222222222222222222222222"
+# Agents registered in the Base IdentityRegistry are named eip155:{chain}:{registry}:{agentId}.
+BASE_AGENT = "eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:"
 
 PROVIDERS = [
     # slug, name, methodology, operator address, demo key
@@ -36,10 +38,22 @@ PROVIDERS = [
 
 AGENTS = [
     # subject id, name, registry, chain agent id, owner
-    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:28388", "ThoughtProof agent", "erc-8004", 28388, ""),
-    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:101", "Flight booker", "erc-8004", 101, OWNER_A),
-    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:102", "Research assistant", "erc-8004", 102, OWNER_B),
-    ("eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:103", "New trading bot", "erc-8004", 103, ""),
+    (
+        BASE_AGENT + "28388",
+        "ThoughtProof agent",
+        "erc-8004",
+        28388,
+        "",
+    ),
+    (BASE_AGENT + "101", "Flight booker", "erc-8004", 101, OWNER_A),
+    (
+        BASE_AGENT + "102",
+        "Research assistant",
+        "erc-8004",
+        102,
+        OWNER_B,
+    ),
+    (BASE_AGENT + "103", "New trading bot", "erc-8004", 103, ""),
     ("hcs10:0.0.4811:support-bot", "Support bot", "hcs-10", None, ""),
     ("hcs10:0.0.4812:code-reviewer", "Code reviewer", "hcs-10", None, ""),
     ("hcs10:0.0.4813:summariser", "Summariser", "hcs-10", None, OWNER_B),
@@ -82,23 +96,36 @@ class Command(BaseCommand):
             provider = Provider.objects.filter(slug=slug).first()
             if provider is None:
                 provider, _ = provider_create(
-                    name=name, slug=slug, methodology_url=methodology, operator_address=operator, with_key=False
+                    name=name,
+                    slug=slug,
+                    methodology_url=methodology,
+                    operator_address=operator,
+                    with_key=False,
                 )
             if not ProviderApiKey.objects.filter(key_hash=api_key_hash(key)).exists():
                 api_key_create(provider=provider, name="demo", plaintext=key)
             providers[slug] = provider
         agents = [
             agent_register(
-                subject_id=sid, name=name, registry=registry, owner_address=owner,
-                chain_id=8453 if chain_id is not None else None, erc8004_agent_id=chain_id,
+                subject_id=sid,
+                name=name,
+                registry=registry,
+                owner_address=owner,
+                chain_id=8453 if chain_id is not None else None,
+                erc8004_agent_id=chain_id,
             )
             for sid, name, registry, chain_id, owner in AGENTS
         ]
         now = timezone.now().replace(microsecond=0)
         for slug, index, allow, block, uncertain, confidence, checks, stake in SUMMARIES:
             body: dict[str, Any] = {
-                "agent": agents[index].subject_id, "allowRate": allow, "blockRate": block, "uncertainRate": uncertain,
-                "avgConfidence": confidence, "totalChecks": checks, "windowDays": 7,
+                "agent": agents[index].subject_id,
+                "allowRate": allow,
+                "blockRate": block,
+                "uncertainRate": uncertain,
+                "avgConfidence": confidence,
+                "totalChecks": checks,
+                "windowDays": 7,
                 "updatedAt": (now - timedelta(hours=index + 1)).date().isoformat() + "T00:00:00Z",
             }
             if stake:
@@ -123,11 +150,22 @@ class Command(BaseCommand):
         for index, rating, count in FEEDBACK:
             for n in range(count):
                 FeedbackEntry.objects.get_or_create(
-                    agent=agents[index], client_address=f"0x{n + 1:040x}", feedback_index=1,
-                    defaults={"value": rating + (n % 5) - 2, "value_decimals": 0, "tag1": "starred", "tag2": "demo"},
+                    agent=agents[index],
+                    client_address=f"0x{n + 1:040x}",
+                    feedback_index=1,
+                    defaults={
+                        "value": rating + (n % 5) - 2,
+                        "value_decimals": 0,
+                        "tag1": "starred",
+                        "tag2": "demo",
+                    },
                 )
-        provider_set_status(provider=providers["shady-verifier"], status=Provider.Status.SUSPENDED,
-                            actor_label="seed_demo", reason="demo: reports 100% ALLOW at full confidence")
+        provider_set_status(
+            provider=providers["shady-verifier"],
+            status=Provider.Status.SUSPENDED,
+            actor_label="seed_demo",
+            reason="demo: reports 100% ALLOW at full confidence",
+        )
         user_model = get_user_model()
         if not user_model.objects.filter(username="admin").exists():
             user_model.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
@@ -140,7 +178,7 @@ class Command(BaseCommand):
             return
         base = f"http://{options['host']}:{options['port']}"
         key = PROVIDERS[0][4]
-        agent = AGENTS[0][0]
+        subject = AGENTS[0][0]
         self.stdout.write(
             f"""
 Trust registry demo is starting at {base}
@@ -151,11 +189,12 @@ Trust registry demo is starting at {base}
   Demo provider key       {key}   (provider thoughtproof)
 
 Read a trust score:
-  curl -s {base}/api/v1/agents/{agent}/trust-score
+  curl -s {base}/api/v1/agents/{subject}/trust-score
 
 Push a summary as ThoughtProof:
   curl -s -X POST {base}/api/v1/summaries \\
     -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' \\
-    -d '{{"agent": "demo:weather-agent", "allowRate": 0.9, "blockRate": 0.1, "avgConfidence": 0.8, "totalChecks": 50}}'
+    -d '{{"agent": "demo:weather-agent", "allowRate": 0.9, "blockRate": 0.1,
+         "avgConfidence": 0.8, "totalChecks": 50}}'
 """
         )
