@@ -30,10 +30,13 @@ node_modules/.package-lock.json: package.json
 
 node: node_modules/.package-lock.json
 
+# The embedded default: SQLite under var/, Celery eager, a development signing key in var/.
+RUN_ENV := DEBUG=1 AUTO_REGISTER_AGENTS=1 TRUST_REGISTRY_SIGNING_KEY_FILE=var/dev-signing-key
+
 run: install
-	DEBUG=1 AUTO_REGISTER_AGENTS=1 $(PY) manage.py migrate --verbosity 0
-	DEBUG=1 AUTO_REGISTER_AGENTS=1 $(PY) manage.py seed_demo --host $(HOST) --port $(PORT)
-	DEBUG=1 AUTO_REGISTER_AGENTS=1 $(PY) manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(PY) manage.py migrate --verbosity 0
+	$(RUN_ENV) $(PY) manage.py seed_demo --host $(HOST) --port $(PORT) --signing-key-file var/dev-signing-key
+	$(RUN_ENV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "common",
     "registry",
     "verification",
+    "attestations",
 ]
 
 MIDDLEWARE = [
@@ -150,6 +151,9 @@ OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
 # Seconds a burst of summaries for one agent is allowed to gather before one recompute runs.
 SCORE_RECOMPUTE_DELAY_SECONDS = env_float("SCORE_RECOMPUTE_DELAY_SECONDS", 2.0, minimum=0.0)
 PULL_TIMEOUT_SECONDS = env_float("PULL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+# Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
+ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
+ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)
 PULL_MAX_AGENTS_PER_PROVIDER = env_int("PULL_MAX_AGENTS_PER_PROVIDER", 10_000, minimum=1)
 
 _renderers = ["rest_framework.renderers.JSONRenderer"]

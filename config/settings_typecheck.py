@@ -7,4 +7,4 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "typecheck-only")
 
-from .settings import *  # noqa: E402,F403
+from .settings import *  # noqa: F403

@@ -6,7 +6,9 @@ curl examples keep working.
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -88,6 +90,11 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", default="8000")
         parser.add_argument("--quiet", action="store_true")
+        parser.add_argument(
+            "--signing-key-file",
+            type=Path,
+            help="Create a development signing key here if the file is missing (never do this in production).",
+        )
 
     @transaction.atomic
     def _load(self) -> None:
@@ -171,6 +178,11 @@ class Command(BaseCommand):
             user_model.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        key_file: Path | None = options["signing_key_file"]
+        if key_file is not None and not key_file.exists():
+            key_file.parent.mkdir(parents=True, exist_ok=True)
+            key_file.write_text("0x" + secrets.token_hex(32) + "\n")
+            key_file.chmod(0o600)
         self._load()
         for agent in Agent.objects.all():
             trust_score_compute(agent=agent)
@@ -188,8 +200,9 @@ Trust registry demo is starting at {base}
   Agents by score         {base}/api/v1/agents?ordering=-score
   Demo provider key       {key}   (provider thoughtproof)
 
-Read a trust score:
+Read a trust score, and the same score signed by the registry (EIP-712):
   curl -s {base}/api/v1/agents/{subject}/trust-score
+  curl -s {base}/api/v1/agents/{subject}/trust-score/attestation
 
 Push a summary as ThoughtProof:
   curl -s -X POST {base}/api/v1/summaries \\

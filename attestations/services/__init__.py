@@ -1,0 +1,1 @@
+"""Business logic of signed trust: service key, score attestations, signed ingestion, chain."""
