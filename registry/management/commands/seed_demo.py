@@ -93,7 +93,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--signing-key-file",
             type=Path,
-            help="Create a development signing key here if the file is missing (never do this in production).",
+            help="Create a development signing key here if the file is missing (never in production).",
         )
 
     @transaction.atomic
