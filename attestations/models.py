@@ -1,4 +1,4 @@
-"""Signed score attestations and the bookkeeping of signed ingestion."""
+"""Signed score attestations."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from django.db import models
 
-from registry.models import AppendOnlyModel, Provider, TrustScore
+from registry.models import AppendOnlyModel, TrustScore
 
 
 class ScoreAttestation(AppendOnlyModel):
@@ -30,21 +30,3 @@ class ScoreAttestation(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"attestation {self.pk} of score {self.score_id}"
-
-
-class SubmissionNonce(AppendOnlyModel):
-    """A (provider, nonce) pair from a signed submission: each may be used once."""
-
-    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+")
-    nonce = models.DecimalField(max_digits=78, decimal_places=0)
-    body_digest = models.CharField(max_length=66)
-    signer_address = models.CharField(max_length=42)
-    used_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints: ClassVar = [
-            models.UniqueConstraint(fields=["provider", "nonce"], name="unique_provider_nonce")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.provider_id}:{self.nonce}"

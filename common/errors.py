@@ -35,6 +35,10 @@ PROBLEM_TYPES: dict[str, str] = {
     "rate-limited": "Too many requests",
     "unknown-agent": "Unknown agent",
     "provider-suspended": "Provider suspended",
+    "signature-required": "This provider must sign its submissions",
+    "invalid-signature": "The signature is not valid for this provider",
+    "signature-expired": "The signature's deadline has passed",
+    "nonce-replayed": "The signature nonce was already used",
     "server-error": "Internal server error",
 }
 

@@ -154,6 +154,8 @@ PULL_TIMEOUT_SECONDS = env_float("PULL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 # Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
 ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)
+# A signed push may not be valid for longer than this (bounds how long a leaked signature is useful).
+SIGNATURE_MAX_DEADLINE_SECONDS = env_int("SIGNATURE_MAX_DEADLINE_SECONDS", 3600, minimum=60)
 PULL_MAX_AGENTS_PER_PROVIDER = env_int("PULL_MAX_AGENTS_PER_PROVIDER", 10_000, minimum=1)
 
 _renderers = ["rest_framework.renderers.JSONRenderer"]

@@ -225,6 +225,24 @@ class CheckOutcome(AppendOnlyModel):
         return f"{self.outcome_id}: {self.verdict}"
 
 
+class SubmissionNonce(AppendOnlyModel):
+    """A (provider, nonce) pair from a signed submission: each may be used for one body only."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+")
+    nonce = models.DecimalField(max_digits=78, decimal_places=0)
+    body_digest = models.CharField(max_length=66)
+    signer_address = models.CharField(max_length=42)
+    used_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["provider", "nonce"], name="unique_provider_nonce")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider_id}:{self.nonce}"
+
+
 class IdempotencyRecord(models.Model):
     """The answer given to a request that carried an Idempotency-Key, replayed on retry."""
 

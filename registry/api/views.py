@@ -22,6 +22,7 @@ from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
 from ..services.agents import agent_register
 from ..services.outcomes import outcomes_ingest
 from ..services.scoring import scoring_config_current, trust_score_compute
+from ..services.signatures import SignatureHeaders
 from ..services.summaries import summaries_ingest
 from .authentication import IsProvider, ProviderPrincipal
 from .filtersets import AgentFilterSet
@@ -40,6 +41,21 @@ PROBLEM = OpenApiResponse(
     },
     description="Problem details",
 )
+SIGNATURE_HEADERS = [
+    OpenApiParameter(
+        "X-Signature",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        description="EIP-712 signature (0x, 65 bytes) of ProviderSummary{provider, agentId, bodyDigest, "
+        "nonce, deadline}; required when the provider has a registered signer.",
+    ),
+    OpenApiParameter(
+        "X-Signature-Nonce", OpenApiTypes.INT, OpenApiParameter.HEADER, description="Used once."
+    ),
+    OpenApiParameter(
+        "X-Signature-Deadline", OpenApiTypes.INT, OpenApiParameter.HEADER, description="Unix seconds."
+    ),
+]
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,
@@ -106,7 +122,7 @@ class SummaryCreateView(APIView):
         operation_id="summaries_create",
         summary="Push one verification summary",
         request={"application/json": SUMMARY_SCHEMA},
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_KEY, *SIGNATURE_HEADERS],
         responses={
             201: INGEST_RESULT,
             200: INGEST_RESULT,
@@ -125,7 +141,10 @@ class SummaryCreateView(APIView):
                 [FieldError("", "Expected one summary object; send lists to /summaries/batch.")]
             )
         code, answer = summaries_ingest(
-            provider=_provider(request), bodies=[body], idempotency_key=_idempotency_key(request)
+            provider=_provider(request),
+            bodies=[body],
+            idempotency_key=_idempotency_key(request),
+            signature=SignatureHeaders.from_headers(request.headers),
         )
         return Response(answer, status=code)
 
@@ -137,7 +156,7 @@ class SummaryBatchView(APIView):
         operation_id="summaries_batch",
         summary="Push many summaries at once (all or nothing)",
         request={"application/json": batch_schema(SUMMARY_SCHEMA, "summaries", 1000)},
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_KEY, *SIGNATURE_HEADERS],
         responses={
             201: OpenApiTypes.OBJECT,
             200: OpenApiTypes.OBJECT,
@@ -167,6 +186,7 @@ class SummaryBatchView(APIView):
             bodies=items,
             idempotency_key=_idempotency_key(request),
             batch_key="summaries",
+            signature=SignatureHeaders.from_headers(request.headers),
         )
         return Response(answer, status=code)
 
@@ -178,7 +198,7 @@ class OutcomesView(APIView):
         operation_id="outcomes_create",
         summary="Push raw per-check outcomes (rolled up into the provider's windowed summary)",
         request={"application/json": OUTCOMES_SCHEMA},
-        parameters=[IDEMPOTENCY_KEY],
+        parameters=[IDEMPOTENCY_KEY, *SIGNATURE_HEADERS],
         responses={
             201: OpenApiTypes.OBJECT,
             200: OpenApiTypes.OBJECT,
@@ -190,7 +210,10 @@ class OutcomesView(APIView):
     )
     def post(self, request: Request) -> Response:
         code, answer = outcomes_ingest(
-            provider=_provider(request), body=request.data, idempotency_key=_idempotency_key(request)
+            provider=_provider(request),
+            body=request.data,
+            idempotency_key=_idempotency_key(request),
+            signature=SignatureHeaders.from_headers(request.headers),
         )
         return Response(answer, status=code)
 

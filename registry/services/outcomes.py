@@ -17,12 +17,17 @@ from ..models import Agent, CheckOutcome, Provider, VerificationSummary
 from ..schemas import STAKE_LEVELS
 from .agents import agents_resolve
 from .idempotency import idempotent_run
+from .signatures import SignatureHeaders, submission_verify
 from .summaries import _ensure_active, canonical_digest
 from .validation import NormalisedOutcome, outcome_validate
 
 
 def outcomes_ingest(
-    *, provider: Provider, body: Any, idempotency_key: str | None = None
+    *,
+    provider: Provider,
+    body: Any,
+    idempotency_key: str | None = None,
+    signature: SignatureHeaders | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """Store a batch of outcomes for one agent; a replayed outcome id with the same content is a no-op."""
     _ensure_active(provider)
@@ -51,6 +56,8 @@ def outcomes_ingest(
     fingerprint = canonical_digest({"kind": "outcomes", "body": body})
 
     def store() -> tuple[int, dict[str, Any]]:
+        if signature is not None:
+            submission_verify(provider=provider, agent_id=body["agent"], body=body, headers=signature)
         agent = agents_resolve(subject_ids=[(body["agent"], body.get("agentRegistry"), None, "/agent")])[
             body["agent"]
         ]

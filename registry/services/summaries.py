@@ -23,6 +23,7 @@ from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
 from .idempotency import idempotent_run
 from .scoring import score_recompute_schedule
+from .signatures import BATCH_AGENT, SignatureHeaders, submission_verify
 from .validation import NormalisedSummary, summary_validate
 
 
@@ -84,14 +85,23 @@ def summaries_ingest(
     idempotency_key: str | None = None,
     batch_key: str | None = None,
     source: str = VerificationSummary.Source.PUSH,
+    signature: SignatureHeaders | None = None,
 ) -> tuple[int, dict[str, Any] | list[dict[str, Any]]]:
-    """Store summaries; returns (HTTP status, answer). `batch_key` names the array in a batch body."""
+    """Store summaries; returns (HTTP status, answer). `batch_key` names the array in a batch body.
+
+    `signature` carries a push's signature headers; providers with a signer must have signed the
+    request body (`{batch_key: bodies}` for a batch). Internal callers (collector) pass None.
+    """
     _ensure_active(provider)
     prefix: list[str | int] | None = [batch_key] if batch_key else None
     normalised = _validate_all(bodies, prefix)
     fingerprint = canonical_digest({"kind": "summaries", "batch": bool(batch_key), "bodies": bodies})
 
     def store() -> tuple[int, dict[str, Any]]:
+        if signature is not None:
+            signed_body: Any = {batch_key: bodies} if batch_key else bodies[0]
+            agent_id = BATCH_AGENT if batch_key else bodies[0]["agent"]
+            submission_verify(provider=provider, agent_id=agent_id, body=signed_body, headers=signature)
         results = _store(provider, bodies, normalised, prefix, source)
         created = sum(1 for r in results if r.created)
         answer: dict[str, Any]

@@ -36,7 +36,13 @@ def scored_agent(db: None, django_capture_on_commit_callbacks: Any) -> str:
         summaries_ingest(
             provider=provider,
             bodies=[
-                {"agent": "agent-9", "allowRate": 0.9, "blockRate": 0.1, "avgConfidence": 0.8, "totalChecks": 100}
+                {
+                    "agent": "agent-9",
+                    "allowRate": 0.9,
+                    "blockRate": 0.1,
+                    "avgConfidence": 0.8,
+                    "totalChecks": 100,
+                }
             ],
         )
     return "agent-9"
@@ -55,7 +61,9 @@ def test_it_signs_a_score_that_eth_account_alone_verifies(signing_key: str, scor
     assert "0x" + keccak(response.content).hex() == response["X-Document-Keccak256"]
 
 
-def test_it_verifies_its_own_attestation_and_refuses_a_tampered_one(signing_key: str, scored_agent: str) -> None:
+def test_it_verifies_its_own_attestation_and_refuses_a_tampered_one(
+    signing_key: str, scored_agent: str
+) -> None:
     api = APIClient()
     document = api.get(f"/api/v1/agents/{scored_agent}/trust-score/attestation").json()
     verdict = api.post("/api/v1/attestations/verify", document, format="json").json()
@@ -74,7 +82,11 @@ def test_it_serves_the_same_bytes_by_id(signing_key: str, scored_agent: str) -> 
 
 
 def test_it_answers_503_without_a_signing_key(scored_agent: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("TRUST_REGISTRY_SIGNING_KEY", "TRUST_REGISTRY_SIGNING_KEY_FILE", "TRUST_REGISTRY_SIGNING_KEY_KEYSTORE"):
+    for name in (
+        "TRUST_REGISTRY_SIGNING_KEY",
+        "TRUST_REGISTRY_SIGNING_KEY_FILE",
+        "TRUST_REGISTRY_SIGNING_KEY_KEYSTORE",
+    ):
         monkeypatch.delenv(name, raising=False)
     service_key_reset()
     response = APIClient().get(f"/api/v1/agents/{scored_agent}/trust-score/attestation")
@@ -94,4 +106,6 @@ def test_it_reports_an_expired_attestation_as_not_current(signing_key: str, scor
     document = api.get(f"/api/v1/agents/{scored_agent}/trust-score/attestation").json()
     later = timezone.now() + timedelta(seconds=120)
     verdict = attestation_verify(typed=document["typedData"], signature=document["signature"], now=later)
-    assert verdict["signedByThisRegistry"] is True and verdict["current"] is False and verdict["valid"] is False
+    assert (
+        verdict["signedByThisRegistry"] is True and verdict["current"] is False and verdict["valid"] is False
+    )
