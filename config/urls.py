@@ -22,6 +22,8 @@ def healthz(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("api/v1/", include("registry.api.urls")),
     path("api/v1/", include("attestations.api.urls")),
+    # The HCS-25 reference stats endpoint of the in-repo engine, where other registries expect it.
+    path("v1/", include("verification.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),
