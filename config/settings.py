@@ -156,6 +156,8 @@ ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)
 # A signed push may not be valid for longer than this (bounds how long a leaked signature is useful).
 SIGNATURE_MAX_DEADLINE_SECONDS = env_int("SIGNATURE_MAX_DEADLINE_SECONDS", 3600, minimum=60)
+# Redis namespace of the tool verifier's shared state (baselines, history, feedback).
+TOOL_ENGINE_NAMESPACE = env_str("TOOL_ENGINE_NAMESPACE", "trust-registry:tools") or "trust-registry:tools"
 PULL_MAX_AGENTS_PER_PROVIDER = env_int("PULL_MAX_AGENTS_PER_PROVIDER", 10_000, minimum=1)
 
 _renderers = ["rest_framework.renderers.JSONRenderer"]
@@ -202,3 +204,57 @@ LOGGING = {
         "celery.app.trace": {"level": env_str("CELERY_TRACE_LOG_LEVEL", "WARNING")},
     },
 }
+
+# --- ERC-8004 chain ---
+# Reading and writing the ERC-8004 registries (attestations.services.chain builds the ChainSettings from
+# these). Off by default: the service runs fully without a node. The signing key doubles as the sending
+# and validator key and is read from the environment by attestations.services.keys, never here.
+
+
+def _chain_optional_int(name: str, minimum: int) -> int | None:
+    # Unset means "the network preset decides" (e.g. 12 confirmations on Base, 0 on a local node).
+    return env_int(name, minimum, minimum=minimum) if (os.environ.get(name) or "").strip() else None
+
+
+CHAIN_ENABLED = env_bool("CHAIN_ENABLED", False)
+CHAIN_NETWORK = env_str("CHAIN_NETWORK", "base") or "base"
+CHAIN_RPC_URL = env_str("CHAIN_RPC_URL", "") or ""
+CHAIN_ID = _chain_optional_int("CHAIN_ID", 1)
+CHAIN_IDENTITY_REGISTRY = env_str("CHAIN_IDENTITY_REGISTRY", "") or ""
+CHAIN_REPUTATION_REGISTRY = env_str("CHAIN_REPUTATION_REGISTRY", "") or ""
+CHAIN_VALIDATION_REGISTRY = env_str("CHAIN_VALIDATION_REGISTRY", "") or ""
+CHAIN_START_BLOCK = _chain_optional_int("CHAIN_START_BLOCK", 0)
+CHAIN_CONFIRMATIONS = _chain_optional_int("CHAIN_CONFIRMATIONS", 0)
+CHAIN_MAX_BLOCK_RANGE = _chain_optional_int("CHAIN_MAX_BLOCK_RANGE", 1)
+# Published feedback: tag1 names the standard, tag2 the HCS-25 adapter (or "composite" for the trust score).
+CHAIN_FEEDBACK_TAG1 = env_str("CHAIN_FEEDBACK_TAG1", "hcs-25") or "hcs-25"
+CHAIN_FEEDBACK_TAG2 = env_str("CHAIN_FEEDBACK_TAG2", "composite") or "composite"
+CHAIN_VALIDATION_TAG = env_str("CHAIN_VALIDATION_TAG", "hcs-25") or "hcs-25"
+# Empty: the service key's address.
+VALIDATOR_ADDRESS = env_str("VALIDATOR_ADDRESS", "") or ""
+CHAIN_RECEIPT_TIMEOUT_SECONDS = env_float("CHAIN_RECEIPT_TIMEOUT_SECONDS", 120.0, minimum=1.0)
+# A claim older than this is presumed to belong to a dead worker and may be taken over.
+CHAIN_CLAIM_LEASE_SECONDS = env_int("CHAIN_CLAIM_LEASE_SECONDS", 300, minimum=10)
+CHAIN_MAX_ATTEMPTS = env_int("CHAIN_MAX_ATTEMPTS", 8, minimum=1)
+if CHAIN_ENABLED:
+    CELERY_BEAT_SCHEDULE.update(
+        {
+            "chain-index": {
+                "task": "attestations.tasks.chain_index",
+                "schedule": env_float("CHAIN_INDEX_INTERVAL_SECONDS", 30.0, minimum=1.0),
+            },
+            "chain-validation-responder": {
+                "task": "attestations.tasks.validation_answers_sweep",
+                "schedule": env_float("CHAIN_RESPONDER_INTERVAL_SECONDS", 60.0, minimum=1.0),
+            },
+            "chain-publications": {
+                "task": "attestations.tasks.score_publications_sweep",
+                "schedule": env_float("CHAIN_PUBLISH_SWEEP_INTERVAL_SECONDS", 300.0, minimum=1.0),
+            },
+            "chain-wallet-check": {
+                "task": "attestations.tasks.provider_wallets_check",
+                "schedule": env_float("CHAIN_WALLET_CHECK_INTERVAL_SECONDS", 3600.0, minimum=10.0),
+            },
+        }
+    )
+# --- end ERC-8004 chain ---

@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from common.errors import PROBLEM_TYPES
+from verification.api.urls import api_urlpatterns as verification_api_urls
 
 
 def problem_type(request: HttpRequest, slug: str) -> HttpResponse:
@@ -22,6 +23,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("api/v1/", include("registry.api.urls")),
     path("api/v1/", include("attestations.api.urls")),
+    path("api/v1/", include((verification_api_urls, "engine"))),
     # The HCS-25 reference stats endpoint of the in-repo engine, where other registries expect it.
     path("v1/", include("verification.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

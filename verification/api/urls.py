@@ -1,9 +1,20 @@
 from django.urls import path
 
-from . import views
+from . import tools, views
 
 app_name = "engine-stats"
 
 urlpatterns = [
     path("stats/<str:agent_id>", views.EngineStatsView.as_view(), name="stats"),
+]
+
+api_urlpatterns = [
+    path("verify/tool-call", tools.ToolCallVerifyView.as_view(), name="verify-tool-call"),
+    path(
+        "verify/tool-call/<uuid:verification_id>/feedback",
+        tools.ToolFeedbackView.as_view(),
+        name="tool-feedback",
+    ),
+    path("tools", tools.ToolProfileListView.as_view(), name="tool-profiles"),
+    path("tools/<str:tool>/profile", tools.ToolProfileView.as_view(), name="tool-profile"),
 ]

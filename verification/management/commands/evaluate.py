@@ -17,7 +17,9 @@ def guess_task(path: Path) -> str:
         for line in handle:
             if line.strip():
                 first = json.loads(line)
-                return "tool-results" if first.get("type") in ("profile", "call", "feedback") else "groundedness"
+                return (
+                    "tool-results" if first.get("type") in ("profile", "call", "feedback") else "groundedness"
+                )
     raise CommandError(f"{path} is empty")
 
 

@@ -1,0 +1,48 @@
+"""The engine in the admin: tool profiles are editable; verifications are evidence, read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from registry.admin import ReadOnlyAdmin
+
+from .models import OperatorApiKey, ToolProfileRecord, ToolVerification
+from .services.tools import tool_profile_save, tool_profile_to_dict
+
+
+@admin.register(ToolProfileRecord)
+class ToolProfileAdmin(admin.ModelAdmin):
+    list_display = [
+        "tool_name",
+        "has_network_io",
+        "expected_latency_min_ms",
+        "expected_latency_max_ms",
+        "stake",
+        "updated_at",
+    ]
+    search_fields = ["tool_name"]
+    readonly_fields = ["updated_at", "updated_by"]
+
+    def save_model(self, request: HttpRequest, obj: ToolProfileRecord, form: Any, change: bool) -> None:
+        # Through the service, so the profile is validated by the engine and every process reloads it.
+        data = tool_profile_to_dict(obj)
+        data.pop("tool")
+        data.pop("updatedAt")
+        saved = tool_profile_save(tool_name=obj.tool_name, data=data, actor=request.user.get_username())
+        obj.pk = saved.pk
+
+
+@admin.register(ToolVerification)
+class ToolVerificationAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "tool", "verdict", "posterior", "confidence", "agent", "was_hallucination"]
+    list_filter = ["verdict", "tool", "was_hallucination"]
+    search_fields = ["tool", "public_id", "session_id"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(OperatorApiKey)
+class OperatorApiKeyAdmin(ReadOnlyAdmin):
+    list_display = ["name", "prefix", "created_at", "last_used_at", "revoked_at"]

@@ -1,0 +1,48 @@
+"""Operator API keys (`Authorization: Bearer tro_…`) for the verification endpoints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions, permissions
+from rest_framework.request import Request
+
+from ..models import OperatorApiKey
+from ..services.tools import OPERATOR_KEY_PREFIX, operator_by_key
+
+
+@dataclass(frozen=True)
+class OperatorPrincipal:
+    operator: OperatorApiKey
+    is_authenticated: bool = True
+
+
+class OperatorKeyAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request: Request) -> tuple[OperatorPrincipal, str] | None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        key = header[7:].strip() if header.lower().startswith("bearer ") else ""
+        if not key.startswith(OPERATOR_KEY_PREFIX):
+            return None
+        operator = operator_by_key(plaintext=key)
+        if operator is None:
+            raise exceptions.AuthenticationFailed("The operator key is not valid or has been revoked.")
+        return OperatorPrincipal(operator), key
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="verification"'
+
+
+class IsOperator(permissions.BasePermission):
+    message = "An operator API key is required (Authorization: Bearer tro_…)."
+
+    def has_permission(self, request: Request, view: object) -> bool:
+        return isinstance(request.user, OperatorPrincipal)
+
+
+class OperatorKeyScheme(OpenApiAuthenticationExtension):
+    target_class = "verification.api.authentication.OperatorKeyAuthentication"
+    name = "operatorKey"
+
+    def get_security_definition(self, auto_schema: object) -> dict[str, str]:
+        return {"type": "http", "scheme": "bearer", "description": "An agent operator's key (tro_…)."}

@@ -1,0 +1,108 @@
+"""REST for tool-result verification: verify calls, label them, read and edit tool profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from common.errors import ApplicationError, FieldError, validation_error
+from registry.api.views import PROBLEM
+
+from ..models import ToolProfileRecord
+from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
+from ..services.tools import tool_calls_verify, tool_feedback_record, tool_profile_save, tool_profile_to_dict
+from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+
+RESULT = {
+    "type": "object",
+    "description": "VerificationResult: verdict, confidence (P(hallucination)), signals, tier_reached, "
+    "explanation, prior, posterior, is_hallucinated, plus the verification id for feedback.",
+}
+
+
+def _operator(request: Request) -> Any:
+    principal = request.user
+    return principal.operator if isinstance(principal, OperatorPrincipal) else None
+
+
+class ToolCallVerifyView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        operation_id="verify_tool_call",
+        summary='Verify one tool-call result, or a batch of them in order ({"calls": [...]})',
+        request={"application/json": {"oneOf": [TOOL_CALL_SCHEMA, TOOL_CALL_BATCH_SCHEMA]}},
+        responses={200: OpenApiResponse(response=RESULT), 400: PROBLEM, 401: PROBLEM},
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        body = request.data
+        if isinstance(body, dict) and "calls" in body:
+            calls = body["calls"]
+            if not isinstance(calls, list) or not 1 <= len(calls) <= 500:
+                raise validation_error([FieldError("/calls", "Expected 1 to 500 calls.")], what="batch")
+            return Response(
+                {"results": tool_calls_verify(operator=_operator(request), calls=calls, batch=True)}
+            )
+        if not isinstance(body, dict):
+            raise validation_error([FieldError("", "Expected a tool call object.")], what="tool call")
+        return Response(tool_calls_verify(operator=_operator(request), calls=[body], batch=False)[0])
+
+
+class ToolFeedbackView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        operation_id="verify_tool_call_feedback",
+        summary="Label a verification as hallucinated or not; the tool's prior and threshold adapt",
+        request={"application/json": FEEDBACK_SCHEMA},
+        responses={200: OpenApiResponse(response={"type": "object"}), 404: PROBLEM, 409: PROBLEM},
+        tags=["engine"],
+    )
+    def post(self, request: Request, verification_id: str) -> Response:
+        return Response(tool_feedback_record(public_id=verification_id, body=request.data))
+
+
+class ToolProfileListView(APIView):
+    @extend_schema(operation_id="tool_profiles_list", summary="Registered tool profiles", tags=["engine"])
+    def get(self, request: Request) -> Response:
+        return Response([tool_profile_to_dict(r) for r in ToolProfileRecord.objects.all()])
+
+
+class ToolProfileView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+
+    def get_permissions(self) -> list[Any]:
+        return [IsOperator()] if self.request.method == "PUT" else []
+
+    @extend_schema(
+        operation_id="tool_profile_retrieve",
+        summary="A tool's profile (unregistered tools use the defaults)",
+        responses={200: OpenApiResponse(response={"type": "object"}), 404: PROBLEM},
+        tags=["engine"],
+    )
+    def get(self, request: Request, tool: str) -> Response:
+        record = ToolProfileRecord.objects.filter(tool_name=tool).first()
+        if record is None:
+            raise ApplicationError(
+                f"No profile for {tool!r}; the defaults apply.", status=404, problem="not-found"
+            )
+        return Response(tool_profile_to_dict(record))
+
+    @extend_schema(
+        operation_id="tool_profile_update",
+        summary="Create or update a tool's profile",
+        request={"application/json": TOOL_PROFILE_SCHEMA},
+        responses={200: OpenApiResponse(response={"type": "object"}), 400: PROBLEM, 401: PROBLEM},
+        tags=["engine"],
+    )
+    def put(self, request: Request, tool: str) -> Response:
+        operator = _operator(request)
+        record = tool_profile_save(tool_name=tool, data=request.data, actor=f"operator:{operator.name}")
+        return Response(tool_profile_to_dict(record))

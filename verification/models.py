@@ -1,0 +1,88 @@
+"""The engine's Django side: operator keys, tool profiles and every verification it made."""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from django.db import models
+
+from registry.models import Agent
+
+
+class OperatorApiKey(models.Model):
+    """A key issued to an agent operator for the verification endpoints (only its SHA-256 is kept)."""
+
+    name = models.CharField(max_length=200)
+    prefix = models.CharField(max_length=16, db_index=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["-created_at"]
+        verbose_name = "operator API key"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class Stake(models.TextChoices):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CRITICAL = "critical"
+
+
+class ToolProfileRecord(models.Model):
+    """A tool's profile (seed 000's ToolProfile), editable in the admin and over the API."""
+
+    tool_name = models.CharField(max_length=200, unique=True)
+    expected_latency_min_ms = models.FloatField(default=50.0)
+    expected_latency_max_ms = models.FloatField(default=30_000.0)
+    required_fields = models.JSONField(default=list, blank=True)
+    forbidden_fields = models.JSONField(default=list, blank=True)
+    response_patterns = models.JSONField(default=list, blank=True)
+    min_response_length = models.PositiveIntegerField(null=True, blank=True)
+    max_response_length = models.PositiveIntegerField(null=True, blank=True)
+    has_network_io = models.BooleanField(default=True)
+    likelihood_ratios = models.JSONField(default=dict, blank=True)
+    stake = models.CharField(max_length=16, choices=Stake.choices, default=Stake.MEDIUM)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["tool_name"]
+        verbose_name = "tool profile"
+
+    def __str__(self) -> str:
+        return self.tool_name
+
+
+class ToolVerification(models.Model):
+    """One verified tool-call result, kept for feedback, calibration and audit."""
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    operator = models.ForeignKey(OperatorApiKey, null=True, blank=True, on_delete=models.SET_NULL)
+    agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    tool = models.CharField(max_length=200, db_index=True)
+    session_id = models.CharField(max_length=255, blank=True)
+    verdict = models.CharField(max_length=16)
+    posterior = models.FloatField(help_text="P(hallucination) after fusion")
+    prior = models.FloatField()
+    confidence = models.FloatField(help_text="Calibrated confidence in the verdict")
+    tier_reached = models.PositiveSmallIntegerField()
+    signals = models.JSONField()
+    explanation = models.TextField()
+    execution_time_ms = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    was_hallucination = models.BooleanField(null=True, blank=True)
+    feedback_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["-created_at"]
+        indexes: ClassVar = [models.Index(fields=["tool", "feedback_at"], name="labelled_by_tool")]
+
+    def __str__(self) -> str:
+        return f"{self.tool} {self.verdict} ({self.public_id})"

@@ -1,0 +1,311 @@
+"""Tool-result verification inside the service: profiles from the database, shared engine state,
+every verification stored and counted as the engine's outcome for the agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from jsonschema import Draft202012Validator
+
+from common.errors import ApplicationError, FieldError, json_pointer, validation_error
+from registry.models import Agent
+
+from ..engine.store import MemoryStore, RedisStore
+from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
+from ..models import OperatorApiKey, ToolProfileRecord, ToolVerification
+from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
+from .engine_provider import engine_outcome_record
+
+OPERATOR_KEY_PREFIX = "tro_"
+PROFILE_VERSION_KEY = "verification:tool-profiles:version"
+
+_call_validator = Draft202012Validator(TOOL_CALL_SCHEMA)
+_profile_validator = Draft202012Validator(TOOL_PROFILE_SCHEMA)
+_feedback_validator = Draft202012Validator(FEEDBACK_SCHEMA)
+
+# --- operator keys ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IssuedOperatorKey:
+    record: OperatorApiKey
+    plaintext: str
+
+
+def operator_key_create(*, name: str) -> IssuedOperatorKey:
+    """Issue a key for an agent operator; the plaintext is returned once."""
+    plaintext = OPERATOR_KEY_PREFIX + secrets.token_urlsafe(32)
+    record = OperatorApiKey.objects.create(
+        name=name,
+        prefix=plaintext[: len(OPERATOR_KEY_PREFIX) + 8],
+        key_hash=hashlib.sha256(plaintext.encode()).hexdigest(),
+    )
+    return IssuedOperatorKey(record=record, plaintext=plaintext)
+
+
+def operator_by_key(*, plaintext: str) -> OperatorApiKey | None:
+    if not plaintext.startswith(OPERATOR_KEY_PREFIX):
+        return None
+    key_hash = hashlib.sha256(plaintext.encode()).hexdigest()
+    key = OperatorApiKey.objects.filter(key_hash=key_hash, revoked_at__isnull=True).first()
+    if key is not None and (
+        key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60
+    ):
+        OperatorApiKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+    return key
+
+
+# --- the engine ------------------------------------------------------------------------------------
+
+_engine: ToolVerifier | None = None
+_engine_profiles_version: int | None = None
+_engine_lock = threading.Lock()
+
+
+def _new_engine() -> ToolVerifier:
+    # With Redis every web and worker process shares baselines, history and feedback.
+    store = (
+        RedisStore(settings.REDIS_URL, namespace=settings.TOOL_ENGINE_NAMESPACE)
+        if settings.REDIS_URL
+        else MemoryStore()
+    )
+    return ToolVerifier(store=store)
+
+
+def tool_engine() -> ToolVerifier:
+    """The process's engine, with profiles reloaded from the database whenever any was edited."""
+    global _engine, _engine_profiles_version
+    version = cache.get(PROFILE_VERSION_KEY, 0)
+    with _engine_lock:
+        if _engine is None:
+            _engine = _new_engine()
+        if version != _engine_profiles_version:
+            _engine._meta.clear()  # forget profiles cached from before the edit
+            for record in ToolProfileRecord.objects.all():
+                _register(_engine, record)
+            _engine_profiles_version = version
+        return _engine
+
+
+def tool_engine_reset(*, clear_state: bool = False) -> None:
+    """Drop the process's engine (tests; a new store namespace), optionally erasing its stored state."""
+    global _engine, _engine_profiles_version
+    with _engine_lock:
+        if clear_state and _engine is not None:
+            _engine.store.clear()
+        _engine = None
+        _engine_profiles_version = None
+
+
+def _register(engine: ToolVerifier, record: ToolProfileRecord) -> None:
+    engine.register_tool_profile(
+        record.tool_name,
+        expected_latency_ms=(record.expected_latency_min_ms, record.expected_latency_max_ms),
+        required_fields=record.required_fields,
+        forbidden_fields=record.forbidden_fields,
+        response_patterns=record.response_patterns,
+        min_response_length=record.min_response_length,
+        max_response_length=record.max_response_length,
+        has_network_io=record.has_network_io,
+        likelihood_ratios=record.likelihood_ratios or None,
+    )
+
+
+# --- profiles --------------------------------------------------------------------------------------
+
+_PROFILE_FIELDS = {
+    "requiredFields": "required_fields",
+    "forbiddenFields": "forbidden_fields",
+    "responsePatterns": "response_patterns",
+    "minResponseLength": "min_response_length",
+    "maxResponseLength": "max_response_length",
+    "hasNetworkIo": "has_network_io",
+    "likelihoodRatios": "likelihood_ratios",
+    "stake": "stake",
+}
+
+
+def tool_profile_to_dict(record: ToolProfileRecord) -> dict[str, Any]:
+    return {
+        "tool": record.tool_name,
+        "expectedLatencyMs": [record.expected_latency_min_ms, record.expected_latency_max_ms],
+        "requiredFields": record.required_fields,
+        "forbiddenFields": record.forbidden_fields,
+        "responsePatterns": record.response_patterns,
+        "minResponseLength": record.min_response_length,
+        "maxResponseLength": record.max_response_length,
+        "hasNetworkIo": record.has_network_io,
+        "likelihoodRatios": record.likelihood_ratios,
+        "stake": record.stake,
+        "updatedAt": record.updated_at.isoformat().replace("+00:00", "Z") if record.updated_at else None,
+    }
+
+
+def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProfileRecord:
+    """Create or update a tool's profile; every process picks it up on its next verification."""
+    errors = [
+        FieldError(json_pointer(list(e.absolute_path)), e.message)
+        for e in _profile_validator.iter_errors(data)
+    ]
+    if errors:
+        raise validation_error(errors, what="tool profile")
+    if not tool_name or len(tool_name) > 200:
+        raise validation_error([FieldError("/tool", "A tool name has 1 to 200 characters.")])
+    for index, pattern in enumerate(data.get("responsePatterns", [])):
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise validation_error(
+                [FieldError(f"/responsePatterns/{index}", f"Not a regular expression: {exc}")]
+            ) from None
+    record = ToolProfileRecord.objects.filter(tool_name=tool_name).first() or ToolProfileRecord(
+        tool_name=tool_name
+    )
+    if "expectedLatencyMs" in data:
+        low, high = data["expectedLatencyMs"]
+        if low > high:
+            raise validation_error([FieldError("/expectedLatencyMs", "The minimum exceeds the maximum.")])
+        record.expected_latency_min_ms, record.expected_latency_max_ms = float(low), float(high)
+    for key, attr in _PROFILE_FIELDS.items():
+        if key in data:
+            setattr(record, attr, data[key])
+    try:
+        _register(ToolVerifier(), record)  # the engine's own validation (LR names, bounds)
+    except ValueError as exc:
+        raise validation_error([FieldError("", str(exc))], what="tool profile") from None
+    record.updated_by = actor
+    with transaction.atomic():
+        record.save()
+        transaction.on_commit(_bump_profiles_version)
+    return record
+
+
+def _bump_profiles_version() -> None:
+    try:
+        cache.incr(PROFILE_VERSION_KEY)
+    except ValueError:
+        cache.set(PROFILE_VERSION_KEY, 1, timeout=None)
+
+
+# --- verification ----------------------------------------------------------------------------------
+
+
+def _confidence_in_verdict(result: VerificationResult) -> float:
+    """How sure the engine is of what it said: P(hallucination) for a block, its complement otherwise."""
+    p = result.posterior
+    return p if result.verdict.value == "block" else 1.0 - p
+
+
+def tool_call_validate(body: Any, *, prefix: list[str | int]) -> list[FieldError]:
+    errors = [
+        FieldError(json_pointer([*prefix, *e.absolute_path]), e.message)
+        for e in _call_validator.iter_errors(body)
+    ]
+    if isinstance(body, dict):
+        for name in ("tool", "result", "executionTimeMs"):
+            if name not in body:
+                errors = [e for e in errors if e.pointer != json_pointer(prefix)]
+                errors.append(FieldError(json_pointer([*prefix, name]), "This field is required."))
+    return errors
+
+
+def tool_calls_verify(
+    *, operator: OperatorApiKey | None, calls: list[dict[str, Any]], batch: bool
+) -> list[dict[str, Any]]:
+    """Verify calls in order (state accumulates), store each, and count it for its agent."""
+    errors: list[FieldError] = []
+    for index, call in enumerate(calls):
+        errors.extend(tool_call_validate(call, prefix=["calls", index] if batch else []))
+    if errors:
+        raise validation_error(errors, what="tool call")
+    agents = {
+        a.subject_id: a
+        for a in Agent.objects.filter(subject_id__in={c["agent"] for c in calls if "agent" in c})
+    }
+    unknown = [
+        FieldError(
+            json_pointer(["calls", i, "agent"] if batch else ["agent"]), f"Unknown agent {c['agent']!r}."
+        )
+        for i, c in enumerate(calls)
+        if "agent" in c and c["agent"] not in agents
+    ]
+    if unknown:
+        raise ApplicationError(unknown[0].detail, status=400, problem="unknown-agent", errors=unknown)
+    engine = tool_engine()
+    stakes = dict(
+        ToolProfileRecord.objects.filter(tool_name__in={c["tool"] for c in calls}).values_list(
+            "tool_name", "stake"
+        )
+    )
+    out = []
+    for index, call in enumerate(calls):
+        try:
+            result = engine.verify(
+                call["tool"],
+                call.get("args"),
+                call["result"],
+                float(call["executionTimeMs"]),
+                call.get("sessionId"),
+            )
+        except ResultRejectedError as exc:
+            pointer = json_pointer(["calls", index, "result"] if batch else ["result"])
+            raise validation_error([FieldError(pointer, str(exc))], what="tool call") from None
+        agent = agents.get(call.get("agent", ""))
+        record = ToolVerification.objects.create(
+            operator=operator,
+            agent=agent,
+            tool=call["tool"],
+            session_id=call.get("sessionId", ""),
+            verdict=result.verdict.value,
+            posterior=result.posterior,
+            prior=result.prior,
+            confidence=_confidence_in_verdict(result),
+            tier_reached=int(result.tier_reached),
+            signals={name: signal.to_dict() for name, signal in result.signals.items()},
+            explanation=result.explanation,
+            execution_time_ms=float(call["executionTimeMs"]),
+        )
+        if agent is not None:
+            engine_outcome_record(
+                agent=agent.subject_id,
+                verification_id=f"tool:{record.public_id}",
+                verdict=result.verdict.value,
+                confidence=record.confidence,
+                stake=stakes.get(call["tool"], "medium"),
+                checked_at=record.created_at,
+            )
+        out.append({"id": str(record.public_id), **result.to_dict()})
+    return out
+
+
+def tool_feedback_record(*, public_id: str, body: Any) -> dict[str, Any]:
+    """Label an earlier verification; the tool's prior and block threshold adapt (seed 000)."""
+    errors = [
+        FieldError(json_pointer(list(e.absolute_path)), e.message)
+        for e in _feedback_validator.iter_errors(body)
+    ]
+    if errors:
+        raise validation_error(errors, what="feedback")
+    record = ToolVerification.objects.filter(public_id=public_id).first()
+    if record is None:
+        raise ApplicationError("No such verification.", status=404, problem="not-found")
+    was = bool(body["wasHallucination"])
+    if record.was_hallucination is not None:
+        if record.was_hallucination == was:
+            return {"id": public_id, "replayed": True, **tool_engine().tool_adaptation(record.tool)}
+        raise ApplicationError(
+            "This verification was already labelled otherwise.", status=409, problem="conflict"
+        )
+    adaptation = tool_engine().record_feedback(record.tool, record.posterior, was)
+    ToolVerification.objects.filter(pk=record.pk).update(was_hallucination=was, feedback_at=timezone.now())
+    return {"id": public_id, "replayed": False, **adaptation}
