@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install node run test lint typecheck imports pytest bench evaluate contracts clean
+.PHONY: help install node run test lint typecheck imports pytest bench evaluate contracts contracts-check clean
 
 help:
 	@echo "make run       start the service on http://$(HOST):$(PORT) (SQLite, Celery eager, demo data)"
@@ -51,7 +51,7 @@ imports: $(STAMP)
 pytest: install
 	$(VENV)/bin/pytest
 
-test: lint typecheck imports pytest
+test: lint typecheck imports contracts-check pytest
 
 bench: install
 	$(PY) bench/run.py
@@ -63,6 +63,10 @@ evaluate: install
 
 contracts: node
 	node contracts/build.mjs
+
+# The committed contract artifacts must be what the committed sources compile to.
+contracts-check: node
+	node contracts/build.mjs --check
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache

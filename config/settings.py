@@ -158,6 +158,18 @@ ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)
 SIGNATURE_MAX_DEADLINE_SECONDS = env_int("SIGNATURE_MAX_DEADLINE_SECONDS", 3600, minimum=60)
 # Redis namespace of the tool verifier's shared state (baselines, history, feedback).
 TOOL_ENGINE_NAMESPACE = env_str("TOOL_ENGINE_NAMESPACE", "trust-registry:tools") or "trust-registry:tools"
+# Agent-run verification (seed 004 gate thresholds) and the HaluGate-style proxy.
+RUN_EMIT_THRESHOLD = env_float("RUN_EMIT_THRESHOLD", 0.85, minimum=0.0)
+RUN_REVISE_THRESHOLD = env_float("RUN_REVISE_THRESHOLD", 0.6, minimum=0.0)
+RUN_BLOCK_THRESHOLD = env_float("RUN_BLOCK_THRESHOLD", 0.4, minimum=0.0)
+RUN_PROBE_ENDPOINT = env_str("RUN_PROBE_ENDPOINT", "") or ""
+RUN_PROBE_MODEL = env_str("RUN_PROBE_MODEL", "gpt-4o-mini") or "gpt-4o-mini"
+RUN_PROBE_API_KEY = env_str("RUN_PROBE_API_KEY", "") or ""
+RUN_MODEL_PATH = env_str("RUN_MODEL_PATH", "") or ""
+RUN_PROXY_UPSTREAM_URL = env_str("RUN_PROXY_UPSTREAM_URL", "") or ""
+RUN_PROXY_UPSTREAM_API_KEY = env_str("RUN_PROXY_UPSTREAM_API_KEY", "") or ""
+RUN_PROXY_DEFAULT_ACTION = env_str("RUN_PROXY_DEFAULT_ACTION", "header") or "header"
+RUN_PROXY_TIMEOUT_SECONDS = env_float("RUN_PROXY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
 PULL_MAX_AGENTS_PER_PROVIDER = env_int("PULL_MAX_AGENTS_PER_PROVIDER", 10_000, minimum=1)
 
 _renderers = ["rest_framework.renderers.JSONRenderer"]

@@ -86,3 +86,27 @@ class ToolVerification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tool} {self.verdict} ({self.public_id})"
+
+
+class RunVerification(models.Model):
+    """One verified agent run and its HallucinationReport (seeds 004 and 002)."""
+
+    run_id = models.CharField(max_length=100, db_index=True)
+    operator = models.ForeignKey(OperatorApiKey, null=True, blank=True, on_delete=models.SET_NULL)
+    agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    source = models.CharField(max_length=16, default="api", help_text="api or proxy")
+    request_type = models.CharField(max_length=32)
+    fact_check_needed = models.BooleanField()
+    unverified_factual = models.BooleanField()
+    hallucination_detected = models.BooleanField(db_index=True)
+    action = models.CharField(max_length=16, db_index=True)
+    overall_score = models.FloatField()
+    stake = models.CharField(max_length=16)
+    report = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering: ClassVar = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id}: {self.action}"

@@ -203,7 +203,6 @@ def trust_score_compute(*, agent: Agent, now: datetime | None = None) -> tuple[T
     inputs = dict(result.inputs) or scoring_inputs(
         subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
     )
-    inputs["summaryIds"] = gathered.summary_ids
     with transaction.atomic():
         score = TrustScore.objects.create(
             agent=agent,

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from . import tools, views
+from . import runs, tools, views
 
 app_name = "engine-stats"
 
 urlpatterns = [
     path("stats/<str:agent_id>", views.EngineStatsView.as_view(), name="stats"),
+    path("chat/completions", runs.ChatCompletionsProxyView.as_view(), name="chat-completions"),
 ]
 
 api_urlpatterns = [
@@ -15,6 +16,7 @@ api_urlpatterns = [
         tools.ToolFeedbackView.as_view(),
         name="tool-feedback",
     ),
+    path("verify/run", runs.RunVerifyView.as_view(), name="verify-run"),
     path("tools", tools.ToolProfileListView.as_view(), name="tool-profiles"),
     path("tools/<str:tool>/profile", tools.ToolProfileView.as_view(), name="tool-profile"),
 ]

@@ -1,0 +1,66 @@
+"""HCS-25 trust-score maths: pure Python + numpy, no Django.
+
+Layout: ``numbers`` (clamp, half-up rounding), ``params`` (configuration),
+``core`` (components, modes, composite), ``output_verification`` and
+``erc8004_feedback`` (the two adapters), ``scoring`` (one subject end to end),
+``digest`` (inputs digest), ``vectorised`` (many agents at once with numpy).
+"""
+
+from adapters.core import AdapterResult, Component, CompositeScore, adapter_result, adapter_total, composite
+from adapters.digest import inputs_digest
+from adapters.erc8004_feedback import FeedbackSummary, score_erc8004_feedback
+from adapters.numbers import clamp, round_half_up, round_half_up_array
+from adapters.output_verification import (
+    ExcludedProvider,
+    OutputVerificationProvenance,
+    ProviderContribution,
+    ProviderQuality,
+    ProviderSummary,
+    provider_quality,
+    score_output_verification,
+)
+from adapters.params import (
+    AdapterSpec,
+    Erc8004FeedbackParams,
+    OutputVerificationParams,
+    ScoringParams,
+    StakeWeights,
+)
+from adapters.scoring import Subject, TrustScoreRecord, score_from_inputs, score_subject, scoring_inputs
+from adapters.vectorised import BatchScores, applicability_flags, pack_subjects, score_batch
+
+__all__ = [
+    "AdapterResult",
+    "AdapterSpec",
+    "BatchScores",
+    "Component",
+    "CompositeScore",
+    "Erc8004FeedbackParams",
+    "ExcludedProvider",
+    "FeedbackSummary",
+    "OutputVerificationParams",
+    "OutputVerificationProvenance",
+    "ProviderContribution",
+    "ProviderQuality",
+    "ProviderSummary",
+    "ScoringParams",
+    "StakeWeights",
+    "Subject",
+    "TrustScoreRecord",
+    "adapter_result",
+    "adapter_total",
+    "applicability_flags",
+    "clamp",
+    "composite",
+    "inputs_digest",
+    "pack_subjects",
+    "provider_quality",
+    "round_half_up",
+    "round_half_up_array",
+    "score_batch",
+    "score_erc8004_feedback",
+    "score_from_inputs",
+    "score_output_verification",
+    "score_subject",
+    "scoring_inputs",
+]

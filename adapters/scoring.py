@@ -1,0 +1,266 @@
+"""Score one subject end to end: adapters, composite, provenance and the HCS-25 record.
+
+This is the entry point the registry calls::
+
+    record = score_subject(subject, summaries=..., feedback=..., params=config)
+    record.to_hcs25(config_version=7, updated_at_iso="2026-01-01T00:00:00Z")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from adapters.core import AdapterResult, Component, CompositeScore, adapter_result, composite
+from adapters.digest import canonical_json, inputs_digest
+from adapters.erc8004_feedback import FeedbackSummary, score_erc8004_feedback
+from adapters.numbers import round_half_up
+from adapters.output_verification import (
+    OutputVerificationProvenance,
+    ProviderSummary,
+    score_output_verification,
+)
+from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, ScoringParams
+
+__all__ = ["Subject", "TrustScoreRecord", "score_from_inputs", "score_subject", "scoring_inputs"]
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The scored subject: a stable id, and the registry/protocol that drive applicability.
+
+    >>> Subject("agent-1", "erc-8004").registry
+    'erc-8004'
+    """
+
+    subject_id: str
+    registry: str | None = None
+    protocol: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.subject_id, str) or not self.subject_id:
+            raise ValueError(f"Subject.subject_id must be a non-empty string, got {self.subject_id!r}")
+
+
+def _summary_input(summary: ProviderSummary) -> dict[str, Any]:
+    return {
+        "providerId": summary.provider_id,
+        "allowRate": summary.allow_rate,
+        "blockRate": summary.block_rate,
+        "uncertainRate": summary.uncertain_rate,
+        "avgConfidence": summary.avg_confidence,
+        "totalChecks": summary.total_checks,
+        "stakeDistribution": None if summary.stake_distribution is None else dict(summary.stake_distribution),
+        "excludedReason": summary.excluded_reason,
+        "ageDays": summary.age_days,
+    }
+
+
+def scoring_inputs(
+    subject: Subject,
+    *,
+    summaries: Sequence[ProviderSummary],
+    feedback: FeedbackSummary | None,
+    params: ScoringParams,
+    extra_components: Mapping[str, Sequence[Component]] | None = None,
+) -> dict[str, Any]:
+    """Return the plain-JSON scoring inputs that :attr:`TrustScoreRecord.inputs_digest` covers.
+
+    >>> sorted(scoring_inputs(Subject("a"), summaries=[], feedback=None, params=ScoringParams()))
+    ['erc8004Feedback', 'extraComponents', 'outputVerification', 'params', 'subject']
+    """
+    extra = {
+        adapter_id: [
+            {"key": c.key, "value": c.value, "status": c.status, "nonScorable": c.non_scorable}
+            for c in components
+        ]
+        for adapter_id, components in sorted((extra_components or {}).items())
+    }
+    return {
+        "subject": {
+            "subjectId": subject.subject_id,
+            "registry": subject.registry,
+            "protocol": subject.protocol,
+        },
+        "outputVerification": [_summary_input(s) for s in summaries],
+        "erc8004Feedback": None
+        if feedback is None
+        else {"averageScore": feedback.average_score, "totalFeedbacks": feedback.total_feedbacks},
+        "extraComponents": extra,
+        "params": params.to_dict(),
+    }
+
+
+@dataclass(frozen=True)
+class TrustScoreRecord:
+    """A subject's score: composite, per-adapter results, provenance and the inputs digest."""
+
+    subject: Subject
+    composite: CompositeScore
+    results: tuple[AdapterResult, ...]
+    output_verification: OutputVerificationProvenance | None
+    inputs_digest: str
+    inputs: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @property
+    def trust_score(self) -> float:
+        """The composite score (``trustScores.total``)."""
+        return self.composite.trust_score
+
+    def to_hcs25(self, config_version: int, updated_at_iso: str) -> dict[str, Any]:
+        """Return the JSON record of SPEC 2.3 (HCS-25 shape plus our provenance).
+
+        >>> rec = score_subject(Subject("a", "hcs-10"), summaries=[], feedback=None, params=ScoringParams())
+        >>> out = rec.to_hcs25(3, "2026-01-01T00:00:00Z")
+        >>> out["trustScore"], out["trustScores"], out["trustScoreConfigVersion"]
+        (0.0, {'total': 0.0}, 3)
+        """
+        if isinstance(config_version, bool) or not isinstance(config_version, int) or config_version < 0:
+            raise ValueError(f"config_version must be an integer >= 0, got {config_version!r}")
+        if not isinstance(updated_at_iso, str) or not updated_at_iso:
+            raise ValueError(f"updated_at_iso must be an ISO 8601 timestamp string, got {updated_at_iso!r}")
+        provenance: dict[str, Any] = {"inputsDigest": self.inputs_digest}
+        ov = self.output_verification
+        if ov is not None:
+            provenance["outputVerification"] = {
+                "providers": [
+                    {
+                        "providerId": p.provider_id,
+                        "totalChecks": p.total_checks,
+                        "weight": round_half_up(p.weight, 6),
+                        "quality": round_half_up(p.quality),
+                        "discriminativePower": round_half_up(p.discriminative_power, 4),
+                        "stakeMultiplier": round_half_up(p.stake_multiplier, 4),
+                    }
+                    for p in ov.providers
+                ],
+                "excluded": [{"providerId": e.provider_id, "reason": e.reason} for e in ov.excluded],
+                "disagreement": None if ov.disagreement is None else round_half_up(ov.disagreement),
+                "meanQuality": None if ov.mean_quality is None else round_half_up(ov.mean_quality),
+                "totalChecks": ov.total_checks,
+            }
+        return {
+            "subjectId": self.subject.subject_id,
+            "trustScore": self.composite.trust_score,
+            "trustScores": dict(self.composite.trust_scores),
+            "trustScoreConfigVersion": config_version,
+            "trustScoreUpdatedAt": updated_at_iso,
+            "trustConfidence": self.composite.trust_confidence,
+            "breakdown": {"adapters": list(self.composite.breakdown)},
+            "provenance": provenance,
+        }
+
+
+@lru_cache(maxsize=64)
+def _canonical_params(params: ScoringParams) -> bytes:
+    # A configuration is shared by every subject scored under it; serialising it once
+    # halves the cost of scoring one subject.
+    return canonical_json(params.to_dict())
+
+
+def score_subject(
+    subject: Subject,
+    *,
+    summaries: Sequence[ProviderSummary],
+    feedback: FeedbackSummary | None,
+    params: ScoringParams,
+    extra_components: Mapping[str, Sequence[Component]] | None = None,
+) -> TrustScoreRecord:
+    """Score *subject* under *params* from its provider summaries and ERC-8004 feedback.
+
+    Adapters other than the two built-in ones take their (already normalised) components
+    from *extra_components*; an adapter without any gets the HCS-25 "no output" treatment.
+
+    >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
+    >>> rec = score_subject(Subject("a", "erc-8004"), summaries=[s], feedback=FeedbackSummary(88, 10),
+    ...                     params=ScoringParams())
+    >>> rec.trust_score, rec.composite.trust_confidence
+    (56.39, 1.0)
+    """
+    summaries = list(summaries)
+    extra = dict(extra_components or {})
+    known = {spec.adapter_id for spec in params.adapters}
+    unknown = sorted(set(extra) - known)
+    if unknown:
+        raise ValueError(
+            f"extra_components names adapter {unknown[0]!r}, which the configuration does not have"
+        )
+    results: list[AdapterResult] = []
+    ov_provenance: OutputVerificationProvenance | None = None
+    for spec in params.adapters:
+        if spec.adapter_id == OUTPUT_VERIFICATION and spec.adapter_id not in extra:
+            result, ov_provenance = score_output_verification(
+                summaries, params.output_verification, spec, subject.registry, subject.protocol
+            )
+        elif spec.adapter_id == ERC8004_FEEDBACK and spec.adapter_id not in extra:
+            result = score_erc8004_feedback(
+                feedback, subject.registry, params.erc8004_feedback, spec, subject.protocol
+            )
+        else:
+            result = adapter_result(
+                spec,
+                extra.get(spec.adapter_id, ()),
+                applicable=spec.applies_to(subject.registry, subject.protocol),
+                stale_multiplier=params.stale_multiplier,
+            )
+        results.append(result)
+    inputs = scoring_inputs(
+        subject, summaries=summaries, feedback=feedback, params=params, extra_components=extra
+    )
+    digest = inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
+    return TrustScoreRecord(
+        subject=subject,
+        composite=composite(results),
+        results=tuple(results),
+        output_verification=ov_provenance,
+        inputs_digest=digest,
+        inputs=inputs,
+    )
+
+
+def score_from_inputs(inputs: Mapping[str, Any]) -> TrustScoreRecord:
+    """Recompute a score from stored :func:`scoring_inputs` (e.g. after a JSON round trip).
+
+    The result carries the same inputs digest as the original record, which is how a
+    third party checks that a published score matches its inputs.
+
+    >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10)
+    >>> rec = score_subject(Subject("a"), summaries=[s], feedback=None, params=ScoringParams())
+    >>> again = score_from_inputs(rec.inputs)
+    >>> (again.trust_score, again.inputs_digest) == (rec.trust_score, rec.inputs_digest)
+    True
+    """
+    try:
+        subject = inputs["subject"]
+        feedback = inputs["erc8004Feedback"]
+        return score_subject(
+            Subject(subject["subjectId"], subject.get("registry"), subject.get("protocol")),
+            summaries=[
+                ProviderSummary(
+                    provider_id=s["providerId"],
+                    allow_rate=s["allowRate"],
+                    block_rate=s["blockRate"],
+                    uncertain_rate=s.get("uncertainRate"),
+                    avg_confidence=s["avgConfidence"],
+                    total_checks=s["totalChecks"],
+                    stake_distribution=s.get("stakeDistribution"),
+                    excluded_reason=s.get("excludedReason"),
+                    age_days=s.get("ageDays"),
+                )
+                for s in inputs["outputVerification"]
+            ],
+            feedback=None
+            if feedback is None
+            else FeedbackSummary(feedback["averageScore"], feedback["totalFeedbacks"]),
+            params=ScoringParams.from_dict(inputs["params"]),
+            extra_components={
+                adapter_id: [
+                    Component(c["key"], c["value"], c["status"], c.get("nonScorable", False)) for c in comps
+                ]
+                for adapter_id, comps in inputs.get("extraComponents", {}).items()
+            },
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"scoring inputs are malformed: {exc!r}") from exc

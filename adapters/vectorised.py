@@ -1,0 +1,429 @@
+"""Score many agents at once with numpy: output-verification, erc8004-feedback and the composite.
+
+Inputs are 2-D arrays with one row per agent and one column per provider slot (agents
+with fewer providers leave slots unused and say so in ``mask``).  The arithmetic is the
+scalar path's, operation for operation and in the same order, so every number equals
+what :func:`adapters.scoring.score_subject` gives for the same agent:
+
+* provider sums run column by column (not ``np.sum``, whose pairwise summation would
+  reassociate), and unused slots add an exact ``0.0``;
+* ``log10`` runs on contiguous arrays through numpy in both paths
+  (:func:`adapters.numbers.log10`);
+* rounding uses :func:`adapters.numbers.round_half_up_array`, bit-identical to the
+  scalar rule.
+
+Eligibility (suspended, self-reported, stale providers) is decided by the caller and
+expressed through ``mask``; slots with zero checks never count, as in the scalar path.
+Only the two built-in adapters are supported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from adapters.erc8004_feedback import FeedbackSummary
+from adapters.numbers import clamp_array, round_half_up_array
+from adapters.output_verification import ProviderSummary, exclusion_reason
+from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, STAKE_LEVELS, AdapterSpec, ScoringParams
+from adapters.scoring import Subject
+
+__all__ = ["BatchScores", "applicability_flags", "pack_subjects", "score_batch"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class BatchScores:
+    """Per-agent results of :func:`score_batch`; every array has one entry per agent.
+
+    Values of adapters that are not applicable are 0 (see the ``*_applicable`` flags);
+    ``mean_quality`` and ``disagreement`` are NaN for agents without eligible providers.
+    """
+
+    quality: FloatArray
+    coverage: FloatArray
+    ov_total: FloatArray
+    ov_applicable: BoolArray
+    mean_quality: FloatArray
+    disagreement: FloatArray
+    total_checks: IntArray
+    feedback_rating: FloatArray
+    feedback_volume: FloatArray
+    feedback_total: FloatArray
+    feedback_applicable: BoolArray
+    feedback_in_denominator: BoolArray
+    trust_score: FloatArray
+    trust_confidence: FloatArray
+
+
+def applicability_flags(
+    registries: Iterable[str | None], spec: AdapterSpec, protocols: Iterable[str | None] | None = None
+) -> BoolArray:
+    """Return, per subject, whether *spec* applies to its registry (and protocol).
+
+    >>> spec = AdapterSpec("erc8004-feedback", "scoped", include_registries=("erc-8004",))
+    >>> applicability_flags(["erc-8004", "hcs-10", None], spec).tolist()
+    [True, False, False]
+    >>> applicability_flags(["x", "x"], AdapterSpec("a", exclude_protocols=("mcp",)), ["mcp", None]).tolist()
+    [False, True]
+    """
+    registries = list(registries)
+    subjects = zip(
+        registries, [None] * len(registries) if protocols is None else list(protocols), strict=True
+    )
+    cache: dict[tuple[str | None, str | None], bool] = {}
+    flags = []
+    for key in subjects:
+        flag = cache.get(key)
+        if flag is None:
+            flag = cache[key] = spec.applies_to(*key)
+        flags.append(flag)
+    return np.array(flags, dtype=np.bool_)
+
+
+def pack_subjects(
+    items: Sequence[tuple[Subject, Sequence[ProviderSummary], FeedbackSummary | None]], params: ScoringParams
+) -> dict[str, npt.NDArray[Any]]:
+    """Pack (subject, summaries, feedback) triples into the keyword arrays of :func:`score_batch`.
+
+    Excluded, stale and empty summaries get ``mask`` False, exactly as the scalar path
+    leaves them out; unknown stake levels are dropped.
+
+    >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2, "micro": 5})
+    >>> packed = pack_subjects([(Subject("a"), [s], None)], ScoringParams())
+    >>> score_batch(**packed, params=ScoringParams()).trust_score.tolist()
+    [42.74]
+    """
+    agents = len(items)
+    slots = max([len(summaries) for _, summaries, _ in items] + [1])
+    shape = (agents, slots)
+    allow, block, confidence = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+    checks = np.zeros(shape, dtype=np.int64)
+    stakes = np.zeros((*shape, len(STAKE_LEVELS)), dtype=np.int64)
+    mask = np.zeros(shape, dtype=np.bool_)
+    feedback_average = np.zeros(agents)
+    feedback_count = np.zeros(agents, dtype=np.int64)
+    for i, (_, summaries, feedback) in enumerate(items):
+        for j, summary in enumerate(summaries):
+            allow[i, j] = summary.allow_rate
+            block[i, j] = summary.block_rate
+            confidence[i, j] = summary.avg_confidence
+            checks[i, j] = summary.total_checks
+            for k, level in enumerate(STAKE_LEVELS):
+                stakes[i, j, k] = (summary.stake_distribution or {}).get(level, 0)
+            mask[i, j] = exclusion_reason(summary, params.output_verification) is None
+        if feedback is not None:
+            feedback_average[i] = feedback.average_score
+            feedback_count[i] = feedback.total_feedbacks
+    registries = [subject.registry for subject, _, _ in items]
+    protocols = [subject.protocol for subject, _, _ in items]
+    ov_spec = params.spec(OUTPUT_VERIFICATION)
+    fb_spec = params.spec(ERC8004_FEEDBACK)
+    return {
+        "allow": allow,
+        "block": block,
+        "confidence": confidence,
+        "checks": checks,
+        "stake_checks": stakes,
+        "mask": mask,
+        "feedback_average": feedback_average,
+        "feedback_count": feedback_count,
+        "ov_registry_ok": applicability_flags(registries, ov_spec, protocols)
+        if ov_spec
+        else np.zeros(agents, dtype=np.bool_),
+        "feedback_registry_ok": applicability_flags(registries, fb_spec, protocols)
+        if fb_spec
+        else np.zeros(agents, dtype=np.bool_),
+    }
+
+
+#: Agents scored per chunk: small enough for the temporaries to stay in cache and be
+#: reused by the allocator, large enough to amortise numpy's per-call overhead.
+CHUNK_AGENTS = 1 << 15
+
+
+def _clamp(x: FloatArray, lo: float = 0.0, hi: float = 100.0) -> FloatArray:
+    return clamp_array(x, lo, hi, validate=False)
+
+
+def _round(x: FloatArray, places: int = 2) -> FloatArray:
+    return round_half_up_array(x, places, validate=False)
+
+
+def _float2d(name: str, value: npt.ArrayLike, shape: tuple[int, ...]) -> FloatArray:
+    arr: FloatArray = np.ascontiguousarray(value, dtype=np.float64)
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape} (agents x providers), got {arr.shape}")
+    return arr
+
+
+def _per_agent(
+    name: str, value: npt.ArrayLike | None, agents: int, dtype: type, default: object
+) -> npt.NDArray[Any]:
+    if value is None:
+        return np.full(agents, default, dtype=dtype)
+    arr: npt.NDArray[Any] = np.ascontiguousarray(value, dtype=dtype)
+    if arr.shape != (agents,):
+        raise ValueError(f"{name} must have shape ({agents},), got {arr.shape}")
+    return arr
+
+
+def _integers(name: str, value: npt.ArrayLike, ndim: int) -> IntArray:
+    arr = np.ascontiguousarray(value)
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimensions, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name} must hold integers, got dtype {arr.dtype}")
+    result: IntArray = arr.astype(np.int64, copy=False)
+    return result
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    allow: FloatArray
+    block: FloatArray
+    confidence: FloatArray
+    checks: IntArray
+    stakes: IntArray | None
+    present: BoolArray
+    feedback_average: FloatArray
+    feedback_count: IntArray
+    ov_registry: BoolArray
+    feedback_registry: BoolArray
+
+
+def score_batch(
+    allow: npt.ArrayLike,
+    block: npt.ArrayLike,
+    confidence: npt.ArrayLike,
+    checks: npt.ArrayLike,
+    stake_checks: npt.ArrayLike | None = None,
+    mask: npt.ArrayLike | None = None,
+    *,
+    feedback_average: npt.ArrayLike | None = None,
+    feedback_count: npt.ArrayLike | None = None,
+    ov_registry_ok: npt.ArrayLike | None = None,
+    feedback_registry_ok: npt.ArrayLike | None = None,
+    params: ScoringParams | None = None,
+) -> BatchScores:
+    """Score agents in bulk; results equal the scalar path exactly.
+
+    ``allow``, ``block``, ``confidence``: rates (agents × providers); ``checks``: total
+    checks per provider; ``stake_checks``: (agents × providers × 4) checks at the
+    low/medium/high/critical levels (all zero = no stake data; unknown levels have no
+    slot and so are ignored); ``mask``: True where a provider slot holds an eligible
+    summary (other slots may hold anything).  ``feedback_count`` 0 means no feedback.
+    ``*_registry_ok`` say whether each adapter's registry rules admit the agent (see
+    :func:`applicability_flags`); omitted, they are the adapter's answer for a subject
+    without a registry.
+
+    >>> out = score_batch([[0.9]], [[0.1]], [[0.8]], [[10]], [[[8, 2, 0, 0]]])
+    >>> out.quality.tolist(), out.coverage.tolist(), out.trust_score.tolist()
+    ([43.2], [41.66], [42.74])
+    """
+    params = params or ScoringParams()
+    for spec in params.adapters:
+        if spec.adapter_id not in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK):
+            raise ValueError(f"score_batch() supports only the built-in adapters, not {spec.adapter_id!r}")
+    n_checks = _integers("checks", checks, 2)
+    shape = n_checks.shape
+    agents = shape[0]
+    present = np.ones(shape, dtype=np.bool_) if mask is None else np.ascontiguousarray(mask, dtype=np.bool_)
+    if present.shape != shape:
+        raise ValueError(f"mask must have shape {shape}, got {present.shape}")
+    stakes = None
+    if stake_checks is not None:
+        stakes = _integers("stake_checks", stake_checks, 3)
+        if stakes.shape != (*shape, 4):
+            raise ValueError(f"stake_checks must have shape {(*shape, 4)}, got {stakes.shape}")
+    ov_spec = params.spec(OUTPUT_VERIFICATION)
+    fb_spec = params.spec(ERC8004_FEEDBACK)
+    inputs = _Inputs(
+        allow=_float2d("allow", allow, shape),
+        block=_float2d("block", block, shape),
+        confidence=_float2d("confidence", confidence, shape),
+        checks=n_checks,
+        stakes=stakes,
+        present=present,
+        feedback_average=_per_agent("feedback_average", feedback_average, agents, np.float64, 0.0),
+        feedback_count=_per_agent("feedback_count", feedback_count, agents, np.int64, 0),
+        ov_registry=_per_agent(
+            "ov_registry_ok", ov_registry_ok, agents, np.bool_, ov_spec.applies_to(None) if ov_spec else False
+        ),
+        feedback_registry=_per_agent(
+            "feedback_registry_ok",
+            feedback_registry_ok,
+            agents,
+            np.bool_,
+            fb_spec.applies_to(None) if fb_spec else False,
+        ),
+    )
+    out = BatchScores(
+        quality=np.zeros(agents),
+        coverage=np.zeros(agents),
+        ov_total=np.zeros(agents),
+        ov_applicable=np.zeros(agents, dtype=np.bool_),
+        mean_quality=np.zeros(agents),
+        disagreement=np.zeros(agents),
+        total_checks=np.zeros(agents, dtype=np.int64),
+        feedback_rating=np.zeros(agents),
+        feedback_volume=np.zeros(agents),
+        feedback_total=np.zeros(agents),
+        feedback_applicable=np.zeros(agents, dtype=np.bool_),
+        feedback_in_denominator=np.zeros(agents, dtype=np.bool_),
+        trust_score=np.zeros(agents),
+        trust_confidence=np.zeros(agents),
+    )
+    for begin in range(0, agents, CHUNK_AGENTS):
+        _score_chunk(inputs, slice(begin, min(begin + CHUNK_AGENTS, agents)), params, out)
+    return out
+
+
+def _score_chunk(inputs: _Inputs, rows: slice, params: ScoringParams, out: BatchScores) -> None:
+    ovp = params.output_verification
+    fbp = params.erc8004_feedback
+    ov_spec = params.spec(OUTPUT_VERIFICATION)
+    fb_spec = params.spec(ERC8004_FEEDBACK)
+    n_checks = inputs.checks[rows]
+    present = inputs.present[rows]
+    agents, slots = n_checks.shape
+    if np.any(present & (n_checks < 0)):
+        raise ValueError("checks must be >= 0 for every provider in mask")
+    eligible = present & (n_checks > 0)
+
+    a = _rates("allow", inputs.allow[rows], eligible)
+    b = _rates("block", inputs.block[rows], eligible)
+    c = _rates("confidence", inputs.confidence[rows], eligible)
+    n = np.where(eligible, n_checks, 0)
+
+    # Stake multiplier, level by level in the scalar path's order.
+    if inputs.stakes is None:
+        sm = np.ones((agents, slots), dtype=np.float64)
+    else:
+        stakes = inputs.stakes[rows]
+        if np.any(eligible & (stakes.min(axis=2) < 0)):
+            raise ValueError("stake_checks must be >= 0 for every provider in mask")
+        weighted = np.zeros((agents, slots), dtype=np.float64)
+        level_sum = np.zeros((agents, slots), dtype=np.int64)
+        for level, weight in enumerate(ovp.stake_weights.as_tuple()):
+            count = stakes[..., level]
+            weighted += weight * count  # int64 -> float64 is exact below 2**53, as in Python
+            level_sum += count
+        no_stake = ~eligible | (level_sum == 0)
+        ratio = weighted / np.where(no_stake, 1, level_sum)
+        sm = np.where(no_stake, 1.0, _clamp(ratio, ovp.stake_multiplier_min, ovp.stake_multiplier_max))
+
+    dp = _clamp(b / ovp.full_power_block_rate, 0.0, 1.0)
+    q = a * c
+    q *= dp
+    q *= np.minimum(sm, ovp.stake_multiplier_cap)
+    q *= 100.0
+    q = _clamp(q)
+    w = np.log10(np.ascontiguousarray(n.astype(np.float64) + 1.0))  # 0 for unused slots
+
+    weight_sum = np.zeros(agents, dtype=np.float64)
+    weighted_q = np.zeros(agents, dtype=np.float64)
+    for j in range(slots):
+        weight_sum += w[:, j]
+        weighted_q += w[:, j] * q[:, j]
+    has_provider = weight_sum > 0.0
+    safe_sum = np.where(has_provider, weight_sum, 1.0)
+    mean_q = weighted_q / safe_sum
+    spread = np.zeros(agents, dtype=np.float64)
+    for j in range(slots):
+        spread += w[:, j] * np.abs(q[:, j] - mean_q)
+    multi = np.count_nonzero(eligible, axis=1) > 1
+    disagreement = np.where(multi, spread / safe_sum, 0.0)
+    quality_raw = np.where(multi, mean_q * (1.0 - ovp.disagreement_factor * disagreement / 100.0), mean_q)
+
+    total_checks = np.zeros(agents, dtype=np.int64)
+    for j in range(slots):
+        total_checks += n[:, j]
+    volume = np.minimum(
+        ovp.volume_cap,
+        np.log10(np.ascontiguousarray(total_checks.astype(np.float64) + 1.0)) * ovp.volume_scale,
+    )
+    coverage_raw = 100.0 * _clamp(volume / ovp.volume_cap, 0.0, 1.0)
+
+    ov_applicable = inputs.ov_registry[rows] & has_provider & (total_checks >= ovp.min_checks)
+    if ov_spec is None:
+        ov_applicable[:] = False
+    quality = np.where(ov_applicable, _round(_clamp(quality_raw)), 0.0)
+    coverage = np.where(ov_applicable, _round(_clamp(coverage_raw)), 0.0)
+    ov_total = np.where(
+        ov_applicable, _round(_clamp(ovp.quality_weight * quality + ovp.coverage_weight * coverage)), 0.0
+    )
+
+    # erc8004-feedback
+    fb_count = inputs.feedback_count[rows]
+    if np.any(fb_count < 0):
+        raise ValueError("feedback_count must be >= 0")
+    has_feedback = fb_count > 0
+    fb_avg = np.where(has_feedback, inputs.feedback_average[rows], 0.0)
+    if not np.all(np.isfinite(fb_avg)):
+        raise ValueError("feedback_average must be finite where feedback_count > 0")
+    fb_applicable = inputs.feedback_registry[rows].copy()
+    if fb_spec is None:
+        fb_applicable[:] = False
+    rating = _round(_clamp(fb_avg))
+    fb_volume_raw = np.minimum(
+        fbp.volume_cap, np.log10(np.ascontiguousarray(fb_count.astype(np.float64) + 1.0)) * fbp.volume_scale
+    )
+    fb_volume = _round(_clamp(100.0 * _clamp(fb_volume_raw / fbp.volume_cap, 0.0, 1.0)))
+    # core.adapter_total re-rounds each component before the mean; rounding is idempotent
+    # (see adapters.numbers), so the mean of the rounded values is what it computes.
+    fb_mean = _round((0.0 + rating + fb_volume) / 2.0)
+    scored = fb_applicable & has_feedback
+    feedback_total = np.where(scored, fb_mean, 0.0)
+
+    # Composite, adapter by adapter in configuration order, as core.composite sums.
+    numerator = np.zeros(agents, dtype=np.float64)
+    denominator = np.zeros(agents, dtype=np.float64)
+    confidence_sum = np.zeros(agents, dtype=np.float64)
+    fb_in_den = np.zeros(agents, dtype=np.bool_)
+    for spec in params.adapters:
+        if spec.weight <= 0:
+            continue
+        if spec.adapter_id == OUTPUT_VERIFICATION:
+            in_den, total, ok_share = ov_applicable, ov_total, np.ones(agents)
+        else:
+            in_den = fb_applicable & (has_feedback | (spec.mode != "conditional"))
+            fb_in_den = in_den
+            total, ok_share = feedback_total, np.where(has_feedback, 1.0, 0.0)
+        numerator += np.where(in_den, spec.weight * total, 0.0)
+        denominator += np.where(in_den, spec.weight, 0.0)
+        confidence_sum += np.where(in_den, spec.weight * ok_share, 0.0)
+    scored_any = denominator > 0.0
+    safe_den = np.where(scored_any, denominator, 1.0)
+
+    out.quality[rows] = quality
+    out.coverage[rows] = coverage
+    out.ov_total[rows] = ov_total
+    out.ov_applicable[rows] = ov_applicable
+    out.mean_quality[rows] = np.where(has_provider, mean_q, np.nan)
+    out.disagreement[rows] = np.where(has_provider, disagreement, np.nan)
+    out.total_checks[rows] = total_checks
+    out.feedback_rating[rows] = np.where(scored, rating, 0.0)
+    out.feedback_volume[rows] = np.where(scored, fb_volume, 0.0)
+    out.feedback_total[rows] = feedback_total
+    out.feedback_applicable[rows] = fb_applicable
+    out.feedback_in_denominator[rows] = fb_in_den
+    out.trust_score[rows] = np.where(scored_any, _round(_clamp(numerator / safe_den)), 0.0)
+    out.trust_confidence[rows] = np.where(
+        scored_any, _round(_clamp(confidence_sum / safe_den, 0.0, 1.0), places=4), 0.0
+    )
+
+
+def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
+    clean = np.where(mask, arr, 0.0)
+    # NaN fails both comparisons and infinities fail one, so this also checks finiteness.
+    if not np.all((clean >= 0.0) & (clean <= 1.0)):
+        raise ValueError(f"{name} must hold finite rates in [0, 1] for every provider in mask")
+    return clean

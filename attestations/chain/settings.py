@@ -1,0 +1,224 @@
+"""Chain settings per network: which chain, which RPC node, which registries, how to scan.
+
+The chain is switched off unless ``CHAIN_ENABLED`` says otherwise, so the service runs without any node.
+
+>>> settings = ChainSettings.from_mapping({"CHAIN_ENABLED": "1", "CHAIN_RPC_URL": "https://rpc.example"})
+>>> settings.chain_id, settings.network, settings.identity_registry
+(8453, 'base', '0x8004A169FB4a3325136EB29fA0ceB6D2e539a432')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Final
+
+from eth_utils import is_address, is_checksum_address, to_checksum_address
+
+__all__ = ["ENV_KEYS", "NETWORKS", "ChainSettings", "NetworkPreset"]
+
+
+@dataclass(frozen=True)
+class NetworkPreset:
+    """Defaults for one network; the registry addresses are the ones shared/erc8004/INTERFACE.md lists."""
+
+    name: str
+    chain_id: int
+    identity_registry: str | None
+    reputation_registry: str | None
+    # The ValidationRegistry has no canonical deployment yet; its planned address is kept for reference only.
+    planned_validation_registry: str | None
+    confirmations: int
+    rpc_url: str
+
+
+NETWORKS: Final[dict[str, NetworkPreset]] = {
+    "base": NetworkPreset(
+        name="base",
+        chain_id=8453,
+        identity_registry="0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
+        reputation_registry="0x8004BAa17C55a88189AE136b182e5fdA19dE9b63",
+        planned_validation_registry="0x8004Cc8439f36fd5F9F049D9fF86523Df6dAAB58",
+        confirmations=12,
+        rpc_url="",
+    ),
+    "base-sepolia": NetworkPreset(
+        name="base-sepolia",
+        chain_id=84532,
+        identity_registry="0x8004A818BFB912233c491871b3d84c89A494BD9e",
+        reputation_registry="0x8004B663056A597Dffe9eCcC1965A193B7388713",
+        planned_validation_registry="0x8004Cb1BF31DAf7788923b405b754f57acEB4272",
+        confirmations=12,
+        rpc_url="",
+    ),
+    # A local node (anvil) has no canonical registries: deploy them and configure their addresses.
+    "local": NetworkPreset(
+        name="local",
+        chain_id=31337,
+        identity_registry=None,
+        reputation_registry=None,
+        planned_validation_registry=None,
+        confirmations=0,
+        rpc_url="http://127.0.0.1:8545",
+    ),
+}
+
+_NETWORK_BY_ID: Final[dict[int, str]] = {preset.chain_id: name for name, preset in NETWORKS.items()}
+
+ENV_KEYS: Final[tuple[str, ...]] = (
+    "CHAIN_CONFIRMATIONS",
+    "CHAIN_ENABLED",
+    "CHAIN_ID",
+    "CHAIN_IDENTITY_REGISTRY",
+    "CHAIN_IPFS_GATEWAY",
+    "CHAIN_MAX_BLOCK_RANGE",
+    "CHAIN_NETWORK",
+    "CHAIN_REPUTATION_REGISTRY",
+    "CHAIN_RPC_URL",
+    "CHAIN_START_BLOCK",
+    "CHAIN_VALIDATION_REGISTRY",
+)
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+
+@dataclass(frozen=True)
+class ChainSettings:
+    """Everything the chain clients and the log scanner need to know about one network."""
+
+    enabled: bool = False
+    network: str = "base"
+    chain_id: int = 8453
+    rpc_url: str = ""
+    identity_registry: str | None = NETWORKS["base"].identity_registry
+    reputation_registry: str | None = NETWORKS["base"].reputation_registry
+    validation_registry: str | None = None
+    confirmations: int = 12
+    start_block: int = 0
+    max_block_range: int = 2000
+    ipfs_gateway: str = "https://ipfs.io/ipfs/"
+
+    def __post_init__(self) -> None:
+        if self.chain_id <= 0:
+            raise ValueError(f"chain_id must be positive, not {self.chain_id}")
+        if self.confirmations < 0:
+            raise ValueError(f"confirmations must be >= 0, not {self.confirmations}")
+        if self.start_block < 0:
+            raise ValueError(f"start_block must be >= 0, not {self.start_block}")
+        if self.max_block_range < 1:
+            raise ValueError(f"max_block_range must be >= 1, not {self.max_block_range}")
+        if self.enabled and not self.rpc_url:
+            raise ValueError("the chain is enabled but no RPC URL is set (CHAIN_RPC_URL)")
+
+    @classmethod
+    def for_network(cls, network: str, **overrides: object) -> ChainSettings:
+        """Settings from a network preset ("base", "base-sepolia", "local") with keyword overrides.
+
+        >>> ChainSettings.for_network("base-sepolia").chain_id
+        84532
+        """
+        preset = _preset(network, key="network")
+        base = cls(
+            network=preset.name,
+            chain_id=preset.chain_id,
+            rpc_url=preset.rpc_url,
+            identity_registry=preset.identity_registry,
+            reputation_registry=preset.reputation_registry,
+            validation_registry=None,
+            confirmations=preset.confirmations,
+        )
+        return replace(base, **overrides)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_mapping(cls, environ: Mapping[str, str]) -> ChainSettings:
+        """Read ``CHAIN_*`` keys from an environment-like mapping; other keys are ignored.
+
+        Raises ValueError naming the key when a ``CHAIN_*`` key is unknown or its value is bad.
+
+        >>> ChainSettings.from_mapping({}).enabled
+        False
+        >>> ChainSettings.from_mapping({"CHAIN_CONFIRMATIONS": "-1"})
+        Traceback (most recent call last):
+        ...
+        ValueError: CHAIN_CONFIRMATIONS: must be an integer >= 0, not '-1'
+        """
+        unknown = sorted(key for key in environ if key.startswith("CHAIN_") and key not in ENV_KEYS)
+        if unknown:
+            raise ValueError(f"{unknown[0]}: unknown chain setting (known: {', '.join(ENV_KEYS)})")
+        preset = _preset(environ.get("CHAIN_NETWORK", "base"), key="CHAIN_NETWORK")
+        overrides: dict[str, object] = {"enabled": _boolean(environ, "CHAIN_ENABLED")}
+        for key, name in (("CHAIN_ID", "chain_id"), ("CHAIN_MAX_BLOCK_RANGE", "max_block_range")):
+            if key in environ:
+                overrides[name] = _integer(environ, key, minimum=1)
+        for key, name in (("CHAIN_CONFIRMATIONS", "confirmations"), ("CHAIN_START_BLOCK", "start_block")):
+            if key in environ:
+                overrides[name] = _integer(environ, key, minimum=0)
+        for key, name in (
+            ("CHAIN_IDENTITY_REGISTRY", "identity_registry"),
+            ("CHAIN_REPUTATION_REGISTRY", "reputation_registry"),
+            ("CHAIN_VALIDATION_REGISTRY", "validation_registry"),
+        ):
+            if key in environ:
+                overrides[name] = _address(environ, key)
+        if "CHAIN_RPC_URL" in environ:
+            overrides["rpc_url"] = _url(environ, "CHAIN_RPC_URL", schemes=("http://", "https://"))
+        if "CHAIN_IPFS_GATEWAY" in environ:
+            gateway = _url(environ, "CHAIN_IPFS_GATEWAY", schemes=("http://", "https://"))
+            overrides["ipfs_gateway"] = gateway if gateway.endswith("/") else gateway + "/"
+        try:
+            return cls.for_network(preset.name, **overrides)
+        except ValueError as error:
+            key = "CHAIN_RPC_URL" if "RPC URL" in str(error) else "CHAIN_*"
+            raise ValueError(f"{key}: {error}") from None
+
+
+def _preset(value: str, *, key: str) -> NetworkPreset:
+    name = value.strip().lower()
+    if name.isdigit() and int(name) in _NETWORK_BY_ID:
+        name = _NETWORK_BY_ID[int(name)]
+    if name not in NETWORKS:
+        choices = ", ".join(f"{preset.name} ({preset.chain_id})" for preset in NETWORKS.values())
+        raise ValueError(f"{key}: unknown network {value!r}; choose one of {choices}")
+    return NETWORKS[name]
+
+
+def _boolean(environ: Mapping[str, str], key: str) -> bool:
+    value = environ.get(key, "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"{key}: expected a boolean (1/0, true/false, yes/no, on/off), not {environ[key]!r}")
+
+
+def _integer(environ: Mapping[str, str], key: str, *, minimum: int) -> int:
+    text = environ[key].strip()
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        raise ValueError(f"{key}: must be an integer >= {minimum}, not {environ[key]!r}")
+    return value
+
+
+def _address(environ: Mapping[str, str], key: str) -> str | None:
+    text = environ[key].strip()
+    if not text:
+        return None
+    if not is_address(text):
+        raise ValueError(f"{key}: not an Ethereum address: {text!r}")
+    digits = text[2:]
+    # Mixed case means an EIP-55 checksum was intended: a wrong one is most likely a typo.
+    if digits != digits.lower() and digits != digits.upper() and not is_checksum_address(text):
+        raise ValueError(f"{key}: {text!r} has a wrong EIP-55 checksum")
+    return to_checksum_address(text)
+
+
+def _url(environ: Mapping[str, str], key: str, *, schemes: tuple[str, ...]) -> str:
+    text = environ[key].strip()
+    # The value stays out of the message: RPC URLs often carry an API key.
+    if text and not text.lower().startswith(schemes):
+        raise ValueError(f"{key}: expected a URL starting with {' or '.join(schemes)}")
+    return text

@@ -1,0 +1,249 @@
+"""The numpy path gives exactly the scalar path's numbers on random agents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adapters import (
+    AdapterSpec,
+    BatchScores,
+    FeedbackSummary,
+    OutputVerificationParams,
+    ProviderSummary,
+    ScoringParams,
+    Subject,
+    applicability_flags,
+    pack_subjects,
+    score_batch,
+    score_subject,
+)
+from adapters.params import CONTRIBUTION_MODES, STAKE_LEVELS
+
+rates = st.one_of(
+    st.floats(min_value=0.0, max_value=1.0, allow_nan=False),
+    st.integers(0, 100).map(lambda x: x / 100),  # decimal inputs hit the rounding ties
+    st.integers(0, 1000).map(lambda x: x / 1000),
+)
+stake_levels = st.sampled_from([*STAKE_LEVELS, "micro"])
+stake = st.one_of(st.none(), st.dictionaries(stake_levels, st.integers(0, 500), max_size=5))
+
+
+@dataclass
+class Agent:
+    summaries: list[ProviderSummary]
+    feedback: FeedbackSummary | None
+    registry: str
+    protocol: str | None = None
+
+
+@st.composite
+def summaries(draw: st.DrawFn, index: int) -> ProviderSummary:
+    return ProviderSummary(
+        provider_id=f"p{index}",
+        allow_rate=draw(rates),
+        block_rate=draw(rates),
+        uncertain_rate=None,
+        avg_confidence=draw(rates),
+        total_checks=draw(st.one_of(st.integers(0, 20), st.integers(0, 5000))),
+        stake_distribution=draw(stake),
+        excluded_reason=draw(st.sampled_from([None, None, None, "suspended"])),
+        age_days=draw(st.one_of(st.none(), st.floats(0, 60))),
+    )
+
+
+@st.composite
+def agents(draw: st.DrawFn) -> Agent:
+    count = draw(st.integers(0, 4))
+    feedback = draw(
+        st.one_of(
+            st.none(),
+            st.builds(
+                FeedbackSummary,
+                st.one_of(st.floats(-10, 110), st.integers(0, 10000).map(lambda x: x / 100)),
+                st.integers(0, 300),
+            ),
+        )
+    )
+    return Agent(
+        summaries=[draw(summaries(i)) for i in range(count)],
+        feedback=feedback,
+        registry=draw(st.sampled_from(["erc-8004", "hcs-10", "other"])),
+        protocol=draw(st.sampled_from([None, "a2a", "mcp"])),
+    )
+
+
+@st.composite
+def params(draw: st.DrawFn) -> ScoringParams:
+    modes = st.sampled_from(CONTRIBUTION_MODES)
+    weights = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7])
+    ov = AdapterSpec(
+        "output-verification",
+        draw(modes),
+        draw(weights),
+        exclude_registries=draw(st.sampled_from([(), ("other",)])),
+        exclude_protocols=draw(st.sampled_from([(), ("mcp",)])),
+    )
+    fb = AdapterSpec(
+        "erc8004-feedback",
+        draw(modes),
+        draw(weights),
+        include_registries=("erc-8004",),
+        include_protocols=draw(st.sampled_from([(), ("a2a",)])),
+    )
+    adapters = draw(st.sampled_from([(ov, fb), (fb, ov), (ov,), (fb,)]))
+    ov_params = OutputVerificationParams(
+        full_power_block_rate=draw(st.sampled_from([0.05, 0.1])),
+        min_checks=draw(st.sampled_from([10, 1, 50])),
+        disagreement_factor=draw(st.sampled_from([0.5, 1.0, 0.0])),
+    )
+    return ScoringParams(adapters=adapters, output_verification=ov_params)
+
+
+def _batch(population: list[Agent], config: ScoringParams) -> tuple[dict[str, np.ndarray], BatchScores]:
+    slots = max([len(a.summaries) for a in population] + [1])
+    shape = (len(population), slots)
+    arrays = {
+        "allow": np.zeros(shape),
+        "block": np.zeros(shape),
+        "confidence": np.zeros(shape),
+        "checks": np.zeros(shape, dtype=np.int64),
+        "stake_checks": np.zeros((*shape, 4), dtype=np.int64),
+        "mask": np.zeros(shape, dtype=bool),
+    }
+    max_age = config.output_verification.max_age_days
+    for i, agent in enumerate(population):
+        for j, s in enumerate(agent.summaries):
+            arrays["allow"][i, j] = s.allow_rate
+            arrays["block"][i, j] = s.block_rate
+            arrays["confidence"][i, j] = s.avg_confidence
+            arrays["checks"][i, j] = s.total_checks
+            for level, checks in (s.stake_distribution or {}).items():
+                if level in STAKE_LEVELS:
+                    arrays["stake_checks"][i, j, STAKE_LEVELS.index(level)] = checks
+            fresh = s.age_days is None or s.age_days <= max_age
+            arrays["mask"][i, j] = s.excluded_reason is None and fresh
+    registries = [a.registry for a in population]
+    protocols = [a.protocol for a in population]
+    ov_spec = config.spec("output-verification")
+    fb_spec = config.spec("erc8004-feedback")
+    out = score_batch(
+        **arrays,
+        feedback_average=[a.feedback.average_score if a.feedback else 0.0 for a in population],
+        feedback_count=[a.feedback.total_feedbacks if a.feedback else 0 for a in population],
+        ov_registry_ok=applicability_flags(registries, ov_spec, protocols) if ov_spec else None,
+        feedback_registry_ok=applicability_flags(registries, fb_spec, protocols) if fb_spec else None,
+        params=config,
+    )
+    return arrays, out
+
+
+@settings(max_examples=60, deadline=None)
+@given(population=st.lists(agents(), min_size=1, max_size=10), config=params())
+def test_it_matches_the_scalar_path_exactly(population: list[Agent], config: ScoringParams) -> None:
+    _, out = _batch(population, config)
+    for i, agent in enumerate(population):
+        record = score_subject(
+            Subject(f"a{i}", agent.registry, agent.protocol),
+            summaries=agent.summaries,
+            feedback=agent.feedback,
+            params=config,
+        )
+        assert out.trust_score[i] == record.composite.trust_score
+        assert out.trust_confidence[i] == record.composite.trust_confidence
+        by_id = {r.adapter_id: r for r in record.results}
+        ov = by_id.get("output-verification")
+        if ov is not None:
+            assert bool(out.ov_applicable[i]) == ov.applicable
+            assert out.ov_total[i] == ov.total
+            if ov.applicable:
+                values = {c.key: c.value for c in ov.components}
+                assert out.quality[i] == values["output-verification.quality"]
+                assert out.coverage[i] == values["output-verification.coverage"]
+            prov = record.output_verification
+            assert prov is not None
+            assert out.total_checks[i] == prov.total_checks
+            if prov.mean_quality is None:
+                assert np.isnan(out.mean_quality[i])
+            else:
+                assert out.mean_quality[i] == prov.mean_quality
+                assert out.disagreement[i] == prov.disagreement
+        fb = by_id.get("erc8004-feedback")
+        if fb is not None:
+            assert bool(out.feedback_applicable[i]) == fb.applicable
+            assert bool(out.feedback_in_denominator[i]) == fb.in_denominator
+            assert out.feedback_total[i] == fb.total
+
+
+def test_it_scores_a_large_random_population_like_the_scalar_path() -> None:
+    rng = np.random.default_rng(7)
+    population = []
+    for i in range(400):
+        providers = [
+            ProviderSummary(
+                f"p{j}",
+                float(rng.integers(0, 101)) / 100,
+                float(rng.integers(0, 31)) / 100,
+                None,
+                float(rng.random()),
+                int(rng.integers(0, 400)),
+                {"low": int(rng.integers(0, 50)), "high": int(rng.integers(0, 50))} if j % 2 else None,
+            )
+            for j in range(int(rng.integers(0, 4)))
+        ]
+        feedback = (
+            FeedbackSummary(float(rng.integers(0, 10001)) / 100, int(rng.integers(0, 50))) if i % 3 else None
+        )
+        population.append(Agent(providers, feedback, "erc-8004" if i % 2 else "hcs-10"))
+    config = ScoringParams()
+    _, out = _batch(population, config)
+    for i, agent in enumerate(population):
+        record = score_subject(
+            Subject(f"a{i}", agent.registry, agent.protocol),
+            summaries=agent.summaries,
+            feedback=agent.feedback,
+            params=config,
+        )
+        assert out.trust_score[i] == record.trust_score
+
+
+def test_it_refuses_rates_outside_the_unit_interval() -> None:
+    with pytest.raises(ValueError, match="allow"):
+        score_batch([[1.5]], [[0.1]], [[0.8]], [[10]])
+
+
+def test_it_ignores_garbage_in_masked_slots() -> None:
+    out = score_batch(
+        [[0.9, np.nan]], [[0.1, 7.0]], [[0.8, -1.0]], [[10, 99]], mask=[[True, False]], params=ScoringParams()
+    )
+    assert out.quality.tolist() == [72.0]
+    assert out.total_checks.tolist() == [10]
+
+
+def test_it_refuses_adapters_it_cannot_compute() -> None:
+    config = ScoringParams(adapters=(AdapterSpec("availability", "universal"),))
+    with pytest.raises(ValueError, match="availability"):
+        score_batch([[0.9]], [[0.1]], [[0.8]], [[10]], params=config)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -0.01])
+def test_it_refuses_non_finite_or_negative_rates_in_eligible_slots(bad: float) -> None:
+    with pytest.raises(ValueError, match="confidence"):
+        score_batch([[0.9]], [[0.1]], [[bad]], [[10]])
+
+
+@settings(max_examples=25, deadline=None)
+@given(population=st.lists(agents(), min_size=1, max_size=8), config=params())
+def test_it_packs_subjects_like_the_scalar_path_sees_them(
+    population: list[Agent], config: ScoringParams
+) -> None:
+    items = [
+        (Subject(f"a{i}", a.registry, a.protocol), a.summaries, a.feedback) for i, a in enumerate(population)
+    ]
+    out = score_batch(**pack_subjects(items, config), params=config)
+    expected = [score_subject(s, summaries=p, feedback=f, params=config).trust_score for s, p, f in items]
+    assert out.trust_score.tolist() == expected

@@ -1,0 +1,203 @@
+"""Agent-run verification over REST, and the verifying chat-completions proxy against a real
+local upstream that speaks the OpenAI protocol."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from registry.models import CheckOutcome
+from registry.services.agents import agent_register
+from verification.models import RunVerification
+from verification.services.engine_provider import ENGINE_SLUG
+
+TOOL_RESULT = {"name": "Eiffel Tower", "built": "1887-1889", "height": "330 m", "city": "Paris"}
+QUESTION = [
+    {"role": "user", "content": "When was the Eiffel Tower built and how tall is it?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "get_landmark_info", "arguments": json.dumps({"name": "Eiffel Tower"})},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(TOOL_RESULT)},
+]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_landmark_info",
+            "parameters": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"],
+            },
+        },
+    }
+]
+WRONG = "The Eiffel Tower was built in 1950 and is 330 meters tall."
+RIGHT = "The Eiffel Tower was built between 1887 and 1889 and is 330 meters tall."
+
+
+def run(answer: str) -> list[dict[str, Any]]:
+    return [*QUESTION, {"role": "assistant", "content": answer}]
+
+
+def test_it_reports_a_contradicted_claim_with_its_span(operator: APIClient) -> None:
+    response = operator.post("/api/v1/verify/run", {"messages": run(WRONG), "tools": TOOLS}, format="json")
+    assert response.status_code == 200, response.content
+    report = response.json()
+    flagged = [c for c in report["claims"] if c["label"] != "SUPPORTED"]
+    assert [c["text"] for c in flagged] == ["1950"]
+    start, end = flagged[0]["span"]
+    assert WRONG[start:end] == "1950"
+    assert response["x-vsr-hallucination-detected"] == "true"
+    assert RunVerification.objects.get(run_id=report["run_id"]).hallucination_detected is True
+
+
+def test_it_passes_a_grounded_answer(operator: APIClient) -> None:
+    report = operator.post(
+        "/api/v1/verify/run", {"messages": run(RIGHT), "tools": TOOLS}, format="json"
+    ).json()
+    assert report["hallucination_detected"] is False and report["action"] == "emit"
+
+
+def test_it_names_the_json_path_of_a_malformed_message(operator: APIClient) -> None:
+    messages = run(RIGHT)
+    messages[1] = {
+        **messages[1],
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "x", "arguments": "{not json"}}],
+    }
+    response = operator.post("/api/v1/verify/run", {"messages": messages}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"].startswith("messages[1].tool_calls[0]")
+
+
+def test_it_counts_a_checked_run_for_the_agent(
+    operator: APIClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    agent_register(subject_id="agent-run")
+    with django_capture_on_commit_callbacks(execute=True):
+        operator.post("/api/v1/verify/run", {"messages": run(WRONG), "agent": "agent-run"}, format="json")
+        operator.post(
+            "/api/v1/verify/run",
+            {
+                "messages": [
+                    {"role": "user", "content": "Write a poem"},
+                    {"role": "assistant", "content": "Roses"},
+                ],
+                "agent": "agent-run",
+            },
+            format="json",
+        )
+    verdicts = list(
+        CheckOutcome.objects.filter(provider__slug=ENGINE_SLUG, agent__subject_id="agent-run").values_list(
+            "verdict", flat=True
+        )
+    )
+    assert verdicts == ["BLOCK"]  # the poem needed no fact check, so it is not a verification
+
+
+class Upstream(BaseHTTPRequestHandler):
+    answer = RIGHT
+    seen: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        Upstream.seen.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+        payload = json.dumps(
+            {
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "model": body.get("model", "m"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": Upstream.answer},
+                        "finish_reason": "stop",
+                    }
+                ],
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def upstream() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    Upstream.seen = []
+    try:
+        with override_settings(
+            RUN_PROXY_UPSTREAM_URL=f"http://127.0.0.1:{server.server_address[1]}/v1",
+            RUN_PROXY_UPSTREAM_API_KEY="sk-up",
+        ):
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def proxy(operator: APIClient, answer: str, action: str) -> Any:
+    Upstream.answer = answer
+    return operator.post(
+        "/v1/chat/completions",
+        {"model": "m", "messages": QUESTION, "tools": TOOLS},
+        format="json",
+        headers={"x-hallucination-action": action},
+    )
+
+
+def test_it_forwards_upstream_and_adds_headers(operator: APIClient, upstream: str) -> None:
+    response = proxy(operator, WRONG, "header")
+    assert response.status_code == 200
+    assert response.json()["choices"][0]["message"]["content"] == WRONG
+    assert response["x-vsr-hallucination-detected"] == "true"
+    assert Upstream.seen[0]["path"] == "/v1/chat/completions" and Upstream.seen[0]["auth"] == "Bearer sk-up"
+
+
+def test_it_blocks_a_hallucinated_answer_in_block_mode(operator: APIClient, upstream: str) -> None:
+    response = proxy(operator, WRONG, "block")
+    assert response.status_code == 422
+    assert "1950" in response.json()["error"]["spans"]
+
+
+def test_it_annotates_the_body_in_body_mode_and_leaves_grounded_answers_alone(
+    operator: APIClient, upstream: str
+) -> None:
+    annotated = proxy(operator, WRONG, "body").json()["choices"][0]["message"]["content"]
+    assert annotated != WRONG and WRONG in annotated
+    clean = proxy(operator, RIGHT, "body").json()["choices"][0]["message"]["content"]
+    assert clean == RIGHT
+
+
+def test_it_refuses_streaming_and_unknown_actions(operator: APIClient, upstream: str) -> None:
+    streamed = operator.post("/v1/chat/completions", {"messages": QUESTION, "stream": True}, format="json")
+    assert streamed.status_code == 400 and streamed.json()["errors"][0]["field"] == "stream"
+    assert proxy(operator, RIGHT, "explode").status_code == 400
+
+
+def test_it_answers_502_when_the_upstream_is_down(operator: APIClient) -> None:
+    with override_settings(RUN_PROXY_UPSTREAM_URL="http://127.0.0.1:9/v1", RUN_PROXY_TIMEOUT_SECONDS=2):
+        response = operator.post("/v1/chat/completions", {"messages": QUESTION}, format="json")
+    assert response.status_code == 502

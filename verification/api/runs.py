@@ -1,0 +1,90 @@
+"""REST for agent-run verification, and the OpenAI-compatible verifying proxy (HaluGate's shape)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from registry.api.views import PROBLEM
+
+from ..services.runs import proxy_chat_completion, run_verify
+from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+
+RUN_IN = {
+    "type": "object",
+    "title": "AgentRunIn",
+    "properties": {
+        "messages": {
+            "type": "array",
+            "description": "The run in the OpenAI chat-completions message format.",
+        },
+        "tools": {"type": "array", "description": "The declared tools (function JSON Schemas)."},
+        "agent": {"type": "string", "description": "Subject id of the agent; its score counts the outcome."},
+        "probeAnswers": {"description": "Self-consistency probe answers, instead of a probe endpoint."},
+    },
+    "required": ["messages"],
+}
+REPORT = {
+    "type": "object",
+    "description": "HallucinationReport (run_id, claims, tool_call_validations, ...).",
+}
+
+
+def _operator(request: Request) -> Any:
+    principal = request.user
+    return principal.operator if isinstance(principal, OperatorPrincipal) else None
+
+
+class RunVerifyView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        operation_id="verify_run",
+        summary="Verify an agent run for hallucinations; the report also comes as x-vsr-* headers",
+        request={"application/json": RUN_IN},
+        responses={200: OpenApiResponse(response=REPORT), 400: PROBLEM, 401: PROBLEM, 413: PROBLEM},
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        verified = run_verify(operator=_operator(request), body=request.data)
+        return Response(verified.report.to_dict(), headers=verified.headers)
+
+
+class ChatCompletionsProxyView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        operation_id="proxy_chat_completions",
+        summary="OpenAI-compatible proxy: forwards upstream, verifies the answer against the tool messages",
+        parameters=[
+            OpenApiParameter(
+                "x-hallucination-action",
+                str,
+                OpenApiParameter.HEADER,
+                enum=["header", "body", "block", "none"],
+            ),
+            OpenApiParameter(
+                "x-agent-id", str, OpenApiParameter.HEADER, description="Count the run for this agent"
+            ),
+        ],
+        request={"application/json": {"type": "object", "description": "A chat-completions request."}},
+        responses={
+            200: OpenApiResponse(response={"type": "object"}),
+            422: OpenApiResponse(response={"type": "object"}),
+        },
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        answer = proxy_chat_completion(
+            operator=_operator(request),
+            body=request.data,
+            action=request.headers.get("x-hallucination-action"),
+            agent_id=request.headers.get("x-agent-id"),
+        )
+        return Response(answer.body, status=answer.status, headers=answer.headers)

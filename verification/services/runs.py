@@ -1,0 +1,200 @@
+"""Agent-run verification inside the service: verify, persist the report, count the outcome,
+and the HaluGate-style proxy that verifies an upstream model's answer before returning it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from django.conf import settings
+
+from common.errors import ApplicationError, FieldError, validation_error
+from registry.models import Agent
+
+from ..engine.runs import (
+    ACTIONS,
+    HallucinationReport,
+    MalformedRunError,
+    RunVerifierConfig,
+    apply_action,
+    report_headers,
+    verify_run,
+)
+from ..models import OperatorApiKey, RunVerification
+from .engine_provider import engine_outcome_record
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def path_to_pointer(path: str) -> str:
+    """`messages[3].tool_calls[0].function.arguments` -> `/messages/3/tool_calls/0/function/arguments`.
+
+    >>> path_to_pointer("messages[3].content")
+    '/messages/3/content'
+    """
+    dotted = _INDEX.sub(lambda m: f".{m.group(1)}", path)
+    return "/" + "/".join(part for part in dotted.split(".") if part) if dotted else ""
+
+
+def run_config() -> RunVerifierConfig:
+    return RunVerifierConfig(
+        emit_threshold=settings.RUN_EMIT_THRESHOLD,
+        revise_threshold=settings.RUN_REVISE_THRESHOLD,
+        block_threshold=settings.RUN_BLOCK_THRESHOLD,
+        probe_endpoint=settings.RUN_PROBE_ENDPOINT or None,
+        probe_model=settings.RUN_PROBE_MODEL,
+        probe_api_key=settings.RUN_PROBE_API_KEY or None,
+        model_path=settings.RUN_MODEL_PATH or None,
+    )
+
+
+def _agent(subject_id: str | None, pointer: str) -> Agent | None:
+    if not subject_id:
+        return None
+    agent = Agent.objects.filter(subject_id=subject_id).first()
+    if agent is None:
+        raise ApplicationError(
+            f"Unknown agent {subject_id!r}.",
+            problem="unknown-agent",
+            errors=[FieldError(pointer, "Unknown agent.")],
+        )
+    return agent
+
+
+def _verify(messages: Any, tools: Any, probe_answers: Any, prefix: str = "") -> HallucinationReport:
+    try:
+        return verify_run(messages, tools, config=run_config(), probe_answers=probe_answers)
+    except MalformedRunError as exc:
+        pointer = prefix + path_to_pointer(exc.path)
+        raise validation_error([FieldError(pointer, exc.message)], what="agent run") from None
+
+
+def _store(
+    report: HallucinationReport, *, operator: OperatorApiKey | None, agent: Agent | None, source: str
+) -> RunVerification:
+    record = RunVerification.objects.create(
+        run_id=report.run_id,
+        operator=operator,
+        agent=agent,
+        source=source,
+        request_type=report.request_type,
+        fact_check_needed=report.fact_check_needed,
+        unverified_factual=report.unverified_factual,
+        hallucination_detected=report.hallucination_detected,
+        action=report.action,
+        overall_score=report.overall_score,
+        stake=report.stake,
+        report=report.to_dict(),
+    )
+    # Only runs whose claims were actually checked count as verifications of the agent.
+    if agent is not None and report.fact_check_needed and not report.unverified_factual:
+        confidence = report.overall_score if report.action == "emit" else 1.0 - report.overall_score
+        engine_outcome_record(
+            agent=agent.subject_id,
+            verification_id=f"run:{record.pk}:{report.run_id}",
+            verdict=report.action,
+            confidence=confidence,
+            stake=report.stake,
+            checked_at=record.created_at,
+        )
+    return record
+
+
+@dataclass(frozen=True)
+class RunVerified:
+    record: RunVerification
+    report: HallucinationReport
+    headers: dict[str, str]
+
+
+def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
+    """Verify a run posted to /api/v1/verify/run and persist its report."""
+    if not isinstance(body, dict):
+        raise validation_error([FieldError("", "Expected an object with messages.")], what="agent run")
+    if "messages" not in body:
+        raise validation_error([FieldError("/messages", "This field is required.")], what="agent run")
+    agent = _agent(body.get("agent"), "/agent")
+    report = _verify(body["messages"], body.get("tools"), body.get("probeAnswers"))
+    record = _store(report, operator=operator, agent=agent, source="api")
+    return RunVerified(record=record, report=report, headers=report_headers(report))
+
+
+@dataclass(frozen=True)
+class ProxyAnswer:
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str]
+
+
+def proxy_chat_completion(
+    *, operator: OperatorApiKey | None, body: Any, action: str | None, agent_id: str | None
+) -> ProxyAnswer:
+    """Forward a chat completion upstream, verify the answer against the request's tool messages."""
+    if not settings.RUN_PROXY_UPSTREAM_URL:
+        raise ApplicationError(
+            "The verifying proxy has no upstream configured.", status=503, problem="server-error"
+        )
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        raise validation_error(
+            [FieldError("/messages", "Expected a list of messages.")], what="chat completion"
+        )
+    if body.get("stream"):
+        raise validation_error(
+            [
+                FieldError(
+                    "/stream", "Streaming is not supported: the whole answer is verified before it is sent."
+                )
+            ]
+        )
+    action = action or settings.RUN_PROXY_DEFAULT_ACTION
+    if action not in ACTIONS:
+        raise validation_error(
+            [FieldError("", f"x-hallucination-action must be one of {', '.join(ACTIONS)}.")]
+        )
+    agent = _agent(agent_id, "")
+    upstream = _call_upstream(body)
+    choices = upstream.get("choices") or []
+    answer = (choices[0].get("message") or {}) if choices and isinstance(choices[0], dict) else {}
+    if not isinstance(answer, dict) or answer.get("tool_calls") or not isinstance(answer.get("content"), str):
+        # The model asked for a tool (or said nothing): there is no answer to verify yet.
+        return ProxyAnswer(200, upstream, {})
+    messages = [*body["messages"], {"role": "assistant", "content": answer["content"]}]
+    report = _verify(messages, body.get("tools"), None)
+    _store(report, operator=operator, agent=agent, source="proxy")
+    headers, out, status = apply_action(report, upstream, action)
+    headers = {**headers, "x-vsr-run-id": report.run_id}
+    return ProxyAnswer(status, out, headers)
+
+
+def _call_upstream(body: dict[str, Any]) -> dict[str, Any]:
+    url = settings.RUN_PROXY_UPSTREAM_URL.rstrip("/") + "/chat/completions"
+    headers = {"Content-Type": "application/json"}
+    if settings.RUN_PROXY_UPSTREAM_API_KEY:
+        headers["Authorization"] = f"Bearer {settings.RUN_PROXY_UPSTREAM_API_KEY}"
+    try:
+        response = httpx.post(url, json=body, headers=headers, timeout=settings.RUN_PROXY_TIMEOUT_SECONDS)
+    except httpx.HTTPError as exc:
+        raise ApplicationError(
+            f"The upstream model did not answer: {type(exc).__name__}.", status=502, problem="server-error"
+        ) from None
+    if response.status_code >= 400:
+        raise ApplicationError(
+            f"The upstream model answered {response.status_code}.",
+            status=502,
+            problem="server-error",
+            extra={"upstreamStatus": response.status_code},
+        )
+    try:
+        data = response.json()
+    except ValueError:
+        raise ApplicationError(
+            "The upstream answer is not JSON.", status=502, problem="server-error"
+        ) from None
+    if not isinstance(data, dict):
+        raise ApplicationError(
+            "The upstream answer is not a chat completion.", status=502, problem="server-error"
+        )
+    return data
