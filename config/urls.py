@@ -3,9 +3,11 @@
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from common.errors import PROBLEM_TYPES
+from registry import views as registry_views
 from verification.api.urls import api_urlpatterns as verification_api_urls
 
 
@@ -31,6 +33,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("problems/<slug:slug>", problem_type, name="problem-type"),
     path("healthz", healthz, name="healthz"),
+    path("agents/", registry_views.agent_index, name="agent-index"),
+    path("agents/<str:subject_id>", registry_views.agent_page, name="agent-page"),
+    path("", RedirectView.as_view(url="/agents/", permanent=False)),
 ]
 
 handler404 = "common.errors.handler404"

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 
 from registry.admin import ReadOnlyAdmin
 
-from .models import OperatorApiKey, ToolProfileRecord, ToolVerification
+from .models import OperatorApiKey, RunVerification, ToolProfileRecord, ToolVerification
 from .services.tools import tool_profile_save, tool_profile_to_dict
 
 
@@ -46,3 +46,22 @@ class ToolVerificationAdmin(ReadOnlyAdmin):
 @admin.register(OperatorApiKey)
 class OperatorApiKeyAdmin(ReadOnlyAdmin):
     list_display = ["name", "prefix", "created_at", "last_used_at", "revoked_at"]
+
+
+@admin.register(RunVerification)
+class RunVerificationAdmin(ReadOnlyAdmin):
+    """Hallucination reports of agent runs, browsable by action and outcome."""
+
+    list_display = [
+        "created_at",
+        "run_id",
+        "source",
+        "request_type",
+        "action",
+        "overall_score",
+        "hallucination_detected",
+        "agent",
+    ]
+    list_filter = ["action", "hallucination_detected", "request_type", "source"]
+    search_fields = ["run_id", "agent__subject_id"]
+    date_hierarchy = "created_at"
