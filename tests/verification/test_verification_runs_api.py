@@ -19,7 +19,7 @@ from verification.models import RunVerification
 from verification.services.engine_provider import ENGINE_SLUG
 
 TOOL_RESULT = {"name": "Eiffel Tower", "built": "1887-1889", "height": "330 m", "city": "Paris"}
-QUESTION = [
+QUESTION: list[dict[str, Any]] = [
     {"role": "user", "content": "When was the Eiffel Tower built and how tall is it?"},
     {
         "role": "assistant",
