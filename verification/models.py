@@ -110,3 +110,44 @@ class RunVerification(models.Model):
 
     def __str__(self) -> str:
         return f"run {self.run_id}: {self.action}"
+
+
+class HealthBaselineRecord(models.Model):
+    """An agent's runtime baseline for one model (latency, token rate, structural fingerprint)."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="+")
+    model = models.CharField(max_length=200)
+    baseline = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["agent", "model"], name="unique_health_baseline")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agent_id}/{self.model}"
+
+
+class RuntimeObservation(models.Model):
+    """One reported model call and how it compared with the baseline before it was folded in.
+
+    The answer text itself is not stored: only its structural comparison with the baseline.
+    """
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="+")
+    model = models.CharField(max_length=200)
+    latency_ms = models.FloatField()
+    response_tokens = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, db_index=True)
+    assessment = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering: ClassVar = ["-created_at"]
+        indexes: ClassVar = [
+            models.Index(fields=["agent", "model", "-created_at"], name="observation_recent")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.agent_id}/{self.model}: {self.status}"

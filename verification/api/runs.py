@@ -52,7 +52,9 @@ class RunVerifyView(APIView):
     )
     def post(self, request: Request) -> Response:
         verified = run_verify(operator=_operator(request), body=request.data)
-        return Response(verified.report.to_dict(), headers=verified.headers)
+        report = verified.report.to_dict()
+        report["injection_findings"] = verified.injections
+        return Response(report, headers=verified.headers)
 
 
 class ChatCompletionsProxyView(APIView):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import runs, tools, views
+from . import runs, safety, tools, views
 
 app_name = "engine-stats"
 
@@ -17,6 +17,13 @@ api_urlpatterns = [
         name="tool-feedback",
     ),
     path("verify/run", runs.RunVerifyView.as_view(), name="verify-run"),
+    path("scan", safety.ScanView.as_view(), name="scan"),
+    path(
+        "agents/<str:subject_id>/runtime-observations",
+        safety.RuntimeObservationView.as_view(),
+        name="runtime-observations",
+    ),
+    path("agents/<str:subject_id>/health", safety.AgentHealthView.as_view(), name="agent-health"),
     path("tools", tools.ToolProfileListView.as_view(), name="tool-profiles"),
     path("tools/<str:tool>/profile", tools.ToolProfileView.as_view(), name="tool-profile"),
 ]

@@ -25,6 +25,7 @@ from ..engine.runs import (
 )
 from ..models import OperatorApiKey, RunVerification
 from .engine_provider import engine_outcome_record
+from .safety import run_injection_signals
 
 _INDEX = re.compile(r"\[(\d+)\]")
 
@@ -108,6 +109,7 @@ class RunVerified:
     record: RunVerification
     report: HallucinationReport
     headers: dict[str, str]
+    injections: list[dict[str, Any]]
 
 
 def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
@@ -119,7 +121,11 @@ def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
     agent = _agent(body.get("agent"), "/agent")
     report = _verify(body["messages"], body.get("tools"), body.get("probeAnswers"))
     record = _store(report, operator=operator, agent=agent, source="api")
-    return RunVerified(record=record, report=report, headers=report_headers(report))
+    injections = run_injection_signals(body["messages"])
+    headers = report_headers(report)
+    if injections:
+        headers["x-vsr-injection-detected"] = "true"
+    return RunVerified(record=record, report=report, headers=headers, injections=injections)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,67 @@
+"""REST for the safety engines: scan a text; post and read agents' runtime health."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from registry.api.views import PROBLEM, ReadThrottle
+from registry.models import Agent
+
+from ..services.safety import (
+    OBSERVATION_SCHEMA,
+    SCAN_SCHEMA,
+    agent_health,
+    runtime_observation_record,
+    text_scan,
+)
+from .authentication import IsOperator, OperatorKeyAuthentication
+
+OBJECT = OpenApiResponse(response={"type": "object"})
+
+
+class ScanView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        operation_id="scan_text",
+        summary="Scan a text for prompt injection (9 categories), PII (redactable) and hallucination risk",
+        request={"application/json": SCAN_SCHEMA},
+        responses={200: OBJECT, 400: PROBLEM, 401: PROBLEM, 413: PROBLEM},
+        tags=["engine"],
+    )
+    def post(self, request: Request) -> Response:
+        return Response(text_scan(body=request.data))
+
+
+class RuntimeObservationView(APIView):
+    authentication_classes = [OperatorKeyAuthentication]
+    permission_classes = [IsOperator]
+
+    @extend_schema(
+        operation_id="runtime_observation_create",
+        summary="Report one model call (latency, tokens, answer) and get its health against the baseline",
+        request={"application/json": OBSERVATION_SCHEMA},
+        responses={200: OBJECT, 400: PROBLEM, 401: PROBLEM, 404: PROBLEM, 413: PROBLEM},
+        tags=["engine"],
+    )
+    def post(self, request: Request, subject_id: str) -> Response:
+        agent = get_object_or_404(Agent, subject_id=subject_id)
+        return Response(runtime_observation_record(agent=agent, body=request.data))
+
+
+class AgentHealthView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        operation_id="agent_health",
+        summary="An agent's runtime health per model: baseline and recent observations",
+        responses={200: OBJECT, 404: PROBLEM},
+        tags=["engine"],
+    )
+    def get(self, request: Request, subject_id: str) -> Response:
+        return Response(agent_health(agent=get_object_or_404(Agent, subject_id=subject_id)))
