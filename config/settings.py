@@ -116,6 +116,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "registry.tasks.collect_all_provider_stats",
         "schedule": env_float("PULL_INTERVAL_SECONDS", 900.0, minimum=10.0),
     },
+    "refit-tool-calibration": {
+        "task": "verification.tasks.refit_tool_calibration",
+        "schedule": env_float("CALIBRATION_INTERVAL_SECONDS", 6 * 3600.0, minimum=60.0),
+    },
     "recompute-aging-scores": {
         "task": "registry.tasks.recompute_aging_scores",
         "schedule": env_float("AGING_SCAN_INTERVAL_SECONDS", 3600.0, minimum=10.0),
@@ -158,6 +162,8 @@ ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)
 SIGNATURE_MAX_DEADLINE_SECONDS = env_int("SIGNATURE_MAX_DEADLINE_SECONDS", 3600, minimum=60)
 # Redis namespace of the tool verifier's shared state (baselines, history, feedback).
 TOOL_ENGINE_NAMESPACE = env_str("TOOL_ENGINE_NAMESPACE", "trust-registry:tools") or "trust-registry:tools"
+# Labels needed (with both outcomes present) before the engine's confidence is recalibrated.
+TOOL_CALIBRATION_MIN_LABELS = env_int("TOOL_CALIBRATION_MIN_LABELS", 50, minimum=2)
 # Agent-run verification (seed 004 gate thresholds) and the HaluGate-style proxy.
 RUN_EMIT_THRESHOLD = env_float("RUN_EMIT_THRESHOLD", 0.85, minimum=0.0)
 RUN_REVISE_THRESHOLD = env_float("RUN_REVISE_THRESHOLD", 0.6, minimum=0.0)

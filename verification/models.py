@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from django.db import models
 
-from registry.models import Agent
+from registry.models import Agent, AppendOnlyModel
 
 
 class OperatorApiKey(models.Model):
@@ -151,3 +151,27 @@ class RuntimeObservation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.agent_id}/{self.model}: {self.status}"
+
+
+class ToolCalibration(AppendOnlyModel):
+    """A calibration map from the engine's posterior to the observed hallucination rate.
+
+    Fitted from labelled verifications; the newest one calibrates the confidence the engine reports
+    as the provider's avgConfidence. Kept as history so every past confidence can be explained.
+    """
+
+    method = models.CharField(max_length=16)
+    params = models.JSONField()
+    labelled = models.PositiveIntegerField()
+    positives = models.PositiveIntegerField()
+    brier_before = models.FloatField()
+    brier_after = models.FloatField()
+    ece_before = models.FloatField()
+    ece_after = models.FloatField()
+    fitted_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering: ClassVar = ["-fitted_at"]
+
+    def __str__(self) -> str:
+        return f"{self.method} on {self.labelled} labels ({self.fitted_at:%Y-%m-%d %H:%M})"

@@ -10,10 +10,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import ApplicationError, FieldError, validation_error
-from registry.api.views import PROBLEM
+from registry.api.views import PROBLEM, ReadThrottle
 
 from ..models import ToolProfileRecord
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
+from ..services.calibration import tool_calibration_report
 from ..services.tools import tool_calls_verify, tool_feedback_record, tool_profile_save, tool_profile_to_dict
 from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 
@@ -106,3 +107,16 @@ class ToolProfileView(APIView):
         operator = _operator(request)
         record = tool_profile_save(tool_name=tool, data=request.data, actor=f"operator:{operator.name}")
         return Response(tool_profile_to_dict(record))
+
+
+class CalibrationView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        operation_id="verify_calibration",
+        summary="Calibration of the tool verifier from labelled feedback: reliability bins, Brier, ECE",
+        responses={200: OpenApiResponse(response={"type": "object"})},
+        tags=["engine"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(tool_calibration_report())

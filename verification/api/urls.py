@@ -17,6 +17,7 @@ api_urlpatterns = [
         name="tool-feedback",
     ),
     path("verify/run", runs.RunVerifyView.as_view(), name="verify-run"),
+    path("verify/calibration", tools.CalibrationView.as_view(), name="verify-calibration"),
     path("scan", safety.ScanView.as_view(), name="scan"),
     path(
         "agents/<str:subject_id>/runtime-observations",

@@ -24,6 +24,7 @@ from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
 from ..models import OperatorApiKey, ToolProfileRecord, ToolVerification
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
+from .calibration import calibrated_probability
 from .engine_provider import engine_outcome_record
 
 OPERATOR_KEY_PREFIX = "tro_"
@@ -201,8 +202,9 @@ def _bump_profiles_version() -> None:
 
 
 def _confidence_in_verdict(result: VerificationResult) -> float:
-    """How sure the engine is of what it said: P(hallucination) for a block, its complement otherwise."""
-    p = result.posterior
+    """How sure the engine is of what it said: calibrated P(hallucination) for a block, its complement
+    otherwise."""
+    p = calibrated_probability(result.posterior)
     return p if result.verdict.value == "block" else 1.0 - p
 
 
