@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import chain_views, views
 
 app_name = "attestations-api"
 
@@ -9,6 +9,11 @@ urlpatterns = [
         "agents/<str:subject_id>/trust-score/attestation",
         views.AgentAttestationView.as_view(),
         name="agent-attestation",
+    ),
+    path(
+        "agents/<str:subject_id>/trust-score/publications",
+        chain_views.ScorePublicationsView.as_view(),
+        name="agent-score-publications",
     ),
     path("attestations/<int:attestation_id>", views.AttestationDocumentView.as_view(), name="attestation"),
     path("attestations/verify", views.AttestationVerifyView.as_view(), name="attestation-verify"),

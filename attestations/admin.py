@@ -1,0 +1,73 @@
+"""The admin for signed scores and ERC-8004: everything here is evidence or chain state, read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import (
+    ChainCursor,
+    ChainEvent,
+    ProviderWalletCheck,
+    ScoreAttestation,
+    ScorePublication,
+    ValidationAnswer,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ScoreAttestation)
+class ScoreAttestationAdmin(ReadOnlyAdmin):
+    list_display = ["id", "score", "signer_address", "issued_at", "expires_at"]
+    search_fields = ["document_hash", "signer_address"]
+
+
+@admin.register(ScorePublication)
+class ScorePublicationAdmin(ReadOnlyAdmin):
+    list_display = ["id", "agent", "score", "status", "value", "nonce", "tx_hash", "attempts", "updated_at"]
+    list_filter = ["status", "chain_id"]
+    search_fields = ["agent__subject_id", "tx_hash"]
+
+
+@admin.register(ValidationAnswer)
+class ValidationAnswerAdmin(ReadOnlyAdmin):
+    list_display = ["id", "request_hash", "agent", "status", "response", "tx_hash", "attempts", "updated_at"]
+    list_filter = ["status", "chain_id"]
+    search_fields = ["request_hash", "tx_hash", "agent__subject_id"]
+
+
+@admin.register(ProviderWalletCheck)
+class ProviderWalletCheckAdmin(ReadOnlyAdmin):
+    """Mismatches sort first: a provider whose signer is no longer its agent's wallet needs a look."""
+
+    list_display = ["provider", "wallet_ok", "signer_address", "registered_wallet", "checked_at", "error"]
+    list_filter = ["matches"]
+    search_fields = ["provider__slug", "signer_address", "registered_wallet"]
+
+    @admin.display(boolean=True, description="wallet = signer", ordering="matches")
+    def wallet_ok(self, obj: ProviderWalletCheck) -> bool:
+        return obj.matches
+
+
+@admin.register(ChainCursor)
+class ChainCursorAdmin(ReadOnlyAdmin):
+    list_display = ["chain_id", "contracts", "next_block", "reorgs", "updated_at"]
+
+
+@admin.register(ChainEvent)
+class ChainEventAdmin(ReadOnlyAdmin):
+    list_display = ["name", "chain_id", "block_number", "log_index", "tx_hash", "indexed_at"]
+    list_filter = ["name", "chain_id"]
+    search_fields = ["tx_hash"]

@@ -1,0 +1,379 @@
+"""Index the ERC-8004 registries into the registry: agents, feedback, validation outcomes.
+
+One run: check the stored block hashes for a reorg (undo what came from orphaned blocks, rewind), then
+read confirmed blocks from the cursor in bounded ranges. Each range is stored in one transaction with
+the cursor and the block hashes, so a crash loses at most the range in flight, which is read again.
+Events are unique per (chain, transaction, log index), so reading a range twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from decimal import Decimal
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from hexbytes import HexBytes
+from web3 import Web3
+from web3.exceptions import ContractLogicError
+
+from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
+from registry.services.agents import agent_register
+from registry.services.scoring import score_recompute_schedule
+from registry.services.summaries import canonical_digest
+
+from ..chain import events as ev
+from ..chain.identity import IdentityClient
+from ..chain.reputation import ReputationClient
+from ..chain.scan import find_reorg, scan_logs
+from ..chain.settings import ChainSettings
+from ..models import ChainCursor, ChainEvent, OutgoingStatus, ValidationAnswer
+from .chain import agent_subject_id
+
+logger = logging.getLogger(__name__)
+
+# Hashes of this many most recent blocks are kept for reorg detection. A reorg deeper than this (far
+# beyond any confirmation depth in use) would go unnoticed.
+HASH_WINDOW = 256
+_BASE_FIELDS = {f.name for f in fields(ev.ChainEvent)}
+# A validation response at or above this is read as ALLOW, below it as BLOCK (see docs/erc8004.md).
+VALIDATION_ALLOW_THRESHOLD = 50
+
+
+@dataclass(frozen=True)
+class IndexRun:
+    """What one indexer run did."""
+
+    from_block: int
+    next_block: int
+    new_events: int
+    reorg_from: int | None
+
+
+def chain_contracts(*, chain: ChainSettings) -> list[str]:
+    """The registry addresses to read, checksummed and sorted (the ValidationRegistry may be unset)."""
+    if not chain.identity_registry or not chain.reputation_registry:
+        raise ValueError("the chain settings name no IdentityRegistry/ReputationRegistry address")
+    addresses = [chain.identity_registry, chain.reputation_registry, chain.validation_registry]
+    return sorted({Web3.to_checksum_address(a) for a in addresses if a})
+
+
+def chain_cursor_get(*, chain: ChainSettings) -> ChainCursor:
+    cursor, _ = ChainCursor.objects.get_or_create(
+        chain_id=chain.chain_id,
+        contracts=",".join(chain_contracts(chain=chain)),
+        defaults={"next_block": chain.start_block, "block_hashes": {}},
+    )
+    return cursor
+
+
+def chain_index_run(
+    *, chain: ChainSettings, w3: Web3, validator: str | None = None, max_batches: int = 50
+) -> IndexRun:
+    """Undo a reorg if there was one, then index up to `max_batches` confirmed block ranges."""
+    cursor = chain_cursor_get(chain=chain)
+    reorg_from = _reorg_check(chain=chain, w3=w3, cursor=cursor)
+    started = cursor.next_block
+    new_events = 0
+    for _ in range(max_batches):
+        result = scan_logs(
+            w3,
+            addresses=chain_contracts(chain=chain),
+            from_block=cursor.next_block,
+            head=w3.eth.block_number,
+            confirmations=chain.confirmations,
+            max_range=chain.max_block_range,
+        )
+        if result.to_block < result.from_block:
+            break
+        with transaction.atomic():
+            # Re-read under the transaction: another indexer may have moved the cursor meanwhile.
+            locked = ChainCursor.objects.select_for_update().get(pk=cursor.pk)
+            if locked.next_block != result.from_block:
+                logger.info(
+                    "chain cursor moved by another run (%s != %s)", locked.next_block, result.from_block
+                )
+                cursor = locked
+                continue
+            for event in result.events:
+                if _event_store(chain=chain, event=event):
+                    new_events += 1
+                    _event_apply(chain=chain, w3=w3, event=event, validator=validator)
+            hashes = {**locked.block_hashes, **{str(n): h for n, h in result.block_hashes.items()}}
+            newest = sorted(hashes, key=int)[-HASH_WINDOW:]
+            locked.block_hashes = {n: hashes[n] for n in newest}
+            locked.next_block = result.next_block
+            locked.save(update_fields=["block_hashes", "next_block", "updated_at"])
+            cursor = locked
+    return IndexRun(started, cursor.next_block, new_events, reorg_from)
+
+
+# --- reorgs ------------------------------------------------------------------------------------------
+
+
+def _reorg_check(*, chain: ChainSettings, w3: Web3, cursor: ChainCursor) -> int | None:
+    stored = {int(n): h for n, h in cursor.block_hashes.items()}
+    if not stored:
+        return None
+    newest = max(stored)
+    # A block hash commits to all its ancestors: when the newest stored block is still canonical, so is
+    # everything below it, and one request settles the common case.
+    if newest <= w3.eth.block_number:
+        current = HexBytes(w3.eth.get_block(newest)["hash"]).to_0x_hex()
+        if current.lower() == stored[newest].lower():
+            return None
+    fork = find_reorg(w3, stored)
+    if fork is None:
+        return None
+    chain_rewind(chain=chain, cursor=cursor, from_block=fork)
+    return fork
+
+
+def chain_rewind(*, chain: ChainSettings, cursor: ChainCursor, from_block: int) -> None:
+    """Forget everything indexed from `from_block` on and move the cursor back there."""
+    logger.warning("chain %s reorganised from block %s: rewinding", chain.chain_id, from_block)
+    with transaction.atomic():
+        locked = ChainCursor.objects.select_for_update().get(pk=cursor.pk)
+        orphaned = list(ChainEvent.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block))
+        agents: set[int] = set()
+        for row in orphaned:
+            agent = _known_agent(chain=chain, agent_id=row.args.get("agent_id"))
+            if agent is None:
+                continue
+            if row.name == "NewFeedback":
+                FeedbackEntry.objects.filter(
+                    agent=agent,
+                    client_address=row.args["client_address"],
+                    feedback_index=row.args["feedback_index"],
+                ).delete()
+                agents.add(agent.pk)
+            elif row.name == "FeedbackRevoked":
+                FeedbackEntry.objects.filter(
+                    agent=agent,
+                    client_address=row.args["client_address"],
+                    feedback_index=row.args["feedback_index"],
+                ).update(revoked=False)
+                agents.add(agent.pk)
+        # An answer not yet sent to an orphaned request is dropped; if the request is still on the new
+        # branch, re-reading it creates the answer again. Sent answers are left to their receipts.
+        ValidationAnswer.objects.filter(
+            chain_id=chain.chain_id, request_block__gte=from_block, status=OutgoingStatus.PENDING
+        ).delete()
+        ChainEvent.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block).delete()
+        locked.block_hashes = {n: h for n, h in locked.block_hashes.items() if int(n) < from_block}
+        locked.next_block = min(locked.next_block, from_block)
+        locked.reorgs += 1
+        locked.save(update_fields=["block_hashes", "next_block", "reorgs", "updated_at"])
+        for agent_pk in agents:
+            score_recompute_schedule(agent_id=agent_pk)
+    cursor.refresh_from_db()
+
+
+# --- storing and applying events ---------------------------------------------------------------------
+
+
+def _jsonable(value: Any) -> Any:
+    return HexBytes(value).to_0x_hex() if isinstance(value, bytes) else value
+
+
+def _event_store(*, chain: ChainSettings, event: ev.ChainEvent) -> bool:
+    """Store the event; False when it was stored before (a re-read range)."""
+    args = {k: _jsonable(v) for k, v in asdict(event).items() if k not in _BASE_FIELDS}
+    try:
+        with transaction.atomic():
+            _, created = ChainEvent.objects.get_or_create(
+                chain_id=chain.chain_id,
+                tx_hash=event.transaction_hash,
+                log_index=event.log_index,
+                defaults={
+                    "block_number": event.block_number,
+                    "block_hash": event.block_hash,
+                    "contract_address": event.address,
+                    "name": type(event).__name__,
+                    "args": args,
+                },
+            )
+    except IntegrityError:
+        return False
+    return created
+
+
+def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, validator: str | None) -> None:
+    if isinstance(event, ev.Registered):
+        onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.owner)
+    elif isinstance(event, ev.URIUpdated):
+        agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
+        _refresh_owner(chain=chain, w3=w3, agent=agent)
+    elif isinstance(event, ev.NewFeedback):
+        _feedback_add(chain=chain, w3=w3, event=event)
+    elif isinstance(event, ev.FeedbackRevoked):
+        _feedback_revoke(chain=chain, w3=w3, event=event)
+    elif isinstance(event, ev.ValidationRequest):
+        _validation_request(chain=chain, w3=w3, event=event, validator=validator)
+    elif isinstance(event, ev.ValidationResponse):
+        _validation_outcome(chain=chain, w3=w3, event=event)
+
+
+def _known_agent(*, chain: ChainSettings, agent_id: Any) -> Agent | None:
+    if agent_id is None:
+        return None
+    return Agent.objects.filter(chain_id=chain.chain_id, erc8004_agent_id=agent_id).first()
+
+
+def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner: str | None = None) -> Agent:
+    """The registry Agent of an on-chain agent, created on first sight (owner from the event or ownerOf)."""
+    assert chain.identity_registry is not None
+    agent = _known_agent(chain=chain, agent_id=agent_id)
+    if agent is not None:
+        if owner and agent.owner_address.lower() != owner.lower():
+            Agent.objects.filter(pk=agent.pk).update(owner_address=Web3.to_checksum_address(owner))
+            agent.owner_address = Web3.to_checksum_address(owner)
+        return agent
+    if owner is None:
+        try:
+            owner = IdentityClient(w3, chain.identity_registry).owner_of(agent_id)
+        except ContractLogicError:
+            owner = ""  # burned or unknown: keep the agent, without an owner
+    subject_id = agent_subject_id(
+        chain_id=chain.chain_id, identity_registry=chain.identity_registry, agent_id=agent_id
+    )
+    agent = agent_register(
+        subject_id=subject_id,
+        registry=Agent.Registry.ERC8004,
+        owner_address=Web3.to_checksum_address(owner) if owner else "",
+        chain_id=chain.chain_id,
+        erc8004_agent_id=agent_id,
+    )
+    if agent.erc8004_agent_id is None:
+        # The subject id existed already (registered by hand): link it to its on-chain identity.
+        Agent.objects.filter(pk=agent.pk).update(
+            registry=Agent.Registry.ERC8004, chain_id=chain.chain_id, erc8004_agent_id=agent_id
+        )
+        agent.refresh_from_db()
+    return agent
+
+
+def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
+    assert chain.identity_registry is not None and agent.erc8004_agent_id is not None
+    try:
+        owner = IdentityClient(w3, chain.identity_registry).owner_of(int(agent.erc8004_agent_id))
+    except ContractLogicError:
+        return
+    if owner.lower() != agent.owner_address.lower():
+        Agent.objects.filter(pk=agent.pk).update(owner_address=Web3.to_checksum_address(owner))
+
+
+def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> None:
+    agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
+    FeedbackEntry.objects.update_or_create(
+        agent=agent,
+        client_address=Web3.to_checksum_address(event.client_address),
+        feedback_index=event.feedback_index,
+        defaults={
+            "value": Decimal(event.value),
+            "value_decimals": event.value_decimals,
+            "tag1": event.tag1,
+            "tag2": event.tag2,
+            "block_number": event.block_number,
+        },
+    )
+    score_recompute_schedule(agent_id=agent.pk)
+
+
+def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoked) -> None:
+    assert chain.reputation_registry is not None
+    agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
+    client = Web3.to_checksum_address(event.client_address)
+    updated = FeedbackEntry.objects.filter(
+        agent=agent, client_address=client, feedback_index=event.feedback_index
+    ).update(revoked=True)
+    if not updated:
+        # The feedback was given before the start block: read it so the revocation is not lost.
+        entry = ReputationClient(w3, chain.reputation_registry).read_feedback(
+            event.agent_id, client, event.feedback_index
+        )
+        FeedbackEntry.objects.create(
+            agent=agent,
+            client_address=client,
+            feedback_index=event.feedback_index,
+            value=Decimal(entry.value),
+            value_decimals=entry.value_decimals,
+            tag1=entry.tag1,
+            tag2=entry.tag2,
+            revoked=True,
+        )
+    score_recompute_schedule(agent_id=agent.pk)
+
+
+def _validation_request(
+    *, chain: ChainSettings, w3: Web3, event: ev.ValidationRequest, validator: str | None
+) -> None:
+    if validator is None or event.validator_address.lower() != validator.lower():
+        return
+    agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
+    answer, created = ValidationAnswer.objects.get_or_create(
+        chain_id=chain.chain_id,
+        request_hash=event.request_hash,
+        defaults={
+            "erc8004_agent_id": event.agent_id,
+            "agent": agent,
+            "validator_address": Web3.to_checksum_address(event.validator_address),
+            "request_uri": event.request_uri[:2000],
+            "request_block": event.block_number,
+        },
+    )
+    if created:
+        transaction.on_commit(partial(_enqueue_answer, answer.pk))
+
+
+def _enqueue_answer(answer_id: int) -> None:
+    from ..tasks import answer_validation_request
+
+    answer_validation_request.delay(answer_id)
+
+
+def _validation_outcome(*, chain: ChainSettings, w3: Web3, event: ev.ValidationResponse) -> None:
+    """A registered provider's on-chain validation becomes one of its check outcomes for the agent.
+
+    Mapping: response >= 50 is ALLOW, below is BLOCK; the confidence is the response's distance from
+    the other verdict's end (response/100 for ALLOW, (100 - response)/100 for BLOCK), so a response of 0
+    is a confident BLOCK rather than a BLOCK with no confidence. Only the first response to a request
+    counts (outcomes are append-only; validators may repeat responses).
+    """
+    providers = list(
+        Provider.objects.filter(
+            signer_address__iexact=event.validator_address, status=Provider.Status.ACTIVE
+        ).exclude(signer_address="")
+    )
+    if not providers:
+        return
+    agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
+    allow = event.response >= VALIDATION_ALLOW_THRESHOLD
+    confidence = (event.response if allow else 100 - event.response) / 100
+    checked_at = datetime.fromtimestamp(int(w3.eth.get_block(event.block_number)["timestamp"]), UTC)
+    for provider in providers:
+        outcome_id = f"erc8004:{chain.chain_id}:{event.request_hash}"
+        if CheckOutcome.objects.filter(provider=provider, outcome_id=outcome_id).exists():
+            continue
+        CheckOutcome.objects.create(
+            provider=provider,
+            agent=agent,
+            outcome_id=outcome_id,
+            verdict=CheckOutcome.Verdict.ALLOW if allow else CheckOutcome.Verdict.BLOCK,
+            reported_verdict=f"erc8004:{event.response}",
+            confidence=confidence,
+            checked_at=checked_at,
+            body_digest=canonical_digest(
+                {"requestHash": event.request_hash, "response": event.response, "tag": event.tag}
+            ),
+        )
+        transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
+
+
+def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
+    from registry.tasks import rollup_outcomes
+
+    rollup_outcomes.delay(provider_id, agent_id)

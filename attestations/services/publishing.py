@@ -1,0 +1,134 @@
+"""Publish trust scores to the ERC-8004 ReputationRegistry as giveFeedback.
+
+value = score x 100 with 2 decimals; tag1/tag2 name HCS-25 and the adapter; endpoint is the score's
+URL; feedbackURI is the signed attestation's URL and feedbackHash the keccak256 of the bytes served
+there. Sending goes through services.outbox, which guarantees one transaction per publication.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from hexbytes import HexBytes
+from web3 import Web3
+from web3.types import TxParams
+
+from common.errors import ApplicationError
+from registry.models import Agent, TrustScore
+
+from ..chain.reputation import ReputationClient, score_to_feedback_value
+from ..chain.settings import ChainSettings
+from ..chain.tx import Fees, TransactionSigner
+from ..models import ScorePublication
+from .outbox import outgoing_due, outgoing_send
+from .scores import score_attestation_issue
+
+
+def score_url(*, agent: Agent) -> str:
+    return f"{settings.SITE_URL}/api/v1/agents/{agent.subject_id}/trust-score"
+
+
+def attestation_url(*, attestation_id: int) -> str:
+    return f"{settings.SITE_URL}/api/v1/attestations/{attestation_id}"
+
+
+def score_publication_request(*, score: TrustScore, chain: ChainSettings) -> ScorePublication:
+    """Ask for `score` to be published on `chain` (once: asking again returns the same publication)."""
+    agent = score.agent
+    if agent.erc8004_agent_id is None or agent.chain_id != chain.chain_id:
+        raise ApplicationError(
+            f"Agent {agent.subject_id!r} has no ERC-8004 identity on chain {chain.chain_id}.",
+            status=409,
+            problem="conflict",
+        )
+    try:
+        with transaction.atomic():
+            publication, created = ScorePublication.objects.get_or_create(
+                score=score, chain_id=chain.chain_id, defaults={"agent": agent}
+            )
+    except IntegrityError:
+        return ScorePublication.objects.get(score=score, chain_id=chain.chain_id)
+    if created:
+        transaction.on_commit(partial(_enqueue, publication.pk))
+    return publication
+
+
+def _enqueue(publication_id: int) -> None:
+    from ..tasks import publish_score
+
+    publish_score.delay(publication_id)
+
+
+def _prepare(publication: ScorePublication) -> None:
+    """Fix what will be published (attestation, value, tags, URIs) before the transaction is signed."""
+    if publication.attestation_id is not None:
+        return
+    score = TrustScore.objects.select_related("agent", "config").get(pk=publication.score_id)
+    attestation = score_attestation_issue(score=score)
+    value, decimals = score_to_feedback_value(score.trust_score)
+    ScorePublication.objects.filter(pk=publication.pk).update(
+        attestation=attestation,
+        value=value,
+        value_decimals=decimals,
+        tag1=settings.CHAIN_FEEDBACK_TAG1,
+        tag2=settings.CHAIN_FEEDBACK_TAG2,
+        endpoint=score_url(agent=score.agent),
+        feedback_uri=attestation_url(attestation_id=attestation.pk),
+        feedback_hash=attestation.document_hash,
+    )
+    publication.refresh_from_db()
+
+
+def _builder(chain: ChainSettings, w3: Web3) -> Any:
+    assert chain.reputation_registry is not None
+    client = ReputationClient(w3, chain.reputation_registry)
+
+    def build(publication: ScorePublication, sender: str, nonce: int, fees: Fees) -> TxParams:
+        assert publication.value is not None and publication.agent.erc8004_agent_id is not None
+        return client.build_give_feedback(
+            int(publication.agent.erc8004_agent_id),
+            publication.value,
+            publication.value_decimals,
+            tag1=publication.tag1,
+            tag2=publication.tag2,
+            endpoint=publication.endpoint,
+            feedback_uri=publication.feedback_uri,
+            feedback_hash=bytes(HexBytes(publication.feedback_hash)),
+            sender=sender,
+            nonce=nonce,
+            fees=fees,
+        )
+
+    return build
+
+
+def score_publication_send(
+    *,
+    publication_id: int,
+    chain: ChainSettings,
+    w3: Web3,
+    signer: TransactionSigner,
+    receipt_timeout: float | None = None,
+) -> ScorePublication:
+    """Send (or finish sending) one publication; see services.outbox for the exactly-once rules."""
+    return outgoing_send(
+        model=ScorePublication,
+        pk=publication_id,
+        chain=chain,
+        w3=w3,
+        signer=signer,
+        build=_builder(chain, w3),
+        prepare=_prepare,
+        receipt_timeout=receipt_timeout,
+    )
+
+
+def score_publications_due(*, chain: ChainSettings) -> list[int]:
+    return outgoing_due(model=ScorePublication, chain_id=chain.chain_id)
+
+
+def score_publications_list(*, agent: Agent) -> list[ScorePublication]:
+    return list(ScorePublication.objects.filter(agent=agent).select_related("score").order_by("-created_at"))

@@ -1,0 +1,89 @@
+"""Celery tasks for ERC-8004: thin wrappers that build the chain context and call a service.
+
+Every task is a no-op while CHAIN_ENABLED is off. Transient node/network errors retry with backoff;
+a publication or answer that outlives its retries is picked up again by the periodic sweeps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError
+
+from .services.chain import chain_context, chain_signer, validator_address
+from .services.indexer import chain_index_run
+from .services.outbox import TRANSIENT_ERRORS, TransientChainError
+from .services.publishing import score_publication_send, score_publications_due
+from .services.validation_responder import validation_answer_send, validation_answers_due
+from .services.wallets import provider_wallets_check as wallets_check_run
+
+_RETRY = {
+    "autoretry_for": (TransientChainError, OperationalError, *TRANSIENT_ERRORS),
+    "retry_backoff": 5,
+    "retry_backoff_max": 600,
+    "max_retries": 8,
+}
+
+
+@shared_task(**_RETRY)
+def chain_index() -> dict[str, Any] | None:
+    context = chain_context()
+    if context is None:
+        return None
+    run = chain_index_run(chain=context.chain, w3=context.w3, validator=validator_address())
+    return {"from": run.from_block, "next": run.next_block, "new": run.new_events, "reorg": run.reorg_from}
+
+
+@shared_task(**_RETRY)
+def publish_score(publication_id: int) -> str | None:
+    context = chain_context()
+    if context is None:
+        return None
+    publication = score_publication_send(
+        publication_id=publication_id, chain=context.chain, w3=context.w3, signer=chain_signer()
+    )
+    return publication.status
+
+
+@shared_task(**_RETRY)
+def answer_validation_request(answer_id: int) -> str | None:
+    context = chain_context()
+    if context is None:
+        return None
+    answer = validation_answer_send(
+        answer_id=answer_id, chain=context.chain, w3=context.w3, signer=chain_signer()
+    )
+    return answer.status
+
+
+@shared_task
+def score_publications_sweep() -> int:
+    """Beat: re-drive publications left pending, unconfirmed or claimed by a dead worker."""
+    context = chain_context()
+    if context is None:
+        return 0
+    due = score_publications_due(chain=context.chain)
+    for publication_id in due:
+        publish_score.delay(publication_id)
+    return len(due)
+
+
+@shared_task
+def validation_answers_sweep() -> int:
+    """Beat: the validation responder; answers requests the indexer found and retries unfinished ones."""
+    context = chain_context()
+    if context is None:
+        return 0
+    due = validation_answers_due(chain=context.chain)
+    for answer_id in due:
+        answer_validation_request.delay(answer_id)
+    return len(due)
+
+
+@shared_task(**_RETRY)
+def provider_wallets_check() -> int:
+    context = chain_context()
+    if context is None:
+        return 0
+    return len(wallets_check_run(chain=context.chain, w3=context.w3))
