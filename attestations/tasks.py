@@ -9,12 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 
 from .services.chain import chain_context, chain_signer, validator_address
 from .services.indexer import chain_index_run
 from .services.outbox import TRANSIENT_ERRORS, TransientChainError
-from .services.publishing import score_publication_send, score_publications_due
+from .services.publishing import (
+    score_publication_send,
+    score_publications_auto_request,
+    score_publications_due,
+)
 from .services.validation_responder import validation_answer_send, validation_answers_due
 from .services.wallets import provider_wallets_check as wallets_check_run
 
@@ -59,10 +63,13 @@ def answer_validation_request(answer_id: int) -> str | None:
 
 @shared_task
 def score_publications_sweep() -> int:
-    """Beat: re-drive publications left pending, unconfirmed or claimed by a dead worker."""
+    """Beat: publish new scores (when auto-publishing is on), and re-drive publications left
+    pending, unconfirmed or claimed by a dead worker."""
     context = chain_context()
     if context is None:
         return 0
+    with transaction.atomic():
+        score_publications_auto_request(chain=context.chain)
     due = score_publications_due(chain=context.chain)
     for publication_id in due:
         publish_score.delay(publication_id)

@@ -258,6 +258,12 @@ CHAIN_RECEIPT_TIMEOUT_SECONDS = env_float("CHAIN_RECEIPT_TIMEOUT_SECONDS", 120.0
 # A claim older than this is presumed to belong to a dead worker and may be taken over.
 CHAIN_CLAIM_LEASE_SECONDS = env_int("CHAIN_CLAIM_LEASE_SECONDS", 300, minimum=10)
 CHAIN_MAX_ATTEMPTS = env_int("CHAIN_MAX_ATTEMPTS", 8, minimum=1)
+# Publish on-chain agents' new scores without being asked (each costs gas and stays on chain forever).
+CHAIN_AUTO_PUBLISH = env_bool("CHAIN_AUTO_PUBLISH", False)
+CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS = env_int(
+    "CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS", 86_400, minimum=0
+)
+CHAIN_AUTO_PUBLISH_MIN_CHANGE = env_float("CHAIN_AUTO_PUBLISH_MIN_CHANGE", 1.0, minimum=0.0)
 if CHAIN_ENABLED:
     CELERY_BEAT_SCHEDULE.update(
         {

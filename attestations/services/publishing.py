@@ -7,11 +7,14 @@ there. Sending goes through services.outbox, which guarantees one transaction pe
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from decimal import Decimal
 from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams
@@ -132,3 +135,39 @@ def score_publications_due(*, chain: ChainSettings) -> list[int]:
 
 def score_publications_list(*, agent: Agent) -> list[ScorePublication]:
     return list(ScorePublication.objects.filter(agent=agent).select_related("score").order_by("-created_at"))
+
+
+def score_publications_auto_request(*, chain: ChainSettings, now: datetime | None = None) -> int:
+    """Queue the publication of each on-chain agent's newest score, when auto-publishing is on.
+
+    Publishing costs gas and every feedback stays on chain, so a new score is published only when
+    CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS have passed since the agent's last publication and the
+    score moved by at least CHAIN_AUTO_PUBLISH_MIN_CHANGE points.
+    """
+    if not settings.CHAIN_AUTO_PUBLISH:
+        return 0
+    now = now or timezone.now()
+    gap = timedelta(seconds=settings.CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS)
+    min_change = Decimal(str(settings.CHAIN_AUTO_PUBLISH_MIN_CHANGE))
+    requested = 0
+    agents = Agent.objects.filter(
+        chain_id=chain.chain_id, erc8004_agent_id__isnull=False, latest_score__isnull=False
+    ).select_related("latest_score")
+    for agent in agents.iterator():
+        score = agent.latest_score
+        assert score is not None
+        last = (
+            ScorePublication.objects.filter(agent=agent, chain_id=chain.chain_id)
+            .select_related("score")
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        if last is not None and (
+            last.score_id == score.pk
+            or now - last.created_at < gap
+            or abs(last.score.trust_score - score.trust_score) < min_change
+        ):
+            continue
+        score_publication_request(score=score, chain=chain)
+        requested += 1
+    return requested

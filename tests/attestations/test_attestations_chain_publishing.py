@@ -393,3 +393,22 @@ def test_it_signs_again_only_when_its_nonce_was_taken_by_another_transaction(
     assert retried.tx_hash != stored.tx_hash
     assert retried.nonce == (stored.nonce or 0) + 1
     assert _feedback_count(reputation, onchain_score, service_account) == 1
+
+
+def test_it_auto_publishes_new_scores_that_moved_enough(
+    db: None, chain: ChainSettings, onchain_score: TrustScore, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.test import override_settings
+
+    from attestations.services.publishing import score_publications_auto_request
+
+    assert score_publications_auto_request(chain=chain) == 0  # off by default
+    with override_settings(
+        CHAIN_AUTO_PUBLISH=True, CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS=0, CHAIN_AUTO_PUBLISH_MIN_CHANGE=1.0
+    ):
+        assert score_publications_auto_request(chain=chain) == 1
+        # The same score is never published twice.
+        assert score_publications_auto_request(chain=chain) == 0
+    assert ScorePublication.objects.filter(score=onchain_score, chain_id=chain.chain_id).count() == 1
+    with override_settings(CHAIN_AUTO_PUBLISH=True, CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS=3600):
+        assert score_publications_auto_request(chain=chain) == 0
