@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from .models import (
     Agent,
@@ -23,7 +23,7 @@ from .models import (
     TrustScore,
     VerificationSummary,
 )
-from .selectors import ProviderAudit, provider_audit_stats
+from .selectors import CollusionSignals, ProviderAudit, provider_audit_stats, provider_collusion_signals
 from .services.providers import provider_set_status
 from .services.scoring import scoring_config_create
 
@@ -73,19 +73,33 @@ class ProviderAdmin(admin.ModelAdmin):
         "block_rate",
         "discriminative_power",
         "rubber_stamp",
+        "audit_flags",
         "last_summary",
     ]
     list_filter = ["status"]
     search_fields = ["name", "slug", "signer_address"]
-    readonly_fields = ["status", "status_changed_at", "created_at"]
+    readonly_fields = ["status", "status_changed_at", "created_at", "audit_flags"]
     inlines = [ApiKeyInline, AuditEventInline]
+    _stats: dict[int, ProviderAudit]
+    _collusion: dict[int, CollusionSignals]
     actions = ["suspend", "reinstate"]
 
+    # The audit numbers are computed once per page for all rows (the admin instance is shared, so
+    # each view starts from a clean cache).
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> Any:
+        self._stats, self._collusion = {}, {}
+        return super().change_view(request, object_id, form_url, extra_context)
+
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
+        self._stats, self._collusion = {}, {}
         response = super().changelist_view(request, extra_context)
         cl = getattr(response, "context_data", {}).get("cl")
         if cl is not None:
-            self._stats = provider_audit_stats(provider_ids=[p.pk for p in cl.result_list])
+            ids = [p.pk for p in cl.result_list]
+            self._stats = provider_audit_stats(provider_ids=ids)
+            self._collusion = provider_collusion_signals(provider_ids=ids)
         return response
 
     def _audit(self, obj: Provider) -> ProviderAudit:
@@ -118,6 +132,19 @@ class ProviderAdmin(admin.ModelAdmin):
         if self._audit(obj).rubber_stamp:
             return format_html('<strong style="color:#b00">{}</strong>', "⚠ blocks almost nothing")
         return ""
+
+    @admin.display(description="collusion / capture")
+    def audit_flags(self, obj: Provider) -> str:
+        if obj.pk is None:
+            return ""
+        cached = getattr(self, "_collusion", None) or {}
+        if obj.pk not in cached:
+            cached.update(provider_collusion_signals(provider_ids=[obj.pk]))
+            self._collusion = cached
+        signals = cached[obj.pk]
+        if not signals.flags:
+            return ""
+        return format_html_join("", '<div style="color:#b00">⚠ {}</div>', ((flag,) for flag in signals.flags))
 
     @admin.display(description="last summary")
     def last_summary(self, obj: Provider) -> Any:

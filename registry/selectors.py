@@ -61,3 +61,93 @@ def provider_audit_stats(*, provider_ids: Iterable[int]) -> dict[int, ProviderAu
             last_summary_at=row["last"],
         )
     return out
+
+
+# --- collusion and capture ---------------------------------------------------------------------------
+
+# A provider whose covered agents mostly share one owner looks captive rather than independent.
+OWNER_CONCENTRATION_FLAG = 0.8
+# Two providers whose rates on the same agents differ by less than this look copied from each other.
+COPY_RATE_DELTA = 0.005
+# A provider whose allow rate sits this far above the other providers' on the same agents is lenient.
+LENIENCY_DELTA = 0.15
+MIN_SHARED_AGENTS = 5
+
+
+@dataclass(frozen=True)
+class CollusionSignals:
+    """Reasons an admin should look closer at a provider; each names the evidence."""
+
+    owner_concentration: float | None
+    top_owner: str | None
+    copies: list[tuple[str, int, float]]
+    leniency: float | None
+    lenient_agents: int
+
+    @property
+    def flags(self) -> list[str]:
+        out = []
+        if self.owner_concentration is not None and self.owner_concentration >= OWNER_CONCENTRATION_FLAG:
+            out.append(f"{self.owner_concentration:.0%} of its agents belong to {self.top_owner}")
+        for slug, shared, delta in self.copies:
+            out.append(f"reports the same rates as {slug} on {shared} agents (mean |Δ| {delta:.4f})")
+        if self.leniency is not None and self.leniency >= LENIENCY_DELTA:
+            out.append(
+                f"allows {self.leniency:.0%} more than the other providers on {self.lenient_agents} agents"
+            )
+        return out
+
+
+def _latest_by_provider(
+    provider_ids: list[int] | None = None,
+) -> dict[int, dict[int, tuple[float, float, str]]]:
+    """provider -> agent -> (allow rate, block rate, agent owner) of the newest summary."""
+    newest = (
+        VerificationSummary.objects.filter(provider_id=OuterRef("provider_id"), agent_id=OuterRef("agent_id"))
+        .order_by("-window_end", "-id")
+        .values("id")[:1]
+    )
+    rows = VerificationSummary.objects.filter(id=Subquery(newest))
+    if provider_ids is not None:
+        shared_agents = VerificationSummary.objects.filter(provider_id__in=provider_ids).values("agent_id")
+        rows = rows.filter(agent_id__in=shared_agents)
+    out: dict[int, dict[int, tuple[float, float, str]]] = {}
+    for provider_id, agent_id, allow, block, owner in rows.values_list(
+        "provider_id", "agent_id", "allow_rate", "block_rate", "agent__owner_address"
+    ):
+        out.setdefault(provider_id, {})[agent_id] = (allow, block, (owner or "").lower())
+    return out
+
+
+def provider_collusion_signals(*, provider_ids: Iterable[int]) -> dict[int, CollusionSignals]:
+    """Capture (one owner's agents), copying (identical rates) and leniency against peers."""
+    from .models import Provider
+
+    ids = list(provider_ids)
+    latest = _latest_by_provider(ids)
+    slugs = dict(Provider.objects.values_list("pk", "slug"))
+    out: dict[int, CollusionSignals] = {}
+    for pid in ids:
+        mine = latest.get(pid, {})
+        owners = [owner for _, _, owner in mine.values() if owner]
+        top_owner, concentration = None, None
+        if owners:
+            top_owner = max(set(owners), key=owners.count)
+            concentration = owners.count(top_owner) / len(mine)
+        copies = []
+        lenient_deltas: list[float] = []
+        for other, theirs in latest.items():
+            if other == pid:
+                continue
+            shared = set(mine) & set(theirs)
+            if not shared:
+                continue
+            deltas = [abs(mine[a][0] - theirs[a][0]) + abs(mine[a][1] - theirs[a][1]) for a in shared]
+            if len(shared) >= MIN_SHARED_AGENTS and sum(deltas) / len(deltas) < COPY_RATE_DELTA:
+                copies.append((slugs.get(other, str(other)), len(shared), sum(deltas) / len(deltas)))
+            lenient_deltas.extend(mine[a][0] - theirs[a][0] for a in shared)
+        leniency = (
+            sum(lenient_deltas) / len(lenient_deltas) if len(lenient_deltas) >= MIN_SHARED_AGENTS else None
+        )
+        out[pid] = CollusionSignals(concentration, top_owner, copies, leniency, len(lenient_deltas))
+    return out
