@@ -7,3 +7,9 @@ class VerificationConfig(AppConfig):
     name = "verification"
     verbose_name = "Verification engine"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # pint's unit registry takes about a second to load: pay it at start-up, not on a request.
+        from .engine.runs import warm_up
+
+        warm_up()

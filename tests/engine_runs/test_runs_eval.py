@@ -1,0 +1,43 @@
+import json
+
+from runs_helpers import make_run
+
+from verification.engine.eval.groundedness import evaluate_groundedness, main
+
+
+def _line(answer, hallucinated, spans, span_labels=True):
+    msgs = make_run("How tall?", [{"height": "330 meters"}], answer)
+    label = {"hallucinated": hallucinated, "spans": spans}
+    if not span_labels:
+        label["span_labels"] = False
+    return json.dumps({"id": "ignored", "messages": msgs, "label": label})
+
+
+def test_it_scores_responses_and_spans(tmp_path):
+    bad = "It is 500 meters tall."
+    path = tmp_path / "g.jsonl"
+    path.write_text(
+        "\n".join(
+            [
+                _line(bad, True, [{"start": 6, "end": 16, "text": "500 meters", "kind": "contradiction"}]),
+                _line("It is 330 meters tall.", False, []),
+                _line("It is 330 meters tall.", True, [], span_labels=False),
+            ]
+        )
+        + "\n"
+    )
+    m = evaluate_groundedness(path, progress=False)
+    assert m["cases"] == 3
+    assert m["response"] == {"precision": 1.0, "recall": 0.5, "f1": round(2 / 3, 4)}
+    assert m["span"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert m["false_positive_rate"] == 0.0
+    assert set(m["latency_ms"]) >= {"p50", "p99"}
+
+
+def test_it_writes_metrics_from_the_command_line(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    path.write_text(_line("It is 330 meters tall.", False, []) + "\n")
+    out = tmp_path / "m.json"
+    assert main([str(path), "--out", str(out), "--no-progress"]) == 0
+    assert json.loads(out.read_text())["cases"] == 1
+    assert '"cases": 1' in capsys.readouterr().out

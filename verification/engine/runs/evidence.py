@@ -1,0 +1,486 @@
+"""The evidence of a run: every value of its tool results (nested JSON walked to the leaves), and the
+user's and system's own words, indexed for fast matching of claims.
+
+A *record* is the nearest list element that holds a value (one product of a result list, one event of a
+calendar); values outside lists belong to their message's root record. Records let the matcher tell "the
+price of another item" from "the price of this item".
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date as _date
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
+from .mentions import extract_mentions
+from .messages import ParsedRun
+
+__all__ = ["Evidence", "Fact", "build_evidence", "has_words", "normalize_text"]
+
+Record = tuple[int, tuple[Any, ...]]
+
+_ISO_DT = re.compile(
+    r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::\d{2}(?:\.\d+)?)?"
+    r"(?P<tz>Z|[+-]\d{2}:?\d{2})?)?$"
+)
+_DIGIT = re.compile(r"\d")
+_ALPHA = re.compile(r"[^\W\d_]")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
+
+
+def normalize_text(text: str) -> str:
+    """Lower-case ``text`` and reduce punctuation to single spaces, for substring matching.
+
+    >>> normalize_text("Paris,  France!")
+    'paris france'
+    """
+    return " ".join(_WORD.findall(text.casefold().replace("_", " ")))
+
+
+def has_words(haystack: str, needle: str) -> bool:
+    """Whether ``needle`` occurs in ``haystack`` as whole words (both normalised).
+
+    >>> has_words("new york city | paris", "york city"), has_words("new york city", "ork")
+    (True, False)
+    """
+    if not needle:
+        return False
+    start = haystack.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or not haystack[start - 1].isalnum()) and (
+            end == len(haystack) or not haystack[end].isalnum()
+        ):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
+
+
+@dataclass(slots=True)
+class Fact:
+    """One value of the evidence with where it came from."""
+
+    kind: str  # number date time state string
+    value: Any
+    message_index: int
+    path: Any  # the JSON path as a tuple of keys and indices ("$" for free text)
+    record: Record | None
+    list_path: tuple[int, tuple[Any, ...]] | None
+    key_tokens: frozenset[str] = frozenset()
+    unit: str | None = None
+    currencies: frozenset[str] = frozenset()
+    text: str = ""
+    start: int = -1
+    end: int = -1
+    source: str = "tool"  # tool | user | system | derived
+
+    @property
+    def json_path(self) -> str:
+        """The path in JSONPath-like notation, ``$.results[1].price``."""
+        return self.path if isinstance(self.path, str) else _path_str(self.path)
+
+
+@dataclass(slots=True)
+class Evidence:
+    """All facts of a run plus lookup tables."""
+
+    numbers: list[Fact] = field(default_factory=list)
+    dates: list[Fact] = field(default_factory=list)
+    times: list[Fact] = field(default_factory=list)
+    datetimes: list[Fact] = field(default_factory=list)
+    states: list[Fact] = field(default_factory=list)
+    strings: list[Fact] = field(default_factory=list)
+    counts: list[Fact] = field(default_factory=list)
+    haystack: str = ""
+    raw_haystack: str = ""
+    vocabulary: set[str] = field(default_factory=set)
+    acronyms: set[str] = field(default_factory=set)
+    units_by_dim: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    key_index: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))
+    currencies: set[str] = field(default_factory=set)
+    has_tool_results: bool = False
+    contents: dict[int, str] = field(default_factory=dict)
+
+    def locate(self, fact: Fact) -> tuple[int, int]:
+        """The character span of ``fact`` in its message, found lazily (only reported facts need it)."""
+        if fact.start >= 0:
+            return fact.start, fact.end
+        content = self.contents.get(fact.message_index, "")
+        needle = fact.text
+        key = (
+            next((p for p in reversed(fact.path) if isinstance(p, str)), "")
+            if isinstance(fact.path, tuple)
+            else ""
+        )
+        anchor = content.find(f'"{key}"') if key and key != "$" else -1
+        pos = content.find(needle, max(anchor, 0))
+        if pos < 0:
+            pos = content.find(needle)
+        fact.start, fact.end = (pos, pos + len(needle)) if pos >= 0 else (0, 0)
+        return fact.start, fact.end
+
+
+def _key_tokens(path: tuple[Any, ...]) -> frozenset[str]:
+    return _key_tokens_of(tuple(p for p in path if isinstance(p, str)))
+
+
+@lru_cache(maxsize=4096)
+def _key_tokens_of(keys: tuple[str, ...]) -> frozenset[str]:
+    toks: set[str] = set()
+    for p in keys:
+        if True:
+            for t in re.split(r"[_\W]+", p.lower()):
+                if t:
+                    toks.add(t)
+                    if t.endswith("s") and len(t) > 3:
+                        toks.add(t[:-1])
+    return frozenset(toks)
+
+
+@lru_cache(maxsize=4096)
+def _key_unit(key: str) -> str | None:
+    parts = [p for p in re.split(r"[_\W]+", key.lower()) if p]
+    if parts and parts[-1] in ("percent", "pct", "percentage"):
+        return "percent"
+    # "strength_mg_per_tablet": the unit is the last unit token that is not the denominator of a "per".
+    for i in range(len(parts) - 1, 0, -1):
+        tok = parts[i]
+        if tok in KEY_UNITS and parts[i - 1] != "per" and (len(tok) > 1 or i == len(parts) - 1):
+            return KEY_UNITS[tok]
+    return None
+
+
+def _path_str(path: tuple[Any, ...]) -> str:
+    out = "$"
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def _parse_dt(text: str) -> tuple[_date | None, tuple[int, int] | None, datetime | None]:
+    m = _ISO_DT.match(text.strip())
+    if not m:
+        return None, None, None
+    try:
+        d = _date(int(m["y"]), int(m["mo"]), int(m["d"]))
+    except ValueError:
+        return None, None, None
+    if m["h"] is None:
+        return d, None, None
+    hm = (int(m["h"]), int(m["mi"]))
+    try:
+        dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        dt = None
+    return d, hm, dt
+
+
+class _Builder:
+    def __init__(self, ev: Evidence) -> None:
+        self.ev = ev
+        self.hay: list[str] = []
+        self.raw: list[str] = []
+        self.keys: set[Any] = set()
+
+    def add_text(
+        self,
+        text: str,
+        msg: int,
+        source: str,
+        record: Record | None,
+        list_path: Any,
+        path: Any,
+        key_tokens: frozenset[str],
+        currencies: frozenset[str],
+    ) -> None:
+        # Values inside free text ("330 meters", "every 8 to 12 hours", "built 1887-1889"). Tool strings
+        # without a digit hold no such value worth the cost of reading (their states are looked up directly).
+        if source == "tool" and (
+            not _DIGIT.search(text) or (" " not in text.strip() and _ALPHA.search(text))
+        ):
+            return  # no number, or a single code such as "SKU-123" or "BSD-3-Clause"
+        for m in extract_mentions(text):
+            if m.kind in ("money", "number", "year", "quantity", "percent", "count") and m.value is not None:
+                unit = m.unit
+                cur = frozenset({m.currency}) if m.currency and m.currency != "$" else currencies
+                self._num(m.value, msg, path, record, list_path, key_tokens, unit, cur, m.text, source)
+            elif m.kind == "score":
+                for v in m.values:
+                    self._num(v, msg, path, record, list_path, key_tokens, None, currencies, m.text, source)
+            elif m.kind == "date" and m.date is not None:
+                y, mo, d, _ = m.date
+                self.ev.dates.append(
+                    Fact(
+                        "date",
+                        (y, mo, d),
+                        msg,
+                        path,
+                        record,
+                        list_path,
+                        key_tokens,
+                        text=m.text,
+                        source=source,
+                    )
+                )
+            elif m.kind == "time" and m.time is not None:
+                self.ev.times.append(
+                    Fact("time", m.time, msg, path, record, list_path, key_tokens, text=m.text, source=source)
+                )
+            elif m.kind == "state" and source == "tool":
+                # A user asking "is it on time?" states nothing: only tool results give states.
+                self.ev.states.append(
+                    Fact(
+                        "state",
+                        m.extra["state"],
+                        msg,
+                        path,
+                        record,
+                        list_path,
+                        key_tokens,
+                        text=m.text,
+                        source=source,
+                    )
+                )
+
+    def _num(
+        self,
+        value: float,
+        msg: int,
+        path: Any,
+        record: Record | None,
+        list_path: Any,
+        key_tokens: frozenset[str],
+        unit: str | None,
+        currencies: frozenset[str],
+        text: str,
+        source: str,
+    ) -> None:
+        f = Fact(
+            "number",
+            float(value),
+            msg,
+            path,
+            record,
+            list_path,
+            key_tokens,
+            unit,
+            currencies,
+            text,
+            source=source,
+        )
+        self.ev.numbers.append(f)
+        if unit:
+            self.ev.units_by_dim[unit] += 1
+        for t in key_tokens:
+            self.ev.key_index[t].append(f)
+
+    def walk(
+        self,
+        value: Any,
+        msg: int,
+        path: tuple[Any, ...],
+        record: Record,
+        list_path: Any,
+        currencies: frozenset[str],
+    ) -> None:
+        if isinstance(value, dict):
+            local = frozenset(
+                v.upper()
+                for v in value.values()
+                if isinstance(v, str) and len(v) == 3 and v.upper() in ISO_CURRENCIES
+            )
+            scope = local or currencies
+            self.ev.currencies.update(local)
+            for k, v in value.items():
+                if k not in self.keys:
+                    self.keys.add(k)
+                    self.hay.append(normalize_text(str(k)))
+                self.walk(v, msg, (*path, k), record, list_path, scope)
+            return
+        if isinstance(value, list):
+            key_tokens = _key_tokens(path)
+            lp = (msg, path)
+            self._count(len(value), msg, path, record, list_path, key_tokens, "length")
+            self._tallies(value, msg, path, record, key_tokens)
+            for i, v in enumerate(value):
+                rec: Record = (msg, (*path, i)) if isinstance(v, dict | list) else record
+                self.walk(
+                    v, msg, (*path, i), rec, lp if isinstance(v, dict | list) else list_path, currencies
+                )
+            return
+        key = next((p for p in reversed(path) if isinstance(p, str)), "")
+        key_tokens = _key_tokens(path)
+        pstr = path
+        if isinstance(value, bool):
+            low_key = key.lower()
+            for k, (yes, no) in BOOLEAN_STATES.items():
+                if low_key == k or low_key.endswith("_" + k):
+                    self.ev.states.append(
+                        Fact(
+                            "state",
+                            yes if value else no,
+                            msg,
+                            pstr,
+                            record,
+                            list_path,
+                            key_tokens,
+                            text=str(value).lower(),
+                        )
+                    )
+                    break
+            return
+        if isinstance(value, int | float):
+            self._num(
+                value,
+                msg,
+                pstr,
+                record,
+                list_path,
+                key_tokens,
+                _key_unit(key),
+                currencies,
+                str(value),
+                "tool",
+            )
+            return
+        if not isinstance(value, str):
+            return
+        text = value
+        self.raw.append(text.casefold())
+        norm = normalize_text(text)
+        self.hay.append(norm)
+        self.ev.strings.append(Fact("string", norm, msg, pstr, record, list_path, key_tokens, text=text))
+        state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(text.lower().replace("_", " "))
+        if state:
+            self.ev.states.append(Fact("state", state, msg, pstr, record, list_path, key_tokens, text=text))
+        d, hm, dt = _parse_dt(text) if text[:4].isdigit() else (None, None, None)
+        if d is not None:
+            self.ev.dates.append(
+                Fact("date", (d.year, d.month, d.day), msg, pstr, record, list_path, key_tokens, text=text)
+            )
+            self._num(
+                float(d.year),
+                msg,
+                pstr,
+                record,
+                list_path,
+                key_tokens,
+                "year_of_date",
+                frozenset(),
+                text,
+                "tool",
+            )
+            if hm is not None:
+                self.ev.times.append(Fact("time", hm, msg, pstr, record, list_path, key_tokens, text=text))
+            self.ev.datetimes.append(
+                Fact(
+                    "datetime",
+                    dt or datetime(d.year, d.month, d.day),
+                    msg,
+                    pstr,
+                    record,
+                    list_path,
+                    key_tokens,
+                    text=text,
+                )
+            )
+            return
+        if _PLAIN_NUMBER.fullmatch(text.strip()):
+            self._num(
+                float(text),
+                msg,
+                pstr,
+                record,
+                list_path,
+                key_tokens,
+                _key_unit(key),
+                currencies,
+                text,
+                "tool",
+            )
+            return
+        self.add_text(text, msg, "tool", record, list_path, pstr, key_tokens, currencies)
+
+    def _count(
+        self,
+        n: int,
+        msg: int,
+        path: tuple[Any, ...],
+        record: Record,
+        list_path: Any,
+        key_tokens: frozenset[str],
+        how: str,
+    ) -> None:
+        self.ev.counts.append(Fact("count", float(n), msg, path, record, list_path, key_tokens, text=how))
+
+    def _tallies(
+        self, items: list[Any], msg: int, path: tuple[Any, ...], record: Record, key_tokens: frozenset[str]
+    ) -> None:
+        # "two of the five transactions are pending": how many elements share a value, and integer totals.
+        by_value: dict[tuple[str, Any], int] = defaultdict(int)
+        totals: dict[str, float] = defaultdict(float)
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            for k, v in item.items():
+                if isinstance(v, bool | str) and len(str(v)) < 40:
+                    by_value[(k, v)] += 1
+                elif isinstance(v, int | float):
+                    totals[k] += v
+        for (k, _), n in by_value.items():
+            if 1 < n < len(items) or len(items) <= 3:
+                self._count(n, msg, path, record, None, key_tokens | {k}, "tally")
+        for k, total in totals.items():
+            if float(total).is_integer() and 0 <= total <= 1000:
+                self._count(int(total), msg, path, record, None, key_tokens | {k}, "total")
+
+
+def build_evidence(run: ParsedRun) -> Evidence:
+    """Index the tool results, user messages and system prompts of ``run``.
+
+    >>> from .messages import parse_run
+    >>> run = parse_run([{"role": "user", "content": "Height?"},
+    ...                  {"role": "tool", "tool_call_id": "c", "content": '{"height_m": 330}'},
+    ...                  {"role": "assistant", "content": "330 m"}])
+    >>> ev = build_evidence(run)
+    >>> [(f.value, f.unit) for f in ev.numbers]
+    [(330.0, 'm')]
+    """
+    ev = Evidence()
+    b = _Builder(ev)
+    for res in run.results:
+        ev.contents[res.message_index] = res.content
+        ev.has_tool_results = True
+        root: Record = (res.message_index, ())
+        # Results of the same tool are sibling records, like the elements of one list.
+        siblings = (-1, ("tool", res.name)) if sum(r.name == res.name for r in run.results) > 1 else None
+        if res.data is not None:
+            b.walk(res.data, res.message_index, (), root, siblings, frozenset())
+        else:
+            b.raw.append(res.content.casefold())
+            b.hay.append(normalize_text(res.content))
+            b.add_text(res.content, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
+    for source, items in (("user", run.user), ("system", run.system)):
+        for idx, text in items:
+            ev.contents[idx] = text
+            b.raw.append(text.casefold())
+            b.hay.append(normalize_text(text))
+            b.add_text(text, idx, source, None, None, "$", frozenset(), frozenset())
+    ev.haystack = " | ".join(b.hay)
+    ev.raw_haystack = " | ".join(b.raw)
+    words = ev.haystack.split()
+    ev.vocabulary = set(words)
+    ev.vocabulary.update(a + b for a, b in itertools.pairwise(words))
+    for chunk in ev.haystack.split(" | "):
+        toks = chunk.split()
+        if 2 <= len(toks) <= 8:
+            ev.acronyms.add("".join(t[0] for t in toks))
+            ev.acronyms.add("".join(t[0] for t in toks if t not in ("of", "the", "and", "for")))
+    return ev

@@ -1,0 +1,99 @@
+"""Findings (a labelled mention of the answer) and the sentence and clause structure of an answer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .evidence import Fact
+from .mentions import Mention
+
+__all__ = ["Finding", "clauses", "split_sentences"]
+
+_ABBREV = re.compile(
+    r"(?:\b[A-Z]|\bSt|\bInc|\bMr|\bMrs|\bDr|\bCo|\bLtd|\bvs|\bNo|\bJr|\bSr|\be\.g|\bi\.e)\.$"
+)
+
+
+@dataclass(slots=True)
+class Finding:
+    """The label of one mention and why."""
+
+    mention: Mention
+    label: str  # SUPPORTED CONTRADICTED UNSUPPORTED
+    sentence: tuple[int, int]
+    facts: list[Fact] = field(default_factory=list)
+    reason: str = ""
+    derived: bool = False
+
+    @property
+    def records(self) -> set[tuple[Any, Any]]:
+        """(list, record) pairs of the tool-result facts behind this finding."""
+        return {
+            (f.list_path, f.record) for f in self.facts if f.list_path is not None and f.record is not None
+        }
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of ``text``.
+
+    >>> t = "It is 5 p.m. in St. Louis. Rain is likely."
+    >>> [t[a:b] for a, b in split_sentences(t)]
+    ['It is 5 p.m. in St. Louis.', 'Rain is likely.']
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in re.finditer(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])", text):
+        end = m.end()
+        head = text[start:end]
+        if m.group(0) == "." and (_ABBREV.search(head) or head.endswith(("a.m.", "p.m."))):
+            continue
+        if head.strip():
+            spans.append((start, end))
+        start = end
+        while start < len(text) and text[start].isspace():
+            start += 1
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+_JOINERS = re.compile(r" (?:and|but|then|while|whereas) ")
+
+
+@lru_cache(maxsize=1024)
+def clauses(text: str, a: int, b: int, sep: str, words: bool = False) -> list[tuple[int, int]]:
+    """Split ``text[a:b]`` at the separator characters (and joining words) outside parentheses.
+
+    >>> t = "A is $5 (in stock, new) and B is $7; C"
+    >>> [t[x:y] for x, y in clauses(t, 0, len(t), ",;", words=True)]
+    ['A is $5 (in stock, new)', 'B is $7', ' C']
+    """
+    cuts: list[tuple[int, int]] = []
+    depth = 0
+    for i in range(a, b):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif (
+            depth == 0
+            and ch in sep
+            and (ch != "," or not (text[i - 1 : i].isdigit() and text[i + 1 : i + 2].isdigit()))
+        ):
+            cuts.append((i, i + 1))
+        elif depth == 0 and words and ch == " " and (m := _JOINERS.match(text, i, b)):
+            cuts.append((i, m.end()))
+    out, start = [], a
+    for c0, c1 in cuts:
+        if c0 >= start:
+            out.append((start, c0))
+            start = c1
+    out.append((start, b))
+    return out
+
+
+# ---- numbers -----------------------------------------------------------------------------------------

@@ -1,0 +1,96 @@
+"""Stage 4: the emit / revise / block gate, the revise feedback and the refusal template."""
+
+from __future__ import annotations
+
+from .config import RunVerifierConfig
+from .report import Claim, ConsistencyProbe, ToolCallValidation
+
+__all__ = ["REFUSAL_TEMPLATE", "aggregate_score", "decide_action", "refusal", "revise_message"]
+
+REFUSAL_TEMPLATE = (
+    "I can't give a reliable answer to this: parts of my draft were not supported by the information I "
+    "retrieved ({failure}). Please check the source directly or ask me to look it up again."
+)
+
+
+def aggregate_score(claims: list[Claim], config: RunVerifierConfig) -> float:
+    """The gating score: the worst claim (default) or the mean, weighting critical claims twice.
+
+    >>> from .report import Claim
+    >>> cs = [Claim("a", (0, 1), "", "number", True, "SUPPORTED", 0.95),
+    ...       Claim("b", (2, 3), "", "entity", False, "UNSUPPORTED", 0.5)]
+    >>> aggregate_score(cs, RunVerifierConfig())
+    0.5
+    >>> round(aggregate_score(cs, RunVerifierConfig(aggregate="mean")), 3)
+    0.8
+    """
+    if not claims:
+        return 1.0
+    if config.aggregate == "min":
+        return min(c.score for c in claims)
+    weights = [2.0 if c.critical else 1.0 for c in claims]
+    return sum(w * c.score for w, c in zip(weights, claims, strict=True)) / sum(weights)
+
+
+def decide_action(
+    overall: float,
+    claims: list[Claim],
+    validations: list[ToolCallValidation],
+    probes: list[ConsistencyProbe],
+    config: RunVerifierConfig,
+) -> str:
+    """Seed 004's gate: emit when the score clears ``emit_threshold`` with no critical divergence and no
+    rejected tool call; block when a critical claim is below ``block_threshold``; otherwise revise.
+
+    >>> decide_action(0.95, [], [], [], RunVerifierConfig())
+    'emit'
+    >>> decide_action(0.7, [], [], [], RunVerifierConfig())
+    'revise'
+    """
+    if any(c.critical and c.score < config.block_threshold for c in claims):
+        return "block"
+    if overall < config.block_threshold:
+        return "block"
+    diverged = any(p.agreement < 0.5 for p in probes if not p.error)
+    rejected = any(v.status in ("invalid", "unknown_tool") for v in validations)
+    if overall >= config.emit_threshold and not diverged and not rejected:
+        return "emit"
+    return "revise"
+
+
+def revise_message(claims: list[Claim], validations: list[ToolCallValidation]) -> str:
+    """The feedback for the next model turn, naming every claim that failed and every rejected call.
+
+    >>> from .report import Claim
+    >>> print(revise_message([Claim("1950", (0, 4), "Built in 1950.", "year", True, "CONTRADICTED", 0.2,
+    ...                             reason="no evidence gives this year")], []))
+    Revise your answer. Only state what the tool results support.
+    - "1950" (in: "Built in 1950.") is contradicted by the tool results: no evidence gives this year.
+    """
+    lines = ["Revise your answer. Only state what the tool results support."]
+    for c in claims:
+        if c.label == "SUPPORTED":
+            continue
+        what = (
+            "contradicted by the tool results"
+            if c.label == "CONTRADICTED"
+            else "not supported by any tool result"
+        )
+        lines.append(f'- "{c.text}" (in: "{c.sentence}") is {what}: {c.reason}.')
+    for v in validations:
+        if v.status != "valid":
+            lines.append(f"- tool call {v.tool} ({v.status}): " + "; ".join(v.errors))
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def refusal(claims: list[Claim]) -> str:
+    """The refusal for a blocked answer: it names the failure mode, not the internals.
+
+    >>> from .report import Claim
+    >>> wrong = Claim("May 3", (0, 5), "On May 3.", "date", True, "CONTRADICTED", 0.2)
+    >>> "unsupported date" in refusal([wrong])
+    True
+    """
+    kinds = sorted({c.kind for c in claims if c.label != "SUPPORTED"})
+    failure = "unsupported " + ", ".join(kinds) if kinds else "failed verification"
+    return REFUSAL_TEMPLATE.format(failure=failure)

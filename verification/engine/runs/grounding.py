@@ -1,0 +1,476 @@
+"""Stage 2: label every checkable value of the answer against the evidence of the run.
+
+Principles (general, never tuned to a data set):
+- a value is SUPPORTED when the evidence states it, possibly after reasoning a careful reader accepts:
+  unit conversion, rounding to the stated precision (wider when hedged with "about"), reformatted dates and
+  clock times, number words, and one step of arithmetic (sum, difference, product, ratio, percentage,
+  duration between two times, days between two dates, list counts and tallies);
+- it is CONTRADICTED when comparable evidence (same unit, currency, counted noun, kind) says otherwise,
+  when it belongs to another record than the one the sentence talks about, or when a stated direction or
+  state (rose/fell, won/lost, in stock/out of stock, ...) disagrees with the evidence;
+- it is UNSUPPORTED when nothing in the run speaks to it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date as _date
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from .evidence import Evidence, Fact, has_words, normalize_text
+from .findings import Finding, split_sentences
+from .lexicon import ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES
+from .mentions import Mention, extract_mentions
+from .numeric import SIGNED_UNITS, SortedValues, accepts, conversion, derive, interval
+from .polarity import check_polarity
+from .records import MAX_OPERANDS, check_periods, check_records
+
+__all__ = ["Finding", "ground_answer", "split_sentences"]
+
+_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "SGD", "HKD", "MXN"})
+
+
+def _dim_of(unit: str) -> str:
+    if unit in ("degC", "degF"):
+        return "temperature"
+    if unit == "percent":
+        return "percent"
+    from .units import dimension
+
+    return dimension(unit)
+
+
+def _noun_key(noun: str | None) -> set[str]:
+    if not noun:
+        return set()
+    n = noun.lower()
+    keys = {n}
+    if n.endswith("ies"):
+        keys.add(n[:-3] + "y")
+    if n.endswith("es"):
+        keys.add(n[:-2])
+    if n.endswith("s"):
+        keys.add(n[:-1])
+    return keys
+
+
+class _Matcher:
+    def __init__(self, ev: Evidence, answer: str) -> None:
+        self.ev = ev
+        self.answer = answer
+        # Evidence numbers sorted per unit (absolute values, and signed ones for signed units).
+        groups: dict[str | None, list[Fact]] = {}
+        for f in ev.numbers:
+            groups.setdefault(f.unit, []).append(f)
+        self.by_unit = {u: SortedValues((abs(f.value), f) for f in fs) for u, fs in groups.items()}
+        self.signed = {
+            u: SortedValues((f.value, f) for f in fs) for u, fs in groups.items() if u in SIGNED_UNITS
+        }
+        self.scoped_money = any(f.currencies for f in ev.numbers)
+        self._same_dim: dict[str, list[str]] = {}
+        self._compact: str | None = None
+        self._by_word: dict[str, list[Fact]] | None = None
+
+    def _literal_with_noun(self, m: Mention) -> bool:
+        # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
+        if self._compact is None:
+            self._compact = re.sub(r"[^a-z0-9]", "", self.ev.raw_haystack)
+        assert m.value is not None and m.noun is not None
+        number = f"{m.value:g}" if m.decimals == 0 else m.text.split()[0]
+        return bool(re.search(rf"(?<!\d){re.escape(number + m.noun.lower())}", self._compact))
+
+    def _units_like(self, unit: str) -> list[str]:
+        if unit not in self._same_dim:
+            dim = _dim_of(unit)
+            self._same_dim[unit] = [
+                u for u in self.by_unit if u and u != "year_of_date" and (u == unit or _dim_of(u) == dim)
+            ]
+        return self._same_dim[unit]
+
+    def _search(self, m: Mention, unit: str | None, target_unit: str | None) -> list[Fact]:
+        """Facts of ``unit`` whose value, converted to ``target_unit``, ``m`` accepts."""
+        converted = bool(unit and target_unit and unit != target_unit)
+        lo, hi = interval(m, converted=converted)
+        if converted:
+            assert unit is not None and target_unit is not None
+            conv = conversion(unit, target_unit)
+            if conv is None:
+                return []
+            scale, offset = conv
+            lo, hi = sorted(((lo - offset) / scale, (hi - offset) / scale))
+        if m.unit in SIGNED_UNITS and unit in self.signed:
+            return list(self.signed[unit].between(lo, hi))
+        sv = self.by_unit.get(unit)
+        return list(sv.between(max(lo, 0.0) if lo > 0 else 0.0, hi)) if sv else []
+
+    def number(self, m: Mention) -> tuple[str, list[Fact], str, bool]:
+        assert m.value is not None
+        v = m.value
+        if abs(v) <= 1 and m.decimals == 0 and m.kind in ("number", "count", "money"):
+            return "SUPPORTED", [], "trivial number", False
+        if m.noun and self._literal_with_noun(m):
+            return "SUPPORTED", [], "stated in the evidence with its noun", False
+        hits: list[Fact] = []
+        strict = False
+        nouns = _noun_key(m.noun)
+        keyed: list[Fact] = []
+        if m.kind in ("number", "count") and nouns:
+            keyed = [f for n in nouns for f in self.ev.key_index.get(n, ())]
+            keyed += [f for f in self.ev.counts if f.key_tokens & nouns]
+        if keyed:
+            strict = True
+            hits = [f for f in keyed if f.unit != "year_of_date" and accepts(m, f.value)]
+            if any(f.kind == "count" for f in hits):
+                hits = [f for f in hits if f.kind == "count"]  # "3 events" counts the events list
+        elif m.kind == "money":
+            hits = self._search(m, None, None)
+            if m.currency:
+                strict = self.scoped_money
+                hits = [
+                    f for f in hits
+                    if not f.currencies or m.currency in f.currencies
+                    or (m.currency == "$" and bool(f.currencies & _DOLLARS))
+                ]  # fmt: skip
+        elif m.unit and m.kind in ("quantity", "percent"):
+            units = self._units_like(m.unit)
+            if units:
+                strict = True
+                for u in units:
+                    hits += self._search(m, u, m.unit)
+            else:
+                hits = self._search(m, None, None)
+        else:
+            for key in self.by_unit:
+                if key != "year_of_date":
+                    hits += self._search(m, key, None)
+                elif m.kind == "year":
+                    hits += self.by_unit[key].between(abs(v), abs(v))
+            if m.kind == "count":
+                hits += [f for f in self.ev.counts if accepts(m, f.value)]
+        if hits:
+            return "SUPPORTED", hits, "stated in the evidence", False
+        if m.kind == "year":
+            years = "year_of_date" in self.by_unit or any(
+                1500 <= f.value <= 2100
+                for sv in self.by_unit.values()
+                for f in sv.items
+                if isinstance(f, Fact)
+            )
+            return ("CONTRADICTED" if years else "UNSUPPORTED"), [], "no evidence gives this year", False
+        if strict:
+            return "CONTRADICTED", [], "comparable evidence gives a different value", False
+        return "UNSUPPORTED", [], "no evidence gives this value", False
+
+    def derived(self, m: Mention, operands: list[float], facts: list[Fact]) -> str:
+        """Arithmetic on ``operands`` (values of the items the sentence is about) that gives ``m``."""
+        assert m.value is not None
+        if m.unit in ("min", "hour", "day", "s", "week", "year"):
+            return self._duration(m, facts)
+        if m.kind in ("count", "year") or (m.noun and m.kind == "number"):
+            return ""
+        return derive(m, operands, percent=m.kind == "percent", physical=m.kind == "quantity")
+
+    def _duration(self, m: Mention, facts: list[Fact]) -> str:
+        """A duration between two times or dates of the items in context, or the period a key names."""
+        assert m.value is not None and m.unit is not None
+        conv = conversion(m.unit, "min")
+        if conv is None:
+            return ""
+        minutes = m.value * conv[0]
+        probe = Mention(
+            "quantity", m.start, m.end, m.text, value=minutes, unit="min", decimals=m.decimals, hedge=m.hedge
+        )
+        lo, hi = interval(probe, converted=m.unit != "min")
+        if m.unit == "year":
+            years = sorted({f.value for f in facts if f.kind == "number" and 1000 <= f.value <= 2200})
+            return "years between two evidence years" if derive(m, years, False, True) == "difference" else ""
+        for f in self.ev.numbers:
+            for tok, period in (
+                ("daily", 1440.0),
+                ("hourly", 60.0),
+                ("weekly", 10080.0),
+                ("annual", 525600.0),
+            ):
+                if tok in f.key_tokens and lo <= period <= hi:
+                    return f"the period of a {tok} value"
+        if (
+            m.unit in ("day", "week")
+            and float(m.value).is_integer()
+            and any(c.value == m.value for c in self.ev.counts)
+        ):
+            return "the number of days listed"
+        keys = {id(f) for f in facts}
+        dts = [f.value for f in self.ev.datetimes if id(f) in keys or f.list_path is None][:24]
+        for i, x in enumerate(dts):
+            for y in dts[i + 1 :]:
+                if (x.tzinfo is None) != (y.tzinfo is None):
+                    x, y = x.replace(tzinfo=None), y.replace(tzinfo=None)
+                delta = abs((y - x).total_seconds()) / 60
+                if delta and lo <= delta <= hi:
+                    return "time between two evidence times"
+        days = sorted(
+            {
+                f.value
+                for f in self.ev.dates
+                if f.value[0] and f.value[2] and (id(f) in keys or f.list_path is None)
+            }
+        )[:24]
+        for i, x in enumerate(days):
+            for y in days[i + 1 :]:
+                if lo <= abs((_date(*y) - _date(*x)).days) * 1440.0 <= hi:
+                    return "days between two evidence dates"
+        return ""
+
+    # other kinds ------------------------------------------------------------------------------------
+    def date(self, m: Mention) -> tuple[str, list[Fact], str]:
+        assert m.date is not None
+        y, mo, d, wd = m.date
+        hits = [
+            f for f in self.ev.dates
+            if f.value[1] == mo and (d is None or f.value[2] == d) and (y is None or f.value[0] == y)
+        ]  # fmt: skip
+        if hits:
+            if wd is not None and d is not None:
+                year = y or next((f.value[0] for f in hits if f.value[0]), None)
+                if year and mo is not None and _date(year, mo, d).weekday() != wd:
+                    return "CONTRADICTED", hits, "the weekday does not fall on this date"
+            return "SUPPORTED", hits, "stated in the evidence"
+        return ("CONTRADICTED" if self.ev.dates else "UNSUPPORTED"), [], "no evidence gives this date"
+
+    def time(self, m: Mention) -> tuple[str, list[Fact], str]:
+        hits = [f for f in self.ev.times if f.value == m.time]
+        if hits:
+            return "SUPPORTED", hits, "stated in the evidence"
+        return ("CONTRADICTED" if self.ev.times else "UNSUPPORTED"), [], "no evidence gives this time"
+
+    def literal(self, m: Mention) -> tuple[str, list[Fact], str]:
+        needle = m.text.casefold().rstrip("/")
+        if needle and needle in self.ev.raw_haystack:
+            return "SUPPORTED", self._string_facts(normalize_text(m.text)), "stated in the evidence"
+        norm = normalize_text(m.text)
+        if norm and has_words(self.ev.haystack, norm):
+            return "SUPPORTED", self._string_facts(norm), "stated in the evidence"
+        if m.kind == "id":
+            shape = _shape(m.text)
+            same = any(_shape(f.text) == shape for f in self.ev.strings)
+            return ("CONTRADICTED" if same else "UNSUPPORTED"), [], "no evidence gives this identifier"
+        return "UNSUPPORTED", [], f"this {m.kind} appears nowhere in the run"
+
+    def _string_facts(self, norm: str) -> list[Fact]:
+        if self._by_word is None:
+            # word -> the strings that contain it, so a look-up scans only the strings of its rarest word
+            self._by_word = {}
+            for f in self.ev.strings:
+                for w in set(f.value.split()):
+                    self._by_word.setdefault(w, []).append(f)
+        words = norm.split()
+        pools = [self._by_word.get(w, []) for w in words]
+        pool = min(pools, key=len) if pools and all(pools) else self.ev.strings
+        hits = [f for f in pool if norm in f.value]
+        if not hits:
+            compact = norm.replace(" ", "")
+            hits = [f for f in self.ev.strings if compact and compact in f.value.replace(" ", "")]
+        return hits[:20]
+
+    def entity(self, m: Mention) -> tuple[str, list[Fact], str]:
+        norm = normalize_text(m.text)
+        if not norm:
+            return "SUPPORTED", [], "empty"
+        if has_words(self.ev.haystack, norm):
+            return "SUPPORTED", self._string_facts(norm), "stated in the evidence"
+        for alias in (*ALIASES.get(norm, ()), *REVERSE_ALIASES.get(norm, ())):
+            if has_words(self.ev.haystack, alias):
+                return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
+        compact = norm.replace(" ", "").replace(".", "")
+        if compact in self.ev.acronyms and len(compact) >= 2:
+            return "SUPPORTED", [], "an acronym of the evidence"
+        if m.text.isupper() and m.text.upper() in ISO_CURRENCIES and m.text.upper() in self.ev.currencies:
+            return "SUPPORTED", [], "a currency of the evidence"
+        tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 1]
+        if tokens and all(self._token_known(t) for t in tokens):
+            facts = self._string_facts(norm)
+            if not facts:
+                for t in tokens:
+                    facts += self._string_facts(t)
+            return "SUPPORTED", facts[:20], "its words all appear in the evidence"
+        return "UNSUPPORTED", [], "this name appears nowhere in the run"
+
+    def _token_known(self, tok: str) -> bool:
+        vocab = self.ev.vocabulary
+        if tok in vocab or (len(tok) > 4 and tok.rstrip("s") in vocab) or tok.replace("-", "") in vocab:
+            return True
+        if any(a in vocab for a in (*ALIASES.get(tok, ()), *REVERSE_ALIASES.get(tok, ()))):
+            return True
+        if len(tok) < 5:
+            return False
+        best = process.extractOne(tok, vocab, scorer=fuzz.ratio, score_cutoff=88)
+        return best is not None
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "9", text.strip()))
+
+
+# ---- the driver -------------------------------------------------------------------------------------
+
+
+def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
+    """Label the checkable values of ``answer`` against ``ev``.
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> run = parse_run([{"role": "user", "content": "When was it built?"},
+    ...     {"role": "tool", "tool_call_id": "c", "content": '{"built": "1887-1889", "height": "330 m"}'},
+    ...     {"role": "assistant", "content": "It was built in 1950 and is about 1,083 feet tall."}])
+    >>> [(f.mention.text, f.label) for f in ground_answer(run.answer, build_evidence(run))]
+    [('1950', 'CONTRADICTED'), ('1,083 feet', 'SUPPORTED')]
+    """
+    mentions = _join_names(answer, extract_mentions(answer), ev)
+    if len(answer.split()) <= 5:
+        # A bare short answer ("Lepidoptera", "Scottish") is the claim itself, even at the start.
+        for m in mentions:
+            m.strong = True
+    sentences = split_sentences(answer) or [(0, len(answer))]
+    matcher = _Matcher(ev, answer)
+    findings: list[Finding] = []
+
+    def sentence_of(pos: int) -> tuple[int, int]:
+        for s in sentences:
+            if s[0] <= pos < s[1]:
+                return s
+        return sentences[-1]
+
+    # Pass 1: values on their own.
+    deferred: list[Mention] = []
+    for m in mentions:
+        sent = sentence_of(m.start)
+        if m.kind in ("money", "percent", "quantity", "number", "count", "year"):
+            if (m.kind == "count" and m.extra.get("word") in ("first", "second")) or m.value is None:
+                continue
+            label, facts, why, derived = matcher.number(m)
+            findings.append(Finding(m, label, sent, facts, why, derived))
+        elif m.kind == "score":
+            hits = [f for f in ev.numbers if f.value in m.values]
+            ok = all(any(f.value == v for f in hits) for v in m.values)
+            findings.append(
+                Finding(
+                    m,
+                    "SUPPORTED" if ok else "CONTRADICTED",
+                    sent,
+                    hits,
+                    "both scores in the evidence" if ok else "a score differs",
+                )
+            )
+        elif m.kind == "date":
+            label, facts, why = matcher.date(m)
+            findings.append(Finding(m, label, sent, facts, why))
+        elif m.kind == "time":
+            label, facts, why = matcher.time(m)
+            findings.append(Finding(m, label, sent, facts, why))
+        elif m.kind in ("url", "email", "id"):
+            label, facts, why = matcher.literal(m)
+            findings.append(Finding(m, label, sent, facts, why))
+        elif m.kind == "entity":
+            label, facts, why = matcher.entity(m)
+            if label != "SUPPORTED" and not m.strong:
+                continue
+            findings.append(Finding(m, label, sent, facts, why))
+        elif m.kind == "currency":
+            ok = m.currency in ev.currencies or (m.currency == "$" and bool(ev.currencies & _DOLLARS))
+            if ev.currencies:
+                findings.append(
+                    Finding(
+                        m,
+                        "SUPPORTED" if ok else "CONTRADICTED",
+                        sent,
+                        [],
+                        "currency of the evidence" if ok else "the evidence is in another currency",
+                    )
+                )
+        else:
+            deferred.append(m)
+    # Pass 2: reasoned arithmetic on the values of the items the sentence talks about, plus the run-level
+    # values (a number of nights, a rate) and the answer's own supported values ("4 nights come to €696, or
+    # $766").
+    for f in findings:
+        if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
+            continue
+        facts = _context_facts(findings, f, sentences, ev)
+        operands = [x.value for x in facts if x.kind == "number" and _same_currency(f.mention, x)][
+            :MAX_OPERANDS
+        ]
+        operands += [abs(g.mention.value) for g in findings if g.label == "SUPPORTED" and g.mention.value
+                     and g.mention.start < f.mention.start][-MAX_OPERANDS:]  # fmt: skip
+        how = matcher.derived(f.mention, operands, facts)
+        if how:
+            f.label, f.reason, f.derived = "SUPPORTED", how, True
+    check_periods(answer, findings)
+    check_records(answer, findings, sentences, matcher.ev, matcher.derived)
+    findings += check_polarity(answer, deferred, findings, ev, sentence_of)
+    for f in findings:
+        if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
+            # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
+            others = [
+                g for g in findings if g.sentence == f.sentence and g is not f and g.label == "SUPPORTED"
+            ]
+            if len(others) >= 2:
+                f.label = "CONTRADICTED"
+    findings.sort(key=lambda f: f.mention.start)
+    return findings
+
+
+_NUMERIC = frozenset({"money", "percent", "quantity", "number", "count", "year"})
+
+
+def _same_currency(m: Mention, fact: Fact) -> bool:
+    if m.kind != "money" or not m.currency or not fact.currencies:
+        return True
+    return m.currency in fact.currencies or (m.currency == "$" and bool(fact.currencies & _DOLLARS))
+
+
+def _context_facts(
+    findings: list[Finding], target: Finding, sentences: list[tuple[int, int]], ev: Evidence
+) -> list[Fact]:
+    """Evidence facts of the records the answer has talked about so far (its own sentence first), then
+    run-level facts (values outside lists, the user's numbers)."""
+    ordered: list[Any] = []
+    for near in (True, False):
+        for g in findings:
+            if g is target or g.label != "SUPPORTED" or g.mention.start >= target.sentence[1]:
+                continue
+            if (g.sentence == target.sentence) != near:
+                continue
+            for x in g.facts:
+                if x.record is not None and x.list_path is not None and x.record not in ordered:
+                    ordered.append(x.record)
+    rank = {r: i for i, r in enumerate(ordered)}
+    own = sorted(
+        (x for x in ev.numbers if x.record in rank and x.list_path is not None), key=lambda x: rank[x.record]
+    )
+    own += [x for x in ev.datetimes if x.record in rank]
+    own += [x for x in ev.dates if x.record in rank]
+    root = [x for x in ev.numbers if x.list_path is None or not rank]
+    return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
+
+
+def _join_names(answer: str, mentions: list[Mention], ev: Evidence) -> list[Mention]:
+    # "Hoka Clifton 9", "Room 2A", "LG UltraGear 27GP850-B": a name and the number or code next to it are one
+    # name when the evidence has them together.
+    out: list[Mention] = []
+    for m in mentions:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and {prev.kind, m.kind} <= {"entity", "id", "number"}
+            and "entity" in {prev.kind, m.kind}
+            and answer[prev.end : m.start] == " "
+        ):  # fmt: skip
+            joined = answer[prev.start : m.end]
+            norm = normalize_text(joined)
+            if norm and has_words(ev.haystack, norm):
+                out[-1] = Mention("entity", prev.start, m.end, joined, strong=True)
+                continue
+        out.append(m)
+    return out

@@ -1,0 +1,345 @@
+"""General-knowledge word tables: number words, months, units, currencies, abbreviations, states.
+
+Everything here is ordinary English or public standards (ISO 4217, US postal codes). Nothing is specific
+to any evaluation set.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ALIASES",
+    "BOOLEAN_STATES",
+    "COUNT_WORDS",
+    "CURRENCY_NAMES",
+    "CURRENCY_SYMBOLS",
+    "FUNCTION_WORDS",
+    "ISO_CURRENCIES",
+    "KEY_UNITS",
+    "MAGNITUDES",
+    "MONTHS",
+    "NUMBER_WORDS",
+    "ORDINALS",
+    "REVERSE_ALIASES",
+    "STATE_PHRASES",
+    "UNIT_WORDS",
+    "WEEKDAYS",
+]
+
+NUMBER_WORDS: dict[str, int] = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "a dozen": 12, "dozen": 12, "a couple of": 2, "twice": 2, "once": 1,
+}  # fmt: skip
+
+ORDINALS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+
+# Words that count things ("two of the three days") and so are matched against list lengths and tallies.
+COUNT_WORDS = frozenset(NUMBER_WORDS) | frozenset(ORDINALS)
+
+MAGNITUDES: dict[str, float] = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+    "trillion": 1e12, "tn": 1e12,
+}  # fmt: skip
+
+MONTHS: dict[str, int] = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7, "august": 8,
+    "september": 9, "october": 10, "november": 11, "december": 12, "jan": 1, "feb": 2, "mar": 3,
+    "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}  # fmt: skip
+
+WEEKDAYS: dict[str, int] = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+}  # fmt: skip
+
+# Unit words in text -> pint unit names. Temperatures use the offset units so conversions are right.
+UNIT_WORDS: dict[str, str] = {
+    "°c": "degC", "° c": "degC", "degrees celsius": "degC", "celsius": "degC", "c": "degC",
+    "°f": "degF", "° f": "degF", "degrees fahrenheit": "degF", "fahrenheit": "degF", "f": "degF",
+    "km²": "km**2", "km2": "km**2", "sq km": "km**2", "square kilometers": "km**2",
+    "square kilometres": "km**2", "square miles": "mi**2", "sq mi": "mi**2", "square mile": "mi**2",
+    "m²": "m**2", "square meters": "m**2", "square feet": "ft**2", "sq ft": "ft**2",
+    "km/h": "km/hour", "kph": "km/hour", "kmh": "km/hour", "mph": "mile/hour", "m/s": "m/s",
+    "knots": "knot", "meters": "m", "metres": "m", "meter": "m", "metre": "m", "m": "m",
+    "kilometers": "km", "kilometres": "km", "km": "km", "feet": "ft", "foot": "ft", "ft": "ft",
+    "miles": "mi", "mile": "mi", "mi": "mi", "inches": "inch", "inch": "inch", "in": "inch",
+    "centimeters": "cm", "cm": "cm", "millimeters": "mm", "mm": "mm",
+    "milligrams": "mg", "milligram": "mg", "mg": "mg", "grams": "g", "gram": "g", "g": "g",
+    "kilograms": "kg", "kilogram": "kg", "kg": "kg", "micrograms": "ug", "mcg": "ug", "µg": "ug",
+    "pounds": "lb", "lbs": "lb", "lb": "lb", "ounces": "oz", "oz": "oz",
+    "milliliters": "ml", "ml": "ml", "liters": "l", "litres": "l", "l": "l",
+    "seconds": "s", "second": "s", "secs": "s", "sec": "s", "s": "s", "ms": "ms", "milliseconds": "ms",
+    "minutes": "min", "minute": "min", "mins": "min", "min": "min",
+    "hours": "hour", "hour": "hour", "hrs": "hour", "hr": "hour", "h": "hour",
+    "days": "day", "day": "day", "weeks": "week", "week": "week", "months": "month", "month": "month",
+    "years": "year", "year": "year", "yrs": "year",
+    "%": "percent", "percent": "percent", "per cent": "percent", "pct": "percent",
+    "percentage points": "percent",
+}  # fmt: skip
+
+# Key-name suffixes in tool results that carry a unit ("height_m", "max_daily_dose_mg").
+KEY_UNITS: dict[str, str] = {
+    "m": "m", "meters": "m", "metres": "m", "km": "km", "ft": "ft", "feet": "ft", "mi": "mi", "miles": "mi",
+    "cm": "cm", "mm": "mm", "km2": "km**2", "sqkm": "km**2", "mi2": "mi**2", "sqmi": "mi**2", "m2": "m**2",
+    "c": "degC", "celsius": "degC", "f": "degF", "fahrenheit": "degF",
+    "mg": "mg", "g": "g", "kg": "kg", "lb": "lb", "lbs": "lb", "mcg": "ug", "ml": "ml", "l": "l",
+    "kmh": "km/hour", "kph": "km/hour", "mph": "mile/hour", "mps": "m/s", "ms": "ms",
+    "s": "s", "sec": "s", "seconds": "s", "min": "min", "mins": "min", "minutes": "min",
+    "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour", "days": "day", "years": "year",
+    "pct": "percent", "percent": "percent",
+}  # fmt: skip
+
+ISO_CURRENCIES = frozenset(
+    [
+        "USD",
+        "EUR",
+        "GBP",
+        "JPY",
+        "CHF",
+        "CAD",
+        "AUD",
+        "NZD",
+        "SGD",
+        "HKD",
+        "CNY",
+        "RMB",
+        "INR",
+        "MXN",
+        "BRL",
+        "ZAR",
+        "SEK",
+        "NOK",
+        "DKK",
+        "PLN",
+        "CZK",
+        "HUF",
+        "TRY",
+        "KRW",
+        "TWD",
+        "THB",
+        "IDR",
+        "MYR",
+        "PHP",
+        "VND",
+        "AED",
+        "SAR",
+        "ILS",
+        "EGP",
+        "NGN",
+        "KES",
+        "ARS",
+        "CLP",
+        "COP",
+        "PEN",
+        "RUB",
+        "UAH",
+        "ISK",
+        "RON",
+        "BGN",
+    ]
+)
+
+# Currency symbols -> ISO codes. A bare "$" is any dollar; the caller checks it against the dollar codes.
+CURRENCY_SYMBOLS: dict[str, str] = {
+    "us$": "USD", "s$": "SGD", "mx$": "MXN", "c$": "CAD", "ca$": "CAD", "a$": "AUD", "au$": "AUD",
+    "nz$": "NZD", "hk$": "HKD", "r$": "BRL", "$": "$", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR",
+    "₩": "KRW", "₽": "RUB", "fr.": "CHF", "kr": "SEK",
+}  # fmt: skip
+
+CURRENCY_NAMES: dict[str, str] = {
+    "us dollar": "USD", "us dollars": "USD", "dollar": "$", "dollars": "$", "euro": "EUR", "euros": "EUR",
+    "pound": "GBP", "pounds sterling": "GBP", "british pound": "GBP", "yen": "JPY", "japanese yen": "JPY",
+    "swiss franc": "CHF", "swiss francs": "CHF", "franc": "CHF", "francs": "CHF",
+    "canadian dollar": "CAD", "canadian dollars": "CAD", "australian dollar": "AUD",
+    "singapore dollar": "SGD", "singapore dollars": "SGD", "mexican peso": "MXN", "mexican pesos": "MXN",
+    "peso": "MXN", "pesos": "MXN", "rupee": "INR", "rupees": "INR", "yuan": "CNY", "renminbi": "CNY",
+    "won": "KRW", "rand": "ZAR", "krona": "SEK", "krone": "NOK", "real": "BRL",
+}  # fmt: skip
+
+# Common abbreviations and short names (both directions are tried).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "usa": ("united states", "united states of america", "us"), "us": ("united states",),
+    "uk": ("united kingdom", "great britain", "britain"), "uae": ("united arab emirates",),
+    "nyc": ("new york city", "new york"), "la": ("los angeles",), "sf": ("san francisco",),
+    "dc": ("washington",), "eu": ("european union",), "otc": ("over the counter",),
+    "al": ("alabama",), "ak": ("alaska",), "az": ("arizona",), "ar": ("arkansas",), "ca": ("california",),
+    "co": ("colorado",), "ct": ("connecticut",), "de": ("delaware",), "fl": ("florida",), "ga": ("georgia",),
+    "hi": ("hawaii",), "id": ("idaho",), "il": ("illinois",), "in": ("indiana",), "ia": ("iowa",),
+    "ks": ("kansas",), "ky": ("kentucky",), "lou": ("louisiana",), "me": ("maine",), "md": ("maryland",),
+    "ma": ("massachusetts",), "mi": ("michigan",), "mn": ("minnesota",), "ms": ("mississippi",),
+    "mo": ("missouri",), "mt": ("montana",), "ne": ("nebraska",), "nv": ("nevada",),
+    "nh": ("new hampshire",), "nj": ("new jersey",), "nm": ("new mexico",), "ny": ("new york",),
+    "nc": ("north carolina",), "nd": ("north dakota",), "oh": ("ohio",), "ok": ("oklahoma",),
+    "or": ("oregon",), "pa": ("pennsylvania",), "ri": ("rhode island",), "sc": ("south carolina",),
+    "sd": ("south dakota",), "tn": ("tennessee",), "tx": ("texas",), "ut": ("utah",), "vt": ("vermont",),
+    "va": ("virginia",), "wa": ("washington",), "wv": ("west virginia",), "wi": ("wisconsin",),
+    "wy": ("wyoming",),
+}  # fmt: skip
+
+# The reverse direction: "Arizona" for "AZ".
+REVERSE_ALIASES: dict[str, tuple[str, ...]] = {}
+for _short, _longs in ALIASES.items():
+    for _long in _longs:
+        REVERSE_ALIASES[_long] = (*REVERSE_ALIASES.get(_long, ()), _short)
+
+# Function words and pronouns never make a capitalised phrase an entity on their own.
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "it's",
+        "they",
+        "their",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "we",
+        "our",
+        "you",
+        "your",
+        "yours",
+        "i",
+        "my",
+        "me",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "may",
+        "might",
+        "must",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "to",
+        "of",
+        "with",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "so",
+        "yet",
+        "as",
+        "if",
+        "then",
+        "than",
+        "when",
+        "while",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "how",
+        "why",
+        "there",
+        "here",
+        "not",
+        "no",
+        "yes",
+        "also",
+        "just",
+        "only",
+        "still",
+        "already",
+        "very",
+        "about",
+        "over",
+        "under",
+        "after",
+        "before",
+        "between",
+        "into",
+        "onto",
+        "upon",
+        "per",
+        "via",
+        "all",
+        "any",
+        "each",
+        "every",
+        "both",
+        "either",
+        "neither",
+        "some",
+        "most",
+        "more",
+        "less",
+        "few",
+        "many",
+        "much",
+        "one",
+        "two",
+        "three",
+        "however",
+        "that's",
+        "it's",
+        "here's",
+        "there's",
+        "what's",
+        "let's",
+    ]
+).union(
+    {"mr", "mrs", "ms", "dr", "st", "am", "pm", "utc", "gmt", "local"},
+)
+
+# State phrases -> canonical states. Longer phrases are matched first, so negations win.
+STATE_PHRASES: dict[str, str] = {
+    "on time": "on_time", "on-time": "on_time", "on schedule": "on_time", "delayed": "delayed",
+    "cancelled": "cancelled", "canceled": "cancelled", "diverted": "diverted", "landed": "landed",
+    "in stock": "in_stock", "out of stock": "out_of_stock", "sold out": "out_of_stock",
+    "unavailable": "out_of_stock", "not available": "out_of_stock", "available": "in_stock",
+    "confirmed": "confirmed", "tentative": "tentative", "pending": "pending", "still pending": "pending",
+    "posted": "posted", "already posted": "posted", "cleared": "posted",
+    "delivered": "delivered", "in transit": "in_transit", "out for delivery": "out_for_delivery",
+    "processing": "processing", "not archived": "not_archived", "archived": "archived",
+    "refundable": "refundable", "non-refundable": "non_refundable", "nonrefundable": "non_refundable",
+    "not refundable": "non_refundable", "included": "included", "not included": "not_included",
+    "over the counter": "otc", "over-the-counter": "otc", "without a prescription": "otc",
+    "only with a prescription": "prescription", "prescription only": "prescription",
+    "prescription-only": "prescription", "requires a prescription": "prescription",
+    "by prescription": "prescription", "open": "open", "closed": "closed", "active": "not_archived",
+}  # fmt: skip
+
+# Boolean keys of tool results -> (state when true, state when false).
+BOOLEAN_STATES: dict[str, tuple[str, str]] = {
+    "archived": ("archived", "not_archived"), "refundable": ("refundable", "non_refundable"),
+    "otc": ("otc", "prescription"), "over_the_counter": ("otc", "prescription"),
+    "prescription_required": ("prescription", "otc"), "rx_only": ("prescription", "otc"),
+    "available": ("in_stock", "out_of_stock"), "in_stock": ("in_stock", "out_of_stock"),
+    "included": ("included", "not_included"), "is_open": ("open", "closed"), "open": ("open", "closed"),
+    "delayed": ("delayed", "on_time"), "cancelled": ("cancelled", "confirmed"),
+    "pending": ("pending", "posted"), "delivered": ("delivered", "in_transit"),
+}  # fmt: skip

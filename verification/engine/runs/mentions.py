@@ -1,0 +1,468 @@
+"""Finding the checkable values of a text: money, quantities, dates, times, ids, URLs, names and states.
+
+A mention is the unit a claim is checked on: the span a user would have to fix when it is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .lexicon import (
+    COUNT_WORDS,
+    CURRENCY_NAMES,
+    CURRENCY_SYMBOLS,
+    FUNCTION_WORDS,
+    ISO_CURRENCIES,
+    MAGNITUDES,
+    MONTHS,
+    NUMBER_WORDS,
+    ORDINALS,
+    STATE_PHRASES,
+    UNIT_WORDS,
+    WEEKDAYS,
+)
+
+__all__ = ["Mention", "extract_mentions", "parse_number"]
+
+
+@dataclass(slots=True)
+class Mention:
+    """One value found in a text, with what is needed to compare it with evidence."""
+
+    kind: str  # money percent quantity count number year date time url email id entity state direction score
+    # likelihood currency
+    start: int
+    end: int
+    text: str
+    value: float | None = None
+    unit: str | None = None  # a pint unit name
+    noun: str | None = None  # the counted noun after a number ("1,931 reviews")
+    currency: str | None = None
+    decimals: int = 0
+    hedge: str | None = None  # about | more | less | under
+    date: tuple[int | None, int | None, int | None, int | None] | None = None  # year, month, day, weekday
+    time: tuple[int, int] | None = None
+    values: tuple[float, ...] = ()
+    strong: bool = True
+    sentence_start: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+_NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\b)"
+_SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
+_SYM_RE = "(?<![A-Za-z])(?:" + "|".join(re.escape(s) for s in _SYMS) + ")"
+_CODES = "|".join(sorted(c.lower() for c in ISO_CURRENCIES))
+_HEDGE_WORDS = (
+    r"(?:about|around|approximately|roughly|nearly|almost|some|~|just under|just over|"
+    r"under|over|more than|less than|fewer than|at least|at most|up to|close to|upwards of|exactly|precisely)"
+)
+
+
+_HEDGE_BEFORE = re.compile(rf"\b(?P<hedge>{_HEDGE_WORDS})\s+$")
+_UNIT_KEYS = sorted(
+    (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
+)
+_UNIT_RE = "|".join(re.escape(u) for u in reversed(_UNIT_KEYS))
+_SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml"
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_WEEKDAY_RE = "|".join(WEEKDAYS)
+_NUMWORD_RE = "|".join(sorted((w for w in NUMBER_WORDS if w not in ("once", "twice")), key=len, reverse=True))
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("url", re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")),
+    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    (
+        "date",
+        re.compile(
+            rf"\b(?:(?P<wd>{_WEEKDAY_RE}),?\s+)?(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
+            rf"|(?P<mon>{_MONTH_RE})\.?\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<yr>\d{{4}}))?"
+            rf"|(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH_RE})(?:,?\s+(?P<yr2>\d{{4}}))?"
+            rf"|(?P<mon3>{_MONTH_RE})\s+(?P<yr3>\d{{4}}))\b",
+        ),
+    ),
+    (
+        "time",
+        re.compile(
+            r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]m\b|[ap]\.m\.)"
+            r"|\b(?P<h2>[01]?\d|2[0-3]):(?P<m2>[0-5]\d)\b(?!:\d)",
+        ),
+    ),
+    (
+        "money",
+        re.compile(
+            rf"(?:(?P<sym>{_SYM_RE}|\b(?:{_CODES})\s?)(?P<num>{_NUM})(?P<mag>{_MAG})?"
+            rf"|(?P<num2>{_NUM})(?P<mag2>{_MAG})?\s?(?P<code>\b(?:{_CODES})\b))",
+        ),
+    ),
+    (
+        "duration",
+        re.compile(
+            rf"(?P<c>\d+)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
+            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d+)\s+hours?(?:\s+and\s+(?:a\s+half|(?P<b>\d+|{_NUMWORD_RE})\s+"
+            rf"minutes?))?|(?P<half>half an hour)",
+        ),
+    ),
+    (
+        "quantity",
+        re.compile(
+            rf"(?P<num>{_NUM})(?P<mag>{_MAG})?(?:\s?-?\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])",
+        ),
+    ),
+    (
+        "quantity_words",
+        re.compile(
+            rf"\b(?P<num>{_NUMWORD_RE})(?:\s?-?\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
+        ),
+    ),
+    ("score", re.compile(r"(?<![\w.,-])(?P<a>\d{1,2})-(?P<b>\d{1,2})(?![\w.-])")),
+    (
+        "id",
+        re.compile(r"\b(?=[A-Za-z0-9.-]*\d)(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\b"),
+    ),
+    (
+        "number",
+        re.compile(
+            rf"(?P<num>{_NUM})(?P<mag>{_MAG})?(?P<ord>st|nd|rd|th)?(?:\s?-?\s?(?P<noun>[a-z][a-z]+))?"
+        ),
+    ),
+    (
+        "number_words",
+        re.compile(rf"\b(?P<word>{_NUMWORD_RE}|{'|'.join(ORDINALS)})\b(?:[\s-]+(?P<noun2>[a-z][a-z]+))?"),
+    ),
+]
+
+# Cheap tests that tell which patterns can match at all: most texts need only a few of them.
+_LETTERS = re.compile(r"[a-z]+")
+_MONTH_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS)
+_CODE_WORDS = frozenset(c.lower() for c in ISO_CURRENCIES)
+_COUNT_WORDS = frozenset(w for w in NUMBER_WORDS if " " not in w) | frozenset(ORDINALS) | {"a", "an", "half"}
+_STATE_WORDS = frozenset(re.split(r"[\s-]", p)[0] for p in STATE_PHRASES)
+_CURRENCY_WORDS = frozenset(n.split()[0] for n in CURRENCY_NAMES)
+_SYMBOL_CHARS = frozenset("$€£¥₹₩₽")
+
+
+def _needed(low: str, words: set[str], digits: bool) -> set[str]:
+    need = set()
+    if "://" in low:
+        need.add("url")
+    if "@" in low:
+        need.add("email")
+    if words & _MONTH_WORDS or (digits and "-" in low):
+        need.add("date")
+    if digits and (":" in low or "am" in words or "pm" in words or "m." in low):
+        need.add("time")
+    if digits and (_SYMBOL_CHARS.intersection(low) or words & _CODE_WORDS or "fr." in low):
+        need.add("money")
+    if "hour" in low:
+        need.add("duration")
+    if digits:
+        need.update(("quantity", "id", "number"))
+        if "-" in low:
+            need.add("score")
+    if words & _COUNT_WORDS:
+        need.update(("quantity_words", "number_words", "duration"))
+    return need
+
+
+_STATE_RE = re.compile(
+    r"\b(?:" + "|".join(re.escape(p) for p in sorted(STATE_PHRASES, key=len, reverse=True)) + r")\b"
+)
+_DIRECTION_RE = re.compile(
+    r"\b(rose|rise|rises|risen|up|gained|gains|increased|climbed|jumped|higher|grew|fell|falls|fallen|down|"
+    r"dropped|declined|decreased|slipped|lower|beat|beats|won|wins|defeated|lost|loses|drew)\b",
+)
+_DIRECTION_WORDS = frozenset(re.findall(r"[a-z]+", _DIRECTION_RE.pattern.removeprefix(r"\b(")))
+_ENTITY_RE = re.compile(
+    r"(?:[A-Z][\w'’.&-]*|&)(?:(?:\s+|\s*&\s*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&-]*))*"
+)
+_ENTITY_BREAK = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bDr)(?<!\bMrs)\.\s+")
+_LIKELIHOOD_WORDS = frozenset({"likely", "unlikely", "probable", "improbable"})
+_LIKELIHOOD_RE = re.compile(r"\b(?:unlikely|likely|improbable|probable)\b")
+_CURRENCY_NAME_RE = re.compile(
+    r"\b(" + "|".join(re.escape(n) for n in sorted(CURRENCY_NAMES, key=len, reverse=True)) + r")\b"
+)
+_HEDGE_MAP = {
+    "about": "about", "around": "about", "approximately": "about", "roughly": "about", "nearly": "under",
+    "almost": "under", "some": "about", "~": "about", "just under": "under", "just over": "more",
+    "under": "less", "over": "more", "more than": "more", "less than": "less", "fewer than": "less",
+    "at least": "bound", "at most": "bound", "up to": "bound",
+    "exactly": "exact", "precisely": "exact", "close to": "about", "upwards of": "more",
+}  # fmt: skip
+_NOT_NOUNS = FUNCTION_WORDS | {"and", "or", "to", "per", "on", "in", "at", "a", "from", "with", "of"}
+
+
+def parse_number(text: str) -> tuple[float, int]:
+    """Parse ``1,234.50`` or a number word into ``(value, decimals)``.
+
+    >>> parse_number("1,234.50"), parse_number("ninety"), parse_number("-2.3")
+    ((1234.5, 2), (90.0, 0), (-2.3, 1))
+    """
+    low = text.lower().strip()
+    if low in NUMBER_WORDS:
+        return float(NUMBER_WORDS[low]), 0
+    if low in ORDINALS:
+        return float(ORDINALS[low]), 0
+    clean = low.replace(",", "")
+    decimals = len(clean.split(".", 1)[1]) if "." in clean else 0
+    return float(clean), decimals
+
+
+def _magnitude(mag: str | None) -> float:
+    if not mag:
+        return 1.0
+    return MAGNITUDES.get(mag.strip().lower(), 1.0)
+
+
+def _hedge(m: re.Match[str]) -> str | None:
+    # Hedges are read backwards from the value: cheaper than an optional prefix on every pattern.
+    text = m.string
+    a = m.start()
+    found = _HEDGE_BEFORE.search(text, max(0, a - 24), a)
+    hedge = _HEDGE_MAP.get(found.group("hedge").lower()) if found else None
+    return None if hedge == "bound" else hedge
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or before[-1] in '.!?:;\n"“(' or before.endswith(" -")
+
+
+def extract_mentions(text: str) -> list[Mention]:
+    """Find the checkable values of ``text``, longest and most specific first, without overlaps.
+
+    >>> [(m.kind, m.text) for m in extract_mentions("It was built in 1889 and is 330 meters tall in Paris.")]
+    [('year', '1889'), ('quantity', '330 meters'), ('entity', 'Paris')]
+    >>> extract_mentions("It costs $1.2 billion.")[0].value
+    1200000000.0
+    """
+    # Patterns run on lower-cased text (much faster than IGNORECASE); surfaces come from the original.
+    low = text.lower()
+    if len(low) != len(text):
+        low = text
+    taken = bytearray(len(text))
+    out: list[Mention] = []
+
+    def free(a: int, b: int) -> bool:
+        return not any(taken[a:b])
+
+    def take(m: Mention) -> None:
+        taken[m.start : m.end] = b"\x01" * (m.end - m.start)
+        out.append(m)
+
+    words = set(_LETTERS.findall(low))
+    need = _needed(low, words, any(c.isdigit() for c in low))
+    for kind, pattern in _PATTERNS:
+        if kind not in need:
+            continue
+        for m in pattern.finditer(low):
+            a, b = m.span()
+            if a == b or not free(a, b):
+                continue
+            mention = _build(kind.removesuffix("_words"), m, text)
+            if mention is not None:
+                take(mention)
+    for m in _CURRENCY_NAME_RE.finditer(low) if words & _CURRENCY_WORDS else ():
+        if free(*m.span()):
+            take(
+                Mention(
+                    "currency",
+                    m.start(),
+                    m.end(),
+                    text[m.start() : m.end()],
+                    currency=CURRENCY_NAMES[m.group(0)],
+                )
+            )
+    for m in _STATE_RE.finditer(low) if words & _STATE_WORDS else ():
+        if free(*m.span()):
+            take(
+                Mention(
+                    "state",
+                    m.start(),
+                    m.end(),
+                    text[m.start() : m.end()],
+                    extra={"state": STATE_PHRASES[m.group(0)]},
+                )
+            )
+    for m in _LIKELIHOOD_RE.finditer(low) if words & _LIKELIHOOD_WORDS else ():
+        if free(*m.span()):
+            likely = m.group(0) in ("likely", "probable")
+            take(
+                Mention(
+                    "likelihood", m.start(), m.end(), text[m.start() : m.end()], extra={"likely": str(likely)}
+                )
+            )
+    for m in _DIRECTION_RE.finditer(low) if words & _DIRECTION_WORDS else ():
+        if free(*m.span()):
+            take(
+                Mention(
+                    "direction", m.start(), m.end(), text[m.start() : m.end()], extra={"word": m.group(0)}
+                )
+            )
+    for m in _ENTITY_RE.finditer(text):
+        pos = m.start()
+        for part in _ENTITY_BREAK.split(m.group(0)):
+            at = text.index(part, pos)
+            pos = at + len(part)
+            for ent in _entities(text, at, part):
+                if not free(ent.start, ent.end):
+                    # Keep the free head of a name whose tail is a code already read ("Odyssey G7").
+                    cut = next(i for i in range(ent.start, ent.end) if taken[i])
+                    head = text[ent.start : cut].rstrip()
+                    shrunk = _entities(text, ent.start, head) if head else []
+                    if not shrunk or not free(shrunk[0].start, shrunk[0].end):
+                        continue
+                    ent = shrunk[0]
+                take(ent)
+    out.sort(key=lambda x: x.start)
+    return out
+
+
+def _entities(text: str, start: int, phrase: str) -> list[Mention]:
+    # Trim function words and punctuation at both ends; a phrase of function words only is not a name.
+    words = list(re.finditer(r"[^\s]+", phrase))
+    while words and (words[0].group(0).lower().strip(".,'’&") in FUNCTION_WORDS or words[0].group(0) == "&"):
+        words.pop(0)
+    while words and (
+        words[-1].group(0).lower().strip(".,'’&") in FUNCTION_WORDS or words[-1].group(0) == "&"
+    ):
+        words.pop()
+    if not words:
+        return []
+    a = start + words[0].start()
+    b = start + words[-1].end()
+    while b > a and text[b - 1] in ".,;:'’&-":
+        b -= 1
+    if text[b - 2 : b] in ("'s", "’s"):
+        b -= 2
+    surface = text[a:b]
+    if not surface or surface.lower() in MONTHS or surface.lower() in WEEKDAYS:
+        return []
+    if not any(c.isupper() for c in surface):
+        return []
+    n_words = len(surface.split())
+    at_start = _sentence_start(text, a)
+    # A capitalised single word that opens a sentence is usually an ordinary word ("Latest", "Sprint").
+    strong = not (at_start and n_words == 1 and not surface.isupper())
+    return [Mention("entity", a, b, surface, strong=strong, sentence_start=at_start)]
+
+
+def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
+    g = m.groupdict()
+    a, b = m.span()
+    if g.get("num") and g["num"].startswith("-") and a > 0 and text[a - 1].isalnum():
+        # "1887-1889": the dash joins a range, it is not a minus sign.
+        a += 1
+        g["num"] = g["num"][1:]
+    if kind in ("url", "email"):
+        return Mention(kind, a, b, text[a:b])
+    if kind == "date":
+        if g.get("iso"):
+            y, mo, d = (int(x) for x in g["iso"].split("-"))
+            if not (1 <= mo <= 12 and 1 <= d <= 31):
+                return None
+            date: tuple[int | None, int | None, int | None, int | None] = (y, mo, d, None)
+        elif g.get("mon"):
+            date = (int(g["yr"]) if g.get("yr") else None, MONTHS[g["mon"].lower()], int(g["day"]), None)
+        elif g.get("mon2"):
+            date = (int(g["yr2"]) if g.get("yr2") else None, MONTHS[g["mon2"].lower()], int(g["day2"]), None)
+        else:
+            if g["mon3"] in ("may", "mar") and not text[m.start("mon3")].isupper():
+                return None
+            date = (int(g["yr3"]), MONTHS[g["mon3"].lower()], None, None)
+        if date[2] is not None and not 1 <= date[2] <= 31:
+            return None
+        if g.get("mon") == "may" and not text[m.start("mon")].isupper():
+            return None  # "may 5" is a verb more often than a date when lower-case
+        wd = WEEKDAYS[g["wd"].lower()] if g.get("wd") else None
+        return Mention("date", a, b, text[a:b], date=(date[0], date[1], date[2], wd))
+    if kind == "time":
+        if g.get("h") is not None:
+            h, mi = int(g["h"]), int(g["m"] or 0)
+            ap = g["ap"].lower().replace(".", "")
+            if not 1 <= h <= 12:
+                return None
+            h = (h % 12) + (12 if ap == "pm" else 0)
+        else:
+            h, mi = int(g["h2"]), int(g["m2"])
+        return Mention("time", a, b, text[a:b], time=(h, mi))
+    if kind == "money":
+        num = g.get("num") or g.get("num2")
+        if num is None:
+            return None
+        value, dec = parse_number(num)
+        value *= _magnitude(g.get("mag") or g.get("mag2"))
+        sym = (g.get("sym") or g.get("code") or "").strip()
+        cur = CURRENCY_SYMBOLS.get(sym.lower(), sym.upper() if sym.upper() in ISO_CURRENCIES else None)
+        return Mention("money", a, b, text[a:b], value=value, currency=cur, decimals=dec, hedge=_hedge(m))
+    if kind == "duration":
+        if g.get("half"):
+            minutes = 30.0
+        elif g.get("c"):
+            minutes = int(g["c"]) * 60.0 + int(g["d"])
+        else:
+            hours = 1.0 if g["a"].lower() in ("a", "an") else parse_number(g["a"])[0]
+            minutes = hours * 60
+            if "half" in m.group(0):
+                minutes += 30
+            elif g.get("b"):
+                minutes += parse_number(g["b"])[0]
+        hedge = _hedge(m)
+        return Mention("quantity", a, b, text[a:b], value=minutes, unit="min", hedge=hedge)
+    if kind == "quantity":
+        unit_word = g["unit"].lower()
+        unit = UNIT_WORDS.get(unit_word)
+        if unit is None:
+            return None
+        value, dec = parse_number(g["num"])
+        value *= _magnitude(g.get("mag"))
+        k = "percent" if unit == "percent" else "quantity"
+        return Mention(k, a, b, text[a:b], value=value, unit=unit, decimals=dec, hedge=_hedge(m))
+    if kind == "score":
+        return Mention("score", a, b, text[a:b], values=(float(g["a"]), float(g["b"])))
+    if kind == "id":
+        tok = text[a:b]
+        if re.fullmatch(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", tok, re.I):
+            return None
+        return Mention("id", a, b, tok)
+    if kind == "number":
+        if g.get("word"):
+            word = g["word"]
+            if text[m.start("word")].isupper() and word.lower() in ORDINALS and not _sentence_start(text, a):
+                return None
+            value, dec = parse_number(word)
+            noun = g.get("noun2")
+            end = m.end("word")
+            if noun and noun.lower() in _NOT_NOUNS:
+                noun = None
+            if word.lower() == "one" and noun is None:
+                return None  # "one" alone is mostly a pronoun
+            k = "count"
+            start = m.start("word")
+            mention = Mention(
+                k, start, end, text[start:end], value=value, noun=noun and noun.lower(), hedge=_hedge(m)
+            )
+            mention.extra["word"] = word.lower()
+            return mention
+        num = g["num"]
+        value, dec = parse_number(num)
+        value *= _magnitude(g.get("mag"))
+        noun = g.get("noun")
+        end = m.end("ord") if g.get("ord") else (m.end("mag") if g.get("mag") else m.end("num"))
+        if noun and (noun.lower() in _NOT_NOUNS or noun.lower() in COUNT_WORDS):
+            noun = None
+        start = max(m.start("num"), a)
+        is_year = re.fullmatch(r"(1[5-9]|20)\d\d", num) is not None and not g.get("mag")
+        k = "year" if is_year else "number"
+        return Mention(
+            k,
+            start,
+            end,
+            text[start:end],
+            value=value,
+            decimals=dec,
+            noun=noun and noun.lower(),
+            hedge=_hedge(m),
+        )
+    return None

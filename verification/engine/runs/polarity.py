@@ -1,0 +1,175 @@
+"""Negations and states: direction words, match results, likelihood words and categorical states."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .evidence import Evidence, Fact, normalize_text
+from .findings import Finding, split_sentences
+from .mentions import Mention
+from .records import best_record
+
+__all__ = ["check_polarity"]
+
+_FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"on_time", "delayed", "cancelled", "diverted", "landed"}),
+    frozenset({"in_stock", "out_of_stock"}),
+    frozenset({"confirmed", "tentative", "cancelled"}),
+    frozenset({"pending", "posted"}),
+    frozenset({"delivered", "in_transit", "out_for_delivery", "processing"}),
+    frozenset({"archived", "not_archived"}),
+    frozenset({"refundable", "non_refundable"}),
+    frozenset({"included", "not_included"}),
+    frozenset({"otc", "prescription"}),
+    frozenset({"open", "closed"}),
+)
+_UP = frozenset({"rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped",
+                 "higher", "grew"})  # fmt: skip
+_DOWN = frozenset({"fell", "falls", "fallen", "down", "dropped", "declined", "decreased", "slipped", "lower"})
+_WIN = frozenset({"beat", "beats", "won", "wins", "defeated"})
+_LOSE = frozenset({"lost", "loses"})
+_UP = frozenset({"rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped",
+                 "higher", "grew"})  # fmt: skip
+_WIN = frozenset({"beat", "beats", "won", "wins", "defeated"})
+_LOSE = frozenset({"lost", "loses"})
+
+
+def check_polarity(
+    answer: str, mentions: list[Mention], findings: list[Finding], ev: Evidence, sentence_of: Any
+) -> list[Finding]:
+    """Findings for the direction, likelihood and state mentions of the answer (those the evidence speaks to).
+
+    ``findings`` are the value findings already made (directions read the sign of the value they govern);
+    ``sentence_of`` maps a character position to its sentence span.
+    """
+    out: list[Finding] = []
+    numeric = sorted((f for f in findings if f.mention.value is not None), key=lambda f: f.mention.start)
+    sentences = split_sentences(answer) or [(0, len(answer))]
+    for m in mentions:
+        sent = sentence_of(m.start)
+        if m.kind == "direction":
+            word = m.extra["word"]
+            if word in _WIN or word in _LOSE or word == "drew":
+                res = _outcome(answer, m, findings, ev)
+            else:
+                res = _direction(answer, m, numeric, sent)
+            if res is not None:
+                out.append(Finding(m, res[0], sent, res[1], res[2]))
+        elif m.kind == "likelihood":
+            # "likely" means a probability of at least one half; judged against a percentage in the clause.
+            pct = [f for f in numeric if f.mention.kind == "percent" and f.label == "SUPPORTED"]
+            pct = [f for f in pct if sent[0] <= f.mention.start < sent[1]]
+            if pct:
+                nearest = min(pct, key=lambda f: abs(f.mention.start - m.start))
+                assert nearest.mention.value is not None
+                ok = (nearest.mention.value >= 50) == (m.extra["likely"] == "True")
+                out.append(
+                    Finding(
+                        m,
+                        "SUPPORTED" if ok else "CONTRADICTED",
+                        sent,
+                        nearest.facts,
+                        "consistent with the probability"
+                        if ok
+                        else f"the probability is {nearest.mention.text}",
+                    )
+                )
+        elif m.kind == "state":
+            state = m.extra["state"]
+            fams = [f for f in _FAMILIES if state in f]
+            if not fams:
+                continue
+            family = frozenset().union(*fams)
+            cands = [s for s in ev.states if s.value in family]
+            if not cands:
+                continue
+            probe = Finding(m, "SUPPORTED", sent, cands)
+            lists = {lst for lst, _ in probe.records}
+            best = best_record(answer, findings, probe, sentences, lists) if lists else None
+            scoped = [s for s in cands if s.record == best] if best is not None else cands
+            scoped = scoped or cands
+            if any(s.value == state for s in scoped):
+                out.append(
+                    Finding(m, "SUPPORTED", sent, [s for s in scoped if s.value == state], "state matches")
+                )
+            else:
+                out.append(Finding(m, "CONTRADICTED", sent, scoped, f"the evidence says {scoped[0].value}"))
+    return out
+
+
+def _direction(
+    answer: str, m: Mention, numeric: list[Finding], sent: tuple[int, int]
+) -> tuple[str, list[Fact], str] | None:
+    up = m.extra["word"] in _UP
+    after = answer[m.end : m.end + 24]
+    nxt = next((f for f in numeric if f.mention.start >= m.end and f.mention.start < sent[1]), None)
+    if nxt is None:
+        return None
+    gap = answer[m.end : nxt.mention.start]
+    if re.fullmatch(r"\s*(?:from\s+)", gap):
+        prev = next(
+            (f for f in reversed(numeric) if f.mention.end <= m.start and f.mention.start >= sent[0]), None
+        )
+        if prev is None or prev.mention.value is None or nxt.mention.value is None:
+            return None
+        went_up = abs(prev.mention.value) > abs(nxt.mention.value)
+        ok = went_up == up
+        return (
+            ("SUPPORTED" if ok else "CONTRADICTED"),
+            [],
+            "direction of the change" if ok else "the change goes the other way",
+        )
+    if not re.fullmatch(r"\s*(?:by\s+)?", gap) or after.lstrip().startswith("to "):
+        return None
+    signs = {f.value < 0 for f in nxt.facts if f.value}
+    if len(signs) != 1:
+        return None
+    negative = signs.pop()
+    ok = negative != up
+    return (
+        ("SUPPORTED" if ok else "CONTRADICTED"),
+        nxt.facts,
+        "sign of the change" if ok else "the evidence moves the other way",
+    )
+
+
+def _outcome(
+    answer: str, m: Mention, findings: list[Finding], ev: Evidence
+) -> tuple[str, list[Fact], str] | None:
+    subject = next(
+        (
+            f
+            for f in sorted(findings, key=lambda f: -f.mention.start)
+            if f.mention.kind == "entity" and f.mention.end <= m.start and f.label == "SUPPORTED"
+        ),
+        None,
+    )
+    if subject is None:
+        return None
+    norm = normalize_text(subject.mention.text)
+    for s in ev.strings:
+        if s.value != norm and norm not in s.value:
+            continue
+        parent = s.json_path.rsplit(".", 1)[0]
+        mine = [
+            n
+            for n in ev.numbers
+            if n.message_index == s.message_index and n.json_path.rsplit(".", 1)[0] == parent
+        ]
+        if len(mine) != 1:
+            continue
+        key = mine[0].json_path.rsplit(".", 1)[1]
+        grand = parent.rsplit(".", 1)[0] if "." in parent else "$"
+        rivals = [
+            n for n in ev.numbers
+            if n.message_index == s.message_index and n.json_path.endswith("." + key)
+            and n.json_path != mine[0].json_path and (n.json_path.rsplit(".", 2)[0] == grand)
+        ]  # fmt: skip
+        if len(rivals) != 1:
+            continue
+        mv, rv = mine[0].value, rivals[0].value
+        word = m.extra["word"]
+        ok = (mv > rv) if word in _WIN else (mv < rv) if word in _LOSE else (mv == rv)
+        return ("SUPPORTED" if ok else "CONTRADICTED"), [mine[0], rivals[0]], "outcome of the result"
+    return None

@@ -1,0 +1,123 @@
+"""Which item of the results a clause talks about, and the values that belong to another item or period.
+
+A *record* is one element of a list in a tool result (a product, an event, a day of a forecast), or one of
+several results of the same tool. A value the evidence gives only for a sibling record ("item B's price
+for item A") contradicts the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .evidence import Evidence, Fact
+from .findings import Finding, clauses
+from .mentions import Mention
+
+__all__ = ["best_record", "check_periods", "check_records"]
+
+MAX_OPERANDS = 48
+Deriver = Callable[[Mention, list[float], list[Fact]], str]
+
+
+def best_record(
+    answer: str, findings: list[Finding], target: Finding, sentences: list[tuple[int, int]], lists: set[Any]
+) -> Any:
+    """The record the target's clause talks about.
+
+    In the target's own clause, the nearest anchor before it (a supported value of exactly one record of the
+    same list) decides; in wider windows (the sentence, the sentence before) all anchors must agree.
+    """
+    sent = target.sentence
+    pos = target.mention.start
+    clause = [c for c in clauses(answer, *sent, ",;", words=True) if c[0] <= pos < c[1] + 1]
+    wide = [c for c in clauses(answer, *sent, ";") if c[0] <= pos < c[1] + 1] + [sent]
+    idx = sentences.index(sent) if sent in sentences else -1
+    if idx > 0:
+        wide.append(sentences[idx - 1])
+    lo = min(w[0] for w in wide)
+    nearby = [
+        g for g in findings if g is not target and g.label == "SUPPORTED" and lo <= g.mention.start < sent[1]
+    ]
+    # A name is itself what names an item: it is checked only against a value just before it in its clause
+    # ("at 8:30 AM in Room 2A"), never against other names or the wider sentence.
+    is_name = target.mention.kind == "entity"
+    levels = (("near", clause),) if is_name else (("near", clause), ("all", wide))
+    for level, windows in levels:
+        for w in windows:
+            anchors = []
+            for g in nearby:
+                if not (w[0] <= g.mention.start < w[1]) or (is_name and g.mention.kind == "entity"):
+                    continue
+                if (
+                    g.mention.kind in ("number", "count")
+                    and g.mention.value is not None
+                    and abs(g.mention.value) < 32
+                ):
+                    continue  # small bare numbers name no item
+                recs = {r for lst, r in g.records if lst in lists}
+                if len(recs) == 1:
+                    before = g.mention.end <= target.mention.start
+                    if level == "near" and not before:
+                        continue  # in English the item comes before its value ("X costs $5")
+                    anchors.append((target.mention.start - g.mention.end, next(iter(recs))))
+            if not anchors:
+                continue
+            if level == "near":
+                return min(anchors, key=lambda x: x[0])[1]
+            distinct = {r for _, r in anchors}
+            return distinct.pop() if len(distinct) == 1 else None
+    return None
+
+
+_PRIOR_KEYS = frozenset({"prior", "previous", "prev", "yesterday"})
+_PRIOR_WORDS = re.compile(
+    r"\b(?:earlier|previous(?:ly)?|prior|before|ago|yesterday|from|last year|a year earlier)\b", re.I
+)
+
+
+def check_periods(answer: str, findings: list[Finding]) -> None:
+    """Relabel, in place, values that only a previous period gives as CONTRADICTED.
+
+    A value found only under a key such as ``prior_year.net_income``, stated with no word that puts it in
+    the past ("a year earlier", "previous close", "up from"), is last period's figure told as this one's.
+    """
+    for f in findings:
+        m = f.mention
+        if f.label != "SUPPORTED" or f.derived or not f.facts or m.kind not in ("money", "number", "percent"):
+            continue
+        if not all(x.source == "tool" and x.key_tokens & _PRIOR_KEYS for x in f.facts):
+            continue
+        clause = next(
+            (c for c in clauses(answer, *f.sentence, ",;", words=True) if c[0] <= m.start <= c[1]),
+            f.sentence,
+        )
+        if not _PRIOR_WORDS.search(answer[clause[0] : clause[1]]):
+            f.label, f.reason = "CONTRADICTED", "this is the previous period's value"
+
+
+def check_records(
+    answer: str, findings: list[Finding], sentences: list[tuple[int, int]], ev: Evidence, derived: Deriver
+) -> None:
+    """Relabel, in place, values found only in a sibling of the record their clause talks about.
+
+    ``derived`` gets a last word: a value the item's own values give by arithmetic is not a wrong item.
+    """
+    for f in findings:
+        if f.label != "SUPPORTED" or f.derived or not f.facts:
+            continue
+        recs = f.records
+        if not recs or any(x.list_path is None or x.source != "tool" for x in f.facts):
+            continue
+        lists = {lst for lst, _ in recs}
+        best = best_record(answer, findings, f, sentences, lists)
+        if best is not None and best not in {r for _, r in recs}:
+            # Still fine when the item's own values (and run-level ones such as a number of nights) give it.
+            own = [x for x in ev.numbers if x.record == best or x.list_path is None][:MAX_OPERANDS]
+            how = derived(f.mention, [x.value for x in own], own) if f.mention.value is not None else ""
+            if how:
+                f.facts, f.derived, f.reason = [], True, how
+                continue
+            f.label = "CONTRADICTED"
+            f.reason = "this value belongs to another item of the results"

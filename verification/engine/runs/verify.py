@@ -1,0 +1,194 @@
+"""verify_run: the four stages of seed 004 with HaluGate's fact-check gate, end to end."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from .backend import NLIBackend, load_backend
+from .config import RunVerifierConfig
+from .evidence import Evidence, build_evidence
+from .factcheck import classify_request
+from .gating import aggregate_score, decide_action, refusal, revise_message
+from .grounding import Finding, ground_answer
+from .messages import parse_run
+from .probes import run_probes
+from .report import Claim, EvidenceSpan, HallucinationReport
+from .toolcalls import validate_tool_calls
+
+__all__ = ["verify_run", "warm_up"]
+
+_SCORES = {"SUPPORTED": 0.95, "UNSUPPORTED": 0.5, "CONTRADICTED": 0.2}
+# Numbers, quantities, money, dates, times, names, identifiers, URLs and citations are critical (SPEC 4.2).
+_CRITICAL = frozenset(
+    {
+        "money", "percent", "quantity", "number", "count", "year", "date", "time", "url", "email",
+        "id", "entity", "score", "state", "direction", "currency",
+    }
+)  # fmt: skip
+_HIGH_STAKE = frozenset({"money", "id", "url", "email"})
+
+
+@lru_cache(maxsize=4)
+def _backend(path: str) -> NLIBackend:
+    return load_backend(path)
+
+
+def _run_id(messages: Any) -> str:
+    blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str).encode()
+    return "run_" + hashlib.sha256(blob).hexdigest()[:24]
+
+
+def _claim(f: Finding, answer: str, ev: Evidence) -> Claim:
+    m = f.mention
+    a, b = f.sentence
+    spans = []
+    for fact in f.facts[:5]:
+        s, e = ev.locate(fact)
+        spans.append(EvidenceSpan(fact.message_index, fact.json_path, s, e, fact.text))
+    score = _SCORES[f.label] - (0.05 if f.label == "SUPPORTED" and (f.derived or m.hedge) else 0.0)
+    return Claim(
+        m.text,
+        (m.start, m.end),
+        answer[a:b].strip(),
+        m.kind,
+        m.kind in _CRITICAL,
+        f.label,
+        score,
+        spans,
+        f.reason,
+    )
+
+
+def _merge_adjacent(claims: list[Claim], answer: str) -> list[Claim]:
+    # "between 2 PM and 6 PM" is one claim for a reader: join flagged values separated by a connector.
+    out: list[Claim] = []
+    for c in claims:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and prev.label != "SUPPORTED" and c.label == prev.label and c.kind == prev.kind
+            and answer[prev.span[1] : c.span[0]].strip() in ("and", "to", "-", "–", ",", "or")
+        ):  # fmt: skip
+            prev.span = (prev.span[0], c.span[1])
+            prev.text = answer[prev.span[0] : prev.span[1]]
+            prev.evidence_spans += c.evidence_spans
+            continue
+        out.append(c)
+    return out
+
+
+def _stake(claims: list[Claim]) -> str:
+    critical = [c for c in claims if c.critical]
+    if not critical:
+        return "low"
+    if any(c.kind in _HIGH_STAKE and c.label == "CONTRADICTED" for c in critical):
+        return "critical"
+    if any(c.kind in _HIGH_STAKE for c in critical):
+        return "high"
+    return "medium"
+
+
+def _refine(claims: list[Claim], ev: Evidence, backend: NLIBackend, threshold: float) -> None:
+    # The explainer only looks at flagged claims: it filters false positives and sets the severity.
+    premise = " ".join(ev.contents.values())[:8000]
+    for c in claims:
+        if c.label == "SUPPORTED":
+            continue
+        label, prob = backend.classify(premise, c.sentence)
+        if prob < threshold:
+            continue
+        if label == "ENTAILMENT":
+            c.label, c.score, c.reason = "SUPPORTED", 0.85, f"{backend.name}: entailed by the evidence"
+        elif label == "CONTRADICTION":
+            c.label, c.score, c.reason = "CONTRADICTED", 0.2, f"{backend.name}: contradicts the evidence"
+        elif label == "NEUTRAL":
+            c.label, c.score, c.reason = "UNSUPPORTED", 0.5, f"{backend.name}: not entailed by the evidence"
+
+
+def warm_up() -> None:
+    """Load the unit registry and run one verification, so the first real request does not pay ~1 s for it.
+
+    Call it once per process at start-up (a Django ``AppConfig.ready``, a worker's init hook).
+
+    >>> warm_up()
+    """
+    from .units import convert
+
+    convert(1.0, "m", "ft")
+    verify_run(
+        [
+            {"role": "user", "content": "How tall is it?"},
+            {"role": "tool", "tool_call_id": "c", "content": '{"height_m": 330, "date": "2024-03-04"}'},
+            {"role": "assistant", "content": "It is about 1,083 feet tall since March 4."},
+        ]
+    )
+
+
+def verify_run(
+    messages: Any,
+    tools: Any = None,
+    *,
+    config: RunVerifierConfig | None = None,
+    probe_answers: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
+) -> HallucinationReport:
+    """Verify an agent run (OpenAI chat format) and return its HallucinationReport.
+
+    >>> msgs = [
+    ...     {"role": "user", "content": "When was the Eiffel Tower built?"},
+    ...     {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+    ...      "function": {"name": "get_landmark_info", "arguments": '{"name": "Eiffel Tower"}'}}]},
+    ...     {"role": "tool", "tool_call_id": "c1", "content": '{"built": "1887-1889", "height": "330 m"}'},
+    ...     {"role": "assistant", "content": "The Eiffel Tower was built in 1950 and is 330 meters tall."},
+    ... ]
+    >>> r = verify_run(msgs)
+    >>> r.action, [c.text for c in r.flagged_claims]
+    ('block', ['1950'])
+    """
+    cfg = config or RunVerifierConfig()
+    run = parse_run(messages, tools, cfg)
+    validations = validate_tool_calls(run, cfg)
+    request_type, needed = classify_request(run.last_user, has_tool_context=bool(run.results))
+    report = HallucinationReport(
+        run_id=_run_id(messages),
+        fact_check_needed=needed,
+        request_type=request_type,
+        tool_call_validations=validations,
+    )
+    rejected = any(v.status in ("invalid", "unknown_tool") for v in validations)
+    if not needed or not run.answer.strip():
+        # Tool-call verification still runs: action safety does not depend on the kind of request.
+        report.action = "revise" if rejected else "emit"
+        report.revise_message = revise_message([], validations) if rejected else ""
+        return report
+    if not run.results:
+        report.unverified_factual = True
+        report.action = "revise" if rejected else "emit"
+        report.revise_message = revise_message([], validations) if rejected else ""
+        return report
+    ev = build_evidence(run)
+    claims = [_claim(f, run.answer, ev) for f in ground_answer(run.answer, ev)]
+    claims = _merge_adjacent(claims, run.answer)
+    if cfg.model_path:
+        backend = _backend(cfg.model_path)
+        _refine(claims, ev, backend, cfg.model_threshold)
+        report.backend = f"rules+{backend.name}"
+    report.claims = claims
+    report.consistency_probes = run_probes(run, claims, cfg, probe_answers)
+    for p in report.consistency_probes:
+        if not p.error and p.agreement < 0.5:
+            for c in claims:
+                if c.text == p.claim and c.label == "SUPPORTED":
+                    c.score = min(c.score, cfg.revise_threshold - 0.01)
+                    c.reason += "; self-consistency probes disagree"
+    report.overall_score = aggregate_score(claims, cfg)
+    report.action = decide_action(report.overall_score, claims, validations, report.consistency_probes, cfg)
+    report.stake = _stake(claims)
+    if report.action == "revise":
+        report.revise_message = revise_message(claims, validations)
+    elif report.action == "block":
+        report.refusal_message = refusal(claims)
+        report.revise_message = revise_message(claims, validations)
+    return report
