@@ -78,7 +78,11 @@ class ChatCompletionsProxyView(APIView):
         request={"application/json": {"type": "object", "description": "A chat-completions request."}},
         responses={
             200: OpenApiResponse(response={"type": "object"}),
+            400: PROBLEM,
+            401: PROBLEM,
             422: OpenApiResponse(response={"type": "object"}),
+            502: PROBLEM,
+            503: PROBLEM,
         },
         tags=["engine"],
     )

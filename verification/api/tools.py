@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -71,7 +72,12 @@ class ToolFeedbackView(APIView):
 
 
 class ToolProfileListView(APIView):
-    @extend_schema(operation_id="tool_profiles_list", summary="Registered tool profiles", tags=["engine"])
+    @extend_schema(
+        operation_id="tool_profiles_list",
+        summary="Registered tool profiles",
+        responses={200: OpenApiResponse(response={"type": "array", "items": {"type": "object"}})},
+        tags=["engine"],
+    )
     def get(self, request: Request) -> Response:
         return Response([tool_profile_to_dict(r) for r in ToolProfileRecord.objects.all()])
 
@@ -80,7 +86,7 @@ class ToolProfileView(APIView):
     authentication_classes = [OperatorKeyAuthentication]
 
     def get_permissions(self) -> list[Any]:
-        return [IsOperator()] if self.request.method == "PUT" else []
+        return [IsOperator()] if self.request.method == "PUT" else [AllowAny()]
 
     @extend_schema(
         operation_id="tool_profile_retrieve",

@@ -91,7 +91,7 @@ def tool_engine() -> ToolVerifier:
         if _engine is None:
             _engine = _new_engine()
         if version != _engine_profiles_version:
-            _engine._meta.clear()  # forget profiles cached from before the edit
+            _engine.forget_cached_profiles()  # profiles cached before the edit are stale
             for record in ToolProfileRecord.objects.all():
                 _register(_engine, record)
             _engine_profiles_version = version

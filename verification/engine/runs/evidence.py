@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
-from .mentions import extract_mentions
+from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
 
 __all__ = ["Evidence", "Fact", "build_evidence", "has_words", "normalize_text"]
@@ -33,6 +33,7 @@ _DIGIT = re.compile(r"\d")
 _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
+_KEY_SPLIT = re.compile(r"[_\W]+")
 
 
 def normalize_text(text: str) -> str:
@@ -107,6 +108,26 @@ class Evidence:
     currencies: set[str] = field(default_factory=set)
     has_tool_results: bool = False
     contents: dict[int, str] = field(default_factory=dict)
+    # Positions in ``numbers`` per record and of the run-level numbers (outside lists), built on first use.
+    _by_record: tuple[dict[Any, list[int]], list[int]] | None = None
+
+    def record_index(self) -> tuple[dict[Any, list[int]], list[int]]:
+        """Positions in ``numbers`` of each record's facts, and of the facts outside any list, in order."""
+        if self._by_record is None:
+            by_record: dict[Any, list[int]] = defaultdict(list)
+            root: list[int] = []
+            for i, f in enumerate(self.numbers):
+                by_record[f.record].append(i)
+                if f.list_path is None:
+                    root.append(i)
+            self._by_record = (dict(by_record), root)
+        return self._by_record
+
+    def numbers_of(self, record: Any, limit: int) -> list[Fact]:
+        """The first ``limit`` numbers of ``record`` or outside lists, in evidence order."""
+        by_record, root = self.record_index()
+        positions = sorted(set(by_record.get(record, ())).union(root))[:limit]
+        return [self.numbers[i] for i in positions]
 
     def locate(self, fact: Fact) -> tuple[int, int]:
         """The character span of ``fact`` in its message, found lazily (only reported facts need it)."""
@@ -127,26 +148,80 @@ class Evidence:
         return fact.start, fact.end
 
 
-def _key_tokens(path: tuple[Any, ...]) -> frozenset[str]:
-    return _key_tokens_of(tuple(p for p in path if isinstance(p, str)))
+@lru_cache(maxsize=4096)
+def _key_tokens_of(keys: tuple[str, ...]) -> frozenset[str]:
+    """The lower-case tokens of the keys on a JSON path, singular forms included."""
+    toks: set[str] = set()
+    for p in keys:
+        for t in _KEY_SPLIT.split(p.lower()):
+            if t:
+                toks.add(t)
+                if t.endswith("s") and len(t) > 3:
+                    toks.add(t[:-1])
+    return frozenset(toks)
+
+
+@lru_cache(maxsize=1024)
+def _boolean_state(low_key: str) -> tuple[str, str] | None:
+    """The (true, false) state words of a boolean key (``is_refundable``), or None."""
+    for k, states in BOOLEAN_STATES.items():
+        if low_key == k or low_key.endswith("_" + k):
+            return states
+    return None
+
+
+class _StringInfo(NamedTuple):
+    """What a string leaf of a tool result is, computed once per distinct string."""
+
+    folded: str
+    norm: str
+    state: str | None
+    date: tuple[int, int, int] | None
+    time: tuple[int, int] | None
+    datetime: datetime | None
+    number: float | None
+
+
+# Strings longer than this are read every time rather than memoised, so the caches stay small.
+_MEMO_MAX_CHARS = 512
+
+
+def _string_info(text: str) -> _StringInfo:
+    """Memoised :func:`_read_string` (statuses, cities, currencies and dates repeat across records)."""
+    return _read_string_cached(text) if len(text) <= _MEMO_MAX_CHARS else _read_string(text)
+
+
+def _read_string(text: str) -> _StringInfo:
+    folded = text.casefold()
+    norm = normalize_text(text)
+    state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(text.lower().replace("_", " ")) or None
+    d, hm, dt = _parse_dt(text) if text[:4].isdigit() else (None, None, None)
+    if d is not None:
+        whole = dt or datetime(d.year, d.month, d.day)
+        return _StringInfo(folded, norm, state, (d.year, d.month, d.day), hm, whole, None)
+    number = float(text) if _PLAIN_NUMBER.fullmatch(text.strip()) else None
+    return _StringInfo(folded, norm, state, None, None, None, number)
+
+
+_read_string_cached = lru_cache(maxsize=8192)(_read_string)
+
+
+def _text_mentions(text: str) -> tuple[Mention, ...]:
+    """The values inside a text of the evidence, memoised for short texts. The mentions are shared between
+    calls: the builder only reads them. Names are not needed here (evidence names are matched as words)."""
+    if len(text) <= _MEMO_MAX_CHARS:
+        return _text_mentions_cached(text)
+    return tuple(extract_mentions(text, names=False))
 
 
 @lru_cache(maxsize=4096)
-def _key_tokens_of(keys: tuple[str, ...]) -> frozenset[str]:
-    toks: set[str] = set()
-    for p in keys:
-        if True:
-            for t in re.split(r"[_\W]+", p.lower()):
-                if t:
-                    toks.add(t)
-                    if t.endswith("s") and len(t) > 3:
-                        toks.add(t[:-1])
-    return frozenset(toks)
+def _text_mentions_cached(text: str) -> tuple[Mention, ...]:
+    return tuple(extract_mentions(text, names=False))
 
 
 @lru_cache(maxsize=4096)
 def _key_unit(key: str) -> str | None:
-    parts = [p for p in re.split(r"[_\W]+", key.lower()) if p]
+    parts = [p for p in _KEY_SPLIT.split(key.lower()) if p]
     if parts and parts[-1] in ("percent", "pct", "percentage"):
         return "percent"
     # "strength_mg_per_tablet": the unit is the last unit token that is not the denominator of a "per".
@@ -206,7 +281,7 @@ class _Builder:
             not _DIGIT.search(text) or (" " not in text.strip() and _ALPHA.search(text))
         ):
             return  # no number, or a single code such as "SKU-123" or "BSD-3-Clause"
-        for m in extract_mentions(text):
+        for m in _text_mentions(text):
             if m.kind in ("money", "number", "year", "quantity", "percent", "count") and m.value is not None:
                 unit = m.unit
                 cur = frozenset({m.currency}) if m.currency and m.currency != "$" else currencies
@@ -289,7 +364,9 @@ class _Builder:
         record: Record,
         list_path: Any,
         currencies: frozenset[str],
+        keys: tuple[str, ...] = (),
     ) -> None:
+        """Add the facts of ``value`` (at ``path``, whose string keys are ``keys``) and of its children."""
         if isinstance(value, dict):
             local = frozenset(
                 v.upper()
@@ -302,73 +379,72 @@ class _Builder:
                 if k not in self.keys:
                     self.keys.add(k)
                     self.hay.append(normalize_text(str(k)))
-                self.walk(v, msg, (*path, k), record, list_path, scope)
+                self.walk(v, msg, (*path, k), record, list_path, scope, (*keys, k))
             return
+        # The tokens of the keys on the path, memoised per key path: every record of a list repeats them.
+        key_tokens = _key_tokens_of(keys)
         if isinstance(value, list):
-            key_tokens = _key_tokens(path)
             lp = (msg, path)
             self._count(len(value), msg, path, record, list_path, key_tokens, "length")
             self._tallies(value, msg, path, record, key_tokens)
             for i, v in enumerate(value):
-                rec: Record = (msg, (*path, i)) if isinstance(v, dict | list) else record
-                self.walk(
-                    v, msg, (*path, i), rec, lp if isinstance(v, dict | list) else list_path, currencies
+                if isinstance(v, dict | list):
+                    self.walk(v, msg, (*path, i), (msg, (*path, i)), lp, currencies, keys)
+                else:
+                    self.walk(v, msg, (*path, i), record, list_path, currencies, keys)
+            return
+        key = keys[-1] if keys else ""
+        if isinstance(value, bool):
+            state = _boolean_state(key.lower())
+            if state is not None:
+                yes, no = state
+                self.ev.states.append(
+                    Fact(
+                        "state",
+                        yes if value else no,
+                        msg,
+                        path,
+                        record,
+                        list_path,
+                        key_tokens,
+                        text=str(value).lower(),
+                    )
                 )
             return
-        key = next((p for p in reversed(path) if isinstance(p, str)), "")
-        key_tokens = _key_tokens(path)
-        pstr = path
-        if isinstance(value, bool):
-            low_key = key.lower()
-            for k, (yes, no) in BOOLEAN_STATES.items():
-                if low_key == k or low_key.endswith("_" + k):
-                    self.ev.states.append(
-                        Fact(
-                            "state",
-                            yes if value else no,
-                            msg,
-                            pstr,
-                            record,
-                            list_path,
-                            key_tokens,
-                            text=str(value).lower(),
-                        )
-                    )
-                    break
-            return
         if isinstance(value, int | float):
-            self._num(
-                value,
-                msg,
-                pstr,
-                record,
-                list_path,
-                key_tokens,
-                _key_unit(key),
-                currencies,
-                str(value),
-                "tool",
-            )
+            unit = _key_unit(key)
+            self._num(value, msg, path, record, list_path, key_tokens, unit, currencies, str(value), "tool")
             return
-        if not isinstance(value, str):
-            return
-        text = value
-        self.raw.append(text.casefold())
-        norm = normalize_text(text)
-        self.hay.append(norm)
-        self.ev.strings.append(Fact("string", norm, msg, pstr, record, list_path, key_tokens, text=text))
-        state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(text.lower().replace("_", " "))
-        if state:
-            self.ev.states.append(Fact("state", state, msg, pstr, record, list_path, key_tokens, text=text))
-        d, hm, dt = _parse_dt(text) if text[:4].isdigit() else (None, None, None)
-        if d is not None:
-            self.ev.dates.append(
-                Fact("date", (d.year, d.month, d.day), msg, pstr, record, list_path, key_tokens, text=text)
+        if isinstance(value, str):
+            self._string(value, msg, path, record, list_path, key_tokens, key, currencies)
+
+    def _string(
+        self,
+        text: str,
+        msg: int,
+        path: tuple[Any, ...],
+        record: Record,
+        list_path: Any,
+        key_tokens: frozenset[str],
+        key: str,
+        currencies: frozenset[str],
+    ) -> None:
+        """A string leaf: its words, its state, the date, time or number it is, or the values inside it."""
+        info = _string_info(text)
+        self.raw.append(info.folded)
+        self.hay.append(info.norm)
+        self.ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
+        if info.state:
+            self.ev.states.append(
+                Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text)
             )
+        if info.date is not None:
+            assert info.datetime is not None
+            self.ev.dates.append(Fact("date", info.date, msg, path, record, list_path, key_tokens, text=text))
             self._num(
-                float(d.year),
+                float(info.date[0]),
                 msg,
-                pstr,
+                path,
                 record,
                 list_path,
                 key_tokens,
@@ -377,36 +453,17 @@ class _Builder:
                 text,
                 "tool",
             )
-            if hm is not None:
-                self.ev.times.append(Fact("time", hm, msg, pstr, record, list_path, key_tokens, text=text))
+            if info.time is not None:
+                self.ev.times.append(Fact("time", info.time, msg, path, record, list_path, key_tokens, text=text))
             self.ev.datetimes.append(
-                Fact(
-                    "datetime",
-                    dt or datetime(d.year, d.month, d.day),
-                    msg,
-                    pstr,
-                    record,
-                    list_path,
-                    key_tokens,
-                    text=text,
-                )
+                Fact("datetime", info.datetime, msg, path, record, list_path, key_tokens, text=text)
             )
             return
-        if _PLAIN_NUMBER.fullmatch(text.strip()):
-            self._num(
-                float(text),
-                msg,
-                pstr,
-                record,
-                list_path,
-                key_tokens,
-                _key_unit(key),
-                currencies,
-                text,
-                "tool",
-            )
+        if info.number is not None:
+            unit = _key_unit(key)
+            self._num(info.number, msg, path, record, list_path, key_tokens, unit, currencies, text, "tool")
             return
-        self.add_text(text, msg, "tool", record, list_path, pstr, key_tokens, currencies)
+        self.add_text(text, msg, "tool", record, list_path, path, key_tokens, currencies)
 
     def _count(
         self,
@@ -481,6 +538,6 @@ def build_evidence(run: ParsedRun) -> Evidence:
     for chunk in ev.haystack.split(" | "):
         toks = chunk.split()
         if 2 <= len(toks) <= 8:
-            ev.acronyms.add("".join(t[0] for t in toks))
-            ev.acronyms.add("".join(t[0] for t in toks if t not in ("of", "the", "and", "for")))
+            ev.acronyms.add("".join([t[0] for t in toks]))
+            ev.acronyms.add("".join([t[0] for t in toks if t not in ("of", "the", "and", "for")]))
     return ev

@@ -16,6 +16,7 @@ _ABBREV = re.compile(
     r"(?:\b[A-Z]|\bSt|\bInc|\bMr|\bMrs|\bDr|\bCo|\bLtd|\bvs|\bNo|\bJr|\bSr|\be\.g|\bi\.e)\.$"
 )
 
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])")
 
 @dataclass(slots=True)
 class Finding:
@@ -27,13 +28,23 @@ class Finding:
     facts: list[Fact] = field(default_factory=list)
     reason: str = ""
     derived: bool = False
+    # (facts list, its length, records): the records are asked for once per pair of findings, so they are
+    # kept until ``facts`` is replaced or grows.
+    _records: tuple[list[Fact], int, frozenset[tuple[Any, Any]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
-    def records(self) -> set[tuple[Any, Any]]:
+    def records(self) -> frozenset[tuple[Any, Any]]:
         """(list, record) pairs of the tool-result facts behind this finding."""
-        return {
+        cached = self._records
+        if cached is not None and cached[0] is self.facts and cached[1] == len(self.facts):
+            return cached[2]
+        recs = frozenset(
             (f.list_path, f.record) for f in self.facts if f.list_path is not None and f.record is not None
-        }
+        )
+        self._records = (self.facts, len(self.facts), recs)
+        return recs
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
@@ -45,7 +56,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in re.finditer(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])", text):
+    for m in _SENTENCE_END.finditer(text):
         end = m.end()
         head = text[start:end]
         if m.group(0) == "." and (_ABBREV.search(head) or head.endswith(("a.m.", "p.m."))):

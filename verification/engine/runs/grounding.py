@@ -76,10 +76,12 @@ class _Matcher:
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
         if self._compact is None:
-            self._compact = re.sub(r"[^a-z0-9]", "", self.ev.raw_haystack)
+            # Only ASCII letters and digits are kept: drop non-ASCII, then the rest, both in C.
+            ascii_only = self.ev.raw_haystack.encode("ascii", "ignore").decode("ascii")
+            self._compact = ascii_only.translate(_DROP_NON_ALNUM)
         assert m.value is not None and m.noun is not None
         number = f"{m.value:g}" if m.decimals == 0 else m.text.split()[0]
-        return bool(re.search(rf"(?<!\d){re.escape(number + m.noun.lower())}", self._compact))
+        return _find_unprefixed(self._compact, number + m.noun.lower())
 
     def _units_like(self, unit: str) -> list[str]:
         if unit not in self._same_dim:
@@ -309,8 +311,29 @@ class _Matcher:
         return best is not None
 
 
+# Deletes every ASCII character but a-z and 0-9 (the haystack is case-folded already).
+_DROP_NON_ALNUM = {c: None for c in range(128) if not (chr(c).isdigit() or "a" <= chr(c) <= "z")}
+
+_LETTER = re.compile(r"[A-Za-z]")
+_DIGIT = re.compile(r"\d")
+
+
+def _find_unprefixed(haystack: str, needle: str) -> bool:
+    """Whether ``needle`` occurs in ``haystack`` not right after a digit ("2tablets", not "12tablets").
+
+    >>> _find_unprefixed("12tablets2tablets", "2tablets"), _find_unprefixed("12tablets", "2tablets")
+    (True, False)
+    """
+    pos = haystack.find(needle)
+    while pos >= 0:
+        if pos == 0 or not haystack[pos - 1].isdigit():
+            return True
+        pos = haystack.find(needle, pos + 1)
+    return False
+
+
 def _shape(text: str) -> str:
-    return re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "9", text.strip()))
+    return _LETTER.sub("A", _DIGIT.sub("9", text.strip()))
 
 
 # ---- the driver -------------------------------------------------------------------------------------
@@ -446,12 +469,14 @@ def _context_facts(
                 if x.record is not None and x.list_path is not None and x.record not in ordered:
                     ordered.append(x.record)
     rank = {r: i for i, r in enumerate(ordered)}
-    own = sorted(
-        (x for x in ev.numbers if x.record in rank and x.list_path is not None), key=lambda x: rank[x.record]
-    )
+    by_record, root_positions = ev.record_index()
+    # The numbers of each record in the order the records were talked about, each record's in evidence order.
+    own = [
+        ev.numbers[i] for r in ordered for i in by_record.get(r, ()) if ev.numbers[i].list_path is not None
+    ]
     own += [x for x in ev.datetimes if x.record in rank]
     own += [x for x in ev.dates if x.record in rank]
-    root = [x for x in ev.numbers if x.list_path is None or not rank]
+    root = [ev.numbers[i] for i in root_positions] if rank else ev.numbers
     return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .lexicon import (
     COUNT_WORDS,
@@ -49,11 +50,42 @@ class Mention:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+
+def _trie(words: list[str]) -> str:
+    """A regular expression alternation of ``words`` as a prefix tree, longest match preferred.
+
+    It matches exactly what ``"|".join(sorted(words, key=len, reverse=True))`` matches, but the regex engine
+    rejects a position after one character instead of trying every word: these alternations run at every
+    position of every text, and the flat form made them the main cost of reading a text.
+
+    >>> pat = re.compile(_trie(["kg", "km", "k", "mile", "miles"]))
+    >>> [pat.match(w).group(0) for w in ("kgs", "km/h", "kx", "miles")]
+    ['kg', 'km', 'k', 'miles']
+    """
+    tree: dict[str, Any] = {}
+    for w in words:
+        node = tree
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        end = "" in node
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        # Longer words first, the word ending here last: the same preference as a longest-first list.
+        return f"(?:{body})?" if end else body
+
+    return "(?:" + emit(tree) + ")"
+
+
 _NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\b)"
 _SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
-_SYM_RE = "(?<![A-Za-z])(?:" + "|".join(re.escape(s) for s in _SYMS) + ")"
-_CODES = "|".join(sorted(c.lower() for c in ISO_CURRENCIES))
+_SYM_RE = "(?<![A-Za-z])" + _trie(_SYMS)
+_CODES = _trie([c.lower() for c in ISO_CURRENCIES])
 _HEDGE_WORDS = (
     r"(?:about|around|approximately|roughly|nearly|almost|some|~|just under|just over|"
     r"under|over|more than|less than|fewer than|at least|at most|up to|close to|upwards of|exactly|precisely)"
@@ -64,11 +96,11 @@ _HEDGE_BEFORE = re.compile(rf"\b(?P<hedge>{_HEDGE_WORDS})\s+$")
 _UNIT_KEYS = sorted(
     (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
 )
-_UNIT_RE = "|".join(re.escape(u) for u in reversed(_UNIT_KEYS))
+_UNIT_RE = _trie(_UNIT_KEYS)
 _SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml"
-_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
-_WEEKDAY_RE = "|".join(WEEKDAYS)
-_NUMWORD_RE = "|".join(sorted((w for w in NUMBER_WORDS if w not in ("once", "twice")), key=len, reverse=True))
+_MONTH_RE = _trie(list(MONTHS))
+_WEEKDAY_RE = _trie(list(WEEKDAYS))
+_NUMWORD_RE = _trie([w for w in NUMBER_WORDS if w not in ("once", "twice")])
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")),
@@ -156,13 +188,13 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
     if digits and (_SYMBOL_CHARS.intersection(low) or words & _CODE_WORDS or "fr." in low):
         need.add("money")
     if "hour" in low:
-        need.add("duration")
+        need.add("duration")  # every form of the pattern has "hour" in it
     if digits:
         need.update(("quantity", "id", "number"))
         if "-" in low:
             need.add("score")
     if words & _COUNT_WORDS:
-        need.update(("quantity_words", "number_words", "duration"))
+        need.update(("quantity_words", "number_words"))
     return need
 
 
@@ -192,6 +224,9 @@ _HEDGE_MAP = {
 }  # fmt: skip
 _NOT_NOUNS = FUNCTION_WORDS | {"and", "or", "to", "per", "on", "in", "at", "a", "from", "with", "of"}
 
+_NON_SPACE = re.compile(r"[^\s]+")
+_NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
+_YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
 def parse_number(text: str) -> tuple[float, int]:
     """Parse ``1,234.50`` or a number word into ``(value, decimals)``.
@@ -229,8 +264,11 @@ def _sentence_start(text: str, pos: int) -> bool:
     return not before or before[-1] in '.!?:;\n"“(' or before.endswith(" -")
 
 
-def extract_mentions(text: str) -> list[Mention]:
+def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     """Find the checkable values of ``text``, longest and most specific first, without overlaps.
+
+    ``names=False`` skips what is read last (likelihood and direction words, names): the evidence builder
+    needs only values and states, and the other mentions are the same either way.
 
     >>> [(m.kind, m.text) for m in extract_mentions("It was built in 1889 and is 330 meters tall in Paris.")]
     [('year', '1889'), ('quantity', '330 meters'), ('entity', 'Paris')]
@@ -285,6 +323,9 @@ def extract_mentions(text: str) -> list[Mention]:
                     extra={"state": STATE_PHRASES[m.group(0)]},
                 )
             )
+    if not names:
+        out.sort(key=lambda x: x.start)
+        return out
     for m in _LIKELIHOOD_RE.finditer(low) if words & _LIKELIHOOD_WORDS else ():
         if free(*m.span()):
             likely = m.group(0) in ("likely", "probable")
@@ -321,7 +362,7 @@ def extract_mentions(text: str) -> list[Mention]:
 
 def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     # Trim function words and punctuation at both ends; a phrase of function words only is not a name.
-    words = list(re.finditer(r"[^\s]+", phrase))
+    words = list(_NON_SPACE.finditer(phrase))
     while words and (words[0].group(0).lower().strip(".,'’&") in FUNCTION_WORDS or words[0].group(0) == "&"):
         words.pop(0)
     while words and (
@@ -423,7 +464,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         return Mention("score", a, b, text[a:b], values=(float(g["a"]), float(g["b"])))
     if kind == "id":
         tok = text[a:b]
-        if re.fullmatch(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", tok, re.I):
+        if _NOT_AN_ID.fullmatch(tok):
             return None
         return Mention("id", a, b, tok)
     if kind == "number":
@@ -453,7 +494,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         if noun and (noun.lower() in _NOT_NOUNS or noun.lower() in COUNT_WORDS):
             noun = None
         start = max(m.start("num"), a)
-        is_year = re.fullmatch(r"(1[5-9]|20)\d\d", num) is not None and not g.get("mag")
+        is_year = _YEAR.fullmatch(num) is not None and not g.get("mag")
         k = "year" if is_year else "number"
         return Mention(
             k,

@@ -20,6 +20,7 @@ __all__ = ["SIGNED_UNITS", "SortedValues", "accepts", "conversion", "derive", "i
 SIGNED_UNITS = frozenset({"degC", "degF"})
 _MAGNITUDE_WORDS = (("trillion", 1e12), ("billion", 1e9), ("million", 1e6), ("thousand", 1e3))
 
+_THOUSANDS_K = re.compile(r"\d[kK]\b")
 
 @lru_cache(maxsize=512)
 def conversion(src: str, dst: str) -> tuple[float, float] | None:
@@ -66,7 +67,7 @@ def interval(m: Mention, value: float | None = None, converted: bool = False) ->
             mag = scale
             break
     else:
-        if re.search(r"\d[kK]\b", m.text):
+        if _THOUSANDS_K.search(m.text):
             mag = 1e3
     step = 10.0 ** (-m.decimals) * mag
     tol = max(step, 0.03 * abs(s)) if m.hedge == "about" else step / 2 + 1e-9 * max(1.0, abs(s))

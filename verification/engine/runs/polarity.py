@@ -11,6 +11,8 @@ from .mentions import Mention
 from .records import best_record
 
 __all__ = ["check_polarity"]
+_FROM_GAP = re.compile(r"\s*(?:from\s+)")
+_BY_GAP = re.compile(r"\s*(?:by\s+)?")
 
 _FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"on_time", "delayed", "cancelled", "diverted", "landed"}),
@@ -107,7 +109,7 @@ def _direction(
     if nxt is None:
         return None
     gap = answer[m.end : nxt.mention.start]
-    if re.fullmatch(r"\s*(?:from\s+)", gap):
+    if _FROM_GAP.fullmatch(gap):
         prev = next(
             (f for f in reversed(numeric) if f.mention.end <= m.start and f.mention.start >= sent[0]), None
         )
@@ -120,7 +122,7 @@ def _direction(
             [],
             "direction of the change" if ok else "the change goes the other way",
         )
-    if not re.fullmatch(r"\s*(?:by\s+)?", gap) or after.lstrip().startswith("to "):
+    if not _BY_GAP.fullmatch(gap) or after.lstrip().startswith("to "):
         return None
     signs = {f.value < 0 for f in nxt.facts if f.value}
     if len(signs) != 1:

@@ -114,7 +114,7 @@ def check_records(
         best = best_record(answer, findings, f, sentences, lists)
         if best is not None and best not in {r for _, r in recs}:
             # Still fine when the item's own values (and run-level ones such as a number of nights) give it.
-            own = [x for x in ev.numbers if x.record == best or x.list_path is None][:MAX_OPERANDS]
+            own = ev.numbers_of(best, MAX_OPERANDS)
             how = derived(f.mention, [x.value for x in own], own) if f.mention.value is not None else ""
             if how:
                 f.facts, f.derived, f.reason = [], True, how

@@ -1,0 +1,469 @@
+"""Compare our safety engines with the llmverify npm package on the same labelled corpora.
+
+Runs, in one process, for every split of ``bench/corpora`` (dev and held-out):
+
+- prompt injection: detection precision/recall/F1, false-positive rate on benign look-alikes, recall per
+  category, category accuracy (llmverify's categories mapped onto ours), throughput;
+- PII: entity-level precision/recall/F1 (type-compatible, overlapping), line-level "has PII" precision
+  and recall, recall per type, false-positive rate per look-alike kind, how many true values survive
+  redaction (leak rate), throughput;
+- one long document (200 000 characters of corpus lines): time per document, for both tools;
+- hallucination risk: AUROC of the risk score on the HaluEval QA dev set of ``/work/shared/eval`` (if
+  present), for both tools.
+
+llmverify runs through ``node bench/node/llmverify_safety.js`` on the same inputs; both sides are timed
+in-process (no start-up or file reading), after one untimed warm-up run, best of ``--repeats``.  Results go to
+``bench/results/safety.json`` and a markdown table is printed.
+
+    python bench/bench_safety.py [--repeats 3] [--splits dev holdout] [--halueval PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from verification.engine.safety import (  # noqa: E402  (the repository root must be on the path first)
+    detect_injection,
+    detect_pii,
+    redact_pii,
+    score_hallucination_risk,
+)
+
+CORPORA = ROOT / "bench" / "corpora"
+RESULTS = ROOT / "bench" / "results" / "safety.json"
+NODE_SCRIPT = ROOT / "bench" / "node" / "llmverify_safety.js"
+DEFAULT_HALUEVAL = Path("/work/shared/eval/halueval_qa_dev.jsonl")
+
+# llmverify's attack types mapped onto our nine categories.
+LLMVERIFY_CATEGORY = {
+    "systemOverride": "system_override",
+    "policyBypass": "instruction_manipulation",
+    "jailbreak": "instruction_manipulation",
+    "roleplayManipulation": "instruction_manipulation",
+    "contextExfiltration": "context_exfiltration",
+    "completionLeak": "context_exfiltration",
+    "toolAbuse": "tool_abuse",
+    "encodingAttack": "encoding_bypass",
+    "indirectInjection": "delimiter_attack",  # its patterns are chat-markup markers ([INST], <|system|>)
+}
+# llmverify's PII types mapped onto ours (None: no counterpart in our taxonomy).
+LLMVERIFY_PII = {
+    "EMAIL": "email",
+    "PHONE_US": "phone_nanp",
+    "PHONE_INTL": "phone_intl",
+    "SSN": "us_ssn",
+    "PASSPORT": "passport",
+    "DRIVERS_LICENSE": None,
+    "DATE_OF_BIRTH": "date_of_birth",
+    "CREDIT_CARD": "payment_card",
+    "BANK_ACCOUNT": "bank_account",
+    "ROUTING_NUMBER": "aba_routing",
+    "IBAN": "iban",
+    "API_KEY": "generic_secret",
+    "AWS_KEY": "aws_access_key",
+    "AWS_SECRET": "aws_secret_key",
+    "GITHUB_TOKEN": "github_token",
+    "SLACK_TOKEN": "slack_token",
+    "STRIPE_KEY": "stripe_key",
+    "JWT_TOKEN": "jwt",
+    "PRIVATE_KEY": "private_key",
+    "PASSWORD_INLINE": "password",
+    "IP_ADDRESS": "ipv4",
+    "IPV6_ADDRESS": "ipv6",
+    "MAC_ADDRESS": "mac_address",
+    "US_ADDRESS": "postal_address",
+    "ZIP_CODE": None,
+    "MEDICAL_RECORD": "medical_record",
+}
+# A generic "secret"/"API key" prediction counts for any credential type (for both tools).
+CREDENTIALS = frozenset(
+    {
+        "generic_secret", "openai_key", "anthropic_key", "stripe_key", "github_token", "gitlab_token",
+        "google_api_key", "slack_token", "aws_secret_key", "aws_access_key", "npm_token", "sendgrid_key",
+        "password",
+    }
+)  # fmt: skip
+# A prediction may start this many characters before the gold value ("password: X" matched from "password").
+START_SLACK = 30
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """Read a JSONL file."""
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def prf(tp: int, fp: int, fn: int) -> dict[str, float]:
+    """Precision, recall and F1 (0 where undefined)."""
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "tp": tp, "fp": fp, "fn": fn}
+
+
+def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """Area under the ROC curve by the rank-sum formula (ties count one half)."""
+    pos = [s for s, y in zip(scores, labels, strict=True) if y]
+    neg = [s for s, y in zip(scores, labels, strict=True) if not y]
+    if not pos or not neg:
+        return float("nan")
+    wins = 0.0
+    for p in pos:
+        for n in neg:
+            wins += 1.0 if p > n else 0.5 if p == n else 0.0
+    return round(wins / (len(pos) * len(neg)), 4)
+
+
+def timed(fn: Callable[[], list[Any]], repeats: int) -> tuple[list[Any], float]:
+    """Run ``fn`` once untimed (lazy imports, caches), then ``repeats`` times; return output and best ms.
+
+    The best (minimum) time is the least disturbed by other load on the machine (as ``timeit`` does).
+    """
+    times: list[float] = []
+    out = fn()
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return out, min(times)
+
+
+def run_node(task: str, rows: list[dict[str, Any]], repeats: int) -> tuple[list[dict[str, Any]], float]:
+    """Run llmverify on ``rows`` through node; return its per-row results and best time in ms."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row) + "\n")
+        path = fh.name
+    try:
+        proc = subprocess.run(
+            ["node", str(NODE_SCRIPT), task, path, str(repeats)],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+    finally:
+        Path(path).unlink(missing_ok=True)
+    payload = json.loads(proc.stdout)
+    return payload["results"], min(payload["elapsed_ms"])
+
+
+def throughput(rows: int, chars: int, ms: float) -> dict[str, float]:
+    """Lines per second and characters per second for a timed run."""
+    seconds = max(ms, 1e-6) / 1000
+    return {
+        "ms": round(ms, 2),
+        "lines_per_s": round(rows / seconds, 1),
+        "kchars_per_s": round(chars / seconds / 1000, 1),
+    }
+
+
+# --- prompt injection ----------------------------------------------------------------------------
+
+
+def injection_metrics(
+    rows: list[dict[str, Any]], predicted: list[bool], category: list[str | None]
+) -> dict[str, Any]:
+    """Detection and category metrics for one tool on one split."""
+    tp = fp = fn = 0
+    per_cat: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    right_category = 0
+    for row, hit, cat in zip(rows, predicted, category, strict=True):
+        gold = row["label"] == "injection"
+        if gold:
+            per_cat[row["category"]][1] += 1
+            if hit:
+                tp += 1
+                per_cat[row["category"]][0] += 1
+                right_category += cat == row["category"]
+            else:
+                fn += 1
+        elif hit:
+            fp += 1
+    benign = sum(1 for r in rows if r["label"] != "injection")
+    return {
+        **prf(tp, fp, fn),
+        "false_positive_rate": round(fp / benign, 4) if benign else 0.0,
+        "category_accuracy_on_detected": round(right_category / tp, 4) if tp else 0.0,
+        "recall_per_category": {c: round(h / n, 4) for c, (h, n) in sorted(per_cat.items())},
+    }
+
+
+def bench_injection(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
+    """Both tools on one injection split."""
+    chars = sum(len(r["text"]) for r in rows)
+
+    def ours() -> list[Any]:
+        return [detect_injection(r["text"], source=r["source"], history=r.get("history", ())) for r in rows]
+
+    findings, ours_ms = timed(ours, repeats)
+    # llmverify has no notion of history or source: give it the whole conversation as one text.
+    node_rows = [{"id": r["id"], "text": "\n".join([*r.get("history", []), r["text"]])} for r in rows]
+    theirs, theirs_ms = run_node("injection", node_rows, repeats)
+    their_cat: list[str | None] = []
+    for res in theirs:
+        best = max(res["findings"], key=lambda f: f["score"], default=None)
+        their_cat.append(None if best is None else LLMVERIFY_CATEGORY.get(best["type"]))
+    return {
+        "lines": len(rows),
+        "ours": {
+            **injection_metrics(rows, [f.is_injection for f in findings], [f.category for f in findings]),
+            "auroc": auroc([f.risk_score for f in findings], [r["label"] == "injection" for r in rows]),
+            "throughput": throughput(len(rows), chars, ours_ms),
+        },
+        "llmverify": {
+            **injection_metrics(rows, [bool(res["findings"]) for res in theirs], their_cat),
+            "auroc": auroc([res["risk"] for res in theirs], [r["label"] == "injection" for r in rows]),
+            "throughput": throughput(len(rows), chars, theirs_ms),
+        },
+    }
+
+
+# --- PII -----------------------------------------------------------------------------------------
+
+
+def compatible(predicted: str | None, gold: str) -> bool:
+    """Whether a predicted type counts for a gold type."""
+    if predicted is None:
+        return False
+    return predicted == gold or (predicted == "generic_secret" and gold in CREDENTIALS)
+
+
+def pii_metrics(
+    rows: list[dict[str, Any]], predictions: list[list[tuple[str | None, int]]], redacted: list[str]
+) -> dict[str, Any]:
+    """Entity, line, per-type, look-alike and leak metrics for one tool; predictions are (type, start)."""
+    tp = fp = fn = 0
+    line_tp = line_fp = line_fn = 0
+    per_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    lookalike: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    leaked = total_values = 0
+    for row, preds, red in zip(rows, predictions, redacted, strict=True):
+        gold = row["entities"]
+        used: set[int] = set()
+        for ptype, pstart in preds:
+            match = next(
+                (
+                    i
+                    for i, g in enumerate(gold)
+                    if i not in used
+                    and g["start"] - START_SLACK <= pstart < g["end"]
+                    and compatible(ptype, g["type"])
+                ),
+                None,
+            )
+            if match is None:
+                fp += 1
+            else:
+                used.add(match)
+                tp += 1
+        fn += len(gold) - len(used)
+        for i, g in enumerate(gold):
+            per_type[g["type"]][1] += 1
+            per_type[g["type"]][0] += i in used
+            total_values += 1
+            leaked += g["value"] in red
+        has_gold, has_pred = bool(gold), bool(preds)
+        line_tp += has_gold and has_pred
+        line_fp += (not has_gold) and has_pred
+        line_fn += has_gold and not has_pred
+        if not gold:
+            lookalike[row["lookalike"]][1] += 1
+            lookalike[row["lookalike"]][0] += has_pred
+    return {
+        "entity": prf(tp, fp, fn),
+        "line": prf(line_tp, line_fp, line_fn),
+        "recall_per_type": {t: round(h / n, 4) for t, (h, n) in sorted(per_type.items())},
+        "lookalike_flagged_rate": {t: round(h / n, 4) for t, (h, n) in sorted(lookalike.items())},
+        "values_leaked_after_redaction": {
+            "leaked": leaked,
+            "of": total_values,
+            "rate": round(leaked / total_values, 4),
+        },
+    }
+
+
+def bench_pii(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
+    """Both tools on one PII split."""
+    chars = sum(len(r["text"]) for r in rows)
+
+    def ours() -> list[Any]:
+        return [detect_pii(r["text"]) for r in rows]
+
+    found, ours_ms = timed(ours, repeats)
+    redacted = [redact_pii(r["text"], matches=m).text for r, m in zip(rows, found, strict=True)]
+    theirs, theirs_ms = run_node("pii", [{"id": r["id"], "text": r["text"]} for r in rows], repeats)
+    their_preds = [
+        [(LLMVERIFY_PII.get(x["type"]), x["position"]) for x in res["redactions"]] for res in theirs
+    ]
+    return {
+        "lines": len(rows),
+        "entities": sum(len(r["entities"]) for r in rows),
+        "ours": {
+            **pii_metrics(rows, [[(m.type, m.start) for m in ms] for ms in found], redacted),
+            "throughput": throughput(len(rows), chars, ours_ms),
+        },
+        "llmverify": {
+            **pii_metrics(rows, their_preds, [res["redacted"] for res in theirs]),
+            "throughput": throughput(len(rows), chars, theirs_ms),
+        },
+    }
+
+
+# --- hallucination risk ----------------------------------------------------------------------------
+
+
+def halueval_rows(path: Path) -> list[dict[str, Any]]:
+    """(prompt, output, label) from HaluEval QA lines: the prompt is the question plus the tool passages."""
+    rows = []
+    for line in load(path):
+        messages = line["messages"]
+        prompt = "\n".join(
+            m["content"] for m in messages if m["role"] in ("user", "tool") and m.get("content")
+        )
+        output = messages[-1]["content"] or ""
+        rows.append(
+            {
+                "id": line["id"],
+                "prompt": prompt,
+                "output": output,
+                "label": bool(line["label"]["hallucinated"]),
+            }
+        )
+    return rows
+
+
+def bench_risk(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
+    """AUROC of both tools' risk scores against the hallucination labels."""
+    labels = [r["label"] for r in rows]
+
+    def ours() -> list[Any]:
+        return [score_hallucination_risk(r["output"], prompt=r["prompt"]).score for r in rows]
+
+    scores, ours_ms = timed(ours, repeats)
+    theirs, theirs_ms = run_node(
+        "risk", [{k: r[k] for k in ("id", "prompt", "output")} for r in rows], repeats
+    )
+    chars = sum(len(r["output"]) + len(r["prompt"]) for r in rows)
+    return {
+        "lines": len(rows),
+        "hallucinated": sum(labels),
+        "ours": {"auroc": auroc(scores, labels), "throughput": throughput(len(rows), chars, ours_ms)},
+        "llmverify": {
+            "auroc": auroc([res["risk"] for res in theirs], labels),
+            "throughput": throughput(len(rows), chars, theirs_ms),
+        },
+    }
+
+
+# --- one long document ------------------------------------------------------------------------------
+
+
+def bench_long_document(texts: list[str], repeats: int, size: int = 200_000) -> dict[str, Any]:
+    """Time both tools on one ``size``-character document made of corpus lines (throughput on long input)."""
+    joined = "\n".join(texts)
+    doc = (joined * (size // max(1, len(joined)) + 1))[:size]
+    out: dict[str, Any] = {"chars": len(doc)}
+    for task, ours in (("injection", lambda: [detect_injection(doc)]), ("pii", lambda: [detect_pii(doc)])):
+        _, ours_ms = timed(ours, repeats)
+        _, theirs_ms = run_node(task, [{"id": "doc", "text": doc}], repeats)
+        out[task] = {"ours_ms": round(ours_ms, 1), "llmverify_ms": round(theirs_ms, 1)}
+    return out
+
+
+# --- report ------------------------------------------------------------------------------------------
+
+
+def _rate_row(task: str, split: str, ours: dict[str, Any], theirs: dict[str, Any]) -> str:
+    return f"| {task} | {split} | lines/s | {ours['lines_per_s']} | {theirs['lines_per_s']} |"
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The headline numbers as one markdown table."""
+    lines = ["| task | split | metric | ours | llmverify |", "|---|---|---|---|---|"]
+    for split, block in results["injection"].items():
+        o, t = block["ours"], block["llmverify"]
+        for name in (
+            "precision",
+            "recall",
+            "f1",
+            "false_positive_rate",
+            "category_accuracy_on_detected",
+            "auroc",
+        ):
+            lines.append(f"| injection | {split} | {name} | {o[name]} | {t[name]} |")
+        lines.append(_rate_row("injection", split, o["throughput"], t["throughput"]))
+    for split, block in results["pii"].items():
+        o, t = block["ours"], block["llmverify"]
+        for level in ("entity", "line"):
+            for name in ("precision", "recall", "f1"):
+                lines.append(f"| pii | {split} | {level} {name} | {o[level][name]} | {t[level][name]} |")
+        lines.append(
+            f"| pii | {split} | values leaked after redaction | {o['values_leaked_after_redaction']['rate']} "
+            f"| {t['values_leaked_after_redaction']['rate']} |"
+        )
+        lines.append(_rate_row("pii", split, o["throughput"], t["throughput"]))
+    if "long_document" in results:
+        block = results["long_document"]
+        for task in ("injection", "pii"):
+            lines.append(
+                f"| {task} | one {block['chars']}-char document | ms | {block[task]['ours_ms']} "
+                f"| {block[task]['llmverify_ms']} |"
+            )
+    if "risk" in results:
+        o, t = results["risk"]["ours"], results["risk"]["llmverify"]
+        lines.append(f"| hallucination risk | halueval_qa_dev | auroc | {o['auroc']} | {t['auroc']} |")
+        lines.append(_rate_row("hallucination risk", "halueval_qa_dev", o["throughput"], t["throughput"]))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the comparison and write ``bench/results/safety.json``."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="timed repetitions (best reported)")
+    parser.add_argument("--splits", nargs="+", default=["dev", "holdout"], choices=["dev", "holdout"])
+    parser.add_argument("--halueval", type=Path, default=DEFAULT_HALUEVAL)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {"injection": {}, "pii": {}}
+    for split in args.splits:
+        results["injection"][split] = bench_injection(
+            load(CORPORA / f"injection_{split}.jsonl"), args.repeats
+        )
+        results["pii"][split] = bench_pii(load(CORPORA / f"pii_{split}.jsonl"), args.repeats)
+    dev_texts = [r["text"] for r in load(CORPORA / "injection_dev.jsonl") if r["label"] == "benign"]
+    dev_texts += [r["text"] for r in load(CORPORA / "pii_dev.jsonl")]
+    results["long_document"] = bench_long_document(dev_texts, min(args.repeats, 3))
+    if args.halueval.exists():
+        results["risk"] = bench_risk(halueval_rows(args.halueval), args.repeats)
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    version = json.loads((ROOT / "node_modules" / "llmverify" / "package.json").read_text())["version"]
+    results["environment"] = {
+        "python": sys.version.split()[0],
+        "node": node,
+        "llmverify": version,
+        "repeats": args.repeats,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(markdown(results))
+    print(f"\nwritten to {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

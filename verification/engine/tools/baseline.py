@@ -1,0 +1,287 @@
+"""What the engine learns from accepted results, kept as plain JSON-compatible dicts.
+
+Three kinds of state, each under its own store key:
+
+- tool state (one per tool): SPC baselines of latency and response size, how often each top-level
+  field appears, the type of each field, per-field numeric baselines, how often a field holds a
+  "round" placeholder-like value, learned invariants (a count equal to a list's length), and how
+  fields change between two results for the same arguments (how often, by how much, which fields
+  change together, whether timestamps only move forward);
+- argument state (one per tool and argument hash): the last accepted leaves;
+- session state (one per session): the last results the agent saw.
+
+Only results that were not blocked are learned, so a fabrication does not poison the baselines.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from verification.engine.tools.features import Inspected, tpath_of
+from verification.engine.tools.stats import RunningStats, new_stats, push
+from verification.engine.tools.values import as_number, is_timestamp
+
+__all__ = [
+    "SESSION_WINDOW",
+    "change_size",
+    "count_floor",
+    "hold_pending",
+    "learn_args",
+    "learn_session",
+    "learn_tool",
+    "new_tool_state",
+]
+
+#: The seed compares a result with the last 10 results of its session.
+SESSION_WINDOW = 10
+# Nonzero same-argument changes remembered per field (their typical size is the change scale).
+_CHANGE_WINDOW = 60
+# Larger numbers are no measurement, and their squares would overflow the running statistics.
+_MAX_MAGNITUDE = 1e100
+# Per-field baselines are updated from every result until this many, then from every _SAMPLE_EVERY-th.
+_MATURE = 200
+_SAMPLE_EVERY = 4
+# Co-change bookkeeping is quadratic in fields, so it only covers this many fields per result.
+_CO_FIELDS = 40
+
+
+def new_tool_state() -> dict[str, Any]:
+    """Return an empty tool state.
+
+    >>> new_tool_state()["n"]
+    0
+    """
+    return {
+        "n": 0,
+        "lat": new_stats(),
+        "size": new_stats(),
+        "keys": {},
+        "types": {},
+        "num": {},
+        "rnd": {},
+        "inv": {},
+        "chg": {},
+        "same_args": [0, 0, 0],
+    }
+
+
+def change_size(tool_state: dict[str, Any], tpath: str, old: float, new: float) -> float:
+    """Return how far *new* is from *old* on the field's natural scale.
+
+    Fields that were always positive change multiplicatively (``|ln(new/old)|``); others by the
+    absolute change over the field's standard deviation.
+
+    >>> change_size({"num": {}}, "/p", 100.0, 110.0) > 0
+    True
+    """
+    num = tool_state["num"].get(tpath)
+    if num is not None and num["nonpos"] == 0 and old > 0 and new > 0:
+        return abs(math.log(new / old))
+    if old > 0 and new > 0 and num is None:
+        return abs(math.log(new / old))
+    sd = 0.0
+    if num is not None:
+        raw: RunningStats = num["raw"]
+        sd = math.sqrt(raw["m2"] / (raw["n"] - 1)) if raw["n"] > 1 else 0.0
+    return abs(new - old) / max(sd, 1e-9 + 1e-6 * max(abs(old), abs(new)))
+
+
+def learn_tool(
+    ts: dict[str, Any],
+    ins: Inspected,
+    log_latency: float,
+    log_size: float,
+    previous: dict[str, Any] | None,
+    before_previous: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Fold one accepted result into the tool state *ts* (mutated and returned).
+
+    *previous* and *before_previous* are the last two accepted leaves for the same arguments, if any.
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> ts = learn_tool(new_tool_state(), inspect_result({"a": 1.0}), 2.0, 1.5, None)
+    >>> ts["n"], ts["keys"]
+    (1, {'a': 1})
+    """
+    ts["n"] += 1
+    push(ts["lat"], log_latency)
+    push(ts["size"], log_size)
+    keys = ts["keys"]
+    for k in ins.top_keys:
+        keys[k] = keys.get(k, 0) + 1
+    if previous is not None:
+        _learn_changes(ts, ins.leaves, previous, before_previous)
+    if ts["n"] > _MATURE and ts["n"] % _SAMPLE_EVERY:
+        # A mature baseline is refreshed from every few accepted results: the estimates stay
+        # current while the per-field bookkeeping, the bulk of the cost, is paid less often.
+        return ts
+    types = ts["types"]
+    num_state = ts["num"]
+    rnd = ts["rnd"]
+    ints: list[tuple[str, float]] = []
+    lengths: list[tuple[str, float]] = []
+    for path, tp, _, tc, x, round_value in ins.feats:
+        t = types.get(tp)
+        if t is None:
+            types[tp] = {tc: 1}
+        else:
+            t[tc] = t.get(tc, 0) + 1
+        r = rnd.get(tp)
+        if r is None:
+            r = rnd[tp] = [0, 0]
+        r[1] += 1
+        if round_value:
+            r[0] += 1
+        if x is None or abs(x) > _MAX_MAGNITUDE:
+            continue
+        ns = num_state.get(tp)
+        if ns is None:
+            ns = num_state[tp] = {"raw": new_stats(), "log": new_stats(), "nonpos": 0, "neg": 0}
+        push(ns["raw"], x)
+        if x > 0:
+            push(ns["log"], math.log(x))
+        else:
+            ns["nonpos"] += 1
+            if x < 0:
+                ns["neg"] += 1
+        depth = path.count("/")
+        if depth == 2 and path.endswith("/#"):
+            lengths.append((path, x))
+        elif depth == 1 and x.is_integer():
+            ints.append((path, x))
+    # Invariants "this count equals that length", learned from traffic.
+    inv = ts["inv"]
+    for a, x in ints:
+        for b, y in lengths:
+            key = f"{a}|{b}"
+            held = inv.get(key)
+            if held is None:
+                held = inv[key] = [0, 0]
+            held[1] += 1
+            if x == y:
+                held[0] += 1
+    return ts
+
+
+def _learn_changes(
+    ts: dict[str, Any],
+    leaves: dict[str, Any],
+    previous: dict[str, Any],
+    before_previous: dict[str, Any] | None,
+) -> None:
+    chg = ts["chg"]
+    changed: set[str] = set()
+    present: set[str] = set()
+    for path, v in leaves.items():
+        if path not in previous:
+            continue
+        tp = tpath_of(path)
+        present.add(tp)
+        old = previous[path]
+        c = chg.get(tp)
+        if c is None:
+            c = chg[tp] = {"rep": 0, "chg": 0, "d": [], "tch": 0, "dec": 0, "co": {}}
+        c["rep"] += 1
+        if old == v:
+            continue
+        changed.add(tp)
+        c["chg"] += 1
+        x, y = as_number(old), as_number(v)
+        if x is not None and y is not None:
+            d = change_size(ts, tp, x, y)
+            if d > 0 and math.isfinite(d) and math.isfinite(y - x):
+                c["d"].append(d)
+                # The absolute change too: some quantities move by ratios (prices), others by amounts
+                # (credits burnt, stock drained), and a change is only odd if it is odd both ways.
+                c.setdefault("a", []).append(abs(y - x))
+                if len(c["d"]) > _CHANGE_WINDOW:
+                    del c["d"][0]
+                    del c["a"][0]
+        elif is_timestamp(old) and is_timestamp(v) and len(old) == len(v):
+            c["tch"] += 1
+            if v < old:
+                c["dec"] += 1
+    # How often a repeat of the same arguments returns a different result at all, and how often such
+    # a change was undone by the next call (the signature of a one-off wrong result, not of a change).
+    same = ts["same_args"]
+    same[0] += 1
+    if changed:
+        same[1] += 1
+        if before_previous is not None and all(
+            before_previous.get(p) == v for p, v in leaves.items() if p in previous and previous[p] != v
+        ):
+            same[2] += 1
+    if changed and len(present) <= _CO_FIELDS:
+        for tp in changed:
+            co = chg[tp]["co"]
+            for q in present:
+                if q == tp:
+                    continue
+                seen = co.get(q)
+                if seen is None:
+                    seen = co[q] = [0, 0]
+                seen[1] += 1
+                if q in changed:
+                    seen[0] += 1
+
+
+def learn_args(state: dict[str, Any] | None, leaves: dict[str, Any], accepted: bool = True) -> dict[str, Any]:
+    """Record *leaves* as the latest result for one argument set.
+
+    ``changes`` counts accepted results that differed from the one before (real changes).
+
+    >>> learn_args(None, {"/p": 1.0})
+    {'n': 1, 'last': {'/p': 1.0}, 'prev': None, 'pending': None, 'changes': 0}
+    """
+    if state is None:
+        return {"n": 1, "last": dict(leaves), "prev": None, "pending": None, "changes": 0}
+    if accepted and state["last"] != leaves:
+        state["changes"] = state.get("changes", 0) + 1
+    state["n"] += 1
+    state["pending"] = None
+    state["prev"] = state["last"]
+    state["last"] = dict(leaves)
+    return state
+
+
+def count_floor(ts: dict[str, Any], below_floor: bool) -> dict[str, Any]:
+    """Count a call of an unprofiled tool, and whether it beat the network floor.
+
+    >>> count_floor(new_tool_state(), True)["floor"]
+    [1, 1]
+    """
+    floor = ts.setdefault("floor", [0, 0])
+    floor[0] += 1
+    if below_floor:
+        floor[1] += 1
+    return ts
+
+
+def hold_pending(state: dict[str, Any] | None, leaves: dict[str, Any]) -> dict[str, Any] | None:
+    """Remember a blocked result for one argument set, so a later identical result can confirm it.
+
+    >>> hold_pending({"n": 1, "last": {}, "prev": None, "pending": None}, {"/p": 2})["pending"]
+    {'/p': 2}
+    """
+    if state is None:
+        return None
+    state["pending"] = dict(leaves)
+    return state
+
+
+def learn_session(
+    state: dict[str, Any] | None, tool: str, args_hash: str, leaves: dict[str, Any]
+) -> dict[str, Any]:
+    """Append a result to the session window (the last :data:`SESSION_WINDOW` results).
+
+    >>> len(learn_session(None, "t", "h", {})["items"])
+    1
+    """
+    if state is None:
+        state = {"items": []}
+    items = state["items"]
+    items.append([tool, args_hash, dict(leaves)])
+    if len(items) > SESSION_WINDOW:
+        del items[: len(items) - SESSION_WINDOW]
+    return state

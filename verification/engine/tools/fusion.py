@@ -1,0 +1,83 @@
+"""Log-odds Bayesian fusion of signals, exactly as the seed writes it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from functools import lru_cache
+
+from verification.engine.tools.result import Signal, Verdict
+
+__all__ = [
+    "DECISIVE_LIKELIHOOD_RATIO",
+    "DEFAULT_LIKELIHOOD_RATIOS",
+    "DEFAULT_PRIOR",
+    "fuse",
+    "verdict_for",
+]
+
+#: The seed's likelihood ratios P(signal | fabricated) / P(signal | real).
+DEFAULT_LIKELIHOOD_RATIOS: dict[str, float] = {
+    "schema_mismatch": 12.0,
+    "pattern_mismatch": 6.0,
+    "latency_anomaly": 3.5,
+    "length_anomaly": 2.0,
+    "historical_inconsistency": 4.5,
+    "session_inconsistency": 4.0,
+    "spc_anomaly": 3.0,
+    "value_plausibility": 3.0,
+}
+
+#: LR of decisive evidence: an observation a real result cannot produce (a network round trip under
+#: 2 ms, a value that changed while the timestamp it depends on did not). The seed calls such cases
+#: "near-certain fabrication", which its graded LRs (3.5 for latency) cannot express on their own.
+DECISIVE_LIKELIHOOD_RATIO = 40.0
+
+DEFAULT_PRIOR = 0.15
+
+# Keeps the logit finite for priors of exactly 0 or 1.
+_EPS = 1e-9
+
+
+@lru_cache(maxsize=256)
+def _absent_log(lr: float) -> float:
+    return math.log(max(0.1 * lr, 1.01))
+
+
+def fuse(prior: float, signals: Iterable[Signal]) -> float:
+    """Return the posterior P(hallucination) after applying every signal to *prior*.
+
+    A fired signal multiplies the odds by ``1 + (LR - 1) * score``; an absent one by
+    ``1 / max(0.1 * LR, 1.01)``.
+
+    >>> round(fuse(0.15, [Signal("schema_mismatch", True, 1.0, 12.0)]), 4)
+    0.6792
+    >>> round(fuse(0.15, [Signal("schema_mismatch", False, 0.0, 12.0)]), 4)
+    0.1282
+    """
+    if not 0.0 <= prior <= 1.0:
+        raise ValueError(f"prior must be in [0, 1], got {prior!r}")
+    p = min(max(prior, _EPS), 1.0 - _EPS)
+    log_odds = math.log(p / (1.0 - p))
+    for s in signals:
+        if s.fired:
+            log_odds += math.log(1.0 + (s.likelihood_ratio - 1.0) * min(max(s.score, 0.0), 1.0))
+        else:
+            log_odds -= _absent_log(s.likelihood_ratio)
+    if log_odds >= 0:
+        return 1.0 / (1.0 + math.exp(-log_odds))
+    e = math.exp(log_odds)
+    return e / (1.0 + e)
+
+
+def verdict_for(posterior: float, accept_below: float = 0.2, block_at: float = 0.5) -> Verdict:
+    """Map a posterior to accept (< *accept_below*), flag, or block (>= *block_at*).
+
+    >>> verdict_for(0.1).value, verdict_for(0.3).value, verdict_for(0.5).value
+    ('accept', 'flag', 'block')
+    """
+    if posterior >= block_at:
+        return Verdict.BLOCK
+    if posterior >= accept_below:
+        return Verdict.FLAG
+    return Verdict.ACCEPT

@@ -1,0 +1,174 @@
+"""Running statistics for SPC baselines.
+
+A baseline is a plain dict (so every store can hold it): Welford's running mean and sum of squared
+deviations over a circular window of the last ``WINDOW`` observations, plus the window itself for the
+Western Electric run rules and robust quantiles.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TypedDict
+
+__all__ = [
+    "MIN_OBSERVATIONS",
+    "RULE_WEIGHTS",
+    "WINDOW",
+    "RunningStats",
+    "envelope",
+    "new_stats",
+    "push",
+    "quantile",
+    "std",
+    "western_electric",
+]
+
+#: Observations kept per baseline (the seed's 100-point circular buffer).
+WINDOW = 100
+#: The seed's SPC rules activate after this many prior observations.
+MIN_OBSERVATIONS = 8
+#: Western Electric rules 1-4 and the seed's weights.
+RULE_WEIGHTS: tuple[float, float, float, float] = (0.40, 0.25, 0.20, 0.15)
+
+
+class RunningStats(TypedDict, total=False):
+    """Welford state over a window: count in window, mean, M2, window values, total ever seen.
+
+    ``env`` caches (distinct, min, max, total) of the window for :func:`envelope`.
+
+    >>> sorted(new_stats())
+    ['buf', 'm2', 'mean', 'n', 'total']
+    """
+
+    n: int
+    mean: float
+    m2: float
+    buf: list[float]
+    total: int
+    env: list[float]
+
+
+def new_stats() -> RunningStats:
+    """Return an empty baseline.
+
+    >>> new_stats()["n"]
+    0
+    """
+    return {"n": 0, "mean": 0.0, "m2": 0.0, "buf": [], "total": 0}
+
+
+def push(rs: RunningStats, x: float, window: int = WINDOW) -> None:
+    """Add *x*, evicting the oldest value once the window is full (Welford add and remove).
+
+    >>> rs = new_stats()
+    >>> for v in (1.0, 2.0, 3.0): push(rs, v, window=2)
+    >>> rs["mean"], rs["buf"]
+    (2.5, [2.0, 3.0])
+    """
+    if not math.isfinite(x):
+        raise ValueError(f"baseline values must be finite, got {x!r}")
+    buf = rs["buf"]
+    if len(buf) >= window:
+        old = buf.pop(0)
+        n = rs["n"]
+        if n <= 1:
+            rs["n"], rs["mean"], rs["m2"] = 0, 0.0, 0.0
+        else:
+            mean_old = rs["mean"]
+            mean_new = (n * mean_old - old) / (n - 1)
+            rs["m2"] = max(0.0, rs["m2"] - (old - mean_old) * (old - mean_new))
+            rs["mean"] = mean_new
+            rs["n"] = n - 1
+    buf.append(x)
+    n = rs["n"] + 1
+    delta = x - rs["mean"]
+    mean = rs["mean"] + delta / n
+    rs["m2"] += delta * (x - mean)
+    rs["mean"] = mean
+    rs["n"] = n
+    rs["total"] += 1
+
+
+def envelope(rs: RunningStats) -> tuple[int, float, float]:
+    """Return (distinct values, min, max) of the window, cached until the window changes.
+
+    >>> rs = new_stats()
+    >>> for v in (3.0, 1.0, 3.0): push(rs, v)
+    >>> envelope(rs)
+    (2, 1.0, 3.0)
+    """
+    cached = rs.get("env")
+    if cached is not None and cached[3] == rs["total"]:
+        return int(cached[0]), cached[1], cached[2]
+    buf = rs["buf"]
+    if not buf:
+        return 0, 0.0, 0.0
+    result = (len(set(buf)), min(buf), max(buf))
+    rs["env"] = [result[0], result[1], result[2], rs["total"]]
+    return result
+
+
+def std(rs: RunningStats) -> float:
+    """Return the sample standard deviation of the window (0 with fewer than two values).
+
+    >>> rs = new_stats()
+    >>> for v in (2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0): push(rs, v)
+    >>> round(std(rs), 4)
+    2.1381
+    """
+    n = rs["n"]
+    return math.sqrt(rs["m2"] / (n - 1)) if n > 1 else 0.0
+
+
+def quantile(values: list[float], q: float) -> float:
+    """Return the *q*-quantile of *values* by linear interpolation.
+
+    >>> quantile([1.0, 2.0, 3.0, 4.0], 0.5)
+    2.5
+    """
+    if not values:
+        raise ValueError("quantile of an empty list")
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"q must be in [0, 1], got {q!r}")
+    s = sorted(values)
+    pos = q * (len(s) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def western_electric(rs: RunningStats, x: float, min_sigma: float = 0.0) -> tuple[float, list[int]]:
+    """Score *x* against the baseline with the four Western Electric rules.
+
+    Returns the summed weights of the rules that fire and their numbers (1-4). The rules look at *x*
+    and the most recent window values, all measured against the current mean and standard deviation
+    (floored at *min_sigma*); nothing fires before :data:`MIN_OBSERVATIONS` observations.
+
+    >>> rs = new_stats()
+    >>> for v in [10.0, 11.0, 9.0, 10.0, 10.5, 9.5, 10.0, 10.2, 9.8]: push(rs, v)
+    >>> western_electric(rs, 30.0)
+    (0.4, [1])
+    >>> western_electric(rs, 10.1)
+    (0.0, [])
+    """
+    if rs["n"] < MIN_OBSERVATIONS:
+        return 0.0, []
+    sigma = max(std(rs), min_sigma)
+    if sigma <= 0.0:
+        return 0.0, []
+    mean = rs["mean"]
+    recent = rs["buf"][-7:]
+    zs = [(v - mean) / sigma for v in recent] + [(x - mean) / sigma]
+    z = zs[-1]
+    fired: list[int] = []
+    if abs(z) > 3.0:
+        fired.append(1)
+    side = 1.0 if z > 0 else -1.0
+    # Rules 2-4 only count runs that include the newest point, so an old excursion does not re-fire.
+    if side * z > 2.0 and sum(1 for v in zs[-3:] if side * v > 2.0) >= 2:
+        fired.append(2)
+    if side * z > 1.0 and sum(1 for v in zs[-5:] if side * v > 1.0) >= 4:
+        fired.append(3)
+    if len(zs) >= 8 and all(side * v > 0 for v in zs[-8:]):
+        fired.append(4)
+    return float(sum(RULE_WEIGHTS[r - 1] for r in fired)), fired

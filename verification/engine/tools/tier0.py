@@ -1,0 +1,202 @@
+"""Tier 0: zero-cost checks of one result against its tool's profile (schema, pattern, latency, length)."""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+from verification.engine.tools.features import Inspected
+from verification.engine.tools.profile import ToolProfile
+from verification.engine.tools.result import Signal
+from verification.engine.tools.stats import quantile
+
+__all__ = ["NETWORK_FLOOR_MS", "check_latency", "check_length", "check_pattern", "check_schema", "log_size"]
+
+#: No real network round trip completes faster than this (the seed's "<2 ms" rule).
+NETWORK_FLOOR_MS = 2.0
+
+# log10(5 ms): an unprofiled tool whose fastest tenth of calls is slower than this does network I/O.
+_LOG_SLOW_DECILE = math.log10(5.0)
+# Field names that mark test doubles; a result carrying one it never carried before is a stub.
+_STUB_TOKENS = frozenset(
+    {
+        "stub",
+        "stubbed",
+        "mock",
+        "mocked",
+        "fake",
+        "faked",
+        "dummy",
+        "placeholder",
+        "sample",
+        "synthetic",
+        "fixture",
+    }
+)
+_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Outside the profile's length bounds by this factor is more than a real response ever does.
+_ABSURD_FACTOR = 2.0
+# Without profile bounds: this many times beyond the largest (smallest) size seen is absurd.
+_LEARNED_ABSURD_FACTOR = 4.0
+
+
+@lru_cache(maxsize=4096)
+def _stub_marker(key: str) -> bool:
+    tokens = _TOKEN_SPLIT.split(_CAMEL.sub("_", key).lower())
+    return any(t in _STUB_TOKENS for t in tokens)
+
+
+def check_schema(
+    profile: ToolProfile, ins: Inspected, tool_state: dict[str, Any] | None, lr: float
+) -> Signal:
+    """Missing required fields, forbidden fields anywhere, or stub-marker fields never seen before.
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> p = ToolProfile("t", required_fields=("price",), forbidden_fields=("mock",))
+    >>> check_schema(p, inspect_result({"price": 1, "mock": True}), None, 12.0).detail
+    "forbidden field(s) present: ['mock']"
+    """
+    problems: list[str] = []
+    if profile.required_fields:
+        if not ins.is_object:
+            problems.append("result is not a JSON object")
+        else:
+            top = set(ins.top_keys)
+            missing = [f for f in profile.required_fields if f not in top]
+            if missing:
+                problems.append(f"required field(s) missing: {missing}")
+    forbidden = [f for f in profile.forbidden_fields if f in ins.key_names]
+    if forbidden:
+        problems.append(f"forbidden field(s) present: {forbidden}")
+    known = tool_state["keys"] if tool_state else {}
+    stubs = sorted(k for k in ins.key_names if k not in forbidden and k not in known and _stub_marker(k))
+    if stubs:
+        problems.append(f"test-double marker field(s) never seen from this tool: {stubs}")
+    if problems:
+        return Signal("schema_mismatch", True, 1.0, lr, "; ".join(problems), 0)
+    return Signal("schema_mismatch", False, 0.0, lr, "", 0)
+
+
+def check_pattern(profile: ToolProfile, ins: Inspected, max_chars: int, lr: float) -> Signal:
+    """The serialised result must match every response pattern of the profile.
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> p = ToolProfile("t", response_patterns=(r'"price"\\s*:\\s*\\d',))
+    >>> check_pattern(p, inspect_result({"price": "$5"}), 10_000, 6.0).fired
+    True
+    """
+    patterns = profile.compiled_patterns
+    if not patterns:
+        return Signal("pattern_mismatch", False, 0.0, lr, "", 0)
+    text = ins.text if len(ins.text) <= max_chars else ins.text[:max_chars]
+    failing = [p.pattern for p in patterns if p.search(text) is None]
+    if failing:
+        return Signal(
+            "pattern_mismatch", True, len(failing) / len(patterns), lr, f"no match for {failing}", 0
+        )
+    return Signal("pattern_mismatch", False, 0.0, lr, "", 0)
+
+
+def check_latency(
+    profile: ToolProfile,
+    ms: float,
+    lr: float,
+    decisive_lr: float,
+    *,
+    registered: bool = True,
+    tool_state: dict[str, Any] | None = None,
+) -> Signal:
+    """Latency against the profile; ``has_network_io`` decides what "too fast" means.
+
+    A network tool answering under 2 ms made no network call: decisive. For a tool without a
+    registered profile, "network" is only the seed's default assumption, so it counts as decisive
+    only once the tool's own latency baseline shows it never answers that fast. Below or above the
+    profile's range is weak evidence only, because caches and slow upstreams produce both.
+
+    >>> check_latency(ToolProfile("t"), 0.05, 3.5, 40.0).decisive
+    True
+    >>> check_latency(ToolProfile("t"), 0.05, 3.5, 40.0, registered=False).decisive
+    False
+    >>> local = ToolProfile("c", has_network_io=False, expected_latency_ms=(0.01, 50))
+    >>> check_latency(local, 0.05, 3.5, 40.0).fired
+    False
+    """
+    lo, hi = profile.expected_latency_ms
+    network = profile.has_network_io
+    if network and not registered and tool_state is not None:
+        calls, fast = tool_state.get("floor", (0, 0))
+        # Most of its calls beat the network floor: without a profile saying otherwise, a local tool.
+        network = not (calls >= 20 and fast >= 0.5 * calls)
+    if network and ms < NETWORK_FLOOR_MS:
+        detail = f"{ms:.3f} ms is below the {NETWORK_FLOOR_MS:g} ms floor of any network round trip"
+        decisive = registered
+        if not registered:
+            lat = tool_state["lat"] if tool_state else None
+            # The tool's fast decile sits well above the floor: it does real I/O.
+            decisive = bool(lat and lat["n"] >= 20 and quantile(lat["buf"], 0.1) >= _LOG_SLOW_DECILE)
+            if not decisive:
+                detail += " (assumed: no profile, and no latency baseline showing network I/O yet)"
+        return Signal("latency_anomaly", True, 1.0, decisive_lr if decisive else lr, detail, 0, decisive)
+    if ms < lo and network:
+        score = 0.3 * (1.0 - ms / lo)
+        return Signal(
+            "latency_anomaly", score > 0, score, lr, f"{ms:.3f} ms is below the expected {lo:g} ms", 0
+        )
+    if ms > hi:
+        return Signal("latency_anomaly", True, 0.3, lr, f"{ms:.1f} ms is above the expected {hi:g} ms", 0)
+    return Signal("latency_anomaly", False, 0.0, lr, "", 0)
+
+
+def check_length(
+    profile: ToolProfile, size: int, tool_state: dict[str, Any] | None, lr: float, decisive_lr: float
+) -> Signal:
+    """Serialised length against the profile's bounds, or against sizes seen when it sets none.
+
+    >>> check_length(ToolProfile("t", max_response_length=100), 500, None, 2.0, 40.0).decisive
+    True
+    """
+    lo, hi = profile.min_response_length, profile.max_response_length
+    if hi is not None and size > hi:
+        absurd = size > _ABSURD_FACTOR * hi
+        return Signal(
+            "length_anomaly", True, 1.0, decisive_lr if absurd else lr, f"{size} chars > max {hi}", 0, absurd
+        )
+    if lo is not None and size < lo:
+        absurd = size * _ABSURD_FACTOR < lo
+        return Signal(
+            "length_anomaly", True, 1.0, decisive_lr if absurd else lr, f"{size} chars < min {lo}", 0, absurd
+        )
+    if (hi is None or lo is None) and tool_state is not None and tool_state["size"]["n"] >= 20 and size > 0:
+        buf = tool_state["size"]["buf"]
+        logged = math.log10(size)
+        limit = math.log10(_LEARNED_ABSURD_FACTOR)
+        # The window's extremes bound its quantiles, so the sort is only paid for a suspect size.
+        # Quantiles, not extremes, decide: one absurd result that slipped in must not widen the band.
+        if hi is None and logged - limit > min(buf) and logged - limit > quantile(buf, 0.9):
+            seen = 10 ** quantile(buf, 0.9)
+            return Signal(
+                "length_anomaly",
+                True,
+                1.0,
+                decisive_lr,
+                f"{size} chars, {size / seen:.1f}x the 90th percentile of sizes seen",
+                0,
+                True,
+            )
+        if lo is None and logged + limit < max(buf) and logged + limit < quantile(buf, 0.1):
+            return Signal(
+                "length_anomaly", True, 1.0, decisive_lr, f"{size} chars, far below the sizes seen", 0, True
+            )
+    return Signal("length_anomaly", False, 0.0, lr, "", 0)
+
+
+def log_size(size: int) -> float:
+    """Return the log10 size used by the size baseline (sizes are skewed, logs are not).
+
+    >>> log_size(100)
+    2.0
+    """
+    return math.log10(max(size, 1))

@@ -1,0 +1,387 @@
+"""Tier 1: checks against what the engine has learned (SPC baselines, history, session, plausibility)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from verification.engine.tools.baseline import change_size
+from verification.engine.tools.features import Inspected, tpath_of
+from verification.engine.tools.result import Signal
+from verification.engine.tools.stats import envelope, quantile, std, western_electric
+from verification.engine.tools.values import as_number, is_timestamp
+
+__all__ = ["check_history", "check_plausibility", "check_session", "check_spc"]
+
+# Learned field statistics need this many observations before they count as evidence.
+_MIN_FIELD_OBS = 20
+# Same-argument repeats (over the whole tool) before "this tool is a pure function" counts as evidence;
+# stateful tools can return identical results for long stretches before their first real change.
+_MIN_REPEATS = 50
+# A field that changed in at most this share of same-argument repeats is treated as deterministic.
+_DETERMINISTIC_RATE = 0.02
+# A field that changed in at most this share is "stable": a change is suspicious, not impossible.
+_STABLE_RATE = 0.10
+# Companion fields that changed together in at least this share of changes must change together.
+_CO_CHANGE_RATE = 0.98
+_MIN_CHANGES = 8
+_MIN_CO_CHANGES = 30
+# A field that holds a round value in at most this share of results is a canned-value suspect.
+_ROUND_RATE = 0.15
+# A learned invariant ("this count equals that length") must have held this often to count.
+_INV_RATE = 0.98
+# Fields with fewer distinct recent values are categorical in effect: no 3σ rule for them.
+_MIN_DISTINCT = 5
+# Share of the recent values' range a value may lie beyond it before it is implausible.
+_ENVELOPE_MARGIN = 0.25
+# The seed's session rule: a 50x swing in a numeric field.
+_SESSION_SWING = 50.0
+# Relative to the typical real change (90th percentile), a change this many times larger is suspect.
+_CHANGE_FACTOR = 3.0
+# Before any change scale is learned, a jump by this factor counts (the seed's $650 -> $50 case).
+_UNLEARNED_RATIO = 8.0
+
+
+def _noisy_or(scores: list[float]) -> float:
+    p = 1.0
+    for s in scores:
+        p *= 1.0 - min(max(s, 0.0), 1.0)
+    return 1.0 - p
+
+
+def check_spc(
+    ts: dict[str, Any] | None, ins: Inspected, log_latency: float, log_size: float, lr: float
+) -> Signal:
+    """SPC on latency, response size and field frequency (fields, types, canned values).
+
+    Latency and size use Welford baselines with the four Western Electric rules (weights
+    0.40/0.25/0.20/0.15, active after 8 observations); the field channel scores fields that vanish,
+    appear for the first time, change type, or hold placeholder-round values where real values are not.
+    The channels combine by noisy-OR.
+
+    >>> from verification.engine.tools.baseline import new_tool_state
+    >>> from verification.engine.tools.features import inspect_result
+    >>> check_spc(new_tool_state(), inspect_result({}), 2.0, 1.0, 3.0).fired
+    False
+    """
+    if ts is None or ts["n"] == 0:
+        return Signal("spc_anomaly", False, 0.0, lr, "", 1)
+    channels: list[float] = []
+    details: list[str] = []
+    s_lat, rules = western_electric(ts["lat"], log_latency, min_sigma=0.05)
+    if s_lat:
+        channels.append(s_lat)
+        details.append(f"latency rules {rules}")
+    # Sizes vary with the arguments: a σ below ~15 % would make ordinary variety look like a shift.
+    s_size, rules = western_electric(ts["size"], log_size, min_sigma=0.06)
+    if s_size:
+        channels.append(s_size)
+        details.append(f"size rules {rules}")
+    n = ts["n"]
+    if n >= _MIN_FIELD_OBS:
+        field_score = 0.0
+        keys = ts["keys"]
+        if ins.is_object:
+            top = set(ins.top_keys)
+            vanished = [k for k, c in keys.items() if c >= 0.98 * n and k not in top]
+            new = [k for k in ins.top_keys if k not in keys]
+            if vanished:
+                details.append(f"habitual field(s) missing: {vanished[:5]}")
+            if new:
+                details.append(f"field(s) never seen before: {new[:5]}")
+            field_score += 0.4 * (len(vanished) + len(new))
+        types = ts["types"]
+        rnd = ts["rnd"]
+        retyped: list[str] = []
+        canned: list[str] = []
+        for path, tp, _, tc, _, round_value in ins.feats:
+            t = types.get(tp)
+            if t is not None and len(t) == 1 and tc not in t and sum(t.values()) >= _MIN_FIELD_OBS:
+                retyped.append(path)
+            if round_value:
+                r = rnd.get(tp)
+                if r is not None and r[1] >= _MIN_FIELD_OBS and r[0] <= _ROUND_RATE * r[1]:
+                    canned.append(path)
+        if retyped:
+            details.append(f"field type changed: {retyped[:5]}")
+            field_score += 0.4 * len(retyped)
+        if len(canned) >= 2:
+            details.append(f"placeholder-round values: {canned[:5]}")
+            field_score += 0.25 * len(canned)
+        if field_score:
+            channels.append(min(field_score, 1.0))
+    score = _noisy_or(channels)
+    return Signal("spc_anomaly", score > 0, score, lr, "; ".join(details), 1)
+
+
+def check_plausibility(
+    ts: dict[str, Any] | None,
+    ins: Inspected,
+    lr: float,
+    decisive_lr: float,
+    reference: dict[str, Any] | None = None,
+) -> Signal:
+    """Numeric fields against the tool's baseline at mean ± 3σ, plus learned hard facts.
+
+    Always-positive fields are judged in log space (prices, counts and sizes are skewed), and only
+    fields with at least five distinct recent values, outside the envelope of those values by a
+    margin. A negative value in a field never negative before, or a count that no longer equals the
+    length of the list it always equalled, scores fully.
+
+    *reference* is the last accepted result for the same arguments: a value close to it is judged
+    by the history check, not against a tool-wide baseline that pools other arguments.
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> check_plausibility(None, inspect_result({"x": 1}), 3.0, 40.0).fired
+    False
+    """
+    if ts is None:
+        return Signal("value_plausibility", False, 0.0, lr, "", 1)
+    num = ts["num"]
+    best = 0.0
+    details: list[str] = []
+    decisive = False
+    for path, tp, v, _, x, _ in ins.feats:
+        if x is None:
+            continue
+        ns = num.get(tp)
+        if ns is None or ns["raw"]["n"] < _MIN_FIELD_OBS:
+            continue
+        if reference is not None:
+            r = as_number(reference.get(path))
+            if r is not None and (r == x or (r > 0 and x > 0 and max(r, x) / min(r, x) < 2.0)):
+                continue
+        if x < 0 and ns["neg"] == 0 and ns["raw"]["total"] >= _MIN_FIELD_OBS:
+            best = 1.0
+            details.append(f"{path}={v} is negative; never negative in {ns['raw']['total']} results")
+            continue
+        if ns["nonpos"] == 0 and x > 0 and ns["log"]["n"] >= _MIN_FIELD_OBS:
+            rs, value = ns["log"], math.log(x)
+        else:
+            rs, value = ns["raw"], x
+        sd = std(rs)
+        if sd <= 0:
+            continue
+        z = abs(value - rs["mean"]) / sd
+        distinct, lo, hi = envelope(rs)
+        if distinct < _MIN_DISTINCT:
+            continue  # a near-constant or few-valued field has no meaningful σ
+        margin = _ENVELOPE_MARGIN * (hi - lo)
+        # Skewed and zero-inflated fields break the normal 3σ rule: also require the value to leave
+        # the envelope of recent real values by a margin.
+        if z > 3.0 and not lo - margin <= value <= hi + margin:
+            s = min(1.0, (z - 3.0) / 6.0)
+            if s > best:
+                best = s
+            details.append(f"{path}={v} is {z:.1f}σ from the mean")
+    for key, (held, n) in ts["inv"].items():
+        if n < _MIN_FIELD_OBS or held < _INV_RATE * n:
+            continue
+        a, b = key.split("|")
+        if a in ins.leaves and b in ins.leaves and ins.leaves[a] != ins.leaves[b]:
+            # Graded, not decisive: a real result that breaks the rule is learned and retires it.
+            best = 1.0
+            details.append(f"{a}={ins.leaves[a]} but {b}={ins.leaves[b]}; they were equal in {held} of {n}")
+    if best > 0:
+        return Signal(
+            "value_plausibility", True, best, decisive_lr if decisive else lr, "; ".join(details), 1, decisive
+        )
+    return Signal("value_plausibility", False, 0.0, lr, "", 1)
+
+
+def _change_evidence(
+    ts: dict[str, Any],
+    old_leaves: dict[str, Any],
+    leaves: dict[str, Any],
+    *,
+    within_session: bool,
+    pending: dict[str, Any] | None = None,
+    args_changed: bool = False,
+) -> tuple[float, bool, list[str]]:
+    """Score how implausible the change from *old_leaves* to *leaves* (same arguments) is."""
+    if old_leaves == leaves:
+        return 0.0, False, []  # the common case, compared in C
+    chg = ts["chg"]
+    changed_tp: set[str] = set()
+    present_tp: set[str] = set()
+    diffs: list[tuple[str, str, Any, Any]] = []
+    for path, v in leaves.items():
+        if path not in old_leaves:
+            continue
+        tp = tpath_of(path)
+        present_tp.add(tp)
+        old = old_leaves[path]
+        if old != v:
+            changed_tp.add(tp)
+            diffs.append((path, tp, old, v))
+    best = 0.0
+    decisive = False
+    details: list[str] = []
+    repeats, result_changes, reverts = ts["same_args"]
+    # A one-off wrong result that slipped through costs two changes (there and back); only changes
+    # that were not undone show that the tool's results really move.
+    persistent = max(0, result_changes - 2 * reverts)
+    if diffs and pending is not None and all(pending.get(p) == v for p, _, _, v in diffs):
+        # Two independent calls agree on the new values: a real change, not a one-off fabrication.
+        return 0.0, False, []
+    if diffs and not args_changed and repeats >= _MIN_REPEATS and persistent <= _DETERMINISTIC_RATE * repeats:
+        # The tool behaves as a pure function: the same arguments have always given the same result.
+        path, _, old, v = diffs[0]
+        # ...unless the result itself says time has passed: a newer timestamp reports a new state.
+        newer = any(
+            is_timestamp(o) and is_timestamp(n) and len(o) == len(n) and n > o for _, _, o, n in diffs
+        )
+        return (
+            0.5 if newer else 1.0,
+            not newer,
+            [
+                f"{path} changed {old!r} -> {v!r}; the same arguments gave the same result in {repeats} "
+                f"repeats except {result_changes} changes, {reverts} of them undone by the next call"
+            ],
+        )
+    for path, tp, old, v in diffs:
+        c = chg.get(tp)
+        # How often this field changes when the tool's result for the same arguments changes.
+        rate = c["chg"] / result_changes if c and result_changes else 1.0
+        # Positions in a list shift when an item is added, so only named fields count as attributes.
+        if (
+            c is not None
+            and "*" not in tp
+            and result_changes >= _MIN_FIELD_OBS
+            and rate <= _DETERMINISTIC_RATE
+        ):
+            best = 1.0
+            details.append(
+                f"{path} changed {old!r} -> {v!r}; it is a fixed attribute ({c['chg']} changes "
+                f"in {result_changes} changed results)"
+            )
+            continue
+        if c is not None and c["chg"] >= _MIN_CHANGES:
+            stuck = [
+                q
+                for q, (together, seen) in c["co"].items()
+                if seen >= _MIN_CO_CHANGES
+                and together >= _CO_CHANGE_RATE * seen
+                and q in present_tp
+                and q not in changed_tp
+            ]
+            if stuck:
+                decisive, best = True, 1.0
+                details.append(f"{path} changed but {stuck[:3]} did not, though they always change together")
+                continue
+        went_back = c is not None and is_timestamp(old) and is_timestamp(v) and len(old) == len(v) and v < old
+        if (
+            went_back
+            and c is not None
+            and c["tch"] >= _MIN_CHANGES
+            and c["dec"] <= _DETERMINISTIC_RATE * c["tch"]
+        ):
+            decisive, best = True, 1.0
+            details.append(f"{path} went back in time ({old} -> {v})")
+            continue
+        x, y = as_number(old), as_number(v)
+        if x is not None and y is not None:
+            lo, hi = sorted((abs(x), abs(y)))
+            ratio = hi / lo if lo > 0 and (x > 0) == (y > 0) else math.inf
+            d = change_size(ts, tp, x, y)
+            s = 0.0
+            if within_session and ratio >= _SESSION_SWING:
+                s = 1.0
+            elif c is not None and len(c["d"]) >= 5:
+                q90 = quantile(c["d"], 0.9)
+                amounts = c.get("a")
+                a90 = quantile(amounts, 0.9) if amounts and len(amounts) >= 5 else 0.0
+                if d > _CHANGE_FACTOR * q90 > 0:
+                    s = min(1.0, 0.3 + 0.7 * math.log10(d / (_CHANGE_FACTOR * q90)))
+                    if abs(y - x) <= _CHANGE_FACTOR * a90:
+                        s *= 0.5  # an ordinary amount, only an unusual ratio: weaker evidence
+            elif ratio >= _UNLEARNED_RATIO:
+                # No change scale learned yet: only an order-of-magnitude jump is evidence.
+                s = 1.0 if not within_session else 0.8
+            if s > 0:
+                details.append(
+                    f"{path}: {old} -> {v} (x{ratio:.1f})"
+                    if math.isfinite(ratio)
+                    else f"{path}: {old} -> {v}"
+                )
+                best = max(best, s)
+        elif (
+            "*" not in tp
+            and result_changes >= _MIN_FIELD_OBS
+            and rate <= _STABLE_RATE
+            and not is_timestamp(v)
+        ):
+            best = max(best, 0.6)
+            details.append(f"{path} flipped {old!r} -> {v!r}; it changes in {rate:.0%} of repeats")
+    return best, decisive, details
+
+
+def check_history(
+    ts: dict[str, Any] | None,
+    args_state: dict[str, Any] | None,
+    ins: Inspected,
+    lr: float,
+    decisive_lr: float,
+) -> Signal:
+    """Compare with the last accepted result for the same arguments (from any session).
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> check_history(None, None, inspect_result({"p": 1}), 4.5, 40.0).fired
+    False
+    """
+    if ts is None or args_state is None:
+        return Signal("historical_inconsistency", False, 0.0, lr, "", 1)
+    pending = args_state.get("pending")
+    # These arguments already changed for real once: the tool is not a pure function for them.
+    args_changed = args_state.get("changes", 0) > 0
+    score, decisive, details = _change_evidence(
+        ts, args_state["last"], ins.leaves, within_session=False, pending=pending, args_changed=args_changed
+    )
+    previous = args_state.get("prev")
+    if score > 0 and previous:
+        # Consistent with the result before the last one: the last accepted result was the odd one out.
+        score2, _, _ = _change_evidence(
+            ts, previous, ins.leaves, within_session=False, pending=pending, args_changed=args_changed
+        )
+        if score2 == 0.0:
+            score, decisive = 0.0, False
+    if score > 0:
+        return Signal(
+            "historical_inconsistency",
+            True,
+            score,
+            decisive_lr if decisive else lr,
+            "; ".join(details),
+            1,
+            decisive,
+        )
+    return Signal("historical_inconsistency", False, 0.0, lr, "", 1)
+
+
+def check_session(
+    ts: dict[str, Any] | None,
+    session_state: dict[str, Any] | None,
+    tool: str,
+    args_hash: str,
+    ins: Inspected,
+    lr: float,
+) -> Signal:
+    """Compare with earlier results for the same call among the session's last 10 results.
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> check_session(None, None, "t", "h", inspect_result({"p": 1}), 4.0).fired
+    False
+    """
+    if ts is None or session_state is None:
+        return Signal("session_inconsistency", False, 0.0, lr, "", 1)
+    best = 0.0
+    details: list[str] = []
+    for item_tool, item_hash, leaves in reversed(session_state["items"]):
+        if item_tool != tool or item_hash != args_hash:
+            continue
+        score, _, found = _change_evidence(ts, leaves, ins.leaves, within_session=True)
+        if score > best:
+            best, details = score, found
+    if best > 0:
+        return Signal("session_inconsistency", True, best, lr, "; ".join(details), 1)
+    return Signal("session_inconsistency", False, 0.0, lr, "", 1)
