@@ -120,6 +120,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "verification.tasks.refit_tool_calibration",
         "schedule": env_float("CALIBRATION_INTERVAL_SECONDS", 6 * 3600.0, minimum=60.0),
     },
+    "drain-recomputes": {
+        # A safety net: drains are normally queued by the writes that need them.
+        "task": "registry.tasks.drain_recomputes",
+        "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
+    },
     "recompute-aging-scores": {
         "task": "registry.tasks.recompute_aging_scores",
         "schedule": env_float("AGING_SCAN_INTERVAL_SECONDS", 3600.0, minimum=10.0),
@@ -189,7 +194,7 @@ REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_PARSER_CLASSES": ["common.parsers.LenientJSONParser"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "common.pagination.StrictLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "common.errors.problem_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"reads": env_str("READ_RATE_LIMIT", "1200/minute")},

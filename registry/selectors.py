@@ -2,13 +2,56 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.cache import cache
 from django.db.models import Count, F, Max, OuterRef, Subquery, Sum
 
-from .models import VerificationSummary
+from .models import Agent, VerificationSummary
+
+SCORE_CACHE_SECONDS = 300
+
+
+def trust_score_cache_key(subject_id: str) -> str:
+    return f"trust-score:v1:{subject_id}"
+
+
+@dataclass(frozen=True)
+class ScoreDocument:
+    """An agent's current trust-score record, rendered once and served as bytes."""
+
+    etag: str
+    body: bytes
+
+
+def trust_score_document(*, subject_id: str) -> ScoreDocument | None:
+    """The agent's current record as JSON bytes (from the cache when warm), or None if unscored.
+
+    Raises Agent.DoesNotExist for an unknown agent. The cache entry is dropped whenever a new score
+    is stored (registry.services.scoring), so it is never older than the newest committed score.
+    """
+    key = trust_score_cache_key(subject_id)
+    cached = cache.get(key)
+    if cached is not None:
+        etag, body = cached
+        return ScoreDocument(etag, body)
+    row = (
+        Agent.objects.filter(subject_id=subject_id)
+        .values_list("latest_score_id", "latest_score__inputs_digest", "latest_score__record")
+        .get()
+    )
+    score_id, digest, record = row
+    if score_id is None:
+        return None
+    document = ScoreDocument(
+        f'"{digest[7:23]}-{score_id}"', json.dumps(record, separators=(",", ":")).encode()
+    )
+    cache.set(key, (document.etag, document.body), timeout=SCORE_CACHE_SECONDS)
+    return document
+
 
 # Below this block rate a verifier is close to a rubber stamp (SPEC: discriminative power).
 RUBBER_STAMP_BLOCK_RATE = 0.005

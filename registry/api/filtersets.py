@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django.db.models import F, Q, QuerySet
+from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 
 from ..models import Agent
 
@@ -45,3 +48,13 @@ class AgentFilterSet(django_filters.FilterSet):
 
     def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
+
+
+class EmptyFilterValueExtension(DjangoFilterExtension):
+    """Documents what django-filter does: an empty filter value (`?registry=`) means "not filtered"."""
+
+    priority = 1
+
+    def get_schema_operation_parameters(self, auto_schema: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        parameters = super().get_schema_operation_parameters(auto_schema, *args, **kwargs)
+        return [{**p, "allowEmptyValue": True} if p.get("in") == "query" else p for p in parameters]

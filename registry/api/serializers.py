@@ -37,15 +37,15 @@ class AgentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
     registry = serializers.ChoiceField(choices=Agent.Registry.values, default=Agent.Registry.OTHER)
     protocol = serializers.CharField(required=False, allow_blank=True, max_length=64)
-    chainId = serializers.IntegerField(required=False, min_value=1)
-    erc8004AgentId = serializers.IntegerField(required=False, min_value=0)
+    chainId = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    erc8004AgentId = serializers.IntegerField(required=False, min_value=0, max_value=2**256 - 1)
     ownerAddress = serializers.RegexField(r"^0x[0-9a-fA-F]{40}$", required=False)
 
 
 class ProviderSerializer(serializers.ModelSerializer):
-    methodologyUrl = serializers.URLField(source="methodology_url")
+    methodologyUrl = serializers.CharField(source="methodology_url", help_text="A URL, or empty.")
     signerAddress = serializers.CharField(source="signer_address")
-    statsEndpoint = serializers.URLField(source="stats_endpoint")
+    statsEndpoint = serializers.CharField(source="stats_endpoint", help_text="A URL, or empty.")
     independenceStatement = serializers.CharField(source="independence_statement")
     createdAt = serializers.DateTimeField(source="created_at")
 

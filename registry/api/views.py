@@ -6,19 +6,22 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import F, QuerySet
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from common.errors import FieldError, validation_error
+from common.errors import ApplicationError, FieldError, validation_error
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
 from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
+from ..selectors import trust_score_document
 from ..services.agents import agent_register
 from ..services.outcomes import outcomes_ingest
 from ..services.scoring import scoring_config_current, trust_score_compute
@@ -38,6 +41,15 @@ PROBLEM = OpenApiResponse(
     response={
         "type": "object",
         "description": "RFC 9457 problem details, with `errors[]` naming each field.",
+        "properties": {
+            "type": {"type": "string"},
+            "title": {"type": "string"},
+            "status": {"type": "integer"},
+            "detail": {"type": "string"},
+            "instance": {"type": "string"},
+            "errors": {"type": "array", "items": {"type": "object"}},
+        },
+        "required": ["type", "title", "status", "detail"],
     },
     description="Problem details",
 )
@@ -227,10 +239,12 @@ class AgentListView(generics.ListCreateAPIView):
         return Agent.objects.order_by(F("trust_score").desc(nulls_last=True), "pk")
 
     def get_permissions(self) -> list[Any]:
-        return [IsProvider()] if self.request.method == "POST" else []
+        return [IsProvider()] if self.request.method == "POST" else [AllowAny()]
 
     @extend_schema(
-        summary="List agents, filtered and ordered by score, registry and provider", tags=["agents"]
+        summary="List agents, filtered and ordered by score, registry and provider",
+        tags=["agents"],
+        responses={200: AgentSerializer, 400: PROBLEM},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -238,7 +252,7 @@ class AgentListView(generics.ListCreateAPIView):
     @extend_schema(
         summary="Register an agent",
         request=AgentCreateSerializer,
-        responses={201: AgentSerializer, 200: AgentSerializer, 400: PROBLEM},
+        responses={201: AgentSerializer, 200: AgentSerializer, 400: PROBLEM, 401: PROBLEM},
         tags=["agents"],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -279,20 +293,32 @@ class TrustScoreView(APIView):
         responses={200: TRUST_SCORE_RECORD, 404: PROBLEM},
         tags=["agents"],
     )
-    def get(self, request: Request, subject_id: str) -> Response:
-        agent = get_object_or_404(Agent.objects.select_related("latest_score__config"), subject_id=subject_id)
-        score = agent.latest_score
-        if score is None:
+    def get(self, request: Request, subject_id: str) -> HttpResponse:
+        # The hottest endpoint: the record is served as stored bytes (cached), not re-serialised.
+        try:
+            document = trust_score_document(subject_id=subject_id)
+        except Agent.DoesNotExist:
+            raise ApplicationError("Not found.", status=404, problem="not-found") from None
+        if document is None:
             # Registered but never scored: score now so the answer is a real record, not a guess.
-            score, _ = trust_score_compute(agent=agent)
-        response = Response(score.record)
-        response["ETag"] = f'"{score.inputs_digest[7:23]}-{score.pk}"'
+            trust_score_compute(agent=Agent.objects.select_related("latest_score").get(subject_id=subject_id))
+            document = trust_score_document(subject_id=subject_id)
+            assert document is not None
+        if request.headers.get("If-None-Match") == document.etag:
+            response = HttpResponse(status=304)
+        else:
+            response = HttpResponse(document.body, content_type="application/json")
+        response["ETag"] = document.etag
         response["Cache-Control"] = "public, max-age=5"
         return response
 
 
 @extend_schema_view(
-    get=extend_schema(summary="An agent's trust-score history, newest first", tags=["agents"])
+    get=extend_schema(
+        summary="An agent's trust-score history, newest first",
+        tags=["agents"],
+        responses={200: TrustScoreHistorySerializer, 400: PROBLEM, 404: PROBLEM},
+    )
 )
 class TrustScoreHistoryView(generics.ListAPIView):
     serializer_class = TrustScoreHistorySerializer
@@ -305,7 +331,13 @@ class TrustScoreHistoryView(generics.ListAPIView):
         return TrustScore.objects.filter(agent=agent).select_related("config").order_by("-computed_at", "-id")
 
 
-@extend_schema_view(get=extend_schema(summary="Verification providers (public fields)", tags=["providers"]))
+@extend_schema_view(
+    get=extend_schema(
+        summary="Verification providers (public fields)",
+        tags=["providers"],
+        responses={200: ProviderSerializer, 400: PROBLEM},
+    )
+)
 class ProviderListView(generics.ListAPIView):
     serializer_class = ProviderSerializer
     throttle_classes = [ReadThrottle]
@@ -340,7 +372,11 @@ class ScoringConfigCurrentView(APIView):
 
 
 @extend_schema_view(
-    get=extend_schema(summary="Every scoring configuration version, newest first", tags=["scoring"])
+    get=extend_schema(
+        summary="Every scoring configuration version, newest first",
+        tags=["scoring"],
+        responses={200: ScoringConfigSerializer, 400: PROBLEM},
+    )
 )
 class ScoringConfigListView(generics.ListAPIView):
     serializer_class = ScoringConfigSerializer

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 
 from common.errors import ApplicationError, FieldError
@@ -24,6 +25,10 @@ def agent_register(
     auto_registered: bool = False,
 ) -> Agent:
     """Create an agent, or return the existing one with that subject id."""
+    existing = Agent.objects.filter(subject_id=subject_id).first()
+    if existing is not None:
+        # Validating a copy of it would trip its own unique constraints (e.g. the on-chain id).
+        return existing
     agent = Agent(
         subject_id=subject_id,
         registry=registry,
@@ -34,7 +39,16 @@ def agent_register(
         erc8004_agent_id=erc8004_agent_id,
         auto_registered=auto_registered,
     )
-    agent.full_clean(exclude=["subject_id"] if Agent.objects.filter(subject_id=subject_id).exists() else None)
+    try:
+        agent.full_clean()
+    except ValidationError as exc:
+        # The API validates formats first, so what is left is mostly a taken on-chain identity.
+        conflict = NON_FIELD_ERRORS in exc.message_dict
+        raise ApplicationError(
+            f"Cannot register agent {subject_id!r}: {' '.join(exc.messages)}",
+            status=409 if conflict else 400,
+            problem="conflict" if conflict else "validation",
+        ) from None
     try:
         with transaction.atomic():
             agent.save()

@@ -19,7 +19,7 @@ from django.conf import settings
 from common.errors import ApplicationError
 
 from ..models import Agent, Provider, VerificationSummary
-from .summaries import summaries_ingest
+from .summaries import canonical_digest, summaries_ingest
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +95,10 @@ def provider_stats_collect(
                 continue
             body = {**payload, "agent": subject_id}
             body.setdefault("windowDays", window_days)
+            if "updatedAt" not in body and _same_as_last_pull(provider, subject_id, body):
+                # Without updatedAt every answer would open a new window; an unchanged one is no news.
+                report.unchanged += 1
+                continue
             try:
                 status, _ = summaries_ingest(
                     provider=provider, bodies=[body], source=VerificationSummary.Source.PULL
@@ -117,3 +121,16 @@ def provider_stats_collect(
             list(report.failed.items())[:5],
         )
     return report
+
+
+def _same_as_last_pull(provider: Provider, subject_id: str, body: dict[str, Any]) -> bool:
+    """Whether the provider's newest pulled summary of the agent has exactly this body."""
+    last = (
+        VerificationSummary.objects.filter(
+            provider=provider, agent__subject_id=subject_id, source=VerificationSummary.Source.PULL
+        )
+        .order_by("-window_end", "-id")
+        .values_list("body_digest", flat=True)
+        .first()
+    )
+    return last == canonical_digest(body)

@@ -18,7 +18,7 @@ from ..schemas import STAKE_LEVELS
 from .agents import agents_resolve
 from .idempotency import idempotent_run
 from .signatures import SignatureHeaders, submission_verify
-from .summaries import _ensure_active, canonical_digest
+from .summaries import _ensure_active, canonical_digest, canonical_json_errors
 from .validation import NormalisedOutcome, outcome_validate
 
 
@@ -51,9 +51,10 @@ def outcomes_ingest(
         errors.extend(item_errors)
         if item is not None:
             items.append(item)
+    errors.extend(canonical_json_errors(body, []))
     if errors:
         raise validation_error(errors, what="outcomes")
-    fingerprint = canonical_digest({"kind": "outcomes", "body": body})
+    fingerprint = canonical_digest({"kind": "outcomes", "body": body}) if idempotency_key else ""
 
     def store() -> tuple[int, dict[str, Any]]:
         if signature is not None:

@@ -121,7 +121,7 @@ def provider_set_status(
     *, provider: Provider, status: str, actor_label: str = "", actor=None, reason: str = ""
 ) -> Provider:
     """Suspend or reinstate a provider; every agent it reported on is rescored after commit."""
-    from .scoring import score_recompute_schedule
+    from .scoring import score_recompute_schedule_many
 
     if status not in Provider.Status.values:
         raise ApplicationError(f"Unknown status {status!r}.")
@@ -138,8 +138,7 @@ def provider_set_status(
         actor_label=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
         reason=reason,
     )
-    for agent_id in _agents_reported_by(provider):
-        score_recompute_schedule(agent_id=agent_id)
+    score_recompute_schedule_many(agent_ids=_agents_reported_by(provider))
     return provider
 
 

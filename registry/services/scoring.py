@@ -8,11 +8,16 @@ A recompute whose inputs and configuration are unchanged stores nothing new.
 from __future__ import annotations
 
 import logging
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
@@ -32,6 +37,7 @@ from ..models import (
     TrustScore,
     VerificationSummary,
 )
+from ..selectors import trust_score_cache_key
 
 logger = logging.getLogger(__name__)
 
@@ -219,6 +225,11 @@ def trust_score_compute(*, agent: Agent, now: datetime | None = None) -> tuple[T
         Agent.objects.filter(pk=agent.pk).update(
             latest_score=score, trust_score=score.trust_score, trust_score_updated_at=now
         )
+    # Readers get the new record from the next request on (dropped now and again once committed,
+    # so a reader racing this transaction cannot leave the old record cached).
+    key = trust_score_cache_key(agent.subject_id)
+    cache.delete(key)
+    transaction.on_commit(partial(cache.delete, key))
     agent.latest_score = score
     agent.trust_score = score.trust_score
     agent.trust_score_updated_at = now
@@ -227,35 +238,73 @@ def trust_score_compute(*, agent: Agent, now: datetime | None = None) -> tuple[T
 
 # --- scheduling ------------------------------------------------------------------------------------
 
+# While this cache key exists a drain is queued; requests in the meantime only add pending rows.
+DRAIN_FLAG = "registry:recompute-drain-queued"
+DRAIN_BATCH = 200
+
 
 def score_recompute_schedule(*, agent_id: int) -> None:
-    """Ask for a recompute once the current transaction commits; bursts coalesce into one run.
+    """Ask for the agent's score to be recomputed soon; see :func:`score_recompute_schedule_many`."""
+    score_recompute_schedule_many(agent_ids=[agent_id])
 
-    The PendingRecompute row is the coalescing point: only the request that creates it queues a
-    task, which runs after SCORE_RECOMPUTE_DELAY_SECONDS and deletes the row before computing, so
-    summaries arriving during the computation queue exactly one more run.
+
+def score_recompute_schedule_many(*, agent_ids: Iterable[int]) -> None:
+    """Mark agents for a recompute, in the caller's transaction; bursts coalesce into one run each.
+
+    A PendingRecompute row per agent is the coalescing point (inserting an existing one is a no-op),
+    and it commits with the data that made it necessary, so a lost task loses nothing: the beat
+    drain finds the row. After commit, at most one drain task is queued per
+    SCORE_RECOMPUTE_DELAY_SECONDS window (a cache flag), instead of one task per summary.
     """
-    transaction.on_commit(lambda: _enqueue_recompute(agent_id))
+    ids = sorted(set(agent_ids))
+    if not ids:
+        return
+    PendingRecompute.objects.bulk_create([PendingRecompute(agent_id=i) for i in ids], ignore_conflicts=True)
+    transaction.on_commit(_ensure_drain)
 
 
-def _enqueue_recompute(agent_id: int) -> None:
-    from django.conf import settings
+def _ensure_drain() -> None:
+    from ..tasks import drain_recomputes
 
-    from ..tasks import recompute_trust_score
+    delay = settings.SCORE_RECOMPUTE_DELAY_SECONDS
+    # The flag outlives the countdown a little; if the task is lost, it expires and the next
+    # request (or the beat drain) queues another.
+    if cache.add(DRAIN_FLAG, 1, timeout=math.ceil(delay) + 2):
+        drain_recomputes.apply_async(countdown=delay)
 
-    try:
+
+def score_recompute_drain(*, batch: int = DRAIN_BATCH) -> int:
+    """Claim pending agents in batches and recompute each; returns how many were recomputed.
+
+    The flag is cleared first, so anything that lands while this runs queues exactly one more drain.
+    Claims use SKIP LOCKED (on PostgreSQL), so several workers can drain side by side.
+    """
+    cache.delete(DRAIN_FLAG)
+    done = 0
+    while True:
         with transaction.atomic():
-            _, created = PendingRecompute.objects.get_or_create(agent_id=agent_id)
-    except IntegrityError:
-        created = False
-    if created:
-        recompute_trust_score.apply_async(args=[agent_id], countdown=settings.SCORE_RECOMPUTE_DELAY_SECONDS)
+            claimed = list(
+                PendingRecompute.objects.select_for_update(skip_locked=True)
+                .order_by("requested_at", "agent_id")
+                .values_list("agent_id", flat=True)[:batch]
+            )
+            PendingRecompute.objects.filter(agent_id__in=claimed).delete()
+        for agent_id in claimed:
+            try:
+                _recompute(agent_id)
+            except Exception:
+                # One agent's failure must not starve the others: put it back for the next drain.
+                logger.exception("recompute of agent %s failed; it stays pending", agent_id)
+                PendingRecompute.objects.bulk_create(
+                    [PendingRecompute(agent_id=agent_id)], ignore_conflicts=True
+                )
+        done += len(claimed)
+        if len(claimed) < batch:
+            return done
 
 
-def score_recompute_run(*, agent_id: int) -> TrustScore | None:
-    """The body of the recompute task: claim the pending row, then compute."""
+def _recompute(agent_id: int) -> TrustScore | None:
     started = timezone.now()
-    PendingRecompute.objects.filter(agent_id=agent_id).delete()
     agent = Agent.objects.select_related("latest_score").filter(pk=agent_id).first()
     if agent is None:
         return None
@@ -264,3 +313,9 @@ def score_recompute_run(*, agent_id: int) -> TrustScore | None:
         agent_id=agent_id, started_at=started, finished_at=timezone.now(), changed=changed
     )
     return score
+
+
+def score_recompute_run(*, agent_id: int) -> TrustScore | None:
+    """Recompute one agent now (its pending mark, if any, is consumed)."""
+    PendingRecompute.objects.filter(agent_id=agent_id).delete()
+    return _recompute(agent_id)

@@ -10,6 +10,7 @@ the stored answer is replayed for the same body and a different body under the s
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,7 +23,7 @@ from common.errors import ApplicationError, FieldError, json_pointer, validation
 from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
 from .idempotency import idempotent_run
-from .scoring import score_recompute_schedule
+from .scoring import score_recompute_schedule_many
 from .signatures import BATCH_AGENT, SignatureHeaders, submission_verify
 from .validation import NormalisedSummary, summary_validate
 
@@ -30,6 +31,34 @@ from .validation import NormalisedSummary, summary_validate
 def canonical_digest(value: Any) -> str:
     """ "sha256:" + hex digest of the RFC 8785 canonical JSON of `value`."""
     return "sha256:" + hashlib.sha256(rfc8785.dumps(value)).hexdigest()
+
+
+_SAFE_INT = 2**53 - 1
+
+
+def canonical_json_errors(value: Any, path: list[str | int]) -> list[FieldError]:
+    """The values RFC 8785 cannot canonicalise (so no digest could be taken), each by JSON pointer:
+    integers beyond +/-(2**53 - 1), NaN/Infinity, strings with lone surrogates."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int):
+        ok = -_SAFE_INT <= value <= _SAFE_INT
+        return [] if ok else [FieldError(json_pointer(path), "Integers must be within +/-(2**53 - 1).")]
+    if isinstance(value, float):
+        ok = math.isfinite(value)
+        return [] if ok else [FieldError(json_pointer(path), "Numbers must be finite.")]
+    if isinstance(value, str):
+        try:
+            value.encode("utf-16be")
+        except UnicodeEncodeError:
+            return [FieldError(json_pointer(path), "Strings must be valid Unicode (no lone surrogates).")]
+        return []
+    if isinstance(value, list):
+        return [e for i, item in enumerate(value) for e in canonical_json_errors(item, [*path, i])]
+    if isinstance(value, dict):
+        errors = [e for k in value for e in canonical_json_errors(k, [*path, k])]
+        return errors + [e for k, item in value.items() for e in canonical_json_errors(item, [*path, k])]
+    return []
 
 
 @dataclass(frozen=True)
@@ -95,7 +124,14 @@ def summaries_ingest(
     _ensure_active(provider)
     prefix: list[str | int] | None = [batch_key] if batch_key else None
     normalised = _validate_all(bodies, prefix)
-    fingerprint = canonical_digest({"kind": "summaries", "batch": bool(batch_key), "bodies": bodies})
+    if unhashable := canonical_json_errors(bodies if batch_key else bodies[0], prefix or []):
+        raise validation_error(unhashable, what="summary")
+    # Only a request with an Idempotency-Key needs the digest of the whole request.
+    fingerprint = (
+        canonical_digest({"kind": "summaries", "batch": bool(batch_key), "bodies": bodies})
+        if idempotency_key
+        else ""
+    )
 
     def store() -> tuple[int, dict[str, Any]]:
         if signature is not None:
@@ -113,8 +149,7 @@ def summaries_ingest(
             }
         else:
             answer = results[0].to_dict()
-        for agent_id in {r.summary.agent_id for r in results if r.created}:
-            score_recompute_schedule(agent_id=agent_id)
+        score_recompute_schedule_many(agent_ids={r.summary.agent_id for r in results if r.created})
         return (201 if created else 200), answer
 
     return idempotent_run(provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -20,6 +20,7 @@ from common.errors import FieldError, json_pointer
 from ..schemas import OUTCOME_SCHEMA, STAKE_LEVELS, SUMMARY_SCHEMA, VERDICT_ALIASES
 
 RATE_SUM_TOLERANCE = 1e-6
+MAX_CLOCK_SKEW = timedelta(minutes=5)
 
 _summary_validator = Draft202012Validator(SUMMARY_SCHEMA)
 _outcome_validator = Draft202012Validator(OUTCOME_SCHEMA)
@@ -132,6 +133,14 @@ def summary_validate(
     if "updatedAt" in body:
         updated_at, more = parse_timestamp(body["updatedAt"], [*prefix, "updatedAt"])
         errors.extend(more)
+        # A window ending in the future would never turn stale: allow only clock skew.
+        if updated_at is not None and updated_at > datetime.now(UTC) + MAX_CLOCK_SKEW:
+            errors.append(
+                FieldError(
+                    json_pointer([*prefix, "updatedAt"]),
+                    f"updatedAt is in the future (more than {int(MAX_CLOCK_SKEW.total_seconds())} s ahead).",
+                )
+            )
     if errors:
         return None, errors
     return (

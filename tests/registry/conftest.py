@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,14 +13,6 @@ from rest_framework.test import APIClient
 from config.celery import app as celery_app
 from registry.models import Provider
 from registry.services.providers import provider_create
-
-VECTORS_PATH = Path("/work/shared/conformance/hcs25_vectors.json")
-
-
-@pytest.fixture(scope="session")
-def vectors() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(VECTORS_PATH.read_text())
-    return data
 
 
 @pytest.fixture(autouse=True)
@@ -96,4 +86,3 @@ def admin_client_logged_in(db: None) -> tuple[Client, Any]:
     client = Client()
     client.force_login(user)
     return client, user
-

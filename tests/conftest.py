@@ -1,0 +1,17 @@
+"""Suite-wide fixtures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """Each test starts with an empty cache: cached score documents and rate-limit counters from
+    another test's database must not leak into this one."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -1,0 +1,201 @@
+"""The admin: provider audit columns, rubber-stamp warning, suspend/reinstate, read-only evidence."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+from django.test import Client
+from registry_support import summary_body
+from rest_framework.test import APIClient
+
+from registry.models import Provider, ProviderAuditEvent, TrustScore, VerificationSummary
+from registry.services.agents import agent_register
+
+pytestmark = pytest.mark.django_db
+
+CELL = re.compile(r'class="field-(\w+)[^"]*"[^>]*>(.*?)</t[dh]>', re.S)
+
+
+def changelist_rows(client: Client) -> dict[str, dict[str, str]]:
+    """Provider slug -> {column: text} parsed from the changelist HTML."""
+    response = client.get("/admin/registry/provider/")
+    assert response.status_code == 200
+    rows: dict[str, dict[str, str]] = {}
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", response.content.decode(), re.S):
+        cells = {
+            name: html.unescape(re.sub(r"<[^>]+>", "", value)).strip() for name, value in CELL.findall(row)
+        }
+        if "slug" in cells:
+            rows[cells["slug"]] = cells
+    return rows
+
+
+@pytest.fixture
+def reported(
+    make_provider: Callable[..., tuple[Provider, str]],
+    keyed_client: Callable[[str], APIClient],
+    committed: Callable[[Callable[[], Any]], Any],
+) -> dict[str, Provider]:
+    """`honest` blocks some checks on two agents; `stamp` blocks nothing; `quiet` reports nothing."""
+    for subject in ("a1", "a2", "a3"):
+        agent_register(subject_id=subject)
+    honest, honest_key = make_provider("honest")
+    stamp, stamp_key = make_provider("stamp")
+    quiet, _ = make_provider("quiet")
+    pushes = [
+        (honest_key, summary_body("a1", totalChecks=10, updatedAt="2026-11-01T00:00:00Z")),
+        # a2's older summary must not count: only each agent's latest does.
+        (
+            honest_key,
+            summary_body(
+                "a2", totalChecks=500, blockRate=0.5, allowRate=0.5, updatedAt="2026-10-01T00:00:00Z"
+            ),
+        ),
+        (
+            honest_key,
+            summary_body(
+                "a2",
+                totalChecks=30,
+                blockRate=0.02,
+                allowRate=0.9,
+                uncertainRate=0.08,
+                updatedAt="2026-11-02T00:00:00Z",
+            ),
+        ),
+        (
+            stamp_key,
+            summary_body("a3", totalChecks=200, blockRate=0.0, allowRate=1.0, stakeDistribution=None),
+        ),
+    ]
+    for key, body in pushes:
+        response = committed(partial(keyed_client(key).post, "/api/v1/summaries", body, format="json"))
+        assert response.status_code == 201, response.content
+    return {"honest": honest, "stamp": stamp, "quiet": quiet}
+
+
+def test_it_shows_each_providers_audit_columns(
+    admin_client_logged_in: tuple[Client, Any], reported: dict[str, Provider]
+) -> None:
+    rows = changelist_rows(admin_client_logged_in[0])
+    honest = rows["honest"]
+    block_rate = (10 * 0.1 + 30 * 0.02) / 40
+    assert honest["agents"] == "2"
+    assert honest["checks"] == "40"
+    assert honest["block_rate"] == f"{block_rate:.2%}"
+    assert honest["discriminative_power"] == f"{min(1.0, block_rate / 0.05):.2f}"
+    assert honest["rubber_stamp"] in ("", "-")
+    assert honest["last_summary"] not in ("", "-")
+    stamp = rows["stamp"]
+    assert (stamp["agents"], stamp["checks"], stamp["block_rate"], stamp["discriminative_power"]) == (
+        "1",
+        "200",
+        "0.00%",
+        "0.00",
+    )
+    assert "blocks almost nothing" in stamp["rubber_stamp"]
+    quiet = rows["quiet"]
+    assert (quiet["agents"], quiet["checks"], quiet["block_rate"]) == ("0", "0", "–")
+    assert "blocks almost nothing" not in quiet["rubber_stamp"]
+
+
+def test_it_suspends_and_reinstates_providers_from_the_admin(
+    admin_client_logged_in: tuple[Client, Any],
+    reported: dict[str, Provider],
+    committed: Callable[[Callable[[], Any]], Any],
+) -> None:
+    client, user = admin_client_logged_in
+    ids = [reported["stamp"].pk, reported["quiet"].pk]
+    response = committed(
+        lambda: client.post(
+            "/admin/registry/provider/", {"action": "suspend", "_selected_action": ids}, follow=True
+        )
+    )
+    assert response.status_code == 200
+    assert "2 provider(s) suspended" in response.content.decode()
+    statuses = dict(Provider.objects.values_list("slug", "status"))
+    assert statuses == {"honest": "active", "stamp": "suspended", "quiet": "suspended"}
+    assert rows_status(client) == statuses
+    events = ProviderAuditEvent.objects.filter(action="suspended").order_by("provider__slug")
+    assert [(e.provider.slug, e.actor, e.actor_label) for e in events] == [
+        ("quiet", user, "auditor"),
+        ("stamp", user, "auditor"),
+    ]
+    # a3 was rescored without the suspended provider: nothing applicable left.
+    assert TrustScore.objects.filter(agent__subject_id="a3").order_by("-id").first().trust_score == 0  # type: ignore[union-attr]
+
+    change = client.get(f"/admin/registry/provider/{reported['stamp'].pk}/change/")
+    assert change.status_code == 200
+    assert "auditor" in change.content.decode() and "suspended" in change.content.decode()
+
+    committed(
+        lambda: client.post(
+            "/admin/registry/provider/",
+            {"action": "reinstate", "_selected_action": [reported["stamp"].pk]},
+            follow=True,
+        )
+    )
+    assert Provider.objects.get(slug="stamp").status == "active"
+    assert (
+        ProviderAuditEvent.objects.filter(provider__slug="stamp", action="reinstated", actor=user).count()
+        == 1
+    )
+
+
+def rows_status(client: Client) -> dict[str, str]:
+    return {slug: row["status"].lower() for slug, row in changelist_rows(client).items()}
+
+
+@pytest.mark.parametrize("model", ["verificationsummary", "trustscore", "checkoutcome"])
+def test_it_keeps_evidence_read_only_in_the_admin(
+    model: str,
+    admin_client_logged_in: tuple[Client, Any],
+    reported: dict[str, Provider],
+    provider_client: tuple[Provider, APIClient],
+) -> None:
+    provider_client[1].post(
+        "/api/v1/outcomes",
+        {
+            "agent": "a1",
+            "outcomes": [
+                {"id": "x", "verdict": "ALLOW", "confidence": 0.5, "checkedAt": "2026-11-01T00:00:00Z"}
+            ],
+        },
+        format="json",
+    )
+    client, _ = admin_client_logged_in
+    base = f"/admin/registry/{model}/"
+    listing = client.get(base)
+    assert listing.status_code == 200
+    text = listing.content.decode()
+    assert f'href="{base}add/"' not in text
+    assert "delete_selected" not in text
+    assert client.get(f"{base}add/").status_code == 403
+    assert client.post(f"{base}add/", {}).status_code == 403
+    pk = re.findall(rf'href="{base}(\d+)/change/', text)[0]
+    view = client.get(f"{base}{pk}/change/")
+    assert view.status_code == 200
+    assert 'name="_save"' not in view.content.decode()
+    assert client.post(f"{base}{pk}/change/", {"total_checks": 1, "trust_score": 99}).status_code == 403
+    assert client.get(f"{base}{pk}/delete/").status_code == 403
+    assert client.post(f"{base}{pk}/delete/", {"post": "yes"}).status_code == 403
+    assert VerificationSummary.objects.count() == 4
+    assert TrustScore.objects.filter(trust_score=99).count() == 0
+
+
+def test_it_lists_summaries_and_scores_for_auditors(
+    admin_client_logged_in: tuple[Client, Any], reported: dict[str, Provider]
+) -> None:
+    client, _ = admin_client_logged_in
+    summaries = client.get(
+        f"/admin/registry/verificationsummary/?provider__id__exact={reported['honest'].pk}"
+    )
+    assert summaries.status_code == 200
+    assert summaries.content.decode().count("/change/") >= 3
+    assert client.get("/admin/registry/trustscore/").status_code == 200
+    events = client.get("/admin/registry/providerauditevent/")
+    assert events.status_code == 200 and "created" in events.content.decode()

@@ -1,0 +1,131 @@
+"""Management commands: create_provider, create_api_key, revoke_api_key."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from registry_support import demo_signer_address, signed_headers, summary_body
+from rest_framework.test import APIClient
+
+from registry.models import Provider, ProviderApiKey
+from registry.services.agents import agent_register
+
+pytestmark = pytest.mark.django_db
+
+SIGNER = demo_signer_address()
+KEY_LINE = re.compile(r"API key \(store it now; it is not shown again\): (trk_\S+)")
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def printed_key(output: str) -> str:
+    match = KEY_LINE.search(output)
+    assert match is not None, output
+    return match.group(1)
+
+
+def post_with(keyed_client: Callable[[str], APIClient], key: str, total: int, signed_by: str = "") -> int:
+    body = summary_body("cmd-agent", totalChecks=total, updatedAt=f"2026-10-01T00:00:{total:02d}Z")
+    headers: dict[str, Any] = signed_headers(signed_by, "cmd-agent", body, nonce=total) if signed_by else {}
+    return keyed_client(key).post("/api/v1/summaries", body, format="json", **headers).status_code
+
+
+@pytest.fixture(autouse=True)
+def _agent(db: None) -> None:
+    agent_register(subject_id="cmd-agent")
+
+
+def test_it_creates_a_provider_and_prints_a_working_key(keyed_client: Callable[[str], APIClient]) -> None:
+    output = run(
+        "create_provider",
+        "--name",
+        "Thought Proof",
+        "--slug",
+        "thought-proof",
+        "--signer-address",
+        SIGNER,
+        "--methodology-url",
+        "https://thoughtproof.example/method",
+        "--stats-endpoint",
+        "https://thoughtproof.example/api",
+    )
+    key = printed_key(output)
+    provider = Provider.objects.get(slug="thought-proof")
+    assert (provider.name, provider.signer_address, provider.methodology_url, provider.stats_endpoint) == (
+        "Thought Proof",
+        SIGNER,
+        "https://thoughtproof.example/method",
+        "https://thoughtproof.example/api",
+    )
+    stored = ProviderApiKey.objects.get(provider=provider)
+    assert key not in (stored.key_hash, stored.prefix) and key.startswith(stored.prefix)
+    assert post_with(keyed_client, key, 10, signed_by="thought-proof") == 201
+    assert post_with(keyed_client, key + "x", 11, signed_by="thought-proof") == 401
+
+
+def test_it_refuses_a_duplicate_slug() -> None:
+    run("create_provider", "--name", "One", "--slug", "dup")
+    with pytest.raises(CommandError, match="dup"):
+        run("create_provider", "--name", "Two", "--slug", "dup")
+    assert Provider.objects.filter(slug="dup").count() == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--signer-address", "0x1234"],
+        ["--signer-address", "not-an-address"],
+        ["--operator-address", "0x" + "z" * 40],
+        ["--methodology-url", "not a url"],
+    ],
+)
+def test_it_refuses_bad_provider_fields(args: list[str]) -> None:
+    with pytest.raises(CommandError):
+        run("create_provider", "--name", "Bad", "--slug", "bad", *args)
+    assert not Provider.objects.filter(slug="bad").exists()
+    assert not ProviderApiKey.objects.exists()
+
+
+def test_it_issues_another_key_that_works(keyed_client: Callable[[str], APIClient]) -> None:
+    first = printed_key(run("create_provider", "--name", "Keyed", "--slug", "keyed"))
+    second = printed_key(run("create_api_key", "keyed", "--name", "ci"))
+    assert first != second
+    assert post_with(keyed_client, first, 10) == 201
+    assert post_with(keyed_client, second, 12) == 201
+    assert ProviderApiKey.objects.filter(provider__slug="keyed").count() == 2
+
+
+def test_it_refuses_a_key_for_an_unknown_provider() -> None:
+    with pytest.raises(CommandError, match="nobody"):
+        run("create_api_key", "nobody")
+
+
+@pytest.mark.parametrize("form", ["prefix", "whole key"])
+def test_it_revokes_a_key_so_it_stops_working(form: str, keyed_client: Callable[[str], APIClient]) -> None:
+    kept = printed_key(run("create_provider", "--name", "Revoker", "--slug", "revoker"))
+    output = run("create_api_key", "revoker")
+    doomed = printed_key(output)
+    prefix = re.search(r"Key (trk_\S+?)…", output)
+    assert prefix is not None
+    assert post_with(keyed_client, doomed, 10) == 201
+    revoked = run("revoke_api_key", prefix.group(1) if form == "prefix" else doomed)
+    assert "revoker" in revoked
+    assert post_with(keyed_client, doomed, 11) == 401
+    assert post_with(keyed_client, kept, 12) == 201
+    with pytest.raises(CommandError):
+        run("revoke_api_key", doomed)
+
+
+def test_it_refuses_to_revoke_an_unknown_key() -> None:
+    with pytest.raises(CommandError):
+        run("revoke_api_key", "trk_nothere")
