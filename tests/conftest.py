@@ -15,3 +15,12 @@ def _empty_cache() -> Iterator[None]:
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_key_lookups() -> Iterator[None]:
+    """API-key lookups are cached per process for a few seconds; tests start without that cache."""
+    from registry.services.providers import api_key_cache_clear
+
+    api_key_cache_clear()
+    yield

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -58,17 +59,33 @@ def api_key_revoke(*, prefix: str) -> ProviderApiKey:
     key = matches[0]
     key.revoked_at = timezone.now()
     key.save(update_fields=["revoked_at"])
+    api_key_cache_clear()
     ProviderAuditEvent.objects.create(provider=key.provider, action="key-revoked", reason=f"key {key.prefix}")
     return key
+
+
+# Authenticated pushes are the hot path; the key -> provider answer is kept per process for a few
+# seconds. A revocation or suspension therefore takes up to this long to reach other processes.
+KEY_CACHE_SECONDS = 10.0
+_key_cache: dict[str, tuple[float, Provider]] = {}
+
+
+def api_key_cache_clear() -> None:
+    """Forget cached key lookups (this process; others expire within KEY_CACHE_SECONDS)."""
+    _key_cache.clear()
 
 
 def provider_by_api_key(*, plaintext: str) -> Provider | None:
     """The provider owning an active key, or None. Touches last_used_at at most once a minute."""
     if not plaintext.startswith(KEY_PREFIX):
         return None
+    digest = api_key_hash(plaintext)
+    hit = _key_cache.get(digest)
+    if hit is not None and hit[0] > time.monotonic():
+        return hit[1]
     key = (
         ProviderApiKey.objects.select_related("provider")
-        .filter(key_hash=api_key_hash(plaintext), revoked_at__isnull=True)
+        .filter(key_hash=digest, revoked_at__isnull=True)
         .first()
     )
     if key is None:
@@ -76,6 +93,9 @@ def provider_by_api_key(*, plaintext: str) -> Provider | None:
     now = timezone.now()
     if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
         ProviderApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+    if len(_key_cache) > 10_000:
+        _key_cache.clear()
+    _key_cache[digest] = (time.monotonic() + KEY_CACHE_SECONDS, key.provider)
     return key.provider
 
 
@@ -129,6 +149,7 @@ def provider_set_status(
         return provider
     provider.status = status
     provider.status_changed_at = timezone.now()
+    api_key_cache_clear()
     provider.save(update_fields=["status", "status_changed_at"])
     action = "suspended" if status == Provider.Status.SUSPENDED else "reinstated"
     ProviderAuditEvent.objects.create(
