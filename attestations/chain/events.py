@@ -31,6 +31,7 @@ __all__ = [
     "NewFeedback",
     "Registered",
     "ResponseAppended",
+    "Transfer",
     "URIUpdated",
     "ValidationRequest",
     "ValidationResponse",
@@ -63,6 +64,15 @@ class Registered(ChainEvent):
     agent_id: int
     agent_uri: str
     owner: str
+
+
+@dataclass(frozen=True)
+class Transfer(ChainEvent):
+    """ERC-721 Transfer of an agent's identity NFT (a mint comes from the zero address)."""
+
+    from_address: str
+    to_address: str
+    agent_id: int
 
 
 @dataclass(frozen=True)
@@ -138,6 +148,10 @@ _FIELDS: dict[str, tuple[type[ChainEvent], Callable[[Mapping[str, Any]], dict[st
     "Registered": (
         Registered,
         lambda a: {"agent_id": a["agentId"], "agent_uri": a["agentURI"], "owner": a["owner"]},
+    ),
+    "Transfer": (
+        Transfer,
+        lambda a: {"from_address": a["from"], "to_address": a["to"], "agent_id": a["tokenId"]},
     ),
     "URIUpdated": (
         URIUpdated,

@@ -207,6 +207,10 @@ def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, valida
     elif isinstance(event, ev.URIUpdated):
         agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
         _refresh_owner(chain=chain, w3=w3, agent=agent)
+    elif isinstance(event, ev.Transfer) and int(event.from_address, 16) != 0:
+        # A new owner changes who counts as self-reporting about this agent: rescore it.
+        agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.to_address)
+        score_recompute_schedule(agent_id=agent.pk)
     elif isinstance(event, ev.NewFeedback):
         _feedback_add(chain=chain, w3=w3, event=event)
     elif isinstance(event, ev.FeedbackRevoked):

@@ -192,3 +192,33 @@ def test_it_rewinds_and_rereads_after_a_reorg(
     assert ChainEvent.objects.filter(tx_hash=canonical["transactionHash"].to_0x_hex()).count() == 1
     assert ChainCursor.objects.get().reorgs == 1
     assert _feedback_score(agent)["erc8004-feedback.rating"] == 20
+
+
+def test_it_follows_an_identity_transfer_to_the_new_owner(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    transact: Callable[..., TxReceipt],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from attestations.chain.identity import IdentityClient
+
+    owner, buyer = new_account(), new_account()
+    agent_id = register_agent(owner)
+    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    agent = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=agent_id)
+    assert agent.owner_address == owner.address
+
+    identity = IdentityClient(anvil_w3, str(chain.identity_registry))
+
+    def build_transfer(agent: int, *, sender: str, nonce: int, fees: Any) -> Any:
+        call = identity.contract.functions.transferFrom(owner.address, buyer.address, agent)
+        return identity.build_call(call, sender=sender, nonce=nonce, fees=fees)
+
+    transact(owner, build_transfer, agent_id)
+    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    agent.refresh_from_db()
+    # The new owner now counts as the agent's owner, e.g. for self-reported summaries.
+    assert agent.owner_address == buyer.address

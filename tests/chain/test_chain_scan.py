@@ -43,10 +43,13 @@ def test_it_decodes_every_registry_event_in_chain_order(w3, activity) -> None:
     start, head, addresses = activity
     result = scan_logs(w3, addresses=addresses, from_block=start, head=head, confirmations=0, max_range=1000)
     assert (result.from_block, result.to_block, result.next_block) == (start, head, head + 1)
-    # Registration also emits MetadataSet for the initial agent wallet; ERC-721 Transfer is not decoded.
+    # Registration mints the identity NFT (ERC-721 Transfer from the zero address) and emits
+    # MetadataSet for the initial agent wallet.
     assert _kinds(result.events) == [
+        "Transfer",
         "MetadataSet",
         "Registered",
+        "Transfer",
         "MetadataSet",
         "Registered",
         "NewFeedback",
