@@ -54,7 +54,7 @@ def measure(seed_dir: Path) -> dict[str, float]:
 
     from registry.models import Agent, PendingRecompute, TrustScore
     from registry.services.providers import provider_by_api_key
-    from registry.services.scoring import _enqueue_recompute, score_recompute_run, trust_score_compute
+    from registry.services.scoring import score_recompute_run, score_recompute_schedule_many, trust_score_compute
     from registry.services.summaries import canonical_digest
     from registry.services.validation import summary_validate
     from registry.tasks import recompute_trust_score
@@ -136,12 +136,14 @@ def measure(seed_dir: Path) -> dict[str, float]:
         lambda i: PendingRecompute.objects.filter(agent_id=ids[i % 1000]).delete(), 200
     )
 
-    def enqueue_new(i: int) -> None:
+    def schedule_new(i: int) -> None:
         PendingRecompute.objects.filter(agent_id=ids[i % 1000]).delete()
-        _enqueue_recompute(ids[i % 1000])
+        score_recompute_schedule_many(agent_ids=[ids[i % 1000]])
 
-    out["_enqueue_recompute, row new (includes the delete above)"] = cpu_ms(enqueue_new, 200)
-    out["_enqueue_recompute, row already there"] = cpu_ms(lambda i: _enqueue_recompute(ids[i % 200]), 200)
+    out["score_recompute_schedule_many, row new (includes the delete above)"] = cpu_ms(schedule_new, 200)
+    out["score_recompute_schedule_many, row already there"] = cpu_ms(
+        lambda i: score_recompute_schedule_many(agent_ids=[ids[i % 200]]), 200
+    )
     out["celery apply_async"] = cpu_ms(
         lambda i: recompute_trust_score.apply_async(args=[ids[i % 1000]], countdown=2), 300
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-TOOL_LINES = [
+TOOL_LINES: list[dict[str, object]] = [
     {"type": "profile", "tool": "lookup", "expected_latency_ms": [50, 5000], "required_fields": ["value"]},
     *[
         {"type": "call", "tool": "lookup", "args": {"k": i % 3}, "result": {"value": 10 + i % 3},
