@@ -54,7 +54,11 @@ def measure(seed_dir: Path) -> dict[str, float]:
 
     from registry.models import Agent, PendingRecompute, TrustScore
     from registry.services.providers import provider_by_api_key
-    from registry.services.scoring import score_recompute_run, score_recompute_schedule_many, trust_score_compute
+    from registry.services.scoring import (
+        score_recompute_run,
+        score_recompute_schedule_many,
+        trust_score_compute,
+    )
     from registry.services.summaries import canonical_digest
     from registry.services.validation import summary_validate
     from registry.tasks import recompute_trust_score
