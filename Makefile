@@ -31,7 +31,7 @@ node_modules/.package-lock.json: package.json
 node: node_modules/.package-lock.json
 
 # The embedded default: SQLite under var/, Celery eager, a development signing key in var/.
-RUN_ENV := DEBUG=1 AUTO_REGISTER_AGENTS=1 TRUST_REGISTRY_SIGNING_KEY_FILE=var/dev-signing-key
+RUN_ENV = DEBUG=1 AUTO_REGISTER_AGENTS=1 TRUST_REGISTRY_SIGNING_KEY_FILE=var/dev-signing-key SITE_URL=http://$(HOST):$(PORT)
 
 run: install
 	$(RUN_ENV) $(PY) manage.py migrate --verbosity 0
