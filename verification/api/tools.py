@@ -64,7 +64,13 @@ class ToolFeedbackView(APIView):
         operation_id="verify_tool_call_feedback",
         summary="Label a verification as hallucinated or not; the tool's prior and threshold adapt",
         request={"application/json": FEEDBACK_SCHEMA},
-        responses={200: OpenApiResponse(response={"type": "object"}), 404: PROBLEM, 409: PROBLEM},
+        responses={
+            200: OpenApiResponse(response={"type": "object"}),
+            400: PROBLEM,
+            401: PROBLEM,
+            404: PROBLEM,
+            409: PROBLEM,
+        },
         tags=["engine"],
     )
     def post(self, request: Request, verification_id: str) -> Response:
