@@ -131,3 +131,20 @@ def test_it_serves_profiles_publicly_and_404s_unregistered_tools(operator: APICl
     assert [p["tool"] for p in public.get("/api/v1/tools").json()] == ["get_weather"]
     assert public.get("/api/v1/tools/nothing/profile").status_code == 404
     assert public.put("/api/v1/tools/x/profile", WEATHER, format="json").status_code == 401
+
+
+def test_it_reports_what_the_engine_learned_about_a_tool(operator: APIClient) -> None:
+    operator.put("/api/v1/tools/get_weather/profile", WEATHER, format="json")
+    latencies = [300.0 + 10 * i for i in range(20)]
+    for index, latency in enumerate(latencies):
+        body = call(executionTimeMs=latency, result={"temperature": 10 + index % 5, "humidity": 60})
+        assert operator.post("/api/v1/verify/tool-call", body, format="json").json()["verdict"] == "accept"
+    baseline = APIClient().get("/api/v1/tools/get_weather/baseline").json()
+    assert baseline["observations"] == len(latencies)
+    assert baseline["latencyMs"]["p50"] == pytest.approx(
+        sorted(latencies)[9] / 2 + sorted(latencies)[10] / 2, rel=1e-3
+    )
+    assert baseline["fieldFrequency"]["temperature"] == 1.0
+    assert baseline["profile"]["required_fields"] == ["temperature", "humidity"]
+    unknown = APIClient().get("/api/v1/tools/never_called/baseline").json()
+    assert unknown["observations"] == 0 and unknown["latencyMs"] is None

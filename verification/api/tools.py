@@ -16,7 +16,13 @@ from registry.api.views import PROBLEM, ReadThrottle
 from ..models import ToolProfileRecord
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from ..services.calibration import tool_calibration_report
-from ..services.tools import tool_calls_verify, tool_feedback_record, tool_profile_save, tool_profile_to_dict
+from ..services.tools import (
+    tool_baseline,
+    tool_calls_verify,
+    tool_feedback_record,
+    tool_profile_save,
+    tool_profile_to_dict,
+)
 from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 
 RESULT = {
@@ -132,3 +138,16 @@ class CalibrationView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(tool_calibration_report())
+
+
+class ToolBaselineView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        operation_id="tool_baseline",
+        summary="A tool's learned baseline: latency, size, field frequencies, numeric fields, adaptation",
+        responses={200: OpenApiResponse(response={"type": "object"})},
+        tags=["engine"],
+    )
+    def get(self, request: Request, tool: str) -> Response:
+        return Response(tool_baseline(tool=tool))

@@ -27,4 +27,5 @@ api_urlpatterns = [
     path("agents/<str:subject_id>/health", safety.AgentHealthView.as_view(), name="agent-health"),
     path("tools", tools.ToolProfileListView.as_view(), name="tool-profiles"),
     path("tools/<str:tool>/profile", tools.ToolProfileView.as_view(), name="tool-profile"),
+    path("tools/<str:tool>/baseline", tools.ToolBaselineView.as_view(), name="tool-baseline"),
 ]

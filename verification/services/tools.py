@@ -22,6 +22,7 @@ from registry.models import Agent
 
 from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
+from ..engine.tools.stats import quantile
 from ..models import OperatorApiKey, ToolProfileRecord, ToolVerification
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from .calibration import calibrated_probability
@@ -311,3 +312,51 @@ def tool_feedback_record(*, public_id: str, body: Any) -> dict[str, Any]:
     adaptation = tool_engine().record_feedback(record.tool, record.posterior, was)
     ToolVerification.objects.filter(pk=record.pk).update(was_hallucination=was, feedback_at=timezone.now())
     return {"id": public_id, "replayed": False, **adaptation}
+
+
+# --- baseline statistics ---------------------------------------------------------------------------
+
+
+def _summary_of(stats: dict[str, Any] | None, *, log_scale: bool) -> dict[str, Any] | None:
+    """Mean and quantiles of one running baseline (the engine keeps latency and size as log10)."""
+    if not stats or not stats.get("buf"):
+        return None
+    values = [10.0**v for v in stats["buf"]] if log_scale else list(stats["buf"])
+    return {
+        "observations": int(stats.get("total", len(values))),
+        "window": len(values),
+        "p50": round(quantile(values, 0.5), 4),
+        "p10": round(quantile(values, 0.1), 4),
+        "p90": round(quantile(values, 0.9), 4),
+        "mean": round(sum(values) / len(values), 4),
+    }
+
+
+def tool_baseline(*, tool: str, fields: int = 50) -> dict[str, Any]:
+    """What the engine has learned about a tool: latency and size baselines, field frequencies,
+    numeric fields, and its feedback-adapted prior and block threshold."""
+    engine = tool_engine()
+    # The engine keeps latency and response size baselines as log10 (skewed quantities).
+    state = engine.store.get(f"tool:{tool}")
+    profile = engine.get_profile(tool)
+    out: dict[str, Any] = {
+        "tool": tool,
+        "profile": profile.to_dict(),
+        "adaptation": engine.tool_adaptation(tool),
+        "observations": 0,
+        "latencyMs": None,
+        "responseBytes": None,
+        "fieldFrequency": {},
+        "numericFields": {},
+    }
+    if not state:
+        return out
+    n = int(state.get("n", 0))
+    out["observations"] = n
+    out["latencyMs"] = _summary_of(state.get("lat"), log_scale=True)
+    out["responseBytes"] = _summary_of(state.get("size"), log_scale=True)
+    keys = sorted(state.get("keys", {}).items(), key=lambda kv: -kv[1])[:fields]
+    out["fieldFrequency"] = {key: round(count / n, 4) for key, count in keys} if n else {}
+    numeric = sorted(state.get("num", {}).items())[:fields]
+    out["numericFields"] = {path: _summary_of(entry.get("raw"), log_scale=False) for path, entry in numeric}
+    return out
