@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, F, Max, OuterRef, Subquery, Sum
 
 from .models import Agent, VerificationSummary
@@ -38,17 +39,23 @@ def trust_score_document(*, subject_id: str) -> ScoreDocument | None:
     if cached is not None:
         etag, body = cached
         return ScoreDocument(etag, body)
-    row = (
-        Agent.objects.filter(subject_id=subject_id)
-        .values_list("latest_score_id", "latest_score__inputs_digest", "latest_score__record")
-        .get()
-    )
-    score_id, digest, record = row
+    # The record is read as JSON text and served as is: decoding and re-encoding it would cost more
+    # than the query (PostgreSQL prints jsonb as text; SQLite stores the text).
+    record_text = "s.record::text" if connection.vendor == "postgresql" else "s.record"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT a.id, s.id, s.inputs_digest, {record_text} FROM registry_agent a "
+            "LEFT JOIN registry_trustscore s ON s.id = a.latest_score_id WHERE a.subject_id = %s",
+            [subject_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Agent.DoesNotExist(subject_id)
+    _, score_id, digest, record = row
     if score_id is None:
         return None
-    document = ScoreDocument(
-        f'"{digest[7:23]}-{score_id}"', json.dumps(record, separators=(",", ":")).encode()
-    )
+    body = record.encode() if isinstance(record, str) else json.dumps(record, separators=(",", ":")).encode()
+    document = ScoreDocument(f'"{digest[7:23]}-{score_id}"', body)
     cache.set(key, (document.etag, document.body), timeout=SCORE_CACHE_SECONDS)
     return document
 
