@@ -8,7 +8,7 @@ price of another item" from "the price of this item".
 
 from __future__ import annotations
 
-import itertools
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -21,7 +21,7 @@ from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
 from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
 
-__all__ = ["Evidence", "Fact", "build_evidence", "has_words", "normalize_text"]
+__all__ = ["Evidence", "Fact", "build_evidence", "clear_caches", "has_words", "normalize_text"]
 
 Record = tuple[int, tuple[Any, ...]]
 
@@ -34,6 +34,7 @@ _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
 _KEY_SPLIT = re.compile(r"[_\W]+")
+_NO_CURRENCY: frozenset[str] = frozenset()
 
 
 def normalize_text(text: str) -> str:
@@ -186,12 +187,8 @@ class _StringInfo(NamedTuple):
 _MEMO_MAX_CHARS = 512
 
 
-def _string_info(text: str) -> _StringInfo:
-    """Memoised :func:`_read_string` (statuses, cities, currencies and dates repeat across records)."""
-    return _read_string_cached(text) if len(text) <= _MEMO_MAX_CHARS else _read_string(text)
-
-
 def _read_string(text: str) -> _StringInfo:
+    """Read a string leaf (memoised below for short strings: statuses, cities, dates repeat)."""
     folded = text.casefold()
     norm = normalize_text(text)
     state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(text.lower().replace("_", " ")) or None
@@ -368,18 +365,27 @@ class _Builder:
     ) -> None:
         """Add the facts of ``value`` (at ``path``, whose string keys are ``keys``) and of its children."""
         if isinstance(value, dict):
-            local = frozenset(
-                v.upper()
-                for v in value.values()
-                if isinstance(v, str) and len(v) == 3 and v.upper() in ISO_CURRENCIES
-            )
+            codes = [v.upper() for v in value.values() if isinstance(v, str) and len(v) == 3]
+            local = frozenset(c for c in codes if c in ISO_CURRENCIES) if codes else _NO_CURRENCY
             scope = local or currencies
             self.ev.currencies.update(local)
             for k, v in value.items():
                 if k not in self.keys:
                     self.keys.add(k)
                     self.hay.append(normalize_text(str(k)))
-                self.walk(v, msg, (*path, k), record, list_path, scope, (*keys, k))
+                # Strings and numbers, most leaves, are read here rather than through another call.
+                if isinstance(v, str):
+                    tokens = _key_tokens_of((*keys, k))
+                    self._string(v, msg, (*path, k), record, list_path, tokens, k, scope)
+                elif isinstance(v, (int, float)) and not isinstance(
+                    v, bool
+                ):  # a tuple: faster than int | float
+                    tokens = _key_tokens_of((*keys, k))
+                    self._num(
+                        v, msg, (*path, k), record, list_path, tokens, _key_unit(k), scope, str(v), "tool"
+                    )
+                else:
+                    self.walk(v, msg, (*path, k), record, list_path, scope, (*keys, k))
             return
         # The tokens of the keys on the path, memoised per key path: every record of a list repeats them.
         key_tokens = _key_tokens_of(keys)
@@ -388,7 +394,7 @@ class _Builder:
             self._count(len(value), msg, path, record, list_path, key_tokens, "length")
             self._tallies(value, msg, path, record, key_tokens)
             for i, v in enumerate(value):
-                if isinstance(v, dict | list):
+                if isinstance(v, (dict, list)):
                     self.walk(v, msg, (*path, i), (msg, (*path, i)), lp, currencies, keys)
                 else:
                     self.walk(v, msg, (*path, i), record, list_path, currencies, keys)
@@ -411,7 +417,7 @@ class _Builder:
                     )
                 )
             return
-        if isinstance(value, int | float):
+        if isinstance(value, (int, float)):
             unit = _key_unit(key)
             self._num(value, msg, path, record, list_path, key_tokens, unit, currencies, str(value), "tool")
             return
@@ -430,7 +436,7 @@ class _Builder:
         currencies: frozenset[str],
     ) -> None:
         """A string leaf: its words, its state, the date, time or number it is, or the values inside it."""
-        info = _string_info(text)
+        info = _read_string_cached(text) if len(text) <= _MEMO_MAX_CHARS else _read_string(text)
         self.raw.append(info.folded)
         self.hay.append(info.norm)
         self.ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
@@ -454,7 +460,9 @@ class _Builder:
                 "tool",
             )
             if info.time is not None:
-                self.ev.times.append(Fact("time", info.time, msg, path, record, list_path, key_tokens, text=text))
+                self.ev.times.append(
+                    Fact("time", info.time, msg, path, record, list_path, key_tokens, text=text)
+                )
             self.ev.datetimes.append(
                 Fact("datetime", info.datetime, msg, path, record, list_path, key_tokens, text=text)
             )
@@ -487,9 +495,9 @@ class _Builder:
             if not isinstance(item, dict):
                 continue
             for k, v in item.items():
-                if isinstance(v, bool | str) and len(str(v)) < 40:
+                if isinstance(v, (bool, str)) and len(str(v)) < 40:
                     by_value[(k, v)] += 1
-                elif isinstance(v, int | float):
+                elif isinstance(v, (int, float)):
                     totals[k] += v
         for (k, _), n in by_value.items():
             if 1 < n < len(items) or len(items) <= 3:
@@ -497,6 +505,12 @@ class _Builder:
         for k, total in totals.items():
             if float(total).is_integer() and 0 <= total <= 1000:
                 self._count(int(total), msg, path, record, None, key_tokens | {k}, "total")
+
+
+def clear_caches() -> None:
+    """Empty the memo caches of evidence reading (for cold-cache measurements; results do not change)."""
+    for cached in (_read_string_cached, _text_mentions_cached, _key_tokens_of, _key_unit, _boolean_state):
+        cached.cache_clear()
 
 
 def build_evidence(run: ParsedRun) -> Evidence:
@@ -534,7 +548,7 @@ def build_evidence(run: ParsedRun) -> Evidence:
     ev.raw_haystack = " | ".join(b.raw)
     words = ev.haystack.split()
     ev.vocabulary = set(words)
-    ev.vocabulary.update(a + b for a, b in itertools.pairwise(words))
+    ev.vocabulary.update(map(operator.add, words, words[1:]))  # word pairs ("newyork")
     for chunk in ev.haystack.split(" | "):
         toks = chunk.split()
         if 2 <= len(toks) <= 8:

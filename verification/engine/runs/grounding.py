@@ -72,6 +72,7 @@ class _Matcher:
         self._same_dim: dict[str, list[str]] = {}
         self._compact: str | None = None
         self._by_word: dict[str, list[Fact]] | None = None
+        self._compact_strings: list[tuple[str, Fact]] | None = None
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -273,7 +274,9 @@ class _Matcher:
         hits = [f for f in pool if norm in f.value]
         if not hits:
             compact = norm.replace(" ", "")
-            hits = [f for f in self.ev.strings if compact and compact in f.value.replace(" ", "")]
+            if self._compact_strings is None:
+                self._compact_strings = [(f.value.replace(" ", ""), f) for f in self.ev.strings]
+            hits = [f for value, f in self._compact_strings if compact and compact in value]
         return hits[:20]
 
     def entity(self, m: Mention) -> tuple[str, list[Fact], str]:

@@ -11,6 +11,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from operator import itemgetter
 
 from .mentions import Mention
 
@@ -21,6 +22,7 @@ SIGNED_UNITS = frozenset({"degC", "degF"})
 _MAGNITUDE_WORDS = (("trillion", 1e12), ("billion", 1e9), ("million", 1e6), ("thousand", 1e3))
 
 _THOUSANDS_K = re.compile(r"\d[kK]\b")
+
 
 @lru_cache(maxsize=512)
 def conversion(src: str, dst: str) -> tuple[float, float] | None:
@@ -100,7 +102,7 @@ class SortedValues:
     __slots__ = ("items", "keys")
 
     def __init__(self, pairs: Iterable[tuple[float, object]]) -> None:
-        ordered = sorted(pairs, key=lambda p: p[0])
+        ordered = sorted(pairs, key=itemgetter(0))
         self.keys = [p[0] for p in ordered]
         self.items = [p[1] for p in ordered]
 

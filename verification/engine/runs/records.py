@@ -37,31 +37,35 @@ def best_record(
     if idx > 0:
         wide.append(sentences[idx - 1])
     lo = min(w[0] for w in wide)
+    hi = sent[1]
+    # The position test first: it rejects most findings of a long answer.
     nearby = [
-        g for g in findings if g is not target and g.label == "SUPPORTED" and lo <= g.mention.start < sent[1]
+        g for g in findings if lo <= g.mention.start < hi and g is not target and g.label == "SUPPORTED"
     ]
     # A name is itself what names an item: it is checked only against a value just before it in its clause
     # ("at 8:30 AM in Room 2A"), never against other names or the wider sentence.
     is_name = target.mention.kind == "entity"
+    # The findings that name exactly one record of these lists, found once: every window below tries them.
+    named: list[tuple[int, int, Any]] = []  # (start, end, record)
+    for g in nearby:
+        m = g.mention
+        if is_name and m.kind == "entity":
+            continue
+        if m.kind in ("number", "count") and m.value is not None and abs(m.value) < 32:
+            continue  # small bare numbers name no item
+        recs = {r for lst, r in g.records if lst in lists}
+        if len(recs) == 1:
+            named.append((m.start, m.end, next(iter(recs))))
+    if not named:
+        return None
     levels = (("near", clause),) if is_name else (("near", clause), ("all", wide))
     for level, windows in levels:
         for w in windows:
-            anchors = []
-            for g in nearby:
-                if not (w[0] <= g.mention.start < w[1]) or (is_name and g.mention.kind == "entity"):
-                    continue
-                if (
-                    g.mention.kind in ("number", "count")
-                    and g.mention.value is not None
-                    and abs(g.mention.value) < 32
-                ):
-                    continue  # small bare numbers name no item
-                recs = {r for lst, r in g.records if lst in lists}
-                if len(recs) == 1:
-                    before = g.mention.end <= target.mention.start
-                    if level == "near" and not before:
-                        continue  # in English the item comes before its value ("X costs $5")
-                    anchors.append((target.mention.start - g.mention.end, next(iter(recs))))
+            if level == "near":
+                # in English the item comes before its value ("X costs $5")
+                anchors = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1] and e <= pos]
+            else:
+                anchors = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1]]
             if not anchors:
                 continue
             if level == "near":
