@@ -44,3 +44,17 @@ def test_it_never_crashes_and_keeps_spans_inside_the_answer(results, words):
         assert claim.label in ("SUPPORTED", "CONTRADICTED", "UNSUPPORTED")
     assert report.action in ("emit", "revise", "block")
     assert 0.0 <= report.overall_score <= 1.0
+
+
+def test_it_reads_a_number_padded_with_control_separators() -> None:
+    from verification.engine.runs import verify_run
+
+    messages = [
+        {"role": "user", "content": "How many?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "count", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"n": "0\\u001f"}'},
+        {"role": "assistant", "content": "There are 0 items."},
+    ]  # fmt: skip
+    report = verify_run(messages)
+    assert report.run_id

@@ -196,7 +196,9 @@ def _read_string(text: str) -> _StringInfo:
     if d is not None:
         whole = dt or datetime(d.year, d.month, d.day)
         return _StringInfo(folded, norm, state, (d.year, d.month, d.day), hm, whole, None)
-    number = float(text) if _PLAIN_NUMBER.fullmatch(text.strip()) else None
+    # str.strip() also drops separators float() refuses (e.g. U+001F), so convert what was matched.
+    stripped = text.strip()
+    number = float(stripped) if _PLAIN_NUMBER.fullmatch(stripped) else None
     return _StringInfo(folded, norm, state, None, None, None, number)
 
 
