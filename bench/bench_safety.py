@@ -11,9 +11,13 @@ Runs, in one process, for every split of ``bench/corpora`` (dev and held-out):
 - hallucination risk: AUROC of the risk score on the HaluEval QA dev set of ``/work/shared/eval`` (if
   present), for both tools.
 
-llmverify runs through ``node bench/node/llmverify_safety.js`` on the same inputs; both sides are timed
-in-process (no start-up or file reading), after one untimed warm-up run, best of ``--repeats``.  Results go to
-``bench/results/safety.json`` and a markdown table is printed.
+llmverify runs through ``node bench/node/llmverify_safety.js`` on the same inputs.  Both sides are timed
+the same way: in-process (no start-up or file reading), after one untimed warm-up run over the same
+inputs, best of ``--repeats`` runs of ``LOOPS`` (10) passes each (one pass for the long document).
+The headline is CPU time of the process (``time.process_time`` and node's ``process.cpuUsage``),
+because the machine is shared and loaded and wall time then mostly measures the other tenants; wall
+time is recorded too.  Every speed row also gives the ratio ours / llmverify (above 1: we are faster).
+Results go to ``bench/results/safety.json`` and markdown tables are printed.
 
     python bench/bench_safety.py [--repeats 3] [--splits dev holdout] [--halueval PATH]
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -126,29 +131,42 @@ def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float:
     return round(wins / (len(pos) * len(neg)), 4)
 
 
-def timed(fn: Callable[[], list[Any]], repeats: int) -> tuple[list[Any], float]:
-    """Run ``fn`` once untimed (lazy imports, caches), then ``repeats`` times; return output and best ms.
+Timing = tuple[float, float]  # (best CPU ms, best wall ms)
+
+
+LOOPS = 10  # passes over the input per timed repeat, on both sides: short runs time too noisily
+
+
+def timed(fn: Callable[[], list[Any]], repeats: int, loops: int = LOOPS) -> tuple[list[Any], Timing]:
+    """Run ``fn`` once untimed (lazy imports, caches), then ``repeats`` times ``loops`` passes; return its
+    output and the best time of one pass in ms.
 
     The best (minimum) time is the least disturbed by other load on the machine (as ``timeit`` does).
+    CPU time is the process's user + system time, which other processes on the box barely affect.
     """
-    times: list[float] = []
+    cpu: list[float] = []
+    wall: list[float] = []
     out = fn()
     for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return out, min(times)
+        start_cpu, start = time.process_time(), time.perf_counter()
+        for _ in range(loops):
+            out = fn()
+        wall.append((time.perf_counter() - start) * 1000 / loops)
+        cpu.append((time.process_time() - start_cpu) * 1000 / loops)
+    return out, (min(cpu), min(wall))
 
 
-def run_node(task: str, rows: list[dict[str, Any]], repeats: int) -> tuple[list[dict[str, Any]], float]:
-    """Run llmverify on ``rows`` through node; return its per-row results and best time in ms."""
+def run_node(
+    task: str, rows: list[dict[str, Any]], repeats: int, loops: int = LOOPS
+) -> tuple[list[dict[str, Any]], Timing]:
+    """Run llmverify on ``rows`` through node; return its per-row results and best CPU and wall ms."""
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for row in rows:
             fh.write(json.dumps(row) + "\n")
         path = fh.name
     try:
         proc = subprocess.run(
-            ["node", str(NODE_SCRIPT), task, path, str(repeats)],
+            ["node", str(NODE_SCRIPT), task, path, str(repeats), str(loops)],
             check=True,
             capture_output=True,
             text=True,
@@ -157,17 +175,25 @@ def run_node(task: str, rows: list[dict[str, Any]], repeats: int) -> tuple[list[
     finally:
         Path(path).unlink(missing_ok=True)
     payload = json.loads(proc.stdout)
-    return payload["results"], min(payload["elapsed_ms"])
+    return payload["results"], (min(payload["cpu_ms"]), min(payload["elapsed_ms"]))
 
 
-def throughput(rows: int, chars: int, ms: float) -> dict[str, float]:
-    """Lines per second and characters per second for a timed run."""
-    seconds = max(ms, 1e-6) / 1000
+def throughput(rows: int, chars: int, timing: Timing) -> dict[str, float]:
+    """Lines and characters per second of CPU time for a timed run (and lines per wall-clock second)."""
+    cpu_ms, wall_ms = timing
+    seconds = max(cpu_ms, 1e-6) / 1000
     return {
-        "ms": round(ms, 2),
+        "cpu_ms": round(cpu_ms, 2),
+        "wall_ms": round(wall_ms, 2),
         "lines_per_s": round(rows / seconds, 1),
         "kchars_per_s": round(chars / seconds / 1000, 1),
+        "lines_per_wall_s": round(rows / (max(wall_ms, 1e-6) / 1000), 1),
     }
+
+
+def ratio(ours: dict[str, float], theirs: dict[str, float]) -> float:
+    """How many times faster we are (CPU time; above 1 means faster than llmverify)."""
+    return round(theirs["cpu_ms"] / max(ours["cpu_ms"], 1e-6), 2)
 
 
 # --- prompt injection ----------------------------------------------------------------------------
@@ -216,7 +242,7 @@ def bench_injection(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
     for res in theirs:
         best = max(res["findings"], key=lambda f: f["score"], default=None)
         their_cat.append(None if best is None else LLMVERIFY_CATEGORY.get(best["type"]))
-    return {
+    result: dict[str, Any] = {
         "lines": len(rows),
         "ours": {
             **injection_metrics(rows, [f.is_injection for f in findings], [f.category for f in findings]),
@@ -229,6 +255,8 @@ def bench_injection(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
             "throughput": throughput(len(rows), chars, theirs_ms),
         },
     }
+    result["speed_ratio"] = ratio(result["ours"]["throughput"], result["llmverify"]["throughput"])
+    return result
 
 
 # --- PII -----------------------------------------------------------------------------------------
@@ -308,7 +336,7 @@ def bench_pii(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
     their_preds = [
         [(LLMVERIFY_PII.get(x["type"]), x["position"]) for x in res["redactions"]] for res in theirs
     ]
-    return {
+    result: dict[str, Any] = {
         "lines": len(rows),
         "entities": sum(len(r["entities"]) for r in rows),
         "ours": {
@@ -320,6 +348,8 @@ def bench_pii(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
             "throughput": throughput(len(rows), chars, theirs_ms),
         },
     }
+    result["speed_ratio"] = ratio(result["ours"]["throughput"], result["llmverify"]["throughput"])
+    return result
 
 
 # --- hallucination risk ----------------------------------------------------------------------------
@@ -357,7 +387,7 @@ def bench_risk(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
         "risk", [{k: r[k] for k in ("id", "prompt", "output")} for r in rows], repeats
     )
     chars = sum(len(r["output"]) + len(r["prompt"]) for r in rows)
-    return {
+    result: dict[str, Any] = {
         "lines": len(rows),
         "hallucinated": sum(labels),
         "ours": {"auroc": auroc(scores, labels), "throughput": throughput(len(rows), chars, ours_ms)},
@@ -366,6 +396,8 @@ def bench_risk(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
             "throughput": throughput(len(rows), chars, theirs_ms),
         },
     }
+    result["speed_ratio"] = ratio(result["ours"]["throughput"], result["llmverify"]["throughput"])
+    return result
 
 
 # --- one long document ------------------------------------------------------------------------------
@@ -377,22 +409,36 @@ def bench_long_document(texts: list[str], repeats: int, size: int = 200_000) -> 
     doc = (joined * (size // max(1, len(joined)) + 1))[:size]
     out: dict[str, Any] = {"chars": len(doc)}
     for task, ours in (("injection", lambda: [detect_injection(doc)]), ("pii", lambda: [detect_pii(doc)])):
-        _, ours_ms = timed(ours, repeats)
-        _, theirs_ms = run_node(task, [{"id": "doc", "text": doc}], repeats)
-        out[task] = {"ours_ms": round(ours_ms, 1), "llmverify_ms": round(theirs_ms, 1)}
+        _, (ours_cpu, ours_wall) = timed(ours, repeats, loops=1)
+        _, (theirs_cpu, theirs_wall) = run_node(task, [{"id": "doc", "text": doc}], repeats, loops=1)
+        out[task] = {
+            "ours_cpu_ms": round(ours_cpu, 1),
+            "llmverify_cpu_ms": round(theirs_cpu, 1),
+            "ours_wall_ms": round(ours_wall, 1),
+            "llmverify_wall_ms": round(theirs_wall, 1),
+            "speed_ratio": round(theirs_cpu / max(ours_cpu, 1e-6), 2),
+        }
     return out
 
 
 # --- report ------------------------------------------------------------------------------------------
 
 
-def _rate_row(task: str, split: str, ours: dict[str, Any], theirs: dict[str, Any]) -> str:
-    return f"| {task} | {split} | lines/s | {ours['lines_per_s']} | {theirs['lines_per_s']} |"
-
-
 def markdown(results: dict[str, Any]) -> str:
-    """The headline numbers as one markdown table."""
+    """The headline numbers as two markdown tables: detection, then speed (CPU time) with the ratio."""
     lines = ["| task | split | metric | ours | llmverify |", "|---|---|---|---|---|"]
+    speed = [
+        "| task | input | ours | llmverify | ours ÷ llmverify (speed) | wall: ours / llmverify |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def rate(task: str, split: str, block: dict[str, Any]) -> None:
+        o, t = block["ours"]["throughput"], block["llmverify"]["throughput"]
+        speed.append(
+            f"| {task} | {split} | {o['lines_per_s']:.0f} lines/s | {t['lines_per_s']:.0f} lines/s "
+            f"| {block['speed_ratio']} | {o['lines_per_wall_s']:.0f} / {t['lines_per_wall_s']:.0f} lines/s |"
+        )
+
     for split, block in results["injection"].items():
         o, t = block["ours"], block["llmverify"]
         for name in (
@@ -404,7 +450,7 @@ def markdown(results: dict[str, Any]) -> str:
             "auroc",
         ):
             lines.append(f"| injection | {split} | {name} | {o[name]} | {t[name]} |")
-        lines.append(_rate_row("injection", split, o["throughput"], t["throughput"]))
+        rate("injection", split, block)
     for split, block in results["pii"].items():
         o, t = block["ours"], block["llmverify"]
         for level in ("entity", "line"):
@@ -414,19 +460,21 @@ def markdown(results: dict[str, Any]) -> str:
             f"| pii | {split} | values leaked after redaction | {o['values_leaked_after_redaction']['rate']} "
             f"| {t['values_leaked_after_redaction']['rate']} |"
         )
-        lines.append(_rate_row("pii", split, o["throughput"], t["throughput"]))
+        rate("pii", split, block)
     if "long_document" in results:
         block = results["long_document"]
         for task in ("injection", "pii"):
-            lines.append(
-                f"| {task} | one {block['chars']}-char document | ms | {block[task]['ours_ms']} "
-                f"| {block[task]['llmverify_ms']} |"
+            row = block[task]
+            speed.append(
+                f"| {task} | one {block['chars']}-char document | {row['ours_cpu_ms']} ms "
+                f"| {row['llmverify_cpu_ms']} ms | {row['speed_ratio']} "
+                f"| {row['ours_wall_ms']} / {row['llmverify_wall_ms']} ms |"
             )
     if "risk" in results:
         o, t = results["risk"]["ours"], results["risk"]["llmverify"]
         lines.append(f"| hallucination risk | halueval_qa_dev | auroc | {o['auroc']} | {t['auroc']} |")
-        lines.append(_rate_row("hallucination risk", "halueval_qa_dev", o["throughput"], t["throughput"]))
-    return "\n".join(lines)
+        rate("hallucination risk", "halueval_qa_dev", results["risk"])
+    return "\n".join(lines) + "\n\nSpeed, CPU time (best of the repeats):\n\n" + "\n".join(speed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -457,6 +505,9 @@ def main(argv: list[str] | None = None) -> int:
         "node": node,
         "llmverify": version,
         "repeats": args.repeats,
+        "timing": "best of the repeats after one warm-up run, CPU time of each process (wall time too)",
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

@@ -8,6 +8,7 @@ import hashlib
 import re
 import secrets
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,10 +56,22 @@ def operator_key_create(*, name: str) -> IssuedOperatorKey:
     return IssuedOperatorKey(record=record, plaintext=plaintext)
 
 
+# Like provider keys: cached per process for a few seconds (revocations reach other processes that late).
+OPERATOR_KEY_CACHE_SECONDS = 10.0
+_operator_cache: dict[str, tuple[float, OperatorApiKey]] = {}
+
+
+def operator_key_cache_clear() -> None:
+    _operator_cache.clear()
+
+
 def operator_by_key(*, plaintext: str) -> OperatorApiKey | None:
     if not plaintext.startswith(OPERATOR_KEY_PREFIX):
         return None
     key_hash = hashlib.sha256(plaintext.encode()).hexdigest()
+    hit = _operator_cache.get(key_hash)
+    if hit is not None and hit[0] > time.monotonic():
+        return hit[1]
     key = OperatorApiKey.objects.filter(key_hash=key_hash, revoked_at__isnull=True).first()
     if key is not None and (
         key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60
@@ -84,9 +97,18 @@ def _new_engine() -> ToolVerifier:
     return ToolVerifier(store=store)
 
 
+_version_checked_at = 0.0
+# How often a process asks the cache whether profiles changed (a cache read per call is measurable).
+PROFILE_CHECK_SECONDS = 1.0
+
+
 def tool_engine() -> ToolVerifier:
     """The process's engine, with profiles reloaded from the database whenever any was edited."""
-    global _engine, _engine_profiles_version
+    global _engine, _engine_profiles_version, _version_checked_at
+    now = time.monotonic()
+    if _engine is not None and now - _version_checked_at < PROFILE_CHECK_SECONDS:
+        return _engine
+    _version_checked_at = now
     version = cache.get(PROFILE_VERSION_KEY, 0)
     with _engine_lock:
         if _engine is None:
@@ -101,12 +123,13 @@ def tool_engine() -> ToolVerifier:
 
 def tool_engine_reset(*, clear_state: bool = False) -> None:
     """Drop the process's engine (tests; a new store namespace), optionally erasing its stored state."""
-    global _engine, _engine_profiles_version
+    global _engine, _engine_profiles_version, _version_checked_at
     with _engine_lock:
         if clear_state and _engine is not None:
             _engine.store.clear()
         _engine = None
         _engine_profiles_version = None
+        _version_checked_at = 0.0
 
 
 def _register(engine: ToolVerifier, record: ToolProfileRecord) -> None:

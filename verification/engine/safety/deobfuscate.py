@@ -22,6 +22,7 @@ import unicodedata
 import urllib.parse
 from dataclasses import dataclass
 
+from .fastpath import is_word
 from .limits import MAX_DECODED_CANDIDATES, MAX_DECODED_CHARS
 
 __all__ = ["DecodedPayload", "decoded_payloads", "mixed_script_words", "normalize"]
@@ -41,13 +42,24 @@ _HOMOGLYPHS = str.maketrans(
 )  # fmt: skip
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 
-_TOKEN = re.compile(r"[A-Za-z0-9@$]+")
+_DIGIT_LIKE = re.compile(r"[0-9@$]")
+# A letter next to a digit-like character: every mixed token holds one, plain words and numbers none.
+_MIXED_PAIR = re.compile(r"[A-Za-z][0-9@$]|[0-9@$][A-Za-z]")
+# A whole token of [A-Za-z0-9@$] that mixes letters with digit-like characters.  The lazy look-ahead
+# runs once per token start (the look-behind fails inside tokens), so the scan stays linear.  Only
+# mixed tokens reach the replacement callback: calling it for every word cost more than the rest of
+# ``normalize`` on long texts.
+_MIXED_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9@$])(?=[A-Za-z0-9@$]*?(?:[A-Za-z][0-9@$]|[0-9@$][A-Za-z]))[A-Za-z0-9@$]+"
+)
 # Runs of single characters split by one separator: "i-g-n-o-r-e", "i g n o r e", "i.g.n.o.r.e".
 _SPLIT_LETTERS = re.compile(
     r"\b[A-Za-z](?P<sep>[-_.*])[A-Za-z](?:(?P=sep)[A-Za-z])+\b|\b[A-Za-z](?: [A-Za-z]){3,}\b"
 )
 _SEPARATORS = re.compile(r"[-_.* ]")
+_LONE_LETTER = re.compile(r"[-_.* ][A-Za-z][-_.* ]")
 _WORD = re.compile(r"\w+")
+_NON_ASCII_WORD_CHAR = re.compile(r"[^\W\x00-\x7f]")
 
 
 # Invisible characters used to split words: zero-width space/joiners, bidi controls, word joiner,
@@ -56,16 +68,11 @@ _INVISIBLE = re.compile(
     "[\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
     "\u2066-\u206f\u3164\ufeff\uffa0\U000e0000-\U000e007f]"
 )
-_NOT_DIGITS = "0123456789@$"
 
 
 def _unleet(match: re.Match[str]) -> str:
-    token = match.group(0)
-    # Only mixed tokens: plain numbers ("2024") and plain words stay untouched.
-    # Tokens hold only [A-Za-z0-9@$]: one that is neither all letters nor all digit-like is mixed.
-    if token.isalpha() or not token.strip(_NOT_DIGITS):
-        return token
-    return token.translate(_LEET)
+    # Only mixed tokens get here: plain numbers ("2024") and plain words stay untouched.
+    return match.group(0).translate(_LEET)
 
 
 def normalize(text: str) -> tuple[str, tuple[str, ...]]:
@@ -88,11 +95,19 @@ def normalize(text: str) -> tuple[str, tuple[str, ...]]:
         if mapped != out:
             tricks.add("homoglyph")
         out = mapped
-    unleeted = _TOKEN.sub(_unleet, out)
+    # Most texts hold no digit-like character at all: one quick search rules out every mixed token.
+    mixed = _DIGIT_LIKE.search(out) is not None and _MIXED_PAIR.search(out) is not None
+    unleeted = _MIXED_TOKEN.sub(_unleet, out) if mixed else out
     if unleeted != out:
         tricks.add("leetspeak")
     out = unleeted
-    joined = _SPLIT_LETTERS.sub(lambda m: _SEPARATORS.sub("", m.group(0)), out)
+    # Both split-letter forms hold a lone letter between two separators (" i ", "-g-"): a cheap search
+    # for that skips the costlier pattern on almost every text.
+    joined = (
+        _SPLIT_LETTERS.sub(lambda m: _SEPARATORS.sub("", m.group(0)), out)
+        if _LONE_LETTER.search(out)
+        else out
+    )
     if joined != out:
         tricks.add("split_letters")
     return joined, tuple(sorted(tricks))
@@ -112,10 +127,17 @@ def mixed_script_words(text: str, limit: int = 20) -> list[tuple[int, int, str]]
     found: list[tuple[int, int, str]] = []
     if text.isascii():
         return found
-    for match in _WORD.finditer(text):
+    # Visit only the words that hold a non-ASCII letter: jump to one, widen it to its whole word.
+    # (Looping over every word of a long page in Python cost more than the rest of this check.)
+    pos = 0
+    while (hit := _NON_ASCII_WORD_CHAR.search(text, pos)) is not None:
+        start = hit.start()
+        while start > pos and is_word(text[start - 1]):
+            start -= 1
+        match = _WORD.match(text, start)
+        assert match is not None  # text[start] is a word character
+        pos = match.end()
         word = match.group(0)
-        if word.isascii():
-            continue
         scripts = {_script(c) for c in word if c.isalpha()}
         if "LATIN" in scripts and scripts & {"CYRILLIC", "GREEK"}:
             found.append((match.start(), match.end(), word))
@@ -169,7 +191,15 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
         if decoded and len(found) < MAX_DECODED_CANDIDATES:
             found.append(DecodedPayload(encoding, match.start(), match.end(), decoded))
 
-    for match in _BASE64.finditer(text):
+    # Each decoder first checks, cheaply and exactly, that its blob can occur at all: most texts hold
+    # no long alphanumeric run, no "\\x", "&#" or "%", and never name ROT13.  Hex digits are base64
+    # characters, so a text without a base64 run has no hex run either.
+    has_long_run = False
+    # A base64 run of 16+ characters holds no whitespace, so some whitespace-separated token is that
+    # long; ordinary prose has none, and ``str.split`` finds that out faster than the regex.
+    long_token = max(map(len, text.split()), default=0) >= 16
+    for match in _BASE64.finditer(text) if long_token else ():
+        has_long_run = True
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         blob = match.group(0)[:MAX_DECODED_CHARS]
@@ -179,27 +209,27 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
         except (binascii.Error, ValueError):
             continue
         add("base64", match, _printable_text(raw))
-    for match in _HEX.finditer(text):
+    for match in _HEX.finditer(text) if has_long_run else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         add("hex", match, _printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS])))
-    for match in _BACKSLASH_HEX.finditer(text):
+    for match in _BACKSLASH_HEX.finditer(text) if "\\x" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         hexdigits = match.group(0)[:MAX_DECODED_CHARS].replace("\\x", "")
         tail = text[match.end() : match.end() + 200]
         decoded = _printable_text(bytes.fromhex(hexdigits))
         add("backslash_hex", match, decoded + tail if decoded else None)
-    for match in _HTML_ENTITIES.finditer(text):
+    for match in _HTML_ENTITIES.finditer(text) if "&#" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         tail = text[match.end() : match.end() + 200]
         add("html_entities", match, html.unescape(match.group(0)[:MAX_DECODED_CHARS]) + tail)
-    for match in _PERCENT.finditer(text):
+    for match in _PERCENT.finditer(text) if "%" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         add("percent", match, urllib.parse.unquote(match.group(0)[:MAX_DECODED_CHARS]))
-    named = _ROT13_NAMED.search(text)
+    named = _ROT13_NAMED.search(text) if "13" in text else None
     if named and len(found) < MAX_DECODED_CANDIDATES:
         whole = re.match(r"(?s).*", text[:MAX_DECODED_CHARS])
         assert whole is not None  # ".*" with DOTALL always matches

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize
+from .fastpath import lowered_matches, required_lowered_variant
 from .injection_rules import (
     CATEGORIES,
     FAST_PATH_MIN_CHARS,
@@ -59,6 +60,7 @@ _META = re.compile(
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
+_META_LOWERED = required_lowered_variant(_META.pattern)
 _SENTENCE_END = re.compile(r"[.!?\n]")
 _SETUP = re.compile(
     r"\b(?:remember|memori[sz]e|store|keep\s+in\s+mind)\s+(?:the\s+)?(?:phrase|part\s+\w|this|these|the\s+following|rule)|"
@@ -73,6 +75,10 @@ _TRIGGER = re.compile(
     re.IGNORECASE,
 )
 _TURN_CHARS = 2_000
+_LETTER_RUN = re.compile(r"[a-z]+")
+# Distinct words whose gate lookups are kept (a few MB at most); the cache is emptied when full.
+_WORD_CACHE_SIZE = 50_000
+_DIFF_CHUNK = 256
 _QUOTED_FRAGMENT = re.compile(r"['\"“‘]([^'\"“”‘’\n]{2,200})['\"”’]")
 
 
@@ -139,9 +145,14 @@ class InjectionFinding:
 class _MetaIndex:
     """Where a text talks *about* attacks: meta phrases and sentence ends, found once per text."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lowered: str) -> None:
         self.ends = [m.start() for m in _SENTENCE_END.finditer(text)]
-        self.meta = [m.span() for m in _META.finditer(text)]
+        # The meta phrases are searched in the lower-cased text when offsets agree (see ``fastpath``):
+        # a case-insensitive regex that starts with \b costs five times more.
+        found = (
+            lowered_matches(*_META_LOWERED, lowered) if len(lowered) == len(text) else _META.finditer(text)
+        )
+        self.meta = [m.span() for m in found]
         self.meta_starts = [s for s, _ in self.meta]
 
     def in_meta_sentence(self, start: int, end: int) -> bool:
@@ -189,39 +200,77 @@ def _trie_pattern(words: Sequence[str]) -> str:
 class _RuleSet:
     """Rules indexed by their gate strings, so a text only visits the rules its words can trigger.
 
-    One trie-shaped regex finds, at every position, the longest gate starting there; the gates that are
-    prefixes of it start there too and are added from a precomputed table.
+    Gates made of letters a-z can only occur inside a run of such letters, so the lower-cased text is
+    split into its letter runs and each distinct run is looked up in a cache of "rules this word
+    opens" (filled by a trie-shaped regex that finds, at every position of the word, the longest gate
+    starting there; the gates that are prefixes of it start there too and come from a precomputed
+    table).  Words repeat across texts, so most lookups hit the cache: on a 200 000-character page
+    this halves the cost of running the trie at every position (on one-line texts it is about even).
+    The few gates with other characters (``<|``, ``:``, ``.env``) are substring checks, grouped by a
+    character they hold.  A test checks that every rule that matches is opened.
     """
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = tuple(rules)
-        self.always = [i for i, r in enumerate(self.rules) if not r.gate]
+        self.always = frozenset(i for i, r in enumerate(self.rules) if not r.gate)
         by_gate: dict[str, set[int]] = {}
         for i, rule in enumerate(self.rules):
             for g in rule.gate:
                 by_gate.setdefault(g, set()).add(i)
-        gates = sorted(by_gate)
+        words = sorted(g for g in by_gate if _LETTER_RUN.fullmatch(g))
         # Every rule index reachable from a found gate: its own rules and those of its prefix gates.
-        self.reach = {g: set().union(*(by_gate[p] for p in gates if g.startswith(p))) for g in gates}
-        self.finder = re.compile(f"(?=({_trie_pattern(gates)}))")
+        self.reach = {g: frozenset().union(*(by_gate[p] for p in words if g.startswith(p))) for g in words}
+        self.finder = re.compile(f"(?=({_trie_pattern(words)}))")
+        # The other gates, grouped by one non-letter character each holds: most texts lack most of
+        # these characters, which skips whole groups with one substring check.
+        groups: dict[str, list[tuple[str, frozenset[int]]]] = {}
+        for g in sorted(by_gate):
+            if not _LETTER_RUN.fullmatch(g):
+                key = next(ch for ch in g if not "a" <= ch <= "z")
+                groups.setdefault(key, []).append((g, frozenset(by_gate[g])))
+        self.other_gates = tuple((key, tuple(members)) for key, members in sorted(groups.items()))
+        self._by_word: dict[str, frozenset[int]] = {}
 
-    def candidates(self, lowered: str) -> list[Rule]:
+    def _word_rules(self, word: str) -> frozenset[int]:
+        found = self._by_word.get(word)
+        if found is None:
+            found = frozenset().union(*(self.reach[g] for g in set(self.finder.findall(word))))
+            if len(self._by_word) >= _WORD_CACHE_SIZE:
+                self._by_word.clear()  # bounded memory; it refills with the words that recur
+            self._by_word[word] = found
+        return found
+
+    def candidates(self, lowered: str, skip: frozenset[str] | set[str] = frozenset()) -> list[Rule]:
         picked = set(self.always)
-        for gate in {m.group(1) for m in self.finder.finditer(lowered)}:
-            picked |= self.reach[gate]
-        return [self.rules[i] for i in sorted(picked)]
+        for word in set(_LETTER_RUN.findall(lowered)):
+            picked |= self._word_rules(word)
+        for key, members in self.other_gates:
+            if key in lowered:
+                for gate, indices in members:
+                    if gate in lowered:
+                        picked |= indices
+        return [self.rules[i] for i in sorted(picked) if self.rules[i].rule_id not in skip]
 
 
 _USER_RULES = _RuleSet(RULES)
 _TOOL_RESULT_RULES = _RuleSet(RULES + TOOL_RESULT_RULES)
+# Rules too weak to count in a re-scan (which keeps evidence of weight >= 0.5 only).
+_WEAK_RULES = frozenset(r.rule_id for r in RULES + TOOL_RESULT_RULES if r.weight < 0.5)
 
 
-def _scan(text: str, rules: _RuleSet, via: str = "raw") -> list[InjectionEvidence]:
-    """Run ``rules`` over ``text``; one evidence item per rule (its least discounted match)."""
+def _scan(
+    text: str, rules: _RuleSet, via: str = "raw", skip: frozenset[str] | set[str] = frozenset()
+) -> list[InjectionEvidence]:
+    """Run ``rules`` over ``text``; one evidence item per rule (its least discounted match).
+
+    ``skip`` names rules whose result the caller would throw away anyway (the re-scans of normalised
+    and decoded text ignore rules that already matched the raw text, and weak rules): not running them
+    saves most of the work of those re-scans without changing any result.
+    """
     found: list[InjectionEvidence] = []
     lowered = text.lower()
     meta: _MetaIndex | None = None
-    for rule in rules.candidates(lowered):
+    for rule in rules.candidates(lowered, skip):
         best: InjectionEvidence | None = None
         for n, match in enumerate(rule.finditer(text, lowered)):
             if n >= _MAX_MATCHES_PER_RULE:
@@ -230,7 +279,7 @@ def _scan(text: str, rules: _RuleSet, via: str = "raw") -> list[InjectionEvidenc
             if rule.category not in _NO_QUOTE_DISCOUNT and _is_quoted(text, match.start(), match.end()):
                 weight *= _QUOTED_FACTOR
             if meta is None:
-                meta = _MetaIndex(text)
+                meta = _MetaIndex(text, lowered)
             if meta.in_meta_sentence(match.start(), match.end()):
                 weight *= _META_FACTOR
             if best is None or weight > best.weight:
@@ -269,26 +318,35 @@ def _changed_regions(text: str, normalized: str, pad: int = 400) -> list[str]:
     if len(text) < FAST_PATH_MIN_CHARS or len(normalized) != len(text):
         return [normalized]
     windows: list[list[int]] = []
-    for i, (a, b) in enumerate(zip(text, normalized, strict=True)):
-        if a == b:
+    # Compare 256-character chunks first (a C-level string comparison) and walk characters only inside
+    # the chunks that differ: most of a long text is unchanged, and a Python loop over every character
+    # of 200 000 cost more than the rest of the re-scan.
+    for chunk in range(0, len(text), _DIFF_CHUNK):
+        if text[chunk : chunk + _DIFF_CHUNK] == normalized[chunk : chunk + _DIFF_CHUNK]:
             continue
-        if windows and i - pad <= windows[-1][1]:
-            windows[-1][1] = min(len(text), i + pad)
-        else:
-            windows.append([max(0, i - pad), min(len(text), i + pad)])
+        for i in range(chunk, min(len(text), chunk + _DIFF_CHUNK)):
+            if text[i] == normalized[i]:
+                continue
+            if windows and i - pad <= windows[-1][1]:
+                windows[-1][1] = min(len(text), i + pad)
+            else:
+                windows.append([max(0, i - pad), min(len(text), i + pad)])
     return [normalized[lo:hi] for lo, hi in windows]
 
 
 def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[InjectionEvidence]:
     """Evidence visible only after de-obfuscation or decoding: encoding bypasses."""
     found: list[InjectionEvidence] = []
+    # Only evidence of weight >= 0.5 from rules that did not already match the raw text is kept below,
+    # so the re-scans skip the other rules from the start.
+    weak_or_seen = _WEAK_RULES | raw_rules
     normalized, tricks = normalize(text)
     if tricks and normalized != text:
         seen = set(raw_rules)
         items = [
             item
             for region in _changed_regions(text, normalized)
-            for item in _scan(region, rules, via="normalized")
+            for item in _scan(region, rules, via="normalized", skip=weak_or_seen)
         ]
         for item in items:
             if item.rule not in seen and item.weight >= 0.5:
@@ -302,7 +360,7 @@ def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[Inj
     for start, end, word in mixed_script_words(text, limit=3):
         found.append(InjectionEvidence("encoding_bypass", "enc.mixed_script_word", 0.45, word, start, end))
     for payload in decoded_payloads(text):
-        inner = [e for e in _scan(payload.decoded, rules, via="decoded") if e.weight >= 0.5]
+        inner = [e for e in _scan(payload.decoded, rules, via="decoded", skip=_WEAK_RULES) if e.weight >= 0.5]
         if inner:
             strongest = max(inner, key=lambda e: e.weight)
             found.append(
@@ -327,7 +385,7 @@ def _multi_turn_signals(text: str, history: Sequence[str], rules: _RuleSet) -> l
     history_attack = max((e.weight for hits in per_turn[:-1] for e in hits), default=0.0)
     fragments = [m.group(1) for t in [*turns, head] for m in _QUOTED_FRAGMENT.finditer(t)]
     for joined, via in ((" ".join([*turns, head]), "history"), (" ".join(fragments), "history:quoted")):
-        for item in _scan(joined, rules, via=via):
+        for item in _scan(joined, rules, via=via, skip=seen | _WEAK_RULES):
             if item.rule not in seen and item.weight >= 0.5:
                 found.append(
                     InjectionEvidence("multi_turn", f"split:{item.rule}", 0.85, item.text, -1, -1, via)
