@@ -275,3 +275,29 @@ def test_it_decides_on_sub_floor_latency_once_an_unprofiled_tool_shows_network_i
         v.verify("fetch", {"u": str(i % 5)}, {"status": 200}, 120.0 + i)
     r = v.verify("fetch", {"u": "1"}, {"status": 200}, 0.1)
     assert r.signals["latency_anomaly"].decisive and r.verdict is Verdict.BLOCK
+
+
+def test_it_flattens_a_repeated_result_once_and_judges_it_alike():
+    v = _engine()
+    first = v.verify("get_weather", {"city": "A"}, _weather(), 300.0)
+    again = v.verify("get_weather", {"city": "B"}, json.dumps(_weather()), 300.0)  # the same JSON text
+    assert len(v._inspect_cache) == 1
+    assert again.verdict is first.verdict
+    assert {k: s.fired for k, s in again.signals.items()} == {k: s.fired for k, s in first.signals.items()}
+
+
+def test_it_reports_the_same_posterior_as_one_fusion_of_every_signal():
+    from verification.engine.tools.fusion import fuse
+    from verification.engine.tools.result import VerificationResult, explain
+
+    v = _engine()
+    _warm_stock(v)
+    for r in (
+        v.verify("get_weather", {"city": "A"}, _weather(), 300.0),
+        v.verify("get_weather", {"city": "A"}, {"temperature": 18.0}, 350.0),  # blocked at tier 0
+        v.verify("get_stock_price", {"ticker": "NVDA"}, {"ticker": "NVDA", "price": 50.0}, 160.0),
+    ):
+        assert isinstance(r, VerificationResult)
+        assert r.posterior == fuse(r.prior, r.signals.values())  # bit-identical, not approximately
+        assert r.explanation == explain(r.verdict, r.signals, r.prior, r.posterior, r.tier_reached)
+        assert r.to_dict()["explanation"] == r.explanation

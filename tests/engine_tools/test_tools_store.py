@@ -17,18 +17,31 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _redis_available() -> bool:
+def _redis_problem() -> str | None:
     try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
-needs_redis = pytest.mark.skipif(not _redis_available(), reason="no Redis at 127.0.0.1:6379")
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1, socket_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 @pytest.fixture
-def namespace():
+def redis_up() -> None:
+    """Fail (never skip) when Redis is down: CI always runs these tests against 127.0.0.1:6379."""
+    problem = _redis_problem()
+    if problem is not None:
+        pytest.fail(
+            f"Redis is not reachable at {REDIS_URL} ({problem}); the Redis store tests need it. "
+            "Start one (e.g. `redis-server --port 6379`) and rerun.",
+            pytrace=False,
+        )
+
+
+needs_redis = pytest.mark.usefixtures("redis_up")
+
+
+@pytest.fixture
+def namespace(redis_up):
     ns = f"test-tools-{uuid.uuid4().hex}"
     yield ns
     RedisStore(REDIS_URL, namespace=ns).clear()
@@ -184,3 +197,40 @@ def test_it_expires_idle_redis_keys(namespace):
     client = redis.Redis.from_url(REDIS_URL)
     assert 0 < client.ttl(f"{namespace}:a") <= 60
     assert 0 < client.ttl(f"{namespace}:b") <= 60
+
+
+@needs_redis
+def test_it_commits_a_write_after_a_read_in_one_more_round_trip(namespace, monkeypatch):
+    engine = ToolVerifier(store=RedisStore(REDIS_URL, namespace=namespace))
+    engine.register_tool_profile("get_stock_price", required_fields=["price"])
+    for i in range(5):  # warm up: the script is loaded, the profile cached
+        engine.verify("get_stock_price", {"ticker": "NVDA"}, {"price": 650.0 + i}, 150.0, session_id="s")
+    sent: list[int] = []
+    send = redis.connection.Connection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(1)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    r = engine.verify("get_stock_price", {"ticker": "NVDA"}, {"price": 651.0}, 150.0, session_id="s")
+    assert r.verdict is Verdict.ACCEPT
+    assert len(sent) == 2  # one MGET of the state, one compare-and-set script writing it back
+
+
+@needs_redis
+def test_it_retries_a_write_when_another_writer_changed_the_key_after_the_read(namespace):
+    mine = RedisStore(REDIS_URL, namespace=namespace)
+    other = RedisStore(REDIS_URL, namespace=namespace)
+    mine.update("n", lambda v: 1)
+    assert mine.get_many(["n"]) == [1]
+    other.update("n", lambda v: v + 10)  # lands between our read and our write
+    seen: list[int] = []
+
+    def add_one(v):
+        seen.append(v)
+        return v + 1
+
+    assert mine.update_many({"n": add_one}) == [12]
+    assert seen == [1, 11]  # the stale read was refused by the script and the update recomputed
+    assert other.get("n") == 12

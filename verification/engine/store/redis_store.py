@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 from typing import Any
 
 import redis
@@ -14,9 +16,39 @@ __all__ = ["RedisStore"]
 # Optimistic transactions retry when another writer touched the key between our read and our write.
 _MAX_RETRIES = 64
 
+# Compare-and-set of several keys in one round trip: KEYS are the keys, ARGV the SHA-1 of the bytes the
+# caller read under each ("" for a missing key), then the new values, then a TTL in seconds (0: none).
+# Scripts run atomically, so either every key is written or, when one changed meanwhile, none is.
+_CAS_SCRIPT = """
+local n = #KEYS
+for i = 1, n do
+  local current = redis.call('GET', KEYS[i])
+  local digest = ''
+  if current then digest = redis.sha1hex(current) end
+  if digest ~= ARGV[i] then return 0 end
+end
+local ttl = tonumber(ARGV[2 * n + 1])
+for i = 1, n do
+  if ttl > 0 then
+    redis.call('SET', KEYS[i], ARGV[n + i], 'EX', ttl)
+  else
+    redis.call('SET', KEYS[i], ARGV[n + i])
+  end
+end
+return 1
+"""
+
+
+def _digest(raw: bytes | str | None) -> str:
+    """SHA-1 of a stored value as the script computes it ("" for a missing key)."""
+    if raw is None:
+        return ""
+    # A client built with decode_responses=True hands out str: its UTF-8 bytes are what Redis holds.
+    return hashlib.sha1(raw.encode("utf-8") if isinstance(raw, str) else raw).hexdigest()
+
 
 class RedisStore:
-    """State in Redis under ``{namespace}:`` keys, updated with optimistic (WATCH/MULTI) transactions.
+    """State in Redis under ``{namespace}:`` keys, updated by optimistic compare-and-set scripts.
 
     *url_or_client* is a ``redis://`` URL or a ready ``redis.Redis`` client. Values are stored as compact
     JSON, so they survive restarts of every engine process that uses the same namespace. With
@@ -46,6 +78,8 @@ class RedisStore:
         else:
             self._redis = url_or_client
         self.namespace = namespace
+        self._cas = self._redis.register_script(_CAS_SCRIPT)
+        self._local = threading.local()
 
     def _key(self, key: str) -> str:
         return f"{self.namespace}:{key}"
@@ -60,7 +94,12 @@ class RedisStore:
         return None if raw is None else json.loads(raw)
 
     def get_many(self, keys: list[str]) -> list[Any]:
-        """Return the decoded values under *keys* in one round trip.
+        """Return the decoded values under *keys* in one round trip (one MGET).
+
+        The bytes read are remembered (per thread) so that a following :meth:`update` or
+        :meth:`update_many` of these keys can commit with one compare-and-set against exactly what was
+        read, instead of reading again. The values returned are the ones its updaters then receive:
+        treat them as read-only until then.
 
         >>> RedisStore("redis://127.0.0.1:6379/0", "doc").get_many(["a", "b"])  # doctest: +SKIP
         [None, None]
@@ -68,7 +107,9 @@ class RedisStore:
         if not keys:
             return []
         raws = self._redis.mget([self._key(k) for k in keys])
-        return [None if raw is None else json.loads(raw) for raw in raws]
+        values = [None if raw is None else json.loads(raw) for raw in raws]
+        self._local.read = dict(zip(keys, zip(raws, values, strict=True), strict=True))
+        return values
 
     def update(self, key: str, fn: Updater) -> Any:
         """Apply *fn* to the value under *key* atomically across processes and return the new value.
@@ -79,25 +120,15 @@ class RedisStore:
         >>> store.update("n", lambda v: (v or 0) + 1)  # doctest: +SKIP
         1
         """
-        full = self._key(key)
-        for _ in range(_MAX_RETRIES):
-            with self._redis.pipeline() as pipe:
-                try:
-                    pipe.watch(full)
-                    raw = pipe.get(full)
-                    value = fn(None if raw is None else json.loads(raw))
-                    pipe.multi()
-                    pipe.set(
-                        full, json.dumps(value, separators=(",", ":"), allow_nan=False), ex=self.ttl_seconds
-                    )
-                    pipe.execute()
-                    return value
-                except redis.WatchError:
-                    continue
-        raise RuntimeError(f"could not update {full!r}: {_MAX_RETRIES} concurrent-write retries failed")
+        return self.update_many({key: fn})[0]
 
     def update_many(self, updates: dict[str, Updater]) -> list[Any]:
-        """Apply every ``key: fn`` update in one optimistic transaction (three round trips in all).
+        """Apply every ``key: fn`` update as one atomic compare-and-set (a server-side script).
+
+        The script writes the new values only if every key still holds the bytes the updaters saw
+        (compared by SHA-1), else nothing is written and the updates are retried on a fresh read. Keys
+        just read by :meth:`get_many` in this thread are not read again, so a verification costs two
+        round trips in all (its MGET and this script); otherwise one MGET more.
 
         Raises ``RuntimeError`` when the keys are contended so hard that no attempt commits.
 
@@ -105,27 +136,28 @@ class RedisStore:
         [1]
         """
         keys = list(updates)
+        if not keys:
+            return []
         full = [self._key(k) for k in keys]
+        read: dict[str, tuple[Any, Any]] | None = getattr(self._local, "read", None)
+        self._local.read = None  # what was read is used once: after this write it is stale
+        raws: list[Any]
+        if read is not None and all(k in read for k in keys):
+            raws = [read[k][0] for k in keys]
+            currents = [read[k][1] for k in keys]
+        else:
+            raws = self._redis.mget(full)
+            currents = [None if raw is None else json.loads(raw) for raw in raws]
+        ttl = self.ttl_seconds or 0
         for _ in range(_MAX_RETRIES):
-            with self._redis.pipeline() as pipe:
-                try:
-                    pipe.watch(*full)
-                    raws = pipe.mget(full)
-                    values = [
-                        updates[k](None if raw is None else json.loads(raw))
-                        for k, raw in zip(keys, raws, strict=True)
-                    ]
-                    pipe.multi()
-                    for name, value in zip(full, values, strict=True):
-                        pipe.set(
-                            name,
-                            json.dumps(value, separators=(",", ":"), allow_nan=False),
-                            ex=self.ttl_seconds,
-                        )
-                    pipe.execute()
-                    return values
-                except redis.WatchError:
-                    continue
+            digests = [_digest(raw) for raw in raws]
+            values = [updates[k](cur) for k, cur in zip(keys, currents, strict=True)]
+            payload = [json.dumps(v, separators=(",", ":"), allow_nan=False) for v in values]
+            if self._cas(keys=full, args=[*digests, *payload, ttl]):
+                return values
+            # Another writer got in between: read again and recompute.
+            raws = self._redis.mget(full)
+            currents = [None if raw is None else json.loads(raw) for raw in raws]
         raise RuntimeError(f"could not update {keys!r}: {_MAX_RETRIES} concurrent-write retries failed")
 
     def clear(self) -> None:

@@ -18,7 +18,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from verification.engine.tools.features import Inspected, tpath_of
+try:
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - CPython has it (Counter.update uses it)
+
+    def _count_elements(mapping: dict[str, int], iterable: Any) -> None:
+        for k in iterable:
+            mapping[k] = mapping.get(k, 0) + 1
+
+
+from verification.engine.tools.features import Inspected, Leaf, tpath_of
 from verification.engine.tools.stats import RunningStats, new_stats, push
 from verification.engine.tools.values import as_number, is_timestamp
 
@@ -107,11 +116,9 @@ def learn_tool(
     ts["n"] += 1
     push(ts["lat"], log_latency)
     push(ts["size"], log_size)
-    keys = ts["keys"]
-    for k in ins.top_keys:
-        keys[k] = keys.get(k, 0) + 1
+    _count_elements(ts["keys"], ins.top_keys)  # keys[k] = keys.get(k, 0) + 1 for each, in C
     if previous is not None:
-        _learn_changes(ts, ins.leaves, previous, before_previous)
+        _learn_changes(ts, ins.leaves, previous, before_previous, ins.feats)
     if ts["n"] > _MATURE and ts["n"] % _SAMPLE_EVERY:
         # A mature baseline is refreshed from every few accepted results: the estimates stay
         # current while the per-field bookkeeping, the bulk of the cost, is paid less often.
@@ -169,14 +176,26 @@ def _learn_changes(
     leaves: dict[str, Any],
     previous: dict[str, Any],
     before_previous: dict[str, Any] | None,
+    feats: tuple[Leaf, ...] | None = None,
 ) -> None:
     chg = ts["chg"]
+    if feats is None:
+        feats = tuple((path, tpath_of(path), v, "", None, False) for path, v in leaves.items())
+    if leaves == previous:
+        # The common case (a repeat that returned the same result): every field was seen, none changed.
+        for _, tp, _, _, _, _ in feats:
+            c = chg.get(tp)
+            if c is None:
+                c = chg[tp] = {"rep": 0, "chg": 0, "d": [], "tch": 0, "dec": 0, "co": {}}
+            c["rep"] += 1
+        ts["same_args"][0] += 1
+        return
     changed: set[str] = set()
     present: set[str] = set()
-    for path, v in leaves.items():
+    moved: list[tuple[str, Any]] = []  # (path, new value) of every leaf that changed, in order
+    for path, tp, v, _, _, _ in feats:
         if path not in previous:
             continue
-        tp = tpath_of(path)
         present.add(tp)
         old = previous[path]
         c = chg.get(tp)
@@ -186,6 +205,7 @@ def _learn_changes(
         if old == v:
             continue
         changed.add(tp)
+        moved.append((path, v))
         c["chg"] += 1
         x, y = as_number(old), as_number(v)
         if x is not None and y is not None:
@@ -208,9 +228,7 @@ def _learn_changes(
     same[0] += 1
     if changed:
         same[1] += 1
-        if before_previous is not None and all(
-            before_previous.get(p) == v for p, v in leaves.items() if p in previous and previous[p] != v
-        ):
+        if before_previous is not None and all(before_previous.get(p) == v for p, v in moved):
             same[2] += 1
     if changed and len(present) <= _CO_FIELDS:
         for tp in changed:
@@ -218,8 +236,9 @@ def _learn_changes(
             for q in present:
                 if q == tp:
                     continue
-                seen = co.get(q)
-                if seen is None:
+                try:
+                    seen = co[q]
+                except KeyError:
                     seen = co[q] = [0, 0]
                 seen[1] += 1
                 if q in changed:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import threading
 from collections.abc import Iterable, Mapping
@@ -19,16 +18,24 @@ from verification.engine.tools.baseline import (
     learn_tool,
     new_tool_state,
 )
-from verification.engine.tools.features import Inspected, Limits, ResultRejectedError, inspect_result
+from verification.engine.tools.features import (
+    Inspected,
+    Limits,
+    ResultRejectedError,
+    canonical_dumps,
+    inspect_result,
+)
 from verification.engine.tools.fusion import (
     DECISIVE_LIKELIHOOD_RATIO,
     DEFAULT_LIKELIHOOD_RATIOS,
     DEFAULT_PRIOR,
-    fuse,
+    add_evidence,
+    prior_log_odds,
+    probability,
     verdict_for,
 )
 from verification.engine.tools.profile import DEFAULT_LATENCY_MS, ToolProfile
-from verification.engine.tools.result import Signal, Tier, Verdict, VerificationResult
+from verification.engine.tools.result import Signal, Tier, Verdict, VerificationResult, explain, new_result
 from verification.engine.tools.tier0 import (
     NETWORK_FLOOR_MS,
     check_latency,
@@ -42,17 +49,26 @@ from verification.engine.tools.tier1 import check_history, check_plausibility, c
 __all__ = ["ToolVerifier"]
 
 _DECISIVE = "decisive"
-_NO_SIGNAL = Signal("none", False, 0.0, 1.0)
+
+
+_ARGS_HASHES: dict[str, str] = {}
 
 
 def _args_hash(args: Any, limits: Limits) -> str:
     try:
-        text = json.dumps(args, sort_keys=True, separators=(",", ":"), default=repr)
+        text = canonical_dumps(args)
     except (TypeError, ValueError, RecursionError) as exc:
         raise ResultRejectedError(f"args cannot be serialised: {exc}") from exc
     if len(text) > limits.max_chars:
         raise ResultRejectedError(f"args exceed the {limits.max_chars} character limit")
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    digest = _ARGS_HASHES.get(text)
+    if digest is None:
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        if len(text) <= 1024:  # argument sets repeat: remember the digests of small ones
+            if len(_ARGS_HASHES) >= 8192:
+                _ARGS_HASHES.clear()
+            _ARGS_HASHES[text] = digest
+    return digest
 
 
 class ToolVerifier:
@@ -109,6 +125,9 @@ class ToolVerifier:
         self.calibrator = calibrator
         self.learn_flagged = learn_flagged
         self._meta: dict[str, tuple[ToolProfile, dict[str, float]]] = {}
+        # Repeated results (same JSON text) are flattened once; see features.inspect_result.
+        self._inspect_cache: dict[str, Inspected] = {}
+        self._defaults: dict[str, tuple[ToolProfile, dict[str, float]]] = {}
         # The in-memory store hands out live objects: one lock keeps checks and updates consistent.
         self._lock = threading.RLock() if isinstance(self.store, MemoryStore) else None
 
@@ -169,6 +188,7 @@ class ToolVerifier:
         False
         """
         self._meta.clear()
+        self._defaults.clear()
 
     def get_profile(self, tool_name: str) -> ToolProfile:
         """Return the tool's profile, or the default profile when none is registered.
@@ -183,7 +203,11 @@ class ToolVerifier:
         if cached is not None:
             return cached
         if stored is None:
-            return ToolProfile(tool), self.likelihood_ratios
+            # Not cached as registered (another process may register it), but built only once.
+            default = self._defaults.get(tool)
+            if default is None:
+                default = self._defaults[tool] = (ToolProfile(tool), self.likelihood_ratios)
+            return default
         meta = (
             ToolProfile.from_dict(stored["profile"]),
             self._merge_lrs(self.likelihood_ratios, stored["lr"]),
@@ -217,7 +241,7 @@ class ToolVerifier:
             raise ValueError(f"execution_time_ms must be finite and >= 0, got {execution_time_ms!r}")
         if not isinstance(tool, str) or not tool:
             raise ValueError(f"tool must be a non-empty string, got {tool!r}")
-        ins = inspect_result(result, self.limits)
+        ins = inspect_result(result, self.limits, self._inspect_cache)
         args_hash = _args_hash(args, self.limits)
         if self._lock is None:
             return self._verify(tool, args_hash, ins, float(execution_time_ms), session_id)
@@ -228,60 +252,70 @@ class ToolVerifier:
         self, tool: str, args_hash: str, ins: Inspected, ms: float, session_id: str | None
     ) -> VerificationResult:
         tool_key, args_key, fb_key = f"tool:{tool}", f"args:{tool}:{args_hash}", f"fb:{tool}"
+        meta = self._meta.get(tool)
         keys = [tool_key, args_key, fb_key]
         if session_id is not None:
             keys.append(f"sess:{session_id}")
-        if tool not in self._meta:
+        if meta is None:
             keys.append(f"meta:{tool}")
         values = self.store.get_many(keys)
         ts, args_state, fb = values[0], values[1], values[2]
         session_state = values[3] if session_id is not None else None
-        registered = tool in self._meta or values[-1] is not None
-        profile, lrs = self._resolve_meta(tool, values[-1] if tool not in self._meta else None)
-        prior = adaptive.adapted_prior(fb, self.prior)
-        threshold = adaptive.adapted_threshold(fb, self.block_threshold)
+        if meta is None:
+            registered = values[-1] is not None
+            profile, lrs = self._resolve_meta(tool, values[-1])
+        else:
+            registered = True
+            profile, lrs = meta
+        if fb is None:
+            prior, threshold = self.prior, self.block_threshold
+        else:
+            prior = adaptive.adapted_prior(fb, self.prior)
+            threshold = adaptive.adapted_threshold(fb, self.block_threshold)
         decisive_lr = lrs[_DECISIVE]
 
-        signals: dict[str, Signal] = {}
-        for s in (
-            check_schema(profile, ins, ts, lrs["schema_mismatch"]),
-            check_pattern(profile, ins, self.limits.max_pattern_chars, lrs["pattern_mismatch"]),
-            check_latency(
-                profile, ms, lrs["latency_anomaly"], decisive_lr, registered=registered, tool_state=ts
-            ),
-            check_length(profile, ins.size, ts, lrs["length_anomaly"], decisive_lr),
-        ):
-            signals[s.name] = s
-        posterior = fuse(prior, signals.values())
+        s_schema = check_schema(profile, ins, ts, lrs["schema_mismatch"])
+        s_pattern = check_pattern(profile, ins, self.limits.max_pattern_chars, lrs["pattern_mismatch"])
+        s_latency = check_latency(
+            profile, ms, lrs["latency_anomaly"], decisive_lr, registered=registered, tool_state=ts
+        )
+        s_length = check_length(profile, ins.size, ts, lrs["length_anomaly"], decisive_lr)
+        tier0 = (s_schema, s_pattern, s_latency, s_length)
+        # Fused in two steps, in the same order as one fusion of all eight signals (bit-identical).
+        log_odds = add_evidence(prior_log_odds(prior), tier0)
+        posterior = probability(log_odds)
         log_latency = math.log10(max(ms, 1e-3))
         size_log = log_size(ins.size)
+        s_history: Signal | None = None
         if posterior >= threshold:
             tier = Tier.TIER_0
+            signals = {s.name: s for s in tier0}
         else:
             tier = Tier.TIER_1
-            for s in (
+            last = args_state["last"] if args_state else None
+            tier1 = (
                 check_spc(ts, ins, log_latency, size_log, lrs["spc_anomaly"]),
                 check_session(ts, session_state, tool, args_hash, ins, lrs["session_inconsistency"]),
                 check_history(ts, args_state, ins, lrs["historical_inconsistency"], decisive_lr),
-                check_plausibility(
-                    ts,
-                    ins,
-                    lrs["value_plausibility"],
-                    decisive_lr,
-                    args_state["last"] if args_state else None,
-                ),
-            ):
+                check_plausibility(ts, ins, lrs["value_plausibility"], decisive_lr, last),
+            )
+            s_history = tier1[2]
+            signals = {s.name: s for s in tier0}
+            for s in tier1:
                 signals[s.name] = s
-            posterior = fuse(prior, signals.values())
+            posterior = probability(add_evidence(log_odds, tier1))
         verdict = verdict_for(posterior, min(self.accept_threshold, threshold), threshold)
+        # Everything this verification writes, in one atomic step (one transaction on a shared store).
+        updates: dict[str, Any] = {}
         if not registered and profile.has_network_io:
             # Every call of an unprofiled tool, blocked or not, counts towards learning whether it
             # really does network I/O (see check_latency).
             fast = ms < NETWORK_FLOOR_MS
-            self.store.update(tool_key, lambda s: count_floor(s or new_tool_state(), fast))
+            updates[tool_key] = lambda s: count_floor(s or new_tool_state(), fast)
         learned = verdict is Verdict.ACCEPT or (verdict is Verdict.FLAG and self.learn_flagged != "none")
         if learned:
             self._learn(
+                updates,
                 tool_key,
                 args_key,
                 session_id,
@@ -293,28 +327,20 @@ class ToolVerifier:
                 args_state,
                 tool_level=verdict is Verdict.ACCEPT or self.learn_flagged == "all",
             )
-        elif args_state is not None and signals.get("historical_inconsistency", _NO_SIGNAL).fired:
+        elif args_state is not None and s_history is not None and s_history.fired:
             # Not learned, but kept: if the next call for these arguments agrees, the change was real.
             leaves = ins.leaves
-            self.store.update(args_key, lambda s: hold_pending(s, leaves))
+            updates[args_key] = lambda s: hold_pending(s, leaves)
+        if updates:
+            self.store.update_many(updates)
         extra: dict[str, Any] = {}
         if self.calibrator is not None:
             extra["calibrated_confidence"] = float(self.calibrator.predict(posterior))
-        return VerificationResult(
-            verdict=verdict,
-            confidence=posterior,
-            signals=signals,
-            tier_reached=tier,
-            explanation=self._explain(verdict, signals, prior, posterior, tier),
-            prior=prior,
-            posterior=posterior,
-            tool=tool,
-            block_threshold=threshold,
-            extra=extra,
-        )
+        return new_result(verdict, posterior, signals, tier, prior, tool, threshold, extra)
 
     def _learn(
         self,
+        updates: dict[str, Any],
         tool_key: str,
         args_key: str,
         session_id: str | None,
@@ -330,26 +356,25 @@ class ToolVerifier:
         previous = args_state["last"] if args_state is not None else None
         before_previous = args_state.get("prev") if args_state is not None else None
         leaves = ins.leaves
-        updates: dict[str, Any] = {}
         if tool_level:
-            updates[tool_key] = lambda s: learn_tool(
-                s or new_tool_state(), ins, log_latency, size_log, previous, before_previous
-            )
+            floor = updates.get(tool_key)
+            if floor is None:
+                updates[tool_key] = lambda s: learn_tool(
+                    s or new_tool_state(), ins, log_latency, size_log, previous, before_previous
+                )
+            else:  # counted first, then learned, as two steps would
+                updates[tool_key] = lambda s: learn_tool(
+                    floor(s), ins, log_latency, size_log, previous, before_previous
+                )
         updates[args_key] = lambda s: learn_args(s, leaves, accepted=tool_level)
         if session_id is not None:
             updates[f"sess:{session_id}"] = lambda s: learn_session(s, tool, args_hash, leaves)
-        # One atomic step: on a shared store, one transaction instead of one per key.
-        self.store.update_many(updates)
 
     @staticmethod
     def _explain(
         verdict: Verdict, signals: dict[str, Signal], prior: float, posterior: float, tier: Tier
     ) -> str:
-        fired = [f"{s.name} ({s.detail})" if s.detail else s.name for s in signals.values() if s.fired]
-        head = f"{verdict.value}: P(hallucination) {prior:.2f} -> {posterior:.3f}"
-        if tier is Tier.TIER_0 and verdict is Verdict.BLOCK:
-            head += " (blocked at tier 0)"
-        return head + ("; " + "; ".join(fired) if fired else "; no signal fired")
+        return explain(verdict, signals, prior, posterior, tier)
 
     # -- feedback ---------------------------------------------------------------------------------
 

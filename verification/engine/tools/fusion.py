@@ -12,7 +12,10 @@ __all__ = [
     "DECISIVE_LIKELIHOOD_RATIO",
     "DEFAULT_LIKELIHOOD_RATIOS",
     "DEFAULT_PRIOR",
+    "add_evidence",
     "fuse",
+    "prior_log_odds",
+    "probability",
     "verdict_for",
 ]
 
@@ -55,15 +58,41 @@ def fuse(prior: float, signals: Iterable[Signal]) -> float:
     >>> round(fuse(0.15, [Signal("schema_mismatch", False, 0.0, 12.0)]), 4)
     0.1282
     """
+    return probability(add_evidence(prior_log_odds(prior), signals))
+
+
+def prior_log_odds(prior: float) -> float:
+    """Return the log-odds of *prior* (clamped away from 0 and 1).
+
+    >>> prior_log_odds(0.5)
+    0.0
+    """
     if not 0.0 <= prior <= 1.0:
         raise ValueError(f"prior must be in [0, 1], got {prior!r}")
     p = min(max(prior, _EPS), 1.0 - _EPS)
-    log_odds = math.log(p / (1.0 - p))
+    return math.log(p / (1.0 - p))
+
+
+def add_evidence(log_odds: float, signals: Iterable[Signal]) -> float:
+    """Add the evidence of *signals* to *log_odds*, in order (so fusing in two steps is bit-identical).
+
+    >>> add_evidence(0.0, [Signal("x", True, 1.0, 3.0)]) == math.log(3.0)
+    True
+    """
     for s in signals:
         if s.fired:
             log_odds += math.log(1.0 + (s.likelihood_ratio - 1.0) * min(max(s.score, 0.0), 1.0))
         else:
             log_odds -= _absent_log(s.likelihood_ratio)
+    return log_odds
+
+
+def probability(log_odds: float) -> float:
+    """Return the probability for *log_odds* (the logistic function, computed stably).
+
+    >>> probability(0.0)
+    0.5
+    """
     if log_odds >= 0:
         return 1.0 / (1.0 + math.exp(-log_odds))
     e = math.exp(log_odds)

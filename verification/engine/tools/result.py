@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
 
-__all__ = ["Signal", "Tier", "Verdict", "VerificationResult"]
+__all__ = ["Signal", "Tier", "Verdict", "VerificationResult", "explain", "new_result"]
 
 
 class Verdict(StrEnum):
@@ -118,3 +118,67 @@ class VerificationResult:
             "is_hallucinated": self.is_hallucinated,
             "block_threshold": round(self.block_threshold, 6),
         }
+
+
+def explain(verdict: Verdict, signals: dict[str, Signal], prior: float, posterior: float, tier: Tier) -> str:
+    """Return the one-line explanation of a verification: verdict, prior -> posterior, fired signals.
+
+    >>> explain(Verdict.ACCEPT, {}, 0.15, 0.05, Tier.TIER_1)
+    'accept: P(hallucination) 0.15 -> 0.050; no signal fired'
+    """
+    fired = [f"{s.name} ({s.detail})" if s.detail else s.name for s in signals.values() if s.fired]
+    head = f"{verdict.value}: P(hallucination) {prior:.2f} -> {posterior:.3f}"
+    if tier is Tier.TIER_0 and verdict is Verdict.BLOCK:
+        head += " (blocked at tier 0)"
+    return head + ("; " + "; ".join(fired) if fired else "; no signal fired")
+
+
+class _LazyResult(VerificationResult):
+    """A :class:`VerificationResult` whose explanation is written on first access (most never are)."""
+
+    @property  # type: ignore[override]
+    def explanation(self) -> str:
+        d = self.__dict__
+        text = d.get("_explanation")
+        if text is None:
+            text = d["_explanation"] = explain(*d["_explain_args"])
+        return str(text)
+
+    @explanation.setter
+    def explanation(self, value: str) -> None:  # used by the dataclass __init__ (dataclasses.replace)
+        self.__dict__["_explanation"] = value
+
+
+def new_result(
+    verdict: Verdict,
+    posterior: float,
+    signals: dict[str, Signal],
+    tier: Tier,
+    prior: float,
+    tool: str,
+    block_threshold: float,
+    extra: dict[str, Any],
+) -> VerificationResult:
+    """Build the engine's result without the frozen dataclass's per-field ``__setattr__`` calls.
+
+    Equal in every attribute to ``VerificationResult(...)`` with ``explanation=explain(...)``; the
+    explanation is built when first read.
+
+    >>> r = new_result(Verdict.ACCEPT, 0.05, {}, Tier.TIER_1, 0.15, "t", 0.5, {})
+    >>> r.explanation, r.to_dict()["confidence"]
+    ('accept: P(hallucination) 0.15 -> 0.050; no signal fired', 0.05)
+    """
+    r = object.__new__(_LazyResult)
+    r.__dict__.update(
+        verdict=verdict,
+        confidence=posterior,
+        signals=signals,
+        tier_reached=tier,
+        prior=prior,
+        posterior=posterior,
+        tool=tool,
+        block_threshold=block_threshold,
+        extra=extra,
+        _explain_args=(verdict, signals, prior, posterior, tier),
+    )
+    return r

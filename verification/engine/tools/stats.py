@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import TypedDict
 
+_isfinite = math.isfinite
+
 __all__ = [
     "MIN_OBSERVATIONS",
     "RULE_WEIGHTS",
@@ -65,24 +67,24 @@ def push(rs: RunningStats, x: float, window: int = WINDOW) -> None:
     >>> rs["mean"], rs["buf"]
     (2.5, [2.0, 3.0])
     """
-    if not math.isfinite(x):
+    if not _isfinite(x):
         raise ValueError(f"baseline values must be finite, got {x!r}")
     buf = rs["buf"]
+    n = rs["n"]
+    mean = rs["mean"]
     if len(buf) >= window:
         old = buf.pop(0)
-        n = rs["n"]
         if n <= 1:
-            rs["n"], rs["mean"], rs["m2"] = 0, 0.0, 0.0
+            n, mean, rs["m2"] = 0, 0.0, 0.0
         else:
-            mean_old = rs["mean"]
-            mean_new = (n * mean_old - old) / (n - 1)
-            rs["m2"] = max(0.0, rs["m2"] - (old - mean_old) * (old - mean_new))
-            rs["mean"] = mean_new
-            rs["n"] = n - 1
+            mean_new = (n * mean - old) / (n - 1)
+            rs["m2"] = max(0.0, rs["m2"] - (old - mean) * (old - mean_new))
+            mean = mean_new
+            n -= 1
     buf.append(x)
-    n = rs["n"] + 1
-    delta = x - rs["mean"]
-    mean = rs["mean"] + delta / n
+    n += 1
+    delta = x - mean
+    mean = mean + delta / n
     rs["m2"] += delta * (x - mean)
     rs["mean"] = mean
     rs["n"] = n
@@ -151,24 +153,38 @@ def western_electric(rs: RunningStats, x: float, min_sigma: float = 0.0) -> tupl
     >>> western_electric(rs, 10.1)
     (0.0, [])
     """
-    if rs["n"] < MIN_OBSERVATIONS:
+    n = rs["n"]
+    if n < MIN_OBSERVATIONS:
         return 0.0, []
-    sigma = max(std(rs), min_sigma)
+    sd = math.sqrt(rs["m2"] / (n - 1)) if n > 1 else 0.0
+    sigma = max(sd, min_sigma)
     if sigma <= 0.0:
         return 0.0, []
     mean = rs["mean"]
-    recent = rs["buf"][-7:]
-    zs = [(v - mean) / sigma for v in recent] + [(x - mean) / sigma]
-    z = zs[-1]
+    buf = rs["buf"]
+    z = (x - mean) / sigma
+    side = 1.0 if z > 0 else -1.0
+    sz = side * z
+    # The z-scores of the window's newest values, computed only as far as a rule needs them.
+    k = len(buf)
     fired: list[int] = []
     if abs(z) > 3.0:
         fired.append(1)
-    side = 1.0 if z > 0 else -1.0
     # Rules 2-4 only count runs that include the newest point, so an old excursion does not re-fire.
-    if side * z > 2.0 and sum(1 for v in zs[-3:] if side * v > 2.0) >= 2:
-        fired.append(2)
-    if side * z > 1.0 and sum(1 for v in zs[-5:] if side * v > 1.0) >= 4:
-        fired.append(3)
-    if len(zs) >= 8 and all(side * v > 0 for v in zs[-8:]):
-        fired.append(4)
+    if sz > 2.0:
+        count = 1 + sum(1 for v in buf[max(k - 2, 0) :] if side * ((v - mean) / sigma) > 2.0)
+        if count >= 2:
+            fired.append(2)
+    if sz > 1.0:
+        count = 1 + sum(1 for v in buf[max(k - 4, 0) :] if side * ((v - mean) / sigma) > 1.0)
+        if count >= 4:
+            fired.append(3)
+    if sz > 0 and k >= 7:
+        for i in range(k - 1, k - 8, -1):
+            if not side * ((buf[i] - mean) / sigma) > 0:
+                break
+        else:
+            fired.append(4)
+    if not fired:
+        return 0.0, fired
     return float(sum(RULE_WEIGHTS[r - 1] for r in fired)), fired

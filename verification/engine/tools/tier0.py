@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
-from functools import lru_cache
 from typing import Any
 
 from verification.engine.tools.features import Inspected
@@ -19,34 +17,10 @@ NETWORK_FLOOR_MS = 2.0
 
 # log10(5 ms): an unprofiled tool whose fastest tenth of calls is slower than this does network I/O.
 _LOG_SLOW_DECILE = math.log10(5.0)
-# Field names that mark test doubles; a result carrying one it never carried before is a stub.
-_STUB_TOKENS = frozenset(
-    {
-        "stub",
-        "stubbed",
-        "mock",
-        "mocked",
-        "fake",
-        "faked",
-        "dummy",
-        "placeholder",
-        "sample",
-        "synthetic",
-        "fixture",
-    }
-)
-_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # Outside the profile's length bounds by this factor is more than a real response ever does.
 _ABSURD_FACTOR = 2.0
 # Without profile bounds: this many times beyond the largest (smallest) size seen is absurd.
 _LEARNED_ABSURD_FACTOR = 4.0
-
-
-@lru_cache(maxsize=4096)
-def _stub_marker(key: str) -> bool:
-    tokens = _TOKEN_SPLIT.split(_CAMEL.sub("_", key).lower())
-    return any(t in _STUB_TOKENS for t in tokens)
 
 
 def check_schema(
@@ -64,15 +38,17 @@ def check_schema(
         if not ins.is_object:
             problems.append("result is not a JSON object")
         else:
-            top = set(ins.top_keys)
+            top = ins.top_set
             missing = [f for f in profile.required_fields if f not in top]
             if missing:
                 problems.append(f"required field(s) missing: {missing}")
     forbidden = [f for f in profile.forbidden_fields if f in ins.key_names]
     if forbidden:
         problems.append(f"forbidden field(s) present: {forbidden}")
-    known = tool_state["keys"] if tool_state else {}
-    stubs = sorted(k for k in ins.key_names if k not in forbidden and k not in known and _stub_marker(k))
+    stubs: list[str] = []
+    if ins.stub_keys:
+        known = tool_state["keys"] if tool_state else {}
+        stubs = sorted(k for k in ins.stub_keys if k not in forbidden and k not in known)
     if stubs:
         problems.append(f"test-double marker field(s) never seen from this tool: {stubs}")
     if problems:
@@ -91,8 +67,13 @@ def check_pattern(profile: ToolProfile, ins: Inspected, max_chars: int, lr: floa
     patterns = profile.compiled_patterns
     if not patterns:
         return Signal("pattern_mismatch", False, 0.0, lr, "", 0)
-    text = ins.text if len(ins.text) <= max_chars else ins.text[:max_chars]
-    failing = [p.pattern for p in patterns if p.search(text) is None]
+    # A repeated result (the same Inspected, see features.inspect_result) is searched once per profile.
+    memo: dict[tuple[tuple[str, ...], int], list[str]] = ins.__dict__.setdefault("_failing_patterns", {})
+    key = (profile.response_patterns, max_chars)
+    failing = memo.get(key)
+    if failing is None:
+        text = ins.text if len(ins.text) <= max_chars else ins.text[:max_chars]
+        failing = memo[key] = [p.pattern for p in patterns if p.search(text) is None]
     if failing:
         return Signal(
             "pattern_mismatch", True, len(failing) / len(patterns), lr, f"no match for {failing}", 0

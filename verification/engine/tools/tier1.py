@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from verification.engine.tools.baseline import change_size
-from verification.engine.tools.features import Inspected, tpath_of
+from verification.engine.tools.features import Inspected, Leaf, tpath_of
 from verification.engine.tools.result import Signal
 from verification.engine.tools.stats import envelope, quantile, std, western_electric
 from verification.engine.tools.values import as_number, is_timestamp
@@ -82,8 +82,9 @@ def check_spc(
         field_score = 0.0
         keys = ts["keys"]
         if ins.is_object:
-            top = set(ins.top_keys)
-            vanished = [k for k, c in keys.items() if c >= 0.98 * n and k not in top]
+            top = ins.top_set
+            habitual = 0.98 * n
+            vanished = [k for k, c in keys.items() if c >= habitual and k not in top]
             new = [k for k in ins.top_keys if k not in keys]
             if vanished:
                 details.append(f"habitual field(s) missing: {vanished[:5]}")
@@ -110,6 +111,8 @@ def check_spc(
             field_score += 0.25 * len(canned)
         if field_score:
             channels.append(min(field_score, 1.0))
+    if not channels:
+        return Signal("spc_anomaly", False, 0.0, lr, "", 1)
     score = _noisy_or(channels)
     return Signal("spc_anomaly", score > 0, score, lr, "; ".join(details), 1)
 
@@ -148,9 +151,16 @@ def check_plausibility(
         if ns is None or ns["raw"]["n"] < _MIN_FIELD_OBS:
             continue
         if reference is not None:
-            r = as_number(reference.get(path))
-            if r is not None and (r == x or (r > 0 and x > 0 and max(r, x) / min(r, x) < 2.0)):
-                continue
+            ref: Any = reference.get(path)
+            kind = type(ref)
+            if kind is float or kind is int:  # as_number, inlined for the plain types leaves hold
+                r = float(ref)
+                if r - r == 0.0 and (r == x or (r > 0 and x > 0 and max(r, x) / min(r, x) < 2.0)):
+                    continue
+            else:
+                r2 = as_number(ref)
+                if r2 is not None and (r2 == x or (r2 > 0 and x > 0 and max(r2, x) / min(r2, x) < 2.0)):
+                    continue
         if x < 0 and ns["neg"] == 0 and ns["raw"]["total"] >= _MIN_FIELD_OBS:
             best = 1.0
             details.append(f"{path}={v} is negative; never negative in {ns['raw']['total']} results")
@@ -197,18 +207,23 @@ def _change_evidence(
     within_session: bool,
     pending: dict[str, Any] | None = None,
     args_changed: bool = False,
+    feats: tuple[Leaf, ...] | None = None,
 ) -> tuple[float, bool, list[str]]:
-    """Score how implausible the change from *old_leaves* to *leaves* (same arguments) is."""
+    """Score how implausible the change from *old_leaves* to *leaves* (same arguments) is.
+
+    *feats* are the classified leaves of *leaves* (their tool-level paths are reused).
+    """
     if old_leaves == leaves:
         return 0.0, False, []  # the common case, compared in C
     chg = ts["chg"]
     changed_tp: set[str] = set()
     present_tp: set[str] = set()
     diffs: list[tuple[str, str, Any, Any]] = []
-    for path, v in leaves.items():
+    if feats is None:
+        feats = tuple((path, tpath_of(path), v, "", None, False) for path, v in leaves.items())
+    for path, tp, v, _, _, _ in feats:
         if path not in old_leaves:
             continue
-        tp = tpath_of(path)
         present_tp.add(tp)
         old = old_leaves[path]
         if old != v:
@@ -289,10 +304,10 @@ def _change_evidence(
                 s = 1.0
             elif c is not None and len(c["d"]) >= 5:
                 q90 = quantile(c["d"], 0.9)
-                amounts = c.get("a")
-                a90 = quantile(amounts, 0.9) if amounts and len(amounts) >= 5 else 0.0
                 if d > _CHANGE_FACTOR * q90 > 0:
                     s = min(1.0, 0.3 + 0.7 * math.log10(d / (_CHANGE_FACTOR * q90)))
+                    amounts = c.get("a")  # the amount scale is only needed for an unusual ratio
+                    a90 = quantile(amounts, 0.9) if amounts and len(amounts) >= 5 else 0.0
                     if abs(y - x) <= _CHANGE_FACTOR * a90:
                         s *= 0.5  # an ordinary amount, only an unusual ratio: weaker evidence
             elif ratio >= _UNLEARNED_RATIO:
@@ -335,13 +350,25 @@ def check_history(
     # These arguments already changed for real once: the tool is not a pure function for them.
     args_changed = args_state.get("changes", 0) > 0
     score, decisive, details = _change_evidence(
-        ts, args_state["last"], ins.leaves, within_session=False, pending=pending, args_changed=args_changed
+        ts,
+        args_state["last"],
+        ins.leaves,
+        within_session=False,
+        pending=pending,
+        args_changed=args_changed,
+        feats=ins.feats,
     )
     previous = args_state.get("prev")
     if score > 0 and previous:
         # Consistent with the result before the last one: the last accepted result was the odd one out.
         score2, _, _ = _change_evidence(
-            ts, previous, ins.leaves, within_session=False, pending=pending, args_changed=args_changed
+            ts,
+            previous,
+            ins.leaves,
+            within_session=False,
+            pending=pending,
+            args_changed=args_changed,
+            feats=ins.feats,
         )
         if score2 == 0.0:
             score, decisive = 0.0, False
@@ -379,7 +406,7 @@ def check_session(
     for item_tool, item_hash, leaves in reversed(session_state["items"]):
         if item_tool != tool or item_hash != args_hash:
             continue
-        score, _, found = _change_evidence(ts, leaves, ins.leaves, within_session=True)
+        score, _, found = _change_evidence(ts, leaves, ins.leaves, within_session=True, feats=ins.feats)
         if score > best:
             best, details = score, found
     if best > 0:
