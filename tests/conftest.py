@@ -42,3 +42,23 @@ def _fresh_operator_lookups() -> Iterator[None]:
 
         operator_key_cache_clear()
     yield
+
+
+ANVIL_CHAIN_ID = 8453
+
+
+@pytest.fixture(scope="session")
+def anvil() -> Iterator[object]:
+    """One local EVM node for the whole session (chain id 8453, a free port), stopped by its pid."""
+    from attestations.chain.anvil import AnvilNotFound, start_anvil
+
+    try:
+        node = start_anvil(chain_id=ANVIL_CHAIN_ID)
+    except AnvilNotFound as error:
+        pytest.fail(
+            f"{error} (the chain tests need the npm package @foundry-rs/anvil: run npm ci)", pytrace=False
+        )
+    try:
+        yield node
+    finally:
+        node.stop()

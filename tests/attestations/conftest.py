@@ -1,8 +1,8 @@
 """Fixtures for the Django-side ERC-8004 tests: one anvil node per session with the project's registries,
 a funded service key, and every chain test isolated by evm_snapshot / evm_revert.
 
-Mirrors tests/chain/conftest.py (fixtures there are scoped to that directory); only tests that ask for
-`chain` (or `anvil_w3`) start the node.
+The node itself is shared with tests/chain (tests/conftest.py); only tests that ask for `chain` (or
+`anvil_w3`) start it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.anvil import AnvilNode, AnvilNotFound, start_anvil
+from attestations.chain.anvil import AnvilNode
 from attestations.chain.deploy import DeployedRegistries, deploy_registries
 from attestations.chain.identity import IdentityClient
 from attestations.chain.reputation import ReputationClient
@@ -25,22 +25,15 @@ from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wa
 from attestations.chain.validation import ValidationClient
 from attestations.services.keys import service_key_reset
 
-ANVIL_CHAIN_ID = 8453
 # A fixed key so the service's address is known; funded once per session on the node.
 SERVICE_KEY = "0x" + "5a" * 32
 _CHAIN_FIXTURES = {"chain", "anvil_w3"}
 
 
 @pytest.fixture(scope="session")
-def anvil_node() -> Iterator[AnvilNode]:
-    try:
-        node = start_anvil(chain_id=ANVIL_CHAIN_ID)
-    except AnvilNotFound as error:
-        pytest.fail(f"{error} (the chain tests need the npm package @foundry-rs/anvil)", pytrace=False)
-    try:
-        yield node
-    finally:
-        node.stop()
+def anvil_node(anvil: AnvilNode) -> AnvilNode:
+    """The session's one anvil node (tests/conftest.py); these tests deploy their own registries on it."""
+    return anvil
 
 
 @pytest.fixture(scope="session")
@@ -90,7 +83,7 @@ def chain(anvil_w3: Web3, anvil_node: AnvilNode, deployed: DeployedRegistries) -
     return ChainSettings.for_network(
         "local",
         enabled=True,
-        chain_id=ANVIL_CHAIN_ID,
+        chain_id=int(anvil_w3.eth.chain_id),
         rpc_url=anvil_node.rpc_url,
         identity_registry=deployed.identity,
         reputation_registry=deployed.reputation,

@@ -12,27 +12,15 @@ from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.anvil import AnvilNode, AnvilNotFound, start_anvil
+from attestations.chain.anvil import AnvilNode
 from attestations.chain.deploy import DeployedRegistries, deploy_registries
 from attestations.chain.identity import IdentityClient
 from attestations.chain.reputation import ReputationClient
 from attestations.chain.tx import Fees, next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from attestations.chain.validation import ValidationClient
 
-ANVIL_CHAIN_ID = 8453
+# The session's anvil node (`anvil`) comes from tests/conftest.py, shared with tests/attestations.
 _CHAIN_FIXTURES = {"w3", "registries", "identity", "reputation", "validation", "new_account", "transact"}
-
-
-@pytest.fixture(scope="session")
-def anvil() -> Iterator[AnvilNode]:
-    try:
-        node = start_anvil(chain_id=ANVIL_CHAIN_ID)
-    except AnvilNotFound as error:
-        pytest.fail(f"{error} (the chain tests need the npm package @foundry-rs/anvil)", pytrace=False)
-    try:
-        yield node
-    finally:
-        node.stop()
 
 
 @pytest.fixture(scope="session")
