@@ -8,7 +8,7 @@ Runs, in one process, for every split of ``bench/corpora`` (dev and held-out):
   and recall, recall per type, false-positive rate per look-alike kind, how many true values survive
   redaction (leak rate), throughput;
 - one long document (200 000 characters of corpus lines): time per document, for both tools;
-- hallucination risk: AUROC of the risk score on the HaluEval QA dev set of ``/work/shared/eval`` (if
+- hallucination risk: AUROC of the risk score on the HaluEval QA dev set of ``../shared/eval`` (if
   present), for both tools.
 
 llmverify runs through ``node bench/node/llmverify_safety.js`` on the same inputs.  Both sides are timed
@@ -49,7 +49,7 @@ from verification.engine.safety import (  # noqa: E402  (the repository root mus
 CORPORA = ROOT / "bench" / "corpora"
 RESULTS = ROOT / "bench" / "results" / "safety.json"
 NODE_SCRIPT = ROOT / "bench" / "node" / "llmverify_safety.js"
-DEFAULT_HALUEVAL = Path("/work/shared/eval/halueval_qa_dev.jsonl")
+DEFAULT_HALUEVAL = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "halueval_qa_dev.jsonl"
 
 # llmverify's attack types mapped onto our nine categories.
 LLMVERIFY_CATEGORY = {

@@ -34,7 +34,7 @@ from verification.engine.eval.tool_results import evaluate_tool_results  # noqa:
 from verification.engine.store import RedisStore  # noqa: E402
 from verification.engine.tools import ToolVerifier  # noqa: E402
 
-DEFAULT_STREAM = Path("/work/shared/eval/tool_streams_dev.jsonl")
+DEFAULT_STREAM = Path(__file__).resolve().parents[1].parent / "shared" / "eval" / "tool_streams_dev.jsonl"
 RESULTS = REPO / "bench" / "results" / "tools.json"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 
