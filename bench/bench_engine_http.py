@@ -222,46 +222,19 @@ def upstream_serve(port: int, answers_file: Path) -> None:
 @contextlib.contextmanager
 def upstream(answers_file: Path, log: Path) -> Iterator[tuple[str, int]]:
     port = bh.free_port()
-    with log.open("ab") as sink:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                str(Path(__file__).resolve()),
-                "upstream",
-                "--port",
-                str(port),
-                "--answers",
-                str(answers_file),
-            ],
-            cwd=ROOT,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the upstream exited with {proc.returncode}; see {log}")
-            try:
-                with urllib.request.urlopen(f"{base}/stats", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the upstream did not answer within 30 s; see {log}")
-            time.sleep(0.2)
-        yield base, proc.pid
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "upstream",
+        "--port",
+        str(port),
+        "--answers",
+        str(answers_file),
+    ]
+    with bh.background_server(
+        cmd, port, env=None, log=log, ready_path="/stats", name="the upstream", start_timeout=30
+    ) as up:
+        yield up
 
 
 def upstream_counts(base: str) -> dict[str, int]:

@@ -464,24 +464,42 @@ def gunicorn(config: ServerConfig, env: dict[str, str], log: Path) -> Iterator[t
     ]
     if config.worker_class == "gthread":
         cmd += ["--threads", str(config.threads)]
+    with background_server(
+        cmd, port, env=env, log=log, ready_path="/healthz", name="gunicorn", start_timeout=60
+    ) as up:
+        yield up
+
+
+@contextlib.contextmanager
+def background_server(
+    cmd: list[str],
+    port: int,
+    *,
+    env: dict[str, str] | None,
+    log: Path,
+    ready_path: str,
+    name: str,
+    start_timeout: float,
+) -> Iterator[tuple[str, int]]:
+    """Start a server process, wait until `ready_path` answers 200, yield (base URL, pid), stop it by pid."""
     with log.open("ab") as sink:
         proc = subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + start_timeout
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {proc.returncode}; see {log}")
+                raise RuntimeError(f"{name} exited with {proc.returncode}; see {log}")
             try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(f"{base}{ready_path}", timeout=2) as answer:
                     if answer.status == 200:
                         break
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer within 60 s; see {log}")
+                raise RuntimeError(f"{name} did not answer within {start_timeout:.0f} s; see {log}")
             time.sleep(0.3)
         yield base, proc.pid
     finally:
