@@ -289,6 +289,7 @@ def score_recompute_drain(*, batch: int = DRAIN_BATCH) -> int:
                 .values_list("agent_id", flat=True)[:batch]
             )
             PendingRecompute.objects.filter(agent_id__in=claimed).delete()
+        failed = 0
         for agent_id in claimed:
             try:
                 _recompute(agent_id)
@@ -298,8 +299,10 @@ def score_recompute_drain(*, batch: int = DRAIN_BATCH) -> int:
                 PendingRecompute.objects.bulk_create(
                     [PendingRecompute(agent_id=agent_id)], ignore_conflicts=True
                 )
-        done += len(claimed)
-        if len(claimed) < batch:
+                failed += 1
+        done += len(claimed) - failed
+        # Stop when the queue is empty, or when a whole batch failed (retrying it now would loop).
+        if len(claimed) < batch or failed == len(claimed):
             return done
 
 

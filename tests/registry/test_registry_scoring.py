@@ -424,3 +424,29 @@ def test_it_rescores_an_agent_whose_counted_summary_turns_stale(
     ]
     assert record["trustScore"] == 0.0
     assert committed(lambda: recompute_aging_scores.delay().get()) == 0
+
+
+def test_it_keeps_a_failing_agent_pending_and_still_drains_the_others(
+    db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry.models import PendingRecompute
+    from registry.services import scoring
+    from registry.services.agents import agent_register
+
+    good = agent_register(subject_id="agent-drain-ok")
+    bad = agent_register(subject_id="agent-drain-bad")
+    real = scoring.trust_score_compute
+
+    def flaky(*, agent: Any, now: Any = None) -> Any:
+        if agent.pk == bad.pk:
+            raise RuntimeError("boom")
+        return real(agent=agent, now=now)
+
+    monkeypatch.setattr(scoring, "trust_score_compute", flaky)
+    PendingRecompute.objects.bulk_create(
+        [PendingRecompute(agent_id=good.pk), PendingRecompute(agent_id=bad.pk)]
+    )
+    assert scoring.score_recompute_drain(batch=1) == 1
+    assert list(PendingRecompute.objects.values_list("agent_id", flat=True)) == [bad.pk]
+    good.refresh_from_db()
+    assert good.latest_score_id is not None
