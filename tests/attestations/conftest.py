@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
+from evm_support import evm_snapshot
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
@@ -60,13 +61,8 @@ def _chain_snapshot(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     request.getfixturevalue("deployed")
-    node: Web3 = request.getfixturevalue("anvil_w3")
-    snapshot = node.provider.make_request("evm_snapshot", [])["result"]  # type: ignore[arg-type]
-    try:
+    with evm_snapshot(request.getfixturevalue("anvil_w3")):
         yield
-    finally:
-        reverted = node.provider.make_request("evm_revert", [snapshot])  # type: ignore[arg-type]
-        assert reverted.get("result") is True, f"evm_revert failed: {reverted}"
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
+from evm_support import evm_snapshot
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
@@ -51,13 +52,8 @@ def _chain_isolation(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     request.getfixturevalue("registries")
-    node: Web3 = request.getfixturevalue("w3")
-    snapshot = node.provider.make_request("evm_snapshot", [])["result"]  # type: ignore[arg-type]
-    try:
+    with evm_snapshot(request.getfixturevalue("w3")):
         yield
-    finally:
-        reverted = node.provider.make_request("evm_revert", [snapshot])  # type: ignore[arg-type]
-        assert reverted.get("result") is True, f"evm_revert failed: {reverted}"
 
 
 @pytest.fixture
