@@ -229,6 +229,7 @@ def machine_info() -> dict[str, Any]:
         "postgres": _command_output(["psql", "--version"]),
         "wrk": _command_output(["wrk", "--version"]).splitlines()[0] if shutil.which("wrk") else None,
         "gunicorn": _command_output([str(BIN / "gunicorn"), "--version"]),
+        "granian": _command_output([str(BIN / "granian"), "--version"]),
     }
 
 
@@ -422,11 +423,12 @@ def seed(agents: int, providers: int, scored: int, out: Path) -> None:
     )
 
 
-# --- gunicorn -------------------------------------------------------------------------------------------
+# --- the HTTP server ----------------------------------------------------------------------------------
 
 
 @dataclass
 class ServerConfig:
+    server: str  # "granian" (what docker/ runs) or "gunicorn"
     workers: int
     worker_class: str
     threads: int
@@ -434,38 +436,72 @@ class ServerConfig:
     conn_max_age: int
 
     def describe(self) -> str:
+        if self.server == "granian":
+            return (
+                f"granian --interface wsgi --workers {self.workers} --blocking-threads {self.threads}, "
+                f"DB_CONN_MAX_AGE={self.conn_max_age}"
+            )
         threads = f" --threads {self.threads}" if self.worker_class == "gthread" else ""
         return (
             f"gunicorn -w {self.workers} -k {self.worker_class}{threads} --keep-alive {self.keep_alive}, "
             f"DB_CONN_MAX_AGE={self.conn_max_age}"
         )
 
+    def command(self, port: int) -> list[str]:
+        if self.server == "granian":
+            return [
+                str(BIN / "granian"),
+                "--interface",
+                "wsgi",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                str(self.workers),
+                "--blocking-threads",
+                str(self.threads),
+                "--backlog",
+                "2048",
+                "--log-level",
+                "warning",
+                "--no-access-log",
+                "config.wsgi:application",
+            ]
+        cmd = [
+            str(BIN / "gunicorn"),
+            "config.wsgi",
+            "-w",
+            str(self.workers),
+            "-k",
+            self.worker_class,
+            "-b",
+            f"127.0.0.1:{port}",
+            "--keep-alive",
+            str(self.keep_alive),
+            "--backlog",
+            "2048",
+            "--timeout",
+            "300",
+            "--log-level",
+            "warning",
+        ]
+        if self.worker_class == "gthread":
+            cmd += ["--threads", str(self.threads)]
+        return cmd
+
 
 @contextlib.contextmanager
-def gunicorn(config: ServerConfig, env: dict[str, str], log: Path) -> Iterator[tuple[str, int]]:
+def http_server(config: ServerConfig, env: dict[str, str], log: Path) -> Iterator[tuple[str, int]]:
     port = free_port()
-    cmd = [
-        str(BIN / "gunicorn"),
-        "config.wsgi",
-        "-w",
-        str(config.workers),
-        "-k",
-        config.worker_class,
-        "-b",
-        f"127.0.0.1:{port}",
-        "--keep-alive",
-        str(config.keep_alive),
-        "--backlog",
-        "2048",
-        "--timeout",
-        "300",
-        "--log-level",
-        "warning",
-    ]
-    if config.worker_class == "gthread":
-        cmd += ["--threads", str(config.threads)]
     with background_server(
-        cmd, port, env=env, log=log, ready_path="/healthz", name="gunicorn", start_timeout=60
+        config.command(port),
+        port,
+        env=env,
+        log=log,
+        ready_path="/healthz",
+        name=config.server,
+        start_timeout=60,
     ) as up:
         yield up
 
@@ -579,7 +615,7 @@ class CpuMeter:
 
     def _groups(self) -> dict[str, list[int]]:
         return {
-            "gunicorn": [self.master, *children_of(self.master)],
+            "server": [self.master, *children_of(self.master)],
             "postgres": pg_backends(),
             "redis": pids_named("redis-server"),
         }
@@ -615,7 +651,7 @@ class CpuMeter:
         requests = items / items_per_request
         used = {**self.used, "wrk": self.wrk_cpu}
         per_request = {k: round(v * 1000 / requests, 3) for k, v in used.items()}
-        service = per_request["gunicorn"] + per_request["postgres"] + per_request["redis"]
+        service = per_request["server"] + per_request["postgres"] + per_request["redis"]
         busy, total = self.machine
         cores = os.cpu_count() or 1
         ours = sum(used.values())
@@ -867,6 +903,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not postgres_available():
         raise SystemExit("PostgreSQL is not reachable at 127.0.0.1:5432 as user postgres")
     config = ServerConfig(
+        server=args.server,
         workers=args.workers,
         worker_class=args.worker_class,
         threads=args.threads,
@@ -916,7 +953,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         key = seeded["keys"][0]
         base_epoch = int(time.time()) - 30 * 86400
         print(f"starting {config.describe()} ...", flush=True)
-        with gunicorn(config, env, log) as (base, master):
+        with http_server(config, env, log) as (base, master):
             # Warm every worker (imports, connections, the Celery producer) before measuring.
             wrk_run(
                 name="warm-up",
@@ -1140,9 +1177,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 10)))
     parser.add_argument("--agents", type=int, default=env_int("BENCH_AGENTS", 5000))
     parser.add_argument("--providers", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=env_int("BENCH_WORKERS", 4))
+    parser.add_argument(
+        "--server", choices=["granian", "gunicorn"], default=os.environ.get("BENCH_SERVER", "granian")
+    )
+    parser.add_argument(
+        "--workers", type=int, default=env_int("BENCH_WORKERS", 0), help="default: 2 (granian), 4"
+    )
     parser.add_argument("--worker-class", default=os.environ.get("BENCH_WORKER_CLASS", "gthread"))
-    parser.add_argument("--threads", type=int, default=env_int("BENCH_THREADS", 2))
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=env_int("BENCH_THREADS", 2),
+        help="granian blocking threads / gthread threads",
+    )
     parser.add_argument("--keep-alive", type=int, default=5)
     parser.add_argument("--conn-max-age", type=int, default=600)
     parser.add_argument("--read-connections", type=int, default=env_int("BENCH_READ_CONNECTIONS", 16))
@@ -1158,6 +1205,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "seed":
         seed(args.agents, args.providers, args.scored, args.out)
         return 0
+    if not args.workers:
+        args.workers = 2 if args.server == "granian" else 4
     report = run(args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")

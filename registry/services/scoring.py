@@ -260,6 +260,14 @@ def score_recompute_schedule_many(*, agent_ids: Iterable[int]) -> None:
     if not ids:
         return
     PendingRecompute.objects.bulk_create([PendingRecompute(agent_id=i) for i in ids], ignore_conflicts=True)
+    score_recompute_drain_ensure()
+
+
+def score_recompute_drain_ensure() -> None:
+    """After the caller's transaction commits, queue a drain unless one is already due.
+
+    For writers that insert PendingRecompute rows themselves (the summary ingest statement).
+    """
     transaction.on_commit(_ensure_drain)
 
 

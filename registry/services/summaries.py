@@ -9,13 +9,17 @@ the stored answer is replayed for the same body and a different body under the s
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import math
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import psycopg
 import rfc8785
+from django.db import connection
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError, json_pointer, validation_error
@@ -23,7 +27,7 @@ from common.errors import ApplicationError, FieldError, json_pointer, validation
 from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
 from .idempotency import idempotent_run
-from .scoring import score_recompute_schedule_many
+from .scoring import score_recompute_drain_ensure, score_recompute_schedule_many
 from .signatures import BATCH_AGENT, SignatureHeaders, submission_verify
 from .validation import NormalisedSummary, summary_validate
 
@@ -63,20 +67,42 @@ def canonical_json_errors(value: Any, path: list[str | int]) -> list[FieldError]
 
 @dataclass(frozen=True)
 class Ingested:
-    summary: VerificationSummary
+    """What the answer says about one stored (or replayed) summary."""
+
+    summary_id: int
+    agent_id: int
+    subject_id: str
+    provider_slug: str
+    window_days: int
+    window_end: datetime
+    received_at: datetime
+    body_digest: str
     created: bool
 
+    @classmethod
+    def of(cls, summary: VerificationSummary, *, subject_id: str, created: bool) -> Ingested:
+        return cls(
+            summary_id=summary.pk,
+            agent_id=summary.agent_id,
+            subject_id=subject_id,
+            provider_slug=summary.provider.slug,
+            window_days=summary.window_days,
+            window_end=summary.window_end,
+            received_at=summary.received_at,
+            body_digest=summary.body_digest,
+            created=created,
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        s = self.summary
         return {
-            "id": s.pk,
+            "id": self.summary_id,
             "status": "created" if self.created else "replayed",
-            "agent": s.agent.subject_id,
-            "provider": s.provider.slug,
-            "windowDays": s.window_days,
-            "windowEnd": s.window_end.isoformat().replace("+00:00", "Z"),
-            "receivedAt": s.received_at.isoformat().replace("+00:00", "Z"),
-            "bodyDigest": s.body_digest,
+            "agent": self.subject_id,
+            "provider": self.provider_slug,
+            "windowDays": self.window_days,
+            "windowEnd": self.window_end.isoformat().replace("+00:00", "Z"),
+            "receivedAt": self.received_at.isoformat().replace("+00:00", "Z"),
+            "bodyDigest": self.body_digest,
         }
 
 
@@ -124,8 +150,7 @@ def summaries_ingest(
     _ensure_active(provider)
     prefix: list[str | int] | None = [batch_key] if batch_key else None
     normalised = _validate_all(bodies, prefix)
-    if unhashable := canonical_json_errors(bodies if batch_key else bodies[0], prefix or []):
-        raise validation_error(unhashable, what="summary")
+    digests = _body_digests(bodies, prefix)
     # Only a request with an Idempotency-Key needs the digest of the whole request.
     fingerprint = (
         canonical_digest({"kind": "summaries", "batch": bool(batch_key), "bodies": bodies})
@@ -138,7 +163,7 @@ def summaries_ingest(
             signed_body: Any = {batch_key: bodies} if batch_key else bodies[0]
             agent_id = BATCH_AGENT if batch_key else bodies[0]["agent"]
             submission_verify(provider=provider, agent_id=agent_id, body=signed_body, headers=signature)
-        results = _store(provider, bodies, normalised, prefix, source)
+        results = _store(provider, bodies, normalised, digests, prefix, source)
         created = sum(1 for r in results if r.created)
         answer: dict[str, Any]
         if batch_key:
@@ -149,62 +174,76 @@ def summaries_ingest(
             }
         else:
             answer = results[0].to_dict()
-        score_recompute_schedule_many(agent_ids={r.summary.agent_id for r in results if r.created})
         return (201 if created else 200), answer
 
     return idempotent_run(provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store)
+
+
+# A window is named by (subject id, windowDays, window end) before the agent's row is known.
+WindowKey = tuple[str, int, datetime]
+
+
+def _body_digests(bodies: list[dict[str, Any]], prefix: list[str | int] | None) -> list[str]:
+    """The canonical digest of every body, or a 400 naming each value RFC 8785 cannot canonicalise."""
+    digests: list[str] = []
+    errors: list[FieldError] = []
+    for index, body in enumerate(bodies):
+        try:
+            digests.append(canonical_digest(body))
+        except (ValueError, UnicodeError):  # rfc8785's errors are ValueErrors
+            # The walk is only for the answer: it finds the same values rfc8785 refused, by pointer.
+            where: list[str | int] = [*prefix, index] if prefix is not None else []
+            found = canonical_json_errors(body, where)
+            errors.extend(found or [FieldError(json_pointer(where), "Cannot be canonicalised (RFC 8785).")])
+    if errors:
+        raise validation_error(errors, what="summary")
+    return digests
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One ingest request's summaries, side by side: body, normalised form, window and digest."""
+
+    provider: Provider
+    bodies: list[dict[str, Any]]
+    items: list[NormalisedSummary]
+    keys: list[WindowKey]
+    digests: list[str]
+    prefix: list[str | int] | None
+    source: str
+    now: datetime
 
 
 def _store(
     provider: Provider,
     bodies: list[dict[str, Any]],
     items: list[NormalisedSummary],
+    digests: list[str],
     prefix: list[str | int] | None,
     source: str,
 ) -> list[Ingested]:
-    agents = agents_resolve(
-        subject_ids=[
-            (item.agent, item.agent_registry, item.agent_protocol, _pointer(prefix, i, "agent"))
-            for i, item in enumerate(items)
-        ]
-    )
+    """Store the new windows, replay the known ones, refuse the whole request on any conflict."""
     now = timezone.now()
-    digests = [canonical_digest(body) for body in bodies]
-    keys: list[tuple[int, int, datetime]] = [
-        (agents[item.agent].pk, item.window_days, item.updated_at or now) for item in items
-    ]
-    existing: dict[tuple[int, int, datetime], VerificationSummary] = {}
-    for summary in VerificationSummary.objects.filter(
-        provider=provider,
-        source=source,
-        agent_id__in={k[0] for k in keys},
-        window_end__in={k[2] for k in keys},
-    ).select_related("agent", "provider"):
-        existing[(summary.agent_id, summary.window_days, summary.window_end)] = summary
-
-    results: list[Ingested | None] = [None] * len(items)
+    keys: list[WindowKey] = [(item.agent, item.window_days, item.updated_at or now) for item in items]
+    request = _Request(provider, bodies, items, keys, digests, prefix, source, now)
+    # One row per window: a later item for the same window replays the first or conflicts with it.
+    first_of: dict[WindowKey, int] = {}
     conflicts: list[FieldError] = []
-    pending: dict[tuple[int, int, datetime], int] = {}
-    to_create: list[VerificationSummary] = []
-    for i, (item, key, digest) in enumerate(zip(items, keys, digests, strict=True)):
-        earlier = existing.get(key)
-        if earlier is not None:
-            if earlier.body_digest == digest:
-                results[i] = Ingested(earlier, created=False)
-            else:
-                conflicts.append(FieldError(_pointer(prefix, i, "updatedAt"), _conflict_message(earlier)))
-            continue
-        if key in pending:
-            first = pending[key]
-            if digests[first] != digest:
-                conflicts.append(
-                    FieldError(
-                        _pointer(prefix, i, "updatedAt"), "Another summary in this batch has the same window."
-                    )
+    for i, key in enumerate(keys):
+        first = first_of.setdefault(key, i)
+        if first != i and digests[first] != digests[i]:
+            conflicts.append(
+                FieldError(
+                    _pointer(prefix, i, "updatedAt"), "Another summary in this batch has the same window."
                 )
-            continue
-        pending[key] = i
-        to_create.append(_new_summary(provider, agents[item.agent], item, bodies[i], digest, key, source))
+            )
+    firsts = list(first_of.values())
+    stored: dict[WindowKey, Ingested] = {}
+    if connection.vendor == "postgresql" and not conflicts:
+        stored = _insert_new_windows(request, firsts)
+    rest = [i for i in firsts if keys[i] not in stored]
+    if rest:
+        stored.update(_store_orm(request, rest, conflicts))
     if conflicts:
         raise ApplicationError(
             f"{len(conflicts)} summary window(s) already hold a different summary.",
@@ -212,13 +251,155 @@ def _store(
             problem="conflict",
             errors=conflicts,
         )
-    created = VerificationSummary.objects.bulk_create(to_create)
-    by_key = {(s.agent_id, s.window_days, s.window_end): s for s in created}
+    results = []
     for i, key in enumerate(keys):
-        if results[i] is None:
-            summary = by_key[key]
-            results[i] = Ingested(summary, created=pending.get(key) == i)
-    return [r for r in results if r is not None]
+        ingested = stored[key]
+        if ingested.created and first_of[key] != i:
+            ingested = dataclasses.replace(ingested, created=False)
+        results.append(ingested)
+    return results
+
+
+_INSERT_NEW_WINDOWS = """
+WITH incoming AS (
+    SELECT * FROM unnest(
+        %(subject)b::text[], %(window_days)b::integer[], %(window_end)b::timestamptz[], %(digest)b::text[],
+        %(raw)b::text[], %(allow)b::float8[], %(block)b::float8[], %(uncertain)b::float8[],
+        %(confidence)b::float8[], %(checks)b::bigint[], %(stake)b::text[]
+    ) AS t(
+        subject_id, window_days, window_end, digest, raw, allow, block, uncertain, confidence, checks, stake
+    )
+), inserted AS (
+    INSERT INTO registry_verificationsummary (
+        provider_id, agent_id, source, window_days, window_end, received_at, idempotency_key, body_digest,
+        raw_body, allow_rate, block_rate, uncertain_rate, avg_confidence, total_checks, stake_distribution
+    )
+    SELECT %(provider)s, a.id, %(source)s, i.window_days, i.window_end, %(now)s, '', i.digest,
+           i.raw::jsonb, i.allow, i.block, i.uncertain, i.confidence, i.checks, i.stake::jsonb
+    FROM incoming i JOIN registry_agent a ON a.subject_id = i.subject_id
+    ON CONFLICT ON CONSTRAINT unique_summary_window DO NOTHING
+    RETURNING id, agent_id, window_days, window_end
+), scheduled AS (
+    INSERT INTO registry_pendingrecompute (agent_id, requested_at)
+    SELECT DISTINCT agent_id, %(now)s FROM inserted
+    ON CONFLICT (agent_id) DO NOTHING
+)
+SELECT n.id, n.agent_id, a.subject_id, n.window_days, n.window_end
+FROM inserted n JOIN registry_agent a ON a.id = n.agent_id
+"""
+
+
+def _insert_new_windows(request: _Request, indices: list[int]) -> dict[WindowKey, Ingested]:
+    """PostgreSQL: insert every window of a known agent that is not stored yet, in one statement.
+
+    The same statement marks the agents for a recompute. Ingestion is the hot write path, and one
+    round trip instead of five (agent lookup, window lookup, insert, pending insert, and the ORM's
+    bookkeeping) is most of its cost. What it leaves out (unknown agents, windows already stored)
+    goes through `_store_orm`, which registers agents and tells replays from conflicts.
+    """
+    provider, keys, digests, now = request.provider, request.keys, request.digests, request.now
+    chosen = [request.items[i] for i in indices]
+    params = {
+        "provider": provider.pk,
+        "source": request.source,
+        "now": now,
+        "subject": [keys[i][0] for i in indices],
+        "window_days": [keys[i][1] for i in indices],
+        "window_end": [keys[i][2] for i in indices],
+        "digest": [digests[i] for i in indices],
+        "raw": [json.dumps(request.bodies[i]) for i in indices],
+        "allow": [item.allow_rate for item in chosen],
+        "block": [item.block_rate for item in chosen],
+        "uncertain": [item.uncertain_rate for item in chosen],
+        "confidence": [item.avg_confidence for item in chosen],
+        "checks": [item.total_checks for item in chosen],
+        "stake": [
+            None if item.stake_distribution is None else json.dumps(item.stake_distribution)
+            for item in chosen
+        ],
+    }
+    # Django's cursors bind parameters client-side, which quotes every array element in Python; a
+    # plain psycopg cursor on the same connection (and transaction) sends the arrays as binary
+    # parameters (the %(name)b placeholders), several times cheaper for a batch of 1,000.
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_INSERT_NEW_WINDOWS, params)
+        rows = cursor.fetchall()
+    digest_of = {keys[i]: digests[i] for i in indices}
+    stored = {}
+    for summary_id, agent_id, subject_id, window_days, window_end in rows:
+        key = (subject_id, window_days, window_end)
+        stored[key] = Ingested(
+            summary_id=summary_id,
+            agent_id=agent_id,
+            subject_id=subject_id,
+            provider_slug=provider.slug,
+            window_days=window_days,
+            window_end=window_end,
+            received_at=now,
+            body_digest=digest_of[key],
+            created=True,
+        )
+    if stored:
+        score_recompute_drain_ensure()
+    return stored
+
+
+def _store_orm(
+    request: _Request, indices: list[int], conflicts: list[FieldError]
+) -> dict[WindowKey, Ingested]:
+    """The general path (any database): resolve or register agents, replay or refuse stored windows."""
+    provider, items, keys, digests, prefix = (
+        request.provider,
+        request.items,
+        request.keys,
+        request.digests,
+        request.prefix,
+    )
+    agents = agents_resolve(
+        subject_ids=[
+            (items[i].agent, items[i].agent_registry, items[i].agent_protocol, _pointer(prefix, i, "agent"))
+            for i in indices
+        ]
+    )
+    existing: dict[tuple[int, int, datetime], VerificationSummary] = {}
+    for summary in VerificationSummary.objects.filter(
+        provider=provider,
+        source=request.source,
+        agent_id__in={agents[keys[i][0]].pk for i in indices},
+        window_end__in={keys[i][2] for i in indices},
+    ).select_related("provider"):
+        existing[(summary.agent_id, summary.window_days, summary.window_end)] = summary
+    stored: dict[WindowKey, Ingested] = {}
+    to_create: list[VerificationSummary] = []
+    for i in indices:
+        subject_id, window_days, window_end = keys[i]
+        earlier = existing.get((agents[subject_id].pk, window_days, window_end))
+        if earlier is None:
+            to_create.append(
+                _new_summary(
+                    provider,
+                    agents[subject_id],
+                    items[i],
+                    request.bodies[i],
+                    digests[i],
+                    window_end,
+                    request.source,
+                )
+            )
+        elif earlier.body_digest == digests[i]:
+            stored[keys[i]] = Ingested.of(earlier, subject_id=subject_id, created=False)
+        else:
+            conflicts.append(FieldError(_pointer(prefix, i, "updatedAt"), _conflict_message(earlier)))
+    if conflicts:
+        return stored
+    for summary in VerificationSummary.objects.bulk_create(to_create):
+        subject_id = summary.agent.subject_id
+        stored[(subject_id, summary.window_days, summary.window_end)] = Ingested.of(
+            summary, subject_id=subject_id, created=True
+        )
+    score_recompute_schedule_many(agent_ids={summary.agent_id for summary in to_create})
+    return stored
 
 
 def _conflict_message(earlier: VerificationSummary) -> str:
@@ -234,7 +415,7 @@ def _new_summary(
     item: NormalisedSummary,
     body: dict[str, Any],
     digest: str,
-    key: tuple[int, int, datetime],
+    window_end: datetime,
     source: str,
 ) -> VerificationSummary:
     summary = VerificationSummary(
@@ -242,7 +423,7 @@ def _new_summary(
         agent=agent,
         source=source,
         window_days=item.window_days,
-        window_end=key[2],
+        window_end=window_end,
         body_digest=digest,
         raw_body=body,
         allow_rate=item.allow_rate,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import fastjsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaError
 
@@ -24,6 +25,30 @@ MAX_CLOCK_SKEW = timedelta(minutes=5)
 
 _summary_validator = Draft202012Validator(SUMMARY_SCHEMA)
 _outcome_validator = Draft202012Validator(OUTCOME_SCHEMA)
+
+
+def _compiled_gate(schema: dict[str, Any]) -> Any:
+    """A yes/no check compiled to Python code from the same schema: ~30x cheaper than jsonschema.
+
+    It is only a gate. When it says yes, the body is valid and jsonschema is skipped; when it says no
+    (or cannot decide), jsonschema runs and produces the field errors the answer names. It may be
+    stricter than jsonschema (it checks `format: date-time`, which jsonschema leaves to
+    `parse_timestamp`), never looser: tests/registry/test_registry_validation_gate.py checks that.
+    """
+    return fastjsonschema.compile(schema)
+
+
+_summary_gate = _compiled_gate(SUMMARY_SCHEMA)
+_outcome_gate = _compiled_gate(OUTCOME_SCHEMA)
+
+
+def schema_passes(gate: Any, body: Any) -> bool:
+    """True when the compiled gate accepts `body` (so the full jsonschema run can be skipped)."""
+    try:
+        gate(body)
+    except fastjsonschema.JsonSchemaException:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -103,9 +128,10 @@ def summary_validate(
     errors = _non_finite(body, prefix)
     if errors:
         return None, errors
-    errors = _schema_errors(_summary_validator.iter_errors(body), prefix)
-    if errors:
-        return None, errors
+    if not schema_passes(_summary_gate, body):
+        errors = _schema_errors(_summary_validator.iter_errors(body), prefix)
+        if errors:
+            return None, errors
     allow, block = float(body["allowRate"]), float(body["blockRate"])
     uncertain = body.get("uncertainRate")
     total = int(body["totalChecks"])
@@ -165,7 +191,9 @@ def outcome_validate(
     body: Any, *, prefix: list[str | int]
 ) -> tuple[NormalisedOutcome | None, list[FieldError]]:
     """Check one raw outcome and map its verdict onto ALLOW / BLOCK / UNCERTAIN."""
-    errors = _non_finite(body, prefix) or _schema_errors(_outcome_validator.iter_errors(body), prefix)
+    errors = _non_finite(body, prefix)
+    if not errors and not schema_passes(_outcome_gate, body):
+        errors = _schema_errors(_outcome_validator.iter_errors(body), prefix)
     if errors:
         return None, errors
     checked_at, errors = parse_timestamp(body["checkedAt"], [*prefix, "checkedAt"])

@@ -90,3 +90,21 @@ def test_it_documents_errors_as_problem_details_and_public_reads_as_anonymous(fu
     assert (limit["schema"]["minimum"], limit["schema"]["maximum"]) == (1, 1000)
     provider = schema["components"]["schemas"]["Provider"]["properties"]
     assert "format" not in provider["methodologyUrl"]
+
+
+@pytest.mark.parametrize(
+    ("body", "pointers"),
+    [
+        (b'{"subjectId": "s", "name": "a\x00b"}', []),  # a raw NUL byte: not JSON at all
+        ('{"subjectId": "s", "name": "a\x00b"}'.encode("utf-16"), []),  # not UTF-8
+        (b'{"subjectId": "s", "name": "a\\u0000b"}', ["/name"]),
+        (b'{"subjectId": "s", "name": "ok", "tags": {"k": ["\\u0000"]}}', ["/tags/k/0"]),
+    ],
+)
+def test_it_refuses_nul_however_the_body_spells_it(
+    fuzz_world: FuzzWorld, body: bytes, pointers: list[str]
+) -> None:
+    # The parser only walks bodies that could hold a NUL or a surrogate: every spelling must be refused.
+    response = _client(fuzz_world.provider_key).post("/api/v1/agents", body, content_type="application/json")
+
+    assert _pointers(_problem(response, 400)) == pointers

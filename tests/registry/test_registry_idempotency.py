@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from registry.models import (
     AppendOnlyError,
     CheckOutcome,
+    PendingRecompute,
     Provider,
     ScoringConfig,
     TrustScore,
@@ -161,6 +162,37 @@ def test_it_stores_nothing_from_a_batch_naming_an_unknown_agent(client: APIClien
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["summaries[3].agent"]
     assert VerificationSummary.objects.count() == 0
+
+
+def test_it_answers_every_item_of_a_mixed_batch_in_order(client: APIClient, settings: Any) -> None:
+    # New windows of a known agent, a stored window sent again, a duplicate inside the batch and an
+    # agent registered on first report: on PostgreSQL the first kind takes the one-statement insert and
+    # the others the general path, and the answer must still list every item in request order.
+    settings.AUTO_REGISTER_AGENTS = True
+    stored = client.post("/api/v1/summaries", summary_body("agent-i", updatedAt=WINDOW), format="json").json()
+    items = [
+        summary_body("agent-i", updatedAt="2026-10-01T00:00:00Z"),
+        summary_body("agent-i", updatedAt=WINDOW),
+        summary_body("newcomer", updatedAt=WINDOW, agentRegistry="hcs-10"),
+        summary_body("agent-i", updatedAt="2026-10-01T00:00:00Z"),
+        summary_body("agent-i", updatedAt="2026-10-02T00:00:00Z", windowDays=30),
+    ]
+    response = client.post("/api/v1/summaries/batch", {"summaries": items}, format="json")
+    assert response.status_code == 201, response.json()
+    answer = response.json()
+    assert (answer["created"], answer["replayed"]) == (3, 2)
+    results = answer["results"]
+    assert [r["status"] for r in results] == ["created", "replayed", "created", "replayed", "created"]
+    assert [r["agent"] for r in results] == ["agent-i", "agent-i", "newcomer", "agent-i", "agent-i"]
+    assert results[1]["id"] == stored["id"]
+    assert results[3]["id"] == results[0]["id"]
+    assert results[4]["windowDays"] == 30
+    assert VerificationSummary.objects.count() == 4
+    for result in results:
+        row = VerificationSummary.objects.get(pk=result["id"])
+        assert row.body_digest == result["bodyDigest"]
+        assert row.window_end.isoformat().replace("+00:00", "Z") == result["windowEnd"]
+    assert PendingRecompute.objects.filter(agent__subject_id__in=["agent-i", "newcomer"]).count() == 2
 
 
 def test_it_makes_an_accepted_summary_durable_before_answering(client: APIClient) -> None:
