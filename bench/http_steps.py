@@ -55,11 +55,12 @@ def measure(seed_dir: Path) -> dict[str, float]:
     from registry.models import Agent, PendingRecompute, TrustScore
     from registry.services.providers import provider_by_api_key
     from registry.services.scoring import (
+        score_recompute_drain,
         score_recompute_run,
         score_recompute_schedule_many,
         trust_score_compute,
     )
-    from registry.services.summaries import canonical_digest
+    from registry.services.summaries import canonical_digest, summaries_ingest
     from registry.services.validation import summary_validate
     from registry.tasks import recompute_trust_score
 
@@ -174,6 +175,19 @@ def measure(seed_dir: Path) -> dict[str, float]:
     out["score_recompute_run (the task body)"] = cpu_ms(
         lambda i: score_recompute_run(agent_id=scored[30 + i % 30].pk), 29
     )
+
+    # What a worker pays per agent when a drain finds many agents with new input (the usual case
+    # under sustained ingest): inputs read and records written for the whole claimed batch at once.
+    provider = provider_by_api_key(plaintext=key)
+    assert provider is not None
+    for round_ in range(2):
+        for n in range(400, 600):
+            fresh = {**body, "agent": subject(n), "updatedAt": f"2026-10-0{2 + round_}T00:00:00Z"}
+            summaries_ingest(provider=provider, bodies=[fresh])
+        started = time.process_time()
+        drained = score_recompute_drain()
+        per_agent = (time.process_time() - started) / max(drained, 1) * 1000
+    out["score_recompute_drain, 200 agents with new input (per agent)"] = round(per_agent, 3)
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
@@ -87,16 +87,33 @@ def scoring_params(config: ScoringConfig) -> ScoringParams:
 
 def latest_summaries(agent: Agent) -> list[VerificationSummary]:
     """Each provider's newest summary about the agent (by window end, then arrival)."""
-    newest = (
-        VerificationSummary.objects.filter(agent_id=agent.pk, provider_id=OuterRef("provider_id"))
-        .order_by("-window_end", "-id")
-        .values("id")[:1]
-    )
-    return list(
-        VerificationSummary.objects.filter(agent_id=agent.pk, id=Subquery(newest))
-        .select_related("provider")
-        .order_by("provider__slug")
-    )
+    return latest_summaries_many([agent.pk])[agent.pk]
+
+
+def latest_summaries_many(agent_ids: list[int]) -> dict[int, list[VerificationSummary]]:
+    """Per agent, each provider's newest summary (by window end, then arrival), ordered by provider slug."""
+    rows = VerificationSummary.objects.filter(agent_id__in=agent_ids).select_related("provider")
+    if connection.vendor == "postgresql":
+        # DISTINCT ON reads the (agent, provider, -window_end) index once per pair, where the
+        # correlated subquery below runs once per stored summary and slows down as history grows.
+        rows = rows.order_by("agent_id", "provider_id", "-window_end", "-id").distinct(
+            "agent_id", "provider_id"
+        )
+    else:
+        newest = (
+            VerificationSummary.objects.filter(
+                agent_id=OuterRef("agent_id"), provider_id=OuterRef("provider_id")
+            )
+            .order_by("-window_end", "-id")
+            .values("id")[:1]
+        )
+        rows = rows.filter(id=Subquery(newest))
+    by_agent: dict[int, list[VerificationSummary]] = {agent_id: [] for agent_id in agent_ids}
+    for row in rows:
+        by_agent[row.agent_id].append(row)
+    for summaries in by_agent.values():
+        summaries.sort(key=lambda row: row.provider.slug)
+    return by_agent
 
 
 def exclusion_reason(
@@ -123,13 +140,23 @@ def exclusion_reason(
 
 def feedback_summary(agent: Agent, rating_tag: str) -> FeedbackSummary | None:
     """The agent's on-chain rating feedback reduced to (average 0-100, count); revoked excluded."""
-    rows = FeedbackEntry.objects.filter(agent=agent, revoked=False, tag1=rating_tag).values_list(
-        "value", "value_decimals"
+    return feedback_summaries_many([agent.pk], rating_tag)[agent.pk]
+
+
+def feedback_summaries_many(agent_ids: list[int], rating_tag: str) -> dict[int, FeedbackSummary | None]:
+    """`feedback_summary` for many agents in one query."""
+    values: dict[int, list[float]] = {agent_id: [] for agent_id in agent_ids}
+    rows = FeedbackEntry.objects.filter(agent_id__in=agent_ids, revoked=False, tag1=rating_tag).values_list(
+        "agent_id", "value", "value_decimals"
     )
-    values = [clamp(float(Decimal(v) / (Decimal(10) ** d))) for v, d in rows]
-    if not values:
-        return None
-    return FeedbackSummary(average_score=sum(values) / len(values), total_feedbacks=len(values))
+    for agent_id, value, decimals in rows:
+        values[agent_id].append(clamp(float(Decimal(value) / (Decimal(10) ** decimals))))
+    return {
+        agent_id: FeedbackSummary(average_score=sum(found) / len(found), total_feedbacks=len(found))
+        if found
+        else None
+        for agent_id, found in values.items()
+    }
 
 
 def _stake_checks(distribution: dict[str, Any] | None) -> dict[str, int] | None:
@@ -148,8 +175,23 @@ class ScoreInputs:
 
 
 def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> ScoreInputs:
+    return _inputs_from(
+        agent,
+        latest_summaries(agent),
+        feedback_summary(agent, params.erc8004_feedback.rating_tag),
+        params,
+        now,
+    )
+
+
+def _inputs_from(
+    agent: Agent,
+    rows: list[VerificationSummary],
+    feedback: FeedbackSummary | None,
+    params: ScoringParams,
+    now: datetime,
+) -> ScoreInputs:
     max_age = params.output_verification.max_age_days
-    rows = latest_summaries(agent)
     summaries = []
     newest: datetime | None = None
     changes_at: datetime | None = None
@@ -172,7 +214,6 @@ def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> S
             # The moment this summary turns stale the score changes without new input.
             expiry = row.window_end + timedelta(days=max_age)
             changes_at = min(changes_at, expiry) if changes_at else expiry
-    feedback = feedback_summary(agent, params.erc8004_feedback.rating_tag)
     return ScoreInputs(
         summaries=summaries,
         summary_ids={row.provider.slug: row.pk for row in rows},
@@ -191,26 +232,50 @@ def _iso(moment: datetime) -> str:
 
 def trust_score_compute(*, agent: Agent, now: datetime | None = None) -> tuple[TrustScore, bool]:
     """Score an agent under the current configuration; returns (score, whether it is new)."""
+    return trust_scores_compute_many(agents=[agent], now=now)[0]
+
+
+def trust_scores_compute_many(
+    *, agents: list[Agent], now: datetime | None = None
+) -> list[tuple[TrustScore, bool]]:
+    """Score agents under the current configuration; per agent (score, whether it is new), in order.
+
+    Inputs are read with two queries for all the agents and new records are written together, so a
+    drain of many pending agents costs a few round trips instead of several per agent. An agent
+    whose inputs and configuration are unchanged keeps its record (nothing is written for it).
+    """
     now = now or timezone.now()
     config = scoring_config_current()
     params = scoring_params(config)
-    gathered = score_inputs_gather(agent, params, now)
-    subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
-    result = score_subject(subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params)
-    latest = agent.latest_score
-    if latest is not None and latest.inputs_digest == result.inputs_digest and latest.config_id == config.pk:
-        return latest, False
-    record = result.to_hcs25(config.version, _iso(now))
-    record["provenance"]["newestInputAt"] = (
-        _iso(gathered.newest_input_at) if gathered.newest_input_at else None
-    )
-    record["provenance"]["summaryIds"] = gathered.summary_ids
-    record["provenance"]["changesAt"] = _iso(gathered.changes_at) if gathered.changes_at else None
-    inputs = dict(result.inputs) or scoring_inputs(
-        subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
-    )
-    with transaction.atomic():
-        score = TrustScore.objects.create(
+    ids = [agent.pk for agent in agents]
+    rows = latest_summaries_many(ids)
+    feedback = feedback_summaries_many(ids, params.erc8004_feedback.rating_tag)
+    results: list[tuple[TrustScore, bool]] = []
+    fresh: list[tuple[Agent, TrustScore]] = []
+    for agent in agents:
+        gathered = _inputs_from(agent, rows[agent.pk], feedback[agent.pk], params, now)
+        subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
+        result = score_subject(
+            subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+        )
+        latest = agent.latest_score
+        if (
+            latest is not None
+            and latest.inputs_digest == result.inputs_digest
+            and latest.config_id == config.pk
+        ):
+            results.append((latest, False))
+            continue
+        record = result.to_hcs25(config.version, _iso(now))
+        record["provenance"]["newestInputAt"] = (
+            _iso(gathered.newest_input_at) if gathered.newest_input_at else None
+        )
+        record["provenance"]["summaryIds"] = gathered.summary_ids
+        record["provenance"]["changesAt"] = _iso(gathered.changes_at) if gathered.changes_at else None
+        inputs = dict(result.inputs) or scoring_inputs(
+            subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+        )
+        score = TrustScore(
             agent=agent,
             config=config,
             trust_score=Decimal(str(result.trust_score)),
@@ -222,18 +287,28 @@ def trust_score_compute(*, agent: Agent, now: datetime | None = None) -> tuple[T
             newest_input_at=gathered.newest_input_at,
             changes_at=gathered.changes_at,
         )
-        Agent.objects.filter(pk=agent.pk).update(
-            latest_score=score, trust_score=score.trust_score, trust_score_updated_at=now
+        fresh.append((agent, score))
+        results.append((score, True))
+    if fresh:
+        _scores_store(fresh, now)
+    return results
+
+
+def _scores_store(fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:
+    with transaction.atomic():
+        TrustScore.objects.bulk_create([score for _, score in fresh])
+        for agent, score in fresh:
+            agent.latest_score = score
+            agent.trust_score = score.trust_score
+            agent.trust_score_updated_at = now
+        Agent.objects.bulk_update(
+            [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
         )
-    # Readers get the new record from the next request on (dropped now and again once committed,
-    # so a reader racing this transaction cannot leave the old record cached).
-    key = trust_score_cache_key(agent.subject_id)
-    cache.delete(key)
-    transaction.on_commit(partial(cache.delete, key))
-    agent.latest_score = score
-    agent.trust_score = score.trust_score
-    agent.trust_score_updated_at = now
-    return score, True
+    # Readers get the new records from the next request on (dropped now and again once committed,
+    # so a reader racing this transaction cannot leave an old record cached).
+    keys = [trust_score_cache_key(agent.subject_id) for agent, _ in fresh]
+    cache.delete_many(keys)
+    transaction.on_commit(partial(cache.delete_many, keys))
 
 
 # --- scheduling ------------------------------------------------------------------------------------
@@ -298,20 +373,38 @@ def score_recompute_drain(*, batch: int = DRAIN_BATCH) -> int:
             )
             PendingRecompute.objects.filter(agent_id__in=claimed).delete()
         failed = 0
-        for agent_id in claimed:
-            try:
-                _recompute(agent_id)
-            except Exception:
-                # One agent's failure must not starve the others: put it back for the next drain.
-                logger.exception("recompute of agent %s failed; it stays pending", agent_id)
-                PendingRecompute.objects.bulk_create(
-                    [PendingRecompute(agent_id=agent_id)], ignore_conflicts=True
-                )
-                failed += 1
+        try:
+            _recompute_many(claimed)
+        except Exception:
+            logger.exception("recompute of %d agents together failed; retrying them one by one", len(claimed))
+            for agent_id in claimed:
+                try:
+                    _recompute(agent_id)
+                except Exception:
+                    # One agent's failure must not starve the others: put it back for the next drain.
+                    logger.exception("recompute of agent %s failed; it stays pending", agent_id)
+                    PendingRecompute.objects.bulk_create(
+                        [PendingRecompute(agent_id=agent_id)], ignore_conflicts=True
+                    )
+                    failed += 1
         done += len(claimed) - failed
         # Stop when the queue is empty, or when a whole batch failed (retrying it now would loop).
         if len(claimed) < batch or failed == len(claimed):
             return done
+
+
+def _recompute_many(agent_ids: list[int]) -> None:
+    started = timezone.now()
+    with transaction.atomic():
+        agents = list(Agent.objects.select_related("latest_score").filter(pk__in=agent_ids).order_by("pk"))
+        results = trust_scores_compute_many(agents=agents)
+        finished = timezone.now()
+        RecomputeRun.objects.bulk_create(
+            [
+                RecomputeRun(agent_id=agent.pk, started_at=started, finished_at=finished, changed=changed)
+                for agent, (_, changed) in zip(agents, results, strict=True)
+            ]
+        )
 
 
 def _recompute(agent_id: int) -> TrustScore | None:

@@ -435,18 +435,51 @@ def test_it_keeps_a_failing_agent_pending_and_still_drains_the_others(
 
     good = agent_register(subject_id="agent-drain-ok")
     bad = agent_register(subject_id="agent-drain-bad")
-    real = scoring.trust_score_compute
+    real = scoring._inputs_from
 
-    def flaky(*, agent: Any, now: Any = None) -> Any:
+    def flaky(agent: Any, *args: Any) -> Any:
         if agent.pk == bad.pk:
             raise RuntimeError("boom")
-        return real(agent=agent, now=now)
+        return real(agent, *args)
 
-    monkeypatch.setattr(scoring, "trust_score_compute", flaky)
+    # Both agents are claimed together: the batch fails as a whole, then each is retried on its own.
+    monkeypatch.setattr(scoring, "_inputs_from", flaky)
     PendingRecompute.objects.bulk_create(
         [PendingRecompute(agent_id=good.pk), PendingRecompute(agent_id=bad.pk)]
     )
-    assert scoring.score_recompute_drain(batch=1) == 1
+    assert scoring.score_recompute_drain(batch=10) == 1
     assert list(PendingRecompute.objects.values_list("agent_id", flat=True)) == [bad.pk]
     good.refresh_from_db()
     assert good.latest_score_id is not None
+
+
+def test_it_scores_many_pending_agents_in_one_drain_without_mixing_their_inputs(
+    make_provider: MakeProvider, api: APIClient
+) -> None:
+    # One agent per composite vector, all pending at once: the drain reads every agent's summaries and
+    # feedback together and must still give each agent exactly its own vector's numbers.
+    from registry.models import PendingRecompute
+    from registry.services.scoring import score_recompute_drain
+    from registry.services.summaries import summaries_ingest
+
+    providers = [make_provider(f"verifier-{i}")[0] for i in range(4)]
+    for n, vector in enumerate(COMPOSITE_VECTORS):
+        agent = agent_register(subject_id=f"drain-{n}", registry=vector["registry"])
+        if vector["erc8004Feedback"]:
+            feedback = vector["erc8004Feedback"]
+            add_feedback(agent, feedback["averageScore"], feedback["totalFeedbacks"])
+        for index, signal in enumerate(vector["outputVerification"]):
+            summaries_ingest(provider=providers[index], bodies=[{"agent": agent.subject_id, **signal}])
+        PendingRecompute.objects.get_or_create(agent=agent)
+    runs_before = RecomputeRun.objects.count()
+
+    assert score_recompute_drain(batch=len(COMPOSITE_VECTORS) + 5) == len(COMPOSITE_VECTORS)
+
+    assert RecomputeRun.objects.count() - runs_before == len(COMPOSITE_VECTORS)
+    assert not PendingRecompute.objects.exists()
+    for n, vector in enumerate(COMPOSITE_VECTORS):
+        record = record_of(api, f"drain-{n}")
+        assert record["subjectId"] == f"drain-{n}"
+        assert record["trustScore"] == vector["expected"]["trustScore"]
+        assert record["trustScores"] == vector["expected"]["trustScores"]
+        assert record["trustConfidence"] == vector["expected"]["trustConfidence"]
