@@ -1,4 +1,4 @@
-"""The verification engine's REST endpoints over HTTP: PostgreSQL, gunicorn, Redis, load from wrk.
+"""The verification engine's REST endpoints over HTTP: PostgreSQL, granian, Redis, load from wrk.
 
     python bench/bench_engine_http.py                  # the full set, 10 s per load run
     python bench/bench_engine_http.py --duration 5     # quicker
@@ -15,7 +15,8 @@ What it does, in order:
 3. Starts a tiny OpenAI-compatible upstream in its own process (`bench_engine_http.py upstream`):
    it answers each chat completion with the final assistant answer that groundedness_dev.jsonl
    has for those messages.
-4. Starts gunicorn (`-w 4 -k gthread --threads 2`, DEBUG=0, Redis cache in db 12, Celery broker in
+4. Starts granian (`--workers 2 --blocking-threads 2`, as docker/ runs it; `--server gunicorn` for
+   `-w 4 -k gthread --threads 2`), DEBUG=0, Redis cache in db 12, Celery broker in
    db 13, RUN_PROXY_UPSTREAM_URL pointing at the upstream), registers the tool stream's profiles
    through `PUT /api/v1/tools/<tool>/profile`, and drives, with wrk for a bounded time each:
    - `POST /api/v1/verify/tool-call`: one call per request, the stream's first call lines in order;
@@ -24,7 +25,7 @@ What it does, in order:
      proxy (`x-hallucination-action: header`, so every answer is a 200);
    - the upstream on its own, to show its share of a proxied request.
    Each endpoint runs at light load (2 connections) and at full load (8 connections by default).
-5. Measures the CPU each request costs the service (gunicorn, the PostgreSQL backends of the
+5. Measures the CPU each request costs the service (the server's processes, the PostgreSQL backends of the
    database, Redis) and the upstream from /proc, stops every process it started by pid, drops the
    database, flushes Redis dbs 12 and 13, prints markdown tables and writes
    bench/results/engine_http.json.
@@ -355,7 +356,7 @@ class EngineCpuMeter(bh.CpuMeter):
                 ).fetchall()
             ]
         return {
-            "gunicorn": [self.master, *bh.children_of(self.master)],
+            "server": [self.master, *bh.children_of(self.master)],
             "postgres": backends,
             "redis": bh.pids_named("redis-server"),
             "upstream": [self.upstream_pid],
@@ -508,7 +509,8 @@ def _run_http(
     args: argparse.Namespace, work: Path, info: dict[str, Any], tools: dict[str, Any] | None
 ) -> dict[str, Any]:
     config = bh.ServerConfig(
-        workers=args.workers,
+        server=args.server,
+        workers=args.workers or (2 if args.server == "granian" else 4),
         worker_class="gthread",
         threads=args.threads,
         keep_alive=5,
@@ -543,7 +545,7 @@ def _run_http(
             )
             key = issue_operator_key(env)
             print(f"starting {config.describe()} ...", flush=True)
-            with bh.gunicorn(config, env, work / "gunicorn.log") as (base, master):
+            with bh.http_server(config, env, work / "server.log") as (base, master):
                 register_profiles(base, key, profiles)
                 samples["tool_call"] = probe(base, "/api/v1/verify/tool-call", calls[0], key)
                 samples["run"] = {
@@ -788,7 +790,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 10)))
     parser.add_argument("--connections", type=int, default=env_int("BENCH_ENGINE_CONNECTIONS", 8))
     parser.add_argument("--light-connections", type=int, default=env_int("BENCH_LIGHT_CONNECTIONS", 2))
-    parser.add_argument("--workers", type=int, default=env_int("BENCH_WORKERS", 4))
+    parser.add_argument(
+        "--server", choices=["granian", "gunicorn"], default=os.environ.get("BENCH_SERVER", "granian")
+    )
+    parser.add_argument(
+        "--workers", type=int, default=env_int("BENCH_WORKERS", 0), help="default: 2 (granian), 4 (gunicorn)"
+    )
     parser.add_argument("--threads", type=int, default=env_int("BENCH_THREADS", 2))
     parser.add_argument("--tool-calls", type=int, default=400, help="call lines taken from the stream")
     parser.add_argument(

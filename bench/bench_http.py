@@ -1,16 +1,17 @@
-"""HTTP benchmarks: ingestion and trust-score reads against PostgreSQL behind gunicorn, load from wrk.
+"""HTTP benchmarks: ingestion and trust-score reads against PostgreSQL behind granian, load from wrk.
 
-    python bench/bench_http.py                 # the full set, ~10 s per load run
-    python bench/bench_http.py --duration 5    # quicker
-    python bench/bench_http.py --profile       # also sample the workers with py-spy during each run
+    python bench/bench_http.py                    # the full set, ~10 s per load run
+    python bench/bench_http.py --duration 5       # quicker
+    python bench/bench_http.py --server gunicorn  # the same loads behind gunicorn (gthread), to compare
+    python bench/bench_http.py --profile          # also sample the workers with py-spy during each run
 
 What it does, in order: creates a fresh PostgreSQL database (`bench_trust` on 127.0.0.1:5432, user
 postgres), migrates it, seeds providers, agents, summaries and one computed trust score per agent,
-starts gunicorn (production settings: DEBUG off, Redis cache, Celery tasks queued to Redis rather
-than run inline, read rate limit off), drives each endpoint with wrk for a bounded time and
-connection count, checks that the single-summary run stored one row per successful request, stops
-gunicorn by its pid, drops the database and the two Redis databases it used, prints a markdown
-table and writes bench/results/http.json.
+starts the server (granian as docker/ runs it, or gunicorn; production settings: DEBUG off, Redis
+cache, Celery tasks queued to Redis rather than run inline, read rate limit off), drives each
+endpoint with wrk for a bounded time and connection count, checks that the single-summary run stored
+one row per successful request, stops the server by its pid, drops the database and the two Redis
+databases it used, prints a markdown table and writes bench/results/http.json.
 
 No Celery worker runs during the load: recomputes are queued, not executed. A background thread
 deletes the coalescing `PendingRecompute` rows every SCORE_RECOMPUTE_DELAY_SECONDS (what a worker
@@ -914,7 +915,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     info = machine_info()
     results: list[RunResult] = []
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
-    log = work / "gunicorn.log"
+    log = work / "server.log"
     scripts = {}
     for name, text in (
         ("get", LUA_COMMON + LUA_GET),
