@@ -53,7 +53,12 @@ pytest: install
 
 test: lint typecheck imports contracts-check pytest
 
-bench: install
+# The benchmarks also need the peers they compare against (the `bench` extra).
+$(VENV)/.bench-installed: $(STAMP) pyproject.toml
+	$(PIP) install --quiet -e '.[dev,bench]'
+	touch $@
+
+bench: install $(VENV)/.bench-installed
 	$(PY) bench/run.py
 
 evaluate: install
