@@ -15,7 +15,10 @@ help:
 	@echo "make bench     run the benchmarks (see docs/benchmarks.md)"
 	@echo "make evaluate  run the engine on the development sets (see docs/)"
 
-$(STAMP): pyproject.toml
+# setup.py compiles some engine modules (mypyc): an edited engine source means a rebuild.
+ENGINE_SOURCES := $(shell find verification/engine -name '*.py' 2>/dev/null)
+
+$(STAMP): pyproject.toml setup.py mypyc-build.ini $(ENGINE_SOURCES)
 	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) on PATH"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip

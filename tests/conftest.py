@@ -3,8 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test stale compiled modules: an extension module is imported in place of its source.
+
+    setup.py compiles some engine modules with mypyc next to their sources. After a source is edited,
+    Python would keep importing the old compiled module, and the tests would pass or fail on code that
+    is no longer in the tree. `make test` rebuilds; running pytest directly needs `pip install -e .`.
+    """
+    stale = [
+        str(so.relative_to(ROOT))
+        for so in ROOT.glob("verification/**/*.so")
+        if (source := so.with_name(so.name.split(".")[0] + ".py")).exists()
+        and source.stat().st_mtime > so.stat().st_mtime
+    ]
+    if stale:
+        raise pytest.UsageError(
+            f"compiled modules are older than their sources: {', '.join(sorted(stale))}; "
+            "rebuild them with `.venv/bin/pip install -e .` (make test does it)"
+        )
 
 
 @pytest.fixture(autouse=True)

@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - CPython has it (Counter.update uses it
 
 
 from verification.engine.tools.features import Inspected, Leaf, tpath_of
-from verification.engine.tools.stats import RunningStats, new_stats, push
+from verification.engine.tools.stats import WINDOW, RunningStats, new_stats, push
 from verification.engine.tools.values import as_number, is_timestamp
 
 __all__ = [
@@ -53,6 +53,10 @@ _MATURE = 200
 _SAMPLE_EVERY = 4
 # Co-change bookkeeping is quadratic in fields, so it only covers this many fields per result.
 _CO_FIELDS = 40
+
+
+# Marks a path missing from the earlier leaves (no leaf value is this object).
+_ABSENT = object()
 
 
 def new_tool_state() -> dict[str, Any]:
@@ -145,9 +149,10 @@ def learn_tool(
         ns = num_state.get(tp)
         if ns is None:
             ns = num_state[tp] = {"raw": new_stats(), "log": new_stats(), "nonpos": 0, "neg": 0}
-        push(ns["raw"], x)
+        # x is finite (and so is its log): stats.push without its check, inlined.
+        _push_finite(ns["raw"], x)
         if x > 0:
-            push(ns["log"], math.log(x))
+            _push_finite(ns["log"], math.log(x))
         else:
             ns["nonpos"] += 1
             if x < 0:
@@ -169,6 +174,37 @@ def learn_tool(
             if x == y:
                 held[0] += 1
     return ts
+
+
+def _push_finite(rs: RunningStats, x: float) -> None:
+    """``stats.push(rs, x)`` for an *x* known to be finite (the same arithmetic, in the same order).
+
+    >>> from verification.engine.tools.stats import new_stats, push
+    >>> a, b = new_stats(), new_stats()
+    >>> for v in [3.0, 1.5, 2.25] * 50: push(a, v); _push_finite(b, v)
+    >>> a == b
+    True
+    """
+    buf = rs["buf"]
+    n = rs["n"]
+    mean = rs["mean"]
+    if len(buf) >= WINDOW:
+        old = buf.pop(0)
+        if n <= 1:
+            n, mean, rs["m2"] = 0, 0.0, 0.0
+        else:
+            mean_new = (n * mean - old) / (n - 1)
+            rs["m2"] = max(0.0, rs["m2"] - (old - mean) * (old - mean_new))
+            mean = mean_new
+            n -= 1
+    buf.append(x)
+    n += 1
+    delta = x - mean
+    mean = mean + delta / n
+    rs["m2"] += delta * (x - mean)
+    rs["mean"] = mean
+    rs["n"] = n
+    rs["total"] += 1
 
 
 def _learn_changes(
@@ -194,10 +230,10 @@ def _learn_changes(
     present: set[str] = set()
     moved: list[tuple[str, Any]] = []  # (path, new value) of every leaf that changed, in order
     for path, tp, v, _, _, _ in feats:
-        if path not in previous:
+        old = previous.get(path, _ABSENT)
+        if old is _ABSENT:
             continue
         present.add(tp)
-        old = previous[path]
         c = chg.get(tp)
         if c is None:
             c = chg[tp] = {"rep": 0, "chg": 0, "d": [], "tch": 0, "dec": 0, "co": {}}
@@ -207,6 +243,13 @@ def _learn_changes(
         changed.add(tp)
         moved.append((path, v))
         c["chg"] += 1
+        if type(old) is str and type(v) is str:
+            # Two texts (no numbers): only timestamps are counted. The length test goes first.
+            if len(old) == len(v) and is_timestamp(old) and is_timestamp(v):
+                c["tch"] += 1
+                if v < old:
+                    c["dec"] += 1
+            continue
         x, y = as_number(old), as_number(v)
         if x is not None and y is not None:
             d = change_size(ts, tp, x, y)
@@ -231,17 +274,19 @@ def _learn_changes(
         if before_previous is not None and all(before_previous.get(p) == v for p, v in moved):
             same[2] += 1
     if changed and len(present) <= _CO_FIELDS:
+        # Each present field, and whether it changed too, in the set's order (new pairs are added to
+        # "co" in that order, as before); a field's own entry is never created.
+        flags = [(q, q in changed) for q in present]
         for tp in changed:
             co = chg[tp]["co"]
-            for q in present:
-                if q == tp:
-                    continue
-                try:
-                    seen = co[q]
-                except KeyError:
+            for q, both in flags:
+                seen = co.get(q)
+                if seen is None:
+                    if q == tp:
+                        continue
                     seen = co[q] = [0, 0]
                 seen[1] += 1
-                if q in changed:
+                if both:
                     seen[0] += 1
 
 

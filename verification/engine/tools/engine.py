@@ -5,8 +5,11 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from verification.engine.store import MemoryStore, StateStore
 from verification.engine.tools import adaptive
@@ -29,7 +32,7 @@ from verification.engine.tools.fusion import (
     DECISIVE_LIKELIHOOD_RATIO,
     DEFAULT_LIKELIHOOD_RATIOS,
     DEFAULT_PRIOR,
-    add_evidence,
+    absent_log,
     prior_log_odds,
     probability,
     verdict_for,
@@ -71,6 +74,81 @@ def _args_hash(args: Any, limits: Limits) -> str:
     return digest
 
 
+class _Plan:
+    """One tool's profile and likelihood ratios, compiled once for the verification hot path.
+
+    Holds the profile's field lists as sets, its bounds as locals-to-be, every signal's LR and the
+    log-odds a signal removes when it is absent (``fusion.absent_log``), so a verification reads
+    attributes instead of recomputing them.
+    """
+
+    __slots__ = (
+        "a_history",
+        "a_latency",
+        "a_length",
+        "a_pattern",
+        "a_plausibility",
+        "a_schema",
+        "a_session",
+        "a_spc",
+        "forbidden",
+        "has_patterns",
+        "lat_hi",
+        "lat_lo",
+        "len_hi",
+        "len_lo",
+        "lr_decisive",
+        "lr_history",
+        "lr_latency",
+        "lr_length",
+        "lr_pattern",
+        "lr_plausibility",
+        "lr_schema",
+        "lr_session",
+        "lr_spc",
+        "lrs",
+        "network",
+        "profile",
+        "required",
+    )
+
+    def __init__(self, profile: ToolProfile, lrs: dict[str, float]) -> None:
+        self.profile = profile
+        self.lrs = lrs
+        self.required = frozenset(profile.required_fields)
+        self.forbidden = frozenset(profile.forbidden_fields)
+        self.has_patterns = bool(profile.compiled_patterns)
+        self.lat_lo, self.lat_hi = profile.expected_latency_ms
+        self.network = profile.has_network_io
+        self.len_lo, self.len_hi = profile.min_response_length, profile.max_response_length
+        self.lr_decisive = lrs[_DECISIVE]
+        self.lr_schema = lrs["schema_mismatch"]
+        self.lr_pattern = lrs["pattern_mismatch"]
+        self.lr_latency = lrs["latency_anomaly"]
+        self.lr_length = lrs["length_anomaly"]
+        self.lr_spc = lrs["spc_anomaly"]
+        self.lr_session = lrs["session_inconsistency"]
+        self.lr_history = lrs["historical_inconsistency"]
+        self.lr_plausibility = lrs["value_plausibility"]
+        self.a_schema = absent_log(self.lr_schema)
+        self.a_pattern = absent_log(self.lr_pattern)
+        self.a_latency = absent_log(self.lr_latency)
+        self.a_length = absent_log(self.lr_length)
+        self.a_spc = absent_log(self.lr_spc)
+        self.a_session = absent_log(self.lr_session)
+        self.a_history = absent_log(self.lr_history)
+        self.a_plausibility = absent_log(self.lr_plausibility)
+
+
+def _add(log_odds: float, s: Signal) -> float:
+    """Add one signal's evidence to *log_odds*, exactly as ``fusion.add_evidence`` does."""
+    if s.fired:
+        return log_odds + math.log(1.0 + (s.likelihood_ratio - 1.0) * min(max(s.score, 0.0), 1.0))
+    return log_odds - absent_log(s.likelihood_ratio)
+
+
+# A public class: users (and tests) subclass it, which a compiled class allows only when told to.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ToolVerifier:
     """Verify tool-call results for fabrication (seed 000's VerificationEngine).
 
@@ -124,10 +202,14 @@ class ToolVerifier:
         self.limits = limits or Limits()
         self.calibrator = calibrator
         self.learn_flagged = learn_flagged
-        self._meta: dict[str, tuple[ToolProfile, dict[str, float]]] = {}
+        self._meta: dict[str, _Plan] = {}
         # Repeated results (same JSON text) are flattened once; see features.inspect_result.
-        self._inspect_cache: dict[str, Inspected] = {}
-        self._defaults: dict[str, tuple[ToolProfile, dict[str, float]]] = {}
+        self._inspect_cache: dict[str, Inspected] = OrderedDict()
+        self._defaults: dict[str, _Plan] = {}
+        # (feedback count, rate, confidence) -> (prior, block threshold, prior log-odds); see _verify.
+        self._adapted: dict[tuple[Any, ...], tuple[float, float, float]] = {}
+        # The configured prior and its log-odds (recomputed should the attribute be reassigned).
+        self._base_log_odds = (prior, prior_log_odds(prior))
         # The in-memory store hands out live objects: one lock keeps checks and updates consistent.
         self._lock = threading.RLock() if isinstance(self.store, MemoryStore) else None
 
@@ -175,7 +257,7 @@ class ToolVerifier:
         lrs = self._merge_lrs({}, None) if likelihood_ratios is None else dict(likelihood_ratios)
         self._merge_lrs(self.likelihood_ratios, lrs)  # validates names and values
         self.store.update(f"meta:{tool_name}", lambda _: {"profile": profile.to_dict(), "lr": lrs})
-        self._meta[tool_name] = (profile, self._merge_lrs(self.likelihood_ratios, lrs))
+        self._meta[tool_name] = _Plan(profile, self._merge_lrs(self.likelihood_ratios, lrs))
         return profile
 
     def forget_cached_profiles(self) -> None:
@@ -196,9 +278,9 @@ class ToolVerifier:
         >>> ToolVerifier().get_profile("unknown").expected_latency_ms
         (50.0, 30000.0)
         """
-        return self._resolve_meta(tool_name, self.store.get(f"meta:{tool_name}"))[0]
+        return self._resolve_meta(tool_name, self.store.get(f"meta:{tool_name}")).profile
 
-    def _resolve_meta(self, tool: str, stored: Any) -> tuple[ToolProfile, dict[str, float]]:
+    def _resolve_meta(self, tool: str, stored: Any) -> _Plan:
         cached = self._meta.get(tool)
         if cached is not None:
             return cached
@@ -206,9 +288,9 @@ class ToolVerifier:
             # Not cached as registered (another process may register it), but built only once.
             default = self._defaults.get(tool)
             if default is None:
-                default = self._defaults[tool] = (ToolProfile(tool), self.likelihood_ratios)
+                default = self._defaults[tool] = _Plan(ToolProfile(tool), self.likelihood_ratios)
             return default
-        meta = (
+        meta = _Plan(
             ToolProfile.from_dict(stored["profile"]),
             self._merge_lrs(self.likelihood_ratios, stored["lr"]),
         )
@@ -252,58 +334,112 @@ class ToolVerifier:
         self, tool: str, args_hash: str, ins: Inspected, ms: float, session_id: str | None
     ) -> VerificationResult:
         tool_key, args_key, fb_key = f"tool:{tool}", f"args:{tool}:{args_hash}", f"fb:{tool}"
-        meta = self._meta.get(tool)
+        plan = self._meta.get(tool)
         keys = [tool_key, args_key, fb_key]
         if session_id is not None:
             keys.append(f"sess:{session_id}")
-        if meta is None:
+        if plan is None:
             keys.append(f"meta:{tool}")
         values = self.store.get_many(keys)
         ts, args_state, fb = values[0], values[1], values[2]
         session_state = values[3] if session_id is not None else None
-        if meta is None:
+        if plan is None:
             registered = values[-1] is not None
-            profile, lrs = self._resolve_meta(tool, values[-1])
+            plan = self._resolve_meta(tool, values[-1])
         else:
             registered = True
-            profile, lrs = meta
+        profile = plan.profile
         if fb is None:
             prior, threshold = self.prior, self.block_threshold
+            base_prior, log_odds = self._base_log_odds
+            if base_prior != prior:
+                self._base_log_odds = (prior, log_odds := prior_log_odds(prior))
         else:
-            prior = adaptive.adapted_prior(fb, self.prior)
-            threshold = adaptive.adapted_threshold(fb, self.block_threshold)
-        decisive_lr = lrs[_DECISIVE]
+            prior, threshold, log_odds = self._adapt(fb)
+        decisive_lr = plan.lr_decisive
+        leaves = ins.leaves
+        size = ins.size
 
-        s_schema = check_schema(profile, ins, ts, lrs["schema_mismatch"])
-        s_pattern = check_pattern(profile, ins, self.limits.max_pattern_chars, lrs["pattern_mismatch"])
-        s_latency = check_latency(
-            profile, ms, lrs["latency_anomaly"], decisive_lr, registered=registered, tool_state=ts
-        )
-        s_length = check_length(profile, ins.size, ts, lrs["length_anomaly"], decisive_lr)
-        tier0 = (s_schema, s_pattern, s_latency, s_length)
-        # Fused in two steps, in the same order as one fusion of all eight signals (bit-identical).
-        log_odds = add_evidence(prior_log_odds(prior), tier0)
+        # Tier 0. Each check runs in full only when it may fire: the screens below are exact conditions
+        # under which it returns "not fired", the common case. Evidence is added signal by signal, in
+        # the order of one fusion of all eight signals (fusion.add_evidence), so the result is bit-identical.
+        if (
+            (not plan.required or (ins.is_object and plan.required <= ins.top_set))
+            and plan.forbidden.isdisjoint(ins.key_names)
+            and not ins.stub_keys
+        ):
+            s_schema = Signal("schema_mismatch", False, 0.0, plan.lr_schema, "", 0)
+            log_odds -= plan.a_schema
+        else:
+            s_schema = check_schema(profile, ins, ts, plan.lr_schema)
+            log_odds = _add(log_odds, s_schema)
+        if not plan.has_patterns:
+            s_pattern = Signal("pattern_mismatch", False, 0.0, plan.lr_pattern, "", 0)
+            log_odds -= plan.a_pattern
+        else:
+            s_pattern = check_pattern(profile, ins, self.limits.max_pattern_chars, plan.lr_pattern)
+            log_odds = _add(log_odds, s_pattern)
+        # Within the profile's range and above the network floor (or a local tool): nothing to report.
+        if plan.lat_lo <= ms <= plan.lat_hi and (ms >= NETWORK_FLOOR_MS or not plan.network):
+            s_latency = Signal("latency_anomaly", False, 0.0, plan.lr_latency, "", 0)
+            log_odds -= plan.a_latency
+        else:
+            s_latency = check_latency(
+                profile, ms, plan.lr_latency, decisive_lr, registered=registered, tool_state=ts
+            )
+            log_odds = _add(log_odds, s_latency)
+        len_lo, len_hi = plan.len_lo, plan.len_hi
+        # Both bounds set and met: the learned-size rule applies only where the profile sets none.
+        if len_lo is not None and len_hi is not None and len_lo <= size <= len_hi:
+            s_length = Signal("length_anomaly", False, 0.0, plan.lr_length, "", 0)
+            log_odds -= plan.a_length
+        else:
+            s_length = check_length(profile, size, ts, plan.lr_length, decisive_lr)
+            log_odds = _add(log_odds, s_length)
         posterior = probability(log_odds)
         log_latency = math.log10(max(ms, 1e-3))
-        size_log = log_size(ins.size)
-        s_history: Signal | None = None
+        size_log = log_size(size)
+        history_fired = False
         if posterior >= threshold:
             tier = Tier.TIER_0
-            signals = {s.name: s for s in tier0}
+            signals = {
+                "schema_mismatch": s_schema,
+                "pattern_mismatch": s_pattern,
+                "latency_anomaly": s_latency,
+                "length_anomaly": s_length,
+            }
         else:
             tier = Tier.TIER_1
+            s_spc = check_spc(ts, ins, log_latency, size_log, plan.lr_spc)
+            log_odds = _add(log_odds, s_spc)
+            if ts is None or session_state is None:
+                s_session = Signal("session_inconsistency", False, 0.0, plan.lr_session, "", 1)
+                log_odds -= plan.a_session
+            else:
+                s_session = check_session(ts, session_state, tool, args_hash, ins, plan.lr_session)
+                log_odds = _add(log_odds, s_session)
+            # The same result as the last accepted one for these arguments is no change at all.
+            if ts is None or args_state is None or args_state["last"] == leaves:
+                s_history = Signal("historical_inconsistency", False, 0.0, plan.lr_history, "", 1)
+                log_odds -= plan.a_history
+            else:
+                s_history = check_history(ts, args_state, ins, plan.lr_history, decisive_lr)
+                history_fired = s_history.fired
+                log_odds = _add(log_odds, s_history)
             last = args_state["last"] if args_state else None
-            tier1 = (
-                check_spc(ts, ins, log_latency, size_log, lrs["spc_anomaly"]),
-                check_session(ts, session_state, tool, args_hash, ins, lrs["session_inconsistency"]),
-                check_history(ts, args_state, ins, lrs["historical_inconsistency"], decisive_lr),
-                check_plausibility(ts, ins, lrs["value_plausibility"], decisive_lr, last),
-            )
-            s_history = tier1[2]
-            signals = {s.name: s for s in tier0}
-            for s in tier1:
-                signals[s.name] = s
-            posterior = probability(add_evidence(log_odds, tier1))
+            s_plausibility = check_plausibility(ts, ins, plan.lr_plausibility, decisive_lr, last)
+            log_odds = _add(log_odds, s_plausibility)
+            signals = {
+                "schema_mismatch": s_schema,
+                "pattern_mismatch": s_pattern,
+                "latency_anomaly": s_latency,
+                "length_anomaly": s_length,
+                "spc_anomaly": s_spc,
+                "session_inconsistency": s_session,
+                "historical_inconsistency": s_history,
+                "value_plausibility": s_plausibility,
+            }
+            posterior = probability(log_odds)
         verdict = verdict_for(posterior, min(self.accept_threshold, threshold), threshold)
         # Everything this verification writes, in one atomic step (one transaction on a shared store).
         updates: dict[str, Any] = {}
@@ -327,9 +463,8 @@ class ToolVerifier:
                 args_state,
                 tool_level=verdict is Verdict.ACCEPT or self.learn_flagged == "all",
             )
-        elif args_state is not None and s_history is not None and s_history.fired:
+        elif args_state is not None and history_fired:
             # Not learned, but kept: if the next call for these arguments agrees, the change was real.
-            leaves = ins.leaves
             updates[args_key] = lambda s: hold_pending(s, leaves)
         if updates:
             self.store.update_many(updates)
@@ -337,6 +472,23 @@ class ToolVerifier:
         if self.calibrator is not None:
             extra["calibrated_confidence"] = float(self.calibrator.predict(posterior))
         return new_result(verdict, posterior, signals, tier, prior, tool, threshold, extra)
+
+    def _adapt(self, fb: dict[str, Any]) -> tuple[float, float, float]:
+        """Return the tool's adapted prior, block threshold and prior log-odds for its feedback state.
+
+        Feedback changes rarely (verifications far outnumber it), so the three are computed once per
+        feedback state (count, rate, confidence) and configuration (prior, threshold), all they depend
+        on, and then looked up.
+        """
+        key = (fb["n"], fb["rate"], fb["conf"], self.prior, self.block_threshold)
+        hit = self._adapted.get(key)
+        if hit is None:
+            prior = adaptive.adapted_prior(fb, self.prior)
+            threshold = adaptive.adapted_threshold(fb, self.block_threshold)
+            if len(self._adapted) >= 4096:
+                self._adapted.clear()
+            hit = self._adapted[key] = (prior, threshold, prior_log_odds(prior))
+        return hit
 
     def _learn(
         self,

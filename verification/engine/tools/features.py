@@ -14,6 +14,7 @@ import json.encoder
 import math
 import re
 import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -66,28 +67,69 @@ class Limits:
     max_pattern_chars: int = 262_144
 
 
-@dataclass(frozen=True)
 class Inspected:
     """A parsed result: its JSON text, top-level keys, every key name and its tracked leaves.
+
+    Read-only by convention (a cached inspection is shared by every verification of the same text). A
+    plain class rather than a frozen dataclass: one is built per verification, and a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``.
 
     >>> inspect_result('{"a": [1, 2]}').size
     13
     """
 
-    value: Any
-    text: str
-    size: int
-    top_keys: tuple[str, ...]
-    key_names: frozenset[str]
-    leaves: dict[str, Any]
-    is_object: bool
-    feats: tuple[Leaf, ...] = ()
-    #: ``top_keys`` as a set, and the key names that mark a test double (see tier0.check_schema).
-    top_set: frozenset[str] = frozenset()
-    stub_keys: tuple[str, ...] = ()
+    __slots__ = (
+        "failing_patterns",
+        "feats",
+        "is_object",
+        "key_names",
+        "leaves",
+        "size",
+        "stub_keys",
+        "text",
+        "top_keys",
+        "top_set",
+        "value",
+    )
+
+    def __init__(
+        self,
+        value: Any,
+        text: str,
+        size: int,
+        top_keys: tuple[str, ...],
+        key_names: frozenset[str],
+        leaves: dict[str, Any],
+        is_object: bool,
+        feats: tuple[Leaf, ...] = (),
+        top_set: frozenset[str] = frozenset(),
+        stub_keys: tuple[str, ...] = (),
+    ) -> None:
+        self.value = value
+        self.text = text
+        self.size = size
+        self.top_keys = top_keys
+        self.key_names = key_names
+        self.leaves = leaves
+        self.is_object = is_object
+        self.feats = feats
+        #: ``top_keys`` as a set, and the key names that mark a test double (see tier0.check_schema).
+        self.top_set = top_set
+        self.stub_keys = stub_keys
+        #: Response patterns this text fails, per (patterns, max chars): a repeated result (the same
+        #: Inspected from the cache) is searched once per profile (see tier0.check_pattern).
+        self.failing_patterns: dict[tuple[tuple[str, ...], int], list[str]] = {}
 
 
 def _feats(leaves: dict[str, Any]) -> tuple[Leaf, ...]:
+    """Classify every leaf of *leaves*, in order (the reference for the walk's inline classification).
+
+    :func:`_flatten` classifies each leaf as it stores it; this is used when it cannot (two paths that
+    collide, an integer too large for a float) and by the tests, which check that both agree.
+
+    >>> _feats({"/a/0": 20, "/c": None})
+    (('/a/0', '/a/*', 20, 'n', 20.0, True), ('/c', '/c', None, 'z', None, False))
+    """
     out = []
     tp_cache = _TPATHS
     for path, v in leaves.items():
@@ -111,16 +153,14 @@ def _feats(leaves: dict[str, Any]) -> tuple[Leaf, ...]:
     return tuple(out)
 
 
-def _leaf(path: str, v: Any) -> Leaf:
-    kind = type(v)
-    if kind is float or kind is int:
-        x = float(v)
-        if x != x or x in (math.inf, -math.inf):
-            return (path, tpath_of(path), v, "n", None, False)
-        return (path, tpath_of(path), v, "n", x, is_round(v))
-    if kind is str:
-        return (path, tpath_of(path), v, "s", None, is_round(v))
-    return (path, tpath_of(path), v, type_code(v), None, False)
+def _tpath(path: str) -> str:
+    """Return ``tpath_of(path)`` through the module's bounded dict cache (cheaper than the lru_cache)."""
+    tp = _TPATHS.get(path)
+    if tp is None:
+        tp = tpath_of(path)
+        if len(_TPATHS) < _TPATHS_MAX:
+            _TPATHS[path] = tp
+    return tp
 
 
 # path -> tool-level path, filled by _feats (a plain dict lookup is cheaper than an lru_cache call).
@@ -221,27 +261,33 @@ def inspect_result(
     """
     value = _parse(result, limits)
     try:
-        text = dumps(value)
+        text = "".join(_ENCODE(value, 0))
     except (TypeError, ValueError, RecursionError) as exc:
         # The walk names the offending value and its path; it raises before the encoder's message.
         _flatten(value, limits)
         if isinstance(exc, RecursionError):
             raise ResultRejectedError("result is nested too deeply to serialise") from exc
         raise ResultRejectedError(f"result is not JSON-serialisable: {exc}") from exc
-    if cache is not None:
-        hit = cache.get(text)
+    # Only small results are cached, so only they are looked up (a lookup hashes the whole text).
+    cacheable = cache is not None and len(text) <= _CACHED_CHARS
+    if cacheable:
+        hit = cache.get(text)  # type: ignore[union-attr]
         if hit is not None:
             return hit
-    leaves, key_names = _flatten(value, limits)
+    leaves, key_names, walked, plain_keys = _flatten(value, limits)
     if len(text) > limits.max_chars:
         raise ResultRejectedError(f"result of {len(text)} characters exceeds the {limits.max_chars} limit")
     is_object = isinstance(value, dict)
-    top_keys = tuple(_key_name(k) for k in value) if is_object else ()
-    # Classify every leaf once; every check and the learning step reuse this.
-    feats = _feats(leaves)
-    # Built without the frozen dataclass's per-field __setattr__ (same attributes as Inspected(...)).
-    ins = object.__new__(Inspected)
-    ins.__dict__.update(
+    if not is_object:
+        top_keys: tuple[str, ...] = ()
+    elif plain_keys:
+        top_keys = tuple(value)
+    else:
+        top_keys = tuple(_key_name(k) for k in value)
+    # Every leaf was classified by the walk as it was stored; every check and the learning step reuse
+    # this. The walk leaves it to _feats when a path was stored twice or a number did not convert.
+    feats = tuple(walked) if walked is not None else _feats(leaves)
+    ins = Inspected(
         value=value,
         text=text,
         size=len(text),
@@ -251,13 +297,19 @@ def inspect_result(
         is_object=is_object,
         feats=feats,
         top_set=frozenset(top_keys),
-        stub_keys=tuple(k for k in key_names if _stub_marker(k)),
+        stub_keys=_stub_keys(key_names),
     )
-    if cache is not None and len(text) <= _CACHED_CHARS:
+    if cacheable:
+        assert cache is not None
         if len(cache) >= _CACHE_ENTRIES:
             # Oldest first; another thread may change the cache meanwhile, which only skips this eviction.
-            with contextlib.suppress(RuntimeError, StopIteration):
-                cache.pop(next(iter(cache)), None)
+            # An OrderedDict drops its oldest entry in O(1); a dict's first key is found by skipping
+            # the holes that earlier evictions left at the front of its table.
+            with contextlib.suppress(RuntimeError, StopIteration, KeyError):
+                if isinstance(cache, OrderedDict):
+                    cache.popitem(last=False)
+                else:
+                    cache.pop(next(iter(cache)), None)
         cache[text] = ins
     return ins
 
@@ -267,6 +319,16 @@ def inspect_result(
 _C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
 _ENCODE_ASCII = json.encoder.encode_basestring_ascii
 _DEFAULT = json.JSONEncoder().default
+
+
+# One stateless encoder for inspect_result: without a markers dict (the cycle check) it holds no state, so
+# it is built once and shared by threads. A cycle then ends in a RecursionError instead of a ValueError;
+# inspect_result handles both alike (the walk reports the nesting). Same text as dumps().
+_ENCODE = (
+    _C_ENCODER(None, _DEFAULT, _ENCODE_ASCII, None, ": ", ", ", False, False, True)
+    if _C_ENCODER is not None
+    else lambda value, _level: json.JSONEncoder(check_circular=False).iterencode(value)
+)
 
 
 def dumps(value: Any) -> str:
@@ -298,85 +360,170 @@ def _key_name(k: Any) -> str:
     return json.dumps(k) if isinstance(k, int | float | bool) or k is None else str(k)
 
 
-def _flatten(value: Any, limits: Limits) -> tuple[dict[str, Any], set[str]]:
-    """Walk *value* (bounded) and return its tracked leaves and key names; raise on non-JSON."""
-    leaves: dict[str, Any] = {}
-    key_names: set[str] = set()
-    max_leaves = limits.max_leaves
-    max_keys = 4 * max_leaves
-    max_depth = limits.max_depth
-    max_nodes = limits.max_nodes
-    max_chars = limits.max_chars
-    nodes = 0
+def _flatten(value: Any, limits: Limits) -> tuple[dict[str, Any], set[str], list[Leaf] | None, bool]:
+    """Walk *value* once (bounded); raise on non-JSON.
+
+    Returns the tracked leaves, the key names, the leaves classified as :func:`_feats` would classify
+    them (in the same order; ``None`` when a path was stored twice or an integer does not convert to a
+    float, cases left to :func:`_feats`), and whether every key was a ``str``.
+    """
+    walk = _Walk(limits)
+    walk.walk(value, "", 0)
+    # A path stored twice (a key "a/#" beside a list "a", say) keeps one leaf but was classified twice.
+    if walk.unconvertible or len(walk.feats) != len(walk.leaves):
+        return walk.leaves, walk.key_names, None, walk.plain_keys
+    return walk.leaves, walk.key_names, walk.feats, walk.plain_keys
+
+
+class _Walk:
+    """The state of one walk over a result (see :func:`_flatten`).
+
+    An object rather than nested functions: closures that refer to each other (a recursive walk, a
+    classifier sharing its cells) form a reference cycle on every call, which the cyclic collector
+    then has to find; that cost ~10% of a verification.
+    """
+
+    def __init__(self, limits: Limits) -> None:
+        self.leaves: dict[str, Any] = {}
+        self.key_names: set[str] = set()
+        self.feats: list[Leaf] = []
+        self.max_leaves = limits.max_leaves
+        self.max_keys = 4 * limits.max_leaves
+        self.max_depth = limits.max_depth
+        self.max_nodes = limits.max_nodes
+        self.max_chars = limits.max_chars
+        self.nodes = 0
+        self.plain_keys = True
+        # An integer beyond the float range: _feats raises OverflowError for it, after the walk, as before.
+        self.unconvertible = False
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise ResultRejectedError(f"result has more than {self.max_nodes} values")
+
+    def classify(self, path: str, v: Any) -> None:
+        """The classification of _feats for one stored leaf (used where the walk is not inlined)."""
+        tp = _TPATHS.get(path)
+        if tp is None:
+            tp = _tpath(path)
+        kind = type(v)
+        if kind is int:
+            try:
+                self.feats.append((path, tp, v, "n", float(v), is_round(v)))
+            except OverflowError:
+                self.unconvertible = True
+        elif kind is float:  # stored floats are finite (nan and inf are stored as their repr)
+            self.feats.append((path, tp, v, "n", v, is_round(v)))
+        elif kind is str:
+            self.feats.append((path, tp, v, "s", None, len(v) >= 19 and is_round(v)))
+        else:
+            self.feats.append((path, tp, v, type_code(v), None, False))
 
     # Recursion is bounded by max_depth (checked before descending), and is faster than a manual stack.
-    # Scalars inside a dict are handled inline (no call per leaf); the order of leaves is the walk's.
-    def _walk(obj: Any, path: str, depth: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > max_nodes:
-            raise ResultRejectedError(f"result has more than {max_nodes} values")
+    # Scalars inside a dict or list are stored and classified inline (no call per leaf); the order of
+    # leaves is the walk's.
+    def walk(self, obj: Any, path: str, depth: int) -> None:
+        self._count()
+        leaves = self.leaves
+        add = self.feats.append
+        max_leaves = self.max_leaves
         kind = type(obj)
         if kind is dict:
-            if depth >= max_depth:
-                raise ResultRejectedError(f"result is nested deeper than {max_depth} levels at {path or '/'}")
+            if depth >= self.max_depth:
+                raise ResultRejectedError(
+                    f"result is nested deeper than {self.max_depth} levels at {path or '/'}"
+                )
+            key_names = self.key_names
             for k, v in obj.items():
                 if type(k) is not str:
+                    self.plain_keys = False
                     if isinstance(k, int | float | bool) or k is None:
                         k = json.dumps(k)
                     else:
                         raise ResultRejectedError(f"result has a {type(k).__name__} key at {path or '/'}")
-                if len(key_names) < max_keys:
+                if len(key_names) < self.max_keys:
                     key_names.add(k)
                 vk = type(v)
-                if (vk is str and len(v) <= _SHORT_STRING) or vk is int or vk is bool or v is None:
-                    nodes += 1
-                    if nodes > max_nodes:
-                        raise ResultRejectedError(f"result has more than {max_nodes} values")
+                if vk is str:
+                    if len(v) <= _SHORT_STRING:
+                        self._count()
+                        if len(leaves) < max_leaves:
+                            p = f"{path}/{k}"
+                            leaves[p] = v
+                            tp = _TPATHS.get(p)
+                            add((p, tp or _tpath(p), v, "s", None, len(v) >= 19 and is_round(v)))
+                    else:
+                        self.walk(v, f"{path}/{k}", depth + 1)
+                elif vk is int or vk is float:
+                    self._count()
                     if len(leaves) < max_leaves:
-                        leaves[f"{path}/{k}"] = v
-                elif vk is float:
-                    nodes += 1
-                    if nodes > max_nodes:
-                        raise ResultRejectedError(f"result has more than {max_nodes} values")
+                        p = f"{path}/{k}"
+                        tp = _TPATHS.get(p)
+                        if vk is int:
+                            leaves[p] = v
+                            try:
+                                add((p, tp or _tpath(p), v, "n", float(v), is_round(v)))
+                            except OverflowError:
+                                self.unconvertible = True
+                        elif v - v == 0.0:
+                            leaves[p] = v
+                            add((p, tp or _tpath(p), v, "n", v, is_round(v)))
+                        else:  # nan and inf are kept as their repr, a short string
+                            leaves[p] = r = repr(v)
+                            add((p, tp or _tpath(p), r, "s", None, False))
+                elif vk is bool or v is None:
+                    self._count()
                     if len(leaves) < max_leaves:
-                        leaves[f"{path}/{k}"] = v if v - v == 0.0 else repr(v)  # repr for nan/inf
+                        p = f"{path}/{k}"
+                        leaves[p] = v
+                        tp = _TPATHS.get(p)
+                        add((p, tp or _tpath(p), v, "z" if v is None else "b", None, False))
                 else:
-                    _walk(v, f"{path}/{k}", depth + 1)
+                    self.walk(v, f"{path}/{k}", depth + 1)
         elif kind is list or kind is tuple:
-            if depth >= max_depth:
-                raise ResultRejectedError(f"result is nested deeper than {max_depth} levels at {path or '/'}")
+            if depth >= self.max_depth:
+                raise ResultRejectedError(
+                    f"result is nested deeper than {self.max_depth} levels at {path or '/'}"
+                )
             if len(leaves) < max_leaves:
-                leaves[f"{path}/#"] = len(obj)
+                p = f"{path}/#"
+                leaves[p] = len(obj)
+                self.classify(p, len(obj))
             # Only the first items are tracked; the rest are checked by the serialiser.
             for i, item in enumerate(obj[:_LIST_ITEMS_TRACKED]):
                 ik = type(item)
                 if (ik is str and len(item) <= _SHORT_STRING) or ik is int or ik is bool or item is None:
-                    nodes += 1  # a scalar item, handled inline as in a dict
-                    if nodes > max_nodes:
-                        raise ResultRejectedError(f"result has more than {max_nodes} values")
+                    self._count()  # a scalar item, handled inline as in a dict
                     if len(leaves) < max_leaves:
-                        leaves[f"{path}/{i}"] = item
+                        p = f"{path}/{i}"
+                        leaves[p] = item
+                        self.classify(p, item)
                 else:
-                    _walk(item, f"{path}/{i}", depth + 1)
+                    self.walk(item, f"{path}/{i}", depth + 1)
         elif kind is str:
-            if len(obj) > max_chars:
-                raise ResultRejectedError(f"result holds a string longer than the {max_chars} limit")
+            if len(obj) > self.max_chars:
+                raise ResultRejectedError(f"result holds a string longer than the {self.max_chars} limit")
             if len(leaves) < max_leaves:
                 if len(obj) > _SHORT_STRING:
                     encoded = obj.encode("utf-8", "surrogatepass")
-                    leaves[path] = f"#{zlib.crc32(encoded):08x}:{len(obj)}"
+                    leaves[path] = digest = f"#{zlib.crc32(encoded):08x}:{len(obj)}"
+                    self.classify(path, digest)
                     if depth == 1:
                         # A long text's byte length, so learned invariants can tie it to a size field.
-                        leaves[f"{path}/#"] = len(encoded)
+                        p = f"{path}/#"
+                        leaves[p] = len(encoded)
+                        self.classify(p, len(encoded))
                 else:
                     leaves[path] = obj
+                    self.classify(path, obj)
         elif obj is None or kind is bool or kind is int or kind is float:
             if len(leaves) < max_leaves:
-                leaves[path] = _leaf_value(obj) if kind is float else obj
+                leaves[path] = stored = _leaf_value(obj) if kind is float else obj
+                self.classify(path, stored)
         elif isinstance(obj, dict | list | tuple | str | int | float):
             # Subclasses of JSON types (OrderedDict, IntEnum, ...) are verified as their base type.
-            nodes -= 1
+            self.nodes -= 1
             plain: Any
             if isinstance(obj, dict):
                 plain = dict(obj)
@@ -388,9 +535,28 @@ def _flatten(value: Any, limits: Limits) -> tuple[dict[str, Any], set[str]]:
                 plain = int(obj)
             else:
                 plain = float(obj)
-            _walk(plain, path, depth)
+            self.walk(plain, path, depth)
         else:
             raise ResultRejectedError(f"result holds a {kind.__name__} at {path or '/'}, which is not JSON")
 
-    _walk(value, "", 0)
-    return leaves, key_names
+
+# Key names known not to mark a test double (most results repeat the same few names).
+_PLAIN_NAMES: set[str] = set()
+_PLAIN_NAMES_MAX = 65536
+
+
+def _stub_keys(key_names: set[str]) -> tuple[str, ...]:
+    """Return the key names that mark a test double, sorted (see :func:`_stub_marker`).
+
+    >>> _stub_keys({"price", "is_mock", "_stub"})
+    ('_stub', 'is_mock')
+    """
+    found = [k for k in key_names - _PLAIN_NAMES if _stub_marker(k) or _note_plain(k)]
+    return tuple(sorted(found)) if found else ()
+
+
+def _note_plain(key: str) -> bool:
+    # Remember a name that is no marker (bounded); always False, so the caller's filter drops it.
+    if len(_PLAIN_NAMES) < _PLAIN_NAMES_MAX:
+        _PLAIN_NAMES.add(key)
+    return False

@@ -12,6 +12,7 @@ __all__ = [
     "DECISIVE_LIKELIHOOD_RATIO",
     "DEFAULT_LIKELIHOOD_RATIOS",
     "DEFAULT_PRIOR",
+    "absent_log",
     "add_evidence",
     "fuse",
     "prior_log_odds",
@@ -43,7 +44,12 @@ _EPS = 1e-9
 
 
 @lru_cache(maxsize=256)
-def _absent_log(lr: float) -> float:
+def absent_log(lr: float) -> float:
+    """Return the log-odds an absent signal of likelihood ratio *lr* removes: ``log(max(0.1 LR, 1.01))``.
+
+    >>> round(absent_log(12.0), 6), absent_log(3.0) == math.log(1.01)
+    (0.182322, True)
+    """
     return math.log(max(0.1 * lr, 1.01))
 
 
@@ -83,7 +89,7 @@ def add_evidence(log_odds: float, signals: Iterable[Signal]) -> float:
         if s.fired:
             log_odds += math.log(1.0 + (s.likelihood_ratio - 1.0) * min(max(s.score, 0.0), 1.0))
         else:
-            log_odds -= _absent_log(s.likelihood_ratio)
+            log_odds -= absent_log(s.likelihood_ratio)
     return log_odds
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any
 
@@ -32,7 +31,6 @@ class Tier(IntEnum):
     TIER_1 = 1
 
 
-@dataclass(slots=True)  # not frozen: a frozen dataclass costs ~4 µs per instance, ten per verification
 class Signal:
     """One piece of evidence.
 
@@ -40,17 +38,54 @@ class Signal:
     ``1 + (LR - 1) * score`` when it fired and ``1 / max(0.1 * LR, 1.01)`` when it did not.
     ``decisive`` marks evidence that a real result cannot produce (it then uses the decisive LR).
 
+    A plain class with its own constructor rather than a dataclass: ten are built per verification,
+    and a dataclass's generated ``__init__`` runs as interpreted code even in the compiled engine.
+
     >>> Signal("schema_mismatch", True, 1.0, 12.0, "missing 'price'").to_dict()["fired"]
     True
     """
 
-    name: str
-    fired: bool
-    score: float
-    likelihood_ratio: float
-    detail: str = ""
-    tier: int = 0
-    decisive: bool = False
+    __slots__ = ("decisive", "detail", "fired", "likelihood_ratio", "name", "score", "tier")
+
+    def __init__(
+        self,
+        name: str,
+        fired: bool,
+        score: float,
+        likelihood_ratio: float,
+        detail: str = "",
+        tier: int = 0,
+        decisive: bool = False,
+    ) -> None:
+        self.name = name
+        self.fired = fired
+        self.score = score
+        self.likelihood_ratio = likelihood_ratio
+        self.detail = detail
+        self.tier = tier
+        self.decisive = decisive
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Signal):
+            return NotImplemented
+        return (
+            self.name == other.name
+            and self.fired == other.fired
+            and self.score == other.score
+            and self.likelihood_ratio == other.likelihood_ratio
+            and self.detail == other.detail
+            and self.tier == other.tier
+            and self.decisive == other.decisive
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (
+            f"Signal(name={self.name!r}, fired={self.fired!r}, score={self.score!r}, "
+            f"likelihood_ratio={self.likelihood_ratio!r}, detail={self.detail!r}, tier={self.tier!r}, "
+            f"decisive={self.decisive!r})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the signal as JSON-compatible data.
@@ -69,27 +104,81 @@ class Signal:
         }
 
 
-@dataclass(frozen=True)
 class VerificationResult:
-    """The outcome of :meth:`ToolVerifier.verify`.
+    """The outcome of :meth:`ToolVerifier.verify`; read-only by convention.
 
-    ``confidence`` is P(hallucination), equal to ``posterior`` (the seed's naming).
+    ``confidence`` is P(hallucination), equal to ``posterior`` (the seed's naming). ``explanation``
+    may be given, or left None to be written from the other fields when first read (the engine does
+    that: most results are never explained).
 
     >>> r = VerificationResult(Verdict.ACCEPT, 0.1, {}, Tier.TIER_1, "ok", 0.15, 0.1)
     >>> r.is_hallucinated, r.to_dict()["verdict"]
     (False, 'accept')
     """
 
-    verdict: Verdict
-    confidence: float
-    signals: dict[str, Signal]
-    tier_reached: Tier
-    explanation: str
-    prior: float
-    posterior: float
-    tool: str = ""
-    block_threshold: float = 0.5
-    extra: dict[str, Any] = field(default_factory=dict)
+    def __init__(
+        self,
+        verdict: Verdict,
+        confidence: float,
+        signals: dict[str, Signal],
+        tier_reached: Tier,
+        explanation: str | None,
+        prior: float,
+        posterior: float,
+        tool: str = "",
+        block_threshold: float = 0.5,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.verdict = verdict
+        self.confidence = confidence
+        self.signals = signals
+        self.tier_reached = tier_reached
+        self._explanation = explanation
+        self.prior = prior
+        self.posterior = posterior
+        self.tool = tool
+        self.block_threshold = block_threshold
+        self.extra: dict[str, Any] = {} if extra is None else extra
+
+    @property
+    def explanation(self) -> str:
+        """The one-line explanation (see :func:`explain`).
+
+        >>> VerificationResult(Verdict.ACCEPT, 0.05, {}, Tier.TIER_1, None, 0.15, 0.05).explanation
+        'accept: P(hallucination) 0.15 -> 0.050; no signal fired'
+        """
+        if self._explanation is None:
+            self._explanation = explain(
+                self.verdict, self.signals, self.prior, self.posterior, self.tier_reached
+            )
+        return self._explanation
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.verdict,
+            self.confidence,
+            self.signals,
+            self.tier_reached,
+            self.explanation,
+            self.prior,
+            self.posterior,
+            self.tool,
+            self.block_threshold,
+            self.extra,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, VerificationResult):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # equal results may hold different (unhashable) dicts
+
+    def __repr__(self) -> str:
+        return (
+            f"VerificationResult(verdict={self.verdict!r}, confidence={self.confidence!r}, "
+            f"tier_reached={self.tier_reached!r}, tool={self.tool!r}, explanation={self.explanation!r})"
+        )
 
     @property
     def is_hallucinated(self) -> bool:
@@ -133,22 +222,6 @@ def explain(verdict: Verdict, signals: dict[str, Signal], prior: float, posterio
     return head + ("; " + "; ".join(fired) if fired else "; no signal fired")
 
 
-class _LazyResult(VerificationResult):
-    """A :class:`VerificationResult` whose explanation is written on first access (most never are)."""
-
-    @property  # type: ignore[override]
-    def explanation(self) -> str:
-        d = self.__dict__
-        text = d.get("_explanation")
-        if text is None:
-            text = d["_explanation"] = explain(*d["_explain_args"])
-        return str(text)
-
-    @explanation.setter
-    def explanation(self, value: str) -> None:  # used by the dataclass __init__ (dataclasses.replace)
-        self.__dict__["_explanation"] = value
-
-
 def new_result(
     verdict: Verdict,
     posterior: float,
@@ -159,26 +232,14 @@ def new_result(
     block_threshold: float,
     extra: dict[str, Any],
 ) -> VerificationResult:
-    """Build the engine's result without the frozen dataclass's per-field ``__setattr__`` calls.
+    """Build the engine's result; the explanation is written when first read.
 
-    Equal in every attribute to ``VerificationResult(...)`` with ``explanation=explain(...)``; the
-    explanation is built when first read.
+    Equal to ``VerificationResult(...)`` with ``explanation=explain(...)``.
 
     >>> r = new_result(Verdict.ACCEPT, 0.05, {}, Tier.TIER_1, 0.15, "t", 0.5, {})
     >>> r.explanation, r.to_dict()["confidence"]
     ('accept: P(hallucination) 0.15 -> 0.050; no signal fired', 0.05)
     """
-    r = object.__new__(_LazyResult)
-    r.__dict__.update(
-        verdict=verdict,
-        confidence=posterior,
-        signals=signals,
-        tier_reached=tier,
-        prior=prior,
-        posterior=posterior,
-        tool=tool,
-        block_threshold=block_threshold,
-        extra=extra,
-        _explain_args=(verdict, signals, prior, posterior, tier),
+    return VerificationResult(
+        verdict, posterior, signals, tier, None, prior, posterior, tool, block_threshold, extra
     )
-    return r

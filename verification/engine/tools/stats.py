@@ -167,6 +167,15 @@ def western_electric(rs: RunningStats, x: float, min_sigma: float = 0.0) -> tupl
     sz = side * z
     # The z-scores of the window's newest values, computed only as far as a rule needs them.
     k = len(buf)
+    if sz <= 1.0:
+        # The common case, within 1σ: rules 1-3 cannot fire, and rule 4 only if the newest seven values
+        # all lie on x's side of the mean (and x is off the mean).
+        if sz <= 0 or k < 7:
+            return 0.0, []
+        for i in range(k - 1, k - 8, -1):
+            if not side * ((buf[i] - mean) / sigma) > 0:
+                return 0.0, []
+        return float(sum(RULE_WEIGHTS[r - 1] for r in (4,))), [4]
     fired: list[int] = []
     if abs(z) > 3.0:
         fired.append(1)

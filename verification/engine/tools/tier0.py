@@ -68,7 +68,7 @@ def check_pattern(profile: ToolProfile, ins: Inspected, max_chars: int, lr: floa
     if not patterns:
         return Signal("pattern_mismatch", False, 0.0, lr, "", 0)
     # A repeated result (the same Inspected, see features.inspect_result) is searched once per profile.
-    memo: dict[tuple[tuple[str, ...], int], list[str]] = ins.__dict__.setdefault("_failing_patterns", {})
+    memo = ins.failing_patterns
     key = (profile.response_patterns, max_chars)
     failing = memo.get(key)
     if failing is None:

@@ -68,12 +68,12 @@ def check_spc(
         return Signal("spc_anomaly", False, 0.0, lr, "", 1)
     channels: list[float] = []
     details: list[str] = []
-    s_lat, rules = western_electric(ts["lat"], log_latency, min_sigma=0.05)
+    s_lat, rules = western_electric(ts["lat"], log_latency, 0.05)
     if s_lat:
         channels.append(s_lat)
         details.append(f"latency rules {rules}")
     # Sizes vary with the arguments: a σ below ~15 % would make ordinary variety look like a shift.
-    s_size, rules = western_electric(ts["size"], log_size, min_sigma=0.06)
+    s_size, rules = western_electric(ts["size"], log_size, 0.06)
     if s_size:
         channels.append(s_size)
         details.append(f"size rules {rules}")
@@ -84,8 +84,10 @@ def check_spc(
         if ins.is_object:
             top = ins.top_set
             habitual = 0.98 * n
-            vanished = [k for k, c in keys.items() if c >= habitual and k not in top]
-            new = [k for k in ins.top_keys if k not in keys]
+            # Usually every known field is present and none is new: two set operations in C say so.
+            absent = keys.keys() - top
+            vanished = [k for k, c in keys.items() if c >= habitual and k not in top] if absent else []
+            new = [k for k in ins.top_keys if k not in keys] if not keys.keys() >= top else []
             if vanished:
                 details.append(f"habitual field(s) missing: {vanished[:5]}")
             if new:
@@ -173,13 +175,15 @@ def check_plausibility(
         if sd <= 0:
             continue
         z = abs(value - rs["mean"]) / sd
+        if z <= 3.0:
+            continue  # within 3σ: the envelope below cannot make it implausible, so it is not computed
         distinct, lo, hi = envelope(rs)
         if distinct < _MIN_DISTINCT:
             continue  # a near-constant or few-valued field has no meaningful σ
         margin = _ENVELOPE_MARGIN * (hi - lo)
         # Skewed and zero-inflated fields break the normal 3σ rule: also require the value to leave
         # the envelope of recent real values by a margin.
-        if z > 3.0 and not lo - margin <= value <= hi + margin:
+        if not lo - margin <= value <= hi + margin:
             s = min(1.0, (z - 3.0) / 6.0)
             if s > best:
                 best = s
@@ -197,6 +201,28 @@ def check_plausibility(
             "value_plausibility", True, best, decisive_lr if decisive else lr, "; ".join(details), 1, decisive
         )
     return Signal("value_plausibility", False, 0.0, lr, "", 1)
+
+
+# Marks a path missing from the earlier leaves (no leaf value is this object).
+_ABSENT = object()
+
+
+def _any_stuck(co: dict[str, list[int]], unchanged: set[str]) -> bool:
+    """True when a field that always changes together with this one is present but did not change.
+
+    Only the few present, *unchanged* fields can be stuck, so they are looked up in the companion
+    statistics *co* instead of scanning all of it (the full scan, in *co*'s order, names them).
+
+    >>> _any_stuck({"/b": [30, 30], "/c": [0, 40]}, {"/b", "/c"})
+    True
+    """
+    for q in unchanged:
+        pair = co.get(q)
+        if pair is not None:
+            together, seen = pair
+            if seen >= _MIN_CO_CHANGES and together >= _CO_CHANGE_RATE * seen:
+                return True
+    return False
 
 
 def _change_evidence(
@@ -222,13 +248,15 @@ def _change_evidence(
     if feats is None:
         feats = tuple((path, tpath_of(path), v, "", None, False) for path, v in leaves.items())
     for path, tp, v, _, _, _ in feats:
-        if path not in old_leaves:
+        old = old_leaves.get(path, _ABSENT)
+        if old is _ABSENT:
             continue
         present_tp.add(tp)
-        old = old_leaves[path]
         if old != v:
             changed_tp.add(tp)
             diffs.append((path, tp, old, v))
+    if not diffs:
+        return 0.0, False, []  # only the set of fields differs: no value changed
     best = 0.0
     decisive = False
     details: list[str] = []
@@ -254,6 +282,8 @@ def _change_evidence(
                 f"repeats except {result_changes} changes, {reverts} of them undone by the next call"
             ],
         )
+    # Present fields that did not change, the only ones that can be "stuck" (computed when needed).
+    unchanged: set[str] | None = None
     for path, tp, old, v in diffs:
         c = chg.get(tp)
         # How often this field changes when the tool's result for the same arguments changes.
@@ -272,18 +302,43 @@ def _change_evidence(
             )
             continue
         if c is not None and c["chg"] >= _MIN_CHANGES:
-            stuck = [
-                q
-                for q, (together, seen) in c["co"].items()
-                if seen >= _MIN_CO_CHANGES
-                and together >= _CO_CHANGE_RATE * seen
-                and q in present_tp
-                and q not in changed_tp
-            ]
-            if stuck:
+            if unchanged is None:
+                unchanged = present_tp - changed_tp
+            if unchanged and _any_stuck(c["co"], unchanged):
+                stuck = [
+                    q
+                    for q, (together, seen) in c["co"].items()
+                    if seen >= _MIN_CO_CHANGES
+                    and together >= _CO_CHANGE_RATE * seen
+                    and q in present_tp
+                    and q not in changed_tp
+                ]
                 decisive, best = True, 1.0
                 details.append(f"{path} changed but {stuck[:3]} did not, though they always change together")
                 continue
+        if type(old) is str and type(v) is str:
+            # Two texts (no numbers): only a timestamp that went back or a stable named field that
+            # flipped can count. The cheap comparisons go before the timestamp pattern.
+            if (
+                c is not None
+                and len(old) == len(v)
+                and v < old
+                and c["tch"] >= _MIN_CHANGES
+                and c["dec"] <= _DETERMINISTIC_RATE * c["tch"]
+                and is_timestamp(old)
+                and is_timestamp(v)
+            ):
+                decisive, best = True, 1.0
+                details.append(f"{path} went back in time ({old} -> {v})")
+            elif (
+                "*" not in tp
+                and result_changes >= _MIN_FIELD_OBS
+                and rate <= _STABLE_RATE
+                and not is_timestamp(v)
+            ):
+                best = max(best, 0.6)
+                details.append(f"{path} flipped {old!r} -> {v!r}; it changes in {rate:.0%} of repeats")
+            continue
         went_back = c is not None and is_timestamp(old) and is_timestamp(v) and len(old) == len(v) and v < old
         if (
             went_back
@@ -296,7 +351,8 @@ def _change_evidence(
             continue
         x, y = as_number(old), as_number(v)
         if x is not None and y is not None:
-            lo, hi = sorted((abs(x), abs(y)))
+            ax, ay = abs(x), abs(y)
+            lo, hi = (ax, ay) if ax <= ay else (ay, ax)
             ratio = hi / lo if lo > 0 and (x > 0) == (y > 0) else math.inf
             d = change_size(ts, tp, x, y)
             s = 0.0
