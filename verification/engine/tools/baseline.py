@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - CPython has it (Counter.update uses it
 
 
 from verification.engine.tools.features import Inspected, Leaf, tpath_of
-from verification.engine.tools.stats import WINDOW, RunningStats, new_stats, push
+from verification.engine.tools.stats import RunningStats, new_stats, push, push_finite
 from verification.engine.tools.values import as_number, is_timestamp
 
 __all__ = [
@@ -150,9 +150,9 @@ def learn_tool(
         if ns is None:
             ns = num_state[tp] = {"raw": new_stats(), "log": new_stats(), "nonpos": 0, "neg": 0}
         # x is finite (and so is its log): stats.push without its check, inlined.
-        _push_finite(ns["raw"], x)
+        push_finite(ns["raw"], x)
         if x > 0:
-            _push_finite(ns["log"], math.log(x))
+            push_finite(ns["log"], math.log(x))
         else:
             ns["nonpos"] += 1
             if x < 0:
@@ -174,37 +174,6 @@ def learn_tool(
             if x == y:
                 held[0] += 1
     return ts
-
-
-def _push_finite(rs: RunningStats, x: float) -> None:
-    """``stats.push(rs, x)`` for an *x* known to be finite (the same arithmetic, in the same order).
-
-    >>> from verification.engine.tools.stats import new_stats, push
-    >>> a, b = new_stats(), new_stats()
-    >>> for v in [3.0, 1.5, 2.25] * 50: push(a, v); _push_finite(b, v)
-    >>> a == b
-    True
-    """
-    buf = rs["buf"]
-    n = rs["n"]
-    mean = rs["mean"]
-    if len(buf) >= WINDOW:
-        old = buf.pop(0)
-        if n <= 1:
-            n, mean, rs["m2"] = 0, 0.0, 0.0
-        else:
-            mean_new = (n * mean - old) / (n - 1)
-            rs["m2"] = max(0.0, rs["m2"] - (old - mean) * (old - mean_new))
-            mean = mean_new
-            n -= 1
-    buf.append(x)
-    n += 1
-    delta = x - mean
-    mean = mean + delta / n
-    rs["m2"] += delta * (x - mean)
-    rs["mean"] = mean
-    rs["n"] = n
-    rs["total"] += 1
 
 
 def _learn_changes(

@@ -20,6 +20,7 @@ __all__ = [
     "envelope",
     "new_stats",
     "push",
+    "push_finite",
     "quantile",
     "std",
     "western_electric",
@@ -69,6 +70,16 @@ def push(rs: RunningStats, x: float, window: int = WINDOW) -> None:
     """
     if not _isfinite(x):
         raise ValueError(f"baseline values must be finite, got {x!r}")
+    push_finite(rs, x, window)
+
+
+def push_finite(rs: RunningStats, x: float, window: int = WINDOW) -> None:
+    """:func:`push` for an *x* the caller knows to be finite (no check).
+
+    >>> rs = new_stats()
+    >>> push_finite(rs, 4.0); rs["mean"]
+    4.0
+    """
     buf = rs["buf"]
     n = rs["n"]
     mean = rs["mean"]
