@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from safety_support import CORPORA, corpus_texts
 
 from verification.engine.safety import detect_pii, risk
 from verification.engine.safety.deobfuscate import (
@@ -30,20 +30,7 @@ from verification.engine.safety.injection_rules import RULES
 from verification.engine.safety.pii import _context_words, _runnable, may_hold
 from verification.engine.safety.pii_types import PII_TYPES, TYPES_BY_NAME
 
-CORPORA = Path(__file__).resolve().parents[2] / "bench" / "corpora"
-
-
-def _corpus_texts() -> list[str]:
-    texts: list[str] = []
-    for path in sorted(CORPORA.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            texts.append(row["text"])
-            texts.extend(row.get("history", []))
-    return texts
-
-
-TEXTS = _corpus_texts()
+TEXTS = corpus_texts()
 LONG_TEXT = "\n".join(TEXTS)
 
 
@@ -76,7 +63,7 @@ def test_it_runs_exactly_the_pii_types_may_hold_allows() -> None:
     for text in TEXTS:
         lowered, digits = text.lower(), len(re.findall(r"\d", text))
         expected = [k for k in PII_TYPES if may_hold(k, text, lowered, digits)]
-        assert _runnable(text, lowered, digits) == expected, text
+        assert list(_runnable(text, lowered, digits)) == expected, text
 
 
 # The PII patterns as they were written before the "first character, then look-behind" rewrite.
@@ -96,6 +83,21 @@ _ORIGINAL_PATTERNS = {
     ("eth_address", 0): r"\b0x[0-9a-fA-F]{40}\b",
     ("phone_intl", 0): r"(?<![\w+])\+(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|(?<![\w+])\+[2-9]\d{7,14}(?!\d)",
     ("postal_address", 0): r"\b\d{1,6}[A-Z]?\s+(?:[A-Z][a-z]{1,20}\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?",
+    ("anthropic_key", 0): r"\bsk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_\-]{60,200}",
+    ("openai_key", 0): r"\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,200}",
+    ("aws_access_key", 0): r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z2-7]{16}\b",
+    ("github_token", 0): r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b",
+    ("gitlab_token", 0): r"\bglpat-[0-9A-Za-z_\-]{20,64}(?![0-9A-Za-z_\-])",
+    ("slack_token", 0): r"\bxox[abposr]-(?:\d{8,13}-){1,3}[A-Za-z0-9\-]{16,64}\b",
+    ("stripe_key", 0): r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,99}\b",
+    ("google_api_key", 0): r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])",
+    ("npm_token", 0): r"\bnpm_[A-Za-z0-9]{36}\b",
+    ("sendgrid_key", 0): r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b",
+    ("jwt", 0): r"\beyJ[A-Za-z0-9_\-]{5,4000}\.eyJ[A-Za-z0-9_\-]{2,8000}\.[A-Za-z0-9_\-]{0,2000}",
+    ("es_dni", 0): r"(?<![\w\-])\d{8}-?[A-Z](?![\w\-])",
+    ("btc_address", 0): r"\b(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{11,71})\b",
+    ("email", 0): r"(?<![\w.+\-])[A-Za-z0-9._%+\-]{1,64}@(?:[A-Za-z0-9\-]{1,63}\.){1,8}[A-Za-z]{2,24}\b",
+    ("ipv6", 0): r"(?<![\w:])(?:[0-9A-Fa-f]{1,4}:|:){2,7}(?::|[0-9A-Fa-f]{1,4})(?![\w:])",
 }  # fmt: skip
 
 
@@ -133,6 +135,37 @@ _PII_PIECES = st.sampled_from(
         "(",
         ")",
         "Main St",
+        # Starts of the provider keys and tokens, and runs long enough to complete them.
+        "sk-",
+        "sk-ant-api03-",
+        "rk_",
+        "pk_live_",
+        "sk_test_",
+        "AKIA",
+        "ASIA",
+        "ghp_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "12345678-",
+        "AIza",
+        "npm_",
+        "SG.",
+        "eyJ",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "bc1",
+        "3J98t1",
+        "12345678Z",
+        "Ab3dEf7hIj9kLm2nOp4q",
+        "@",
+        "bob.smith+x@",
+        "mail.example.org",
+        "::",
+        "fe80::1",
+        "2001:db8:",
+        "ab:",
+        "xy",
+        "é",
     ]
 )
 
@@ -288,3 +321,20 @@ def test_it_finds_the_same_risk_markers_and_entities_after_the_quick_checks(text
             assert [m.span() for m in risk._ENTITY_NO_EMAIL.finditer(sentence)] == [
                 m.span() for m in risk._ENTITY.finditer(sentence)
             ]
+
+
+def test_it_keeps_the_spans_of_the_rewritten_pii_patterns_around_every_kind_of_neighbour() -> None:
+    # The rewrites move each leading \b or look-behind after the first characters: check them with a
+    # word character, a joiner, punctuation, a non-ASCII letter, a line break or nothing on either side
+    # of every true value in the PII corpora.
+    values = {
+        entity["value"]
+        for path in sorted(CORPORA.glob("pii_*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        for entity in json.loads(line)["entities"]
+    }
+    for value in sorted(values):
+        for before in ("", " ", "x", "_", "-", ".", "\n", "é", "1", "=", "sk"):
+            for after in ("", " ", "x", "-", ".", "_"):
+                _same_spans(f"{before}{value}{after}")
+                _same_spans(f"key: {before}{value}{after} end")

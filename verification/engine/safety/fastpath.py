@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 
 __all__ = [
+    "at_word_boundary",
     "has_upper_literal",
     "is_word",
     "lowered_matches",
@@ -27,6 +28,15 @@ __all__ = [
 def is_word(ch: str) -> bool:
     """Whether ``ch`` is a regex word character (``\\w``); false for the empty string."""
     return ch.isalnum() or ch == "_"
+
+
+def at_word_boundary(text: str, pos: int) -> bool:
+    """Whether ``\\b`` holds at ``pos`` of ``text`` (a word character on exactly one side).
+
+    >>> at_word_boundary("a cat", 2), at_word_boundary("scat", 1)
+    (True, False)
+    """
+    return (pos > 0 and is_word(text[pos - 1])) != is_word(text[pos : pos + 1])
 
 
 def has_upper_literal(pattern: str) -> bool:
@@ -97,21 +107,35 @@ def required_lowered_variant(pattern: str) -> tuple[re.Pattern[str], bool]:
 
 
 def lowered_matches(
-    compiled: re.Pattern[str], boundary: bool, lowered: str, pos: int = 0
+    compiled: re.Pattern[str],
+    boundary: bool,
+    lowered: str,
+    pos: int = 0,
+    first: re.Match[str] | None = None,
 ) -> Iterator[re.Match[str]]:
     """Non-overlapping matches of a ``lowered_variant`` in ``lowered``, as ``finditer`` would give them.
+
+    ``first``, when given, is ``compiled.search(lowered, pos)`` already done by the caller (its first
+    candidate); it is used instead of being searched for again.
 
     >>> compiled, boundary = lowered_variant(r"\\bcat")
     >>> [m.start() for m in lowered_matches(compiled, boundary, "cat scat cat")]
     [0, 9]
     """
+    if first is not None and first.end() == first.start():
+        first = None  # an empty match: let the general loop below deal with advancing past it
     if not boundary:
+        if first is not None:
+            yield first
+            pos = first.end()
         yield from compiled.finditer(lowered, pos)  # nothing to check: let re iterate in C
         return
-    while (match := compiled.search(lowered, pos)) is not None:
+    match = first if first is not None else compiled.search(lowered, pos)
+    while match is not None:
         start, end = match.span()
-        if (start > 0 and is_word(lowered[start - 1])) == is_word(lowered[start : start + 1]):
+        if not at_word_boundary(lowered, start):
             pos = start + 1  # no word boundary here: retry from the next character, as \\b would
-            continue
-        yield match
-        pos = end if end > start else end + 1
+        else:
+            yield match
+            pos = end if end > start else end + 1
+        match = compiled.search(lowered, pos)

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize
-from .fastpath import lowered_matches, required_lowered_variant
+from .fastpath import at_word_boundary, lowered_matches, required_lowered_variant
 from .injection_rules import (
     CATEGORIES,
     FAST_PATH_MIN_CHARS,
@@ -37,6 +39,7 @@ from .injection_rules import (
     Rule,
 )
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
+from .prefilter import required_literals, trie_pattern
 
 __all__ = ["INJECTION_THRESHOLD", "InjectionEvidence", "InjectionFinding", "detect_injection"]
 
@@ -53,6 +56,9 @@ _MAX_MATCHES_PER_RULE = 5
 _NO_QUOTE_DISCOUNT = frozenset({"payload_injection", "delimiter_attack", "encoding_bypass"})
 _OPEN_QUOTES = "'\"“‘`«"
 _CLOSE_QUOTES = "'\"”’`»"
+_CATEGORY_RANK = {c: i for i, c in enumerate(CATEGORIES)}
+_OPEN_QUOTE_SET = frozenset(_OPEN_QUOTES)
+_CLOSE_QUOTE_SET = frozenset(_CLOSE_QUOTES)
 _META = re.compile(
     r"\b(?:attackers|an\s+attacker\s+(?:can|could|might|may|would)|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
     r"security\s+(?:training|concerns?|researchers?)|prompt\s+injection|jailbreak\s+(?:attempts?|prompts?)|"
@@ -75,9 +81,10 @@ _TRIGGER = re.compile(
     re.IGNORECASE,
 )
 _TURN_CHARS = 2_000
-_LETTER_RUN = re.compile(r"[a-z]+")
-# Distinct words whose gate lookups are kept (a few MB at most); the cache is emptied when full.
-_WORD_CACHE_SIZE = 50_000
+# Distinct tokens whose needle lookups are kept, and the longest token kept (some 10 MB at most); the
+# cache is emptied when full.
+_TOKEN_CACHE_SIZE = 50_000
+_MAX_CACHED_TOKEN = 256
 _DIFF_CHUNK = 256
 _QUOTED_FRAGMENT = re.compile(r"['\"“‘]([^'\"“”‘’\n]{2,200})['\"”’]")
 
@@ -146,14 +153,21 @@ class _MetaIndex:
     """Where a text talks *about* attacks: meta phrases and sentence ends, found once per text."""
 
     def __init__(self, text: str, lowered: str) -> None:
-        self.ends = [m.start() for m in _SENTENCE_END.finditer(text)]
         # The meta phrases are searched in the lower-cased text when offsets agree (see ``fastpath``):
         # a case-insensitive regex that starts with \b costs five times more.
-        found = (
-            lowered_matches(*_META_LOWERED, lowered) if len(lowered) == len(text) else _META.finditer(text)
-        )
+        if len(lowered) == len(text):
+            compiled, boundary = _META_LOWERED
+            # Most texts hold no meta phrase: one C-level search settles that before a generator is built.
+            first = compiled.search(lowered)
+            found: Iterable[re.Match[str]] = (
+                () if first is None else lowered_matches(compiled, boundary, lowered, first.start(), first)
+            )
+        else:
+            found = _META.finditer(text)
         self.meta = [m.span() for m in found]
         self.meta_starts = [s for s, _ in self.meta]
+        # Sentence ends are only needed when there is a meta phrase to place.
+        self.ends = [m.start() for m in _SENTENCE_END.finditer(text)] if self.meta else []
 
     def in_meta_sentence(self, start: int, end: int) -> bool:
         """Whether a meta phrase lies in the sentence around ``[start, end)`` (capped at 300 chars a side)."""
@@ -168,88 +182,128 @@ class _MetaIndex:
 
 
 def _is_quoted(text: str, start: int, end: int) -> bool:
+    # Set tests run in C (``any`` over a generator of substring tests cost a microsecond per match).
     before = text[max(0, start - 2) : start]
-    after = text[end : end + 60]
-    return any(q in before for q in _OPEN_QUOTES) and any(q in after for q in _CLOSE_QUOTES)
-
-
-def _trie_pattern(words: Sequence[str]) -> str:
-    """A regex matching any of ``words``, shaped as a trie so each position costs one character test.
-
-    >>> re.fullmatch(_trie_pattern(["ab", "abc", "b"]), "abc") is not None
-    True
-    """
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def emit(node: dict[str, Any]) -> str:
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
-        if not branches:
-            return ""
-        body = "|".join(branches)
-        # Longer continuations first; an empty branch when a word may also end here.
-        return f"(?:{body}|)" if "" in node else (body if len(branches) == 1 else f"(?:{body})")
-
-    return emit(trie)
+    return not _OPEN_QUOTE_SET.isdisjoint(before) and not _CLOSE_QUOTE_SET.isdisjoint(text[end : end + 60])
 
 
 class _RuleSet:
-    """Rules indexed by their gate strings, so a text only visits the rules its words can trigger.
+    """Rules indexed by the literal strings their matches need, so a text only visits the rules it can fire.
 
-    Gates made of letters a-z can only occur inside a run of such letters, so the lower-cased text is
-    split into its letter runs and each distinct run is looked up in a cache of "rules this word
-    opens" (filled by a trie-shaped regex that finds, at every position of the word, the longest gate
-    starting there; the gates that are prefixes of it start there too and come from a precomputed
-    table).  Words repeat across texts, so most lookups hit the cache: on a 200 000-character page
-    this halves the cost of running the trie at every position (on one-line texts it is about even).
-    The few gates with other characters (``<|``, ``:``, ``.env``) are substring checks, grouped by a
-    character they hold.  A test checks that every rule that matches is opened.
+    Every rule has a hand-written *gate* (lower-case substrings, one of which each match holds) and,
+    when it runs case-sensitively over the lower-cased text (``Rule.lowered``), the *clauses* that
+    ``prefilter.required_literals`` reads off its regex (the verb, the object, the noun ...).  A rule
+    runs when its gate occurs and, on that lower-cased path, every clause has a string in the text: a
+    necessary condition for a match, so skipping the others changes no result.  On the injection
+    corpus lines the gates alone let 8 rules per line run their regex; gates and clauses, 3 (of which
+    1 matches).
+
+    Needles (gate and clause strings) hold no whitespace, so each occurs inside one whitespace-separated
+    token of the lower-cased text: the text is split into its tokens (``str.split``, in C) and each
+    distinct token is looked up in a cache of "what this token satisfies", filled by a trie-shaped
+    regex that finds, at every position of the token, the longest needle starting there (the needles
+    that are prefixes of it start there too and come from a precomputed table).  Tokens repeat across
+    texts, so most lookups hit the cache.  What a token satisfies is one int: bit ``i`` for rule ``i``
+    whose gate it holds, bit ``n + i`` for rule ``i`` whose key clause it meets, and above those one bit
+    per clause that it meets.  Tests check that every rule that matches is opened.
     """
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = tuple(rules)
-        self.always = frozenset(i for i, r in enumerate(self.rules) if not r.gate)
-        by_gate: dict[str, set[int]] = {}
+        self.always = sum(1 << i for i, r in enumerate(self.rules) if not r.gate)
+        # Each needle maps to (rules whose gate holds it, rules whose key clause holds it, clause groups
+        # that hold it), as bit sets.  A rule's key clause is its most selective one (longest shortest
+        # string): requiring the gate and the key with two bit-wise ANDs leaves few rules to check one by
+        # one against all their clauses.
+        by_needle: dict[str, list[int]] = {}
+        self.clause_need: list[int] = []
+        keyless = 0
+        groups = 0
         for i, rule in enumerate(self.rules):
             for g in rule.gate:
-                by_gate.setdefault(g, set()).add(i)
-        words = sorted(g for g in by_gate if _LETTER_RUN.fullmatch(g))
-        # Every rule index reachable from a found gate: its own rules and those of its prefix gates.
-        self.reach = {g: frozenset().union(*(by_gate[p] for p in words if g.startswith(p))) for g in words}
-        self.finder = re.compile(f"(?=({_trie_pattern(words)}))")
-        # The other gates, grouped by one non-letter character each holds: most texts lack most of
-        # these characters, which skips whole groups with one substring check.
-        groups: dict[str, list[tuple[str, frozenset[int]]]] = {}
-        for g in sorted(by_gate):
-            if not _LETTER_RUN.fullmatch(g):
-                key = next(ch for ch in g if not "a" <= ch <= "z")
-                groups.setdefault(key, []).append((g, frozenset(by_gate[g])))
-        self.other_gates = tuple((key, tuple(members)) for key, members in sorted(groups.items()))
-        self._by_word: dict[str, frozenset[int]] = {}
+                by_needle.setdefault(g, [0, 0, 0])[0] |= 1 << i
+            need = 0
+            clauses = required_literals(rule.lowered) if rule.lowered is not None else ()
+            for clause in clauses:
+                bit = 1 << groups
+                groups += 1
+                need |= bit
+                for needle in clause:
+                    by_needle.setdefault(needle, [0, 0, 0])[2] |= bit
+            if clauses:
+                key = max(clauses, key=lambda c: (min(map(len, c)), -len(c)))
+                for needle in key:
+                    by_needle[needle][1] |= 1 << i
+            else:
+                keyless |= 1 << i
+            self.clause_need.append(need)
+        # The three bit sets travel as one int per needle (gate rules, key rules, clause groups, from the
+        # low bits up), so that a text's bits are one C-level reduction with ``|`` over its tokens.
+        self.shift = len(self.rules)
+        self.rule_mask = (1 << self.shift) - 1
+        self.keyless = keyless
+        packed = {
+            n: gates | (keys << self.shift) | (groups_ << 2 * self.shift)
+            for n, (gates, keys, groups_) in by_needle.items()
+        }
+        # A needle with whitespace could span two tokens: such needles (none so far) are substring checks.
+        self.spaced = tuple((n, bits) for n, bits in packed.items() if any(ch.isspace() for ch in n))
+        plain = sorted(n for n in packed if not any(ch.isspace() for ch in n))
+        # What a found needle brings: its own bits and those of the needles that are its prefixes.
+        self.reach = {n: _union(packed[p] for p in plain if n.startswith(p)) for n in plain}
+        self.finder = re.compile(f"(?=({trie_pattern(plain)}))")
+        self._by_token: dict[str, int] = {}
 
-    def _word_rules(self, word: str) -> frozenset[int]:
-        found = self._by_word.get(word)
+    def _token_bits(self, token: str) -> int:
+        found = self._by_token.get(token)
         if found is None:
-            found = frozenset().union(*(self.reach[g] for g in set(self.finder.findall(word))))
-            if len(self._by_word) >= _WORD_CACHE_SIZE:
-                self._by_word.clear()  # bounded memory; it refills with the words that recur
-            self._by_word[word] = found
+            found = _union(self.reach[n] for n in set(self.finder.findall(token)))
+            if len(token) > _MAX_CACHED_TOKEN:
+                return found  # long tokens (blobs, URLs) rarely recur: caching them would only cost memory
+            if len(self._by_token) >= _TOKEN_CACHE_SIZE:
+                self._by_token.clear()  # bounded memory; it refills with the tokens that recur
+            self._by_token[token] = found
         return found
 
-    def candidates(self, lowered: str, skip: frozenset[str] | set[str] = frozenset()) -> list[Rule]:
-        picked = set(self.always)
-        for word in set(_LETTER_RUN.findall(lowered)):
-            picked |= self._word_rules(word)
-        for key, members in self.other_gates:
-            if key in lowered:
-                for gate, indices in members:
-                    if gate in lowered:
-                        picked |= indices
-        return [self.rules[i] for i in sorted(picked) if self.rules[i].rule_id not in skip]
+    def candidates(
+        self, lowered: str, skip: frozenset[str] | set[str] = frozenset(), *, clauses: bool = False
+    ) -> list[Rule]:
+        """The rules that may match, in table order: gate open and, with ``clauses``, every clause met.
+
+        Pass ``clauses=True`` only when the rules will run over ``lowered`` itself (it has the length of
+        the text): the clauses hold for the lower-cased patterns, not for the case-insensitive originals.
+        """
+        tokens = set(lowered.split())
+        try:  # the common case, every token cached: one C-level pass
+            found = reduce(or_, map(self._by_token.__getitem__, tokens), self.always)
+        except KeyError:
+            found = reduce(or_, map(self._token_bits, tokens), self.always)
+        for needle, needle_bits in self.spaced:
+            if needle in lowered:
+                found |= needle_bits
+        opened = found & self.rule_mask
+        if clauses:
+            opened &= (found >> self.shift) | self.keyless
+        unmet = ~(found >> 2 * self.shift)
+        picked: list[Rule] = []
+        need = self.clause_need
+        while opened:
+            lowest = opened & -opened
+            opened ^= lowest
+            i = lowest.bit_length() - 1
+            if clauses and need[i] & unmet:
+                continue  # some clause has no string in the text: the regex cannot match
+            rule = self.rules[i]
+            if rule.rule_id not in skip:
+                picked.append(rule)
+        return picked
+
+
+def _union(bits: Iterable[int]) -> int:
+    out = 0
+    for b in bits:
+        out |= b
+    return out
 
 
 _USER_RULES = _RuleSet(RULES)
@@ -269,19 +323,41 @@ def _scan(
     """
     found: list[InjectionEvidence] = []
     lowered = text.lower()
+    # Offsets agree, so the rules with a lower-cased form run over ``lowered`` (see ``Rule.finditer``)
+    # and their clauses can be checked there.
+    same_length = len(lowered) == len(text)
     meta: _MetaIndex | None = None
-    for rule in rules.candidates(lowered, skip):
+    for rule in rules.candidates(lowered, skip, clauses=same_length):
         best: InjectionEvidence | None = None
-        for n, match in enumerate(rule.finditer(text, lowered)):
+        matches: Iterator[re.Match[str]]
+        if rule.lowered is not None and same_length:
+            # ``Rule.finditer`` inlined: most rules that get here still do not match, and one C-level
+            # search settles those without building an iterator.
+            first = rule.lowered.search(lowered)
+            if first is None:
+                continue
+            start, end = first.span()
+            if end > start and (not rule.lowered_boundary or at_word_boundary(lowered, start)):
+                # The usual case: the first candidate is the first match (``lowered_matches`` would
+                # yield it as it is) and it counts fully, which ends the loop below at once.  Settle it
+                # here, without building the generators.
+                if meta is None:
+                    meta = _MetaIndex(text, lowered)
+                if _weigh(rule, text, start, end, meta) == rule.weight:
+                    snippet = text[start : min(end, start + 200)]
+                    found.append(
+                        InjectionEvidence(rule.category, rule.rule_id, rule.weight, snippet, start, end, via)
+                    )
+                    continue
+            matches = lowered_matches(rule.lowered, rule.lowered_boundary, lowered, start, first)
+        else:
+            matches = rule.pattern.finditer(text)
+        for n, match in enumerate(matches):
             if n >= _MAX_MATCHES_PER_RULE:
                 break
-            weight = rule.weight
-            if rule.category not in _NO_QUOTE_DISCOUNT and _is_quoted(text, match.start(), match.end()):
-                weight *= _QUOTED_FACTOR
             if meta is None:
                 meta = _MetaIndex(text, lowered)
-            if meta.in_meta_sentence(match.start(), match.end()):
-                weight *= _META_FACTOR
+            weight = _weigh(rule, text, match.start(), match.end(), meta)
             if best is None or weight > best.weight:
                 snippet = text[match.start() : min(match.end(), match.start() + 200)]
                 best = InjectionEvidence(
@@ -292,6 +368,16 @@ def _scan(
         if best is not None:
             found.append(best)
     return found
+
+
+def _weigh(rule: Rule, text: str, start: int, end: int, meta: _MetaIndex) -> float:
+    """The weight of one match of ``rule``: discounted when quoted or in a sentence about attacks."""
+    weight = rule.weight
+    if rule.category not in _NO_QUOTE_DISCOUNT and _is_quoted(text, start, end):
+        weight *= _QUOTED_FACTOR
+    if meta.in_meta_sentence(start, end):
+        weight *= _META_FACTOR
+    return weight
 
 
 def _category_scores(evidence: Sequence[InjectionEvidence]) -> dict[str, float]:
@@ -337,11 +423,11 @@ def _changed_regions(text: str, normalized: str, pad: int = 400) -> list[str]:
 def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[InjectionEvidence]:
     """Evidence visible only after de-obfuscation or decoding: encoding bypasses."""
     found: list[InjectionEvidence] = []
-    # Only evidence of weight >= 0.5 from rules that did not already match the raw text is kept below,
-    # so the re-scans skip the other rules from the start.
-    weak_or_seen = _WEAK_RULES | raw_rules
     normalized, tricks = normalize(text)
     if tricks and normalized != text:
+        # Only evidence of weight >= 0.5 from rules that did not already match the raw text is kept
+        # below, so the re-scans skip the other rules from the start.
+        weak_or_seen = _WEAK_RULES | raw_rules
         seen = set(raw_rules)
         items = [
             item
@@ -372,7 +458,10 @@ def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[Inj
     return found
 
 
-def _multi_turn_signals(text: str, history: Sequence[str], rules: _RuleSet) -> list[InjectionEvidence]:
+def _multi_turn_signals(
+    text: str, history: Sequence[str], rules: _RuleSet, raw_rules: set[str]
+) -> list[InjectionEvidence]:
+    """Attacks split across turns, or set up earlier and triggered now; ``raw_rules`` matched ``text``."""
     # Splits happen at turn boundaries: the end of each earlier turn and the start of this one suffice,
     # which keeps this re-scan bounded however long the texts are.
     turns = [t[-_TURN_CHARS:] for t in history[-MAX_HISTORY_TURNS:] if t]
@@ -380,9 +469,11 @@ def _multi_turn_signals(text: str, history: Sequence[str], rules: _RuleSet) -> l
         return []
     head = text[:_TURN_CHARS]
     found: list[InjectionEvidence] = []
-    per_turn = [_scan(t, rules) for t in [*turns, head]]
-    seen = {e.rule for hits in per_turn for e in hits}
-    history_attack = max((e.weight for hits in per_turn[:-1] for e in hits), default=0.0)
+    per_turn = [_scan(t, rules) for t in turns]
+    # The head of a short text is the text, whose rules the caller's scan already found.
+    head_rules = raw_rules if head == text else {e.rule for e in _scan(head, rules)}
+    seen = {e.rule for hits in per_turn for e in hits} | head_rules
+    history_attack = max((e.weight for hits in per_turn for e in hits), default=0.0)
     fragments = [m.group(1) for t in [*turns, head] for m in _QUOTED_FRAGMENT.finditer(t)]
     for joined, via in ((" ".join([*turns, head]), "history"), (" ".join(fragments), "history:quoted")):
         for item in _scan(joined, rules, via=via, skip=seen | _WEAK_RULES):
@@ -432,9 +523,10 @@ def detect_injection(
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
     rules = _TOOL_RESULT_RULES if source == "tool_result" else _USER_RULES
     evidence = _scan(text, rules)
-    evidence += _hidden_signals(text, {e.rule for e in evidence}, rules)
+    raw_rules = {e.rule for e in evidence}
+    evidence += _hidden_signals(text, raw_rules, rules)
     if history:
-        evidence += _multi_turn_signals(text, history, rules)
+        evidence += _multi_turn_signals(text, history, rules, raw_rules)
     if source == "tool_result":
         # Any instruction-like attack inside data the agent fetched reached it indirectly.
         for item in list(evidence):
@@ -445,6 +537,9 @@ def detect_injection(
                         item.start, item.end, item.via,
                     )
                 )  # fmt: skip
+    if not evidence:
+        # What the scoring below gives for no evidence (most benign texts), without building it.
+        return InjectionFinding(0.0, False, None, {}, (), source)
     if len(text) > 3 * _NEIGHBOURHOOD:
         evidence = _drop_isolated_weak(evidence)
     evidence.sort(key=lambda e: e.weight, reverse=True)
@@ -490,5 +585,8 @@ def _primary_category(scores: dict[str, float], threshold: float) -> str | None:
         return None
     mechanisms = {c: s for c, s in scores.items() if c in MECHANISM_CATEGORIES and s >= threshold}
     pool = mechanisms or scores
-    # Ties are broken by the fixed category order so results do not depend on dict order.
-    return max(sorted(pool), key=lambda c: (pool[c], -CATEGORIES.index(c)))
+    if len(pool) == 1:
+        return next(iter(pool))
+    # Ties are broken by the fixed category order so results do not depend on dict order (the keys are
+    # distinct, so the maximum is the same whatever order ``max`` sees them in).
+    return max(pool, key=lambda c: (pool[c], -_CATEGORY_RANK[c]))

@@ -83,7 +83,7 @@ class Rule:
         first = self.lowered.search(lowered)
         if first is None:
             return iter(())
-        return lowered_matches(self.lowered, self.lowered_boundary, lowered, first.start())
+        return lowered_matches(self.lowered, self.lowered_boundary, lowered, first.start(), first)
 
     def may_match(self, lowered: str) -> bool:
         """Whether the cheap substring pre-check lets the regex run.

@@ -13,12 +13,14 @@ import bisect
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from .fastpath import lowered_matches, lowered_variant
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
+from .prefilter import Occurrences
 
 __all__ = ["PII_TYPE_NAMES", "PiiMatch", "Redaction", "detect_pii", "may_hold", "redact_pii"]
 
@@ -29,6 +31,7 @@ _DEFAULT_MIN_CONFIDENCE = 0.5
 # How far past a context word an ambiguous value may start, plus room for the value itself.
 _VALUE_ROOM = 256
 _DIGIT = re.compile(r"\d")
+_SEPARATORS = re.compile(r"[\s.\-]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +175,28 @@ def _candidates(kind: PiiType, text: str, lowered: str | None = None, start: int
             yield found
 
 
+def _accepted(
+    kind: PiiType,
+    text: str,
+    first: re.Match[str],
+    pattern: re.Pattern[str] | None = None,
+    subject: str | None = None,
+) -> Iterator[PiiMatch]:
+    """The accepted values of a type without required context, from its ``first`` match on.
+
+    Equivalent to ``_candidates(kind, text, start=first.start())`` without matching ``first`` again:
+    no type's pattern matches the empty string (a test checks), so ``finditer`` would resume at its end.
+    ``pattern`` and ``subject`` (default: the type's pattern and ``text``) are what ``first`` came from:
+    ``kind.lowered_form`` over the lower-cased text gives the same spans (see ``PiiType``).
+    """
+    pattern = kind.pattern if pattern is None else pattern
+    subject = text if subject is None else subject
+    for match in chain((first,), pattern.finditer(subject, first.end())):
+        found = _accept(kind, match, text, _context_near(kind, text, match.start()))
+        if found is not None:
+            yield found
+
+
 def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:
     """Keep non-overlapping matches, preferring priority, then confidence, then length."""
     ordered = sorted(
@@ -234,20 +259,35 @@ _PLAN: tuple[tuple[PiiType, int, int, int], ...] = tuple(
 _DIGIT_CHARS = "0123456789"
 
 
-def _runnable(text: str, lowered: str, digits: int) -> list[PiiType]:
-    """The types ``may_hold`` lets run on ``text``, in table order (a test checks they agree)."""
-    hits = 0
-    for bit, marker in _MARKER_BITS:
-        if marker in text:
-            hits |= bit
-    for bit, marker in _CONTEXT_BITS:
-        if marker in lowered:
-            hits |= bit
-    return [
-        kind
-        for kind, least, markers, contexts in _PLAN
-        if digits >= least and (not markers or hits & markers) and (not contexts or hits & contexts)
-    ]
+# Which markers (and context words) a text holds, from one regex pass each (see ``prefilter``).
+_MARKER_SCAN = Occurrences({g: bit for bit, g in _MARKER_BITS})
+_CONTEXT_SCAN = Occurrences({g: bit for bit, g in _CONTEXT_BITS})
+# The distinct digit minimums: the plan depends on the digit count only through how many it reaches.
+_DIGIT_STEPS = tuple(sorted({least for _, least, _, _ in _PLAN}))
+# Plans by (marker bits, digit step): a few hundred combinations cover almost all texts.
+_PLANS: dict[tuple[int, int], tuple[PiiType, ...]] = {}
+_PLAN_CACHE_SIZE = 4_096
+
+
+def _runnable(text: str, lowered: str, digits: int) -> tuple[PiiType, ...]:
+    """The types ``may_hold`` lets run on ``text``, in table order (a test checks they agree).
+
+    Two regex passes find the markers the text holds (instead of one substring search per marker, 60
+    calls from Python), and the list of types for that set of markers and digit count is memoised.
+    """
+    hits = _MARKER_SCAN.scan(text) | _CONTEXT_SCAN.scan(lowered)
+    key = (hits, bisect.bisect_right(_DIGIT_STEPS, digits))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = tuple(
+            kind
+            for kind, least, markers, contexts in _PLAN
+            if digits >= least and (not markers or hits & markers) and (not contexts or hits & contexts)
+        )
+        if len(_PLANS) >= _PLAN_CACHE_SIZE:
+            _PLANS.clear()  # bounded memory; it refills with the combinations that recur
+        _PLANS[key] = plan
+    return plan
 
 
 def detect_pii(
@@ -273,29 +313,39 @@ def detect_pii(
     found: dict[tuple[str, int, int], tuple[int, PiiMatch]] = {}
     digits = sum(map(text.count, _DIGIT_CHARS))  # ten C-level counts: cheaper than a regex findall
     lowered = text.lower()
+    # Where the lower-cased forms of case-insensitive types may run over ``lowered`` (see ``PiiType``).
+    folds = text.isascii() or (len(lowered) == len(text) and "ſ" not in text and "ı" not in text)
     for kind in _runnable(text, lowered, digits):
         if wanted is not None and kind.name not in wanted:
             continue
-        start = 0
-        if not kind.context_required:
+        if kind.context_required:
+            candidates = _candidates(kind, text, lowered)
+        else:
             # Most types that pass the pre-checks still hold no value: one C-level search settles
-            # those before a Python generator is built.
-            first = kind.pattern.search(text)
+            # those before a Python generator is built.  A case-insensitive type with a lower-cased
+            # form runs that form over ``lowered`` where it finds the same spans (see ``PiiType``).
+            if kind.lowered_form is not None and folds:
+                pattern, subject = kind.lowered_form, lowered
+            else:
+                pattern, subject = kind.pattern, text
+            first = pattern.search(subject)
             if first is None:
                 continue
-            start = first.start()
-        for match in _candidates(kind, text, lowered, start):
+            candidates = _accepted(kind, text, first, pattern, subject)
+        for match in candidates:
             if match.confidence < min_confidence:
                 continue
             key = (match.type, match.start, match.end)
             if key not in found or found[key][1].confidence < match.confidence:
                 found[key] = (kind.priority, match)
+    if len(found) <= 1:
+        return [match for _, match in found.values()]  # nothing to resolve
     return _resolve(list(found.values()))
 
 
 def _identity(match: PiiMatch) -> str:
     # "4111 1111 ..." and "4111-1111-..." are the same card: compare values without separators.
-    return re.sub(r"[\s.\-]", "", match.value).lower()
+    return _SEPARATORS.sub("", match.value).lower()
 
 
 def redact_pii(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,6 +122,8 @@ _WORDS = re.compile(r"[a-z0-9]+")
 # Auxiliaries that negation adds ("opens" / "does not open"): ignored when comparing the two sentences.
 _AUX = frozenset({"does", "did", "do", "is", "are", "was", "were", "has", "have", "had", "can", "will"})
 _MAX_SENTENCES = 400
+# What an indicator that cannot fire reports.
+_NOTHING: tuple[float, Sequence[str]] = (0.0, ())
 _MAX_JSON_STARTS = 20
 
 
@@ -151,7 +153,7 @@ class RiskReport:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.findall(text)[:_MAX_SENTENCES] if s.strip()]
+    return [s for s in map(str.strip, _SENTENCE.findall(text)[:_MAX_SENTENCES]) if s]
 
 
 def _overconfidence(text: str, sentences: list[str]) -> tuple[float, list[str]]:
@@ -186,10 +188,11 @@ def _entities(sentences: list[str]) -> set[str]:
             token = match.group(0)
             if token[0].isupper():
                 words = token.split()
-                # A capitalised first word of a sentence is grammar, not a name.
-                if i == 0 and match.start() == 0 and len(words) == 1:
-                    continue
-                if all(w in _STOP_CAPS for w in words):
+                if len(words) == 1:  # then ``words[0] == token``: it has no surrounding space
+                    # A capitalised first word of a sentence is grammar, not a name.
+                    if (i == 0 and match.start() == 0) or token in _STOP_CAPS:
+                        continue
+                elif all(w in _STOP_CAPS for w in words):
                     continue
             elif token.replace(",", "").replace(".", "").isdigit() and len(token.replace(",", "")) < 2:
                 continue  # single digits ("1 of 3", list numbers) carry no specific claim
@@ -319,21 +322,28 @@ def score_hallucination_risk(
     if prompt is not None and not isinstance(prompt, str):
         raise TypeError(f"prompt must be a str or None, not {type(prompt).__name__}")
     sentences = _sentences(output)
-    indicators: dict[str, float] = {}
-    reasons: list[str] = []
-    for name, (value, why) in (
+    parts: tuple[tuple[str, tuple[float, Sequence[str]]], ...] = (
         ("overconfidence", _overconfidence(output, sentences)),
-        ("novel_entities", _novel_entities(sentences, prompt) if prompt is not None else (0.0, [])),
-        ("contradictions", _contradictions(sentences)),
+        ("novel_entities", _novel_entities(sentences, prompt) if prompt is not None else _NOTHING),
+        # A contradiction needs two statements and JSON keys a "{": the calls that could only report
+        # nothing are skipped (most answers are one sentence without JSON).
+        ("contradictions", _contradictions(sentences) if len(sentences) >= 2 else _NOTHING),
         (
             "fabricated_json_keys",
-            _fabricated_keys(output, prompt, None if expected_keys is None else set(expected_keys)),
+            _fabricated_keys(output, prompt, None if expected_keys is None else set(expected_keys))
+            if "{" in output
+            else _NOTHING,
         ),
-    ):
-        indicators[name] = round(value, 4)
-        reasons.extend(why)
+    )
+    indicators: dict[str, float] = {}
+    reasons: list[str] = []
     miss = 1.0
-    for name, value in indicators.items():
+    for name, (value, why) in parts:
+        if not value:
+            indicators[name] = 0.0  # round(0.0, 4); and a factor 1.0 - w * 0.0 leaves ``miss`` as it is
+            continue
+        indicators[name] = value = round(value, 4)
+        reasons.extend(why)
         miss *= 1.0 - RISK_WEIGHTS[name] * value
     score = round(1.0 - miss, 4)
     return RiskReport(score=score, level=_level(score), indicators=indicators, reasons=tuple(reasons))
