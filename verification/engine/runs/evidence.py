@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date as _date
 from datetime import datetime
 from functools import lru_cache
+from itertools import chain
 from typing import Any, NamedTuple
 
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
@@ -33,6 +34,8 @@ _DIGIT = re.compile(r"\d")
 _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
+# Text that is already normal: words of letters and digits with single spaces between them.
+_NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 _KEY_SPLIT = re.compile(r"[_\W]+")
 _NO_CURRENCY: frozenset[str] = frozenset()
 
@@ -43,7 +46,9 @@ def normalize_text(text: str) -> str:
     >>> normalize_text("Paris,  France!")
     'paris france'
     """
-    return " ".join(_WORD.findall(text.casefold().replace("_", " ")))
+    low = text.casefold().replace("_", " ")
+    # One match instead of splitting and joining: statuses, cities and plain prose are mostly normal already.
+    return low if _NORMAL.fullmatch(low) else " ".join(_WORD.findall(low))
 
 
 def has_words(haystack: str, needle: str) -> bool:
@@ -65,9 +70,14 @@ def has_words(haystack: str, needle: str) -> bool:
     return False
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Fact:
-    """One value of the evidence with where it came from."""
+    """One value of the evidence with where it came from.
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a generated
+    ``__init__`` stays interpreted Python, and a run builds tens of thousands of facts. It takes the same
+    parameters, in the same order, with the same defaults, as the generated one would.
+    """
 
     kind: str  # number date time state string
     value: Any
@@ -83,6 +93,36 @@ class Fact:
     end: int = -1
     source: str = "tool"  # tool | user | system | derived
 
+    def __init__(
+        self,
+        kind: str,
+        value: Any,
+        message_index: int,
+        path: Any,
+        record: Record | None,
+        list_path: tuple[int, tuple[Any, ...]] | None,
+        key_tokens: frozenset[str] = frozenset(),
+        unit: str | None = None,
+        currencies: frozenset[str] = frozenset(),
+        text: str = "",
+        start: int = -1,
+        end: int = -1,
+        source: str = "tool",
+    ) -> None:
+        self.kind = kind
+        self.value = value
+        self.message_index = message_index
+        self.path = path
+        self.record = record
+        self.list_path = list_path
+        self.key_tokens = key_tokens
+        self.unit = unit
+        self.currencies = currencies
+        self.text = text
+        self.start = start
+        self.end = end
+        self.source = source
+
     @property
     def json_path(self) -> str:
         """The path in JSONPath-like notation, ``$.results[1].price``."""
@@ -91,7 +131,12 @@ class Fact:
 
 @dataclass(slots=True)
 class Evidence:
-    """All facts of a run plus lookup tables."""
+    """All facts of a run plus lookup tables.
+
+    The facts are read up front: any value of the run may match a claim. The tables only some answers
+    consult (numbers by key token, the vocabulary, acronyms, record positions, key anchors) are built on
+    first use.
+    """
 
     numbers: list[Fact] = field(default_factory=list)
     dates: list[Fact] = field(default_factory=list)
@@ -102,15 +147,73 @@ class Evidence:
     counts: list[Fact] = field(default_factory=list)
     haystack: str = ""
     raw_haystack: str = ""
-    vocabulary: set[str] = field(default_factory=set)
-    acronyms: set[str] = field(default_factory=set)
-    units_by_dim: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    key_index: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))
+    # The normalised texts the haystack joins with " | " (keys, string values, user and system messages).
+    pieces: list[str] = field(default_factory=list)
     currencies: set[str] = field(default_factory=set)
     has_tool_results: bool = False
     contents: dict[int, str] = field(default_factory=dict)
     # Positions in ``numbers`` per record and of the run-level numbers (outside lists), built on first use.
     _by_record: tuple[dict[Any, list[int]], list[int]] | None = None
+    # Tables that only some answers need (a counted noun, a name not found as written), built on first use.
+    _key_index: dict[str, list[Fact]] | None = None
+    _key_groups: dict[frozenset[str], list[int]] = field(default_factory=dict)
+    _vocabulary: set[str] | None = None
+    _padded: str | None = None
+    _acronyms: set[str] | None = None
+    _anchors: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    def numbers_keyed(self, token: str) -> list[Fact]:
+        """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
+        if self._key_index is None:
+            # Numbers under one key path share one token set: group their positions by set, in one pass.
+            groups: dict[frozenset[str], list[int]] = {}
+            for i, f in enumerate(self.numbers):
+                groups.setdefault(f.key_tokens, []).append(i)
+            self._key_groups = groups
+            self._key_index = {}
+        hit = self._key_index.get(token)
+        if hit is None:
+            lists = [pos for tokens, pos in self._key_groups.items() if token in tokens]
+            positions = lists[0] if len(lists) == 1 else sorted(chain.from_iterable(lists))
+            hit = self._key_index[token] = [self.numbers[i] for i in positions]
+        return hit
+
+    @property
+    def vocabulary(self) -> set[str]:
+        """The words of the haystack and every pair of neighbouring words run together (``newyork``)."""
+        if self._vocabulary is None:
+            words = self.haystack.split()
+            vocabulary = set(words)
+            vocabulary.update(map(operator.add, words, words[1:]))
+            self._vocabulary = vocabulary
+        return self._vocabulary
+
+    def in_vocabulary(self, word: str) -> bool:
+        """Whether ``word in self.vocabulary``, answered by searching the haystack until the set is built.
+
+        Most answers ask about a word or two: a search of the haystack costs less than building the set. A
+        vocabulary entry is a haystack word, or two neighbouring words of one piece run together; words are
+        separated by single spaces and pieces by " | ", so ``" w "`` or ``" a b "`` (``a + b == w``) in the
+        haystack padded with spaces finds exactly the entries. A word with "|" is looked up in the set.
+        """
+        if self._vocabulary is not None or "|" in word:
+            return word in self.vocabulary
+        if word.split() != [word]:
+            return False  # entries are non-empty and hold no white space
+        padded = self._padded
+        if padded is None:
+            padded = self._padded = f" {self.haystack} "
+        return f" {word} " in padded or any(f" {word[:k]} {word[k:]} " in padded for k in range(1, len(word)))
+
+    @property
+    def acronyms(self) -> set[str]:
+        """The initials of every short phrase of the haystack, with and without its function words."""
+        if self._acronyms is None:
+            acronyms: set[str] = set()
+            for chunk in self.pieces or self.haystack.split(" | "):
+                acronyms.update(_initials(chunk))
+            self._acronyms = acronyms
+        return self._acronyms
 
     def record_index(self) -> tuple[dict[Any, list[int]], list[int]]:
         """Positions in ``numbers`` of each record's facts, and of the facts outside any list, in order."""
@@ -141,7 +244,13 @@ class Evidence:
             if isinstance(fact.path, tuple)
             else ""
         )
-        anchor = content.find(f'"{key}"') if key and key != "$" else -1
+        anchor = -1
+        if key and key != "$":
+            # The first occurrence of the key, shared by every fact under that key in the message.
+            found = self._anchors.get((fact.message_index, key))
+            if found is None:
+                found = self._anchors[(fact.message_index, key)] = content.find(f'"{key}"')
+            anchor = found
         pos = content.find(needle, max(anchor, 0))
         if pos < 0:
             pos = content.find(needle)
@@ -160,6 +269,17 @@ def _key_tokens_of(keys: tuple[str, ...]) -> frozenset[str]:
                 if t.endswith("s") and len(t) > 3:
                     toks.add(t[:-1])
     return frozenset(toks)
+
+
+@lru_cache(maxsize=8192)
+def _initials(chunk: str) -> tuple[str, ...]:
+    """The acronyms a phrase of two to eight words gives: all initials, and those of its content words."""
+    toks = chunk.split()
+    if 2 <= len(toks) <= 8:
+        return "".join([t[0] for t in toks]), "".join(
+            [t[0] for t in toks if t not in ("of", "the", "and", "for")]
+        )
+    return ()
 
 
 @lru_cache(maxsize=1024)
@@ -181,10 +301,21 @@ class _StringInfo(NamedTuple):
     time: tuple[int, int] | None
     datetime: datetime | None
     number: float | None
+    # The values inside the string read as free text ("330 meters", "Suite 12"); empty for a date, a
+    # number, or a string with no digit or that is a single code ("SKU-123", "BSD-3-Clause").
+    mentions: tuple[Mention, ...]
 
 
 # Strings longer than this are read every time rather than memoised, so the caches stay small.
 _MEMO_MAX_CHARS = 512
+
+
+def _holds_values(text: str) -> bool:
+    """Whether a tool string may hold values as free text: a digit, and a space or no letter at all.
+
+    Strings without a digit hold no value worth the cost of reading (their states are looked up directly).
+    """
+    return bool(_DIGIT.search(text)) and not (" " not in text.strip() and _ALPHA.search(text))
 
 
 def _read_string(text: str) -> _StringInfo:
@@ -192,14 +323,17 @@ def _read_string(text: str) -> _StringInfo:
     folded = text.casefold()
     norm = normalize_text(text)
     state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(text.lower().replace("_", " ")) or None
-    d, hm, dt = _parse_dt(text) if text[:4].isdigit() else (None, None, None)
+    # An ISO date starts with four digits and a dash: anything else skips the regular expression.
+    d, hm, dt = _parse_dt(text) if text[:4].isdigit() and text[4:5] == "-" else (None, None, None)
     if d is not None:
         whole = dt or datetime(d.year, d.month, d.day)
-        return _StringInfo(folded, norm, state, (d.year, d.month, d.day), hm, whole, None)
+        return _StringInfo(folded, norm, state, (d.year, d.month, d.day), hm, whole, None, ())
     # str.strip() also drops separators float() refuses (e.g. U+001F), so convert what was matched.
     stripped = text.strip()
-    number = float(stripped) if _PLAIN_NUMBER.fullmatch(stripped) else None
-    return _StringInfo(folded, norm, state, None, None, None, number)
+    if _PLAIN_NUMBER.fullmatch(stripped):
+        return _StringInfo(folded, norm, state, None, None, None, float(stripped), ())
+    mentions = tuple(extract_mentions(text, names=False)) if _holds_values(text) else ()
+    return _StringInfo(folded, norm, state, None, None, None, None, mentions)
 
 
 _read_string_cached = lru_cache(maxsize=8192)(_read_string)
@@ -262,6 +396,9 @@ class _Builder:
         self.hay: list[str] = []
         self.raw: list[str] = []
         self.keys: set[Any] = set()
+        # Per key path, the tokens and unit of each child key: the records of a list repeat their keys, so a
+        # leaf costs a dictionary look-up instead of building its key path.
+        self.key_meta: dict[tuple[str, ...], dict[str, tuple[frozenset[str], str | None]]] = {}
 
     def add_text(
         self,
@@ -274,13 +411,23 @@ class _Builder:
         key_tokens: frozenset[str],
         currencies: frozenset[str],
     ) -> None:
-        # Values inside free text ("330 meters", "every 8 to 12 hours", "built 1887-1889"). Tool strings
-        # without a digit hold no such value worth the cost of reading (their states are looked up directly).
-        if source == "tool" and (
-            not _DIGIT.search(text) or (" " not in text.strip() and _ALPHA.search(text))
-        ):
+        """Values inside free text ("330 meters", "every 8 to 12 hours", "built 1887-1889")."""
+        if source == "tool" and not _holds_values(text):
             return  # no number, or a single code such as "SKU-123" or "BSD-3-Clause"
-        for m in _text_mentions(text):
+        self._mentions(_text_mentions(text), msg, source, record, list_path, path, key_tokens, currencies)
+
+    def _mentions(
+        self,
+        mentions: tuple[Mention, ...],
+        msg: int,
+        source: str,
+        record: Record | None,
+        list_path: Any,
+        path: Any,
+        key_tokens: frozenset[str],
+        currencies: frozenset[str],
+    ) -> None:
+        for m in mentions:
             if m.kind in ("money", "number", "year", "quantity", "percent", "count") and m.value is not None:
                 unit = m.unit
                 cur = frozenset({m.currency}) if m.currency and m.currency != "$" else currencies
@@ -336,24 +483,21 @@ class _Builder:
         text: str,
         source: str,
     ) -> None:
-        f = Fact(
-            "number",
-            float(value),
-            msg,
-            path,
-            record,
-            list_path,
-            key_tokens,
-            unit,
-            currencies,
-            text,
-            source=source,
+        self.ev.numbers.append(
+            Fact(
+                "number",
+                float(value),
+                msg,
+                path,
+                record,
+                list_path,
+                key_tokens,
+                unit,
+                currencies,
+                text,
+                source=source,
+            )
         )
-        self.ev.numbers.append(f)
-        if unit:
-            self.ev.units_by_dim[unit] += 1
-        for t in key_tokens:
-            self.ev.key_index[t].append(f)
 
     def walk(
         self,
@@ -371,20 +515,39 @@ class _Builder:
             local = frozenset(c for c in codes if c in ISO_CURRENCIES) if codes else _NO_CURRENCY
             scope = local or currencies
             self.ev.currencies.update(local)
+            meta = self.key_meta.get(keys)
+            if meta is None:
+                meta = self.key_meta[keys] = {}
+            numbers = self.ev.numbers
             for k, v in value.items():
                 if k not in self.keys:
                     self.keys.add(k)
                     self.hay.append(normalize_text(str(k)))
                 # Strings and numbers, most leaves, are read here rather than through another call.
                 if isinstance(v, str):
-                    tokens = _key_tokens_of((*keys, k))
-                    self._string(v, msg, (*path, k), record, list_path, tokens, k, scope)
+                    km = meta.get(k)
+                    if km is None:
+                        km = meta[k] = (_key_tokens_of((*keys, k)), _key_unit(k))
+                    self._string(v, msg, (*path, k), record, list_path, km[0], km[1], scope)
                 elif isinstance(v, (int, float)) and not isinstance(
                     v, bool
                 ):  # a tuple: faster than int | float
-                    tokens = _key_tokens_of((*keys, k))
-                    self._num(
-                        v, msg, (*path, k), record, list_path, tokens, _key_unit(k), scope, str(v), "tool"
+                    km = meta.get(k)
+                    if km is None:
+                        km = meta[k] = (_key_tokens_of((*keys, k)), _key_unit(k))
+                    numbers.append(
+                        Fact(
+                            "number",
+                            float(v),
+                            msg,
+                            (*path, k),
+                            record,
+                            list_path,
+                            km[0],
+                            km[1],
+                            scope,
+                            str(v),
+                        )
                     )
                 else:
                     self.walk(v, msg, (*path, k), record, list_path, scope, (*keys, k))
@@ -424,7 +587,7 @@ class _Builder:
             self._num(value, msg, path, record, list_path, key_tokens, unit, currencies, str(value), "tool")
             return
         if isinstance(value, str):
-            self._string(value, msg, path, record, list_path, key_tokens, key, currencies)
+            self._string(value, msg, path, record, list_path, key_tokens, _key_unit(key), currencies)
 
     def _string(
         self,
@@ -434,46 +597,49 @@ class _Builder:
         record: Record,
         list_path: Any,
         key_tokens: frozenset[str],
-        key: str,
+        key_unit: str | None,
         currencies: frozenset[str],
     ) -> None:
-        """A string leaf: its words, its state, the date, time or number it is, or the values inside it."""
+        """A string leaf: its words, its state, the date, time or number it is, or the values inside it.
+
+        ``key_unit`` is the unit its key names (``height_m``), for a string that is a plain number."""
         info = _read_string_cached(text) if len(text) <= _MEMO_MAX_CHARS else _read_string(text)
+        ev = self.ev
         self.raw.append(info.folded)
         self.hay.append(info.norm)
-        self.ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
+        ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
         if info.state:
-            self.ev.states.append(
-                Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text)
-            )
+            ev.states.append(Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text))
         if info.date is not None:
             assert info.datetime is not None
-            self.ev.dates.append(Fact("date", info.date, msg, path, record, list_path, key_tokens, text=text))
-            self._num(
-                float(info.date[0]),
-                msg,
-                path,
-                record,
-                list_path,
-                key_tokens,
-                "year_of_date",
-                frozenset(),
-                text,
-                "tool",
+            ev.dates.append(Fact("date", info.date, msg, path, record, list_path, key_tokens, text=text))
+            ev.numbers.append(
+                Fact(
+                    "number",
+                    float(info.date[0]),
+                    msg,
+                    path,
+                    record,
+                    list_path,
+                    key_tokens,
+                    "year_of_date",
+                    _NO_CURRENCY,
+                    text,
+                )
             )
             if info.time is not None:
-                self.ev.times.append(
-                    Fact("time", info.time, msg, path, record, list_path, key_tokens, text=text)
-                )
-            self.ev.datetimes.append(
+                ev.times.append(Fact("time", info.time, msg, path, record, list_path, key_tokens, text=text))
+            ev.datetimes.append(
                 Fact("datetime", info.datetime, msg, path, record, list_path, key_tokens, text=text)
             )
             return
         if info.number is not None:
-            unit = _key_unit(key)
-            self._num(info.number, msg, path, record, list_path, key_tokens, unit, currencies, text, "tool")
+            self._num(
+                info.number, msg, path, record, list_path, key_tokens, key_unit, currencies, text, "tool"
+            )
             return
-        self.add_text(text, msg, "tool", record, list_path, path, key_tokens, currencies)
+        if info.mentions:
+            self._mentions(info.mentions, msg, "tool", record, list_path, path, key_tokens, currencies)
 
     def _count(
         self,
@@ -497,7 +663,10 @@ class _Builder:
             if not isinstance(item, dict):
                 continue
             for k, v in item.items():
-                if isinstance(v, (bool, str)) and len(str(v)) < 40:
+                if isinstance(v, str):
+                    if len(v) < 40:
+                        by_value[(k, v)] += 1
+                elif isinstance(v, bool):  # str(True) is short: every boolean is tallied
                     by_value[(k, v)] += 1
                 elif isinstance(v, (int, float)):
                     totals[k] += v
@@ -511,7 +680,14 @@ class _Builder:
 
 def clear_caches() -> None:
     """Empty the memo caches of evidence reading (for cold-cache measurements; results do not change)."""
-    for cached in (_read_string_cached, _text_mentions_cached, _key_tokens_of, _key_unit, _boolean_state):
+    for cached in (
+        _read_string_cached,
+        _text_mentions_cached,
+        _key_tokens_of,
+        _key_unit,
+        _boolean_state,
+        _initials,
+    ):
         cached.cache_clear()
 
 
@@ -546,14 +722,7 @@ def build_evidence(run: ParsedRun) -> Evidence:
             b.raw.append(text.casefold())
             b.hay.append(normalize_text(text))
             b.add_text(text, idx, source, None, None, "$", frozenset(), frozenset())
+    ev.pieces = b.hay
     ev.haystack = " | ".join(b.hay)
     ev.raw_haystack = " | ".join(b.raw)
-    words = ev.haystack.split()
-    ev.vocabulary = set(words)
-    ev.vocabulary.update(map(operator.add, words, words[1:]))  # word pairs ("newyork")
-    for chunk in ev.haystack.split(" | "):
-        toks = chunk.split()
-        if 2 <= len(toks) <= 8:
-            ev.acronyms.add("".join([t[0] for t in toks]))
-            ev.acronyms.add("".join([t[0] for t in toks if t not in ("of", "the", "and", "for")]))
     return ev

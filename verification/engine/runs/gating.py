@@ -29,7 +29,10 @@ def aggregate_score(claims: list[Claim], config: RunVerifierConfig) -> float:
     if config.aggregate == "min":
         return min(c.score for c in claims)
     weights = [2.0 if c.critical else 1.0 for c in claims]
-    return sum(w * c.score for w, c in zip(weights, claims, strict=True)) / sum(weights)
+    # The sums start at 0.0, not sum()'s default int 0: compiled with mypyc, a sum started at an int is
+    # an int accumulator and refuses the float terms (TypeError). Interpreted, both starts give the same
+    # float, bit for bit (sum() turns its int 0 into 0.0 at the first float term).
+    return sum((w * c.score for w, c in zip(weights, claims, strict=True)), 0.0) / sum(weights, 0.0)
 
 
 def decide_action(

@@ -14,6 +14,7 @@ Principles (general, never tuned to a data set):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from datetime import date as _date
 from typing import Any
 
@@ -73,6 +74,7 @@ class _Matcher:
         self._compact: str | None = None
         self._by_word: dict[str, list[Fact]] | None = None
         self._compact_strings: list[tuple[str, Fact]] | None = None
+        self._names: dict[str, tuple[str, list[Fact], str]] = {}
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -120,7 +122,7 @@ class _Matcher:
         nouns = _noun_key(m.noun)
         keyed: list[Fact] = []
         if m.kind in ("number", "count") and nouns:
-            keyed = [f for n in nouns for f in self.ev.key_index.get(n, ())]
+            keyed = [f for n in nouns for f in self.ev.numbers_keyed(n)]
             keyed += [f for f in self.ev.counts if f.key_tokens & nouns]
         if keyed:
             strict = True
@@ -280,6 +282,14 @@ class _Matcher:
         return hits[:20]
 
     def entity(self, m: Mention) -> tuple[str, list[Fact], str]:
+        # A name recurs in an answer ("Item ...", a city): its verdict depends on its text alone.
+        known = self._names.get(m.text)
+        if known is None:
+            known = self._names[m.text] = self._entity(m)
+        label, facts, why = known
+        return label, list(facts), why  # each finding owns its list of facts
+
+    def _entity(self, m: Mention) -> tuple[str, list[Fact], str]:
         norm = normalize_text(m.text)
         if not norm:
             return "SUPPORTED", [], "empty"
@@ -289,7 +299,7 @@ class _Matcher:
             if has_words(self.ev.haystack, alias):
                 return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
         compact = norm.replace(" ", "").replace(".", "")
-        if compact in self.ev.acronyms and len(compact) >= 2:
+        if len(compact) >= 2 and compact in self.ev.acronyms:  # the length first: no table for one letter
             return "SUPPORTED", [], "an acronym of the evidence"
         if m.text.isupper() and m.text.upper() in ISO_CURRENCIES and m.text.upper() in self.ev.currencies:
             return "SUPPORTED", [], "a currency of the evidence"
@@ -303,14 +313,14 @@ class _Matcher:
         return "UNSUPPORTED", [], "this name appears nowhere in the run"
 
     def _token_known(self, tok: str) -> bool:
-        vocab = self.ev.vocabulary
-        if tok in vocab or (len(tok) > 4 and tok.rstrip("s") in vocab) or tok.replace("-", "") in vocab:
+        known = self.ev.in_vocabulary  # the set of words is built only if the fuzzy match below needs it
+        if known(tok) or (len(tok) > 4 and known(tok.rstrip("s"))) or known(tok.replace("-", "")):
             return True
-        if any(a in vocab for a in (*ALIASES.get(tok, ()), *REVERSE_ALIASES.get(tok, ()))):
+        if any(known(a) for a in (*ALIASES.get(tok, ()), *REVERSE_ALIASES.get(tok, ()))):
             return True
         if len(tok) < 5:
             return False
-        best = process.extractOne(tok, vocab, scorer=fuzz.ratio, score_cutoff=88)
+        best = process.extractOne(tok, self.ev.vocabulary, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
 
 
@@ -362,10 +372,13 @@ def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
     matcher = _Matcher(ev, answer)
     findings: list[Finding] = []
 
+    # Sentences are disjoint and in order: the one holding a position is found by bisection.
+    sentence_starts = [s[0] for s in sentences]
+
     def sentence_of(pos: int) -> tuple[int, int]:
-        for s in sentences:
-            if s[0] <= pos < s[1]:
-                return s
+        i = bisect_right(sentence_starts, pos) - 1
+        if i >= 0 and pos < sentences[i][1]:
+            return sentences[i]
         return sentences[-1]
 
     # Pass 1: values on their own.
@@ -434,7 +447,7 @@ def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived)
-    findings += check_polarity(answer, deferred, findings, ev, sentence_of)
+    findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
             # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.

@@ -27,9 +27,14 @@ from .lexicon import (
 __all__ = ["Mention", "extract_mentions", "parse_number"]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Mention:
-    """One value found in a text, with what is needed to compare it with evidence."""
+    """One value found in a text, with what is needed to compare it with evidence.
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a generated
+    ``__init__`` stays interpreted Python, and every text read builds mentions. It takes the same parameters,
+    in the same order, with the same defaults, as the generated one would (``extra`` defaults to a new dict).
+    """
 
     kind: str  # money percent quantity count number year date time url email id entity state direction score
     # likelihood currency
@@ -48,6 +53,42 @@ class Mention:
     strong: bool = True
     sentence_start: bool = False
     extra: dict[str, str] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        kind: str,
+        start: int,
+        end: int,
+        text: str,
+        value: float | None = None,
+        unit: str | None = None,
+        noun: str | None = None,
+        currency: str | None = None,
+        decimals: int = 0,
+        hedge: str | None = None,
+        date: tuple[int | None, int | None, int | None, int | None] | None = None,
+        time: tuple[int, int] | None = None,
+        values: tuple[float, ...] = (),
+        strong: bool = True,
+        sentence_start: bool = False,
+        extra: dict[str, str] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.text = text
+        self.value = value
+        self.unit = unit
+        self.noun = noun
+        self.currency = currency
+        self.decimals = decimals
+        self.hedge = hedge
+        self.date = date
+        self.time = time
+        self.values = values
+        self.strong = strong
+        self.sentence_start = sentence_start
+        self.extra = {} if extra is None else extra
 
 
 def _trie(words: list[str]) -> str:
@@ -171,7 +212,8 @@ _CODE_WORDS = frozenset(c.lower() for c in ISO_CURRENCIES)
 _COUNT_WORDS = frozenset(w for w in NUMBER_WORDS if " " not in w) | frozenset(ORDINALS) | {"a", "an", "half"}
 _STATE_WORDS = frozenset(re.split(r"[\s-]", p)[0] for p in STATE_PHRASES)
 _CURRENCY_WORDS = frozenset(n.split()[0] for n in CURRENCY_NAMES)
-_SYMBOL_CHARS = frozenset("$€£¥₹₩₽")
+# A search for the currency signs (in C) instead of a set of every character of the text.
+_SYMBOL_SIGN = re.compile("[$€£¥₹₩₽]")
 
 
 def _needed(low: str, words: set[str], digits: bool) -> set[str]:
@@ -180,11 +222,11 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
         need.add("url")
     if "@" in low:
         need.add("email")
-    if words & _MONTH_WORDS or (digits and "-" in low):
+    if not words.isdisjoint(_MONTH_WORDS) or (digits and "-" in low):
         need.add("date")
     if digits and (":" in low or "am" in words or "pm" in words or "m." in low):
         need.add("time")
-    if digits and (_SYMBOL_CHARS.intersection(low) or words & _CODE_WORDS or "fr." in low):
+    if digits and (_SYMBOL_SIGN.search(low) or not words.isdisjoint(_CODE_WORDS) or "fr." in low):
         need.add("money")
     if "hour" in low:
         need.add("duration")  # every form of the pattern has "hour" in it
@@ -192,7 +234,7 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
         need.update(("quantity", "id", "number"))
         if "-" in low:
             need.add("score")
-    if words & _COUNT_WORDS:
+    if not words.isdisjoint(_COUNT_WORDS):
         need.update(("quantity_words", "number_words"))
     return need
 
@@ -311,7 +353,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             mention = _build(kind.removesuffix("_words"), m, text)
             if mention is not None:
                 take(mention)
-    for m in _CURRENCY_NAME_RE.finditer(low) if words & _CURRENCY_WORDS else ():
+    for m in _CURRENCY_NAME_RE.finditer(low) if not words.isdisjoint(_CURRENCY_WORDS) else ():
         if free(*m.span()):
             take(
                 Mention(
@@ -322,7 +364,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                     currency=CURRENCY_NAMES[m.group(0)],
                 )
             )
-    for m in _STATE_RE.finditer(low) if words & _STATE_WORDS else ():
+    for m in _STATE_RE.finditer(low) if not words.isdisjoint(_STATE_WORDS) else ():
         if free(*m.span()):
             take(
                 Mention(
@@ -336,7 +378,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     if not names:
         out.sort(key=lambda x: x.start)
         return out
-    for m in _LIKELIHOOD_RE.finditer(low) if words & _LIKELIHOOD_WORDS else ():
+    for m in _LIKELIHOOD_RE.finditer(low) if not words.isdisjoint(_LIKELIHOOD_WORDS) else ():
         if free(*m.span()):
             likely = m.group(0) in ("likely", "probable")
             take(
@@ -344,7 +386,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                     "likelihood", m.start(), m.end(), text[m.start() : m.end()], extra={"likely": str(likely)}
                 )
             )
-    for m in _DIRECTION_RE.finditer(low) if words & _DIRECTION_WORDS else ():
+    for m in _DIRECTION_RE.finditer(low) if not words.isdisjoint(_DIRECTION_WORDS) else ():
         if free(*m.span()):
             take(
                 Mention(

@@ -8,7 +8,7 @@ from typing import Any
 from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, split_sentences
 from .mentions import Mention
-from .records import best_record
+from .records import RecordLookup, best_record
 
 __all__ = ["check_polarity"]
 _FROM_GAP = re.compile(r"\s*(?:from\s+)")
@@ -38,16 +38,24 @@ _LOSE = frozenset({"lost", "loses"})
 
 
 def check_polarity(
-    answer: str, mentions: list[Mention], findings: list[Finding], ev: Evidence, sentence_of: Any
+    answer: str,
+    mentions: list[Mention],
+    findings: list[Finding],
+    ev: Evidence,
+    sentence_of: Any,
+    sentences: list[tuple[int, int]] | None = None,
 ) -> list[Finding]:
     """Findings for the direction, likelihood and state mentions of the answer (those the evidence speaks to).
 
     ``findings`` are the value findings already made (directions read the sign of the value they govern);
-    ``sentence_of`` maps a character position to its sentence span.
+    ``sentence_of`` maps a character position to its sentence span; ``sentences`` are the answer's sentence
+    spans when the caller has them already.
     """
     out: list[Finding] = []
     numeric = sorted((f for f in findings if f.mention.value is not None), key=lambda f: f.mention.start)
-    sentences = split_sentences(answer) or [(0, len(answer))]
+    if sentences is None:
+        sentences = split_sentences(answer) or [(0, len(answer))]
+    lookup: RecordLookup | None = None
     for m in mentions:
         sent = sentence_of(m.start)
         if m.kind == "direction":
@@ -88,7 +96,9 @@ def check_polarity(
                 continue
             probe = Finding(m, "SUPPORTED", sent, cands)
             lists = {lst for lst, _ in probe.records}
-            best = best_record(answer, findings, probe, sentences, lists) if lists else None
+            if lists and lookup is None:
+                lookup = RecordLookup(findings, sentences)
+            best = best_record(answer, findings, probe, sentences, lists, lookup) if lists else None
             scoped = [s for s in cands if s.record == best] if best is not None else cands
             scoped = scoped or cands
             if any(s.value == state for s in scoped):

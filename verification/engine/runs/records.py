@@ -8,70 +8,115 @@ for item A") contradicts the sentence.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from .evidence import Evidence, Fact
 from .findings import Finding, clauses
 from .mentions import Mention
 
-__all__ = ["best_record", "check_periods", "check_records"]
+__all__ = ["RecordLookup", "best_record", "check_periods", "check_records", "finding_starts"]
 
 MAX_OPERANDS = 48
 Deriver = Callable[[Mention, list[float], list[Fact]], str]
 
 
+def finding_starts(findings: Sequence[Finding]) -> list[int] | None:
+    """The start of each finding's mention when ``findings`` is in answer order (as the grounder makes it),
+    else None: :func:`best_record` then bisects these instead of scanning every finding of a long answer."""
+    starts = [g.mention.start for g in findings]
+    return starts if all(a <= b for a, b in pairwise(starts)) else None
+
+
+class RecordLookup:
+    """What :func:`best_record` works out about an answer once for all of its findings.
+
+    ``starts`` are the findings' starts (None when they are out of order), ``sentence_at`` the position of
+    each sentence, and ``named`` the record a neighbour names in a set of lists, kept across calls.
+    """
+
+    __slots__ = ("named", "sentence_at", "starts")
+
+    def __init__(self, findings: Sequence[Finding], sentences: Sequence[tuple[int, int]]) -> None:
+        self.starts = finding_starts(findings)
+        self.sentence_at: dict[tuple[int, int], int] = {}
+        for i, s in enumerate(sentences):
+            self.sentence_at.setdefault(s, i)  # the first, as list.index finds it
+        self.named: dict[tuple[frozenset[Any], frozenset[Any]], Any] = {}
+
+
 def best_record(
-    answer: str, findings: list[Finding], target: Finding, sentences: list[tuple[int, int]], lists: set[Any]
+    answer: str,
+    findings: list[Finding],
+    target: Finding,
+    sentences: list[tuple[int, int]],
+    lists: set[Any],
+    lookup: RecordLookup | None = None,
 ) -> Any:
     """The record the target's clause talks about.
 
     In the target's own clause, the nearest anchor before it (a supported value of exactly one record of the
     same list) decides; in wider windows (the sentence, the sentence before) all anchors must agree.
+    ``lookup`` (made once for ``findings`` and ``sentences``) spares the calls for one answer from scanning
+    every finding and sentence again.
     """
     sent = target.sentence
     pos = target.mention.start
-    clause = [c for c in clauses(answer, *sent, ",;", words=True) if c[0] <= pos < c[1] + 1]
-    wide = [c for c in clauses(answer, *sent, ";") if c[0] <= pos < c[1] + 1] + [sent]
-    idx = sentences.index(sent) if sent in sentences else -1
-    if idx > 0:
-        wide.append(sentences[idx - 1])
-    lo = min(w[0] for w in wide)
+    if lookup is not None:
+        idx = lookup.sentence_at.get(sent, -1)
+        starts, memo = lookup.starts, lookup.named
+    else:
+        idx = sentences.index(sent) if sent in sentences else -1
+        starts, memo = None, None
+    # The widest window is the sentence before and this one (every clause below lies in this sentence).
+    lo = sentences[idx - 1][0] if idx > 0 else sent[0]
     hi = sent[1]
-    # The position test first: it rejects most findings of a long answer.
-    nearby = [
-        g for g in findings if lo <= g.mention.start < hi and g is not target and g.label == "SUPPORTED"
-    ]
+    # The position test first: it rejects most findings of a long answer (a bisection when they are sorted).
+    window = findings[bisect_left(starts, lo) : bisect_left(starts, hi)] if starts is not None else findings
+    nearby = [g for g in window if lo <= g.mention.start < hi and g is not target and g.label == "SUPPORTED"]
     # A name is itself what names an item: it is checked only against a value just before it in its clause
     # ("at 8:30 AM in Room 2A"), never against other names or the wider sentence.
     is_name = target.mention.kind == "entity"
     # The findings that name exactly one record of these lists, found once: every window below tries them.
     named: list[tuple[int, int, Any]] = []  # (start, end, record)
+    lists_key = frozenset(lists)
     for g in nearby:
         m = g.mention
         if is_name and m.kind == "entity":
             continue
         if m.kind in ("number", "count") and m.value is not None and abs(m.value) < 32:
             continue  # small bare numbers name no item
-        recs = {r for lst, r in g.records if lst in lists}
-        if len(recs) == 1:
-            named.append((m.start, m.end, next(iter(recs))))
+        # Neighbours are shared by the targets of a sentence: what each names is worked out once per list.
+        key = (g.records, lists_key)
+        if memo is not None and key in memo:
+            one = memo[key]
+        else:
+            recs = {r for lst, r in key[0] if lst in lists}
+            one = next(iter(recs)) if len(recs) == 1 else None
+            if memo is not None:
+                memo[key] = one
+        if one is not None:
+            named.append((m.start, m.end, one))
     if not named:
         return None
-    levels = (("near", clause),) if is_name else (("near", clause), ("all", wide))
-    for level, windows in levels:
-        for w in windows:
-            if level == "near":
-                # in English the item comes before its value ("X costs $5")
-                anchors = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1] and e <= pos]
-            else:
-                anchors = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1]]
-            if not anchors:
-                continue
-            if level == "near":
-                return min(anchors, key=lambda x: x[0])[1]
-            distinct = {r for _, r in anchors}
-            return distinct.pop() if len(distinct) == 1 else None
+    # Near: in the target's own clause, the nearest anchor before it decides (in English the item comes
+    # before its value: "X costs $5").
+    for w in [c for c in clauses(answer, *sent, ",;", words=True) if c[0] <= pos < c[1] + 1]:
+        near = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1] and e <= pos]
+        if near:
+            return min(near, key=lambda x: x[0])[1]
+    if is_name:
+        return None
+    # Wide: the target's part of the sentence, the sentence, the sentence before; all anchors must agree.
+    wide = [c for c in clauses(answer, *sent, ";") if c[0] <= pos < c[1] + 1] + [sent]
+    if idx > 0:
+        wide.append(sentences[idx - 1])
+    for w in wide:
+        anchors = {r for s, e, r in named if w[0] <= s < w[1]}
+        if anchors:
+            return anchors.pop() if len(anchors) == 1 else None
     return None
 
 
@@ -108,6 +153,7 @@ def check_records(
 
     ``derived`` gets a last word: a value the item's own values give by arithmetic is not a wrong item.
     """
+    lookup = RecordLookup(findings, sentences)  # relabelling below changes labels, never positions
     for f in findings:
         if f.label != "SUPPORTED" or f.derived or not f.facts:
             continue
@@ -115,7 +161,7 @@ def check_records(
         if not recs or any(x.list_path is None or x.source != "tool" for x in f.facts):
             continue
         lists = {lst for lst, _ in recs}
-        best = best_record(answer, findings, f, sentences, lists)
+        best = best_record(answer, findings, f, sentences, lists, lookup)
         if best is not None and best not in {r for _, r in recs}:
             # Still fine when the item's own values (and run-level ones such as a number of nights) give it.
             own = ev.numbers_of(best, MAX_OPERANDS)

@@ -1,0 +1,198 @@
+"""The lazily built lookups of the evidence and the faster forms of the matcher agree with the plain forms."""
+
+from __future__ import annotations
+
+import gc
+import json
+import operator
+import re
+from collections import defaultdict
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from runs_helpers import make_run
+
+from verification.engine.runs import MalformedRunError, verify_run
+from verification.engine.runs.evidence import Evidence, build_evidence, normalize_text
+from verification.engine.runs.findings import split_sentences
+from verification.engine.runs.grounding import ground_answer
+from verification.engine.runs.messages import parse_run
+from verification.engine.runs.records import RecordLookup, best_record, finding_starts
+
+# Normalised words (with the ".", "'" and "-" a word may hold), parts of words and short ones.
+WORDS = ["new", "york", "city", "of", "the", "alpha", "al", "pha", "x-ray", "o'neil", "e.g", "2024",
+         "12", "a"]  # fmt: skip
+words = st.sampled_from(WORDS)
+pieces = st.lists(st.lists(words, max_size=9).map(" ".join), max_size=12)
+probes = st.one_of(
+    words,
+    st.tuples(words, words).map("".join),
+    st.tuples(words, words).map(" ".join),
+    st.sampled_from(["", " ", "|", "york|", "|new", "ork", "newyorkcity", " new", "new "]),
+)
+
+
+def _vocabulary(haystack: str) -> set[str]:
+    # The plain form: every word of the haystack and every pair of neighbouring words run together.
+    ws = haystack.split()
+    return set(ws) | set(map(operator.add, ws, ws[1:]))
+
+
+def _acronyms(haystack: str) -> set[str]:
+    out: set[str] = set()
+    for chunk in haystack.split(" | "):
+        toks = chunk.split()
+        if 2 <= len(toks) <= 8:
+            out.add("".join(t[0] for t in toks))
+            out.add("".join(t[0] for t in toks if t not in ("of", "the", "and", "for")))
+    return out
+
+
+def _evidence(parts: list[str]) -> Evidence:
+    return Evidence(haystack=" | ".join(parts), pieces=list(parts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces, st.lists(probes, min_size=1, max_size=6))
+def test_it_answers_vocabulary_questions_without_building_the_set(parts, asked):
+    ev = _evidence(parts)
+    expected = _vocabulary(ev.haystack)
+    for word in asked:
+        assert ev.in_vocabulary(word) is (word in expected), (parts, word)
+    assert ev.vocabulary == expected
+    for word in asked:  # and the same answers once the set is built
+        assert ev.in_vocabulary(word) is (word in expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pieces)
+def test_it_takes_acronyms_from_the_pieces_of_the_haystack(parts):
+    ev = _evidence(parts)
+    assert ev.acronyms == _acronyms(ev.haystack)
+    assert Evidence(haystack=ev.haystack).acronyms == _acronyms(ev.haystack)  # no pieces: split the haystack
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcXYZ09 _-.,'’!é\t", max_size=30))
+def test_it_normalizes_text_like_splitting_and_joining_its_words(text):
+    words_of = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*").findall
+    assert normalize_text(text) == " ".join(words_of(text.casefold().replace("_", " ")))
+
+
+leaf = st.one_of(
+    st.integers(-5, 2000),
+    st.floats(-100, 100, allow_nan=False).map(lambda x: round(x, 1)),
+    st.booleans(),
+    st.sampled_from(["in_stock", "USD", "Oslo", "pending", "2024-05-06", "12 kg", "x" * 45]),
+)
+keys = st.sampled_from(["price", "prices", "count", "height_m", "status", "daily_total", "name", "id"])
+records = st.lists(st.dictionaries(keys, leaf, max_size=5), max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(records, st.sampled_from(["price", "count", "total", "status", "daily", "m", "nothing"]))
+def test_it_finds_keyed_numbers_as_a_full_scan_does(items, token):
+    ev = build_evidence(parse_run(make_run("Items?", [{"items": items, "price": 3}], "ok")))
+    assert ev.numbers_keyed(token) == [f for f in ev.numbers if token in f.key_tokens]
+    assert ev.numbers_keyed(token) is ev.numbers_keyed(token)  # worked out once
+
+
+def _tallies(items: list[Any]) -> list[tuple[str, float]]:
+    # The plain form of the tallies of a list: shared short values and integer totals, in first-seen order.
+    by_value: dict[tuple[str, Any], int] = defaultdict(int)
+    totals: dict[str, float] = defaultdict(float)
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        for k, v in item.items():
+            if isinstance(v, (bool, str)) and len(str(v)) < 40:
+                by_value[(k, v)] += 1
+            elif isinstance(v, (int, float)):
+                totals[k] += v
+    out = [("tally", float(n)) for (k, _), n in by_value.items() if 1 < n < len(items) or len(items) <= 3]
+    out += [("total", float(int(t))) for t in totals.values() if float(t).is_integer() and 0 <= t <= 1000]
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(records)
+def test_it_tallies_list_values_as_the_plain_count_does(items):
+    ev = build_evidence(parse_run(make_run("Items?", [{"items": items}], "ok")))
+    got = [(f.text, f.value) for f in ev.counts if f.text in ("tally", "total")]
+    assert got == _tallies(items)
+
+
+def test_it_finds_the_same_record_with_the_lookup_as_with_a_scan():
+    catalogue = [
+        {"name": f"Kestrel {i}", "price": 10.0 + i, "stock": 3 + i, "status": "in_stock"} for i in range(12)
+    ]
+    answer = (
+        "The Kestrel 2 costs $12 and 5 are left; the Kestrel 3 costs $13. Kestrel 4 has 7 in stock, "
+        "it costs $12. Kestrel 9 costs $19, and Kestrel 10 is in stock at $21."
+    )
+    run = parse_run(make_run("Prices?", [{"items": catalogue}], answer))
+    ev = build_evidence(run)
+    findings = [f for f in ground_answer(answer, ev) if f.mention.kind != "state"]
+    sentences = split_sentences(answer)
+    lookup = RecordLookup(findings, sentences)
+    assert lookup.starts is not None
+    checked = 0
+    for f in findings:
+        lists = {lst for lst, _ in f.records}
+        if lists:
+            fast = best_record(answer, findings, f, sentences, lists, lookup)
+            assert fast == best_record(answer, findings, f, sentences, lists), f.mention.text
+            checked += 1
+    assert checked >= 5 and lookup.named  # the memo was used
+    assert finding_starts(list(reversed(findings))) is None  # out of order: the caller scans
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_it_leaves_the_garbage_collector_as_it_found_it(enabled):
+    msgs = make_run("Height?", [{"height_m": 330}], "It is 330 m tall.")
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        verify_run(msgs)
+        assert gc.isenabled() is enabled
+        with pytest.raises(MalformedRunError):
+            verify_run([{"role": "robot", "content": "x"}])
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_it_leaves_no_cyclic_garbage_behind():
+    # Pausing the collector is free only because a verification makes no reference cycles.
+    msgs = make_run(
+        "What is in stock?",
+        [{"items": [{"name": "Kestrel 9", "price": "$12.50", "status": "in_stock", "date": "2024-05-06"}]}],
+        "The Kestrel 9 costs $12.50, is in stock and arrives on May 6; about 3 hours later.",
+    )
+    verify_run(msgs)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        for _ in range(5):
+            verify_run(msgs)
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_it_reports_the_same_with_and_without_memoised_strings():
+    from verification.engine.runs.evidence import clear_caches
+
+    items = [
+        {"name": f"Falcon Cedar {i}", "start": f"2024-06-0{i}T09:30:00", "notes": "alpha beta"}
+        for i in range(1, 6)
+    ]
+    msgs = make_run("When?", [{"results": items}], "Falcon Cedar 3 starts at 9:30 AM on June 3; 5 sessions.")
+    clear_caches()
+    cold = json.dumps(verify_run(msgs).to_dict(), sort_keys=True)
+    warm = json.dumps(verify_run(msgs).to_dict(), sort_keys=True)
+    assert cold == warm
