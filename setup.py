@@ -1,8 +1,8 @@
-"""Build hook: compiles the tool-result verifier's hot modules to C with mypyc.
+"""Build hook: compiles the verification engine's hot modules to C with mypyc.
 
 Everything else about the package is declared in pyproject.toml. The compiled modules are the same
 typed Python sources (mypy checks them as usual); mypyc turns them into extension modules that do
-the same thing about 1.5x faster (docs/tool-verification.md, "Benchmark"). The sources stay the
+the same thing 1.4-2x faster (docs/benchmarks.md). The sources stay the
 reference: set TRUST_REGISTRY_PURE_PYTHON=1 to install without compiling, and the tests check that
 no compiled module is older than its source (tests/conftest.py).
 """
@@ -14,13 +14,32 @@ from typing import Any
 
 from setuptools import setup
 
-# The per-call work of ToolVerifier.verify, and the in-memory store it learns into. Compiled code checks
-# argument types at run time, and stores an int put in a float-typed slot as a float; these modules
-# give results identical to the interpreted ones (tests/engine_tools/test_tools_compiled.py). Left out:
-# profile.py (its public constructor normalises lists into its tuple fields, which a compiled dataclass
-# would refuse; it runs once per tool) and calibration.py (once per evaluation, on numpy, and its
-# integer counts would come out as floats).
+# Compiled code checks argument types at run time, and stores an int put in a float-typed slot as a
+# float; the modules listed give results identical to their interpreted sources (tests/*/test_*_compiled.py).
 COMPILED = [
+    # Agent-run verification (verify_run): everything on the per-run path. Left out: backend.py (a
+    # runtime-checkable Protocol, which compiled code refuses; used only with a model), halugate.py and
+    # probes.py (optional stages), config.py (its public dataclass takes settings values as given) and
+    # errors.py (exceptions callers may subclass).
+    "verification/engine/runs/evidence.py",
+    "verification/engine/runs/factcheck.py",
+    "verification/engine/runs/findings.py",
+    "verification/engine/runs/gating.py",
+    "verification/engine/runs/grounding.py",
+    "verification/engine/runs/lexicon.py",
+    "verification/engine/runs/mentions.py",
+    "verification/engine/runs/messages.py",
+    "verification/engine/runs/numeric.py",
+    "verification/engine/runs/polarity.py",
+    "verification/engine/runs/records.py",
+    "verification/engine/runs/report.py",
+    "verification/engine/runs/toolcalls.py",
+    "verification/engine/runs/units.py",
+    "verification/engine/runs/verify.py",
+    # Tool-result verification: the per-call work of ToolVerifier.verify and the in-memory store it
+    # learns into. Left out: profile.py (its public constructor normalises lists into its tuple fields,
+    # which a compiled dataclass would refuse; it runs once per tool) and calibration.py (once per
+    # evaluation, on numpy, and its integer counts would come out as floats).
     "verification/engine/store/memory.py",
     "verification/engine/tools/adaptive.py",
     "verification/engine/tools/baseline.py",

@@ -1,25 +1,18 @@
 """The compiled tool verifier (setup.py, mypyc) answers exactly as its interpreted source does.
 
-The same stream goes through the installed engine and through a copy of the sources alone (no
-extension modules, so Python interprets them), each in its own process; every result, the metrics and
-the learned state must be byte-identical. A compiled module stores an int put in a float-typed slot
-as a float, checks argument types at run time and has no __dict__: this is where such a difference
-would show.
+The same stream goes through the installed engine and through a copy of the sources alone, each in its
+own process (tests/compiled_support.py); every result, the metrics and the learned state must be
+byte-identical.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from compiled_support import SHARED_EVAL, assert_identical, run_dump, sources_only
 
-ROOT = Path(__file__).resolve().parents[2]
-STREAM = ROOT.parent / "shared" / "eval" / "tool_streams_dev.jsonl"
+STREAM = SHARED_EVAL / "tool_streams_dev.jsonl"
 LINES = 1500
 
 # Runs in the child: every verify() answer, the metrics and the learned store, as JSON lines.
@@ -63,21 +56,6 @@ for engine in engines:
 """
 
 
-def _dump(stream: Path, pythonpath: Path | None, cwd: Path) -> list[str]:
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    done = subprocess.run(
-        [sys.executable, "-c", DUMP, str(stream)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.splitlines()
-
-
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("stream") / "sample.jsonl"
@@ -86,23 +64,8 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def sources_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The verification package as source files only: nothing compiled shadows them."""
-    root = tmp_path_factory.mktemp("interpreted")
-    shutil.copytree(
-        ROOT / "verification", root / "verification", ignore=shutil.ignore_patterns("*.so", "__pycache__")
-    )
-    return root
+def test_it_gives_the_interpreted_results_byte_for_byte(sample: Path, tmp_path: Path) -> None:
+    installed = run_dump(DUMP, [str(sample)], sources=None)
+    interpreted = run_dump(DUMP, [str(sample)], sources=sources_only(tmp_path))
 
-
-def test_it_gives_the_interpreted_results_byte_for_byte(sample: Path, sources_only: Path) -> None:
-    installed = _dump(sample, None, ROOT)
-    interpreted = _dump(sample, sources_only, sources_only)
-
-    assert json.loads(interpreted[0]) == {"compiled": False}
-    if os.environ.get("TRUST_REGISTRY_PURE_PYTHON", "").lower() not in ("1", "true", "yes", "on"):
-        # A normal install compiles the engine; without that this test would compare source with source.
-        assert json.loads(installed[0]) == {"compiled": True}
-    assert len(installed) == len(interpreted) > LINES // 2
-    assert installed[1:] == interpreted[1:]
+    assert_identical(installed, interpreted, at_least=LINES // 2)
