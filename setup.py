@@ -36,6 +36,17 @@ COMPILED = [
     "verification/engine/runs/toolcalls.py",
     "verification/engine/runs/units.py",
     "verification/engine/runs/verify.py",
+    # Safety engines (injection, PII, hallucination risk). Left out: health.py (its public dataclass
+    # validates what callers pass and must keep raising its own ValueError), scan.py (a thin wrapper)
+    # and limits.py (constants).
+    "verification/engine/safety/deobfuscate.py",
+    "verification/engine/safety/fastpath.py",
+    "verification/engine/safety/injection.py",
+    "verification/engine/safety/injection_rules.py",
+    "verification/engine/safety/pii.py",
+    "verification/engine/safety/pii_types.py",
+    "verification/engine/safety/prefilter.py",
+    "verification/engine/safety/risk.py",
     # Tool-result verification: the per-call work of ToolVerifier.verify and the in-memory store it
     # learns into. Left out: profile.py (its public constructor normalises lists into its tuple fields,
     # which a compiled dataclass would refuse; it runs once per tool) and calibration.py (once per

@@ -144,3 +144,10 @@ def test_it_rejects_impossible_latencies(latency: float) -> None:
         HealthObservation(latency)
     with pytest.raises(ValueError, match="response_tokens"):
         HealthObservation(10.0, -1)
+
+
+def test_it_rejects_a_latency_that_is_not_a_number_with_its_own_message() -> None:
+    # health.py stays interpreted (setup.py): a compiled dataclass would refuse a str in a float field
+    # with its own TypeError before this check.
+    with pytest.raises(ValueError, match="latency_ms"):
+        HealthObservation("fast")  # type: ignore[arg-type]

@@ -10,6 +10,8 @@ characters, Unicode that changes length when lower-cased).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from unittest import mock
 
 from hypothesis import given, settings
@@ -111,11 +113,30 @@ def test_it_opens_every_injection_rule_that_matches_on_mutated_lines(text: str) 
     assert _firing(_TOOL_RESULT_RULES, text) <= _opened(_TOOL_RESULT_RULES, text)
 
 
-def _gate_only(self: _RuleSet, lowered: str, skip: frozenset[str] | set[str] = frozenset(), **_: object):  # type: ignore[no-untyped-def]
-    return _ORIGINAL_CANDIDATES(self, lowered, skip, clauses=False)
+@contextmanager
+def _gates_only() -> Iterator[None]:
+    """Let both rule sets open rules by their gates alone, as before the clause check.
+
+    Through the rule sets' switch: patching ``_RuleSet.candidates`` would not reach a compiled detector
+    (setup.py may compile it with mypyc) and the tests would compare the fast path with itself; and
+    set back by hand, as ``mock.patch.object`` would delete the attribute of a compiled instance.
+    """
+    for rules in (_USER_RULES, _TOOL_RESULT_RULES):
+        rules.check_clauses = False
+    try:
+        yield
+    finally:
+        for rules in (_USER_RULES, _TOOL_RESULT_RULES):
+            rules.check_clauses = True
 
 
-_ORIGINAL_CANDIDATES = _RuleSet.candidates
+def test_its_gate_only_switch_opens_the_rules_the_clauses_would_drop() -> None:
+    # "ignore" opens the override rules by their gate; their clauses (a rule noun ...) are not met.
+    lowered = "please ignore it"
+    checked = _USER_RULES.candidates(lowered, clauses=True)
+    with _gates_only():
+        gated = _USER_RULES.candidates(lowered, clauses=True)
+    assert set(checked) < set(gated)
 
 
 @settings(max_examples=250, deadline=None)
@@ -124,7 +145,7 @@ def test_it_finds_the_same_injection_evidence_as_the_gates_alone(
     text: str, source: str, history: list[str]
 ) -> None:
     fast = detect_injection(text, source=source, history=history)  # type: ignore[arg-type]
-    with mock.patch.object(_RuleSet, "candidates", _gate_only):
+    with _gates_only():
         slow = detect_injection(text, source=source, history=history)  # type: ignore[arg-type]
     assert fast == slow
 
