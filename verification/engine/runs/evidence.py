@@ -16,7 +16,7 @@ from datetime import date as _date
 from datetime import datetime
 from functools import lru_cache
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any
 
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
 from .mentions import Mention, extract_mentions
@@ -210,8 +210,15 @@ class Evidence:
         """The initials of every short phrase of the haystack, with and without its function words."""
         if self._acronyms is None:
             acronyms: set[str] = set()
-            for chunk in self.pieces or self.haystack.split(" | "):
-                acronyms.update(_initials(chunk))
+            if self.pieces:
+                # The pieces are normalised (words joined by single spaces): a piece of n words has n - 1
+                # spaces, so those outside two to eight words, most of them, are skipped without a call.
+                for chunk in self.pieces:
+                    if 0 < chunk.count(" ") < 8:
+                        acronyms.update(_initials(chunk))
+            else:
+                for chunk in self.haystack.split(" | "):
+                    acronyms.update(_initials(chunk))
             self._acronyms = acronyms
         return self._acronyms
 
@@ -291,19 +298,36 @@ def _boolean_state(low_key: str) -> tuple[str, str] | None:
     return None
 
 
-class _StringInfo(NamedTuple):
-    """What a string leaf of a tool result is, computed once per distinct string."""
+class _StringInfo:
+    """What a string leaf of a tool result is, computed once per distinct string (and shared: read only).
 
-    folded: str
-    norm: str
-    state: str | None
-    date: tuple[int, int, int] | None
-    time: tuple[int, int] | None
-    datetime: datetime | None
-    number: float | None
-    # The values inside the string read as free text ("330 meters", "Suite 12"); empty for a date, a
-    # number, or a string with no digit or that is a single code ("SKU-123", "BSD-3-Clause").
-    mentions: tuple[Mention, ...]
+    A plain class rather than a NamedTuple: compiled with mypyc it is a native class with a compiled
+    constructor, where a NamedTuple's constructor stays interpreted (and most strings of a result are new).
+    """
+
+    __slots__ = ("date", "datetime", "folded", "mentions", "norm", "number", "state", "time")
+
+    def __init__(
+        self,
+        folded: str,
+        norm: str,
+        state: str | None,
+        date: tuple[int, int, int] | None,
+        time: tuple[int, int] | None,
+        datetime: datetime | None,
+        number: float | None,
+        mentions: tuple[Mention, ...],
+    ) -> None:
+        self.folded = folded
+        self.norm = norm
+        self.state = state
+        self.date = date
+        self.time = time
+        self.datetime = datetime
+        self.number = number
+        # The values inside the string read as free text ("330 meters", "Suite 12"); empty for a date, a
+        # number, or a string with no digit or that is a single code ("SKU-123", "BSD-3-Clause").
+        self.mentions = mentions
 
 
 # Strings longer than this are read every time rather than memoised, so the caches stay small.

@@ -19,9 +19,15 @@ _ABBREV = re.compile(
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Finding:
-    """The label of one mention and why."""
+    """The label of one mention and why.
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a generated
+    ``__init__`` stays interpreted Python, and every value of an answer gets a finding. It takes the same
+    parameters, in the same order, with the same defaults, as the generated one would (``facts`` defaults to a
+    new list).
+    """
 
     mention: Mention
     label: str  # SUPPORTED CONTRADICTED UNSUPPORTED
@@ -34,6 +40,24 @@ class Finding:
     _records: tuple[list[Fact], int, frozenset[tuple[Any, Any]]] | None = field(
         default=None, repr=False, compare=False
     )
+
+    def __init__(
+        self,
+        mention: Mention,
+        label: str,
+        sentence: tuple[int, int],
+        facts: list[Fact] | None = None,
+        reason: str = "",
+        derived: bool = False,
+        _records: tuple[list[Fact], int, frozenset[tuple[Any, Any]]] | None = None,
+    ) -> None:
+        self.mention = mention
+        self.label = label
+        self.sentence = sentence
+        self.facts = [] if facts is None else facts
+        self.reason = reason
+        self.derived = derived
+        self._records = _records
 
     @property
     def records(self) -> frozenset[tuple[Any, Any]]:

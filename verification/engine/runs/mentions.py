@@ -121,7 +121,11 @@ def _trie(words: list[str]) -> str:
     return "(?:" + emit(tree) + ")"
 
 
-_NUM = r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+# A number: ``-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?``, written to open with a character class. The
+# regex engine then skips the positions that cannot start a number in C, where an optional sign first made it
+# try every position: the first character ("-" or a digit) is taken, and a look-behind at what was taken picks
+# the rest (the sign's number, or the digits after the first). Same matches, same backtracking order.
+_NUM = r"[-\d](?:(?<=-)(?:\d{1,3}(?:,\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:,\d{3})+|\d*))(?:\.\d+)?"
 _MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\b)"
 _SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
 _SYM_RE = "(?<![A-Za-z])" + _trie(_SYMS)
@@ -204,6 +208,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(rf"\b(?P<word>{_NUMWORD_RE}|{'|'.join(ORDINALS)})\b(?:[\s-]+(?P<noun2>[a-z][a-z]+))?"),
     ),
 ]
+
+# The money pattern without its currency-code forms ("USD 5", "5 usd"), for texts with no code among their
+# words: a code matched there is a whole word of letters (a word boundary or a digit, space or sign on each
+# side), so it is in the text's words, and without one only the symbol form can match. The code forms are
+# most of the pattern's cost: the number-then-code form tries every digit, the code form every word.
+_MONEY_SYMBOL = re.compile(rf"(?P<sym>{_SYM_RE})(?P<num>{_NUM})(?P<mag>{_MAG})?")
 
 # Cheap tests that tell which patterns can match at all: most texts need only a few of them.
 _LETTERS = re.compile(r"[a-z]+")
@@ -331,67 +341,72 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     low = text.lower()
     if len(low) != len(text):
         low = text
+    # A byte per character, set once a mention covers it: ``taken.find(1, a, b) < 0`` tells that [a, b) is
+    # free (a search in C, no slice). Plain code and a module function rather than closures: compiled, a
+    # closure becomes an environment object and every call goes through it.
     taken = bytearray(len(text))
     out: list[Mention] = []
-
-    def free(a: int, b: int) -> bool:
-        return taken.find(1, a, b) < 0  # no byte of [a, b) taken (a search in C, no slice)
-
-    def take(m: Mention) -> None:
-        taken[m.start : m.end] = b"\x01" * (m.end - m.start)
-        out.append(m)
-
     words = set(_LETTERS.findall(low))
     need = _needed(low, words, any(map(str.isdigit, low)))
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue
+        if kind == "money" and words.isdisjoint(_CODE_WORDS):
+            pattern = _MONEY_SYMBOL  # the same matches when no currency code can match
         for m in pattern.finditer(low):
             a, b = m.span()
-            if a == b or not free(a, b):
+            if a == b or taken.find(1, a, b) >= 0:
                 continue
             mention = _build(kind.removesuffix("_words"), m, text)
             if mention is not None:
-                take(mention)
+                _take(taken, out, mention)
     for m in _CURRENCY_NAME_RE.finditer(low) if not words.isdisjoint(_CURRENCY_WORDS) else ():
-        if free(*m.span()):
-            take(
+        if taken.find(1, m.start(), m.end()) < 0:
+            _take(
+                taken,
+                out,
                 Mention(
                     "currency",
                     m.start(),
                     m.end(),
                     text[m.start() : m.end()],
                     currency=CURRENCY_NAMES[m.group(0)],
-                )
+                ),
             )
     for m in _STATE_RE.finditer(low) if not words.isdisjoint(_STATE_WORDS) else ():
-        if free(*m.span()):
-            take(
+        if taken.find(1, m.start(), m.end()) < 0:
+            _take(
+                taken,
+                out,
                 Mention(
                     "state",
                     m.start(),
                     m.end(),
                     text[m.start() : m.end()],
                     extra={"state": STATE_PHRASES[m.group(0)]},
-                )
+                ),
             )
     if not names:
         out.sort(key=lambda x: x.start)
         return out
     for m in _LIKELIHOOD_RE.finditer(low) if not words.isdisjoint(_LIKELIHOOD_WORDS) else ():
-        if free(*m.span()):
+        if taken.find(1, m.start(), m.end()) < 0:
             likely = m.group(0) in ("likely", "probable")
-            take(
+            _take(
+                taken,
+                out,
                 Mention(
                     "likelihood", m.start(), m.end(), text[m.start() : m.end()], extra={"likely": str(likely)}
-                )
+                ),
             )
     for m in _DIRECTION_RE.finditer(low) if not words.isdisjoint(_DIRECTION_WORDS) else ():
-        if free(*m.span()):
-            take(
+        if taken.find(1, m.start(), m.end()) < 0:
+            _take(
+                taken,
+                out,
                 Mention(
                     "direction", m.start(), m.end(), text[m.start() : m.end()], extra={"word": m.group(0)}
-                )
+                ),
             )
     for m in _ENTITY_RE.finditer(text):
         pos = m.start()
@@ -399,17 +414,23 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             at = text.index(part, pos)
             pos = at + len(part)
             for ent in _entities(text, at, part):
-                if not free(ent.start, ent.end):
+                if taken.find(1, ent.start, ent.end) >= 0:
                     # Keep the free head of a name whose tail is a code already read ("Odyssey G7").
                     cut = next(i for i in range(ent.start, ent.end) if taken[i])
                     head = text[ent.start : cut].rstrip()
                     shrunk = _entities(text, ent.start, head) if head else []
-                    if not shrunk or not free(shrunk[0].start, shrunk[0].end):
+                    if not shrunk or taken.find(1, shrunk[0].start, shrunk[0].end) >= 0:
                         continue
                     ent = shrunk[0]
-                take(ent)
+                _take(taken, out, ent)
     out.sort(key=lambda x: x.start)
     return out
+
+
+def _take(taken: bytearray, out: list[Mention], m: Mention) -> None:
+    """Keep ``m`` and mark its characters taken."""
+    taken[m.start : m.end] = b"\x01" * (m.end - m.start)
+    out.append(m)
 
 
 def _entities(text: str, start: int, phrase: str) -> list[Mention]:

@@ -18,9 +18,13 @@ __all__ = [
 SEVERITY: dict[str, int] = {"SUPPORTED": 0, "UNSUPPORTED": 2, "CONTRADICTED": 4}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class EvidenceSpan:
     """Where evidence for a claim sits: a message of the run, a JSON path and a character span.
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a generated
+    ``__init__`` stays interpreted Python, and a report holds a span per piece of evidence. It takes the same
+    parameters as the generated one and, the class being frozen, sets the fields as the generated one does.
 
     >>> EvidenceSpan(2, "$.height", 40, 52, "330 meters").to_dict()["path"]
     '$.height'
@@ -31,6 +35,13 @@ class EvidenceSpan:
     start: int
     end: int
     text: str
+
+    def __init__(self, message_index: int, path: str, start: int, end: int, text: str) -> None:
+        object.__setattr__(self, "message_index", message_index)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "text", text)
 
     def to_dict(self) -> dict[str, Any]:
         """The span as JSON-ready data.
@@ -46,7 +57,7 @@ class EvidenceSpan:
         }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Claim:
     """One atomic, checkable claim of the final answer and its label.
 
@@ -67,6 +78,30 @@ class Claim:
     score: float
     evidence_spans: list[EvidenceSpan] = field(default_factory=list)
     reason: str = ""
+
+    # Written out rather than generated, as for EvidenceSpan: a report builds a claim per value of the answer.
+    # ``evidence_spans`` defaults to a new list, as with the generated constructor.
+    def __init__(
+        self,
+        text: str,
+        span: tuple[int, int],
+        sentence: str,
+        kind: str,
+        critical: bool,
+        label: str,
+        score: float,
+        evidence_spans: list[EvidenceSpan] | None = None,
+        reason: str = "",
+    ) -> None:
+        self.text = text
+        self.span = span
+        self.sentence = sentence
+        self.kind = kind
+        self.critical = critical
+        self.label = label
+        self.score = score
+        self.evidence_spans = [] if evidence_spans is None else evidence_spans
+        self.reason = reason
 
     @property
     def severity(self) -> int:
