@@ -16,7 +16,7 @@ from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts
+from safety_support import corpus_texts, mutated_lines
 
 from verification.engine.safety import detect_injection, detect_pii, injection, risk
 from verification.engine.safety.deobfuscate import _SEPARATORS, _SPLIT_LETTERS, normalize
@@ -37,27 +37,6 @@ _PIECES = [
     "password: ", "ssn ", "4111 1111 1111 1111", "İ", "ẞ", "ſ", "\u212a", "і", "\u200b", "\n", " ", "-",
     "i-g-n-o-r-e", "a b c d", "DAN", "Do Anything Now", "St", "token", "SG.", "eyJ", "routing", "1234",
 ]  # fmt: skip
-
-
-@st.composite
-def _mutated(draw: st.DrawFn) -> str:
-    """A corpus line with a few random edits."""
-    text = draw(st.sampled_from(TEXTS))
-    for _ in range(draw(st.integers(0, 4))):
-        at = draw(st.integers(0, len(text)))
-        kind = draw(st.integers(0, 4))
-        if kind == 0:
-            text = text[:at] + draw(st.sampled_from(_PIECES) | st.text(max_size=6)) + text[at:]
-        elif kind == 1:
-            text = text[:at] + text[at + draw(st.integers(1, 12)) :]
-        elif kind == 2:
-            end = at + draw(st.integers(1, 30))
-            text = text[:at] + text[at:end].swapcase() + text[end:]
-        elif kind == 3:
-            text = text[:at] + text[at:].replace("o", "о", 1).replace("i", "і", 1)
-        else:
-            text = text[:at] + "\u200b" + text[at:]
-    return text
 
 
 def _firing(rules: _RuleSet, text: str) -> set[str]:
@@ -108,7 +87,7 @@ def test_it_opens_every_injection_rule_that_matches_on_the_corpora() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(_mutated())
+@given(mutated_lines(_PIECES, max_edits=4, homoglyphs=True))
 def test_it_opens_every_injection_rule_that_matches_on_mutated_lines(text: str) -> None:
     assert _firing(_TOOL_RESULT_RULES, text) <= _opened(_TOOL_RESULT_RULES, text)
 
@@ -140,7 +119,11 @@ def test_its_gate_only_switch_opens_the_rules_the_clauses_would_drop() -> None:
 
 
 @settings(max_examples=250, deadline=None)
-@given(_mutated(), st.sampled_from(["user", "tool_result"]), st.lists(st.sampled_from(TEXTS), max_size=2))
+@given(
+    mutated_lines(_PIECES, max_edits=4, homoglyphs=True),
+    st.sampled_from(["user", "tool_result"]),
+    st.lists(st.sampled_from(TEXTS), max_size=2),
+)
 def test_it_finds_the_same_injection_evidence_as_the_gates_alone(
     text: str, source: str, history: list[str]
 ) -> None:
@@ -177,7 +160,7 @@ def test_it_finds_exactly_the_strings_that_occur(text: str) -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(_mutated())
+@given(mutated_lines(_PIECES, max_edits=4, homoglyphs=True))
 def test_it_runs_exactly_the_pii_types_may_hold_allows_on_mutated_lines(text: str) -> None:
     lowered, digits = text.lower(), len(re.findall(r"[0-9]", text))
     expected = [k for k in PII_TYPES if may_hold(k, text, lowered, digits)]
@@ -193,7 +176,7 @@ def test_it_never_lets_a_pii_pattern_match_the_empty_string() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(_mutated())
+@given(mutated_lines(_PIECES, max_edits=4, homoglyphs=True))
 def test_it_finds_the_same_pii_on_mutated_lines_with_a_cold_plan_cache(text: str) -> None:
     warm = detect_pii(text)
     with mock.patch.dict("verification.engine.safety.pii._PLANS", clear=True):

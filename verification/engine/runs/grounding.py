@@ -266,10 +266,17 @@ class _Matcher:
     def _string_facts(self, norm: str) -> list[Fact]:
         if self._by_word is None:
             # word -> the strings that contain it, so a look-up scans only the strings of its rarest word
-            self._by_word = {}
+            # A string is added to each of its words' lists once: a repeated word finds it last in its list
+            # (cheaper than a set of the words of every string).
+            by_word: dict[str, list[Fact]] = {}
             for f in self.ev.strings:
-                for w in set(f.value.split()):
-                    self._by_word.setdefault(w, []).append(f)
+                for w in f.value.split():
+                    found = by_word.get(w)
+                    if found is None:
+                        by_word[w] = [f]
+                    elif found[-1] is not f:
+                        found.append(f)
+            self._by_word = by_word
         words = norm.split()
         pools = [self._by_word.get(w, []) for w in words]
         pool = min(pools, key=len) if pools and all(pools) else self.ev.strings

@@ -91,16 +91,23 @@ class Mention:
         self.extra = {} if extra is None else extra
 
 
-def _trie(words: list[str]) -> str:
+def _trie(words: list[str], not_after: str = "") -> str:
     """A regular expression alternation of ``words`` as a prefix tree, longest match preferred.
 
     It matches exactly what ``"|".join(sorted(words, key=len, reverse=True))`` matches, but the regex engine
     rejects a position after one character instead of trying every word: these alternations run at every
     position of every text, and the flat form made them the main cost of reading a text.
 
+    ``not_after`` (a character class) matches what ``(?<!not_after)`` before the alternation matches, with the
+    test written after each first character (``(?<!not_after.)``): a pattern that opens with a look-behind
+    (or ``\\b``) makes the engine try every position of the text, one that opens with a choice of characters
+    lets it skip, in C, to the positions where a word can start.
+
     >>> pat = re.compile(_trie(["kg", "km", "k", "mile", "miles"]))
     >>> [pat.match(w).group(0) for w in ("kgs", "km/h", "kx", "miles")]
     ['kg', 'km', 'k', 'miles']
+    >>> [m.group(0) for m in re.finditer(_trie(["on", "one"], not_after=r"\\w"), "one bone, on")]
+    ['one', 'on']
     """
     tree: dict[str, Any] = {}
     for w in words:
@@ -109,26 +116,38 @@ def _trie(words: list[str]) -> str:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def emit(node: dict[str, Any]) -> str:
+    def emit(node: dict[str, Any], guard: str) -> str:
         end = "" in node
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        branches = [re.escape(ch) + guard + emit(child, "") for ch, child in sorted(node.items()) if ch]
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
         # Longer words first, the word ending here last: the same preference as a longest-first list.
         return f"(?:{body})?" if end else body
 
-    return "(?:" + emit(tree) + ")"
+    return "(?:" + emit(tree, f"(?<!{not_after}.)" if not_after else "") + ")"
+
+
+_WORD_START = re.compile(r"\w")
+
+
+def _words(words: list[str]) -> str:
+    """``\\b(?:word|...)`` as a tree that opens with a choice of characters (see ``_trie``): every word starts
+    with a word character, so the ``\\b`` before it is ``(?<!\\w)``."""
+    assert all(_WORD_START.match(w) for w in words), words
+    return _trie(words, not_after=r"\w")
 
 
 # A number: ``-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?``, written to open with a character class. The
 # regex engine then skips the positions that cannot start a number in C, where an optional sign first made it
 # try every position: the first character ("-" or a digit) is taken, and a look-behind at what was taken picks
 # the rest (the sign's number, or the digits after the first). Same matches, same backtracking order.
-_NUM = r"[-\d](?:(?<=-)(?:\d{1,3}(?:,\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:,\d{3})+|\d*))(?:\.\d+)?"
+_NUM_TAIL = r"(?:(?<=-)(?:\d{1,3}(?:,\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:,\d{3})+|\d*))(?:\.\d+)?"
+_NUM = r"[-\d]" + _NUM_TAIL
 _MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\b)"
 _SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
 _SYM_RE = "(?<![A-Za-z])" + _trie(_SYMS)
+_SYM_AT = _trie(_SYMS, not_after="[A-Za-z]")  # _SYM_RE opening with a choice of characters
 _CODES = _trie([c.lower() for c in ISO_CURRENCIES])
 _HEDGE_WORDS = (
     r"(?:about|around|approximately|roughly|nearly|almost|some|~|just under|just over|"
@@ -142,9 +161,17 @@ _UNIT_KEYS = sorted(
 )
 _UNIT_RE = _trie(_UNIT_KEYS)
 _SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml"
+# What follows a number in a quantity ("million km", " - feet"), without its groups, for a look-ahead.
+_UNIT_AFTER = rf"(?:{_MAG})?\s?-?\s?(?:{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
+assert not any(u[0] in "0123456789.," for u in _UNIT_KEYS)
 _MONTH_RE = _trie(list(MONTHS))
 _WEEKDAY_RE = _trie(list(WEEKDAYS))
-_NUMWORD_RE = _trie([w for w in NUMBER_WORDS if w not in ("once", "twice")])
+_NUMWORDS = [w for w in NUMBER_WORDS if w not in ("once", "twice")]
+_NUMWORD_RE = _trie(_NUMWORDS)
+_NUMWORD_AT = _words(_NUMWORDS)  # ``\b(?:{_NUMWORD_RE})``
+# ``\b(?:{_NUMWORD_RE}|first|second|...)`` as one tree: the same matches, as the pattern goes on with ``\b``
+# and a number word that is a prefix of an ordinal ("six", "sixth") is followed by a letter there.
+_COUNT_WORD_AT = _words(_NUMWORDS + list(ORDINALS))
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")),
@@ -158,11 +185,16 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"|(?P<mon3>{_MONTH_RE})\s+(?P<yr3>\d{{4}}))\b",
         ),
     ),
+    # ``\b(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s?(?P<ap>...)|\b(?P<h2>[01]?\d|2[0-3]):(?P<m2>...)...``
+    # with the hour written once (``m2`` tells the 24-hour form) and opening with its first digit, the ``\b``
+    # after it (``(?<!\w.)``) and the rest picked by a look-behind: the engine skips to the digits. The same
+    # matches: an hour that ends one form cannot end the other (``:`` or a space or ``a``/``p`` against a
+    # digit after it).
     (
         "time",
         re.compile(
-            r"\b(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]m\b|[ap]\.m\.)"
-            r"|\b(?P<h2>[01]?\d|2[0-3]):(?P<m2>[0-5]\d)\b(?!:\d)",
+            r"(?P<h>\d(?<!\w.)(?:(?<=[01])\d||(?<=2)[0-3]))"
+            r"(?:(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]m\b|[ap]\.m\.)|:(?P<m2>[0-5]\d)\b(?!:\d))",
         ),
     ),
     (
@@ -180,19 +212,24 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"minutes?))?|(?P<half>half an hour)",
         ),
     ),
+    # "330 meters": after its first character, a look-ahead checks once that a unit follows the run of digits,
+    # commas and points (``_UNIT_AFTER``); without it the engine tried every shorter number, from every digit
+    # of a long one, against the unit words. Same matches: a number that can take a unit ends where that run
+    # does (no magnitude or unit starts with a digit, comma or point), so the look-ahead holds wherever the
+    # pattern matches.
     (
         "quantity",
         re.compile(
-            rf"(?P<num>{_NUM})(?P<mag>{_MAG})?(?:\s?-?\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])",
+            rf"(?P<num>[-\d](?=[\d.,]*+{_UNIT_AFTER}){_NUM_TAIL})(?P<mag>{_MAG})?(?:\s?-?\s?)"
+            rf"(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])",
         ),
     ),
     (
         "quantity_words",
-        re.compile(
-            rf"\b(?P<num>{_NUMWORD_RE})(?:\s?-?\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
-        ),
+        re.compile(rf"(?P<num>{_NUMWORD_AT})(?:\s?-?\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"),
     ),
-    ("score", re.compile(r"(?<![\w.,-])(?P<a>\d{1,2})-(?P<b>\d{1,2})(?![\w.-])")),
+    # ``(?<![\w.,-])(?P<a>\d{1,2})-...`` opening with the digit, so the engine can skip ahead.
+    ("score", re.compile(r"(?P<a>\d(?<![\w.,-].)\d?)-(?P<b>\d{1,2})(?![\w.-])")),
     (
         "id",
         re.compile(r"\b(?=[A-Za-z0-9.-]*\d)(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\b"),
@@ -205,7 +242,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "number_words",
-        re.compile(rf"\b(?P<word>{_NUMWORD_RE}|{'|'.join(ORDINALS)})\b(?:[\s-]+(?P<noun2>[a-z][a-z]+))?"),
+        re.compile(rf"(?P<word>{_COUNT_WORD_AT})\b(?:[\s-]+(?P<noun2>[a-z][a-z]+))?"),
     ),
 ]
 
@@ -213,7 +250,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 # words: a code matched there is a whole word of letters (a word boundary or a digit, space or sign on each
 # side), so it is in the text's words, and without one only the symbol form can match. The code forms are
 # most of the pattern's cost: the number-then-code form tries every digit, the code form every word.
-_MONEY_SYMBOL = re.compile(rf"(?P<sym>{_SYM_RE})(?P<num>{_NUM})(?P<mag>{_MAG})?")
+_MONEY_SYMBOL = re.compile(rf"(?P<sym>{_SYM_AT})(?P<num>{_NUM})(?P<mag>{_MAG})?")
 
 # Cheap tests that tell which patterns can match at all: most texts need only a few of them.
 _LETTERS = re.compile(r"[a-z]+")
@@ -249,23 +286,23 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
     return need
 
 
-_STATE_RE = re.compile(
-    r"\b(?:" + "|".join(re.escape(p) for p in sorted(STATE_PHRASES, key=len, reverse=True)) + r")\b"
-)
-_DIRECTION_RE = re.compile(
-    r"\b(rose|rise|rises|risen|up|gained|gains|increased|climbed|jumped|higher|grew|fell|falls|fallen|down|"
-    r"dropped|declined|decreased|slipped|lower|beat|beats|won|wins|defeated|lost|loses|drew)\b",
-)
-_DIRECTION_WORDS = frozenset(re.findall(r"[a-z]+", _DIRECTION_RE.pattern.removeprefix(r"\b(")))
+# Whole words or phrases, ``\b(?:phrase|...)\b``, as trees (the same matches: see ``_trie``; a longest-first
+# list and a tree prefer the same phrase, and the order of ``_DIRECTION_WORDS`` does not matter, as one word
+# at most ends where the letters do).
+_STATE_RE = re.compile(_words(list(STATE_PHRASES)) + r"\b")
+_DIRECTION_WORDS = frozenset({
+    "rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped", "higher",
+    "grew", "fell", "falls", "fallen", "down", "dropped", "declined", "decreased", "slipped", "lower", "beat",
+    "beats", "won", "wins", "defeated", "lost", "loses", "drew",
+})  # fmt: skip
+_DIRECTION_RE = re.compile(_words(list(_DIRECTION_WORDS)) + r"\b")
 _ENTITY_RE = re.compile(
     r"(?:[A-Z][\w'’.&-]*|&)(?:(?:\s+|\s*&\s*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&-]*))*"
 )
 _ENTITY_BREAK = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bDr)(?<!\bMrs)\.\s+")
 _LIKELIHOOD_WORDS = frozenset({"likely", "unlikely", "probable", "improbable"})
-_LIKELIHOOD_RE = re.compile(r"\b(?:unlikely|likely|improbable|probable)\b")
-_CURRENCY_NAME_RE = re.compile(
-    r"\b(" + "|".join(re.escape(n) for n in sorted(CURRENCY_NAMES, key=len, reverse=True)) + r")\b"
-)
+_LIKELIHOOD_RE = re.compile(_words(list(_LIKELIHOOD_WORDS)) + r"\b")
+_CURRENCY_NAME_RE = re.compile(_words(list(CURRENCY_NAMES)) + r"\b")
 _HEDGE_MAP = {
     "about": "about", "around": "about", "approximately": "about", "roughly": "about", "nearly": "under",
     "almost": "under", "some": "about", "~": "about", "just under": "under", "just over": "more",
@@ -492,14 +529,14 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         wd = WEEKDAYS[g["wd"].lower()] if g.get("wd") else None
         return Mention("date", a, b, text[a:b], date=(date[0], date[1], date[2], wd))
     if kind == "time":
-        if g.get("h") is not None:
+        if g.get("m2") is None:
             h, mi = int(g["h"]), int(g["m"] or 0)
             ap = g["ap"].lower().replace(".", "")
             if not 1 <= h <= 12:
                 return None
             h = (h % 12) + (12 if ap == "pm" else 0)
         else:
-            h, mi = int(g["h2"]), int(g["m2"])
+            h, mi = int(g["h"]), int(g["m2"])
         return Mention("time", a, b, text[a:b], time=(h, mi))
     if kind == "money":
         num = g.get("num") or g.get("num2")

@@ -37,9 +37,14 @@ class ToolResult:
     message_index: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ParsedRun:
-    """The parts of a run that verification needs."""
+    """The parts of a run that verification needs.
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a generated
+    ``__init__`` stays interpreted Python, and every run makes one. It takes the same parameters, in the same
+    order, with the same defaults, as the generated one would (the lists and ``tools`` default to new ones).
+    """
 
     system: list[tuple[int, str]] = field(default_factory=list)
     user: list[tuple[int, str]] = field(default_factory=list)
@@ -48,6 +53,24 @@ class ParsedRun:
     answer: str = ""
     answer_index: int = -1
     tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        system: list[tuple[int, str]] | None = None,
+        user: list[tuple[int, str]] | None = None,
+        calls: list[ToolCall] | None = None,
+        results: list[ToolResult] | None = None,
+        answer: str = "",
+        answer_index: int = -1,
+        tools: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        self.system = [] if system is None else system
+        self.user = [] if user is None else user
+        self.calls = [] if calls is None else calls
+        self.results = [] if results is None else results
+        self.answer = answer
+        self.answer_index = answer_index
+        self.tools = {} if tools is None else tools
 
     @property
     def last_user(self) -> str:

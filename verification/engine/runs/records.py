@@ -34,10 +34,12 @@ class RecordLookup:
     """What :func:`best_record` works out about an answer once for all of its findings.
 
     ``starts`` are the findings' starts (None when they are out of order), ``sentence_at`` the position of
-    each sentence, and ``named`` the record a neighbour names in a set of lists, kept across calls.
+    each sentence, ``named`` the record a neighbour names in a set of lists and ``split`` the clauses of a
+    sentence (by separators, with or without joining words), kept across calls: the targets of a sentence
+    share them.
     """
 
-    __slots__ = ("named", "sentence_at", "starts")
+    __slots__ = ("named", "sentence_at", "split", "starts")
 
     def __init__(self, findings: Sequence[Finding], sentences: Sequence[tuple[int, int]]) -> None:
         self.starts = finding_starts(findings)
@@ -45,6 +47,21 @@ class RecordLookup:
         for i, s in enumerate(sentences):
             self.sentence_at.setdefault(s, i)  # the first, as list.index finds it
         self.named: dict[tuple[frozenset[Any], frozenset[Any]], Any] = {}
+        self.split: dict[tuple[int, int, str, bool], list[tuple[int, int]]] = {}
+
+
+def _clauses(
+    answer: str, sent: tuple[int, int], sep: str, words: bool, lookup: RecordLookup | None
+) -> list[tuple[int, int]]:
+    """``clauses(answer, *sent, sep, words)``, split once per sentence when there is a ``lookup`` (the list is
+    shared: read it only)."""
+    if lookup is None:
+        return clauses(answer, sent[0], sent[1], sep, words)
+    key = (sent[0], sent[1], sep, words)
+    found = lookup.split.get(key)
+    if found is None:
+        found = lookup.split[key] = clauses(answer, sent[0], sent[1], sep, words)
+    return found
 
 
 def best_record(
@@ -103,14 +120,14 @@ def best_record(
         return None
     # Near: in the target's own clause, the nearest anchor before it decides (in English the item comes
     # before its value: "X costs $5").
-    for w in [c for c in clauses(answer, *sent, ",;", words=True) if c[0] <= pos < c[1] + 1]:
+    for w in [c for c in _clauses(answer, sent, ",;", True, lookup) if c[0] <= pos < c[1] + 1]:
         near = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1] and e <= pos]
         if near:
             return min(near, key=lambda x: x[0])[1]
     if is_name:
         return None
     # Wide: the target's part of the sentence, the sentence, the sentence before; all anchors must agree.
-    wide = [c for c in clauses(answer, *sent, ";") if c[0] <= pos < c[1] + 1] + [sent]
+    wide = [c for c in _clauses(answer, sent, ";", False, lookup) if c[0] <= pos < c[1] + 1] + [sent]
     if idx > 0:
         wide.append(sentences[idx - 1])
     for w in wide:

@@ -177,9 +177,13 @@ class ConsistencyProbe:
         }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class HallucinationReport:
     """The verdict on one agent run (seed 004's HallucinationReport plus HaluGate's gate flags).
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a generated
+    ``__init__`` stays interpreted Python, and every run makes one. It takes the same parameters, in the same
+    order, with the same defaults, as the generated one would (the lists default to new ones).
 
     >>> r = HallucinationReport(run_id="run-1", fact_check_needed=False, request_type="creative")
     >>> r.hallucination_detected, r.action, r.to_dict()["version"]
@@ -200,6 +204,38 @@ class HallucinationReport:
     refusal_message: str = ""
     version: str = "1.0"
     backend: str = "rules"
+
+    def __init__(
+        self,
+        run_id: str,
+        fact_check_needed: bool,
+        request_type: str,
+        unverified_factual: bool = False,
+        claims: list[Claim] | None = None,
+        tool_call_validations: list[ToolCallValidation] | None = None,
+        consistency_probes: list[ConsistencyProbe] | None = None,
+        overall_score: float = 1.0,
+        action: str = "emit",
+        stake: str = "low",
+        revise_message: str = "",
+        refusal_message: str = "",
+        version: str = "1.0",
+        backend: str = "rules",
+    ) -> None:
+        self.run_id = run_id
+        self.fact_check_needed = fact_check_needed
+        self.request_type = request_type
+        self.unverified_factual = unverified_factual
+        self.claims = [] if claims is None else claims
+        self.tool_call_validations = [] if tool_call_validations is None else tool_call_validations
+        self.consistency_probes = [] if consistency_probes is None else consistency_probes
+        self.overall_score = overall_score
+        self.action = action
+        self.stake = stake
+        self.revise_message = revise_message
+        self.refusal_message = refusal_message
+        self.version = version
+        self.backend = backend
 
     @property
     def flagged_claims(self) -> list[Claim]:

@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from stdnum import bic, bitcoin, iban, luhn
 from stdnum.br import cpf
@@ -67,7 +68,9 @@ class PiiType:
     spans in the lower-cased text, wherever lower-casing keeps every offset and the text holds no "ſ"
     or "ı" (the only characters that ``re.IGNORECASE`` matches to an ASCII letter while ``str.lower``
     leaves them alone; a test checks every code point): without ``re.IGNORECASE`` the regex engine can
-    skip to the characters that may start a match, four to eight times faster.
+    skip to the characters that may start a match, four to eight times faster.  ``memo`` lets the
+    engine remember the validator's verdict per value: true unless the verdict depends on more than the
+    value (a date of birth is checked against today's date).
     """
 
     name: str
@@ -89,6 +92,7 @@ class PiiType:
     min_digits: int = 0
     context_gate: tuple[str, ...] = ()
     lowered_form: re.Pattern[str] | None = None
+    memo: bool = True
 
 
 # Compiled once: ``re.sub(pattern_string, ...)`` looks its pattern up in re's cache on every call, which
@@ -182,10 +186,34 @@ def _eth(value: str) -> tuple[float, str] | None:
     return (0.97, "eip55") if is_checksum_address(value) else None
 
 
+# Verdicts of ``_dob`` by value and day: it tries up to ten ``strptime`` formats (20 µs), and the type's
+# verdicts are not memoised by the engine (``PiiType.memo``) because they depend on today's date.
+_DOB_VERDICTS: dict[tuple[str, dt.date], tuple[float, str] | None] = {}
+_UNSEEN = object()  # "not in the table", by identity (see ``pii._UNSEEN``)
+
+
 def _dob(value: str) -> tuple[float, str] | None:
     today = dt.date.today()
+    key = (value, today)
+    known: object = _DOB_VERDICTS.get(key, _UNSEEN)  # one look-up: another thread may empty the table
+    if known is not _UNSEEN:
+        return cast("tuple[float, str] | None", known)
+    if len(_DOB_VERDICTS) >= 4_096:
+        _DOB_VERDICTS.clear()  # bounded; also drops the verdicts of past days
+    verdict = _dob_on(value, today)
+    _DOB_VERDICTS[key] = verdict
+    return verdict
+
+
+# The formats ``_dob`` tries, in order, each with the separator it matches literally ("" for none).
+_DOB_FORMATS = (("%Y-%m-%d", "-"), ("%m/%d/%Y", "/"), ("%d/%m/%Y", "/"), ("%d.%m.%Y", "."), ("%m-%d-%Y", "-"), ("%d-%m-%Y", "-"), ("%B %d %Y", ""), ("%b %d %Y", ""), ("%d %B %Y", ""), ("%d %b %Y", ""))  # fmt: skip
+
+
+def _dob_on(value: str, today: dt.date) -> tuple[float, str] | None:
     text = value.replace(",", " ")
-    for fmt in ("%Y-%m-%d", "%m/%d/%Y", "%d/%m/%Y", "%d.%m.%Y", "%m-%d-%Y", "%d-%m-%Y", "%B %d %Y", "%b %d %Y", "%d %B %Y", "%d %b %Y"):  # fmt: skip
+    for fmt, separator in _DOB_FORMATS:
+        if separator and separator not in text:
+            continue  # ``strptime`` cannot match a literal the text lacks: skip its failure (5 µs)
         try:
             date = dt.datetime.strptime(" ".join(text.split()), fmt).date()
         except ValueError:
@@ -290,7 +318,7 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("phone_nanp", "contact", _c(rf"{_NB}(?:\+?1[\s.\-]?)?(?:\([2-9]\d{{2}}\)\s?|[2-9]\d{{2}}[\s.\-])[2-9]\d{{2}}[\s.\-]\d{{4}}(?![\d\-]|\.\d)"), 0.8, None, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|contact|reach|whatsapp|number)\b", _I), context_boost=0.12, priority=1, min_digits=10),
     PiiType("phone_intl", "contact", _c(r"\+(?<![\w+].)(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|\+(?<![\w+].)[2-9]\d{7,14}(?!\d)"), 0.8, _phone_intl, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line)\b", _I), context_boost=0.12, priority=1, gate=("+",), min_digits=8),
     PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,5}[A-Z]?\s+(?:[A-Z][a-z]{1,20}\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?"), 0.75, priority=1, min_digits=1, gate=_STREET_WORDS),
-    PiiType("date_of_birth", "personal", _c(_DATE, _I), 0.9, _dob, _c(r"\b(?:dob|d\.o\.b|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)\b", _I), True, context_window=25, priority=2, min_digits=4, context_gate=("dob", "d.o.b", "birth", "born",)),
+    PiiType("date_of_birth", "personal", _c(_DATE, _I), 0.9, _dob, _c(r"\b(?:dob|d\.o\.b|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)\b", _I), True, context_window=25, priority=2, min_digits=4, context_gate=("dob", "d.o.b", "birth", "born",), memo=False),
     # --- network and devices -------------------------------------------------------------------------
     PiiType("ipv4", "network", _c(r"\d(?<![\w.].)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\w.]|\.\d)"), 0.85, _ipv4, negative_context=_c(r"\b(?:version|ver|release|section|sections|chapter|rule|clause|figure|table|step|build|§)\W{0,3}$", _I), priority=1, gate=(".",), min_digits=4),
     PiiType("ipv6", "network", _c(r"[0-9A-Fa-f:](?<![\w:].)(?:(?<=[0-9A-Fa-f])[0-9A-Fa-f]{0,3}:|(?<=:))(?:[0-9A-Fa-f]{1,4}:|:){1,6}(?::|[0-9A-Fa-f]{1,4})(?![\w:])"), 0.9, _ipv6, priority=1, gate=(":",), needs_digit=False),

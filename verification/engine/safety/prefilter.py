@@ -23,7 +23,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["MIN_LITERAL", "Occurrences", "required_literals", "trie_pattern"]
+__all__ = [
+    "MIN_LITERAL",
+    "Occurrences",
+    "required_literals",
+    "required_run",
+    "shape_char",
+    "shape_needles",
+    "trie_pattern",
+]
 
 # ``re._parser`` is the parser ``re.compile`` itself uses (``sre_parse`` is its deprecated alias).
 _parser: Any = importlib.import_module("re._parser")
@@ -210,3 +218,255 @@ def _union_bits(bits: Any) -> int:
     for b in bits:
         out |= b
     return out
+
+
+# Character classes ``required_run`` measures runs of: which parsed items stand for one character of it.
+_DIGIT_RANGE = (ord("0"), ord("9"))
+_WORD_RANGES = ((ord("0"), ord("9")), (ord("A"), ord("Z")), (ord("a"), ord("z")), (ord("_"), ord("_")))
+
+
+def _in_ranges(low: int, high: int, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(a <= low and high <= b for a, b in ranges)
+
+
+def _one_of(op: str, arg: Any, word: bool) -> bool:
+    """Whether a parsed item matches exactly one character, always of the class (``\\d`` or ``\\w``)."""
+    ranges = _WORD_RANGES if word else (_DIGIT_RANGE,)
+    categories = {"CATEGORY_DIGIT", "CATEGORY_WORD"} if word else {"CATEGORY_DIGIT"}
+    if op == "LITERAL":
+        return _in_ranges(arg, arg, ranges)
+    if op != "IN":
+        return False
+    for item_op, item_arg in arg:
+        name = str(item_op)
+        if name == "LITERAL" and _in_ranges(item_arg, item_arg, ranges):
+            continue
+        if name == "RANGE" and _in_ranges(item_arg[0], item_arg[1], ranges):
+            continue
+        if name == "CATEGORY" and str(item_arg) in categories:
+            continue
+        return False  # NEGATE, other categories, other characters
+    return True
+
+
+def _run_info(items: Any, word: bool) -> tuple[int, bool, int]:
+    """For a parsed sequence: (longest run of class characters every match holds, whether every match
+    consists of class characters only, fewest characters a match has when it does)."""
+    best = 0
+    run = 0  # class characters just consumed, with nothing else in between
+    whole = True
+    width = 0
+    for op, arg in items:
+        name = str(op)
+        inner: tuple[int, bool, int]
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # zero-width: the characters on either side are adjacent in the text
+        if _one_of(name, arg, word):
+            inner = (1, True, 1)
+        elif name == "SUBPATTERN":
+            inner = _run_info(arg[3], word)
+        elif name == "ATOMIC_GROUP":
+            inner = _run_info(arg, word)
+        elif name in _REPEATS:
+            least, _most, sub = arg
+            body = _run_info(sub, word)
+            if body[1]:
+                inner = (body[2] * least, True, body[2] * least)
+            else:
+                inner = (body[0] if least >= 1 else 0, False, 0)
+        elif name == "BRANCH":
+            branches = [_run_info(branch, word) for branch in arg[1]]
+            if all(b[1] for b in branches):
+                shortest = min(b[2] for b in branches)
+                inner = (shortest, True, shortest)
+            else:
+                inner = (min(b[0] for b in branches), False, 0)
+        else:
+            inner = (0, False, 0)  # any other character, a back-reference: the run ends
+        if inner[1]:
+            run += inner[2]
+            width += inner[2]
+            best = max(best, run)
+        else:
+            best = max(best, run, inner[0])
+            run = 0
+            whole = False
+    return best, whole, width
+
+
+def required_run(pattern: re.Pattern[str], *, word: bool = False) -> int:
+    """The longest run of consecutive ``\\d`` (or, with ``word``, ``\\w``) characters every match of
+    ``pattern`` holds: a text whose longest such run is shorter cannot hold a match.
+
+    Conservative like ``required_literals``: an optional part or anything not surely of the class ends
+    a run, so the bound is never too high, only sometimes lower than it could be.  Zero-width items
+    (look-arounds, ``\\b``) are skipped, since the characters around them are adjacent in the text.
+
+    >>> required_run(re.compile(r"\\d(?<![\\d\\-].)\\d{8}(?![\\d\\-])"))
+    9
+    >>> required_run(re.compile(r"\\d{3}-?\\d{2}"))
+    3
+    >>> required_run(re.compile(r"[13](?:[1-9A-Za-z]{25,34}|c1[02-9a-z]{11,71})\\b"), word=True)
+    14
+    """
+    return _run_info(_parser.parse(pattern.pattern, pattern.flags), word)[0]
+
+
+#: At most this many alternative strings in one ``shape_needles`` clause (a small class, ``[\- ]?``).
+_MAX_NEEDLES = 16
+
+
+def shape_char(ch: str) -> str:
+    """The class of an ASCII character in a text's *shape*: "0" for a digit, "A" and "a" for an upper-
+    and lower-case letter, the character itself otherwise (see ``shape_needles``)."""
+    if "0" <= ch <= "9":
+        return "0"
+    if "A" <= ch <= "Z":
+        return "A"
+    if "a" <= ch <= "z":
+        return "a"
+    return ch
+
+
+def _item_shapes(name: str, arg: Any, fold: bool) -> frozenset[str] | None:
+    """The shapes of the characters one LITERAL or IN item matches in an ASCII text (None: too many)."""
+    if name == "LITERAL":
+        codes: list[int] = [arg]
+    elif name == "IN":
+        codes = []
+        for item_op, item_arg in arg:
+            op = str(item_op)
+            if op == "LITERAL":
+                codes.append(item_arg)
+            elif op == "RANGE" and item_arg[1] - item_arg[0] < 128:
+                codes += range(item_arg[0], item_arg[1] + 1)
+            elif op == "CATEGORY" and str(item_arg) == "CATEGORY_DIGIT":
+                codes.append(ord("0"))
+            else:
+                return None  # NEGATE, \w, \s, ...: many shapes
+    else:
+        return None
+    shapes: set[str] = set()
+    for code in codes:
+        if code >= 128:
+            if fold:
+                return None  # "ſ" and "K" (Kelvin) match "s" and "k" when case is ignored
+            continue  # never in an ASCII text
+        ch = chr(code)
+        shapes |= {"A", "a"} if fold and ch.isalpha() else {shape_char(ch)}
+    return frozenset(shapes) if len(shapes) <= _MAX_NEEDLES else None
+
+
+def _product(left: frozenset[str], right: frozenset[str]) -> frozenset[str] | None:
+    out = frozenset(a + b for a in left for b in right)
+    return out if len(out) <= _MAX_NEEDLES else None
+
+
+# Shape strings longer than this are hardly more selective, and more strings cost more look-ups.
+_USEFUL_SHAPE = 4
+
+
+def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    """The more selective of two clauses: longer shortest string (up to ``_USEFUL_SHAPE``), then one
+    whose strings are not all digits (runs of digits are bounded by ``required_run`` already), then fewer
+    strings, then longer."""
+    if a is None or not a or min(map(len, a)) == 0:
+        return b
+    if b is None or not b or min(map(len, b)) == 0:
+        return a
+    return max(
+        a,
+        b,
+        key=lambda c: (
+            min(_USEFUL_SHAPE, *map(len, c)),
+            all(s.strip("0") for s in c),
+            -len(c),
+            min(map(len, c)),
+        ),
+    )
+
+
+def _exact_shapes(items: Any, fold: bool) -> frozenset[str] | None:
+    """Every shape a match of a parsed sequence can have, if they are few (else None)."""
+    out: frozenset[str] | None = frozenset({""})
+    for op, arg in items:
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # zero-width
+        part: frozenset[str] | None
+        if name in ("LITERAL", "IN"):
+            part = _item_shapes(name, arg, fold)
+        elif name == "SUBPATTERN":
+            part = _exact_shapes(arg[3], fold or bool(arg[1] & re.IGNORECASE))
+        elif name in _REPEATS and arg[1] <= 8:
+            body = _exact_shapes(arg[2], fold)
+            part = None
+            if body is not None:
+                copies: frozenset[str] | None = frozenset({""})
+                options: set[str] = set()
+                for count in range(arg[1] + 1):  # the shapes of 0, 1, ... copies, up to the maximum
+                    if copies is None:
+                        break  # too many
+                    if count >= arg[0]:
+                        options |= copies
+                    if count < arg[1]:
+                        copies = _product(copies, body)
+                part = frozenset(options) if copies is not None and len(options) <= _MAX_NEEDLES else None
+        elif name == "BRANCH":
+            branches = [_exact_shapes(b, fold) for b in arg[1]]
+            part = None
+            if all(b is not None for b in branches):
+                part = frozenset().union(*(b for b in branches if b is not None))
+                part = part if len(part) <= _MAX_NEEDLES else None
+        else:
+            part = None
+        if part is None or out is None:
+            return None
+        out = _product(out, part)
+    return out
+
+
+def _shape_clause(items: Any, fold: bool) -> frozenset[str] | None:
+    """The best clause of shape strings of a parsed sequence: every match holds one of them."""
+    best: frozenset[str] | None = None
+    window: frozenset[str] | None = frozenset({""})
+    for op, arg in items:
+        name = str(op)
+        exact = _exact_shapes([(op, arg)], fold)
+        if exact is not None and window is not None:
+            joined = _product(window, exact)
+            if joined is not None:
+                best = _better(best, window)  # a prefix of the window may be the better clause
+                window = joined
+                continue
+        # The window of consecutive few-shaped items ends here: keep it, and look inside this item.
+        best = _better(best, window)
+        window = exact if exact is not None else frozenset({""})
+        if name == "SUBPATTERN":
+            best = _better(best, _shape_clause(arg[3], fold or bool(arg[1] & re.IGNORECASE)))
+        elif name in _REPEATS and arg[0] >= 1:
+            best = _better(best, _shape_clause(arg[2], fold))
+        elif name == "BRANCH":
+            per_branch = [_shape_clause(b, fold) for b in arg[1]]
+            if all(c is not None and min(map(len, c)) > 0 for c in per_branch):
+                union = frozenset().union(*(c for c in per_branch if c is not None))
+                best = _better(best, union if len(union) <= _MAX_NEEDLES else None)
+    return _better(best, window)
+
+
+def shape_needles(pattern: re.Pattern[str]) -> frozenset[str]:
+    """Strings of which the *shape* of every match of ``pattern`` in an ASCII text holds one.
+
+    The shape of a text maps each ASCII character by ``shape_char`` ("AB12-x" has shape "AA00-a"), so an
+    IBAN ("[A-Z][A-Z]\\d{2}...") holds "A00" and an SSN ("\\d{3}([\\- ])\\d{2}...") "000-00" or
+    "000 00".  Returns the most selective such set of at most ``_MAX_NEEDLES`` strings (empty when
+    there is none).  Only for ASCII texts: other scripts' digits and letters (and "ſ" for an "s" of a
+    case-insensitive pattern) have no shape here.  Conservative like ``required_literals``.
+
+    >>> sorted(shape_needles(re.compile(r"\\d{3}([\\- ])\\d{2}\\1\\d{4}")))
+    ['000 00', '000-00']
+    >>> sorted(shape_needles(re.compile(r"[A-Z]{2} ?\\d{2}")))
+    ['AA 00', 'AA00']
+    """
+    clause = _shape_clause(_parser.parse(pattern.pattern, pattern.flags), bool(pattern.flags & re.IGNORECASE))
+    return clause if clause is not None and min(map(len, clause), default=0) > 0 else frozenset()

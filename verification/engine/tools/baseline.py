@@ -16,7 +16,7 @@ Only results that were not blocked are learned, so a fabrication does not poison
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 try:
     from collections import _count_elements  # type: ignore[attr-defined]
@@ -43,20 +43,20 @@ __all__ = [
 ]
 
 #: The seed compares a result with the last 10 results of its session.
-SESSION_WINDOW = 10
+SESSION_WINDOW: Final = 10
 # Nonzero same-argument changes remembered per field (their typical size is the change scale).
-_CHANGE_WINDOW = 60
+_CHANGE_WINDOW: Final = 60
 # Larger numbers are no measurement, and their squares would overflow the running statistics.
-_MAX_MAGNITUDE = 1e100
+_MAX_MAGNITUDE: Final = 1e100
 # Per-field baselines are updated from every result until this many, then from every _SAMPLE_EVERY-th.
-_MATURE = 200
-_SAMPLE_EVERY = 4
+_MATURE: Final = 200
+_SAMPLE_EVERY: Final = 4
 # Co-change bookkeeping is quadratic in fields, so it only covers this many fields per result.
-_CO_FIELDS = 40
+_CO_FIELDS: Final = 40
 
 
 # Marks a path missing from the earlier leaves (no leaf value is this object).
-_ABSENT = object()
+_ABSENT: Final = object()
 
 
 def new_tool_state() -> dict[str, Any]:
@@ -127,9 +127,10 @@ def learn_tool(
         # A mature baseline is refreshed from every few accepted results: the estimates stay
         # current while the per-field bookkeeping, the bulk of the cost, is paid less often.
         return ts
-    types = ts["types"]
-    num_state = ts["num"]
-    rnd = ts["rnd"]
+    # Typed locals: compiled, a dict's .get on a typed dict is a direct call, on Any a method lookup.
+    types: dict[str, dict[str, Any]] = ts["types"]
+    num_state: dict[str, Any] = ts["num"]
+    rnd: dict[str, Any] = ts["rnd"]
     ints: list[tuple[str, float]] = []
     lengths: list[tuple[str, float]] = []
     for path, tp, _, tc, x, round_value in ins.feats:
@@ -163,7 +164,7 @@ def learn_tool(
         elif depth == 1 and x.is_integer():
             ints.append((path, x))
     # Invariants "this count equals that length", learned from traffic.
-    inv = ts["inv"]
+    inv: dict[str, Any] = ts["inv"]
     for a, x in ints:
         for b, y in lengths:
             key = f"{a}|{b}"
@@ -183,7 +184,7 @@ def _learn_changes(
     before_previous: dict[str, Any] | None,
     feats: tuple[Leaf, ...] | None = None,
 ) -> None:
-    chg = ts["chg"]
+    chg: dict[str, Any] = ts["chg"]  # typed: see learn_tool
     if feats is None:
         feats = tuple((path, tpath_of(path), v, "", None, False) for path, v in leaves.items())
     if leaves == previous:
@@ -222,7 +223,8 @@ def _learn_changes(
         x, y = as_number(old), as_number(v)
         if x is not None and y is not None:
             d = change_size(ts, tp, x, y)
-            if d > 0 and math.isfinite(d) and math.isfinite(y - x):
+            # Both finite (float arithmetic rather than math.isfinite, see values.as_number).
+            if d > 0 and d - d == 0.0 and (y - x) - (y - x) == 0.0:
                 c["d"].append(d)
                 # The absolute change too: some quantities move by ratios (prices), others by amounts
                 # (credits burnt, stock drained), and a change is only odd if it is odd both ways.
@@ -247,7 +249,7 @@ def _learn_changes(
         # "co" in that order, as before); a field's own entry is never created.
         flags = [(q, q in changed) for q in present]
         for tp in changed:
-            co = chg[tp]["co"]
+            co: dict[str, Any] = chg[tp]["co"]
             for q, both in flags:
                 seen = co.get(q)
                 if seen is None:

@@ -7,7 +7,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -51,10 +51,10 @@ from verification.engine.tools.tier1 import check_history, check_plausibility, c
 
 __all__ = ["ToolVerifier"]
 
-_DECISIVE = "decisive"
+_DECISIVE: Final = "decisive"
 
 
-_ARGS_HASHES: dict[str, str] = {}
+_ARGS_HASHES: Final[dict[str, str]] = {}
 
 
 def _args_hash(args: Any, limits: Limits) -> str:
@@ -79,7 +79,9 @@ class _Plan:
 
     Holds the profile's field lists as sets, its bounds as locals-to-be, every signal's LR and the
     log-odds a signal removes when it is absent (``fusion.absent_log``), so a verification reads
-    attributes instead of recomputing them.
+    attributes instead of recomputing them. It also holds each signal as it reads when it did not fire
+    (``q_*``): most signals of most verifications, shared by their results (signals are read-only by
+    convention) instead of built anew, which saves the allocations and the collector's work on them.
     """
 
     __slots__ = (
@@ -109,6 +111,12 @@ class _Plan:
         "lrs",
         "network",
         "profile",
+        "q_history",
+        "q_latency",
+        "q_length",
+        "q_pattern",
+        "q_schema",
+        "q_session",
         "required",
     )
 
@@ -138,6 +146,12 @@ class _Plan:
         self.a_session = absent_log(self.lr_session)
         self.a_history = absent_log(self.lr_history)
         self.a_plausibility = absent_log(self.lr_plausibility)
+        self.q_schema = Signal("schema_mismatch", False, 0.0, self.lr_schema, "", 0)
+        self.q_pattern = Signal("pattern_mismatch", False, 0.0, self.lr_pattern, "", 0)
+        self.q_latency = Signal("latency_anomaly", False, 0.0, self.lr_latency, "", 0)
+        self.q_length = Signal("length_anomaly", False, 0.0, self.lr_length, "", 0)
+        self.q_session = Signal("session_inconsistency", False, 0.0, self.lr_session, "", 1)
+        self.q_history = Signal("historical_inconsistency", False, 0.0, self.lr_history, "", 1)
 
 
 def _add(log_odds: float, s: Signal) -> float:
@@ -145,6 +159,88 @@ def _add(log_odds: float, s: Signal) -> float:
     if s.fired:
         return log_odds + math.log(1.0 + (s.likelihood_ratio - 1.0) * min(max(s.score, 0.0), 1.0))
     return log_odds - absent_log(s.likelihood_ratio)
+
+
+# The store updaters of one verification (see ToolVerifier._verify): small classes rather than lambdas,
+# which compiled code builds as an environment object plus one object per lambda, and which make every
+# variable they capture an attribute of that environment in the function that defines them.
+
+
+class _CountFloor:
+    """Count a call of an unprofiled tool (``baseline.count_floor``)."""
+
+    __slots__ = ("fast",)
+
+    def __init__(self, fast: bool) -> None:
+        self.fast = fast
+
+    def __call__(self, state: Any) -> Any:
+        return count_floor(state or new_tool_state(), self.fast)
+
+
+class _LearnTool:
+    """Fold an accepted result into the tool state (``baseline.learn_tool``), after *floor* if given."""
+
+    __slots__ = ("before_previous", "floor", "ins", "log_latency", "previous", "size_log")
+
+    def __init__(
+        self,
+        floor: Any,
+        ins: Inspected,
+        log_latency: float,
+        size_log: float,
+        previous: dict[str, Any] | None,
+        before_previous: dict[str, Any] | None,
+    ) -> None:
+        self.floor = floor
+        self.ins = ins
+        self.log_latency = log_latency
+        self.size_log = size_log
+        self.previous = previous
+        self.before_previous = before_previous
+
+    def __call__(self, state: Any) -> Any:
+        ts = self.floor(state) if self.floor is not None else state or new_tool_state()
+        return learn_tool(ts, self.ins, self.log_latency, self.size_log, self.previous, self.before_previous)
+
+
+class _LearnArgs:
+    """Record a result for its argument set (``baseline.learn_args``)."""
+
+    __slots__ = ("accepted", "leaves")
+
+    def __init__(self, leaves: dict[str, Any], accepted: bool) -> None:
+        self.leaves = leaves
+        self.accepted = accepted
+
+    def __call__(self, state: Any) -> Any:
+        return learn_args(state, self.leaves, accepted=self.accepted)
+
+
+class _HoldPending:
+    """Keep a blocked result for its argument set (``baseline.hold_pending``)."""
+
+    __slots__ = ("leaves",)
+
+    def __init__(self, leaves: dict[str, Any]) -> None:
+        self.leaves = leaves
+
+    def __call__(self, state: Any) -> Any:
+        return hold_pending(state, self.leaves)
+
+
+class _LearnSession:
+    """Append a result to its session window (``baseline.learn_session``)."""
+
+    __slots__ = ("args_hash", "leaves", "tool")
+
+    def __init__(self, tool: str, args_hash: str, leaves: dict[str, Any]) -> None:
+        self.tool = tool
+        self.args_hash = args_hash
+        self.leaves = leaves
+
+    def __call__(self, state: Any) -> Any:
+        return learn_session(state, self.tool, self.args_hash, self.leaves)
 
 
 # A public class: users (and tests) subclass it, which a compiled class allows only when told to.
@@ -317,7 +413,8 @@ class ToolVerifier:
         >>> v.verify("search_web", {"q": "x"}, {"results": []}, 0.2).verdict.value  # impossibly fast
         'block'
         """
-        if isinstance(execution_time_ms, bool) or not isinstance(execution_time_ms, int | float):
+        # A tuple of types: compiled, a union (int | float) would be built on every call.
+        if isinstance(execution_time_ms, bool) or not isinstance(execution_time_ms, (int, float)):
             raise ValueError(f"execution_time_ms must be a number, got {execution_time_ms!r}")
         if not math.isfinite(execution_time_ms) or execution_time_ms < 0:
             raise ValueError(f"execution_time_ms must be finite and >= 0, got {execution_time_ms!r}")
@@ -364,24 +461,24 @@ class ToolVerifier:
         # under which it returns "not fired", the common case. Evidence is added signal by signal, in
         # the order of one fusion of all eight signals (fusion.add_evidence), so the result is bit-identical.
         if (
-            (not plan.required or (ins.is_object and plan.required <= ins.top_set))
-            and plan.forbidden.isdisjoint(ins.key_names)
+            (not plan.required or (ins.is_object and ins.top_set.keys() >= plan.required))
+            and ins.key_names.keys().isdisjoint(plan.forbidden)
             and not ins.stub_keys
         ):
-            s_schema = Signal("schema_mismatch", False, 0.0, plan.lr_schema, "", 0)
+            s_schema = plan.q_schema
             log_odds -= plan.a_schema
         else:
             s_schema = check_schema(profile, ins, ts, plan.lr_schema)
             log_odds = _add(log_odds, s_schema)
         if not plan.has_patterns:
-            s_pattern = Signal("pattern_mismatch", False, 0.0, plan.lr_pattern, "", 0)
+            s_pattern = plan.q_pattern
             log_odds -= plan.a_pattern
         else:
             s_pattern = check_pattern(profile, ins, self.limits.max_pattern_chars, plan.lr_pattern)
             log_odds = _add(log_odds, s_pattern)
         # Within the profile's range and above the network floor (or a local tool): nothing to report.
         if plan.lat_lo <= ms <= plan.lat_hi and (ms >= NETWORK_FLOOR_MS or not plan.network):
-            s_latency = Signal("latency_anomaly", False, 0.0, plan.lr_latency, "", 0)
+            s_latency = plan.q_latency
             log_odds -= plan.a_latency
         else:
             s_latency = check_latency(
@@ -391,7 +488,7 @@ class ToolVerifier:
         len_lo, len_hi = plan.len_lo, plan.len_hi
         # Both bounds set and met: the learned-size rule applies only where the profile sets none.
         if len_lo is not None and len_hi is not None and len_lo <= size <= len_hi:
-            s_length = Signal("length_anomaly", False, 0.0, plan.lr_length, "", 0)
+            s_length = plan.q_length
             log_odds -= plan.a_length
         else:
             s_length = check_length(profile, size, ts, plan.lr_length, decisive_lr)
@@ -413,14 +510,14 @@ class ToolVerifier:
             s_spc = check_spc(ts, ins, log_latency, size_log, plan.lr_spc)
             log_odds = _add(log_odds, s_spc)
             if ts is None or session_state is None:
-                s_session = Signal("session_inconsistency", False, 0.0, plan.lr_session, "", 1)
+                s_session = plan.q_session
                 log_odds -= plan.a_session
             else:
                 s_session = check_session(ts, session_state, tool, args_hash, ins, plan.lr_session)
                 log_odds = _add(log_odds, s_session)
             # The same result as the last accepted one for these arguments is no change at all.
             if ts is None or args_state is None or args_state["last"] == leaves:
-                s_history = Signal("historical_inconsistency", False, 0.0, plan.lr_history, "", 1)
+                s_history = plan.q_history
                 log_odds -= plan.a_history
             else:
                 s_history = check_history(ts, args_state, ins, plan.lr_history, decisive_lr)
@@ -446,8 +543,7 @@ class ToolVerifier:
         if not registered and profile.has_network_io:
             # Every call of an unprofiled tool, blocked or not, counts towards learning whether it
             # really does network I/O (see check_latency).
-            fast = ms < NETWORK_FLOOR_MS
-            updates[tool_key] = lambda s: count_floor(s or new_tool_state(), fast)
+            updates[tool_key] = _CountFloor(ms < NETWORK_FLOOR_MS)
         learned = verdict is Verdict.ACCEPT or (verdict is Verdict.FLAG and self.learn_flagged != "none")
         if learned:
             self._learn(
@@ -465,7 +561,7 @@ class ToolVerifier:
             )
         elif args_state is not None and history_fired:
             # Not learned, but kept: if the next call for these arguments agrees, the change was real.
-            updates[args_key] = lambda s: hold_pending(s, leaves)
+            updates[args_key] = _HoldPending(leaves)
         if updates:
             self.store.update_many(updates)
         extra: dict[str, Any] = {}
@@ -509,18 +605,13 @@ class ToolVerifier:
         before_previous = args_state.get("prev") if args_state is not None else None
         leaves = ins.leaves
         if tool_level:
-            floor = updates.get(tool_key)
-            if floor is None:
-                updates[tool_key] = lambda s: learn_tool(
-                    s or new_tool_state(), ins, log_latency, size_log, previous, before_previous
-                )
-            else:  # counted first, then learned, as two steps would
-                updates[tool_key] = lambda s: learn_tool(
-                    floor(s), ins, log_latency, size_log, previous, before_previous
-                )
-        updates[args_key] = lambda s: learn_args(s, leaves, accepted=tool_level)
+            # Counted first (an unprofiled tool's _CountFloor, if any), then learned, as two steps would.
+            updates[tool_key] = _LearnTool(
+                updates.get(tool_key), ins, log_latency, size_log, previous, before_previous
+            )
+        updates[args_key] = _LearnArgs(leaves, tool_level)
         if session_id is not None:
-            updates[f"sess:{session_id}"] = lambda s: learn_session(s, tool, args_hash, leaves)
+            updates[f"sess:{session_id}"] = _LearnSession(tool, args_hash, leaves)
 
     @staticmethod
     def _explain(

@@ -17,7 +17,7 @@ import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from verification.engine.tools.values import is_round, type_code
 
@@ -36,12 +36,12 @@ __all__ = [
 Leaf = tuple[str, str, Any, str, float | None, bool]
 
 # Strings longer than this are compared by a stable digest (equal/not equal is all the checks need).
-_SHORT_STRING = 64
+_SHORT_STRING: Final = 64
 # Items per list whose leaves are tracked; the rest only count towards size and the list length.
-_LIST_ITEMS_TRACKED = 5
+_LIST_ITEMS_TRACKED: Final = 5
 # Results whose JSON text is at most this long are remembered by text (see inspect_result).
-_CACHED_CHARS = 4096
-_CACHE_ENTRIES = 2048
+_CACHED_CHARS: Final = 4096
+_CACHE_ENTRIES: Final = 2048
 
 
 class ResultRejectedError(ValueError):
@@ -68,11 +68,16 @@ class Limits:
 
 
 class Inspected:
-    """A parsed result: its JSON text, top-level keys, every key name and its tracked leaves.
+    """An inspected result: its JSON text, top-level keys, every key name and its tracked leaves.
 
     Read-only by convention (a cached inspection is shared by every verification of the same text). A
     plain class rather than a frozen dataclass: one is built per verification, and a frozen dataclass's
     ``__init__`` sets each field through ``object.__setattr__``.
+
+    Cached inspections live long, so they hold only what the checks read, in containers the cyclic
+    collector need not traverse: not the parsed value (its lists and dicts would be traversed by every
+    full collection), and the key names as dicts of ``None`` (a dict of strings is left untracked, a
+    frozenset never is; both answer ``in`` and set comparisons through ``.keys()``).
 
     >>> inspect_result('{"a": [1, 2]}').size
     13
@@ -89,23 +94,20 @@ class Inspected:
         "text",
         "top_keys",
         "top_set",
-        "value",
     )
 
     def __init__(
         self,
-        value: Any,
         text: str,
         size: int,
         top_keys: tuple[str, ...],
-        key_names: frozenset[str],
+        key_names: dict[str, None],
         leaves: dict[str, Any],
         is_object: bool,
         feats: tuple[Leaf, ...] = (),
-        top_set: frozenset[str] = frozenset(),
+        top_set: dict[str, None] | None = None,
         stub_keys: tuple[str, ...] = (),
     ) -> None:
-        self.value = value
         self.text = text
         self.size = size
         self.top_keys = top_keys
@@ -113,12 +115,15 @@ class Inspected:
         self.leaves = leaves
         self.is_object = is_object
         self.feats = feats
-        #: ``top_keys`` as a set, and the key names that mark a test double (see tier0.check_schema).
-        self.top_set = top_set
+        #: ``top_keys`` as a set (a dict of ``None``), and the key names that mark a test double (see
+        #: tier0.check_schema).
+        self.top_set: dict[str, None] = {} if top_set is None else top_set
         self.stub_keys = stub_keys
         #: Response patterns this text fails, per (patterns, max chars): a repeated result (the same
-        #: Inspected from the cache) is searched once per profile (see tier0.check_pattern).
-        self.failing_patterns: dict[tuple[tuple[str, ...], int], list[str]] = {}
+        #: Inspected from the cache) is searched once per profile (see tier0.check_pattern). Tuples, not
+        #: lists: the cyclic collector stops tracking a tuple of strings (and then the dict holding it),
+        #: while a list held by a cached inspection would be traversed by every full collection.
+        self.failing_patterns: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 
 def _feats(leaves: dict[str, Any]) -> tuple[Leaf, ...]:
@@ -164,10 +169,10 @@ def _tpath(path: str) -> str:
 
 
 # path -> tool-level path, filled by _feats (a plain dict lookup is cheaper than an lru_cache call).
-_TPATHS: dict[str, str] = {}
-_TPATHS_MAX = 65536
+_TPATHS: Final[dict[str, str]] = {}
+_TPATHS_MAX: Final = 65536
 # Field names that mark test doubles; a result carrying one it never carried before is a stub.
-_STUB_TOKENS = frozenset(
+_STUB_TOKENS: Final = frozenset(
     {
         "stub",
         "stubbed",
@@ -182,8 +187,8 @@ _STUB_TOKENS = frozenset(
         "fixture",
     }
 )
-_TOKEN_SPLIT = re.compile(r"[^a-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_TOKEN_SPLIT: Final = re.compile(r"[^a-z0-9]+")
+_CAMEL: Final = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @lru_cache(maxsize=4096)
@@ -216,7 +221,7 @@ def _leaf_value(v: Any) -> Any:
 
 
 def _parse(result: Any, limits: Limits) -> Any:
-    if isinstance(result, bytes | bytearray):
+    if isinstance(result, (bytes, bytearray)):  # a tuple: compiled, a union would be built per call
         if len(result) > limits.max_chars:
             raise ResultRejectedError(f"result of {len(result)} bytes exceeds the {limits.max_chars} limit")
         try:
@@ -287,16 +292,22 @@ def inspect_result(
     # Every leaf was classified by the walk as it was stored; every check and the learning step reuse
     # this. The walk leaves it to _feats when a path was stored twice or a number did not convert.
     feats = tuple(walked) if walked is not None else _feats(leaves)
+    top_set = dict.fromkeys(top_keys)
+    # A flat result's key names are its top-level keys: one dict serves as both (see Inspected).
+    names = (
+        top_set
+        if len(key_names) == len(top_set) and top_set.keys() >= key_names
+        else dict.fromkeys(key_names)
+    )
     ins = Inspected(
-        value=value,
         text=text,
         size=len(text),
         top_keys=top_keys,
-        key_names=frozenset(key_names),
+        key_names=names,
         leaves=leaves,
         is_object=is_object,
         feats=feats,
-        top_set=frozenset(top_keys),
+        top_set=top_set,
         stub_keys=_stub_keys(key_names),
     )
     if cacheable:
@@ -316,15 +327,15 @@ def inspect_result(
 
 # json.dumps builds a new C encoder (and a JSONEncoder) on every call, which costs more than encoding
 # a small result; calling the C encoder directly with dumps' default settings gives the same text.
-_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
-_ENCODE_ASCII = json.encoder.encode_basestring_ascii
-_DEFAULT = json.JSONEncoder().default
+_C_ENCODER: Final = getattr(json.encoder, "c_make_encoder", None)
+_ENCODE_ASCII: Final = json.encoder.encode_basestring_ascii
+_DEFAULT: Final = json.JSONEncoder().default
 
 
 # One stateless encoder for inspect_result: without a markers dict (the cycle check) it holds no state, so
 # it is built once and shared by threads. A cycle then ends in a RecursionError instead of a ValueError;
 # inspect_result handles both alike (the walk reports the nesting). Same text as dumps().
-_ENCODE = (
+_ENCODE: Final = (
     _C_ENCODER(None, _DEFAULT, _ENCODE_ASCII, None, ": ", ", ", False, False, True)
     if _C_ENCODER is not None
     else lambda value, _level: json.JSONEncoder(check_circular=False).iterencode(value)
@@ -350,7 +361,21 @@ def canonical_dumps(value: Any) -> str:
     """
     if _C_ENCODER is None:  # pragma: no cover
         return json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
-    return "".join(_C_ENCODER({}, repr, _ENCODE_ASCII, None, ":", ",", True, False, True)(value, 0))
+    try:
+        return "".join(_CANONICAL(value, 0))
+    except (TypeError, ValueError, RecursionError):
+        # The shared encoder has no cycle check (a cycle ends in a RecursionError): the checking encoder
+        # raises what json.dumps would (a ValueError for a cycle).
+        return "".join(_C_ENCODER({}, repr, _ENCODE_ASCII, None, ":", ",", True, False, True)(value, 0))
+
+
+# canonical_dumps' settings in one stateless encoder, built once (see _ENCODE): building an encoder with
+# its markers dict cost as much as encoding a small argument set.
+_CANONICAL: Final[Any] = (
+    _C_ENCODER(None, repr, _ENCODE_ASCII, None, ":", ",", True, False, True)
+    if _C_ENCODER is not None
+    else None
+)
 
 
 def _key_name(k: Any) -> str:
@@ -426,7 +451,7 @@ class _Walk:
     def walk(self, obj: Any, path: str, depth: int) -> None:
         self._count()
         leaves = self.leaves
-        add = self.feats.append
+        feats = self.feats  # its append, called on the typed list, is a direct C call
         max_leaves = self.max_leaves
         kind = type(obj)
         if kind is dict:
@@ -452,7 +477,7 @@ class _Walk:
                             p = f"{path}/{k}"
                             leaves[p] = v
                             tp = _TPATHS.get(p)
-                            add((p, tp or _tpath(p), v, "s", None, len(v) >= 19 and is_round(v)))
+                            feats.append((p, tp or _tpath(p), v, "s", None, len(v) >= 19 and is_round(v)))
                     else:
                         self.walk(v, f"{path}/{k}", depth + 1)
                 elif vk is int or vk is float:
@@ -463,22 +488,22 @@ class _Walk:
                         if vk is int:
                             leaves[p] = v
                             try:
-                                add((p, tp or _tpath(p), v, "n", float(v), is_round(v)))
+                                feats.append((p, tp or _tpath(p), v, "n", float(v), is_round(v)))
                             except OverflowError:
                                 self.unconvertible = True
                         elif v - v == 0.0:
                             leaves[p] = v
-                            add((p, tp or _tpath(p), v, "n", v, is_round(v)))
+                            feats.append((p, tp or _tpath(p), v, "n", v, is_round(v)))
                         else:  # nan and inf are kept as their repr, a short string
                             leaves[p] = r = repr(v)
-                            add((p, tp or _tpath(p), r, "s", None, False))
+                            feats.append((p, tp or _tpath(p), r, "s", None, False))
                 elif vk is bool or v is None:
                     self._count()
                     if len(leaves) < max_leaves:
                         p = f"{path}/{k}"
                         leaves[p] = v
                         tp = _TPATHS.get(p)
-                        add((p, tp or _tpath(p), v, "z" if v is None else "b", None, False))
+                        feats.append((p, tp or _tpath(p), v, "z" if v is None else "b", None, False))
                 else:
                     self.walk(v, f"{path}/{k}", depth + 1)
         elif kind is list or kind is tuple:
@@ -541,8 +566,8 @@ class _Walk:
 
 
 # Key names known not to mark a test double (most results repeat the same few names).
-_PLAIN_NAMES: set[str] = set()
-_PLAIN_NAMES_MAX = 65536
+_PLAIN_NAMES: Final[set[str]] = set()
+_PLAIN_NAMES_MAX: Final = 65536
 
 
 def _stub_keys(key_names: set[str]) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Final
 
 from verification.engine.tools.result import Signal, Verdict
 
@@ -35,12 +36,12 @@ DEFAULT_LIKELIHOOD_RATIOS: dict[str, float] = {
 #: LR of decisive evidence: an observation a real result cannot produce (a network round trip under
 #: 2 ms, a value that changed while the timestamp it depends on did not). The seed calls such cases
 #: "near-certain fabrication", which its graded LRs (3.5 for latency) cannot express on their own.
-DECISIVE_LIKELIHOOD_RATIO = 40.0
+DECISIVE_LIKELIHOOD_RATIO: Final = 40.0
 
-DEFAULT_PRIOR = 0.15
+DEFAULT_PRIOR: Final = 0.15
 
 # Keeps the logit finite for priors of exactly 0 or 1.
-_EPS = 1e-9
+_EPS: Final = 1e-9
 
 
 @lru_cache(maxsize=256)

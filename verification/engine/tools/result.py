@@ -40,6 +40,7 @@ class Signal:
 
     A plain class with its own constructor rather than a dataclass: ten are built per verification,
     and a dataclass's generated ``__init__`` runs as interpreted code even in the compiled engine.
+    Read-only by convention: the engine hands the same not-fired signal to many results.
 
     >>> Signal("schema_mismatch", True, 1.0, 12.0, "missing 'price'").to_dict()["fired"]
     True

@@ -8,9 +8,9 @@ Western Electric run rules and robust quantiles.
 from __future__ import annotations
 
 import math
-from typing import TypedDict
+from typing import Final, TypedDict
 
-_isfinite = math.isfinite
+_isfinite: Final = math.isfinite
 
 __all__ = [
     "MIN_OBSERVATIONS",
@@ -27,11 +27,11 @@ __all__ = [
 ]
 
 #: Observations kept per baseline (the seed's 100-point circular buffer).
-WINDOW = 100
+WINDOW: Final = 100
 #: The seed's SPC rules activate after this many prior observations.
-MIN_OBSERVATIONS = 8
+MIN_OBSERVATIONS: Final = 8
 #: Western Electric rules 1-4 and the seed's weights.
-RULE_WEIGHTS: tuple[float, float, float, float] = (0.40, 0.25, 0.20, 0.15)
+RULE_WEIGHTS: Final[tuple[float, float, float, float]] = (0.40, 0.25, 0.20, 0.15)
 
 
 class RunningStats(TypedDict, total=False):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 from verification.engine.tools.features import Inspected
 from verification.engine.tools.profile import ToolProfile
@@ -13,14 +13,21 @@ from verification.engine.tools.stats import quantile
 __all__ = ["NETWORK_FLOOR_MS", "check_latency", "check_length", "check_pattern", "check_schema", "log_size"]
 
 #: No real network round trip completes faster than this (the seed's "<2 ms" rule).
-NETWORK_FLOOR_MS = 2.0
+NETWORK_FLOOR_MS: Final = 2.0
 
 # log10(5 ms): an unprofiled tool whose fastest tenth of calls is slower than this does network I/O.
-_LOG_SLOW_DECILE = math.log10(5.0)
+_LOG_SLOW_DECILE: Final = math.log10(5.0)
 # Outside the profile's length bounds by this factor is more than a real response ever does.
-_ABSURD_FACTOR = 2.0
+_ABSURD_FACTOR: Final = 2.0
 # Without profile bounds: this many times beyond the largest (smallest) size seen is absurd.
-_LEARNED_ABSURD_FACTOR = 4.0
+_LEARNED_ABSURD_FACTOR: Final = 4.0
+
+
+# check_pattern's memo keys, one object per (patterns, max chars). A cached inspection's memo dict lives
+# long; inserting a key tuple built by this call would make the cyclic collector track (and traverse) it
+# until the next full collection, while an older key tuple is already untracked, and so is the dict
+# while its values are untracked too (the empty tuple of a result that matches every pattern).
+_MEMO_KEYS: Final[dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], int]]] = {}
 
 
 def check_schema(
@@ -73,10 +80,16 @@ def check_pattern(profile: ToolProfile, ins: Inspected, max_chars: int, lr: floa
     failing = memo.get(key)
     if failing is None:
         text = ins.text if len(ins.text) <= max_chars else ins.text[:max_chars]
-        failing = memo[key] = [p.pattern for p in patterns if p.search(text) is None]
+        # Stored under the interned key (see _MEMO_KEYS) as a tuple, () when every pattern matches.
+        interned = _MEMO_KEYS.get(key)
+        if interned is None:
+            if len(_MEMO_KEYS) >= 1024:
+                _MEMO_KEYS.clear()
+            interned = _MEMO_KEYS[key] = key
+        failing = memo[interned] = tuple([p.pattern for p in patterns if p.search(text) is None])
     if failing:
         return Signal(
-            "pattern_mismatch", True, len(failing) / len(patterns), lr, f"no match for {failing}", 0
+            "pattern_mismatch", True, len(failing) / len(patterns), lr, f"no match for {list(failing)}", 0
         )
     return Signal("pattern_mismatch", False, 0.0, lr, "", 0)
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 import re
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["as_number", "is_round", "is_timestamp", "type_code"]
 
-_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+_TIMESTAMP: Final = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 
 
 def as_number(v: Any) -> float | None:
@@ -17,10 +16,12 @@ def as_number(v: Any) -> float | None:
     >>> as_number(3), as_number(True), as_number("3")
     (3.0, None, None)
     """
-    if isinstance(v, bool) or not isinstance(v, int | float):
+    # A tuple of types and float arithmetic, not ``int | float`` and math.isfinite: compiled, the union
+    # is built anew on every call and math.isfinite is looked up on the module; these are inline checks.
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
     x = float(v)
-    return x if math.isfinite(x) else None
+    return x if x - x == 0.0 else None  # finite: inf - inf and nan - nan are nan
 
 
 def type_code(v: Any) -> str:
@@ -31,7 +32,7 @@ def type_code(v: Any) -> str:
     """
     if isinstance(v, bool):
         return "b"
-    if isinstance(v, int | float):
+    if isinstance(v, (int, float)):  # a tuple, not a union (see as_number)
         return "n"
     if isinstance(v, str):
         return "s"
@@ -60,7 +61,7 @@ def is_round(v: Any) -> bool:
     """
     kind = type(v)
     if kind is float:
-        if v == 0 or not math.isfinite(v):
+        if v == 0 or v - v != 0.0:  # zero or not finite (nan and inf minus themselves are nan)
             return False
         if v.is_integer():
             return True
