@@ -447,18 +447,21 @@ def _path_str(path: tuple[Any, ...]) -> str:
 
 
 def _parse_dt(text: str) -> tuple[_date | None, tuple[int, int] | None, datetime | None]:
-    m = _ISO_DT.match(text.strip())
-    if not m:
+    s = text.strip()
+    if not _ISO_DT.match(s):
         return None, None, None
+    # The match is anchored at both ends with fixed widths up to the minutes, and ``s`` cannot end in the
+    # newline ``$`` would allow: the fields sit at fixed offsets (slices are cheaper than named groups), and
+    # the optional time part took part exactly when ``s`` is longer than the date.
     try:
-        d = _date(int(m["y"]), int(m["mo"]), int(m["d"]))
+        d = _date(int(s[0:4]), int(s[5:7]), int(s[8:10]))
     except ValueError:
         return None, None, None
-    if m["h"] is None:
+    if len(s) == 10:
         return d, None, None
-    hm = (int(m["h"]), int(m["mi"]))
+    hm = (int(s[11:13]), int(s[14:16]))
     try:
-        dt = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
     except ValueError:
         dt = None
     return d, hm, dt

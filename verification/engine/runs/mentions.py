@@ -254,6 +254,7 @@ _MONEY_SYMBOL = re.compile(rf"(?P<sym>{_SYM_AT})(?P<num>{_NUM})(?P<mag>{_MAG})?"
 
 # Cheap tests that tell which patterns can match at all: most texts need only a few of them.
 _LETTERS = re.compile(r"[a-z]+")
+_WORDS_THEN_DIGITS = re.compile(r"[a-z]+(?: [a-z]+)* [0-9]+")
 _MONTH_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS)
 _CODE_WORDS = frozenset(c.lower() for c in ISO_CURRENCIES)
 _COUNT_WORDS = frozenset(w for w in NUMBER_WORDS if " " not in w) | frozenset(ORDINALS) | {"a", "an", "half"}
@@ -385,6 +386,12 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     out: list[Mention] = []
     words = set(_LETTERS.findall(low))
     need = _needed(low, words, any(map(str.isdigit, low)))
+    if "id" in need and len(low) <= 64 and _WORDS_THEN_DIGITS.fullmatch(low):
+        # Words then a number ("Kestrel Garnet 3", a product name in a tool result): nothing follows the
+        # digits, so no unit can (no quantity), and no token mixes letters and digits (no id): the two scans
+        # would find nothing.
+        need.discard("quantity")
+        need.discard("id")
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue

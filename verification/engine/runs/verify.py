@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .backend import NLIBackend, load_backend
 from .config import RunVerifierConfig
@@ -61,9 +61,28 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+# json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str) with its settings in one encoder,
+# built once: json.dumps builds a new encoder (and its markers dict) on every call with options. The
+# encoder keeps no markers (no circular check, so it holds no state between calls); on any failure
+# (circular or unencodable messages) _run_id calls json.dumps itself, which raises exactly as before.
+_C_MAKE_ENCODER: Final[Any] = getattr(json.encoder, "c_make_encoder", None)
+_RUN_ID_ENCODE: Final[Any] = (
+    _C_MAKE_ENCODER(None, str, json.encoder.encode_basestring, None, ": ", ", ", True, False, True)
+    if _C_MAKE_ENCODER is not None
+    else None
+)
+
+
 def _run_id(messages: Any) -> str:
-    blob = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str).encode()
-    return "run_" + hashlib.sha256(blob).hexdigest()[:24]
+    text: str | None = None
+    if _RUN_ID_ENCODE is not None:
+        try:
+            text = "".join(_RUN_ID_ENCODE(messages, 0))
+        except Exception:  # json.dumps below raises the error the caller used to see
+            text = None
+    if text is None:
+        text = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str)
+    return "run_" + hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _claim(f: Finding, answer: str, ev: Evidence, located: dict[int, EvidenceSpan]) -> Claim:
