@@ -8,12 +8,14 @@ be shown to be the interpreted ones, byte for byte.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_EVAL = ROOT.parent / "shared" / "eval"
@@ -52,3 +54,19 @@ def assert_identical(installed: list[str], interpreted: list[str], *, at_least: 
         assert json.loads(installed[0]) == {"compiled": True}
     assert len(installed) == len(interpreted) >= at_least
     assert installed[1:] == interpreted[1:]
+
+
+def with_docstrings(module: ModuleType) -> ModuleType:
+    """The module itself, or for a compiled one (no docstrings) its source loaded as a separate module,
+    for doctest. The source's relative imports resolve in the real package."""
+    path = Path(module.__file__ or "")
+    if path.suffix == ".py":
+        return module
+    source = path.with_name(path.name.split(".")[0] + ".py")
+    spec = importlib.util.spec_from_file_location(f"{module.__name__}_source", source)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    loaded.__package__ = module.__package__
+    sys.modules[spec.name] = loaded  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(loaded)
+    return loaded

@@ -7,11 +7,9 @@ the source file, loaded as a module of its own beside the compiled one.
 import doctest
 import importlib
 import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from compiled_support import with_docstrings
 
 MODULES = [
     "verification.engine.store.base",
@@ -35,20 +33,6 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_it_keeps_its_docstring_examples_true(name):
-    result = doctest.testmod(_with_docstrings(importlib.import_module(name)))
+    result = doctest.testmod(with_docstrings(importlib.import_module(name)))
     assert result.failed == 0
     assert result.attempted > 0 or name.endswith(".base")
-
-
-def _with_docstrings(module: ModuleType) -> ModuleType:
-    """The module itself, or for a compiled one its source loaded as a separate module."""
-    path = Path(module.__file__ or "")
-    if path.suffix == ".py":
-        return module
-    source = path.with_name(path.name.split(".")[0] + ".py")
-    spec = importlib.util.spec_from_file_location(f"{module.__name__}_source", source)
-    assert spec is not None and spec.loader is not None
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = loaded  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(loaded)
-    return loaded

@@ -15,6 +15,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tools_support import json_values
 
 from verification.engine.store import MemoryStore
 from verification.engine.tools import ToolVerifier, Verdict, VerificationResult, adaptive
@@ -32,18 +33,6 @@ from verification.engine.tools.tier0 import (
     log_size,
 )
 from verification.engine.tools.tier1 import check_history, check_plausibility, check_session, check_spc
-
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=80),
-    lambda children: (
-        st.lists(children, max_size=7) | st.dictionaries(st.text(max_size=12), children, max_size=6)
-    ),
-    max_leaves=60,
-)
 
 
 class ReferenceVerifier(ToolVerifier):
@@ -214,7 +203,7 @@ def _strip(value: Any) -> Any:
         st.tuples(
             st.sampled_from(["weather", "calc", "other", "db"]),
             st.integers(0, 2),
-            json_values,
+            json_values(),
             st.sampled_from([0.0, 0.5, 1.5, 2.0, 40.0, 120.0, 5000.0, 50000.0]),
             st.sampled_from([None, "s"]),
         ),
@@ -228,7 +217,7 @@ def test_it_gives_the_reference_results_on_any_json(calls):
 
 
 @settings(max_examples=150, deadline=None)
-@given(json_values)
+@given(json_values())
 def test_it_classifies_every_leaf_in_the_walk_as_the_reference_does(value):
     try:
         leaves, _, walked, _ = _flatten(value, Limits(max_leaves=24))

@@ -5,25 +5,20 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tools_support import json_values
 
 from verification.engine.store import MemoryStore
 from verification.engine.tools import ToolVerifier
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=80),
-    lambda children: (
-        st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=12), children, max_size=6)
-    ),
-    max_leaves=40,
-)
-
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(json_values, st.floats(min_value=2.5, max_value=1e6)), min_size=1, max_size=15))
+@given(
+    st.lists(
+        st.tuples(json_values(max_items=6, max_leaves=40), st.floats(min_value=2.5, max_value=1e6)),
+        min_size=1,
+        max_size=15,
+    )
+)
 def test_it_verifies_any_json_and_keeps_json_state(calls):
     store = MemoryStore()
     v = ToolVerifier(store=store)
