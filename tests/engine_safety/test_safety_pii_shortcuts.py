@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 from safety_support import corpus_texts, mutated_lines
 
 from verification.engine.safety import detect_pii, pii
-from verification.engine.safety.pii import _features, _narrowed, _plan_for, _validate, may_hold
+from verification.engine.safety.pii import (
+    _REQUIREMENTS,
+    _features,
+    _met,
+    _narrowed,
+    _plan_for,
+    _validate,
+    may_hold,
+)
 from verification.engine.safety.pii_types import PII_TYPES, _dob
 from verification.engine.safety.prefilter import required_run, shape_char, shape_needles
 
@@ -32,6 +40,10 @@ _PIECES = [
     "1234", "4111 1111 1111 1111", "123-45-6789", "987 65 4321", "DE89 3704 0044 0532 0130 00", "AB123456C",
     "12345678Z", "111.444.777-35", "192.168.0.1", "00:1a:2b:3c:4d:5e", "+44 20 7946 0958", "(415) 555-0132",
     "٣٤٥", "１２３", "\u212a", "ſ", "é", "-", ".", " ", "/", ":", "A", "z", "_", "0x", "bc1q", "1BoatSLRHt",
+    "00-1A-2B-3C-4D-5E", "0a1b.2c3d.4e5f", "2001:db8::1", "::1", "fe80::", "10.0.0.1", "api_key=", "token: ",
+    "1 (415) 555-0132", "415.555.0132", "\t", "\x1c", "2345 6789 0123", "AB 12 34 56 C",
+    "GB82WEST12345698765432", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "=", "(", ")",
+    "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
 ]  # fmt: skip
 
 
@@ -57,7 +69,12 @@ def _check_skipped_types_cannot_match(text: str) -> None:
     digits, digit_run, word_run, shape = _features(text)
     assert digits == len(re.findall(r"[0-9]", text))
     plan = _plan_for(text, lowered, digits, digit_run, word_run)
-    kinds = plan.kinds if shape is None or not plan.needles else _narrowed(plan, shape)
+    met = _met(text, shape)
+    kinds = _narrowed(plan, shape, text)
+    for kind in PII_TYPES:
+        # Each requirement the text fails rules out every match of the type, whether or not it runs.
+        if _REQUIREMENTS.get(id(kind), 0) & ~met:
+            assert kind.pattern.search(text) is None, (kind.name, text)
     allowed = [k for k in PII_TYPES if may_hold(k, text, lowered, digits)]
     assert [k for k in allowed if k in kinds] == list(kinds)  # a subset, in table order
     for kind in allowed:
@@ -80,6 +97,35 @@ def test_it_skips_only_pii_types_that_cannot_match_a_corpus_line() -> None:
 def test_it_skips_only_pii_types_that_cannot_match_mutated_lines(text: str) -> None:
     _check_matches_hold_their_runs_and_shapes(text)
     _check_skipped_types_cannot_match(text)
+
+
+def _check_requirements(text: str) -> None:
+    """Every match of a type meets the type's requirements, and a text failing one holds no match."""
+    met = _met(text, _features(text)[3])
+    for kind in PII_TYPES:
+        needs = _REQUIREMENTS.get(id(kind), 0)
+        if not needs:
+            continue
+        for match in kind.pattern.finditer(text):
+            value = match.group(0)
+            assert not needs & ~_met(value, _features(value)[3]), (kind.name, value)
+            assert not needs & ~met, (kind.name, text)
+
+
+def test_it_meets_the_requirements_of_every_pii_match_of_a_corpus_line() -> None:
+    for text in TEXTS:
+        _check_requirements(text)
+    # Each requirement holds on a value of its type and fails without it.
+    for value in ["00:1a:2b:3c:4d:5e", "0a1b.2c3d.4e5f", "10.0.0.1", "2001:db8::1", "api_key=", "123-45-6789",
+                  "2345 6789 0123", "4111 1111 1111 1111", "(415) 555-0132", "AB 12 34 56 C",
+                  "GB82 WEST 1234 5698 7654 32", "bc1q", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"]:  # fmt: skip
+        assert _met(value, _features(value)[3]) != _met("x", _features("x")[3]), value
+
+
+@settings(max_examples=1_500, deadline=None)
+@given(mutated_lines(_PIECES, max_edits=8))
+def test_it_meets_the_requirements_of_every_pii_match_of_mutated_lines(text: str) -> None:
+    _check_requirements(text)
 
 
 @settings(max_examples=300, deadline=None)

@@ -34,12 +34,16 @@ _DIGIT = re.compile(r"\d")
 _SEPARATORS = re.compile(r"[\s.\-]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PiiMatch:
     """One PII value found in a text: its type, character span, confidence and the check it passed.
 
     ``check`` names the checksum or format validation that passed ("luhn", "iban_mod97", ...), or is
     empty when the type has none; ``context`` tells whether a context word was found before it.
+
+    The constructor is written out rather than generated (``init=False``): compiled with mypyc, a
+    generated ``__init__`` stays interpreted Python.  It takes the same parameters as the generated one
+    and, the class being frozen, sets the fields as the generated one does.
     """
 
     type: str
@@ -48,8 +52,28 @@ class PiiMatch:
     end: int
     value: str
     confidence: float
-    check: str = ""
-    context: bool = False
+    check: str
+    context: bool
+
+    def __init__(
+        self,
+        type: str,
+        category: str,
+        start: int,
+        end: int,
+        value: str,
+        confidence: float,
+        check: str = "",
+        context: bool = False,
+    ) -> None:
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "category", category)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "confidence", confidence)
+        object.__setattr__(self, "check", check)
+        object.__setattr__(self, "context", context)
 
     def to_dict(self, *, include_value: bool = False) -> dict[str, Any]:
         """Return a JSON-ready dict; the value is masked unless ``include_value`` is true.
@@ -298,7 +322,10 @@ _DIGIT_CHARS = "0123456789"
 
 
 # Which markers (and context words) a text holds, from one regex pass each (see ``prefilter``).
-_MARKER_SCAN = Occurrences({g: bit for bit, g in _MARKER_BITS})
+# The one-character markers (".", ":", "-", "+", "@") occur in most texts: the regex pass would find
+# each of their occurrences, so they are looked up with ``in`` instead and left out of it.
+_MARKER_SCAN = Occurrences({g: bit for bit, g in _MARKER_BITS if len(g) > 1})
+_SINGLE_MARKERS = tuple((g, bit) for bit, g in _MARKER_BITS if len(g) == 1)
 _CONTEXT_SCAN = Occurrences({g: bit for bit, g in _CONTEXT_BITS})
 # The distinct digit minimums: the plan depends on the digit count only through how many it reaches.
 _DIGIT_STEPS = tuple(sorted({least for _, least, _, _, _, _ in _PLAN}))
@@ -331,29 +358,166 @@ _SHAPE_MASKS: dict[int, int] = {
 @dataclass(slots=True)
 class _Plan:
     """The types that may run for one combination of markers, digit count and runs, with the shapes
-    those types need (checked per text, in ``_narrowed``) and the narrowed lists found so far."""
+    those types need (checked per text, in ``_narrowed``), the requirements of ``_REQUIREMENTS`` they
+    have (checked per text, in ``_met``) and the narrowed lists found so far (by shapes: the types
+    left, their requirements and the lists by requirements met)."""
 
     kinds: tuple[PiiType, ...]
     needles: tuple[tuple[bytes, int], ...]
-    narrowed: dict[int, tuple[PiiType, ...]]
+    needs: int
+    narrowed: dict[int, tuple[tuple[PiiType, ...], int, dict[int, tuple[PiiType, ...]]]]
 
 
 def _new_plan(kinds: tuple[PiiType, ...]) -> _Plan:
     shapes = sorted({s for kind in kinds for s in _SHAPE_CLAUSES.get(id(kind), ())})
-    return _Plan(kinds, tuple((s.encode("ascii"), _SHAPE_BITS[s]) for s in shapes), {})
+    needs = 0
+    for kind in kinds:
+        needs |= _REQUIREMENTS.get(id(kind), 0)
+    return _Plan(kinds, tuple((s.encode("ascii"), _SHAPE_BITS[s]) for s in shapes), needs, {})
 
 
-def _narrowed(plan: _Plan, shape: bytes) -> tuple[PiiType, ...]:
-    """``plan.kinds`` less the types whose shapes the ASCII text of ``shape`` lacks."""
+def _narrowed(plan: _Plan, shape: bytes | None, text: str) -> tuple[PiiType, ...]:
+    """``plan.kinds`` less the types whose shapes the ASCII text of ``shape`` lacks (none when ``shape``
+    is None), then less those with a requirement of ``_REQUIREMENTS`` that ``text`` fails (``_met``
+    looks only for the requirements of the types left)."""
     hits = 0
-    for needle, bit in plan.needles:
-        if needle in shape:
-            hits |= bit
-    kinds = plan.narrowed.get(hits)
-    if kinds is None:
+    if shape is not None:
+        for needle, bit in plan.needles:
+            if needle in shape:
+                hits |= bit
+    else:
+        hits = -1  # no shape: no type is narrowed away by its shapes
+    entry = plan.narrowed.get(hits)
+    if entry is None:
         kinds = tuple(k for k in plan.kinds if not (mask := _SHAPE_MASKS[id(k)]) or hits & mask)
-        plan.narrowed[hits] = kinds  # at most one entry per subset of the plan's few shapes
-    return kinds
+        needs = 0
+        for kind in kinds:
+            needs |= _REQUIREMENTS.get(id(kind), 0)
+        entry = (kinds, needs, {})
+        plan.narrowed[hits] = entry  # at most one entry per subset of the plan's few shapes
+    kinds, needs, by_met = entry
+    if not needs:
+        return kinds
+    met = _met(text, shape, needs)
+    narrowed = by_met.get(met)
+    if narrowed is None:
+        narrowed = tuple(k for k in kinds if not _REQUIREMENTS.get(id(k), 0) & ~met)
+        by_met[met] = narrowed  # at most one entry per subset of the few requirements
+    return narrowed
+
+
+# Exact necessary conditions read from the patterns of some types that run on most lines and rarely
+# match (a test checks each over corpus lines with random edits): a text failing one holds no match
+# of the type.  A count of a character in a text is at least its count in any match; a text with some
+# separators deleted still holds, in one piece, what is left of a match by deleting them; and a text
+# mapped character by character holds the image of each of its matches.
+_NEED_IPV4 = 1  # four numbers joined by 3 "."
+_NEED_IPV6 = 2  # at least 2 ":"
+_NEED_ASSIGN = 4  # a key word, then ":" or "="
+# The others are read from an ASCII text (its shape, see ``_features``); a text without is taken to
+# meet them.  ``_met`` looks for them only where a cheaper count or test allows them.
+_NEED_MAC = 8  # "hh:hh:hh:hh:hh:hh", "hh-hh-hh-hh-hh-hh" or "hhhh.hhhh.hhhh" (h: a hex digit)
+_NEED_SSN = 16  # "000-00-0000" or "000 00 0000" in the shape (SSN and ITIN written with separators)
+_NEED_RUN9 = 32  # "000000000" in the shape (SSN, ITIN written without)
+_NEED_AADHAAR = 64  # "000000000000", "0000 0000 0000" or "0000-0000-0000" in the shape
+_NEED_CARD = 128  # 13 digits in a row once " " and "-" are deleted
+_NEED_PHONE = 256  # "000 000 0000", "(000)000 0000" or "(000) 000 0000" once ``\s``, "." and "-" are " "
+_NEED_NINO = 512  # "AA000000A" once " " and "-" are deleted
+_NEED_IBAN = (
+    1024  # 15 upper-case letters or digits in a row ("AA00" and 11 more) once " " and "-" are deleted
+)
+_NEED_BTC = 2048  # 26 Base58 characters in a row, or "bc1"
+_NEED_BITS = 12
+_ALL_NEEDS = (1 << _NEED_BITS) - 1
+_ASCII_NEEDS = (
+    _NEED_MAC
+    | _NEED_SSN
+    | _NEED_RUN9
+    | _NEED_AADHAAR
+    | _NEED_CARD
+    | _NEED_PHONE
+    | _NEED_NINO
+    | _NEED_IBAN
+    | _NEED_BTC
+)
+# The requirements by type name, and for the entries of a name whose required context changes them.
+_NEEDS_BY_NAME: dict[tuple[str, bool], int] = {
+    ("mac_address", False): _NEED_MAC,
+    ("ipv4", False): _NEED_IPV4,
+    ("ipv6", False): _NEED_IPV6,
+    ("generic_secret", False): _NEED_ASSIGN,
+    ("us_ssn", False): _NEED_SSN,
+    ("us_ssn", True): _NEED_RUN9,
+    ("us_itin", False): _NEED_SSN,
+    ("us_itin", True): _NEED_RUN9,
+    ("in_aadhaar", False): _NEED_AADHAAR,
+    ("payment_card", False): _NEED_CARD,
+    ("phone_nanp", False): _NEED_PHONE,
+    ("uk_nino", False): _NEED_NINO,
+    ("iban", False): _NEED_IBAN,
+    ("btc_address", False): _NEED_BTC,
+}
+#: The requirements of each type (by ``id``) that has some.
+_REQUIREMENTS: dict[int, int] = {
+    id(kind): needs
+    for kind in PII_TYPES
+    if (needs := _NEEDS_BY_NAME.get((kind.name, kind.context_required), 0))
+}
+_PHONE_GAPS = bytes(ord(" ") if re.fullmatch(r"[\s.\-]", chr(i)) else i for i in range(256))
+_HEX = bytes(ord("h") if chr(i) in "0123456789abcdefABCDEF" else i for i in range(256))
+_BASE58 = bytes(
+    ord("b") if chr(i) in "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz" else ord(".")
+    for i in range(256)
+)
+# Shape bytes: upper-case letters and digits to "x" (IBAN).
+_UPPER_OR_DIGIT = bytes(ord("x") if i in b"A0" else i for i in range(256))
+
+
+def _met(text: str, shape: bytes | None, wanted: int = _ALL_NEEDS) -> int:
+    """The requirements of ``_REQUIREMENTS`` that ``text`` (with ``shape``, see ``_features``) meets,
+    among those of ``wanted`` (the others are left out: only the types a plan may run are looked at)."""
+    met = 0
+    colons = 0
+    dots = 0
+    if wanted & (_NEED_IPV6 | _NEED_ASSIGN | _NEED_MAC):
+        colons = text.count(":")
+        if colons >= 2:
+            met = _NEED_IPV6 | _NEED_ASSIGN
+        elif colons or "=" in text:
+            met = _NEED_ASSIGN
+    if wanted & (_NEED_IPV4 | _NEED_MAC):
+        dots = text.count(".")
+        if dots >= 3:
+            met |= _NEED_IPV4
+    if shape is None:
+        return (met | _ASCII_NEEDS) & wanted
+    if wanted & _NEED_MAC and (colons >= 5 or dots >= 2 or text.count("-") >= 5):
+        hexes = text.encode("ascii").translate(_HEX)
+        if b"hh:hh:hh:hh:hh:hh" in hexes or b"hh-hh-hh-hh-hh-hh" in hexes or b"hhhh.hhhh.hhhh" in hexes:
+            met |= _NEED_MAC
+    if wanted & _NEED_SSN and (b"000-00-0000" in shape or b"000 00 0000" in shape):
+        met |= _NEED_SSN
+    if wanted & _NEED_RUN9 and b"000000000" in shape:
+        met |= _NEED_RUN9
+    if wanted & _NEED_AADHAAR and (
+        b"000000000000" in shape or b"0000 0000 0000" in shape or b"0000-0000-0000" in shape
+    ):
+        met |= _NEED_AADHAAR
+    if wanted & (_NEED_CARD | _NEED_NINO | _NEED_IBAN):
+        compact = shape.translate(None, b" -")
+        if b"0000000000000" in compact:
+            met |= _NEED_CARD
+        if b"AA000000A" in compact:
+            met |= _NEED_NINO
+        if wanted & _NEED_IBAN and b"xxxxxxxxxxxxxxx" in compact.translate(_UPPER_OR_DIGIT):
+            met |= _NEED_IBAN
+    if wanted & _NEED_PHONE:
+        gaps = shape.translate(_PHONE_GAPS)
+        if b"000 000 0000" in gaps or b"(000)000 0000" in gaps or b"(000) 000 0000" in gaps:
+            met |= _NEED_PHONE
+    if wanted & _NEED_BTC and ("bc1" in text or b"b" * 26 in text.encode("ascii").translate(_BASE58)):
+        met |= _NEED_BTC
+    return met & wanted
 
 
 # Plans by (marker bits, digit step, run steps): a few hundred combinations cover almost all texts.
@@ -413,6 +577,9 @@ def _features(text: str) -> tuple[int, int, int, bytes | None]:
 def _plan_for(text: str, lowered: str, digits: int, digit_run: int, word_run: int) -> _Plan:
     """The plan for ``text``: see ``_runnable``."""
     hits = _MARKER_SCAN.scan(text) | _CONTEXT_SCAN.scan(lowered)
+    for marker, bit in _SINGLE_MARKERS:
+        if marker in text:
+            hits |= bit
     key = (
         hits,
         bisect.bisect_right(_DIGIT_STEPS, digits),
@@ -476,7 +643,10 @@ def detect_pii(
     # Where the lower-cased forms of case-insensitive types may run over ``lowered`` (see ``PiiType``).
     folds = text.isascii() or (len(lowered) == len(text) and "ſ" not in text and "ı" not in text)
     plan = _plan_for(text, lowered, digits, digit_run, word_run)
-    kinds = plan.kinds if shape is None or not plan.needles else _narrowed(plan, shape)
+    if not plan.needs and (shape is None or not plan.needles):
+        kinds = plan.kinds
+    else:
+        kinds = _narrowed(plan, shape, text)
     for kind in kinds:
         if wanted is not None and kind.name not in wanted:
             continue
