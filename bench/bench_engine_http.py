@@ -510,7 +510,7 @@ def _run_http(
 ) -> dict[str, Any]:
     config = bh.ServerConfig(
         server=args.server,
-        workers=args.workers or (2 if args.server == "granian" else 4),
+        workers=bh.server_workers(args),
         worker_class="gthread",
         threads=args.threads,
         keep_alive=5,
@@ -784,19 +784,9 @@ def main(argv: list[str] | None = None) -> int:
     up.add_argument("--port", type=int, required=True)
     up.add_argument("--answers", type=Path, required=True)
 
-    def env_int(name: str, default: int) -> int:
-        return int(os.environ.get(name) or default)
-
-    parser.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 10)))
-    parser.add_argument("--connections", type=int, default=env_int("BENCH_ENGINE_CONNECTIONS", 8))
-    parser.add_argument("--light-connections", type=int, default=env_int("BENCH_LIGHT_CONNECTIONS", 2))
-    parser.add_argument(
-        "--server", choices=["granian", "gunicorn"], default=os.environ.get("BENCH_SERVER", "granian")
-    )
-    parser.add_argument(
-        "--workers", type=int, default=env_int("BENCH_WORKERS", 0), help="default: 2 (granian), 4 (gunicorn)"
-    )
-    parser.add_argument("--threads", type=int, default=env_int("BENCH_THREADS", 2))
+    bh.add_server_arguments(parser)
+    parser.add_argument("--connections", type=int, default=bh.env_int("BENCH_ENGINE_CONNECTIONS", 8))
+    parser.add_argument("--light-connections", type=int, default=bh.env_int("BENCH_LIGHT_CONNECTIONS", 2))
     parser.add_argument("--tool-calls", type=int, default=400, help="call lines taken from the stream")
     parser.add_argument(
         "--tools-json",

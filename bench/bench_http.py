@@ -905,7 +905,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("PostgreSQL is not reachable at 127.0.0.1:5432 as user postgres")
     config = ServerConfig(
         server=args.server,
-        workers=args.workers,
+        workers=server_workers(args),
         worker_class=args.worker_class,
         threads=args.threads,
         keep_alive=args.keep_alive,
@@ -1161,6 +1161,33 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def env_int(name: str, default: int) -> int:
+    """An integer from the environment, or `default` when unset or empty."""
+    return int(os.environ.get(name) or default)
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """The load duration and server options both HTTP benchmarks take (and their BENCH_* variables)."""
+    parser.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 10)))
+    parser.add_argument(
+        "--server", choices=["granian", "gunicorn"], default=os.environ.get("BENCH_SERVER", "granian")
+    )
+    parser.add_argument(
+        "--workers", type=int, default=env_int("BENCH_WORKERS", 0), help="default: 2 (granian), 4 (gunicorn)"
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=env_int("BENCH_THREADS", 2),
+        help="granian blocking threads / gthread threads",
+    )
+
+
+def server_workers(args: argparse.Namespace) -> int:
+    """--workers, or one per core for granian and twice that for gunicorn's threaded workers."""
+    return int(args.workers) or (2 if args.server == "granian" else 4)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1172,25 +1199,10 @@ def main(argv: list[str] | None = None) -> int:
     seed_cmd.add_argument("--scored", type=int, default=200)
     seed_cmd.add_argument("--out", type=Path, required=True)
 
-    def env_int(name: str, default: int) -> int:
-        return int(os.environ.get(name) or default)
-
-    parser.add_argument("--duration", type=float, default=float(os.environ.get("BENCH_DURATION", 10)))
+    add_server_arguments(parser)
     parser.add_argument("--agents", type=int, default=env_int("BENCH_AGENTS", 5000))
     parser.add_argument("--providers", type=int, default=3)
-    parser.add_argument(
-        "--server", choices=["granian", "gunicorn"], default=os.environ.get("BENCH_SERVER", "granian")
-    )
-    parser.add_argument(
-        "--workers", type=int, default=env_int("BENCH_WORKERS", 0), help="default: 2 (granian), 4"
-    )
     parser.add_argument("--worker-class", default=os.environ.get("BENCH_WORKER_CLASS", "gthread"))
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=env_int("BENCH_THREADS", 2),
-        help="granian blocking threads / gthread threads",
-    )
     parser.add_argument("--keep-alive", type=int, default=5)
     parser.add_argument("--conn-max-age", type=int, default=600)
     parser.add_argument("--read-connections", type=int, default=env_int("BENCH_READ_CONNECTIONS", 16))
@@ -1206,8 +1218,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "seed":
         seed(args.agents, args.providers, args.scored, args.out)
         return 0
-    if not args.workers:
-        args.workers = 2 if args.server == "granian" else 4
     report = run(args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")

@@ -80,12 +80,15 @@ class Ingested:
     created: bool
 
     @classmethod
-    def of(cls, summary: VerificationSummary, *, subject_id: str, created: bool) -> Ingested:
+    def of(
+        cls, summary: VerificationSummary, *, subject_id: str, provider: Provider, created: bool
+    ) -> Ingested:
+        # The request's provider is passed in: every summary of a request is its own, so no join is needed.
         return cls(
             summary_id=summary.pk,
             agent_id=summary.agent_id,
             subject_id=subject_id,
-            provider_slug=summary.provider.slug,
+            provider_slug=provider.slug,
             window_days=summary.window_days,
             window_end=summary.window_end,
             received_at=summary.received_at,
@@ -368,7 +371,7 @@ def _store_orm(
         source=request.source,
         agent_id__in={agents[keys[i][0]].pk for i in indices},
         window_end__in={keys[i][2] for i in indices},
-    ).select_related("provider"):
+    ):
         existing[(summary.agent_id, summary.window_days, summary.window_end)] = summary
     stored: dict[WindowKey, Ingested] = {}
     to_create: list[VerificationSummary] = []
@@ -388,7 +391,7 @@ def _store_orm(
                 )
             )
         elif earlier.body_digest == digests[i]:
-            stored[keys[i]] = Ingested.of(earlier, subject_id=subject_id, created=False)
+            stored[keys[i]] = Ingested.of(earlier, subject_id=subject_id, provider=provider, created=False)
         else:
             conflicts.append(FieldError(_pointer(prefix, i, "updatedAt"), _conflict_message(earlier)))
     if conflicts:
@@ -396,7 +399,7 @@ def _store_orm(
     for summary in VerificationSummary.objects.bulk_create(to_create):
         subject_id = summary.agent.subject_id
         stored[(subject_id, summary.window_days, summary.window_end)] = Ingested.of(
-            summary, subject_id=subject_id, created=True
+            summary, subject_id=subject_id, provider=provider, created=True
         )
     score_recompute_schedule_many(agent_ids={summary.agent_id for summary in to_create})
     return stored
