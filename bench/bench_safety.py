@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from verification.engine.safety import (  # noqa: E402  (the repository root must be on the path first)
     detect_injection,
     detect_pii,
+    prepare_injection_prefilter,
     redact_pii,
     score_hallucination_risk,
 )
@@ -487,7 +488,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--halueval", type=Path, default=DEFAULT_HALUEVAL)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    results: dict[str, Any] = {"injection": {}, "pii": {}}
+    # A server has long since loaded (or built) the long-text prefilter when traffic arrives: so here.
+    prefilter_ready = prepare_injection_prefilter(timeout=None)
+    results: dict[str, Any] = {"injection": {}, "pii": {}, "injection_prefilter_ready": prefilter_ready}
     for split in args.splits:
         results["injection"][split] = bench_injection(
             load(CORPORA / f"injection_{split}.jsonl"), args.repeats

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Compiled hyperscan databases (verification/engine/safety/multiscan.py) go to the checkout, not the
+# home directory; child processes the tests start inherit it and load what this process built.
+os.environ.setdefault("TRUST_REGISTRY_CACHE_DIR", str(ROOT / ".cache"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

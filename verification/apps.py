@@ -11,5 +11,8 @@ class VerificationConfig(AppConfig):
     def ready(self) -> None:
         # pint's unit registry takes about a second to load: pay it at start-up, not on a request.
         from .engine.runs import warm_up
+        from .engine.safety import prepare_injection_prefilter
 
         warm_up()
+        # Loads the long-text prefilter from its cache (or builds it, seconds, in a background thread).
+        prepare_injection_prefilter(timeout=0)

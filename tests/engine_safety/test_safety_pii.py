@@ -257,6 +257,24 @@ def test_it_leaves_no_detected_value_in_redacted_text(kinds: list[str], filler: 
         assert match.value not in red.text
 
 
+def test_it_finds_a_compact_aadhaar_number_beside_another_number() -> None:
+    # A spaced number followed or preceded by another group of digits may be part of a card number;
+    # a compact or dashed one is a whole number whatever stands beside it (found by the property test
+    # above: the first of two equal numbers was left in the redacted text).
+    value = _aadhaar()
+    spaced = f"{value[:4]} {value[4:8]} {value[8:]}"
+    for text in (
+        f"Aadhaar {value} 0 ; Aadhaar {value}",
+        f"Aadhaar 7 {value}",
+        f"Aadhaar {value[:4]}-{value[4:8]}-{value[8:]} 5",
+    ):
+        found = [m for m in detect_pii(text) if m.type == "in_aadhaar"]
+        assert len(found) == text.count(value) + text.count(value[:4] + "-"), text
+        assert value not in redact_pii(text).text
+    assert not [m for m in detect_pii(f"Aadhaar {spaced} 1234") if m.type == "in_aadhaar"]
+    assert not [m for m in detect_pii(f"Aadhaar 1 {spaced}") if m.type == "in_aadhaar"]
+
+
 def test_it_masks_values_in_dicts_unless_asked() -> None:
     match = detect_pii("SSN 219-09-9998")[0]
     assert "219-09-9998" not in json.dumps(match.to_dict())

@@ -19,7 +19,13 @@ from .health import (
     assess_health,
     update_baseline,
 )
-from .injection import INJECTION_THRESHOLD, InjectionEvidence, InjectionFinding, detect_injection
+from .injection import (
+    INJECTION_THRESHOLD,
+    InjectionEvidence,
+    InjectionFinding,
+    detect_injection,
+    prepare_injection_prefilter,
+)
 from .injection_rules import CATEGORIES as INJECTION_CATEGORIES
 from .limits import MAX_CONTEXT_CHARS, MAX_SCAN_CHARS
 from .pii import PII_TYPE_NAMES, PiiMatch, Redaction, detect_pii, redact_pii
@@ -46,6 +52,7 @@ __all__ = [
     "assess_health",
     "detect_injection",
     "detect_pii",
+    "prepare_injection_prefilter",
     "redact_pii",
     "scan_text",
     "score_hallucination_risk",

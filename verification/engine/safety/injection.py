@@ -39,9 +39,16 @@ from .injection_rules import (
     Rule,
 )
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
+from .multiscan import PatternSet
 from .prefilter import required_literals, trie_pattern
 
-__all__ = ["INJECTION_THRESHOLD", "InjectionEvidence", "InjectionFinding", "detect_injection"]
+__all__ = [
+    "INJECTION_THRESHOLD",
+    "InjectionEvidence",
+    "InjectionFinding",
+    "detect_injection",
+    "prepare_injection_prefilter",
+]
 
 Source = Literal["user", "tool_result"]
 
@@ -67,7 +74,6 @@ _META = re.compile(
     re.IGNORECASE,
 )
 _META_LOWERED = required_lowered_variant(_META.pattern)
-_SENTENCE_END = re.compile(r"[.!?\n]")
 _SETUP = re.compile(
     r"\b(?:remember|memori[sz]e|store|keep\s+in\s+mind)\s+(?:the\s+)?(?:phrase|part\s+\w|this|these|the\s+following|rule)|"
     r"\b(?:whenever|when|once|if)\s+i\s+say\b|\b(?:rule|instruction)s?\s+for\s+later\b|"
@@ -86,6 +92,10 @@ _TURN_CHARS = 2_000
 _TOKEN_CACHE_SIZE = 50_000
 _MAX_CACHED_TOKEN = 256
 _DIFF_CHUNK = 256
+# Texts from this length on ask hyperscan which rules may match (one pass for all rules) instead of
+# looking their words up token by token: past it the regexes the words let through cost more than the
+# pass (see ``_RuleSet.prefiltered``).
+_PREFILTER_MIN_CHARS = 256
 _QUOTED_FRAGMENT = re.compile(r"['\"“‘]([^'\"“”‘’\n]{2,200})['\"”’]")
 
 
@@ -150,33 +160,56 @@ class InjectionFinding:
 
 
 class _MetaIndex:
-    """Where a text talks *about* attacks: meta phrases and sentence ends, found once per text."""
+    """Where a text talks *about* attacks: meta phrases, found as far as the matches asked about need."""
 
     def __init__(self, text: str, lowered: str) -> None:
-        # The meta phrases are searched in the lower-cased text when offsets agree (see ``fastpath``):
-        # a case-insensitive regex that starts with \b costs five times more.
-        if len(lowered) == len(text):
-            compiled, boundary = _META_LOWERED
-            # Most texts hold no meta phrase: one C-level search settles that before a generator is built.
-            first = compiled.search(lowered)
-            found: Iterable[re.Match[str]] = (
-                () if first is None else lowered_matches(compiled, boundary, lowered, first.start(), first)
-            )
-        else:
-            found = _META.finditer(text)
-        self.meta = [m.span() for m in found]
-        self.meta_starts = [s for s, _ in self.meta]
-        # Sentence ends are only needed when there is a meta phrase to place.
-        self.ends = [m.start() for m in _SENTENCE_END.finditer(text)] if self.meta else []
+        self.text = text
+        self.lowered = lowered
+        self.meta: list[tuple[int, int]] = []
+        self.meta_starts: list[int] = []
+        self._found: Iterator[re.Match[str]] | None = None
+        self._exhausted = False
+
+    def _reach(self, pos: int) -> None:
+        """Find meta phrases, in text order, until one starts at or after ``pos`` (or there are no more).
+
+        The phrases are those one pass over the whole text finds, taken lazily: on a long page only the
+        stretch up to the last match asked about is searched.
+        """
+        found = self._found
+        if found is None:
+            if len(self.lowered) == len(self.text):
+                # Searched in the lower-cased text when offsets agree (see ``fastpath``): a
+                # case-insensitive regex that starts with \b costs five times more.
+                compiled, boundary = _META_LOWERED
+                found = lowered_matches(compiled, boundary, self.lowered)
+            else:
+                found = _META.finditer(self.text)
+            self._found = found
+        starts = self.meta_starts
+        while not self._exhausted and (not starts or starts[-1] < pos):
+            match = next(found, None)
+            if match is None:
+                self._exhausted = True
+            else:
+                self.meta.append(match.span())
+                starts.append(match.start())
 
     def in_meta_sentence(self, start: int, end: int) -> bool:
         """Whether a meta phrase lies in the sentence around ``[start, end)`` (capped at 300 chars a side)."""
-        if not self.meta:
-            return False
-        i = bisect.bisect_left(self.ends, start)
-        lo = max(start - 300, self.ends[i - 1] + 1 if i > 0 else 0)
-        j = bisect.bisect_left(self.ends, end)
-        hi = min(end + 300, self.ends[j] if j < len(self.ends) else end + 300)
+        # The sentence ends nearest the match, looked for only within the 300-character caps: on a long
+        # page, listing every sentence end cost more than all the matches that need two of them.
+        text = self.text
+        lo = max(start - 300, 0)
+        last = max(text.rfind(".", lo, start), text.rfind("!", lo, start), text.rfind("?", lo, start),
+                   text.rfind("\n", lo, start))  # fmt: skip
+        lo = max(lo, last + 1)
+        hi = end + 300
+        for ch in ".!?\n":
+            at = text.find(ch, end, hi)
+            if at >= 0:
+                hi = at
+        self._reach(lo)
         k = bisect.bisect_left(self.meta_starts, lo)
         return k < len(self.meta) and self.meta[k][1] <= hi
 
@@ -185,6 +218,15 @@ def _is_quoted(text: str, start: int, end: int) -> bool:
     # Set tests run in C (``any`` over a generator of substring tests cost a microsecond per match).
     before = text[max(0, start - 2) : start]
     return not _OPEN_QUOTE_SET.isdisjoint(before) and not _CLOSE_QUOTE_SET.isdisjoint(text[end : end + 60])
+
+
+_ALL_RULES = RULES + TOOL_RESULT_RULES
+# One hyperscan database for the rules that run over the lower-cased text, one for the others; both
+# shared by the user and the tool-result rule sets (each a prefix of ``_ALL_RULES``).
+_LOWERED_INDEXES = [i for i, r in enumerate(_ALL_RULES) if r.lowered is not None]
+_PLAIN_INDEXES = [i for i, r in enumerate(_ALL_RULES) if r.lowered is None]
+_PREFILTER_LOWERED = PatternSet("injection-lowered", [r.lowered for r in _ALL_RULES if r.lowered is not None])
+_PREFILTER_PLAIN = PatternSet("injection-plain", [r.pattern for r in _ALL_RULES if r.lowered is None])
 
 
 class _RuleSet:
@@ -257,6 +299,31 @@ class _RuleSet:
         # (the slow reference the tests compare against: an instance attribute, which compiled callers
         # read, where patching the method of a compiled class would not reach them).
         self.check_clauses = True
+        # Whether long texts may ask hyperscan (``prefiltered``); the tests turn it off for reference runs.
+        self.use_prefilter = True
+        if self.rules != _ALL_RULES[: len(self.rules)]:
+            raise ValueError("a rule set must be a prefix of the full rule table (its prefilter indexes)")
+
+    def prefiltered(self, text: str, lowered: str, skip: frozenset[str] | set[str]) -> list[Rule] | None:
+        """The rules that may match ``text`` by one hyperscan pass, in table order; ``None`` if unavailable.
+
+        Only for texts whose lower-cased form has their length (the rules with a lower-cased form run
+        over ``lowered``, the others over ``text``, as in ``_scan``).  Hyperscan reports every rule that
+        matches and maybe a few more; ``_scan`` runs the real regexes of those it reports.
+        """
+        if not self.use_prefilter:
+            return None
+        lowered_bits = _PREFILTER_LOWERED.may_match(lowered)
+        if lowered_bits is None:
+            return None
+        plain_bits = _PREFILTER_PLAIN.may_match(text)
+        if plain_bits is None:
+            return None
+        indexes = [_LOWERED_INDEXES[k] for k in _bit_indexes(lowered_bits)]
+        indexes += [_PLAIN_INDEXES[k] for k in _bit_indexes(plain_bits)]
+        indexes.sort()
+        count = len(self.rules)
+        return [self.rules[i] for i in indexes if i < count and self.rules[i].rule_id not in skip]
 
     def _token_bits(self, token: str) -> int:
         found = self._by_token.get(token)
@@ -311,6 +378,15 @@ def _union(bits: Iterable[int]) -> int:
     return out
 
 
+def _bit_indexes(bits: int) -> list[int]:
+    out = []
+    while bits:
+        lowest = bits & -bits
+        out.append(lowest.bit_length() - 1)
+        bits ^= lowest
+    return out
+
+
 _USER_RULES = _RuleSet(RULES)
 _TOOL_RESULT_RULES = _RuleSet(RULES + TOOL_RESULT_RULES)
 # Rules too weak to count in a re-scan (which keeps evidence of weight >= 0.5 only).
@@ -332,7 +408,12 @@ def _scan(
     # and their clauses can be checked there.
     same_length = len(lowered) == len(text)
     meta: _MetaIndex | None = None
-    for rule in rules.candidates(lowered, skip, clauses=same_length):
+    picked = (
+        rules.prefiltered(text, lowered, skip) if same_length and len(text) >= _PREFILTER_MIN_CHARS else None
+    )
+    if picked is None:
+        picked = rules.candidates(lowered, skip, clauses=same_length)
+    for rule in picked:
         best: InjectionEvidence | None = None
         matches: Iterator[re.Match[str]]
         if rule.lowered is not None and same_length:
@@ -408,21 +489,48 @@ def _changed_regions(text: str, normalized: str, pad: int = 400) -> list[str]:
     """
     if len(text) < FAST_PATH_MIN_CHARS or len(normalized) != len(text):
         return [normalized]
+    if 2 * pad < _DIFF_CHUNK:
+        raise ValueError(f"pad must be at least {_DIFF_CHUNK // 2}, got {pad}")
     windows: list[list[int]] = []
-    # Compare 256-character chunks first (a C-level string comparison) and walk characters only inside
-    # the chunks that differ: most of a long text is unchanged, and a Python loop over every character
-    # of 200 000 cost more than the rest of the re-scan.
+    # Compare 256-character chunks (a C-level string comparison) and, inside a chunk that differs, find
+    # its first and last differing characters by halving slices: two changes less than 2 * pad apart
+    # share a window, so the changes between those two add nothing.  (A Python loop over every
+    # character of a 200 000-character page cost more than the rest of the re-scan.)
     for chunk in range(0, len(text), _DIFF_CHUNK):
-        if text[chunk : chunk + _DIFF_CHUNK] == normalized[chunk : chunk + _DIFF_CHUNK]:
+        stop = min(len(text), chunk + _DIFF_CHUNK)
+        if text[chunk:stop] == normalized[chunk:stop]:
             continue
-        for i in range(chunk, min(len(text), chunk + _DIFF_CHUNK)):
-            if text[i] == normalized[i]:
-                continue
+        for i in (
+            _first_difference(text, normalized, chunk, stop),
+            _last_difference(text, normalized, chunk, stop),
+        ):
             if windows and i - pad <= windows[-1][1]:
                 windows[-1][1] = min(len(text), i + pad)
             else:
                 windows.append([max(0, i - pad), min(len(text), i + pad)])
     return [normalized[lo:hi] for lo, hi in windows]
+
+
+def _first_difference(a: str, b: str, lo: int, hi: int) -> int:
+    """The first index in ``[lo, hi)`` where ``a`` and ``b`` differ; they must differ there."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _last_difference(a: str, b: str, lo: int, hi: int) -> int:
+    """The last index in ``[lo, hi)`` where ``a`` and ``b`` differ; they must differ there."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[mid:hi] == b[mid:hi]:
+            hi = mid
+        else:
+            lo = mid
+    return lo
 
 
 def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[InjectionEvidence]:
@@ -501,6 +609,21 @@ def _multi_turn_signals(
             )
         )
     return found
+
+
+def prepare_injection_prefilter(timeout: float | None = 0.0) -> bool:
+    """Start loading (or building) the hyperscan prefilter for long texts; wait up to ``timeout`` seconds
+    (``None``: until done) and say whether it is ready.
+
+    Long texts are scanned correctly either way; until the prefilter is ready they take the slower path.
+    A server calls this at start-up with ``timeout=0``; benchmarks wait for it.
+
+    >>> prepare_injection_prefilter(timeout=None)
+    True
+    """
+    _PREFILTER_LOWERED.start()
+    _PREFILTER_PLAIN.start()  # both build at once; the waits below share the time
+    return _PREFILTER_LOWERED.wait(timeout) & _PREFILTER_PLAIN.wait(timeout)
 
 
 def detect_injection(

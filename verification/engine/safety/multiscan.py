@@ -1,0 +1,375 @@
+"""Which of many regexes may match a long text, found for all of them in one pass (hyperscan).
+
+Python's ``re`` tries a pattern at every position of a text, once per pattern: over a 200 000-character
+page, ~70 injection rules whose words all occur somewhere cost ~1 ms each.  Hyperscan compiles all the
+patterns into one automaton that reads the text once.  It serves here only as a *prefilter*: compiled
+with ``HS_FLAG_PREFILTER``, it reports a superset of the patterns that can match (look-arounds and
+back-references, which it cannot run, are widened), and the caller then runs the ``re`` patterns it
+reported.  Results are therefore those of ``re`` itself; hyperscan only decides which patterns need not
+run.
+
+Hyperscan reads bytes with PCRE's ASCII classes; Python reads code points with Unicode classes.  The
+text is therefore *projected* onto ASCII first, one byte per character, so that positions and repeat
+counts stay as they are.  Each character becomes an ASCII character that every character class of the
+patterns accepting the original also accepts (a literal, a set, ``\\w``, ``.``, case-insensitive letters
+included) and that is a word character exactly when the original is one (for ``\\b``).  A match in the
+text is then a match, at the same place, in the projection: hyperscan may report more patterns, never
+fewer.  ASCII characters stand for themselves, except the four that Python's ``\\s`` accepts and PCRE's
+does not (``\\x1c``-``\\x1f``).  The tests check every class of every pattern on every ASCII character in
+both engines, the projection of every code point, and, on corpus texts with random mutations, that
+every pattern that matches is reported.
+
+Building the automaton takes seconds (about 7 s for the injection rules), so it happens once, in a
+background thread (the compiler releases the GIL), and the result is kept in a cache directory
+(``TRUST_REGISTRY_CACHE_DIR``, else ``$XDG_CACHE_HOME/trust-registry``, else ``~/.cache/trust-registry``)
+where the next process loads it in a millisecond.  Until it is ready, or where hyperscan is not
+installed, ``may_match`` answers ``None`` and callers take their own path.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import importlib
+import json
+import logging
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PatternSet", "cache_dir", "hyperscan_available"]
+
+log = logging.getLogger(__name__)
+
+try:
+    _hs: Any = importlib.import_module("hyperscan")
+except ImportError:  # pragma: no cover - hyperscan ships wheels for the platforms we deploy on
+    _hs = None
+
+_parser: Any = importlib.import_module("re._parser")
+try:
+    _fcntl: Any = importlib.import_module("fcntl")
+except ImportError:  # pragma: no cover - not on Windows: processes there may compile the same set twice
+    _fcntl = None
+
+# Python's ``\s`` accepts these four ASCII separators, PCRE's does not: they are projected like any
+# non-ASCII character.  Every other ASCII character means the same to both engines (tests check it).
+_PCRE_DIFFERS = "\x1c\x1d\x1e\x1f"
+_SUPPORTED_FLAGS = re.IGNORECASE | re.DOTALL | re.MULTILINE | re.UNICODE
+# Distinct characters whose projection is remembered per set; the memo is emptied when full.
+_MAX_REMEMBERED = 65_536
+
+
+def hyperscan_available() -> bool:
+    """Whether the hyperscan module could be imported (it has wheels for Linux and macOS on x86-64)."""
+    return _hs is not None
+
+
+def cache_dir() -> Path:
+    """Where compiled pattern databases are kept between processes.
+
+    >>> cache_dir().name
+    'trust-registry'
+    """
+    explicit = os.environ.get("TRUST_REGISTRY_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "trust-registry"
+
+
+class _Unprojectable(Exception):
+    """A character no ASCII character can stand for (none has been met; the tests look for one)."""
+
+
+def _class_source(items: Any) -> str:
+    parts = []
+    for op, av in items:
+        name = str(op)
+        if name == "NEGATE":
+            parts.append("^")
+        elif name == "LITERAL":
+            parts.append(re.escape(chr(av)))
+        elif name == "RANGE":
+            parts.append(f"{re.escape(chr(av[0]))}-{re.escape(chr(av[1]))}")
+        elif name == "CATEGORY":
+            parts.append(_CATEGORIES[str(av)])
+        else:  # pragma: no cover - the parser produces nothing else inside a set
+            raise ValueError(f"unexpected item {name} in a character set")
+    return "[" + "".join(parts) + "]"
+
+
+_CATEGORIES = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
+_ANY_FLAGS = re.IGNORECASE | re.DOTALL | re.ASCII
+
+
+def _atoms(items: Any, flags: int, out: set[tuple[str, int]]) -> None:
+    """Collect, as (regex source, flags), every one-character test in a parsed pattern."""
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            out.add((re.escape(chr(av)), flags))
+        elif name == "NOT_LITERAL":
+            out.add((f"[^{re.escape(chr(av))}]", flags))
+        elif name == "ANY":
+            out.add((".", flags))
+        elif name == "IN":
+            out.add((_class_source(av), flags))
+        elif name == "SUBPATTERN":
+            _group, add, remove, sub = av
+            _atoms(sub, (flags | add) & ~remove, out)
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            _atoms(av[2], flags, out)
+        elif name == "BRANCH":
+            for branch in av[1]:
+                _atoms(branch, flags, out)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            _atoms(av[1], flags, out)
+        elif name == "ATOMIC_GROUP":
+            _atoms(av, flags, out)
+        elif name == "GROUPREF_EXISTS":
+            _atoms(av[1], flags, out)
+            if av[2] is not None:
+                _atoms(av[2], flags, out)
+        # AT (anchors, \b) and GROUPREF test no character of their own: \b depends on \w, which the
+        # projection keeps; back-references are widened by the prefilter.
+
+
+def character_tests(patterns: Sequence[re.Pattern[str]]) -> list[re.Pattern[str]]:
+    """Every one-character test (literal, set, class, ``.``) in ``patterns``, each compiled alone.
+
+    >>> [t.pattern for t in character_tests([re.compile(r"a[^b]")])]
+    ['[^b]', 'a']
+    """
+    found: set[tuple[str, int]] = set()
+    for pattern in patterns:
+        _atoms(_parser.parse(pattern.pattern, pattern.flags), pattern.flags & _ANY_FLAGS, found)
+    return [re.compile(src, flags) for src, flags in sorted(found)]
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+class _Projection:
+    """Maps a text to bytes of the same length that every pattern of a set matches at least as well."""
+
+    def __init__(self, tests: list[re.Pattern[str]], name: str) -> None:
+        self.tests = tests
+        # The ASCII characters that may stand in, with the tests each one passes, word characters apart
+        # from the others (``\b`` must see the same).  Letters and digits come last: a stand-in that is
+        # a rare character keeps hyperscan's reports close to the real matches.
+        order = sorted(
+            (chr(i) for i in range(128) if chr(i) not in _PCRE_DIFFERS),
+            key=lambda c: (c.isalnum(), c.isspace(), c),
+        )
+        self.stand_ins = [(c, self._passes(c), _is_word(c)) for c in order]
+        self.memo: dict[str, str] = {}
+        self.error_name = f"trust_registry.project.{name}.{id(self)}"
+        codecs.register_error(self.error_name, self._on_non_ascii)
+        self.fix = bytes.maketrans(
+            _PCRE_DIFFERS.encode(), "".join(self.stand_in(c) for c in _PCRE_DIFFERS).encode()
+        )
+
+    def _passes(self, ch: str) -> int:
+        bits = 0
+        for i, test in enumerate(self.tests):
+            if test.fullmatch(ch) is not None:
+                bits |= 1 << i
+        return bits
+
+    def stand_in(self, ch: str) -> str:
+        """The ASCII character that ``ch`` is projected to (raises ``_Unprojectable`` if none fits)."""
+        found = self.memo.get(ch)
+        if found is not None:
+            return found
+        needed = self._passes(ch)
+        word = _is_word(ch)
+        for candidate, passes, candidate_word in self.stand_ins:
+            if candidate_word == word and passes & needed == needed:
+                if len(self.memo) >= _MAX_REMEMBERED:
+                    self.memo.clear()
+                self.memo[ch] = candidate
+                return candidate
+        raise _Unprojectable(ch)
+
+    def _on_non_ascii(self, error: UnicodeError) -> tuple[str, int]:
+        assert isinstance(error, UnicodeEncodeError)
+        chunk = error.object[error.start : error.end]
+        return "".join([self.stand_in(ch) for ch in chunk]), error.end
+
+    def project(self, text: str) -> bytes:
+        """``text`` as ASCII bytes, one per character (raises ``_Unprojectable``)."""
+        return text.encode("ascii", self.error_name).translate(self.fix)
+
+
+class PatternSet:
+    """A set of ``re`` patterns whose possible matches in a text hyperscan finds in one pass.
+
+    ``may_match(text)`` gives a bit set: bit ``i`` when ``patterns[i]`` may match somewhere in ``text``
+    (always set when it does match), or ``None`` while the database is not ready or hyperscan is
+    missing.  Thread-safe; each thread gets its own scratch space.
+    """
+
+    def __init__(self, name: str, patterns: Sequence[re.Pattern[str]]) -> None:
+        for pattern in patterns:
+            if pattern.flags & ~_SUPPORTED_FLAGS:
+                raise ValueError(f"unsupported flags on {pattern.pattern!r}: {pattern.flags}")
+        self.name = name
+        self.patterns = tuple(patterns)
+        self._projection: _Projection | None = None
+        self._database: Any = None
+        self._prototype: Any = None
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None
+        # A child process does not inherit the building thread: let it start its own if it needs one.
+        os.register_at_fork(after_in_child=self._after_fork)
+
+    def _after_fork(self) -> None:
+        if not self._done.is_set():
+            self._thread = None
+            self._lock = threading.Lock()
+
+    # --- building ------------------------------------------------------------------------------------
+
+    def _flags(self, pattern: re.Pattern[str]) -> int:
+        flags = _hs.HS_FLAG_PREFILTER | _hs.HS_FLAG_SINGLEMATCH | _hs.HS_FLAG_ALLOWEMPTY
+        if pattern.flags & re.IGNORECASE:
+            flags |= _hs.HS_FLAG_CASELESS
+        if pattern.flags & re.DOTALL:
+            flags |= _hs.HS_FLAG_DOTALL
+        if pattern.flags & re.MULTILINE:
+            flags |= _hs.HS_FLAG_MULTILINE
+        return flags
+
+    def cache_path(self) -> Path:
+        """The file the compiled database is kept in (named by the patterns and the hyperscan version)."""
+        version = getattr(_hs, "__version__", "") if _hs is not None else ""
+        key = json.dumps([version, [[p.pattern, p.flags] for p in self.patterns]])
+        digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+        return cache_dir() / f"hyperscan-{self.name}-{digest}.db"
+
+    def _compile(self) -> Any:
+        database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+        database.compile(
+            expressions=[p.pattern.encode() for p in self.patterns],
+            ids=list(range(len(self.patterns))),
+            elements=len(self.patterns),
+            flags=[self._flags(p) for p in self.patterns],
+        )
+        return database
+
+    @staticmethod
+    def _load(path: Path) -> Any:
+        try:
+            return _hs.loadb(path.read_bytes(), _hs.HS_MODE_BLOCK)
+        except FileNotFoundError:
+            return None
+        except (OSError, _hs.error) as exc:  # built on another CPU or by another hyperscan: compile afresh
+            log.info("hyperscan cache %s unusable (%s); compiling", path, exc)
+            return None
+
+    def _load_or_compile(self) -> Any:
+        path = self.cache_path()
+        database = self._load(path)
+        if database is not None:
+            return database
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 - held across the compile below
+        except OSError as exc:  # a read-only home is no reason to fail: compile, keep nothing
+            log.warning("no hyperscan cache in %s (%s): compiling in this process only", path.parent, exc)
+            return self._compile()
+        with lock:
+            # Processes starting together (web workers) compile once: the others wait here, then load.
+            if _fcntl is not None:
+                _fcntl.flock(lock.fileno(), _fcntl.LOCK_EX)
+            database = self._load(path)
+            if database is None:
+                database = self._compile()
+                try:
+                    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, delete=False) as tmp:
+                        tmp.write(_hs.dumpb(database))
+                    os.replace(tmp.name, path)  # atomic: readers see no file or the whole file
+                except OSError as exc:
+                    log.warning("could not keep the hyperscan database in %s: %s", path.parent, exc)
+        return database
+
+    def _build(self) -> None:
+        try:
+            projection = _Projection(character_tests(self.patterns), self.name)
+            database = self._load_or_compile()
+            self._prototype = _hs.Scratch(database)
+            self._projection = projection
+            self._database = database
+        except Exception as exc:  # any failure leaves the callers on their own path
+            self.error = repr(exc)
+            log.exception("hyperscan prefilter %s unavailable", self.name)
+        finally:
+            self._done.set()
+
+    def start(self) -> None:
+        """Start loading or compiling the database in a background thread (once; later calls return)."""
+        if _hs is None or self._done.is_set() or self._thread is not None:
+            return
+        with self._lock:
+            if self._thread is None and not self._done.is_set():
+                self._thread = threading.Thread(
+                    target=self._build, name=f"hyperscan-{self.name}", daemon=True
+                )
+                self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Start the build if needed and wait for it; whether the set is ready to use.
+
+        >>> PatternSet("doc", [re.compile("a+b")]).wait(timeout=60)
+        True
+        """
+        if _hs is None:
+            return False
+        self.start()
+        self._done.wait(timeout)
+        return self._database is not None
+
+    # --- scanning ------------------------------------------------------------------------------------
+
+    def may_match(self, text: str) -> int | None:
+        """Bit ``i`` set when ``patterns[i]`` may match in ``text``; ``None`` when not ready.
+
+        >>> s = PatternSet("doc", [re.compile(r"\\bcat\\b"), re.compile("dog", re.I)])
+        >>> s.wait(timeout=60) and s.may_match("A DOG and a caterpillar")
+        2
+        """
+        database = self._database
+        projection = self._projection
+        if database is None or projection is None:
+            self.start()
+            return None
+        try:
+            data = projection.project(text)
+        except _Unprojectable:
+            return None
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._prototype.clone()
+        found = [0]
+
+        def on_match(pattern_id: int, start: int, end: int, flags: int, context: object) -> None:
+            found[0] |= 1 << pattern_id
+
+        database.scan(data, match_event_handler=on_match, scratch=scratch)
+        return found[0]
