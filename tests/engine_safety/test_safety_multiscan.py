@@ -9,6 +9,7 @@ prefilter.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -246,3 +247,28 @@ def test_it_keeps_the_cache_in_the_directory_the_environment_names(monkeypatch: 
     monkeypatch.delenv("TRUST_REGISTRY_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", "/xdg")
     assert multiscan.cache_dir() == Path("/xdg/trust-registry")
+
+
+def test_it_gives_a_child_forked_during_the_build_a_working_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pre-forking server (Celery prefork) may fork while the parent's build thread runs: the child
+    # has no such thread, must not wait for it forever, and builds (or loads) its own.
+    monkeypatch.setenv("TRUST_REGISTRY_CACHE_DIR", str(tmp_path))
+    slow = next(r.lowered for r in _ALL_RULES if r.rule_id == "override.ignore_prior")  # seconds to compile
+    assert slow is not None
+    pattern_set = PatternSet("test-fork", [slow, re.compile(r"\bfork\b")])
+    pattern_set.start()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            ready = pattern_set.wait(timeout=120) and pattern_set.may_match("a fork here") == 0b10
+            os.write(write, b"1" if ready else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    assert pattern_set.wait(timeout=120) and pattern_set.may_match("ignore all previous rules") == 0b01
+    _, status = os.waitpid(pid, 0)
+    assert os.read(read, 1) == b"1" and status == 0

@@ -241,8 +241,11 @@ class PatternSet:
 
     def _after_fork(self) -> None:
         if not self._done.is_set():
+            # The building thread stayed in the parent, and a lock it (or a waiter) held would stay
+            # held here: start from fresh ones; the build is started again when the child needs it.
             self._thread = None
             self._lock = threading.Lock()
+            self._done = threading.Event()
 
     # --- building ------------------------------------------------------------------------------------
 
@@ -296,8 +299,10 @@ class PatternSet:
             return self._compile()
         with lock:
             # Processes starting together (web workers) compile once: the others wait here, then load.
+            # A POSIX record lock, not ``flock``: a child forked meanwhile does not inherit it, so it
+            # cannot keep the lock held after this thread lets go (a test forks during a build).
             if _fcntl is not None:
-                _fcntl.flock(lock.fileno(), _fcntl.LOCK_EX)
+                _fcntl.lockf(lock.fileno(), _fcntl.LOCK_EX)
             database = self._load(path)
             if database is None:
                 database = self._compile()
