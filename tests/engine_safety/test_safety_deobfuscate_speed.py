@@ -306,6 +306,22 @@ def test_it_finds_the_escape_runs_where_the_former_patterns_did(pieces: list[str
         assert [m.span() for m in new.finditer(text)] == [m.span() for m in old.finditer(text)], text
 
 
+# The leetspeak patterns of the reference above as they were before they were rewritten to start with a class.
+_ORIGINAL_MIXED_PAIR = re.compile(r"[A-Za-z][0-9@$]|[0-9@$][A-Za-z]")
+_ORIGINAL_MIXED_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9@$])(?=[A-Za-z0-9@$]*?(?:[A-Za-z][0-9@$]|[0-9@$][A-Za-z]))[A-Za-z0-9@$]+"
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="aZ1I0o3e@$ -._é\n", max_size=50))
+def test_it_finds_the_same_mixed_tokens_as_the_original_patterns(text: str) -> None:
+    assert (_MIXED_PAIR.search(text) is None) == (_ORIGINAL_MIXED_PAIR.search(text) is None)
+    assert [m.span() for m in _MIXED_TOKEN.finditer(text)] == [
+        m.span() for m in _ORIGINAL_MIXED_TOKEN.finditer(text)
+    ]
+
+
 def test_it_knows_which_characters_disguise_a_text() -> None:
     # normalize skips the invisible-character and homoglyph steps when the text holds none of
     # _DISGUISED: it must list exactly the characters those steps change, none ASCII and only the soft

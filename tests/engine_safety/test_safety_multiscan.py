@@ -24,8 +24,6 @@ from safety_support import corpus_texts_cached
 from verification.engine.safety import detect_injection, multiscan, prepare_injection_prefilter
 from verification.engine.safety.injection import (
     _ALL_RULES,
-    _LOWERED_INDEXES,
-    _PLAIN_INDEXES,
     _PREFILTER_LOWERED,
     _PREFILTER_PLAIN,
     _TOOL_RESULT_RULES,
@@ -82,11 +80,9 @@ def _rule_matches(index: int, text: str) -> bool:
 
 
 def _reported(text: str) -> set[int]:
-    lowered_bits = _PREFILTER_LOWERED.may_match(text.lower())
-    plain_bits = _PREFILTER_PLAIN.may_match(text)
-    assert lowered_bits is not None and plain_bits is not None
-    found = {i for k, i in enumerate(_LOWERED_INDEXES) if lowered_bits >> k & 1}
-    return found | {i for k, i in enumerate(_PLAIN_INDEXES) if plain_bits >> k & 1}
+    rules = _TOOL_RESULT_RULES.prefiltered(text, text.lower(), frozenset())
+    assert rules is not None
+    return {_ALL_RULES.index(rule) for rule in rules}
 
 
 def _assert_reports_every_match(text: str) -> None:

@@ -51,19 +51,6 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 # The same for ASCII bytes (many times faster than ``str.translate`` with a dict on short strings).
 _LEET_BYTES = bytes.maketrans(bytes(_LEET), "".join(_LEET.values()).encode("ascii"))
 
-# A digit-like character next to a letter: every mixed token holds one, plain words and numbers none.
-# Written to start with the digit-like character (the letter is looked for on either side), so that
-# ``re`` skips straight to the rare digit-like characters instead of trying every letter.
-_MIXED_PAIR = re.compile(r"[0-9@$](?:(?<=[A-Za-z].)|(?=[A-Za-z]))")
-# A whole token of [A-Za-z0-9@$] that mixes letters with digit-like characters.  A token mixes them
-# exactly when it holds both kinds, so from its first character (a token start: the look-behind
-# re-reads it and sees no token character before it) the look-ahead only has to find the other
-# kind.  These two patterns define the mixed tokens (the tests hold them to the original forms);
-# ``_unleet_mixed_tokens`` finds the same tokens through the text's shape.
-_MIXED_TOKEN = re.compile(
-    r"[A-Za-z0-9@$](?<![A-Za-z0-9@$].)(?:(?<=[A-Za-z])(?=[A-Za-z]*[0-9@$])|(?<=[0-9@$])(?=[0-9@$]*[A-Za-z]))"
-    r"[A-Za-z0-9@$]*"
-)
 # Runs of single characters split by one separator: "i-g-n-o-r-e", "i g n o r e", "i.g.n.o.r.e".
 _SPLIT_LETTERS = re.compile(
     r"\b[A-Za-z](?P<sep>[-_.*])[A-Za-z](?:(?P=sep)[A-Za-z])+\b|\b[A-Za-z](?: [A-Za-z]){3,}\b"
@@ -106,8 +93,8 @@ _ASCII_RUNS = re.compile("[\x00-\x7f]+")
 
 
 def _unleet_mixed_tokens(text: str, latin1: bytes, shape: bytes) -> str:
-    """``_MIXED_TOKEN.sub(lambda m: m.group(0).translate(_LEET), text)``, from ``text``'s Latin-1 bytes
-    and shape.
+    """Undo leetspeak in every mixed token of ``text``, from its Latin-1 bytes and shape: each maximal run
+    of [A-Za-z0-9@$] holding both a letter and a digit-like character is translated by ``_LEET``.
 
     A mixed token (a maximal run of [A-Za-z0-9@$] holding a letter and a digit-like character) holds a
     letter next to a digit-like character, "LD" or "DL" in the shape, and such a pair lies in a mixed

@@ -197,10 +197,14 @@ class _MetaIndex:
 
     def in_meta_sentence(self, start: int, end: int) -> bool:
         """Whether a meta phrase lies in the sentence around ``[start, end)`` (capped at 300 chars a side)."""
+        # No phrase from the earliest place the sentence can start on: no need to find where it starts.
+        lo = max(start - 300, 0)
+        self._reach(lo)
+        if self._exhausted and (not self.meta_starts or self.meta_starts[-1] < lo):
+            return False
         # The sentence ends nearest the match, looked for only within the 300-character caps: on a long
         # page, listing every sentence end cost more than all the matches that need two of them.
         text = self.text
-        lo = max(start - 300, 0)
         last = max(text.rfind(".", lo, start), text.rfind("!", lo, start), text.rfind("?", lo, start),
                    text.rfind("\n", lo, start))  # fmt: skip
         lo = max(lo, last + 1)

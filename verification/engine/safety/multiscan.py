@@ -41,7 +41,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PatternSet", "cache_dir", "hyperscan_available"]
+from .fastpath import is_word
+
+__all__ = ["PatternSet", "cache_dir", "character_tests"]
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +64,6 @@ _PCRE_DIFFERS = "\x1c\x1d\x1e\x1f"
 _SUPPORTED_FLAGS = re.IGNORECASE | re.DOTALL | re.MULTILINE | re.UNICODE
 # Distinct characters whose projection is remembered per set; the memo is emptied when full.
 _MAX_REMEMBERED = 65_536
-
-
-def hyperscan_available() -> bool:
-    """Whether the hyperscan module could be imported (it has wheels for Linux and macOS on x86-64)."""
-    return _hs is not None
 
 
 def cache_dir() -> Path:
@@ -158,10 +155,6 @@ def character_tests(patterns: Sequence[re.Pattern[str]]) -> list[re.Pattern[str]
     return [re.compile(src, flags) for src, flags in sorted(found)]
 
 
-def _is_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
 class _Projection:
     """Maps a text to bytes of the same length that every pattern of a set matches at least as well."""
 
@@ -174,7 +167,7 @@ class _Projection:
             (chr(i) for i in range(128) if chr(i) not in _PCRE_DIFFERS),
             key=lambda c: (c.isalnum(), c.isspace(), c),
         )
-        self.stand_ins = [(c, self._passes(c), _is_word(c)) for c in order]
+        self.stand_ins = [(c, self._passes(c), is_word(c)) for c in order]
         self.memo: dict[str, str] = {}
         self.error_name = f"trust_registry.project.{name}.{id(self)}"
         codecs.register_error(self.error_name, self._on_non_ascii)
@@ -195,7 +188,7 @@ class _Projection:
         if found is not None:
             return found
         needed = self._passes(ch)
-        word = _is_word(ch)
+        word = is_word(ch)
         for candidate, passes, candidate_word in self.stand_ins:
             if candidate_word == word and passes & needed == needed:
                 if len(self.memo) >= _MAX_REMEMBERED:
