@@ -43,6 +43,7 @@ from verification.engine.safety import (  # noqa: E402  (the repository root mus
     detect_injection,
     detect_pii,
     prepare_injection_prefilter,
+    prepare_pii_prefilter,
     redact_pii,
     score_hallucination_risk,
 )
@@ -489,8 +490,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     # A server has long since loaded (or built) the long-text prefilter when traffic arrives: so here.
-    prefilter_ready = prepare_injection_prefilter(timeout=None)
-    results: dict[str, Any] = {"injection": {}, "pii": {}, "injection_prefilter_ready": prefilter_ready}
+    results: dict[str, Any] = {
+        "injection": {},
+        "pii": {},
+        "injection_prefilter_ready": prepare_injection_prefilter(timeout=None),
+        "pii_prefilter_ready": prepare_pii_prefilter(timeout=None),
+    }
     for split in args.splits:
         results["injection"][split] = bench_injection(
             load(CORPORA / f"injection_{split}.jsonl"), args.repeats

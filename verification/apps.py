@@ -11,8 +11,9 @@ class VerificationConfig(AppConfig):
     def ready(self) -> None:
         # pint's unit registry takes about a second to load: pay it at start-up, not on a request.
         from .engine.runs import warm_up
-        from .engine.safety import prepare_injection_prefilter
+        from .engine.safety import prepare_injection_prefilter, prepare_pii_prefilter
 
         warm_up()
-        # Loads the long-text prefilter from its cache (or builds it, seconds, in a background thread).
+        # Load the hyperscan prefilters from their cache (or build them, seconds, in background threads).
         prepare_injection_prefilter(timeout=0)
+        prepare_pii_prefilter(timeout=0)

@@ -1,5 +1,8 @@
 """The hyperscan prefilter (safety/multiscan.py) never misses a rule that matches, and changes no result.
 
+(The PII types' use of it is checked in test_safety_pii_prefilter.py; the projection tests here cover
+their pattern set too.)
+
 Three layers: every one-character test of every rule means the same to hyperscan and to ``re`` on
 every ASCII character (the projection relies on it); every character projects to an ASCII stand-in
 that passes at least its tests; and on corpus texts, long documents and random mutations every rule
@@ -21,7 +24,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from safety_support import corpus_texts_cached
 
-from verification.engine.safety import detect_injection, multiscan, prepare_injection_prefilter
+from verification.engine.safety import (
+    detect_injection,
+    multiscan,
+    prepare_injection_prefilter,
+    prepare_pii_prefilter,
+)
 from verification.engine.safety.injection import (
     _ALL_RULES,
     _PREFILTER_LOWERED,
@@ -30,6 +38,7 @@ from verification.engine.safety.injection import (
     _USER_RULES,
 )
 from verification.engine.safety.multiscan import PatternSet, character_tests
+from verification.engine.safety.pii import _PREFILTER as _PREFILTER_PII
 
 # Characters that differ between engines or between cases: long s, Kelvin sign, dotted/dotless i,
 # PCRE-only separators, non-ASCII spaces and digits, homoglyphs, full-width letters, combining marks,
@@ -70,6 +79,11 @@ TRICKY = (
 @pytest.fixture(scope="module", autouse=True)
 def _prefilter_ready() -> None:
     assert prepare_injection_prefilter(timeout=600), (_PREFILTER_LOWERED.error, _PREFILTER_PLAIN.error)
+    assert prepare_pii_prefilter(timeout=600), _PREFILTER_PII.error
+
+
+# Every pattern set the engines use: the projection tests below hold for each.
+ALL_SETS = (_PREFILTER_LOWERED, _PREFILTER_PLAIN, _PREFILTER_PII)
 
 
 def _rule_matches(index: int, text: str) -> bool:
@@ -96,7 +110,7 @@ def _assert_reports_every_match(text: str) -> None:
 
 
 def test_it_gives_every_ascii_character_the_same_classes_in_both_engines() -> None:
-    for pattern_set in (_PREFILTER_LOWERED, _PREFILTER_PLAIN):
+    for pattern_set in ALL_SETS:
         for test in character_tests(pattern_set.patterns):
             database = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
             flags = hyperscan.HS_FLAG_SINGLEMATCH | hyperscan.HS_FLAG_ALLOWEMPTY
@@ -125,7 +139,7 @@ def _code_points() -> Iterator[str]:
 
 
 def test_it_projects_every_character_to_a_stand_in_that_passes_its_tests() -> None:
-    for pattern_set in (_PREFILTER_LOWERED, _PREFILTER_PLAIN):
+    for pattern_set in ALL_SETS:
         projection = pattern_set._projection
         assert projection is not None
         for ch in _code_points():

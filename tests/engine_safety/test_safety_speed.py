@@ -25,7 +25,13 @@ from verification.engine.safety.deobfuscate import (
     normalize,
 )
 from verification.engine.safety.fastpath import lowered_matches, lowered_variant
-from verification.engine.safety.injection import _TOOL_RESULT_RULES, _USER_RULES
+from verification.engine.safety.injection import (
+    _TOOL_RESULT_RULES,
+    _USER_RULES,
+    _changed_regions,
+    _first_difference,
+    _last_difference,
+)
 from verification.engine.safety.injection_rules import RULES
 from verification.engine.safety.pii import _context_words, _runnable, may_hold
 from verification.engine.safety.pii_types import PII_TYPES, TYPES_BY_NAME
@@ -338,3 +344,50 @@ def test_it_keeps_the_spans_of_the_rewritten_pii_patterns_around_every_kind_of_n
             for after in ("", " ", "x", "-", ".", "_"):
                 _same_spans(f"{before}{value}{after}")
                 _same_spans(f"key: {before}{value}{after} end")
+
+
+def _reference_changed_regions(text: str, normalized: str, pad: int = 400) -> list[str]:
+    # The form before the shortcut: the first and last change of every differing chunk.
+    if len(text) < 2_048 or len(normalized) != len(text):
+        return [normalized]
+    windows: list[list[int]] = []
+    for chunk in range(0, len(text), 256):
+        stop = min(len(text), chunk + 256)
+        if text[chunk:stop] == normalized[chunk:stop]:
+            continue
+        for i in (
+            _first_difference(text, normalized, chunk, stop),
+            _last_difference(text, normalized, chunk, stop),
+        ):
+            if windows and i - pad <= windows[-1][1]:
+                windows[-1][1] = min(len(text), i + pad)
+            else:
+                windows.append([max(0, i - pad), min(len(text), i + pad)])
+    return [normalized[lo:hi] for lo, hi in windows]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(2_048, 12_000),
+    st.lists(
+        st.tuples(st.floats(0, 1, exclude_max=True), st.sampled_from([1, 1, 2, 5, 300, 900])), max_size=14
+    ),
+    st.sampled_from([128, 200, 400, 777]),
+)
+def test_it_finds_the_same_changed_regions_as_chunk_by_chunk(
+    size: int, changes: list[tuple[float, int]], pad: int
+) -> None:
+    text = "".join(chr(97 + i % 26) for i in range(size))
+    edited = list(text)
+    for where, length in changes:
+        start = int(where * size)
+        for i in range(start, min(size, start + length)):
+            edited[i] = "#"
+    normalized = "".join(edited)
+    assert _changed_regions(text, normalized, pad) == _reference_changed_regions(text, normalized, pad)
+
+
+def test_it_finds_the_same_changed_regions_on_normalised_pages() -> None:
+    for page in [LONG_TEXT, *(LONG_TEXT[k:] + LONG_TEXT[:k] for k in (1_000, 7_777, 30_001))]:
+        normalized, _tricks = normalize(page)
+        assert _changed_regions(page, normalized) == _reference_changed_regions(page, normalized)

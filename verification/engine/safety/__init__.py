@@ -28,7 +28,7 @@ from .injection import (
 )
 from .injection_rules import CATEGORIES as INJECTION_CATEGORIES
 from .limits import MAX_CONTEXT_CHARS, MAX_SCAN_CHARS
-from .pii import PII_TYPE_NAMES, PiiMatch, Redaction, detect_pii, redact_pii
+from .pii import PII_TYPE_NAMES, PiiMatch, Redaction, detect_pii, prepare_pii_prefilter, redact_pii
 from .risk import RiskReport, score_hallucination_risk
 from .scan import ScanResult, scan_text
 
@@ -53,6 +53,7 @@ __all__ = [
     "detect_injection",
     "detect_pii",
     "prepare_injection_prefilter",
+    "prepare_pii_prefilter",
     "redact_pii",
     "scan_text",
     "score_hallucination_risk",

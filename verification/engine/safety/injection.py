@@ -495,23 +495,35 @@ def _changed_regions(text: str, normalized: str, pad: int = 400) -> list[str]:
         return [normalized]
     if 2 * pad < _DIFF_CHUNK:
         raise ValueError(f"pad must be at least {_DIFF_CHUNK // 2}, got {pad}")
-    windows: list[list[int]] = []
-    # Compare 256-character chunks (a C-level string comparison) and, inside a chunk that differs, find
-    # its first and last differing characters by halving slices: two changes less than 2 * pad apart
-    # share a window, so the changes between those two add nothing.  (A Python loop over every
-    # character of a 200 000-character page cost more than the rest of the re-scan.)
-    for chunk in range(0, len(text), _DIFF_CHUNK):
-        stop = min(len(text), chunk + _DIFF_CHUNK)
-        if text[chunk:stop] == normalized[chunk:stop]:
-            continue
-        for i in (
-            _first_difference(text, normalized, chunk, stop),
-            _last_difference(text, normalized, chunk, stop),
-        ):
-            if windows and i - pad <= windows[-1][1]:
-                windows[-1][1] = min(len(text), i + pad)
-            else:
-                windows.append([max(0, i - pad), min(len(text), i + pad)])
+    # Windows join changes less than 2 * pad apart: a window spans from its first change to its last, pad
+    # added on each side.  Compare 256-character chunks (a C-level string comparison); two differing
+    # chunks at most 2 * pad - 255 apart surely share a window, so only the first change of a window's
+    # first chunk and the last change of its last chunk are looked for (by halving slices), and those
+    # on both sides of a gap of undecided length.  (A Python loop over every character of a 200 000-
+    # character page cost more than the rest of the re-scan; halving in every differing chunk, 2.5 ms.)
+    n = len(text)
+    chunks = [
+        c for c in range(0, n, _DIFF_CHUNK) if text[c : c + _DIFF_CHUNK] != normalized[c : c + _DIFF_CHUNK]
+    ]
+    windows: list[tuple[int, int]] = []
+    i = 0
+    while i < len(chunks):
+        first = _first_difference(text, normalized, chunks[i], min(n, chunks[i] + _DIFF_CHUNK))
+        j = i
+        while j + 1 < len(chunks):
+            here, after = chunks[j], chunks[j + 1]
+            # The changes on either side of the gap lie within their chunks: the gap is between these.
+            shortest, longest = after - here - _DIFF_CHUNK + 1, after - here + _DIFF_CHUNK - 1
+            if shortest > 2 * pad:
+                break
+            if longest > 2 * pad:
+                next_change = _first_difference(text, normalized, after, min(n, after + _DIFF_CHUNK))
+                if next_change - _last_difference(text, normalized, here, here + _DIFF_CHUNK) > 2 * pad:
+                    break
+            j += 1
+        last = _last_difference(text, normalized, chunks[j], min(n, chunks[j] + _DIFF_CHUNK))
+        windows.append((max(0, first - pad), min(n, last + pad)))
+        i = j + 1
     return [normalized[lo:hi] for lo, hi in windows]
 
 

@@ -211,8 +211,9 @@ class PatternSet:
     """A set of ``re`` patterns whose possible matches in a text hyperscan finds in one pass.
 
     ``may_match(text)`` gives a bit set: bit ``i`` when ``patterns[i]`` may match somewhere in ``text``
-    (always set when it does match), or ``None`` while the database is not ready or hyperscan is
-    missing.  Thread-safe; each thread gets its own scratch space.
+    (always set when it does match), or ``None`` while the database is not ready, hyperscan is missing
+    or ``enabled`` is false (tests compare the callers' paths with and without the set).  Thread-safe;
+    each thread gets its own scratch space.
     """
 
     def __init__(self, name: str, patterns: Sequence[re.Pattern[str]]) -> None:
@@ -229,6 +230,7 @@ class PatternSet:
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: str | None = None
+        self.enabled = True
         # A child process does not inherit the building thread: let it start its own if it needs one.
         os.register_at_fork(after_in_child=self._after_fork)
 
@@ -354,6 +356,8 @@ class PatternSet:
         """
         database = self._database
         projection = self._projection
+        if not self.enabled:
+            return None
         if database is None or projection is None:
             self.start()
             return None
@@ -365,9 +369,9 @@ class PatternSet:
         if scratch is None:
             scratch = self._local.scratch = self._prototype.clone()
         found = [0]
-
-        def on_match(pattern_id: int, start: int, end: int, flags: int, context: object) -> None:
-            found[0] |= 1 << pattern_id
-
-        database.scan(data, match_event_handler=on_match, scratch=scratch)
+        database.scan(data, match_event_handler=_on_match, context=found, scratch=scratch)
         return found[0]
+
+
+def _on_match(pattern_id: int, start: int, end: int, flags: int, found: list[int]) -> None:
+    found[0] |= 1 << pattern_id

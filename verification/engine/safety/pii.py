@@ -19,10 +19,19 @@ from itertools import chain
 from typing import Any, cast
 
 from .fastpath import lowered_matches, lowered_variant
+from .multiscan import PatternSet
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
 
-__all__ = ["PII_TYPE_NAMES", "PiiMatch", "Redaction", "detect_pii", "may_hold", "redact_pii"]
+__all__ = [
+    "PII_TYPE_NAMES",
+    "PiiMatch",
+    "Redaction",
+    "detect_pii",
+    "may_hold",
+    "prepare_pii_prefilter",
+    "redact_pii",
+]
 
 #: Every type name ``detect_pii`` can report, sorted.
 PII_TYPE_NAMES: tuple[str, ...] = tuple(sorted({t.name for t in PII_TYPES}))
@@ -275,6 +284,19 @@ def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:
     return kept
 
 
+def _gate_text(lowered: str) -> str:
+    """``lowered`` as the context gates must read it: ``re.IGNORECASE`` matches "ı" to "i", "ſ" to "s"
+    and "İ" to "i", where ``str.lower`` keeps the first two and turns "İ" into "i" and a combining dot.
+    So "bırthdate" holds the context word "birth" for the regex but not for ``in``.
+
+    >>> _gate_text("bırth ſſn".lower())
+    'birth ssn'
+    """
+    if lowered.isascii() or not ("ı" in lowered or "ſ" in lowered or "\u0307" in lowered):
+        return lowered
+    return lowered.replace("ı", "i").replace("ſ", "s").replace("\u0307", "")
+
+
 def may_hold(kind: PiiType, text: str, lowered: str, digits: int) -> bool:
     """Cheap rejections before any regex runs: most texts hold few of a type's telltales.
 
@@ -286,7 +308,7 @@ def may_hold(kind: PiiType, text: str, lowered: str, digits: int) -> bool:
         return False
     if digits < kind.min_digits:
         return False
-    if kind.context_gate and not any(g in lowered for g in kind.context_gate):
+    if kind.context_gate and not any(g in _gate_text(lowered) for g in kind.context_gate):
         return False
     return not kind.gate or any(g in text for g in kind.gate)
 
@@ -576,7 +598,7 @@ def _features(text: str) -> tuple[int, int, int, bytes | None]:
 
 def _plan_for(text: str, lowered: str, digits: int, digit_run: int, word_run: int) -> _Plan:
     """The plan for ``text``: see ``_runnable``."""
-    hits = _MARKER_SCAN.scan(text) | _CONTEXT_SCAN.scan(lowered)
+    hits = _MARKER_SCAN.scan(text) | _CONTEXT_SCAN.scan(_gate_text(lowered))
     for marker, bit in _SINGLE_MARKERS:
         if marker in text:
             hits |= bit
@@ -617,6 +639,58 @@ def _runnable(
     return _plan_for(text, lowered, digits, digit_run, word_run).kinds
 
 
+# Which types may hold a value, for all types in one hyperscan pass (see ``multiscan``): each type's
+# pattern and, for a type that requires a context word, its context regex too; a type runs when every
+# one of its patterns may match.  Once the database is ready this replaces the pre-checks above
+# (``_features``, ``_plan_for``, ``_narrowed``: ten small steps that together cost more than the
+# searches they save on short texts) and is stricter than they are: it reads each pattern whole, where
+# they read only digit counts, markers and shapes.  Still a superset: findings are those of ``re``.
+def _prefilter_table() -> tuple[list[re.Pattern[str]], tuple[tuple[PiiType, int], ...]]:
+    patterns: list[re.Pattern[str]] = []
+    plan: list[tuple[PiiType, int]] = []
+    for kind in PII_TYPES:
+        mask = 1 << len(patterns)
+        patterns.append(kind.pattern)
+        if kind.context_required:
+            assert kind.context is not None  # a required context is always given
+            mask |= 1 << len(patterns)
+            patterns.append(kind.context)
+        plan.append((kind, mask))
+    return patterns, tuple(plan)
+
+
+_PREFILTER_PATTERNS, _PREFILTER_PLAN = _prefilter_table()
+_PREFILTER = PatternSet("pii", _PREFILTER_PATTERNS)
+# The types to run by the set of patterns reported: few distinct sets recur.
+_KINDS_BY_HITS: dict[int, tuple[PiiType, ...]] = {}
+
+
+def _prefiltered(text: str) -> tuple[PiiType, ...] | None:
+    """The types whose patterns may all match ``text``, in table order; ``None`` while unavailable."""
+    hits = _PREFILTER.may_match(text)
+    if hits is None:
+        return None
+    kinds = _KINDS_BY_HITS.get(hits)
+    if kinds is None:
+        kinds = tuple(kind for kind, mask in _PREFILTER_PLAN if hits & mask == mask)
+        if len(_KINDS_BY_HITS) >= _PLAN_CACHE_SIZE:
+            _KINDS_BY_HITS.clear()
+        _KINDS_BY_HITS[hits] = kinds
+    return kinds
+
+
+def prepare_pii_prefilter(timeout: float | None = 0.0) -> bool:
+    """Start loading (or building) the hyperscan prefilter of the PII types; wait up to ``timeout``
+    seconds (``None``: until done) and say whether it is ready.
+
+    Texts are scanned correctly either way; until it is ready they take the per-type pre-checks.
+
+    >>> prepare_pii_prefilter(timeout=None)
+    True
+    """
+    return _PREFILTER.wait(timeout)
+
+
 def detect_pii(
     text: str,
     *,
@@ -638,20 +712,25 @@ def detect_pii(
     if wanted is not None and (unknown := wanted - set(PII_TYPE_NAMES)):
         raise ValueError(f"unknown PII types: {sorted(unknown)}; known: {list(PII_TYPE_NAMES)}")
     found: dict[tuple[str, int, int], tuple[int, PiiMatch]] = {}
-    digits, digit_run, word_run, shape = _features(text)
     lowered = text.lower()
     # Where the lower-cased forms of case-insensitive types may run over ``lowered`` (see ``PiiType``).
     folds = text.isascii() or (len(lowered) == len(text) and "ſ" not in text and "ı" not in text)
-    plan = _plan_for(text, lowered, digits, digit_run, word_run)
-    if not plan.needs and (shape is None or not plan.needles):
-        kinds = plan.kinds
+    prefiltered = _prefiltered(text)
+    if prefiltered is not None:
+        kinds = prefiltered
     else:
-        kinds = _narrowed(plan, shape, text)
+        digits, digit_run, word_run, shape = _features(text)
+        plan = _plan_for(text, lowered, digits, digit_run, word_run)
+        if not plan.needs and (shape is None or not plan.needles):
+            kinds = plan.kinds
+        else:
+            kinds = _narrowed(plan, shape, text)
     for kind in kinds:
         if wanted is not None and kind.name not in wanted:
             continue
         if kind.context_required:
-            candidates = _candidates(kind, text, lowered)
+            # Context words are looked for in ``lowered`` only where that finds them all (``folds``).
+            candidates = _candidates(kind, text, lowered if folds else None)
         else:
             # Most types that pass the pre-checks still hold no value: one C-level search settles
             # those before a Python generator is built.  A case-insensitive type with a lower-cased

@@ -63,7 +63,8 @@ class PiiType:
     texts without one.  ``shrink`` retries a candidate that fails validation without its last
     space-separated group (an IBAN followed by an upper-case word).  ``min_digits`` is the fewest digits
     a valid value holds (a text with fewer skips the type) and ``context_gate`` lists lower-case
-    substrings one of which every required context word contains (checked before its regex).
+    substrings one of which every required context word, or every match of a case-insensitive pattern,
+    contains (looked for in the lower-cased text before the regex runs: "api_kEY=" holds "key").
     ``lowered_form`` is a case-sensitive form of a case-insensitive ``pattern`` that finds the same
     spans in the lower-cased text, wherever lower-casing keeps every offset and the text holds no "ſ"
     or "ı" (the only characters that ``re.IGNORECASE`` matches to an ASCII letter while ``str.lower``
@@ -290,8 +291,8 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("npm_token", "credential", _c(r"npm_(?<!\w.{4})[A-Za-z0-9]{36}\b"), 0.95, priority=5, gate=("npm_",), needs_digit=False),
     PiiType("sendgrid_key", "credential", _c(r"SG\.(?<!\w.{3})[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"), 0.97, priority=5, gate=("SG.",), needs_digit=False),
     PiiType("jwt", "credential", _c(r"eyJ(?<!\w.{3})[A-Za-z0-9_\-]{5,4000}\.eyJ[A-Za-z0-9_\-]{2,8000}\.[A-Za-z0-9_\-]{0,2000}"), 0.97, _jwt, priority=5, gate=("eyJ",), needs_digit=False),
-    PiiType("generic_secret", "credential", _c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})", _I), 0.8, priority=1, group=1, gate=("key", "token", "secret", "KEY", "TOKEN", "SECRET", "Key", "Token", "Secret"), needs_digit=False, lowered_form=_c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})")),
-    PiiType("password", "credential", _c(r"(?<![a-z])(?:password|passwd|pwd|passphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})", _I), 0.85, _password, priority=1, group=1, gate=("pass", "pwd", "PASS", "Pass", "PWD"), needs_digit=False, lowered_form=_c(r"p(?<![a-z].)(?:assword|asswd|wd|assphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})")),
+    PiiType("generic_secret", "credential", _c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})", _I), 0.8, priority=1, group=1, needs_digit=False, context_gate=("key", "token", "secret"), lowered_form=_c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})")),
+    PiiType("password", "credential", _c(r"(?<![a-z])(?:password|passwd|pwd|passphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})", _I), 0.85, _password, priority=1, group=1, needs_digit=False, context_gate=("pass", "pwd"), lowered_form=_c(r"p(?<![a-z].)(?:assword|asswd|wd|assphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})")),
     # --- financial -----------------------------------------------------------------------------
     PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)[ \-]?(?:\d[ \-]?){11,17}\d(?![\d\-]|\.\d)"), 0.95, _card, _c(r"\b(?:card|visa|master\s?card|amex|american\s+express|discover|cc|credit|debit|pay)\b", _I), context_boost=0.03, priority=3, min_digits=13),
     PiiType("iban", "financial", _c(r"[A-Z](?<!\w.)[A-Z]\d{2}(?: ?[A-Z0-9]){11,30}\b"), 0.97, _iban, priority=4, shrink=True, min_digits=2),
