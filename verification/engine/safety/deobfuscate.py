@@ -19,7 +19,6 @@ match can start, at memory speed.  The text's own patterns then run only there.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import codecs
 import html
@@ -72,9 +71,11 @@ def _byte_shapes(classes: dict[str, str]) -> bytes:
 # The shape of a text for the leetspeak and split-letter steps: "L" for a letter, "D" for a digit-like
 # character, " " for anything else (so a token of [A-Za-z0-9@$] is a run of "L" and "D").
 _TOKEN_SHAPES = _byte_shapes({string.ascii_letters: "L", "0123456789@$": "D"})
-# A digit-like character next to a letter, in the shape, and the rest of its token (``re`` skips to the
-# literal "D" at memory speed).
-_SHAPE_PAIR = re.compile(rb"D(?:(?<=LD)|(?=L))[LD]*")
+# Where leetspeak stays, in the shape after a leading space: a token of digit-like characters only
+# ("2024", "$5": after a space, before no letter), then letters, separators and more such tokens, up to
+# the first digit-like character of a mixed token (one after a letter, or in a run before a letter).
+# It starts with the literal " D", which ``re`` skips to, and runs of [^D] are counted at memory speed.
+_SHAPE_KEEP = re.compile(rb" D++(?!L)(?:[^D]*+(?<!L)D++(?!L))*+")
 # Where a split-letter run can start, in the shape: see _join_split_letters.
 _SHAPE_LONE_LETTERS = re.compile(rb" L L L")
 
@@ -92,48 +93,66 @@ _DISGUISED = re.compile("[" + re.escape("".join(map(chr, _HOMOGLYPHS))) + _INVIS
 _ASCII_RUNS = re.compile("[\x00-\x7f]+")
 
 
-def _unleet_mixed_tokens(text: str, latin1: bytes, shape: bytes) -> str:
-    """Undo leetspeak in every mixed token of ``text``, from its Latin-1 bytes and shape: each maximal run
-    of [A-Za-z0-9@$] holding both a letter and a digit-like character is translated by ``_LEET``.
+def _unleet_mixed_tokens(text: str, latin1: bytes, probe: bytes, exact: bool) -> str:
+    """Undo leetspeak in every mixed token of ``text``: each maximal run of [A-Za-z0-9@$] holding both a
+    letter and a digit-like character is translated by ``_LEET``.  ``latin1`` is the text's Latin-1
+    bytes (``exact`` when the text is all Latin-1, so that they decode back to it) and ``probe`` their
+    shape after a space.
 
-    A mixed token (a maximal run of [A-Za-z0-9@$] holding a letter and a digit-like character) holds a
-    letter next to a digit-like character, "LD" or "DL" in the shape, and such a pair lies in a mixed
-    token; ``_SHAPE_PAIR`` finds the first pair of each, to the token's end, and the token's start is
-    after the space before it.  Token characters are ASCII, so their bytes are the characters.  The rest
-    of the text is copied in slices.
+    ``_LEET`` changes digit-like characters only, so translating a whole stretch of text whose
+    digit-like characters all lie in mixed tokens changes just those tokens.  The text alternates
+    between such stretches and ``_SHAPE_KEEP`` matches, which hold the tokens of digit-like characters
+    only and no character of a mixed token: a match starts after a space, so before a token, and ends
+    at the end of the text or of a token, or just before a digit-like character of a mixed token (its
+    first: the token holds only letters before it).  The first match found from a position is the first
+    such token, so the stretch before it holds none.  A page holds fewer stretches than mixed tokens
+    (a Python step each before): numbers rarely stand between each two of them.
+
+    The stretches are taken from the text's Latin-1 bytes translated whole (``str.translate`` costs a
+    dict look-up per character), which stand for the text except where it goes beyond Latin-1: a
+    stretch holding a "?" (``unknown``: the next one) in a text that does is translated through UTF-8.
+    ``_LEET_BYTES`` changes ASCII bytes only, which stand for themselves in Latin-1 and in UTF-8 (where
+    a character beyond ASCII is all bytes from 0x80 on; "surrogatepass" keeps lone surrogates), and
+    maps them to ASCII, so the translation has the text's length.
     """
+    if b"LD" not in probe and b"DL" not in probe:  # no mixed token: nothing to change (most texts)
+        return text
+    spelled = latin1.translate(_LEET_BYTES).decode("latin-1")
+    unknown = -1 if exact else latin1.find(b"?")
+    size = len(text)
+    keeps = [keep.span() for keep in _SHAPE_KEEP.finditer(probe)]
+    keeps.append((size + 1, size + 1))  # the end of the text, as an empty match after it
     pieces: list[str] = []
     pos = 0
-    for pair in _SHAPE_PAIR.finditer(shape):
-        end = pair.end()
-        start = shape.rfind(b" ", 0, pair.start()) + 1  # after the previous token: at least pos
-        token = latin1[start:end]
-        spelled = token.translate(_LEET_BYTES)
-        if spelled != token:  # "x86" stays: 8 and 6 spell no letter
-            pieces.append(text[pos:start])
-            pieces.append(spelled.decode("ascii"))
-            pos = end
-    if not pieces:
-        return text
-    pieces.append(text[pos:])
+    for start, end in keeps:
+        start = start - 1 if start else 0  # in the text (the probe's leading space stands before it)
+        end -= 1
+        if 0 <= unknown < pos:
+            unknown = latin1.find(b"?", pos)
+        if 0 <= unknown < start:
+            raw = text[pos:start].encode("utf-8", "surrogatepass").translate(_LEET_BYTES)
+            pieces.append(raw.decode("utf-8", "surrogatepass"))
+        else:
+            pieces.append(spelled[pos:start])
+        pieces.append(text[start:end])
+        pos = end
     return "".join(pieces)
 
 
-def _join_split_letters(text: str, shape: bytes) -> str:
+def _join_split_letters(text: str, probe: bytes) -> str:
     """``_SPLIT_LETTERS.sub`` joining each run (``_SEPARATORS`` removed), with ``_SPLIT_LETTERS`` tried
     only where a run can start: its ``\\b`` makes ``re`` try every position of the text.
 
-    ``shape`` is the shape of the text before leetspeak was undone (``text`` has the same length: a
-    token's translation is as long as the token).  A run starting at ``a`` has letters at ``a``,
-    ``a + 2`` and ``a + 4``, each with a separator or a non-word character (or an end of the text) on
-    either side.  Each was that letter already, alone in its token, so the shape reads " L L L" from
-    ``a - 1`` (a space stands before the text), which prose rarely does.  For had a token character
-    stood beside the letter, the two would have been one token: if mixed, it turned into letters and
-    the digits 2, 6, 8 and 9; if not, it was left as it was, all letters like the letter.  Either way
-    the neighbour would now be a letter or a digit.  And a one-character token is not mixed, so the
-    letter was not rewritten.
+    ``probe`` is a space and the shape of the text before leetspeak was undone (``text`` has the same
+    length: a token's translation is as long as the token), so ``probe[i]`` is the shape at ``i - 1``.
+    A run starting at ``a`` has letters at ``a``, ``a + 2`` and ``a + 4``, each with a separator or a
+    non-word character (or an end of the text) on either side.  Each was that letter already, alone in
+    its token, so the probe reads " L L L" from ``a``, which prose rarely does.  For had a token
+    character stood beside the letter, the two would have been one token: if mixed, it turned into
+    letters and the digits 2, 6, 8 and 9; if not, it was left as it was, all letters like the letter.
+    Either way the neighbour would now be a letter or a digit.  And a one-character token is not mixed,
+    so the letter was not rewritten.
     """
-    probe = b" " + shape  # probe[i] is the shape at i - 1, a space at 0
     candidate = _SHAPE_LONE_LETTERS.search(probe)
     if candidate is None:
         return text
@@ -176,9 +195,11 @@ def normalize(text: str) -> tuple[str, tuple[str, ...]]:
         # memory speed.
         try:
             latin1 = out.encode("latin-1")  # every character is Latin-1 (otherwise this raises)
+            exact = True
             disguised = "\xad" in out  # the soft hyphen is the only one of them in Latin-1
         except UnicodeEncodeError:
             latin1 = out.encode("latin-1", "replace")
+            exact = False
             # None of them is ASCII: look among the text's non-ASCII characters only (usually few).
             disguised = _DISGUISED.search(_ASCII_RUNS.sub("", out)) is not None
         if disguised:
@@ -190,14 +211,16 @@ def normalize(text: str) -> tuple[str, tuple[str, ...]]:
             if mapped != out:
                 tricks.add("homoglyph")
             out = mapped
+            # Still all Latin-1 if it was: only soft hyphens went, and no homoglyph is Latin-1.
             latin1 = out.encode("latin-1", "replace")
     else:
         latin1 = text.encode("latin-1")
-    shape = latin1.translate(_TOKEN_SHAPES)
-    unleeted = _unleet_mixed_tokens(out, latin1, shape)
+        exact = True
+    probe = b" " + latin1.translate(_TOKEN_SHAPES)  # the shape after a space (a non-token character)
+    unleeted = _unleet_mixed_tokens(out, latin1, probe, exact)
     if unleeted != out:
         tricks.add("leetspeak")
-    joined = _join_split_letters(unleeted, shape)
+    joined = _join_split_letters(unleeted, probe)
     if joined != unleeted:
         tricks.add("split_letters")
     return joined, tuple(sorted(tricks))
@@ -281,6 +304,9 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 _BASE64_SHAPES = _byte_shapes({string.ascii_letters + string.digits + "+/": "b"})
 _BASE64_RUN = b"b" * 16
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){12,}\b")
+# The shape of a text for ``_HEX``: "h" for a hex digit, " " for anything else.
+_HEX_SHAPES = _byte_shapes({string.hexdigits: "h"})
+_HEX_RUN = b"h" * 24
 # ``(?:X){3,}`` written ``X(?:X){2,}``: the same matches, but the pattern starts with a literal ("\\x",
 # "&#", "%"), which ``re`` skips to; a leading repeat made it try every position (5 ms per 200 KB).
 _BACKSLASH_HEX = re.compile(r"\\x[0-9a-fA-F]{2}(?:\\x[0-9a-fA-F]{2}){2,}")
@@ -291,12 +317,41 @@ _PERCENT = re.compile(r"%[0-9a-fA-F]{2}[^%\s]{0,3}(?:%[0-9a-fA-F]{2}[^%\s]{0,3})
 _ROT13_NAMED = re.compile(r"13(?:(?<=\brot13)|(?<=\brot-13))\b", re.IGNORECASE)
 
 
+# ASCII bytes that decode to a character neither printable nor "\n" or "\t" (one byte is one character
+# in UTF-8, even inside a longer text).
+_UNPRINTABLE_ASCII = bytes(c for c in range(0x80) if not (chr(c).isprintable() or chr(c) in "\n\t"))
+_ASCII_LETTERS = string.ascii_letters.encode("ascii")  # the ASCII characters ``str.isalpha`` accepts
+# Bytes no UTF-8 text holds: C0 and C1 (overlong leads) and F5 to FF (leads beyond U+10FFFF, or none).
+_NEVER_UTF8 = bytes([0xC0, 0xC1, *range(0xF5, 0x100)])
+_NOT_TEXT = _UNPRINTABLE_ASCII + _NEVER_UTF8
+
+
 def _printable_text(data: bytes) -> str | None:
+    """``data`` decoded as UTF-8 if that reads as words: at least 95 % printable characters (or "\\n",
+    "\\t") and half letters; None otherwise (images, keys and hashes; bytes that are not UTF-8).
+
+    Most blobs are binary, and a failed decoding costs an exception.  A non-ASCII blob is turned down
+    before that if it holds a byte no UTF-8 text holds, or if more than 5 % of its bytes are ASCII
+    controls: the decoding has at most ``len(data)`` characters, each control one of them and not
+    printable, so under 95 % would be printable (with a margin far above float rounding: a fraction
+    below 0.95 with a denominator this small is at least 1e-6 below).  One count of both kinds of byte
+    ``dropped`` tells most blobs: above 5 %, either kind turns the blob down.  An ASCII blob (a
+    character per byte, its controls the unprintable ones) is counted in bytes, without decoding.
+    """
+    size = len(data)
+    dropped = size - len(data.translate(None, _NOT_TEXT))
+    if data.isascii():
+        if not size:
+            return None
+        letters = size - len(data.translate(None, _ASCII_LETTERS))
+        if (size - dropped) / size < 0.95 or letters / size < 0.5:
+            return None
+        return data.decode("ascii")
+    if dropped * 20 > size or len(data.translate(None, _NEVER_UTF8)) != size:
+        return None
     try:
         decoded = data.decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    if not decoded:
         return None
     printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
     letters = sum(1 for c in decoded if c.isalpha())
@@ -317,59 +372,85 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
     # characters, so a text without a base64 run has no hex run either.
     # ``_BASE64`` matches where 16 base64 characters start, that is where the shape holds 16 "b": so its
     # next match from a position (the search of ``finditer``) starts at the next such place.
-    runs = text.encode("latin-1", "replace").translate(_BASE64_SHAPES)
+    latin1 = text.encode("latin-1", "replace")
+    runs = latin1.translate(_BASE64_SHAPES)
     at = runs.find(_BASE64_RUN)
     if at < 0 and "\\x" not in text and "&#" not in text and "%" not in text and "13" not in text:
         return []  # no decoder below can fire (the usual case): skip setting them up
     found: list[DecodedPayload] = []
 
-    def add(encoding: str, match: re.Match[str], decoded: str | None) -> None:
+    def add(encoding: str, start: int, end: int, decoded: str | None) -> None:
         if decoded and len(found) < MAX_DECODED_CANDIDATES:
-            found.append(DecodedPayload(encoding, match.start(), match.end(), decoded))
+            found.append(DecodedPayload(encoding, start, end, decoded))
 
-    spans: list[tuple[int, int]] = []
+    # The ``_BASE64`` match at ``at`` is read from the shape rather than matched: its run of base64
+    # characters ends at the next " " of the shape (any other character, "=" included), and it takes up
+    # to two "=" after it.  The blob is ASCII, so its bytes are those of ``latin1``, and
+    # ``b64decode(blob, validate=True)`` is ``a2b_base64(blob.encode("ascii"), strict_mode=True)``.
+    # A hex match is a run of base64 characters, so it lies inside one of these matches (each takes its
+    # whole run, and at most two "=" after it), and holds 24 hex digits in a row, which most runs (words,
+    # keys) do not: only the matches holding such a row (``hex_at``: the next one in the hex shape) are
+    # kept for ``_HEX``.
+    hex_shape = latin1.translate(_HEX_SHAPES) if at >= 0 else b""
+    hex_at = hex_shape.find(_HEX_RUN)
+    hex_spans: list[tuple[int, int]] = []
+    size = len(text)
     while at >= 0:
-        match = _BASE64.match(text, at)
-        assert match is not None  # 16 base64 characters start at ``at``
-        at = runs.find(_BASE64_RUN, match.end())
+        start = at
+        run_end = runs.find(b" ", start + 16)
+        if run_end < 0:
+            run_end = size
+        end = run_end
+        if text.startswith("=", end):
+            end += 2 if text.startswith("=", end + 1) else 1
+        at = runs.find(_BASE64_RUN, end)
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
-        spans.append(match.span())
-        blob = match.group(0)[:MAX_DECODED_CHARS]
-        blob = blob[: len(blob) - len(blob) % 4] if not blob.endswith("=") else blob
+        if 0 <= hex_at < start:
+            hex_at = hex_shape.find(_HEX_RUN, start)
+        if hex_at >= 0 and hex_at + 24 <= end + 1 and end - start >= 24:  # find(_HEX_RUN, start, end + 1)
+            hex_spans.append((start, end))
+        # The blob is the match's first MAX_DECODED_CHARS characters.
+        cut = end if end - start <= MAX_DECODED_CHARS else start + MAX_DECODED_CHARS
+        if cut > run_end:  # it ends with "=": padded to a multiple of 4 (more than two "=" fail)
+            blob = latin1[start:cut]
+            blob += b"=" * (-len(blob) % 4)
+        else:  # cut to a multiple of 4 (no padding added)
+            blob = latin1[start : cut - (cut - start) % 4]
         try:
-            raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+            decoded = _printable_text(binascii.a2b_base64(blob, strict_mode=True))
         except (binascii.Error, ValueError):
             continue
-        add("base64", match, _printable_text(raw))
-    # A hex match is a run of base64 characters, so it lies inside one of the matches above (each takes
-    # its whole run, and at most two "=" after it).  ``_HEX`` runs over each of them, one character
-    # further for its closing ``\\b`` (its opening one reads the text before the start).  They are all
-    # listed when ``found`` has room: the loop above stops early only when it is full.
-    for start, end in spans:
-        for match in _HEX.finditer(text, start, end + 1) if end - start >= 24 else ():
+        if decoded:
+            found.append(DecodedPayload("base64", start, end, decoded))
+    # ``_HEX`` runs over each kept match, one character further for its closing ``\\b`` (its opening one
+    # reads the text before the start).  They are all listed when ``found`` has room: the loop above
+    # stops early only when it is full.
+    for start, end in hex_spans:
+        for match in _HEX.finditer(text, start, end + 1):
             if len(found) >= MAX_DECODED_CANDIDATES:
                 break
-            add("hex", match, _printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS])))
+            decoded = _printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS]))
+            add("hex", match.start(), match.end(), decoded)
     for match in _BACKSLASH_HEX.finditer(text) if "\\x" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         hexdigits = match.group(0)[:MAX_DECODED_CHARS].replace("\\x", "")
         tail = text[match.end() : match.end() + 200]
         decoded = _printable_text(bytes.fromhex(hexdigits))
-        add("backslash_hex", match, decoded + tail if decoded else None)
+        add("backslash_hex", match.start(), match.end(), decoded + tail if decoded else None)
     for match in _HTML_ENTITIES.finditer(text) if "&#" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         tail = text[match.end() : match.end() + 200]
-        add("html_entities", match, html.unescape(match.group(0)[:MAX_DECODED_CHARS]) + tail)
+        decoded = html.unescape(match.group(0)[:MAX_DECODED_CHARS]) + tail
+        add("html_entities", match.start(), match.end(), decoded)
     for match in _PERCENT.finditer(text) if "%" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
-        add("percent", match, urllib.parse.unquote(match.group(0)[:MAX_DECODED_CHARS]))
+        add("percent", match.start(), match.end(), urllib.parse.unquote(match.group(0)[:MAX_DECODED_CHARS]))
     named = _ROT13_NAMED.search(text) if "13" in text else None
     if named and len(found) < MAX_DECODED_CANDIDATES:
-        whole = re.match(r"(?s).*", text[:MAX_DECODED_CHARS])
-        assert whole is not None  # ".*" with DOTALL always matches
-        add("rot13", whole, codecs.decode(whole.group(0), "rot13"))
+        whole = text[:MAX_DECODED_CHARS]
+        add("rot13", 0, len(whole), codecs.decode(whole, "rot13"))
     return found
