@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 from typing import Any, Literal
@@ -99,12 +99,16 @@ _PREFILTER_MIN_CHARS = 256
 _QUOTED_FRAGMENT = re.compile(r"['\"“‘]([^'\"“”‘’\n]{2,200})['\"”’]")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class InjectionEvidence:
     """One matched signal: the rule, its category, the matched text and where it was found.
 
     ``start``/``end`` index the scanned text when ``via`` is ``"raw"``; for signals found in a decoded
     or normalised form they span the encoded region (or are ``-1`` when there is no single region).
+
+    The constructor is written out (``init=False``) for the reason given on ``pii.PiiMatch``: compiled
+    with mypyc, a generated one stays interpreted Python (8 % of the time on short texts).  It takes
+    the parameters the generated one took.
     """
 
     category: str
@@ -113,7 +117,18 @@ class InjectionEvidence:
     text: str
     start: int
     end: int
-    via: str = "raw"
+    via: str
+
+    def __init__(
+        self, category: str, rule: str, weight: float, text: str, start: int, end: int, via: str = "raw"
+    ) -> None:
+        object.__setattr__(self, "category", category)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "weight", weight)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "via", via)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict.
@@ -132,16 +147,36 @@ class InjectionEvidence:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class InjectionFinding:
-    """The verdict on one text: risk in [0, 1], the primary category and the evidence behind it."""
+    """The verdict on one text: risk in [0, 1], the primary category and the evidence behind it.
+
+    The constructor is written out (``init=False``), as on ``InjectionEvidence``: every call of
+    ``detect_injection`` builds one.  It takes the parameters the generated one took.
+    """
 
     risk_score: float
     is_injection: bool
     category: str | None
-    category_scores: dict[str, float] = field(default_factory=dict)
-    evidence: tuple[InjectionEvidence, ...] = ()
-    source: str = "user"
+    category_scores: dict[str, float]
+    evidence: tuple[InjectionEvidence, ...]
+    source: str
+
+    def __init__(
+        self,
+        risk_score: float,
+        is_injection: bool,
+        category: str | None,
+        category_scores: dict[str, float] | None = None,
+        evidence: tuple[InjectionEvidence, ...] = (),
+        source: str = "user",
+    ) -> None:
+        object.__setattr__(self, "risk_score", risk_score)
+        object.__setattr__(self, "is_injection", is_injection)
+        object.__setattr__(self, "category", category)
+        object.__setattr__(self, "category_scores", {} if category_scores is None else category_scores)
+        object.__setattr__(self, "evidence", evidence)
+        object.__setattr__(self, "source", source)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict.
@@ -176,13 +211,20 @@ class _MetaIndex:
         The phrases are those one pass over the whole text finds, taken lazily: on a long page only the
         stretch up to the last match asked about is searched.
         """
+        if self._exhausted:
+            return
         found = self._found
         if found is None:
             if len(self.lowered) == len(self.text):
                 # Searched in the lower-cased text when offsets agree (see ``fastpath``): a
-                # case-insensitive regex that starts with \b costs five times more.
+                # case-insensitive regex that starts with \b costs five times more.  Most texts hold no
+                # meta phrase: one C-level search settles those before a generator is built.
                 compiled, boundary = _META_LOWERED
-                found = lowered_matches(compiled, boundary, self.lowered)
+                first = compiled.search(self.lowered)
+                if first is None:
+                    self._exhausted = True
+                    return
+                found = lowered_matches(compiled, boundary, self.lowered, first.start(), first)
             else:
                 found = _META.finditer(self.text)
             self._found = found

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["RISK_WEIGHTS", "RiskReport", "score_hallucination_risk"]
@@ -127,15 +127,34 @@ _NOTHING: tuple[float, Sequence[str]] = (0.0, ())
 _MAX_JSON_STARTS = 20
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RiskReport:
-    """Hallucination-risk indicator: ``score`` in [0, 1], a ``level``, the indicators and the reasons."""
+    """Hallucination-risk indicator: ``score`` in [0, 1], a ``level``, the indicators and the reasons.
+
+    The constructor is written out (``init=False``) for the reason given on ``pii.PiiMatch``: compiled
+    with mypyc, the generated one (with its ``default_factory``) stays interpreted Python.  It takes the
+    parameters the generated one took.
+    """
 
     score: float
     level: str
-    indicators: dict[str, float] = field(default_factory=dict)
-    reasons: tuple[str, ...] = ()
-    disclaimer: str = DISCLAIMER
+    indicators: dict[str, float]
+    reasons: tuple[str, ...]
+    disclaimer: str
+
+    def __init__(
+        self,
+        score: float,
+        level: str,
+        indicators: dict[str, float] | None = None,
+        reasons: tuple[str, ...] = (),
+        disclaimer: str = DISCLAIMER,
+    ) -> None:
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "indicators", {} if indicators is None else indicators)
+        object.__setattr__(self, "reasons", reasons)
+        object.__setattr__(self, "disclaimer", disclaimer)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict.
