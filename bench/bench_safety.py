@@ -13,7 +13,9 @@ Runs, in one process, for every split of ``bench/corpora`` (dev and held-out):
 
 llmverify runs through ``node bench/node/llmverify_safety.js`` on the same inputs.  Both sides are timed
 the same way: in-process (no start-up or file reading), after one untimed warm-up run over the same
-inputs, best of ``--repeats`` runs of ``LOOPS`` (10) passes each (one pass for the long document).
+inputs, best of ``--repeats`` runs of ``LOOPS`` (10) passes each (one pass for the long document), in
+``ROUNDS`` (3) alternating rounds of ours then llmverify, the best over all rounds, both pinned to one
+CPU (``--cpu``; see ``pin_to_one_cpu``).
 The headline is CPU time of the process (``time.process_time`` and node's ``process.cpuUsage``),
 because the machine is shared and loaded and wall time then mostly measures the other tenants; wall
 time is recorded too.  Every speed row also gives the ratio ours / llmverify (above 1: we are faster).
@@ -180,6 +182,35 @@ def run_node(
     return payload["results"], (min(payload["cpu_ms"]), min(payload["elapsed_ms"]))
 
 
+# Rounds of (ours, then llmverify), each side's best taken over all of them.  The machine's speed drifts
+# by a third over minutes (a shared box); timing each side once, one after the other, let a slow spell
+# land on one side only and swung single rows by +-30 %.  Alternating rounds give both sides the same
+# spells.
+ROUNDS = 3
+
+
+def side_by_side(
+    ours: Callable[[], list[Any]],
+    task: str,
+    node_rows: list[dict[str, Any]],
+    repeats: int,
+    loops: int = LOOPS,
+) -> tuple[list[Any], Timing, list[dict[str, Any]], Timing]:
+    """``timed(ours)`` and ``run_node(task, node_rows)`` in ``ROUNDS`` alternating rounds: both outputs and
+    each side's best CPU and wall ms over all rounds."""
+    ours_cpu, ours_wall, their_cpu, their_wall = [], [], [], []
+    out: list[Any] = []
+    theirs: list[dict[str, Any]] = []
+    for _ in range(ROUNDS):
+        out, (cpu, wall) = timed(ours, repeats, loops)
+        ours_cpu.append(cpu)
+        ours_wall.append(wall)
+        theirs, (cpu, wall) = run_node(task, node_rows, repeats, loops)
+        their_cpu.append(cpu)
+        their_wall.append(wall)
+    return out, (min(ours_cpu), min(ours_wall)), theirs, (min(their_cpu), min(their_wall))
+
+
 def throughput(rows: int, chars: int, timing: Timing) -> dict[str, float]:
     """Lines and characters per second of CPU time for a timed run (and lines per wall-clock second)."""
     cpu_ms, wall_ms = timing
@@ -236,10 +267,9 @@ def bench_injection(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
     def ours() -> list[Any]:
         return [detect_injection(r["text"], source=r["source"], history=r.get("history", ())) for r in rows]
 
-    findings, ours_ms = timed(ours, repeats)
     # llmverify has no notion of history or source: give it the whole conversation as one text.
     node_rows = [{"id": r["id"], "text": "\n".join([*r.get("history", []), r["text"]])} for r in rows]
-    theirs, theirs_ms = run_node("injection", node_rows, repeats)
+    findings, ours_ms, theirs, theirs_ms = side_by_side(ours, "injection", node_rows, repeats)
     their_cat: list[str | None] = []
     for res in theirs:
         best = max(res["findings"], key=lambda f: f["score"], default=None)
@@ -332,9 +362,9 @@ def bench_pii(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
     def ours() -> list[Any]:
         return [detect_pii(r["text"]) for r in rows]
 
-    found, ours_ms = timed(ours, repeats)
+    node_rows = [{"id": r["id"], "text": r["text"]} for r in rows]
+    found, ours_ms, theirs, theirs_ms = side_by_side(ours, "pii", node_rows, repeats)
     redacted = [redact_pii(r["text"], matches=m).text for r, m in zip(rows, found, strict=True)]
-    theirs, theirs_ms = run_node("pii", [{"id": r["id"], "text": r["text"]} for r in rows], repeats)
     their_preds = [
         [(LLMVERIFY_PII.get(x["type"]), x["position"]) for x in res["redactions"]] for res in theirs
     ]
@@ -384,10 +414,8 @@ def bench_risk(rows: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
     def ours() -> list[Any]:
         return [score_hallucination_risk(r["output"], prompt=r["prompt"]).score for r in rows]
 
-    scores, ours_ms = timed(ours, repeats)
-    theirs, theirs_ms = run_node(
-        "risk", [{k: r[k] for k in ("id", "prompt", "output")} for r in rows], repeats
-    )
+    node_rows = [{k: r[k] for k in ("id", "prompt", "output")} for r in rows]
+    scores, ours_ms, theirs, theirs_ms = side_by_side(ours, "risk", node_rows, repeats)
     chars = sum(len(r["output"]) + len(r["prompt"]) for r in rows)
     result: dict[str, Any] = {
         "lines": len(rows),
@@ -411,8 +439,9 @@ def bench_long_document(texts: list[str], repeats: int, size: int = 200_000) -> 
     doc = (joined * (size // max(1, len(joined)) + 1))[:size]
     out: dict[str, Any] = {"chars": len(doc)}
     for task, ours in (("injection", lambda: [detect_injection(doc)]), ("pii", lambda: [detect_pii(doc)])):
-        _, (ours_cpu, ours_wall) = timed(ours, repeats, loops=1)
-        _, (theirs_cpu, theirs_wall) = run_node(task, [{"id": "doc", "text": doc}], repeats, loops=1)
+        _, (ours_cpu, ours_wall), _, (theirs_cpu, theirs_wall) = side_by_side(
+            ours, task, [{"id": "doc", "text": doc}], repeats, loops=1
+        )
         out[task] = {
             "ours_cpu_ms": round(ours_cpu, 1),
             "llmverify_cpu_ms": round(theirs_cpu, 1),
@@ -479,6 +508,20 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n\nSpeed, CPU time (best of the repeats):\n\n" + "\n".join(speed)
 
 
+def pin_to_one_cpu(cpu: int | None) -> int | None:
+    """Run this process, and the node processes it starts (they inherit it), on one CPU; which one.
+
+    Left to the scheduler, a process here moves between the box's two CPUs, and a process that does
+    so ran the same work in 14 or in 21 ms, at random, for its whole life (node too: 8 or 13 ms).  On
+    one CPU both tools run at their steady speed.  Where affinity cannot be set, nothing is pinned.
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        return None  # not on macOS or Windows
+    chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
+    os.sched_setaffinity(0, {chosen})
+    return chosen
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the comparison and write ``bench/results/safety.json``."""
     parser = argparse.ArgumentParser(
@@ -488,7 +531,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--splits", nargs="+", default=["dev", "holdout"], choices=["dev", "holdout"])
     parser.add_argument("--halueval", type=Path, default=DEFAULT_HALUEVAL)
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--cpu", type=int, default=None, help="the CPU both tools run on (default: the first one allowed)"
+    )
     args = parser.parse_args(argv)
+    cpu = pin_to_one_cpu(args.cpu)
     # A server has long since loaded (or built) the long-text prefilter when traffic arrives: so here.
     results: dict[str, Any] = {
         "injection": {},
@@ -513,7 +560,11 @@ def main(argv: list[str] | None = None) -> int:
         "node": node,
         "llmverify": version,
         "repeats": args.repeats,
-        "timing": "best of the repeats after one warm-up run, CPU time of each process (wall time too)",
+        "cpu": cpu,
+        "timing": (
+            f"best of the repeats after one warm-up run, in {ROUNDS} alternating rounds (ours, llmverify), "
+            "CPU time of each process (wall time too)"
+        ),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
     }
