@@ -1,10 +1,11 @@
-"""Management commands: create_provider, create_api_key, revoke_api_key."""
+"""Management commands: create_provider, create_api_key, revoke_api_key, seed_demo."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -129,3 +130,17 @@ def test_it_revokes_a_key_so_it_stops_working(form: str, keyed_client: Callable[
 def test_it_refuses_to_revoke_an_unknown_key() -> None:
     with pytest.raises(CommandError):
         run("revoke_api_key", "trk_nothere")
+
+
+def test_it_seeds_the_demo_again_over_its_own_data(tmp_path: Path) -> None:
+    # `make run` seeds on every start: the second start finds the demo's suspended provider (whose
+    # reports are then refused) and must still come up.
+    key_file = tmp_path / "key"
+    run("seed_demo", "--quiet", "--signing-key-file", str(key_file))
+    suspended = Provider.objects.get(slug="shady-verifier")
+    assert suspended.status == Provider.Status.SUSPENDED
+    reports = suspended.summaries.count()
+    run("seed_demo", "--quiet", "--signing-key-file", str(key_file))
+    suspended.refresh_from_db()
+    assert suspended.status == Provider.Status.SUSPENDED and suspended.summaries.count() == reports > 0
+    assert suspended.audit_events.filter(action="suspended").count() == 1

@@ -125,6 +125,9 @@ class Command(BaseCommand):
         ]
         now = timezone.now().replace(microsecond=0)
         for slug, index, allow, block, uncertain, confidence, checks, stake in SUMMARIES:
+            if providers[slug].status != Provider.Status.ACTIVE:
+                # Suspended by an earlier run (below): its reports are refused now, and kept from then.
+                continue
             body: dict[str, Any] = {
                 "agent": agents[index].subject_id,
                 "allowRate": allow,
