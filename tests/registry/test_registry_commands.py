@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,11 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 from registry_support import demo_signer_address, signed_headers, summary_body
 from rest_framework.test import APIClient
 
-from registry.models import Provider, ProviderApiKey
+from registry.models import CheckOutcome, Provider, ProviderApiKey
 from registry.services.agents import agent_register
 
 pytestmark = pytest.mark.django_db
@@ -132,15 +134,19 @@ def test_it_refuses_to_revoke_an_unknown_key() -> None:
         run("revoke_api_key", "trk_nothere")
 
 
-def test_it_seeds_the_demo_again_over_its_own_data(tmp_path: Path) -> None:
-    # `make run` seeds on every start: the second start finds the demo's suspended provider (whose
-    # reports are then refused) and must still come up.
+def test_it_seeds_the_demo_again_over_its_own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `make run` seeds on every start: the second start, later, finds the demo's suspended provider
+    # (whose reports are then refused) and the demo's outcome ids (idempotency keys) already used.
     key_file = tmp_path / "key"
     run("seed_demo", "--quiet", "--signing-key-file", str(key_file))
     suspended = Provider.objects.get(slug="shady-verifier")
     assert suspended.status == Provider.Status.SUSPENDED
     reports = suspended.summaries.count()
+    outcomes = CheckOutcome.objects.count()
+    started = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: started + timedelta(minutes=5))
     run("seed_demo", "--quiet", "--signing-key-file", str(key_file))
+    assert CheckOutcome.objects.count() == outcomes == 40
     suspended.refresh_from_db()
     assert suspended.status == Provider.Status.SUSPENDED and suspended.summaries.count() == reports > 0
     assert suspended.audit_events.filter(action="suspended").count() == 1

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from registry.models import Agent, FeedbackEntry, Provider, ProviderApiKey
+from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider, ProviderApiKey
 from registry.services.agents import agent_register
 from registry.services.outcomes import outcomes_ingest
 from registry.services.providers import api_key_create, api_key_hash, provider_create, provider_set_status
@@ -141,22 +141,27 @@ class Command(BaseCommand):
             if stake:
                 body["stakeDistribution"] = {level: {"checks": n} for level, n in stake.items()}
             summaries_ingest(provider=providers[slug], bodies=[body])
-        outcomes_ingest(
-            provider=providers["veritas-labs"],
-            body={
-                "agent": agents[7].subject_id,
-                "outcomes": [
-                    {
-                        "id": f"demo-outcome-{i}",
-                        "verdict": ["ALLOW", "ALLOW", "ALLOW", "HOLD", "OBJECT"][i % 5],
-                        "confidence": 0.6 + (i % 4) / 10,
-                        "stake": ["low", "medium", "high"][i % 3],
-                        "checkedAt": (now - timedelta(minutes=i)).isoformat().replace("+00:00", "Z"),
-                    }
-                    for i in range(40)
-                ],
-            },
-        )
+        # Outcome ids are idempotency keys: a second run (new timestamps) would reuse them for other
+        # content, which the registry refuses.  The first run's outcomes stay.
+        if not CheckOutcome.objects.filter(
+            provider=providers["veritas-labs"], outcome_id="demo-outcome-0"
+        ).exists():
+            outcomes_ingest(
+                provider=providers["veritas-labs"],
+                body={
+                    "agent": agents[7].subject_id,
+                    "outcomes": [
+                        {
+                            "id": f"demo-outcome-{i}",
+                            "verdict": ["ALLOW", "ALLOW", "ALLOW", "HOLD", "OBJECT"][i % 5],
+                            "confidence": 0.6 + (i % 4) / 10,
+                            "stake": ["low", "medium", "high"][i % 3],
+                            "checkedAt": (now - timedelta(minutes=i)).isoformat().replace("+00:00", "Z"),
+                        }
+                        for i in range(40)
+                    ],
+                },
+            )
         for index, rating, count in FEEDBACK:
             for n in range(count):
                 FeedbackEntry.objects.get_or_create(
