@@ -29,7 +29,7 @@ from operator import or_
 from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize
-from .fastpath import at_word_boundary, lowered_matches, required_lowered_variant
+from .fastpath import LeadSearch, at_word_boundary, lowered_matches, required_lowered_variant
 from .injection_rules import (
     CATEGORIES,
     FAST_PATH_MIN_CHARS,
@@ -40,7 +40,7 @@ from .injection_rules import (
 )
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
 from .multiscan import PatternSet
-from .prefilter import required_literals, trie_pattern
+from .prefilter import leading_literals, required_literals, trie_pattern
 
 __all__ = [
     "INJECTION_THRESHOLD",
@@ -197,9 +197,11 @@ class InjectionFinding:
 class _MetaIndex:
     """Where a text talks *about* attacks: meta phrases, found as far as the matches asked about need."""
 
-    def __init__(self, text: str, lowered: str) -> None:
+    def __init__(self, text: str, lowered: str, leads: tuple[str, ...] | None = None) -> None:
         self.text = text
         self.lowered = lowered
+        # Leads of the phrases (``_RuleSet.meta_leads``) for a long text: searched from their occurrences.
+        self.leads = leads if len(text) >= _LEAD_SEARCH_MIN_CHARS else None
         self.meta: list[tuple[int, int]] = []
         self.meta_starts: list[int] = []
         self._found: Iterator[re.Match[str]] | None = None
@@ -220,11 +222,14 @@ class _MetaIndex:
                 # case-insensitive regex that starts with \b costs five times more.  Most texts hold no
                 # meta phrase: one C-level search settles those before a generator is built.
                 compiled, boundary = _META_LOWERED
-                first = compiled.search(self.lowered)
+                searcher = (
+                    None if self.leads is None else LeadSearch(compiled, self.leads, self.lowered, boundary)
+                )
+                first = compiled.search(self.lowered) if searcher is None else searcher.search(0)
                 if first is None:
                     self._exhausted = True
                     return
-                found = lowered_matches(compiled, boundary, self.lowered, first.start(), first)
+                found = lowered_matches(compiled, boundary, self.lowered, first.start(), first, searcher)
             else:
                 found = _META.finditer(self.text)
             self._found = found
@@ -347,6 +352,15 @@ class _RuleSet:
         self.check_clauses = True
         # Whether long texts may ask hyperscan (``prefiltered``); the tests turn it off for reference runs.
         self.use_prefilter = True
+        # The strings every match of a rule's lower-cased form starts with, by rule id, and those of the
+        # "talks about attacks" phrases: long texts search for the next match from their occurrences
+        # (``fastpath.LeadSearch``).  The tests empty them for reference runs.
+        self.leads: dict[str, tuple[str, ...]] = {
+            rule.rule_id: leads
+            for rule in self.rules
+            if rule.lowered is not None and (leads := _search_leads(rule.lowered)) is not None
+        }
+        self.meta_leads = _search_leads(_META_LOWERED[0])
         if self.rules != _ALL_RULES[: len(self.rules)]:
             raise ValueError("a rule set must be a prefix of the full rule table (its prefilter indexes)")
 
@@ -417,6 +431,22 @@ class _RuleSet:
         return picked
 
 
+# Texts from this length on search by the leads (``LeadSearch``); shorter ones let ``re`` run once.
+_LEAD_SEARCH_MIN_CHARS = 2_048
+# More leads, or shorter ones, cost more ``str.find`` passes and tries than ``re``'s own scan saves.
+_MAX_LEADS = 32
+_MIN_LEAD = 2
+
+
+def _search_leads(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The leads of ``pattern`` worth a ``LeadSearch`` (``prefilter.leading_literals``), sorted; or None."""
+    leads = leading_literals(pattern)
+    if leads is None or len(leads) > _MAX_LEADS or min(map(len, leads)) < _MIN_LEAD:
+        return None
+    # A lead that starts with another is found where that one is: keep the shorter only.
+    return tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
+
+
 def _union(bits: Iterable[int]) -> int:
     out = 0
     for b in bits:
@@ -459,13 +489,18 @@ def _scan(
     )
     if picked is None:
         picked = rules.candidates(lowered, skip, clauses=same_length)
+    long_text = len(text) >= _LEAD_SEARCH_MIN_CHARS
     for rule in picked:
         best: InjectionEvidence | None = None
         matches: Iterator[re.Match[str]]
         if rule.lowered is not None and same_length:
+            leads = rules.leads.get(rule.rule_id) if long_text else None
+            searcher = (
+                None if leads is None else LeadSearch(rule.lowered, leads, lowered, rule.lowered_boundary)
+            )
             # ``Rule.finditer`` inlined: most rules that get here still do not match, and one C-level
             # search settles those without building an iterator.
-            first = rule.lowered.search(lowered)
+            first = rule.lowered.search(lowered) if searcher is None else searcher.search(0)
             if first is None:
                 continue
             start, end = first.span()
@@ -474,21 +509,21 @@ def _scan(
                 # yield it as it is) and it counts fully, which ends the loop below at once.  Settle it
                 # here, without building the generators.
                 if meta is None:
-                    meta = _MetaIndex(text, lowered)
+                    meta = _MetaIndex(text, lowered, rules.meta_leads)
                 if _weigh(rule, text, start, end, meta) == rule.weight:
                     snippet = text[start : min(end, start + 200)]
                     found.append(
                         InjectionEvidence(rule.category, rule.rule_id, rule.weight, snippet, start, end, via)
                     )
                     continue
-            matches = lowered_matches(rule.lowered, rule.lowered_boundary, lowered, start, first)
+            matches = lowered_matches(rule.lowered, rule.lowered_boundary, lowered, start, first, searcher)
         else:
             matches = rule.pattern.finditer(text)
         for n, match in enumerate(matches):
             if n >= _MAX_MATCHES_PER_RULE:
                 break
             if meta is None:
-                meta = _MetaIndex(text, lowered)
+                meta = _MetaIndex(text, lowered, rules.meta_leads)
             weight = _weigh(rule, text, match.start(), match.end(), meta)
             if best is None or weight > best.weight:
                 snippet = text[match.start() : min(match.end(), match.start() + 200)]

@@ -6,8 +6,10 @@ such that every match of the pattern contains, for each clause, at least one of 
 and ``{rules}``.  A text that lacks every string of some clause cannot hold a match, so the regex need
 not run.  The hand-written gate of a rule is one such clause; the parse tree yields all of them, and a
 text must satisfy the conjunction, which rejects most rules that pass the gate (on the injection corpus
-lines, 8 candidate rules per line become 3).  ``Occurrences`` finds which of a set of strings occur in
-a text with one regex pass (the PII engine's marker pre-checks).
+lines, 8 candidate rules per line become 3).  ``leading_literals`` reads the strings every match
+*starts* with, from which a search over a long text can jump (``fastpath.LeadSearch``).
+``Occurrences`` finds which of a set of strings occur in a text with one regex pass (the PII engine's
+marker pre-checks).
 
 The analysis is conservative: it only reads required literal runs, mandatory groups and alternations
 whose every branch has a clause, and gives up (returns fewer clauses) on anything else, so a clause is
@@ -26,6 +28,7 @@ from typing import Any
 __all__ = [
     "MIN_LITERAL",
     "Occurrences",
+    "leading_literals",
     "required_literals",
     "required_run",
     "shape_char",
@@ -129,6 +132,61 @@ def required_literals(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
         if not any(_implies(k, clause) for k in kept):
             kept = [k for k in kept if not _implies(clause, k)] + [clause]
     return tuple(kept)
+
+
+def _leads(items: Any) -> frozenset[str] | None:
+    """Strings one of which every match of a parsed sequence starts with; None if the tree does not say."""
+    prefix: list[str] = []
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            prefix.append(chr(arg))
+            continue
+        if prefix:
+            # A literal run, then a group or an alternation: the run in front of each of its leads
+            # (the parser moves the common prefix of the branches before them: "pr(?:evious|ior)").
+            head = "".join(prefix)
+            tail = None
+            if name == "BRANCH":
+                tail = _branch_leads(arg[1])
+            elif name == "SUBPATTERN" and not arg[1] & re.IGNORECASE:
+                tail = _leads(arg[3])
+            return frozenset({head}) if tail is None else frozenset(head + t for t in tail)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # zero-width (\b, ^, a look-around): the match starts with what follows
+        if name == "SUBPATTERN":
+            return None if arg[1] & re.IGNORECASE else _leads(arg[3])
+        if name in _REPEATS:
+            least, _most, sub = arg
+            return _leads(sub) if least >= 1 else None
+        if name == "BRANCH":
+            return _branch_leads(arg[1])
+        return None  # a class, a category, ``.``, a back-reference: no literal to start from
+    return frozenset({"".join(prefix)}) if prefix else None
+
+
+def _branch_leads(branches: Any) -> frozenset[str] | None:
+    leads = [_leads(branch) for branch in branches]
+    if any(lead is None for lead in leads):
+        return None
+    return frozenset().union(*(lead for lead in leads if lead is not None))
+
+
+def leading_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """Non-empty strings one of which every match of ``pattern`` starts with, or None when its parse tree
+    does not say (a class, an optional part or a case-insensitive group first).
+
+    A search can then try the pattern only where one of them occurs (``fastpath.LeadSearch``).
+
+    >>> sorted(leading_literals(re.compile(r"\\b(?:ignore|forget)\\s+rules|pr(?:ior|evious)")))
+    ['forget', 'ignore', 'previous', 'prior']
+    >>> leading_literals(re.compile(r"\\w+ignore")) is None
+    True
+    """
+    if pattern.flags & re.IGNORECASE:
+        return None
+    leads = _leads(_parser.parse(pattern.pattern, pattern.flags))
+    return None if leads is None or "" in leads else leads
 
 
 def _implies(stronger: frozenset[str], weaker: frozenset[str]) -> bool:

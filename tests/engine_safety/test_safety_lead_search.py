@@ -1,0 +1,135 @@
+"""Searching long texts from the rules' leads (``fastpath.LeadSearch``) finds what ``re`` finds.
+
+Three layers: every position where a rule's lower-cased form (or the "talks about attacks" phrases)
+matches starts with one of its leads (``prefilter.leading_literals``); ``LeadSearch.search`` gives
+``compiled.search``'s match from any position, rising or falling, and ``lowered_matches`` with it the same
+matches as without; and ``detect_injection`` gives the same findings with and without the leads on long
+mutated documents.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from safety_support import corpus_texts_cached
+from test_safety_multiscan import _mutated_documents
+
+from verification.engine.safety import detect_injection
+from verification.engine.safety.fastpath import LeadSearch, at_word_boundary, lowered_matches
+from verification.engine.safety.injection import (
+    _ALL_RULES,
+    _META_LOWERED,
+    _TOOL_RESULT_RULES,
+    _USER_RULES,
+    _search_leads,
+)
+from verification.engine.safety.prefilter import leading_literals
+
+# (name, compiled lower-cased form, whether ``\b`` is checked in Python, leads) for every searcher.
+SEARCHED = [
+    (rule.rule_id, rule.lowered, rule.lowered_boundary, leads)
+    for rule in _ALL_RULES
+    if rule.lowered is not None and (leads := _search_leads(rule.lowered)) is not None
+] + [("meta", _META_LOWERED[0], _META_LOWERED[1], _search_leads(_META_LOWERED[0]))]
+
+
+def _page() -> str:
+    texts = corpus_texts_cached()
+    return "\n".join(texts).lower()
+
+
+def test_it_has_leads_for_the_rules_that_cost_most_on_long_pages() -> None:
+    names = {name for name, *_ in SEARCHED}
+    assert {"override.ignore_prior", "manip.jailbreak", "meta"} <= names
+    assert len(SEARCHED) > 40
+
+
+def test_it_reads_the_strings_every_match_starts_with() -> None:
+    assert leading_literals(re.compile(r"\b(?:ignore|forget)\s+rules|pr(?:ior|evious)")) == {
+        "ignore",
+        "forget",
+        "prior",
+        "previous",
+    }
+    assert leading_literals(re.compile(r"(?<=x)abc|(?:de)+f")) == {"abc", "de"}
+    for unknown in (r"\w+ignore", r"(?:a)?bc", r"a|", r"[ab]c", r"(?i:ab)c", r"x*y"):
+        assert leading_literals(re.compile(unknown)) is None, unknown
+    assert leading_literals(re.compile("ab", re.IGNORECASE)) is None
+
+
+def test_it_finds_a_lead_wherever_a_rule_matches_on_the_corpora() -> None:
+    text = _page()
+    rng = random.Random(3)
+    for name, compiled, _boundary, leads in SEARCHED:
+        assert leads is not None
+        starts = {m.start() for m in compiled.finditer(text)}
+        starts |= {rng.randrange(len(text)) for _ in range(3_000)}
+        for start in sorted(starts):
+            if compiled.match(text, start) is not None:
+                assert any(text.startswith(lead, start) for lead in leads), (name, text[start : start + 40])
+
+
+def _plain_search(compiled: re.Pattern[str], boundary: bool, text: str, pos: int) -> re.Match[str] | None:
+    # What ``LeadSearch.search`` must give: ``search``, and with ``boundary`` the first of its answers
+    # from ``pos`` on that starts at a word boundary.
+    match = compiled.search(text, pos)
+    while boundary and match is not None and not at_word_boundary(text, match.start()):
+        match = compiled.search(text, match.start() + 1)
+    return match
+
+
+def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
+    return None if match is None else match.span()
+
+
+def _assert_same_searches(text: str, positions: list[int]) -> None:
+    for name, compiled, boundary, leads in SEARCHED:
+        assert leads is not None
+        searcher = LeadSearch(compiled, leads, text, boundary)
+        for pos in positions:
+            expected = _span(_plain_search(compiled, boundary, text, pos))
+            assert _span(searcher.search(pos)) == expected, (name, pos)
+        fast = [m.span() for m in lowered_matches(compiled, boundary, text, 0, None, searcher)]
+        assert fast == [m.span() for m in lowered_matches(compiled, boundary, text)], name
+
+
+def test_it_searches_like_re_on_the_corpora() -> None:
+    text = _page()
+    rng = random.Random(5)
+    rising = sorted(rng.randrange(len(text)) for _ in range(60))
+    _assert_same_searches(text, [0, *rising, *reversed(rising), len(text)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(_mutated_documents(), st.randoms(use_true_random=False))
+def test_it_searches_like_re_on_mutated_texts(text: str, rng: random.Random) -> None:
+    lowered = text.lower()
+    positions = [rng.randrange(len(lowered) + 1) for _ in range(6)]
+    _assert_same_searches(lowered, [0, *positions])
+
+
+@contextmanager
+def _without_leads() -> Iterator[None]:
+    saved = [(rules, rules.leads, rules.meta_leads) for rules in (_USER_RULES, _TOOL_RESULT_RULES)]
+    try:
+        for rules, _leads, _meta in saved:
+            rules.leads, rules.meta_leads = {}, None
+        yield
+    finally:
+        for rules, leads, meta in saved:
+            rules.leads, rules.meta_leads = leads, meta
+
+
+@settings(max_examples=60, deadline=None)
+@given(_mutated_documents(), st.sampled_from(["user", "tool_result"]))
+def test_it_detects_alike_with_and_without_the_leads(text: str, source: str) -> None:
+    text = text * (1 + 2_100 // max(1, len(text)))  # long enough for the leads
+    with_leads = detect_injection(text, source="tool_result" if source == "tool_result" else "user")
+    with _without_leads():
+        without = detect_injection(text, source="tool_result" if source == "tool_result" else "user")
+    assert with_leads == without
