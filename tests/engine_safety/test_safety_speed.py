@@ -24,7 +24,13 @@ from verification.engine.safety.deobfuscate import (
     mixed_script_words,
     normalize,
 )
-from verification.engine.safety.fastpath import lowered_matches, lowered_variant
+from verification.engine.safety.fastpath import (
+    LOWER_PIECES_MIN_CHARS,
+    lower,
+    lowered_matches,
+    lowered_text,
+    lowered_variant,
+)
 from verification.engine.safety.injection import (
     _TOOL_RESULT_RULES,
     _USER_RULES,
@@ -391,3 +397,31 @@ def test_it_finds_the_same_changed_regions_on_normalised_pages() -> None:
     for page in [LONG_TEXT, *(LONG_TEXT[k:] + LONG_TEXT[:k] for k in (1_000, 7_777, 30_001))]:
         normalized, _tricks = normalize(page)
         assert _changed_regions(page, normalized) == _reference_changed_regions(page, normalized)
+
+
+def test_it_lowers_every_character_like_str_lower() -> None:
+    # Each character alone (Latin-1 by the byte table, the others in their runs), inside a long text
+    # that is otherwise ASCII, so that every path of ``lowered_text`` is taken.
+    filler = "Plain ASCII filler text. " * (LOWER_PIECES_MIN_CHARS // 25 + 1)
+    for code in [*range(0x3000), *range(0x3000, 0x110000, 251)]:
+        if 0xD800 <= code < 0xE000:
+            continue
+        text = filler + chr(code) + "X" + chr(code) + filler
+        assert lowered_text(text) == text.lower(), hex(code)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aZ \n.’“ÉéßÀİıΣσςΑ\x00\u0307\u0301жЖ😀ſK", max_size=80), st.integers(1, 40))
+def test_it_lowers_generated_text_like_str_lower(piece: str, repeats: int) -> None:
+    # Capital sigmas (whose form depends on their neighbours) and NULs take ``str.lower`` whole.
+    text = (piece * repeats + LONG_TEXT[:LOWER_PIECES_MIN_CHARS]) if piece else LONG_TEXT
+    assert lowered_text(text) == text.lower()
+
+
+def test_it_lowers_a_final_sigma_as_python_does() -> None:
+    # Compiled with mypyc, ``text.lower()`` is mypyc's per-character primitive, which gives "σ" for a
+    # word-final capital sigma where Python gives "ς"; the engine's lower-casing must be Python's.
+    name = "ΟΔΥΣΣΕΥΣ"
+    assert lower(name) == str.lower(name) == "οδυσσευς"
+    for text in (name + " said", (name + " said. ") * 200):
+        assert lowered_text(text) == str.lower(text)

@@ -29,7 +29,7 @@ from operator import or_
 from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize
-from .fastpath import LeadSearch, at_word_boundary, lowered_matches, required_lowered_variant
+from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_text, required_lowered_variant
 from .injection_rules import (
     CATEGORIES,
     FAST_PATH_MIN_CHARS,
@@ -479,7 +479,7 @@ def _scan(
     saves most of the work of those re-scans without changing any result.
     """
     found: list[InjectionEvidence] = []
-    lowered = text.lower()
+    lowered = lowered_text(text)
     # Offsets agree, so the rules with a lower-cased form run over ``lowered`` (see ``Rule.finditer``)
     # and their clauses can be checked there.
     same_length = len(lowered) == len(text)

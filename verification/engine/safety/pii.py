@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, cast
 
-from .fastpath import lowered_matches, lowered_variant
+from .fastpath import lower, lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
@@ -712,7 +712,7 @@ def detect_pii(
     if wanted is not None and (unknown := wanted - set(PII_TYPE_NAMES)):
         raise ValueError(f"unknown PII types: {sorted(unknown)}; known: {list(PII_TYPE_NAMES)}")
     found: dict[tuple[str, int, int], tuple[int, PiiMatch]] = {}
-    lowered = text.lower()
+    lowered = lowered_text(text)
     # Where the lower-cased forms of case-insensitive types may run over ``lowered`` (see ``PiiType``).
     folds = text.isascii() or (len(lowered) == len(text) and "ſ" not in text and "ı" not in text)
     prefiltered = _prefiltered(text)
@@ -756,7 +756,7 @@ def detect_pii(
 
 def _identity(match: PiiMatch) -> str:
     # "4111 1111 ..." and "4111-1111-..." are the same card: compare values without separators.
-    return _SEPARATORS.sub("", match.value).lower()
+    return lower(_SEPARATORS.sub("", match.value))
 
 
 def redact_pii(

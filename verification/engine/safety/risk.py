@@ -22,6 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .fastpath import lower
+
 __all__ = ["RISK_WEIGHTS", "RiskReport", "score_hallucination_risk"]
 
 #: Weight of each indicator in the noisy-OR (the risk one indicator at full strength contributes).
@@ -186,13 +188,13 @@ def _overconfidence(text: str, sentences: list[str]) -> tuple[float, list[str]]:
     hedges = len(_HEDGE.findall(text))
     strength = max(0.0, len(markers) - 0.5 * hedges) / max(1, len(sentences))
     value = min(1.0, strength)
-    shown = ", ".join(sorted(set(m.lower() for m in markers))[:5])
+    shown = ", ".join(sorted(set(lower(m) for m in markers))[:5])
     return value, [f"overconfident language: {shown}"] if value > 0 else []
 
 
 def _norm_entity(entity: str) -> str:
     # Chained str.replace runs in C and beats a regex or translate() on long prompts.
-    out = entity.lower()
+    out = lower(entity)
     for ch in (" ", "\n", "\t", "\r", ",", "$", "%"):
         if ch in out:
             out = out.replace(ch, "")
@@ -240,7 +242,7 @@ def _contradictions(sentences: list[str]) -> tuple[float, list[str]]:
         for match in _NUMERIC_CLAIM.finditer(sentence):
             # Key: the subject's head noun and the unit, so "the bridge is 1200 m" and "surveys agree the
             # bridge is 1450 m" compare, while "is 5 km" and "is 30 minutes" do not.
-            head = match.group(1).lower().split()[-1]
+            head = lower(match.group(1)).split()[-1]
             subject = f"{head} ({match.group(3)})" if match.group(3) else head
             values.setdefault(subject, set()).add(match.group(2).replace(",", "").rstrip("."))
     for subject, numbers in values.items():
@@ -254,7 +256,7 @@ def _contradictions(sentences: list[str]) -> tuple[float, list[str]]:
         negated = bool(_NEGATION.search(sentence))
         words = frozenset(
             w.removesuffix("s")
-            for w in _WORDS.findall(_NEGATION.sub(" ", sentence.lower()))
+            for w in _WORDS.findall(_NEGATION.sub(" ", lower(sentence)))
             if len(w) > 2 and w not in _AUX
         )
         if len(words) >= 3:
@@ -298,7 +300,7 @@ _NON_ALNUM = re.compile(r"[^a-z0-9]")
 
 
 def _key_words(key: str) -> str:
-    return _NON_ALNUM.sub("", key.lower())
+    return _NON_ALNUM.sub("", lower(key))
 
 
 def _fabricated_keys(text: str, prompt: str | None, expected: set[str] | None) -> tuple[float, list[str]]:
