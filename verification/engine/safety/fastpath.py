@@ -7,6 +7,11 @@ gets neither, so it tries a match at every position of the text.  ``lowered_vari
 pattern case-sensitively, without the leading ``\\b``, for use over ``text.lower()``; ``lowered_matches``
 checks the ``\\b`` in Python at each candidate.  Over 2 000+ character texts this is 2-5x faster; the
 callers fall back to the plain pattern when lower-casing changes the text's length (offsets would drift).
+
+Two more helpers for long texts: ``lowered_text`` lower-cases a mostly-Latin-1 text in pieces (the
+same result as ``str.lower``, a fraction of the cost), and ``LeadSearch`` finds a pattern's next match
+by trying it only where one of the strings its matches start with occurs.  ``lower`` is ``str.lower``
+as Python computes it, which mypyc's compiled ``.lower()`` is not for a word-final capital sigma.
 """
 
 from __future__ import annotations
