@@ -3,9 +3,9 @@
 ``normalize``, ``mixed_script_words`` and ``decoded_payloads`` now read long texts through byte
 "shapes" and run their regexes only where a match can start.  The functions as they were are kept
 below, verbatim (only renamed), with the patterns they used; every result must be identical to theirs
-on the corpora, on long documents made of them and on generated text.  So are the byte-shape versions
-of ``normalize`` and ``decoded_payloads`` as they were before leetspeak was undone by stretches and
-base64 blobs were decoded without ``re``, ``b64decode`` or an exception per binary blob.
+on the corpora, on long documents made of them and on generated text (base64 blobs of every kind,
+leetspeak, escapes).  Each later rewrite (leetspeak undone by stretches, base64 blobs decoded without
+``re``, ``b64decode`` or an exception per binary blob) is held to these same plain forms.
 """
 
 from __future__ import annotations
@@ -28,19 +28,13 @@ from safety_support import CORPORA, corpus_texts
 from verification.engine.safety import deobfuscate
 from verification.engine.safety.deobfuscate import (
     _ASCII_LETTERS,
-    _ASCII_RUNS,
-    _BASE64_RUN,
-    _BASE64_SHAPES,
     _DISGUISED,
     _GREEK_CYRILLIC,
     _HOMOGLYPHS,
     _INVISIBLE,
     _LEET,
-    _LEET_BYTES,
     _NEVER_UTF8,
     _ROT13_NAMED,
-    _SHAPE_LONE_LETTERS,
-    _TOKEN_SHAPES,
     _UNPRINTABLE_ASCII,
     DecodedPayload,
     _printable_text,
@@ -153,17 +147,17 @@ def _reference_decoded_payloads(text: str) -> list[DecodedPayload]:
             raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
         except (binascii.Error, ValueError):
             continue
-        add("base64", match, _previous_printable_text(raw))
+        add("base64", match, _reference_printable_text(raw))
     for match in _HEX.finditer(text) if has_long_run else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
-        add("hex", match, _previous_printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS])))
+        add("hex", match, _reference_printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS])))
     for match in _BACKSLASH_HEX.finditer(text) if "\\x" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         hexdigits = match.group(0)[:MAX_DECODED_CHARS].replace("\\x", "")
         tail = text[match.end() : match.end() + 200]
-        decoded = _previous_printable_text(bytes.fromhex(hexdigits))
+        decoded = _reference_printable_text(bytes.fromhex(hexdigits))
         add("backslash_hex", match, decoded + tail if decoded else None)
     for match in _HTML_ENTITIES.finditer(text) if "&#" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
@@ -182,14 +176,7 @@ def _reference_decoded_payloads(text: str) -> list[DecodedPayload]:
     return found
 
 
-# ---------------------------------------------------------------------------------------------------
-# The byte-shape versions before leetspeak stretches and the base64 shortcuts (verbatim, renamed; the
-# module's own patterns where they are unchanged).
-
-_SHAPE_PAIR = re.compile(rb"D(?:(?<=LD)|(?=L))[LD]*")
-
-
-def _previous_printable_text(data: bytes) -> str | None:
+def _reference_printable_text(data: bytes) -> str | None:
     try:
         decoded = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -204,165 +191,15 @@ def _previous_printable_text(data: bytes) -> str | None:
     return decoded
 
 
-def _previous_unleet_mixed_tokens(text: str, latin1: bytes, shape: bytes) -> str:
-    pieces: list[str] = []
-    pos = 0
-    for pair in _SHAPE_PAIR.finditer(shape):
-        end = pair.end()
-        start = shape.rfind(b" ", 0, pair.start()) + 1  # after the previous token: at least pos
-        token = latin1[start:end]
-        spelled = token.translate(_LEET_BYTES)
-        if spelled != token:  # "x86" stays: 8 and 6 spell no letter
-            pieces.append(text[pos:start])
-            pieces.append(spelled.decode("ascii"))
-            pos = end
-    if not pieces:
-        return text
-    pieces.append(text[pos:])
-    return "".join(pieces)
-
-
-def _previous_join_split_letters(text: str, shape: bytes) -> str:
-    probe = b" " + shape  # probe[i] is the shape at i - 1, a space at 0
-    candidate = _SHAPE_LONE_LETTERS.search(probe)
-    if candidate is None:
-        return text
-    pieces: list[str] = []
-    pos = 0
-    while candidate is not None:
-        a = candidate.start()
-        # The same separator twice: the shape does not tell separators from other characters.
-        sep = text[a + 1]
-        if sep in "-_.* " and text[a + 3] == sep:
-            match = _SPLIT_LETTERS.match(text, a)  # the search of ``sub`` from ``pos`` finds it first
-            if match is not None:
-                pieces.append(text[pos:a])
-                pieces.append(_SEPARATORS.sub("", match.group(0)))
-                pos = match.end()
-                candidate = _SHAPE_LONE_LETTERS.search(probe, pos)
-                continue
-        candidate = _SHAPE_LONE_LETTERS.search(probe, a + 1)
-    if not pieces:
-        return text
-    pieces.append(text[pos:])
-    return "".join(pieces)
-
-
-def _previous_normalize(text: str) -> tuple[str, tuple[str, ...]]:
-    tricks: set[str] = set()
-    out = text
-    if not text.isascii():  # the first three tricks all need non-ASCII characters
-        out = unicodedata.normalize("NFKC", text)
-        if out != text:
-            tricks.add("compatibility_forms")
-        # The next two steps change a text only if it holds one of their characters (``_DISGUISED``).
-        # Both cost a pass over every character (``translate`` a dict look-up each: the slowest step
-        # on a long text), while most texts hold no such character, which these checks show at
-        # memory speed.
-        try:
-            latin1 = out.encode("latin-1")  # every character is Latin-1 (otherwise this raises)
-            disguised = "\xad" in out  # the soft hyphen is the only one of them in Latin-1
-        except UnicodeEncodeError:
-            latin1 = out.encode("latin-1", "replace")
-            # None of them is ASCII: look among the text's non-ASCII characters only (usually few).
-            disguised = _DISGUISED.search(_ASCII_RUNS.sub("", out)) is not None
-        if disguised:
-            stripped = _INVISIBLE.sub("", out)
-            if stripped != out:
-                tricks.add("zero_width")
-            out = stripped
-            mapped = out.translate(_HOMOGLYPHS)
-            if mapped != out:
-                tricks.add("homoglyph")
-            out = mapped
-            latin1 = out.encode("latin-1", "replace")
-    else:
-        latin1 = text.encode("latin-1")
-    shape = latin1.translate(_TOKEN_SHAPES)
-    unleeted = _previous_unleet_mixed_tokens(out, latin1, shape)
-    if unleeted != out:
-        tricks.add("leetspeak")
-    joined = _previous_join_split_letters(unleeted, shape)
-    if joined != unleeted:
-        tricks.add("split_letters")
-    return joined, tuple(sorted(tricks))
-
-
-def _previous_decoded_payloads(text: str) -> list[DecodedPayload]:
-    # Each decoder first checks, cheaply and exactly, that its blob can occur at all: most texts hold
-    # no long alphanumeric run, no "\\x", "&#" or "%", and never name ROT13.  Hex digits are base64
-    # characters, so a text without a base64 run has no hex run either.
-    # ``_BASE64`` matches where 16 base64 characters start, that is where the shape holds 16 "b": so its
-    # next match from a position (the search of ``finditer``) starts at the next such place.
-    runs = text.encode("latin-1", "replace").translate(_BASE64_SHAPES)
-    at = runs.find(_BASE64_RUN)
-    if at < 0 and "\\x" not in text and "&#" not in text and "%" not in text and "13" not in text:
-        return []  # no decoder below can fire (the usual case): skip setting them up
-    found: list[DecodedPayload] = []
-
-    def add(encoding: str, match: re.Match[str], decoded: str | None) -> None:
-        if decoded and len(found) < MAX_DECODED_CANDIDATES:
-            found.append(DecodedPayload(encoding, match.start(), match.end(), decoded))
-
-    spans: list[tuple[int, int]] = []
-    while at >= 0:
-        match = _BASE64.match(text, at)
-        assert match is not None  # 16 base64 characters start at ``at``
-        at = runs.find(_BASE64_RUN, match.end())
-        if len(found) >= MAX_DECODED_CANDIDATES:
-            break
-        spans.append(match.span())
-        blob = match.group(0)[:MAX_DECODED_CHARS]
-        blob = blob[: len(blob) - len(blob) % 4] if not blob.endswith("=") else blob
-        try:
-            raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
-        except (binascii.Error, ValueError):
-            continue
-        add("base64", match, _previous_printable_text(raw))
-    # A hex match is a run of base64 characters, so it lies inside one of the matches above (each takes
-    # its whole run, and at most two "=" after it).  ``_HEX`` runs over each of them, one character
-    # further for its closing ``\\b`` (its opening one reads the text before the start).  They are all
-    # listed when ``found`` has room: the loop above stops early only when it is full.
-    for start, end in spans:
-        for match in _HEX.finditer(text, start, end + 1) if end - start >= 24 else ():
-            if len(found) >= MAX_DECODED_CANDIDATES:
-                break
-            add("hex", match, _previous_printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS])))
-    for match in deobfuscate._BACKSLASH_HEX.finditer(text) if "\\x" in text else ():
-        if len(found) >= MAX_DECODED_CANDIDATES:
-            break
-        hexdigits = match.group(0)[:MAX_DECODED_CHARS].replace("\\x", "")
-        tail = text[match.end() : match.end() + 200]
-        decoded = _previous_printable_text(bytes.fromhex(hexdigits))
-        add("backslash_hex", match, decoded + tail if decoded else None)
-    for match in deobfuscate._HTML_ENTITIES.finditer(text) if "&#" in text else ():
-        if len(found) >= MAX_DECODED_CANDIDATES:
-            break
-        tail = text[match.end() : match.end() + 200]
-        add("html_entities", match, html.unescape(match.group(0)[:MAX_DECODED_CHARS]) + tail)
-    for match in deobfuscate._PERCENT.finditer(text) if "%" in text else ():
-        if len(found) >= MAX_DECODED_CANDIDATES:
-            break
-        add("percent", match, urllib.parse.unquote(match.group(0)[:MAX_DECODED_CHARS]))
-    named = _ROT13_NAMED.search(text) if "13" in text else None
-    if named and len(found) < MAX_DECODED_CANDIDATES:
-        whole = re.match(r"(?s).*", text[:MAX_DECODED_CHARS])
-        assert whole is not None  # ".*" with DOTALL always matches
-        add("rot13", whole, codecs.decode(whole.group(0), "rot13"))
-    return found
-
-
 # ---------------------------------------------------------------------------------------------------
 
 
 def _assert_same(text: str) -> None:
     assert deobfuscate.normalize(text) == _reference_normalize(text), text[:200]
-    assert deobfuscate.normalize(text) == _previous_normalize(text), text[:200]
     for limit in (0, 1, 3, 20):
         found = deobfuscate.mixed_script_words(text, limit)
         assert found == _reference_mixed_script_words(text, limit), text[:200]
     assert deobfuscate.decoded_payloads(text) == _reference_decoded_payloads(text), text[:200]
-    assert deobfuscate.decoded_payloads(text) == _previous_decoded_payloads(text), text[:200]
 
 
 def _benchmark_document() -> str:
@@ -603,14 +440,14 @@ _BLOB_SEPARATORS = [
 @settings(max_examples=1_500, deadline=None)
 @given(st.lists(_blobs() | st.sampled_from(_BLOB_SEPARATORS), max_size=24).map("".join))
 def test_it_decodes_blobs_as_before(text: str) -> None:
-    assert deobfuscate.decoded_payloads(text) == _previous_decoded_payloads(text), text
+    assert deobfuscate.decoded_payloads(text) == _reference_decoded_payloads(text), text
     assert deobfuscate.decoded_payloads(text) == _reference_decoded_payloads(text), text
 
 
 @settings(max_examples=1_500, deadline=None)
 @given(st.binary(max_size=64) | st.text(max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass")))
 def test_it_reads_printable_text_as_before(data: bytes) -> None:
-    assert _printable_text(data) == _previous_printable_text(data)
+    assert _printable_text(data) == _reference_printable_text(data)
 
 
 def test_it_reads_printable_text_as_before_on_chosen_blobs() -> None:
@@ -626,7 +463,7 @@ def test_it_reads_printable_text_as_before_on_chosen_blobs() -> None:
     blobs += [bytes([a]) for a in range(256)]
     blobs += [bytes([a, b]) for a in range(0x80, 0x100, 3) for b in range(0x80, 0x100, 5)]
     for blob in blobs:
-        assert _printable_text(blob) == _previous_printable_text(blob), blob
+        assert _printable_text(blob) == _reference_printable_text(blob), blob
 
 
 def test_it_cuts_long_base64_blobs_as_before() -> None:
@@ -636,7 +473,7 @@ def test_it_cuts_long_base64_blobs_as_before() -> None:
         run = (unit * (length // len(unit) + 1))[:length]
         for tail in ("", "=", "==", "===", " x"):
             for text in (run + tail, "see " + run + tail + " and " + run[:20]):
-                assert deobfuscate.decoded_payloads(text) == _previous_decoded_payloads(text), (length, tail)
+                assert deobfuscate.decoded_payloads(text) == _reference_decoded_payloads(text), (length, tail)
 
 
 def test_it_gives_the_former_results_on_long_documents_with_blobs() -> None:
@@ -661,8 +498,8 @@ def test_it_gives_the_former_results_on_long_documents_with_blobs() -> None:
         spread.replace(".", "?"),
         spread.replace("e", "е", 500),
     ):
-        assert deobfuscate.decoded_payloads(text) == _previous_decoded_payloads(text)
-        assert deobfuscate.normalize(text) == _previous_normalize(text)
+        assert deobfuscate.decoded_payloads(text) == _reference_decoded_payloads(text)
+        assert deobfuscate.normalize(text) == _reference_normalize(text)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -678,7 +515,7 @@ _LEET_PIECES = [
 @settings(max_examples=2_000, deadline=None)
 @given(st.lists(st.sampled_from(_LEET_PIECES), max_size=50).map("".join))
 def test_it_undoes_leetspeak_as_before(text: str) -> None:
-    assert deobfuscate.normalize(text) == _previous_normalize(text), text
+    assert deobfuscate.normalize(text) == _reference_normalize(text), text
     assert deobfuscate.normalize(text) == _reference_normalize(text), text
 
 
@@ -686,7 +523,7 @@ def test_it_undoes_leetspeak_as_before(text: str) -> None:
 @given(st.lists(st.lists(st.sampled_from(_LEET_PIECES), max_size=60).map("".join), min_size=1, max_size=40))
 def test_it_undoes_leetspeak_as_before_in_long_texts(lines: list[str]) -> None:
     text = "\n".join(lines) * 20
-    assert deobfuscate.normalize(text) == _previous_normalize(text)
+    assert deobfuscate.normalize(text) == _reference_normalize(text)
 
 
 def test_it_decodes_each_blob_for_itself() -> None:
@@ -696,4 +533,4 @@ def test_it_decodes_each_blob_for_itself() -> None:
     alphabet = string.ascii_letters + string.digits + "+/"
     for variant in [blob[:-1] + c for c in alphabet] + [blob[:-2] + c + "=" for c in alphabet]:
         for text in (f"{blob} {variant}", f"{variant} {blob} {variant}=", f"{blob}= {variant}"):
-            assert deobfuscate.decoded_payloads(text) == _previous_decoded_payloads(text), text
+            assert deobfuscate.decoded_payloads(text) == _reference_decoded_payloads(text), text

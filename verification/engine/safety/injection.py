@@ -200,8 +200,9 @@ class _MetaIndex:
     def __init__(self, text: str, lowered: str, leads: tuple[str, ...] | None = None) -> None:
         self.text = text
         self.lowered = lowered
-        # Leads of the phrases (``_RuleSet.meta_leads``) for a long text: searched from their occurrences.
-        self.leads = leads if len(text) >= _LEAD_SEARCH_MIN_CHARS else None
+        # Leads of the phrases (``_RuleSet.meta_leads``), given for a long text: searched from their
+        # occurrences (``LeadSearch``).
+        self.leads = leads
         self.meta: list[tuple[int, int]] = []
         self.meta_starts: list[int] = []
         self._found: Iterator[re.Match[str]] | None = None
@@ -490,6 +491,7 @@ def _scan(
     if picked is None:
         picked = rules.candidates(lowered, skip, clauses=same_length)
     long_text = len(text) >= _LEAD_SEARCH_MIN_CHARS
+    meta_leads = rules.meta_leads if long_text else None
     for rule in picked:
         best: InjectionEvidence | None = None
         matches: Iterator[re.Match[str]]
@@ -509,7 +511,7 @@ def _scan(
                 # yield it as it is) and it counts fully, which ends the loop below at once.  Settle it
                 # here, without building the generators.
                 if meta is None:
-                    meta = _MetaIndex(text, lowered, rules.meta_leads)
+                    meta = _MetaIndex(text, lowered, meta_leads)
                 if _weigh(rule, text, start, end, meta) == rule.weight:
                     snippet = text[start : min(end, start + 200)]
                     found.append(
@@ -523,7 +525,7 @@ def _scan(
             if n >= _MAX_MATCHES_PER_RULE:
                 break
             if meta is None:
-                meta = _MetaIndex(text, lowered, rules.meta_leads)
+                meta = _MetaIndex(text, lowered, meta_leads)
             weight = _weigh(rule, text, match.start(), match.end(), meta)
             if best is None or weight > best.weight:
                 snippet = text[match.start() : min(match.end(), match.start() + 200)]

@@ -308,8 +308,10 @@ def may_hold(kind: PiiType, text: str, lowered: str, digits: int) -> bool:
         return False
     if digits < kind.min_digits:
         return False
-    if kind.context_gate and not any(g in _gate_text(lowered) for g in kind.context_gate):
-        return False
+    if kind.context_gate:
+        gates = _gate_text(lowered)
+        if not any(g in gates for g in kind.context_gate):
+            return False
     return not kind.gate or any(g in text for g in kind.gate)
 
 

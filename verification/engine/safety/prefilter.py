@@ -136,33 +136,28 @@ def required_literals(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
 
 def _leads(items: Any) -> frozenset[str] | None:
     """Strings one of which every match of a parsed sequence starts with; None if the tree does not say."""
-    prefix: list[str] = []
-    for op, arg in items:
+    seq = list(items)
+    at = 0
+    while at < len(seq) and str(seq[at][0]) in ("AT", "ASSERT", "ASSERT_NOT"):
+        at += 1  # zero-width (\b, ^, a look-around): the match starts with what follows
+    # The literal run the sequence starts with, then what the next item starts with (the parser moves
+    # the common prefix of branches before them: "pr(?:evious|ior)" for "previous|prior").
+    head = _leading(seq[at:])
+    at += len(head)
+    tail = None
+    if at < len(seq):
+        op, arg = seq[at]
         name = str(op)
-        if name == "LITERAL":
-            prefix.append(chr(arg))
-            continue
-        if prefix:
-            # A literal run, then a group or an alternation: the run in front of each of its leads
-            # (the parser moves the common prefix of the branches before them: "pr(?:evious|ior)").
-            head = "".join(prefix)
-            tail = None
-            if name == "BRANCH":
-                tail = _branch_leads(arg[1])
-            elif name == "SUBPATTERN" and not arg[1] & re.IGNORECASE:
-                tail = _leads(arg[3])
-            return frozenset({head}) if tail is None else frozenset(head + t for t in tail)
-        if name in ("AT", "ASSERT", "ASSERT_NOT"):
-            continue  # zero-width (\b, ^, a look-around): the match starts with what follows
-        if name == "SUBPATTERN":
-            return None if arg[1] & re.IGNORECASE else _leads(arg[3])
-        if name in _REPEATS:
-            least, _most, sub = arg
-            return _leads(sub) if least >= 1 else None
         if name == "BRANCH":
-            return _branch_leads(arg[1])
-        return None  # a class, a category, ``.``, a back-reference: no literal to start from
-    return frozenset({"".join(prefix)}) if prefix else None
+            tail = _branch_leads(arg[1])
+        elif name == "SUBPATTERN" and not arg[1] & re.IGNORECASE:
+            tail = _leads(arg[3])
+        elif name in _REPEATS and arg[0] >= 1:  # a mandatory repeat starts with its body
+            tail = _leads(arg[2])
+        # A class, a category, ``.``, an optional part, a back-reference: no literal to go on with.
+    if tail is not None:
+        return frozenset(head + lead for lead in tail)
+    return frozenset({head}) if head else None
 
 
 def _branch_leads(branches: Any) -> frozenset[str] | None:
