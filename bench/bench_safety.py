@@ -535,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
         "--cpu", type=int, default=None, help="the CPU both tools run on (default: the first one allowed)"
     )
     args = parser.parse_args(argv)
+    if args.cpu is not None and hasattr(os, "sched_getaffinity") and args.cpu not in os.sched_getaffinity(0):
+        parser.error(f"--cpu {args.cpu}: this process may run on CPUs {sorted(os.sched_getaffinity(0))}")
     cpu = pin_to_one_cpu(args.cpu)
     # A server has long since loaded (or built) the long-text prefilter when traffic arrives: so here.
     results: dict[str, Any] = {
