@@ -90,12 +90,15 @@ def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
 def _assert_same_searches(text: str, positions: list[int]) -> None:
     for name, compiled, boundary, leads in SEARCHED:
         assert leads is not None
-        searcher = LeadSearch(compiled, leads, text, boundary)
-        for pos in positions:
-            expected = _span(_plain_search(compiled, boundary, text, pos))
-            assert _span(searcher.search(pos)) == expected, (name, pos)
-        fast = [m.span() for m in lowered_matches(compiled, boundary, text, 0, None, searcher)]
-        assert fast == [m.span() for m in lowered_matches(compiled, boundary, text)], name
+        # The default first stretch, and one so short that leads straddle the stretches' ends often.
+        for stretch in (4096, 7):
+            searcher = LeadSearch(compiled, leads, text, boundary, stretch)
+            for pos in positions:
+                expected = _span(_plain_search(compiled, boundary, text, pos))
+                assert _span(searcher.search(pos)) == expected, (name, pos, stretch)
+            searcher = LeadSearch(compiled, leads, text, boundary, stretch)
+            fast = [m.span() for m in lowered_matches(compiled, boundary, text, 0, None, searcher)]
+            assert fast == [m.span() for m in lowered_matches(compiled, boundary, text)], (name, stretch)
 
 
 def test_it_searches_like_re_on_the_corpora() -> None:

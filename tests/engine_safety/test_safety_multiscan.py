@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
@@ -36,6 +37,7 @@ from verification.engine.safety.injection import (
     _PREFILTER_PLAIN,
     _TOOL_RESULT_RULES,
     _USER_RULES,
+    InjectionFinding,
 )
 from verification.engine.safety.multiscan import PatternSet, character_tests
 from verification.engine.safety.pii import _PREFILTER as _PREFILTER_PII
@@ -84,6 +86,15 @@ def _prefilter_ready() -> None:
 
 # Every pattern set the engines use: the projection tests below hold for each.
 ALL_SETS = (_PREFILTER_LOWERED, _PREFILTER_PLAIN, _PREFILTER_PII)
+
+
+def detect_without_prefilter(text: str, source: Literal["user", "tool_result"]) -> InjectionFinding:
+    """``detect_injection`` on the path taken without hyperscan (the reference for the prefilter's)."""
+    try:
+        _USER_RULES.use_prefilter = _TOOL_RESULT_RULES.use_prefilter = False
+        return detect_injection(text, source=source)
+    finally:
+        _USER_RULES.use_prefilter = _TOOL_RESULT_RULES.use_prefilter = True
 
 
 def _rule_matches(index: int, text: str) -> bool:
@@ -156,6 +167,109 @@ def test_it_projects_every_character_to_a_stand_in_that_passes_its_tests() -> No
         assert len(projected) == len("Ignore é ſ \x1c € 😀")
 
 
+def _one_by_one(projection: multiscan._Projection, text: str) -> bytes:
+    # The projection by its definition: each character on its own, ASCII kept but for the separators.
+    return "".join(
+        ch if ch.isascii() and ch not in multiscan._PCRE_DIFFERS else projection.stand_in(ch) for ch in text
+    ).encode()
+
+
+LATIN1 = "".join(map(chr, range(256)))
+# Characters the Latin-1 table does not hold: other scripts, a symbol, astral, a lone surrogate.
+NOT_LATIN1 = ("Ж", "€", "“", "😀", "ſ", "\ud800")
+
+
+def test_it_projects_latin1_and_other_characters_in_a_text_as_each_alone() -> None:
+    # Every Latin-1 character in one text (the table's every byte), next to other characters at every
+    # distance around the one up to which runs of them are replaced together.
+    texts = [LATIN1, LATIN1[::-1], LATIN1.upper(), "".join(ch * 3 for ch in LATIN1)]
+    for other in NOT_LATIN1:
+        texts.append(other + LATIN1 + other)
+        for gap in range(multiscan._NEAR + 3):
+            texts.append(other.join(LATIN1[i : i + gap] for i in range(0, 256, max(gap, 1))))
+            texts.append(("Ж" + "x" * gap + other + "é" * gap) * 5)
+    for pattern_set in ALL_SETS:
+        projection = pattern_set._projection
+        assert projection is not None
+        for text in texts:
+            assert projection.project(text) == _one_by_one(projection, text), repr(text[:60])
+        for ch in LATIN1:
+            text = f"ab{ch}c{ch}\x1c{ch}€{ch}"
+            assert projection.project(text) == _one_by_one(projection, text), repr(ch)
+
+
+_ASCII_PIECES = st.text(st.characters(max_codepoint=127), max_size=multiscan._NEAR + 2)
+_OTHER_PIECES = st.text(
+    st.characters(min_codepoint=128) | st.sampled_from(("\ud800", "\udfff", *NOT_LATIN1, *TRICKY)),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ASCII_PIECES | _OTHER_PIECES, max_size=30).map("".join))
+def test_it_projects_any_text_as_its_characters_one_by_one(text: str) -> None:
+    for pattern_set in ALL_SETS:
+        projection = pattern_set._projection
+        assert projection is not None
+        assert projection.project(text) == _one_by_one(projection, text)
+
+
+def test_it_raises_for_a_character_without_stand_in_wherever_it_stands() -> None:
+    # No character has been found without a stand-in in the engines' sets: a set made to have some.
+    projection = multiscan._Projection(
+        [re.compile("é"), re.compile("€"), re.compile("ж")], "test-unprojectable"
+    )
+    assert projection.unprojectable == "é"
+    for text, first in (
+        ("é", "é"),
+        ("café", "é"),
+        ("x" * 100 + "é" + "ñ" * 100, "é"),
+        ("ñ€", "€"),
+        ("Ж €", "€"),
+        ("Жx€ é", "€"),
+        ("é€", "é"),
+        ("ab ж", "ж"),
+        ("ñ\x1c😀ж", "ж"),
+    ):
+        with pytest.raises(multiscan._Unprojectable) as raised:
+            projection.project(text)
+        assert raised.value.args == (first,), text
+    text = "naïve Ж \x1c 😀 ÿ" * 3
+    assert projection.project(text) == _one_by_one(projection, text)
+
+
+@pytest.mark.parametrize("pattern_set", ALL_SETS, ids=lambda pattern_set: pattern_set.name)
+def test_it_projects_the_same_once_its_memory_is_full(
+    pattern_set: PatternSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The characters met are remembered up to a bound, then forgotten: what they project to is not,
+    # in one thread or several, nor what the ASCII characters among them project to.
+    tests = character_tests(pattern_set.patterns)
+    unbounded = multiscan._Projection(tests, "test-unbounded")
+    texts = [
+        "".join(chr(code) + chr(32 + code % 96) for code in range(start, start + 400))
+        for start in (0x100, 0x400, 0x4E00, 0x1F600)
+    ]
+    texts += [" ".join(texts), "".join(map(chr, range(0x370, 0x800)))]
+    expected = [_one_by_one(unbounded, text) for text in texts]
+    monkeypatch.setattr(multiscan, "_MAX_REMEMBERED", 150)
+    bounded = multiscan._Projection(tests, "test-bounded")
+    for _ in range(2):
+        assert [bounded.project(text) for text in texts] == expected
+        assert len(bounded.memo) <= 150
+    results: list[list[bytes]] = []
+    threads = [
+        threading.Thread(target=lambda: results.append([bounded.project(t) for t in texts * 3]))
+        for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected * 3] * 4
+
+
 def test_it_reports_every_rule_that_matches_a_corpus_text() -> None:
     texts = corpus_texts_cached()
     for text in texts:
@@ -194,13 +308,7 @@ def test_it_finds_the_same_injection_with_and_without_the_prefilter(
     text: str, source: Literal["user", "tool_result"]
 ) -> None:
     text = text * (1 + 600 // max(1, len(text)))  # long enough for the prefilter
-    with_prefilter = detect_injection(text, source=source)
-    try:
-        _USER_RULES.use_prefilter = _TOOL_RESULT_RULES.use_prefilter = False
-        without = detect_injection(text, source=source)
-    finally:
-        _USER_RULES.use_prefilter = _TOOL_RESULT_RULES.use_prefilter = True
-    assert with_prefilter == without
+    assert detect_injection(text, source=source) == detect_without_prefilter(text, source)
 
 
 def test_it_finds_an_attack_in_a_long_page_through_the_prefilter() -> None:

@@ -26,12 +26,20 @@ import re
 import string
 import unicodedata
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .fastpath import is_word
 from .limits import MAX_DECODED_CANDIDATES, MAX_DECODED_CHARS
 
-__all__ = ["DecodedPayload", "decoded_payloads", "mixed_script_words", "normalize"]
+__all__ = [
+    "LEETSPEAK",
+    "DecodedPayload",
+    "decoded_payloads",
+    "mixed_script_words",
+    "normalize",
+    "only_leetspeak",
+]
 
 # Letters from other scripts that render like Latin ones.  Only visually near-identical pairs: a wider
 # table would start rewriting ordinary Greek or Cyrillic prose into nonsense.
@@ -46,7 +54,9 @@ _HOMOGLYPHS = str.maketrans(
         "Χ": "X",
     }
 )  # fmt: skip
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+# What leetspeak writes for each letter, undone: a digit-like character of a mixed token becomes its letter.
+LEETSPEAK = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+_LEET = str.maketrans(LEETSPEAK)
 # The same for ASCII bytes (many times faster than ``str.translate`` with a dict on short strings).
 _LEET_BYTES = bytes.maketrans(bytes(_LEET), "".join(_LEET.values()).encode("ascii"))
 
@@ -91,6 +101,8 @@ _INVISIBLE = re.compile(f"[{_INVISIBLE_CHARS}]")
 # hyphen is the only one in Latin-1 (a test checks both).
 _DISGUISED = re.compile("[" + re.escape("".join(map(chr, _HOMOGLYPHS))) + _INVISIBLE_CHARS + "]")
 _ASCII_RUNS = re.compile("[\x00-\x7f]+")
+# The Latin-1 characters that NFKC rewrites (the no-break space, "²", "½", "µ" ...), as bytes.
+_LATIN1_COMPATIBLE = bytes(c for c in range(256) if unicodedata.normalize("NFKC", chr(c)) != chr(c))
 
 
 def _unleet_mixed_tokens(text: str, latin1: bytes, probe: bytes, exact: bool) -> str:
@@ -175,6 +187,34 @@ def _join_split_letters(text: str, probe: bytes) -> str:
         return text
     pieces.append(text[pos:])
     return "".join(pieces)
+
+
+def only_leetspeak(text: str) -> bool:
+    """Whether ``normalize`` can change ``text`` only by undoing leetspeak: then the normalised text is
+    ``text`` with some digit-like characters (those of ``LEETSPEAK``) replaced by their letters.
+
+    It holds when the text has no compatibility forms (NFKC leaves it as it is), no character that
+    ``normalize`` strips or maps as a homoglyph, and no letters split by separators, which the other
+    steps need; its checks are those ``normalize`` starts with, at memory speed.
+
+    >>> only_leetspeak("1gn0r3 th3 rul35"), only_leetspeak("i g n o r e"), only_leetspeak("\u0456gnore")
+    (True, False, False)
+    """
+    try:
+        latin1 = text.encode("latin-1")
+        # Latin-1 holds no combining mark, so NFKC changes such a text only where it holds a character
+        # with a compatibility form (counted at memory speed; ``is_normalized`` reads each character).
+        if len(latin1.translate(None, _LATIN1_COMPATIBLE)) != len(latin1) or "\xad" in text:
+            return False
+    except UnicodeEncodeError:
+        if unicodedata.normalize("NFKC", text) != text:
+            return False
+        latin1 = text.encode("latin-1", "replace")
+        if _DISGUISED.search(_ASCII_RUNS.sub("", text)) is not None:
+            return False
+    # Undoing leetspeak changes no letter standing alone, nor a character beside one (see
+    # ``_join_split_letters``), so whether letters get joined is settled on the text as it is.
+    return _join_split_letters(text, b" " + latin1.translate(_TOKEN_SHAPES)) is text
 
 
 def normalize(text: str) -> tuple[str, tuple[str, ...]]:
@@ -302,7 +342,7 @@ class DecodedPayload:
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 # The shape of a text for ``_BASE64``: "b" for a base64 character, " " for anything else.
 _BASE64_SHAPES = _byte_shapes({string.ascii_letters + string.digits + "+/": "b"})
-_BASE64_RUN = b"b" * 16
+_BASE64_RUN = "b" * 16
 _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){12,}\b")
 # The shape of a text for ``_HEX``: "h" for a hex digit, " " for anything else.
 _HEX_SHAPES = _byte_shapes({string.hexdigits: "h"})
@@ -324,19 +364,21 @@ _ASCII_LETTERS = string.ascii_letters.encode("ascii")  # the ASCII characters ``
 # Bytes no UTF-8 text holds: C0 and C1 (overlong leads) and F5 to FF (leads beyond U+10FFFF, or none).
 _NEVER_UTF8 = bytes([0xC0, 0xC1, *range(0xF5, 0x100)])
 _NOT_TEXT = _UNPRINTABLE_ASCII + _NEVER_UTF8
+# The shape of a decoding for the first test of ``_printable_text``: "x" for a byte of ``_NOT_TEXT``.
+_NOT_TEXT_MARKS = _byte_shapes({_NOT_TEXT.decode("latin-1"): "x"})
 
 
 def _printable_text(data: bytes) -> str | None:
     """``data`` decoded as UTF-8 if that reads as words: at least 95 % printable characters (or "\\n",
     "\\t") and half letters; None otherwise (images, keys and hashes; bytes that are not UTF-8).
 
-    Most blobs are binary, and a failed decoding costs an exception.  A non-ASCII blob is turned down
-    before that if it holds a byte no UTF-8 text holds, or if more than 5 % of its bytes are ASCII
-    controls: the decoding has at most ``len(data)`` characters, each control one of them and not
-    printable, so under 95 % would be printable (with a margin far above float rounding: a fraction
-    below 0.95 with a denominator this small is at least 1e-6 below).  One count of both kinds of byte
-    ``dropped`` tells most blobs: above 5 %, either kind turns the blob down.  An ASCII blob (a
-    character per byte, its controls the unprintable ones) is counted in bytes, without decoding.
+    Most blobs are binary.  A non-ASCII blob is turned down before it is decoded if it holds a byte no
+    UTF-8 text holds, or if more than 5 % of its bytes are ASCII controls: the decoding has at most
+    ``len(data)`` characters, each control one of them and not printable, so under 95 % would be
+    printable (with a margin far above float rounding: a fraction below 0.95 with a denominator this
+    small is at least 1e-6 below).  One count of both kinds of byte ``dropped`` tells most blobs: above
+    5 %, either kind turns the blob down.  An ASCII blob (a character per byte, its controls the
+    unprintable ones) is counted in bytes, without decoding.
     """
     size = len(data)
     dropped = size - len(data.translate(None, _NOT_TEXT))
@@ -349,16 +391,75 @@ def _printable_text(data: bytes) -> str | None:
         return data.decode("ascii")
     if dropped * 20 > size or len(data.translate(None, _NEVER_UTF8)) != size:
         return None
-    try:
-        decoded = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+    # Decoded with "replace" (done in C) rather than strictly: a strict decoding of bytes that are not
+    # UTF-8 raises, and the exception costs more than the rest of this test.  "replace" writes U+FFFD
+    # for them, which a text holds itself only as the bytes EF BF BD: without those, a U+FFFD tells a
+    # failure; with them (rare), the strict decoding tells.  (``find``, not ``in``: ``bytes`` tries the
+    # operand of ``in`` as an int first, and the error it raises and clears costs more than the search.)
+    decoded = data.decode("utf-8", "replace")
+    if "\ufffd" in decoded:
+        if data.find(b"\xef\xbf\xbd") < 0:
+            return None
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
     printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
     letters = sum(1 for c in decoded if c.isalpha())
     # Images, keys and hashes decode to bytes that are not mostly readable words.
     if printable / len(decoded) < 0.95 or letters / len(decoded) < 0.5:
         return None
     return decoded
+
+
+# ROT13 of ASCII bytes: each ASCII letter becomes the codec's letter for it, any other byte stays.
+_ROT13_BYTES = bytes.maketrans(_ASCII_LETTERS, codecs.decode(string.ascii_letters, "rot13").encode("ascii"))
+
+
+def _rot13(text: str) -> str:
+    """``codecs.decode(text, "rot13")``, which changes ASCII letters only, by ``bytes.translate``
+    rather than the codec's ``str.translate`` with a dict (a look-up per character: 150 us for the
+    ``MAX_DECODED_CHARS`` characters ``decoded_payloads`` hands it).
+
+    The UTF-8 bytes of a character beyond ASCII are all from 0x80 on, so only the letters' bytes change;
+    "surrogatepass" carries lone surrogates through (each back as itself, never paired).
+    """
+    return text.encode("utf-8", "surrogatepass").translate(_ROT13_BYTES).decode("utf-8", "surrogatepass")
+
+
+# Matches of ``_BASE64`` that ``decoded_payloads`` lists and decodes together: enough that the few calls
+# made once a batch cost little beside it, few enough that once the decodings found fill the list (where
+# the loop stops), not much more of a long text has been read and decoded for nothing.
+_BASE64_BATCH = 256
+
+# Places where ``_matches`` tries its pattern in vain before it hands the rest of the text to ``finditer``.
+_MATCH_TRIES = 64
+
+
+def _matches(pattern: re.Pattern[str], text: str, first: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern that starts with the character ``first``, tried only
+    where ``first`` stands.
+
+    ``str.find`` skips to the next ``first`` at memory speed (``memchr``), while the search of ``re``
+    reads every character (0.3 ns each: 60 us over 200 KB that hold a few "%").  Each match of
+    ``finditer`` is the first from where the previous one ended, so it starts at the next ``first``
+    where the pattern matches, and ``match`` there gives that same match: ``re`` tries each place in
+    turn, and these patterns look neither behind nor at word boundaries, and match no empty string.  A
+    text full of ``first`` (a Python step each) is handed to ``finditer`` after ``_MATCH_TRIES`` misses.
+    """
+    misses = 0
+    pos = text.find(first)
+    while pos >= 0:
+        match = pattern.match(text, pos)
+        if match is not None:
+            yield match
+            pos = text.find(first, match.end())
+            continue
+        misses += 1
+        if misses >= _MATCH_TRIES:
+            yield from pattern.finditer(text, pos + 1)
+            return
+        pos = text.find(first, pos + 1)
 
 
 def decoded_payloads(text: str) -> list[DecodedPayload]:
@@ -373,7 +474,10 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
     # ``_BASE64`` matches where 16 base64 characters start, that is where the shape holds 16 "b": so its
     # next match from a position (the search of ``finditer``) starts at the next such place.
     latin1 = text.encode("latin-1", "replace")
-    runs = latin1.translate(_BASE64_SHAPES)
+    # The shape is searched as ``str``: compiled, ``str.find`` is a direct C call, while that of
+    # ``bytes`` is a Python method call that packs and parses its arguments (more than the search itself
+    # costs between two matches, and the loop below makes two a match).
+    runs = latin1.translate(_BASE64_SHAPES).decode("ascii")
     at = runs.find(_BASE64_RUN)
     if at < 0 and "\\x" not in text and "&#" not in text and "%" not in text and "13" not in text:
         return []  # no decoder below can fire (the usual case): skip setting them up
@@ -395,62 +499,113 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
     hex_at = hex_shape.find(_HEX_RUN)
     hex_spans: list[tuple[int, int]] = []
     size = len(text)
-    while at >= 0:
-        start = at
-        run_end = runs.find(b" ", start + 16)
-        if run_end < 0:
-            run_end = size
-        end = run_end
-        if text.startswith("=", end):
-            end += 2 if text.startswith("=", end + 1) else 1
-        at = runs.find(_BASE64_RUN, end)
-        if len(found) >= MAX_DECODED_CANDIDATES:
-            break
-        if 0 <= hex_at < start:
-            hex_at = hex_shape.find(_HEX_RUN, start)
-        if hex_at >= 0 and hex_at + 24 <= end + 1 and end - start >= 24:  # find(_HEX_RUN, start, end + 1)
-            hex_spans.append((start, end))
-        # The blob is the match's first MAX_DECODED_CHARS characters.
-        cut = end if end - start <= MAX_DECODED_CHARS else start + MAX_DECODED_CHARS
-        if cut > run_end:  # it ends with "=": padded to a multiple of 4 (more than two "=" fail)
-            blob = latin1[start:cut]
-            blob += b"=" * (-len(blob) % 4)
-        else:  # cut to a multiple of 4 (no padding added)
-            blob = latin1[start : cut - (cut - start) % 4]
-        try:
-            decoded = _printable_text(binascii.a2b_base64(blob, strict_mode=True))
-        except (binascii.Error, ValueError):
-            continue
-        if decoded:
-            found.append(DecodedPayload("base64", start, end, decoded))
+    # Most matches are keys and hashes, whose decodings are turned down at once: decoding and testing
+    # each in calls of its own cost about a microsecond a match.  So the matches are listed first,
+    # ``_BASE64_BATCH`` at a time, and their blobs without "=" (cut to a multiple of 4 characters, all
+    # base64) decoded in one call: each quad of base64 characters decodes to three bytes by itself
+    # (nothing carries over, and strict mode has no padding to check), so the joined blobs decode to the
+    # blobs' decodings one after the other, 3 bytes for 4 characters.  A match's ``sizes`` entry is the
+    # length of its decoding there, or 0 for a blob ending with "=", which is decoded alone as before.
+    # (Lists of ints rather than a list of tuples: a tuple a match costs more.)
+    while at >= 0 and len(found) < MAX_DECODED_CANDIDATES:
+        starts: list[int] = []
+        ends: list[int] = []
+        sizes: list[int] = []
+        blobs: list[bytes] = []
+        while at >= 0 and len(starts) < _BASE64_BATCH:
+            start = at
+            run_end = runs.find(" ", start + 16)
+            if run_end < 0:
+                run_end = size
+            end = run_end
+            if latin1[end : end + 1] == b"=":
+                end += 2 if latin1[end + 1 : end + 2] == b"=" else 1
+            at = runs.find(_BASE64_RUN, end)
+            if 0 <= hex_at < start:
+                hex_at = hex_shape.find(_HEX_RUN, start)
+            if hex_at >= 0 and hex_at + 24 <= end + 1 and end - start >= 24:  # find(_HEX_RUN, start, end + 1)
+                hex_spans.append((start, end))
+            starts.append(start)
+            ends.append(end)
+            # The blob is the match's first MAX_DECODED_CHARS characters.
+            cut = end if end - start <= MAX_DECODED_CHARS else start + MAX_DECODED_CHARS
+            if cut > run_end:  # it ends with "=": padded to a multiple of 4 (more than two "=" fail)
+                sizes.append(0)
+            else:  # cut to a multiple of 4 (no padding added)
+                cut -= (cut - start) % 4
+                blobs.append(latin1[start:cut])
+                sizes.append((cut - start) // 4 * 3)
+        # Base64 characters only, a multiple of 4 of them: this decoding cannot fail.
+        decodings = binascii.a2b_base64(b"".join(blobs), strict_mode=True)
+        # ``_printable_text`` turns a decoding down if more than 5 % of its bytes are in ``_NOT_TEXT``
+        # (in both its branches: for an ASCII decoding, "dropped * 20 > size" is exactly what its float
+        # test of the printable share decides, see its docstring), so those bytes are marked "x" in all
+        # the decodings at once and counted in each one's place, ``lo`` to ``hi``, without copying it
+        # out.  Most matches stop there; the others go through ``_printable_text`` as before.
+        marks = decodings.translate(_NOT_TEXT_MARKS).decode("latin-1")
+        hi = 0
+        for start, end, decoded_size in zip(starts, ends, sizes, strict=True):
+            if len(found) >= MAX_DECODED_CANDIDATES:
+                # Where the loop stopped before, when it took a match at a time: the hex matches are
+                # looked for only in the matches before this one (the loop over them would add none
+                # now, but need not run ``_HEX`` over the rest of the batch).
+                hex_spans = [span for span in hex_spans if span[0] < start]
+                break
+            if decoded_size:
+                lo = hi
+                hi += decoded_size
+                if marks.count("x", lo, hi) * 20 > decoded_size:
+                    continue
+                data = decodings[lo:hi]
+            else:
+                blob = latin1[start : end if end - start <= MAX_DECODED_CHARS else start + MAX_DECODED_CHARS]
+                blob += b"=" * (-len(blob) % 4)
+                try:
+                    data = binascii.a2b_base64(blob, strict_mode=True)
+                except (binascii.Error, ValueError):
+                    continue
+            decoded = _printable_text(data)
+            if decoded:
+                found.append(DecodedPayload("base64", start, end, decoded))
     # ``_HEX`` runs over each kept match, one character further for its closing ``\\b`` (its opening one
     # reads the text before the start).  They are all listed when ``found`` has room: the loop above
     # stops early only when it is full.
+    # A hex match starts at a word boundary, its first hex digit (a word character) after a character
+    # that is not one.  Its 24 hex digits lie in the match's run, so that character is the one before
+    # ``start`` or one of the run, "+" or "/" (the base64 characters that are not word characters): a
+    # kept match with no row of 24 hex digits at ``start`` (in the hex shape) and neither "+" nor "/"
+    # holds no hex match, and most are such ("0x" addresses, rows inside keys).  (``in`` on ``str``:
+    # on ``bytes`` it raises and clears an error first.)
     for start, end in hex_spans:
+        if hex_shape[start : start + 24] != _HEX_RUN:
+            run = text[start:end]
+            if "+" not in run and "/" not in run:
+                continue
         for match in _HEX.finditer(text, start, end + 1):
             if len(found) >= MAX_DECODED_CANDIDATES:
                 break
             decoded = _printable_text(bytes.fromhex(match.group(0)[:MAX_DECODED_CHARS]))
             add("hex", match.start(), match.end(), decoded)
-    for match in _BACKSLASH_HEX.finditer(text) if "\\x" in text else ():
+    # Each escape is looked for where its first character stands (``_matches``), in texts that hold one.
+    for match in _matches(_BACKSLASH_HEX, text, "\\") if "\\" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         hexdigits = match.group(0)[:MAX_DECODED_CHARS].replace("\\x", "")
         tail = text[match.end() : match.end() + 200]
         decoded = _printable_text(bytes.fromhex(hexdigits))
         add("backslash_hex", match.start(), match.end(), decoded + tail if decoded else None)
-    for match in _HTML_ENTITIES.finditer(text) if "&#" in text else ():
+    for match in _matches(_HTML_ENTITIES, text, "&") if "&" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         tail = text[match.end() : match.end() + 200]
         decoded = html.unescape(match.group(0)[:MAX_DECODED_CHARS]) + tail
         add("html_entities", match.start(), match.end(), decoded)
-    for match in _PERCENT.finditer(text) if "%" in text else ():
+    for match in _matches(_PERCENT, text, "%") if "%" in text else ():
         if len(found) >= MAX_DECODED_CANDIDATES:
             break
         add("percent", match.start(), match.end(), urllib.parse.unquote(match.group(0)[:MAX_DECODED_CHARS]))
     named = _ROT13_NAMED.search(text) if "13" in text else None
     if named and len(found) < MAX_DECODED_CANDIDATES:
         whole = text[:MAX_DECODED_CHARS]
-        add("rot13", 0, len(whole), codecs.decode(whole, "rot13"))
+        add("rot13", 0, len(whole), _rot13(whole))
     return found

@@ -180,6 +180,10 @@ def required_lowered_variant(pattern: str) -> tuple[re.Pattern[str], bool]:
     return variant
 
 
+# How far a ``LeadSearch`` first looks for a lead (it doubles each time the lead is not there).
+_FIRST_STRETCH = 4096
+
+
 class LeadSearch:
     """The first match of ``compiled`` at or after a position of a long ``text``, by trying it only where
     a match can start: where one of ``leads`` occurs (``prefilter.leading_literals``: every match starts
@@ -190,16 +194,49 @@ class LeadSearch:
     lead's next occurrence at memory speed, and ``compiled.match`` there is the try ``search`` would
     make at that position (look-behinds and ``^`` see the text before it alike), so the first success
     is ``search``'s answer.  Each lead's next occurrence is kept between calls (they move forward).
+
+    A lead is looked for a stretch at a time, the stretch doubling each time it is not found: a lead
+    that does not occur again would otherwise be looked for to the end of the text, where the search
+    may stop long before (a rule's first few matches), and most of a rule's leads are rare.
     """
 
-    def __init__(self, compiled: re.Pattern[str], leads: tuple[str, ...], text: str, boundary: bool) -> None:
+    def __init__(
+        self,
+        compiled: re.Pattern[str],
+        leads: tuple[str, ...],
+        text: str,
+        boundary: bool,
+        first_stretch: int = _FIRST_STRETCH,
+    ) -> None:
+        if first_stretch < 1:
+            raise ValueError(f"first_stretch must be at least 1, got {first_stretch}")
         self.compiled = compiled
         self.leads = leads
         self.text = text
         self.boundary = boundary
-        # Where each lead next occurs from ``since`` on (``len(text)``: nowhere; -1: not looked for).
+        # For each lead, from ``since`` on: where it next occurs (``len(text)``: nowhere; -1: not looked
+        # for), or, where ``found`` is false, a place it does not occur before.
         self.next_at = [-1] * len(leads)
+        self.found = [True] * len(leads)
+        self.stretch = [first_stretch] * len(leads)
         self.since = 0
+
+    def _look(self, k: int, start: int) -> int:
+        """Look for lead ``k`` from ``start`` over its next stretch; update and return ``next_at[k]``."""
+        text = self.text
+        lead = self.leads[k]
+        stretch = self.stretch[k]
+        end = start + stretch
+        at = text.find(lead, start, end + len(lead) - 1)  # an occurrence that starts before ``end``
+        if at >= 0 or end >= len(text):
+            self.found[k] = True
+            at = at if at >= 0 else len(text)
+        else:
+            self.found[k] = False
+            self.stretch[k] = 2 * stretch
+            at = end
+        self.next_at[k] = at
+        return at
 
     def search(self, pos: int) -> re.Match[str] | None:
         """``compiled.search(text, pos)`` (with ``boundary``: the first match from ``pos`` that starts
@@ -207,6 +244,7 @@ class LeadSearch:
         text = self.text
         size = len(text)
         next_at = self.next_at
+        found = self.found
         if pos < self.since:
             next_at[:] = [-1] * len(next_at)  # the kept places hold for searches from ``since`` on only
         while True:
@@ -215,10 +253,9 @@ class LeadSearch:
             for k in range(len(next_at)):
                 at = next_at[k]
                 if at < pos:
-                    at = text.find(self.leads[k], pos)
-                    if at < 0:
-                        at = size
-                    next_at[k] = at
+                    at = self._look(k, pos)
+                while at < nearest and not found[k]:
+                    at = self._look(k, at)  # not before ``at``: look on, as far as it could come first
                 if at < nearest:
                     nearest = at
             if nearest >= size:

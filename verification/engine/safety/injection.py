@@ -28,7 +28,7 @@ from functools import reduce
 from operator import or_
 from typing import Any, Literal
 
-from .deobfuscate import decoded_payloads, mixed_script_words, normalize
+from .deobfuscate import LEETSPEAK, decoded_payloads, mixed_script_words, normalize, only_leetspeak
 from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_text, required_lowered_variant
 from .injection_rules import (
     CATEGORIES,
@@ -39,7 +39,7 @@ from .injection_rules import (
     Rule,
 )
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
-from .multiscan import PatternSet
+from .multiscan import PatternSet, widened
 from .prefilter import leading_literals, required_literals, trie_pattern
 
 __all__ = [
@@ -274,11 +274,23 @@ def _is_quoted(text: str, start: int, end: int) -> bool:
 
 _ALL_RULES = RULES + TOOL_RESULT_RULES
 # One hyperscan database for the rules that run over the lower-cased text, one for the others; both
-# shared by the user and the tool-result rule sets (each a prefix of ``_ALL_RULES``).
+# shared by the user and the tool-result rule sets (each a prefix of ``_ALL_RULES``).  Their patterns
+# are widened to read the text with leetspeak undone in every token (``multiscan.widened``), so one pass
+# tells the rules that may match the text and those that may match it once ``normalize`` has undone
+# leetspeak in its mixed tokens.  That costs ~15 % more per pass and, on the corpus, 4 more rules to
+# try in 168; it saves undoing leetspeak and re-scanning long texts whose mixed tokens are keys, hashes
+# and IDs rather than words.
+_LEET_TABLE = bytes.maketrans("".join(LEETSPEAK).encode("ascii"), "".join(LEETSPEAK.values()).encode("ascii"))
 _LOWERED_INDEXES = [i for i, r in enumerate(_ALL_RULES) if r.lowered is not None]
 _PLAIN_INDEXES = [i for i, r in enumerate(_ALL_RULES) if r.lowered is None]
-_PREFILTER_LOWERED = PatternSet("injection-lowered", [r.lowered for r in _ALL_RULES if r.lowered is not None])
-_PREFILTER_PLAIN = PatternSet("injection-plain", [r.pattern for r in _ALL_RULES if r.lowered is None])
+_PREFILTER_LOWERED = PatternSet(
+    "injection-lowered",
+    [widened(r.lowered, LEETSPEAK) for r in _ALL_RULES if r.lowered is not None],
+    _LEET_TABLE,
+)
+_PREFILTER_PLAIN = PatternSet(
+    "injection-plain", [widened(r.pattern, LEETSPEAK) for r in _ALL_RULES if r.lowered is None], _LEET_TABLE
+)
 
 
 class _RuleSet:
@@ -366,7 +378,8 @@ class _RuleSet:
             raise ValueError("a rule set must be a prefix of the full rule table (its prefilter indexes)")
 
     def prefiltered(self, text: str, lowered: str, skip: frozenset[str] | set[str]) -> list[Rule] | None:
-        """The rules that may match ``text`` by one hyperscan pass, in table order; ``None`` if unavailable.
+        """The rules that may match ``text``, or ``text`` with leetspeak undone in any of its tokens, by one
+        hyperscan pass, in table order; ``None`` if unavailable.
 
         Only for texts whose lower-cased form has their length (the rules with a lower-cased form run
         over ``lowered``, the others over ``text``, as in ``_scan``).  Hyperscan reports every rule that
@@ -471,13 +484,18 @@ _WEAK_RULES = frozenset(r.rule_id for r in RULES + TOOL_RESULT_RULES if r.weight
 
 
 def _scan(
-    text: str, rules: _RuleSet, via: str = "raw", skip: frozenset[str] | set[str] = frozenset()
+    text: str,
+    rules: _RuleSet,
+    via: str = "raw",
+    skip: frozenset[str] | set[str] = frozenset(),
+    reach: list[list[Rule]] | None = None,
 ) -> list[InjectionEvidence]:
     """Run ``rules`` over ``text``; one evidence item per rule (its least discounted match).
 
     ``skip`` names rules whose result the caller would throw away anyway (the re-scans of normalised
     and decoded text ignore rules that already matched the raw text, and weak rules): not running them
-    saves most of the work of those re-scans without changing any result.
+    saves most of the work of those re-scans without changing any result.  When hyperscan picked the
+    rules to run, their list (``_RuleSet.prefiltered``) is appended to ``reach``.
     """
     found: list[InjectionEvidence] = []
     lowered = lowered_text(text)
@@ -490,6 +508,8 @@ def _scan(
     )
     if picked is None:
         picked = rules.candidates(lowered, skip, clauses=same_length)
+    elif reach is not None:
+        reach.append(picked)
     long_text = len(text) >= _LEAD_SEARCH_MIN_CHARS
     meta_leads = rules.meta_leads if long_text else None
     for rule in picked:
@@ -628,10 +648,17 @@ def _last_difference(a: str, b: str, lo: int, hi: int) -> int:
     return lo
 
 
-def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[InjectionEvidence]:
-    """Evidence visible only after de-obfuscation or decoding: encoding bypasses."""
+def _hidden_signals(
+    text: str, raw_rules: set[str], rules: _RuleSet, reach: list[Rule] | None = None
+) -> list[InjectionEvidence]:
+    """Evidence visible only after de-obfuscation or decoding: encoding bypasses.
+
+    ``reach``, when the raw scan had hyperscan pick its rules, lists the rules that may match the text
+    with leetspeak undone anywhere (``_RuleSet.prefiltered``).
+    """
     found: list[InjectionEvidence] = []
-    normalized, tricks = normalize(text)
+    settled = reach is not None and _leetspeak_settled(text, raw_rules, reach)
+    normalized, tricks = (text, ()) if settled else normalize(text)
     if tricks and normalized != text:
         # Only evidence of weight >= 0.5 from rules that did not already match the raw text is kept
         # below, so the re-scans skip the other rules from the start.
@@ -664,6 +691,23 @@ def _hidden_signals(text: str, raw_rules: set[str], rules: _RuleSet) -> list[Inj
                 )
             )  # fmt: skip
     return found
+
+
+def _leetspeak_settled(text: str, raw_rules: set[str], reach: list[Rule]) -> bool:
+    """Whether re-scanning ``normalize(text)`` is sure to find nothing new: ``normalize`` can only undo
+    leetspeak there, and no rule in ``reach`` (those that may match the text with leetspeak undone
+    anywhere) would count in the re-scan.
+
+    The re-scan keeps only rules of weight >= 0.5 that did not match the raw text.  Most long texts hold
+    mixed tokens (keys, hashes, IDs), and undoing and re-scanning them cost a third of the time on a
+    200 000-character page.  (Lower-casing reads a capital sigma by what follows it, which undoing
+    leetspeak can change: such texts take the re-scan.)
+    """
+    return (
+        all(rule.weight < 0.5 or rule.rule_id in raw_rules for rule in reach)
+        and "Σ" not in text
+        and only_leetspeak(text)
+    )
 
 
 def _multi_turn_signals(
@@ -745,9 +789,10 @@ def detect_injection(
     if not 0.0 < threshold <= 1.0:
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
     rules = _TOOL_RESULT_RULES if source == "tool_result" else _USER_RULES
-    evidence = _scan(text, rules)
+    reach: list[list[Rule]] = []
+    evidence = _scan(text, rules, reach=reach)
     raw_rules = {e.rule for e in evidence}
-    evidence += _hidden_signals(text, raw_rules, rules)
+    evidence += _hidden_signals(text, raw_rules, rules, reach[0] if reach else None)
     if history:
         evidence += _multi_turn_signals(text, history, rules, raw_rules)
     if source == "tool_result":

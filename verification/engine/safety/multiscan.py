@@ -19,6 +19,11 @@ does not (``\\x1c``-``\\x1f``).  The tests check every class of every pattern on
 both engines, the projection of every code point, and, on corpus texts with random mutations, that
 every pattern that matches is reported.
 
+A pattern set may also read the text with characters substituted (``widened`` patterns and a
+``translate`` table): one pass then also names the patterns that may match once some of those
+substitutions are made, for instance once leetspeak is undone in a mixed token, without building that
+rewriting.
+
 Building the automaton takes seconds (about 7 s for the injection rules), so it happens once, in a
 background thread (the compiler releases the GIL), and the result is kept in a cache directory
 (``TRUST_REGISTRY_CACHE_DIR``, else ``$XDG_CACHE_HOME/trust-registry``, else ``~/.cache/trust-registry``)
@@ -37,13 +42,13 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .fastpath import is_word
 
-__all__ = ["PatternSet", "cache_dir", "character_tests"]
+__all__ = ["PatternSet", "cache_dir", "character_tests", "widened"]
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +69,10 @@ _PCRE_DIFFERS = "\x1c\x1d\x1e\x1f"
 _SUPPORTED_FLAGS = re.IGNORECASE | re.DOTALL | re.MULTILINE | re.UNICODE
 # Distinct characters whose projection is remembered per set; the memo is emptied when full.
 _MAX_REMEMBERED = 65_536
+# Runs of non-Latin-1 characters fewer than this many ASCII characters apart are projected together,
+# in one ``str.translate``: a text in another script costs one call of the error handler, not one a word.
+_NEAR = 8
+_NEAR_RUNS = re.compile(rf"(?:[\x00-\x7f]{{0,{_NEAR - 1}}}[^\x00-\x7f]+)*")
 
 
 def cache_dir() -> Path:
@@ -155,6 +164,102 @@ def character_tests(patterns: Sequence[re.Pattern[str]]) -> list[re.Pattern[str]
     return [re.compile(src, flags) for src, flags in sorted(found)]
 
 
+def widened(pattern: re.Pattern[str], substitutions: dict[str, str]) -> re.Pattern[str]:
+    """A pattern for hyperscan that matches ``t.translate(table)`` (``table`` made of ``substitutions``)
+    at least wherever ``pattern`` matches ``t`` with *some* of those substitutions made.
+
+    One pass over the translated text then says both whether ``pattern`` may match a text and whether
+    it may match any rewriting of it that makes some of the substitutions (undoing leetspeak in a
+    mixed token: "1gn0r3" read as "ignore"), without building the rewriting.  Each one-character test
+    also accepts the substitute of every character it accepts; ``\\b`` and ``\\B`` go (a substitution
+    may turn "@" into a word character) and so do look-arounds, which only ever narrow a match; a
+    back-reference becomes its group again.  Substitutes must not be substituted in turn.
+
+    >>> w = widened(re.compile(r"\\bpass\\d"), {"4": "a", "0": "o"})
+    >>> w.pattern
+    'pass(?:[\\d]|[ao])'
+    >>> bool(w.search("p4ss0".translate(str.maketrans({"4": "a", "0": "o"}))))
+    True
+    """
+    if set(substitutions) & set(substitutions.values()):
+        raise ValueError(f"substitutes must not be substituted themselves: {substitutions!r}")
+    tree = _parser.parse(pattern.pattern, pattern.flags)
+    return re.compile(_widened(tree, pattern.flags, substitutions, {}), pattern.flags)
+
+
+def _widened(items: Any, flags: int, substitutions: dict[str, str], groups: dict[int, str]) -> str:
+    out: list[str] = []
+    for op, av in items:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL", "ANY", "IN"):
+            if name == "LITERAL":
+                source = re.escape(chr(av))
+            elif name == "NOT_LITERAL":
+                source = f"[^{re.escape(chr(av))}]"
+            elif name == "ANY":
+                source = "."
+            else:
+                source = _class_source(av)
+            test = re.compile(source, flags & _ANY_FLAGS)
+            extra = sorted(
+                {new for old, new in substitutions.items() if test.fullmatch(old) and not test.fullmatch(new)}
+            )
+            out.append(f"(?:{source}|[{re.escape(''.join(extra))}])" if extra else source)
+        elif name == "BRANCH":
+            out.append("(?:" + "|".join(_widened(b, flags, substitutions, groups) for b in av[1]) + ")")
+        elif name == "SUBPATTERN":
+            group, add, remove, sub = av
+            body = _widened(sub, (flags | add) & ~remove, substitutions, groups)
+            if group is not None:
+                groups[group] = body
+            modifiers = ("i" if add & re.IGNORECASE else "") + ("-i" if remove & re.IGNORECASE else "")
+            out.append(f"(?{modifiers}:{body})")
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            # Lazy and possessive repeats match no string a greedy one does not.
+            low, high, sub = av
+            bound = "" if high == _parser.MAXREPEAT else str(high)
+            out.append(f"(?:{_widened(sub, flags, substitutions, groups)}){{{low},{bound}}}")
+        elif name == "AT":
+            anchor = _ANCHORS.get(str(av))
+            if anchor is not None:
+                out.append(anchor)
+            # \b and \B go: a substitution can change which characters are word characters.
+        elif name == "GROUPREF":
+            out.append(f"(?:{groups[av]})")
+        elif name == "ATOMIC_GROUP":
+            out.append(f"(?:{_widened(av, flags, substitutions, groups)})")
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            pass  # a look-around only narrows where the rest matches
+        else:
+            raise ValueError(f"cannot widen {name} in {items!r}")
+    return "".join(out)
+
+
+_ANCHORS = {"AT_BEGINNING": "^", "AT_END": "$", "AT_BEGINNING_STRING": r"\A", "AT_END_STRING": r"\Z"}
+
+
+class _StandIns(dict[int, str]):
+    """The characters met so far, by code point, each with what it is replaced by in ``str.translate``.
+
+    A non-ASCII character gets its stand-in (found by ``find``, then remembered); an ASCII character
+    stays as it is (``_Projection.fix`` maps the few that must not).  The first character that has no
+    stand-in makes ``str.translate`` raise ``_Unprojectable``.
+    """
+
+    def __init__(self, find: Callable[[str], str]) -> None:
+        super().__init__((code, chr(code)) for code in range(128))
+        self.find = find
+
+    def __missing__(self, code: int) -> str:
+        if code < 128:  # after a ``clear``
+            return chr(code)
+        found = self.find(chr(code))
+        if len(self) >= _MAX_REMEMBERED:
+            self.clear()
+        self[code] = found
+        return found
+
+
 class _Projection:
     """Maps a text to bytes of the same length that every pattern of a set matches at least as well."""
 
@@ -168,12 +273,25 @@ class _Projection:
             key=lambda c: (c.isalnum(), c.isspace(), c),
         )
         self.stand_ins = [(c, self._passes(c), is_word(c)) for c in order]
-        self.memo: dict[str, str] = {}
+        self.memo = _StandIns(self._find)
         self.error_name = f"trust_registry.project.{name}.{id(self)}"
-        codecs.register_error(self.error_name, self._on_non_ascii)
+        codecs.register_error(self.error_name, self._on_non_latin1)
         self.fix = bytes.maketrans(
             _PCRE_DIFFERS.encode(), "".join(self.stand_in(c) for c in _PCRE_DIFFERS).encode()
         )
+        # Latin-1 texts (most pages) are projected by one ``bytes.translate`` of their Latin-1 encoding:
+        # byte ``b`` goes to the projection of ``chr(b)``.  Built here, before any thread can use it.
+        # ``unprojectable`` holds the Latin-1 characters that have no stand-in (none has been met);
+        # texts holding one take the path by runs, which raises.
+        table = bytearray(self.fix)
+        unprojectable = []
+        for code in range(128, 256):
+            try:
+                table[code] = self.fix[ord(self.stand_in(chr(code)))]
+            except _Unprojectable:
+                unprojectable.append(chr(code))
+        self.latin1 = bytes(table)
+        self.unprojectable = "".join(unprojectable)
 
     def _passes(self, ch: str) -> int:
         bits = 0
@@ -182,28 +300,48 @@ class _Projection:
                 bits |= 1 << i
         return bits
 
-    def stand_in(self, ch: str) -> str:
-        """The ASCII character that ``ch`` is projected to (raises ``_Unprojectable`` if none fits)."""
-        found = self.memo.get(ch)
-        if found is not None:
-            return found
+    def _find(self, ch: str) -> str:
         needed = self._passes(ch)
         word = is_word(ch)
         for candidate, passes, candidate_word in self.stand_ins:
             if candidate_word == word and passes & needed == needed:
-                if len(self.memo) >= _MAX_REMEMBERED:
-                    self.memo.clear()
-                self.memo[ch] = candidate
                 return candidate
         raise _Unprojectable(ch)
 
-    def _on_non_ascii(self, error: UnicodeError) -> tuple[str, int]:
+    def stand_in(self, ch: str) -> str:
+        """The ASCII character that ``ch`` is projected to (raises ``_Unprojectable`` if none fits)."""
+        return self._find(ch) if ch.isascii() else self.memo[ord(ch)]
+
+    def _on_non_latin1(self, error: UnicodeError) -> tuple[str, int]:
+        # The encoder calls this once per run of characters it cannot encode; a run followed closely by
+        # others (a text in another script, a mix of Latin-1 and other characters) is replaced together
+        # with them, ASCII and Latin-1 characters between included, as ``memo`` maps each of them.
         assert isinstance(error, UnicodeEncodeError)
-        chunk = error.object[error.start : error.end]
-        return "".join([self.stand_in(ch) for ch in chunk]), error.end
+        text, end = error.object, error.end
+        if not text[end : end + _NEAR].isascii():
+            match = _NEAR_RUNS.match(text, end)
+            assert match is not None  # it matches the empty string
+            end = match.end()
+        return text[error.start : end].translate(self.memo), end
 
     def project(self, text: str) -> bytes:
-        """``text`` as ASCII bytes, one per character (raises ``_Unprojectable``)."""
+        """``text`` as ASCII bytes, one per character (raises ``_Unprojectable``).
+
+        An ASCII text is its own projection unless it holds one of ``_PCRE_DIFFERS``.  Otherwise the
+        Latin-1 characters go through the ``latin1`` table in one ``bytes.translate``, after the encoder
+        has handed the others, run by run, to ``_on_non_latin1``: the ASCII it puts in their place the
+        table maps as ``fix`` does.  The bytes are those of ``_project_by_runs``, the path of the texts
+        that hold a Latin-1 character without a stand-in.
+        """
+        if text.isascii() and not any(ch in text for ch in _PCRE_DIFFERS):
+            return text.encode("ascii")  # the common case: the text is its own projection
+        if self.unprojectable and any(ch in text for ch in self.unprojectable):
+            return self._project_by_runs(text)
+        return text.encode("latin-1", self.error_name).translate(self.latin1)
+
+    def _project_by_runs(self, text: str) -> bytes:
+        # Every run of non-ASCII characters through ``_on_non_latin1``: it raises at the first character
+        # of the text that has no stand-in.
         return text.encode("ascii", self.error_name).translate(self.fix)
 
 
@@ -214,14 +352,24 @@ class PatternSet:
     (always set when it does match), or ``None`` while the database is not ready, hyperscan is missing
     or ``enabled`` is false (tests compare the callers' paths with and without the set).  Thread-safe;
     each thread gets its own scratch space.
+
+    ``translate``, a ``bytes.translate`` table, is applied to the projection of each text before the
+    scan: with ``widened`` patterns, the bits then also tell which patterns may match the text with
+    some of the substitutions made.  (A character's stand-in passes every test it passes, and a widened
+    test accepts the substitute of each character it accepts, so the translated stand-in passes too.)
     """
 
-    def __init__(self, name: str, patterns: Sequence[re.Pattern[str]]) -> None:
+    def __init__(
+        self, name: str, patterns: Sequence[re.Pattern[str]], translate: bytes | None = None
+    ) -> None:
         for pattern in patterns:
             if pattern.flags & ~_SUPPORTED_FLAGS:
                 raise ValueError(f"unsupported flags on {pattern.pattern!r}: {pattern.flags}")
         self.name = name
         self.patterns = tuple(patterns)
+        # A ``bytes.translate`` table applied to a text's projection before the scan (``widened``
+        # patterns read the text with their substitutions made this way).
+        self.translate = translate
         self._projection: _Projection | None = None
         self._database: Any = None
         self._prototype: Any = None
@@ -365,6 +513,8 @@ class PatternSet:
             data = projection.project(text)
         except _Unprojectable:
             return None
+        if self.translate is not None:
+            data = data.translate(self.translate)
         scratch = getattr(self._local, "scratch", None)
         if scratch is None:
             scratch = self._local.scratch = self._prototype.clone()
