@@ -52,6 +52,8 @@ COMPILED = [
     # which a compiled dataclass would refuse; it runs once per tool) and calibration.py (once per
     # evaluation, on numpy, and its integer counts would come out as floats).
     "verification/engine/store/memory.py",
+    # Text helpers the compiled modules share (``lower``).
+    "verification/engine/text.py",
     "verification/engine/tools/adaptive.py",
     "verification/engine/tools/baseline.py",
     "verification/engine/tools/engine.py",

@@ -18,6 +18,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from ..text import lower
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
 from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
@@ -320,7 +321,7 @@ def _key_tokens_of(keys: tuple[str, ...]) -> frozenset[str]:
     """The lower-case tokens of the keys on a JSON path, singular forms included."""
     toks: set[str] = set()
     for p in keys:
-        for t in _KEY_SPLIT.split(p.lower()):
+        for t in _KEY_SPLIT.split(lower(p)):
             if t:
                 toks.add(t)
                 if t.endswith("s") and len(t) > 3:
@@ -396,7 +397,7 @@ def _read_string(text: str) -> _StringInfo:
     """Read a string leaf (memoised below for short strings: statuses, cities, dates repeat)."""
     folded = text.casefold()
     norm = normalize_text(text)
-    state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(text.lower().replace("_", " ")) or None
+    state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(lower(text).replace("_", " ")) or None
     # An ISO date starts with four digits and a dash: anything else skips the regular expression.
     d, hm, dt = _parse_dt(text) if text[:4].isdigit() and text[4:5] == "-" else (None, None, None)
     if d is not None:
@@ -428,7 +429,7 @@ def _text_mentions_cached(text: str) -> tuple[Mention, ...]:
 
 @lru_cache(maxsize=4096)
 def _key_unit(key: str) -> str | None:
-    parts = [p for p in _KEY_SPLIT.split(key.lower()) if p]
+    parts = [p for p in _KEY_SPLIT.split(lower(key)) if p]
     if parts and parts[-1] in ("percent", "pct", "percentage"):
         return "percent"
     # "strength_mg_per_tablet": the unit is the last unit token that is not the denominator of a "per".
@@ -643,7 +644,7 @@ class _Builder:
             return
         key = keys[-1] if keys else ""
         if isinstance(value, bool):
-            state = _boolean_state(key.lower())
+            state = _boolean_state(lower(key))
             if state is not None:
                 yes, no = state
                 self.ev.states.append(
@@ -655,7 +656,7 @@ class _Builder:
                         record,
                         list_path,
                         key_tokens,
-                        text=str(value).lower(),
+                        text=lower(str(value)),
                     )
                 )
             return

@@ -20,6 +20,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from ..text import lower
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
 from .lexicon import ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES
@@ -46,7 +47,7 @@ def _dim_of(unit: str) -> str:
 def _noun_key(noun: str | None) -> set[str]:
     if not noun:
         return set()
-    n = noun.lower()
+    n = lower(noun)
     keys = {n}
     if n.endswith("ies"):
         keys.add(n[:-3] + "y")
@@ -84,7 +85,7 @@ class _Matcher:
             self._compact = ascii_only.translate(_DROP_NON_ALNUM)
         assert m.value is not None and m.noun is not None
         number = f"{m.value:g}" if m.decimals == 0 else m.text.split()[0]
-        return _find_unprefixed(self._compact, number + m.noun.lower())
+        return _find_unprefixed(self._compact, number + lower(m.noun))
 
     def _units_like(self, unit: str) -> list[str]:
         if unit not in self._same_dim:

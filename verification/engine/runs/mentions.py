@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..text import lower
 from .lexicon import (
     COUNT_WORDS,
     CURRENCY_NAMES,
@@ -148,7 +149,7 @@ _MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\
 _SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
 _SYM_RE = "(?<![A-Za-z])" + _trie(_SYMS)
 _SYM_AT = _trie(_SYMS, not_after="[A-Za-z]")  # _SYM_RE opening with a choice of characters
-_CODES = _trie([c.lower() for c in ISO_CURRENCIES])
+_CODES = _trie([lower(c) for c in ISO_CURRENCIES])
 _HEDGE_WORDS = (
     r"(?:about|around|approximately|roughly|nearly|almost|some|~|just under|just over|"
     r"under|over|more than|less than|fewer than|at least|at most|up to|close to|upwards of|exactly|precisely)"
@@ -256,7 +257,7 @@ _MONEY_SYMBOL = re.compile(rf"(?P<sym>{_SYM_AT})(?P<num>{_NUM})(?P<mag>{_MAG})?"
 _LETTERS = re.compile(r"[a-z]+")
 _WORDS_THEN_DIGITS = re.compile(r"[a-z]+(?: [a-z]+)* [0-9]+")
 _MONTH_WORDS = frozenset(MONTHS) | frozenset(WEEKDAYS)
-_CODE_WORDS = frozenset(c.lower() for c in ISO_CURRENCIES)
+_CODE_WORDS = frozenset(lower(c) for c in ISO_CURRENCIES)
 _COUNT_WORDS = frozenset(w for w in NUMBER_WORDS if " " not in w) | frozenset(ORDINALS) | {"a", "an", "half"}
 _STATE_WORDS = frozenset(re.split(r"[\s-]", p)[0] for p in STATE_PHRASES)
 _CURRENCY_WORDS = frozenset(n.split()[0] for n in CURRENCY_NAMES)
@@ -324,7 +325,7 @@ def parse_number(text: str) -> tuple[float, int]:
     >>> parse_number("1,234.50"), parse_number("ninety"), parse_number("-2.3")
     ((1234.5, 2), (90.0, 0), (-2.3, 1))
     """
-    low = text.lower().strip()
+    low = lower(text).strip()
     if low in NUMBER_WORDS:
         return float(NUMBER_WORDS[low]), 0
     if low in ORDINALS:
@@ -337,7 +338,7 @@ def parse_number(text: str) -> tuple[float, int]:
 def _magnitude(mag: str | None) -> float:
     if not mag:
         return 1.0
-    return MAGNITUDES.get(mag.strip().lower(), 1.0)
+    return MAGNITUDES.get(lower(mag.strip()), 1.0)
 
 
 def _hedge(m: re.Match[str]) -> str | None:
@@ -345,7 +346,7 @@ def _hedge(m: re.Match[str]) -> str | None:
     text = m.string
     a = m.start()
     found = _HEDGE_BEFORE.search(text, max(0, a - 24), a)
-    hedge = _HEDGE_MAP.get(found.group("hedge").lower()) if found else None
+    hedge = _HEDGE_MAP.get(lower(found.group("hedge"))) if found else None
     return None if hedge == "bound" else hedge
 
 
@@ -376,7 +377,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     1200000000.0
     """
     # Patterns run on lower-cased text (much faster than IGNORECASE); surfaces come from the original.
-    low = text.lower()
+    low = lower(text)
     if len(low) != len(text):
         low = text
     # A byte per character, set once a mention covers it: ``taken.find(1, a, b) < 0`` tells that [a, b) is
@@ -480,11 +481,9 @@ def _take(taken: bytearray, out: list[Mention], m: Mention) -> None:
 def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     # Trim function words and punctuation at both ends; a phrase of function words only is not a name.
     words = list(_NON_SPACE.finditer(phrase))
-    while words and (words[0].group(0).lower().strip(".,'’&") in FUNCTION_WORDS or words[0].group(0) == "&"):
+    while words and (lower(words[0].group(0)).strip(".,'’&") in FUNCTION_WORDS or words[0].group(0) == "&"):
         words.pop(0)
-    while words and (
-        words[-1].group(0).lower().strip(".,'’&") in FUNCTION_WORDS or words[-1].group(0) == "&"
-    ):
+    while words and (lower(words[-1].group(0)).strip(".,'’&") in FUNCTION_WORDS or words[-1].group(0) == "&"):
         words.pop()
     if not words:
         return []
@@ -495,7 +494,7 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     if text[b - 2 : b] in ("'s", "’s"):
         b -= 2
     surface = text[a:b]
-    if not surface or surface.lower() in MONTHS or surface.lower() in WEEKDAYS:
+    if not surface or lower(surface) in MONTHS or lower(surface) in WEEKDAYS:
         return []
     if not any(c.isupper() for c in surface):
         return []
@@ -522,23 +521,23 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
                 return None
             date: tuple[int | None, int | None, int | None, int | None] = (y, mo, d, None)
         elif g.get("mon"):
-            date = (int(g["yr"]) if g.get("yr") else None, MONTHS[g["mon"].lower()], int(g["day"]), None)
+            date = (int(g["yr"]) if g.get("yr") else None, MONTHS[lower(g["mon"])], int(g["day"]), None)
         elif g.get("mon2"):
-            date = (int(g["yr2"]) if g.get("yr2") else None, MONTHS[g["mon2"].lower()], int(g["day2"]), None)
+            date = (int(g["yr2"]) if g.get("yr2") else None, MONTHS[lower(g["mon2"])], int(g["day2"]), None)
         else:
             if g["mon3"] in ("may", "mar") and not text[m.start("mon3")].isupper():
                 return None
-            date = (int(g["yr3"]), MONTHS[g["mon3"].lower()], None, None)
+            date = (int(g["yr3"]), MONTHS[lower(g["mon3"])], None, None)
         if date[2] is not None and not 1 <= date[2] <= 31:
             return None
         if g.get("mon") == "may" and not text[m.start("mon")].isupper():
             return None  # "may 5" is a verb more often than a date when lower-case
-        wd = WEEKDAYS[g["wd"].lower()] if g.get("wd") else None
+        wd = WEEKDAYS[lower(g["wd"])] if g.get("wd") else None
         return Mention("date", a, b, text[a:b], date=(date[0], date[1], date[2], wd))
     if kind == "time":
         if g.get("m2") is None:
             h, mi = int(g["h"]), int(g["m"] or 0)
-            ap = g["ap"].lower().replace(".", "")
+            ap = lower(g["ap"]).replace(".", "")
             if not 1 <= h <= 12:
                 return None
             h = (h % 12) + (12 if ap == "pm" else 0)
@@ -552,7 +551,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag") or g.get("mag2"))
         sym = (g.get("sym") or g.get("code") or "").strip()
-        cur = CURRENCY_SYMBOLS.get(sym.lower(), sym.upper() if sym.upper() in ISO_CURRENCIES else None)
+        cur = CURRENCY_SYMBOLS.get(lower(sym), sym.upper() if sym.upper() in ISO_CURRENCIES else None)
         return Mention("money", a, b, text[a:b], value=value, currency=cur, decimals=dec, hedge=_hedge(m))
     if kind == "duration":
         if g.get("half"):
@@ -560,7 +559,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         elif g.get("c"):
             minutes = int(g["c"]) * 60.0 + int(g["d"])
         else:
-            hours = 1.0 if g["a"].lower() in ("a", "an") else parse_number(g["a"])[0]
+            hours = 1.0 if lower(g["a"]) in ("a", "an") else parse_number(g["a"])[0]
             minutes = hours * 60
             if "half" in m.group(0):
                 minutes += 30
@@ -569,7 +568,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         hedge = _hedge(m)
         return Mention("quantity", a, b, text[a:b], value=minutes, unit="min", hedge=hedge)
     if kind == "quantity":
-        unit_word = g["unit"].lower()
+        unit_word = lower(g["unit"])
         unit = UNIT_WORDS.get(unit_word)
         if unit is None:
             return None
@@ -587,28 +586,28 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
     if kind == "number":
         if g.get("word"):
             word = g["word"]
-            if text[m.start("word")].isupper() and word.lower() in ORDINALS and not _sentence_start(text, a):
+            if text[m.start("word")].isupper() and lower(word) in ORDINALS and not _sentence_start(text, a):
                 return None
             value, dec = parse_number(word)
             noun = g.get("noun2")
             end = m.end("word")
-            if noun and noun.lower() in _NOT_NOUNS:
+            if noun and lower(noun) in _NOT_NOUNS:
                 noun = None
-            if word.lower() == "one" and noun is None:
+            if lower(word) == "one" and noun is None:
                 return None  # "one" alone is mostly a pronoun
             k = "count"
             start = m.start("word")
             mention = Mention(
-                k, start, end, text[start:end], value=value, noun=noun and noun.lower(), hedge=_hedge(m)
+                k, start, end, text[start:end], value=value, noun=noun and lower(noun), hedge=_hedge(m)
             )
-            mention.extra["word"] = word.lower()
+            mention.extra["word"] = lower(word)
             return mention
         num = g["num"]
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag"))
         noun = g.get("noun")
         end = m.end("ord") if g.get("ord") else (m.end("mag") if g.get("mag") else m.end("num"))
-        if noun and (noun.lower() in _NOT_NOUNS or noun.lower() in COUNT_WORDS):
+        if noun and (lower(noun) in _NOT_NOUNS or lower(noun) in COUNT_WORDS):
             noun = None
         start = max(m.start("num"), a)
         is_year = _YEAR.fullmatch(num) is not None and not g.get("mag")
@@ -620,7 +619,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             text[start:end],
             value=value,
             decimals=dec,
-            noun=noun and noun.lower(),
+            noun=noun and lower(noun),
             hedge=_hedge(m),
         )
     return None

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from operator import itemgetter
 
+from ..text import lower
 from .mentions import Mention
 
 __all__ = ["SIGNED_UNITS", "SortedValues", "accepts", "conversion", "derive", "interval"]
@@ -63,7 +64,7 @@ def interval(m: Mention, value: float | None = None, converted: bool = False) ->
     if m.hedge == "under":
         return 0.85 * s - 1e-9, s + 1e-9
     mag = 1.0
-    low = m.text.lower()
+    low = lower(m.text)
     for word, scale in _MAGNITUDE_WORDS:
         if word in low:
             mag = scale

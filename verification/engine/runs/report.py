@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..text import lower
+
 __all__ = [
     "SEVERITY",
     "Claim",
@@ -117,7 +119,7 @@ class Claim:
             "kind": self.kind,
             "critical": self.critical,
             "label": self.label,
-            "status": self.label.lower(),
+            "status": lower(self.label),
             "severity": self.severity,
             "score": round(self.score, 4),
             "evidence_spans": [e.to_dict() for e in self.evidence_spans],

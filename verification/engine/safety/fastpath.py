@@ -10,22 +10,24 @@ callers fall back to the plain pattern when lower-casing changes the text's leng
 
 Two more helpers for long texts: ``lowered_text`` lower-cases a mostly-Latin-1 text in pieces (the
 same result as ``str.lower``, a fraction of the cost), and ``LeadSearch`` finds a pattern's next match
-by trying it only where one of the strings its matches start with occurs.  ``lower`` is ``str.lower``
-as Python computes it, which mypyc's compiled ``.lower()`` is not for a word-final capital sigma.
+by trying it only where one of the strings its matches start with occurs.  ``lower`` (from
+``verification.engine.text``) is ``str.lower`` as Python computes it, which mypyc's compiled ``.lower()``
+is not for a word-final capital sigma.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+
+from ..text import lower
 
 __all__ = [
     "LeadSearch",
     "at_word_boundary",
     "has_upper_literal",
     "is_word",
-    "lower",
     "lowered_matches",
     "lowered_text",
     "lowered_variant",
@@ -34,24 +36,8 @@ __all__ = [
 ]
 
 
-# ``str.lower`` called as a function object.  Compiled with mypyc, ``text.lower()`` becomes mypyc's own
-# per-character primitive, which lower-cases a word-final capital sigma to "σ" where Python gives "ς"
-# (Unicode's Final_Sigma rule, the one context-dependent mapping): the compiled engine then read such
-# texts differently from its sources.  Calling the method object keeps Python's answer in both builds.
-_str_lower: Callable[[str], str] = str.lower
-
-
-def lower(text: str) -> str:
-    """``text.lower()`` as Python computes it, in the compiled build too (see ``_str_lower``).
-
-    >>> lower("ΟΔΥΣΣΕΥΣ")
-    'οδυσσευς'
-    """
-    return text.lower() if text.isascii() else _str_lower(text)
-
-
 # ``str.lower`` of each Latin-1 character, as a byte table: each is one Latin-1 character (a test checks).
-_LATIN1_LOWER = bytes(ord(chr(code).lower()) for code in range(256))
+_LATIN1_LOWER = bytes(ord(lower(chr(code))) for code in range(256))
 _NULS = re.compile(rb"\x00+")
 #: Texts shorter than this are lower-cased by ``str.lower`` alone (the pieces would cost more).
 LOWER_PIECES_MIN_CHARS = 1_024
@@ -86,14 +72,14 @@ def lowered_text(text: str) -> str:
     except UnicodeEncodeError:
         pass
     if "\u03a3" in text or "\x00" in text:
-        return _str_lower(text)
+        return lower(text)
     data = text.encode("latin-1", "trust_registry.as_nul").translate(_LATIN1_LOWER)
     pieces: list[str] = []
     pos = 0
     for run in _NULS.finditer(data):
         start, end = run.span()
         pieces.append(data[pos:start].decode("latin-1"))
-        pieces.append(_str_lower(text[start:end]))
+        pieces.append(lower(text[start:end]))
         pos = end
     pieces.append(data[pos:].decode("latin-1"))
     return "".join(pieces)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, cast
 
-from .fastpath import lower, lowered_matches, lowered_text, lowered_variant
+from ..text import lower
+from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles

@@ -37,6 +37,8 @@ from stdnum.in_ import aadhaar
 from stdnum.nl import bsn
 from stdnum.us import ein, itin, rtn, ssn
 
+from ..text import lower
+
 __all__ = ["BLOCK_LIMIT", "PII_TYPES", "TYPES_BY_NAME", "PiiType"]
 
 #: Longest PEM block (characters) whose end marker is looked for after a header.
@@ -232,7 +234,7 @@ def _aws_secret(value: str) -> tuple[float, str] | None:
 
 
 def _password(value: str) -> tuple[float, str] | None:
-    if len(set(value)) <= 2 or value.lower() in {
+    if len(set(value)) <= 2 or lower(value) in {
         "required",
         "reset",
         "here",

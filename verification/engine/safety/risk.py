@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .fastpath import lower
+from ..text import lower
 
 __all__ = ["RISK_WEIGHTS", "RiskReport", "score_hallucination_risk"]
 
@@ -180,7 +180,7 @@ def _sentences(text: str) -> list[str]:
 def _overconfidence(text: str, sentences: list[str]) -> tuple[float, list[str]]:
     # On ASCII text (where lower-casing is exact) a case-sensitive search for the marker words without
     # their word boundaries finds a superset of the markers: when it finds none, there are none.
-    if text.isascii() and _OVERCONFIDENT_WORDS.search(text.lower()) is None:
+    if text.isascii() and _OVERCONFIDENT_WORDS.search(lower(text)) is None:
         return 0.0, []
     markers = [m.group(0) for m in _OVERCONFIDENT.finditer(text)]
     if not markers:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
+from verification.engine.text import lower
 from verification.engine.tools.values import is_round, type_code
 
 __all__ = [
@@ -198,7 +199,7 @@ def _stub_marker(key: str) -> bool:
     >>> _stub_marker("is_mock"), _stub_marker("sampleData"), _stub_marker("samples")
     (True, True, False)
     """
-    tokens = _TOKEN_SPLIT.split(_CAMEL.sub("_", key).lower())
+    tokens = _TOKEN_SPLIT.split(lower(_CAMEL.sub("_", key)))
     return any(t in _STUB_TOKENS for t in tokens)
 
 
