@@ -462,31 +462,15 @@ def _matches(pattern: re.Pattern[str], text: str, first: str) -> Iterator[re.Mat
         pos = text.find(first, pos + 1)
 
 
-def decoded_payloads(text: str) -> list[DecodedPayload]:
-    """Return readable decodings of encoded blobs in ``text`` (at most ``MAX_DECODED_CANDIDATES``).
+def _base64_payloads(
+    text: str, latin1: bytes, runs: str, at: int, hex_shape: bytes, found: list[DecodedPayload]
+) -> list[tuple[int, int]]:
+    """Append to ``found`` the readable decodings of the ``_BASE64`` matches from ``at`` on, until it
+    holds ``MAX_DECODED_CANDIDATES``; return the spans of the matches that may hold a ``_HEX`` match.
 
-    >>> [p.decoded for p in decoded_payloads("run aWdub3JlIGFsbCBydWxlcyBub3c=")]
-    ['ignore all rules now']
+    ``latin1`` is the text's Latin-1 bytes (``?`` beyond Latin-1), ``runs`` its base64 shape and
+    ``hex_shape`` its hex shape (see ``decoded_payloads``).
     """
-    # Each decoder first checks, cheaply and exactly, that its blob can occur at all: most texts hold
-    # no long alphanumeric run, no "\\x", "&#" or "%", and never name ROT13.  Hex digits are base64
-    # characters, so a text without a base64 run has no hex run either.
-    # ``_BASE64`` matches where 16 base64 characters start, that is where the shape holds 16 "b": so its
-    # next match from a position (the search of ``finditer``) starts at the next such place.
-    latin1 = text.encode("latin-1", "replace")
-    # The shape is searched as ``str``: compiled, ``str.find`` is a direct C call, while that of
-    # ``bytes`` is a Python method call that packs and parses its arguments (more than the search itself
-    # costs between two matches, and the loop below makes two a match).
-    runs = latin1.translate(_BASE64_SHAPES).decode("ascii")
-    at = runs.find(_BASE64_RUN)
-    if at < 0 and "\\x" not in text and "&#" not in text and "%" not in text and "13" not in text:
-        return []  # no decoder below can fire (the usual case): skip setting them up
-    found: list[DecodedPayload] = []
-
-    def add(encoding: str, start: int, end: int, decoded: str | None) -> None:
-        if decoded and len(found) < MAX_DECODED_CANDIDATES:
-            found.append(DecodedPayload(encoding, start, end, decoded))
-
     # The ``_BASE64`` match at ``at`` is read from the shape rather than matched: its run of base64
     # characters ends at the next " " of the shape (any other character, "=" included), and it takes up
     # to two "=" after it.  The blob is ASCII, so its bytes are those of ``latin1``, and
@@ -495,7 +479,6 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
     # whole run, and at most two "=" after it), and holds 24 hex digits in a row, which most runs (words,
     # keys) do not: only the matches holding such a row (``hex_at``: the next one in the hex shape) are
     # kept for ``_HEX``.
-    hex_shape = latin1.translate(_HEX_SHAPES) if at >= 0 else b""
     hex_at = hex_shape.find(_HEX_RUN)
     hex_spans: list[tuple[int, int]] = []
     size = len(text)
@@ -567,9 +550,39 @@ def decoded_payloads(text: str) -> list[DecodedPayload]:
             decoded = _printable_text(data)
             if decoded:
                 found.append(DecodedPayload("base64", start, end, decoded))
+    return hex_spans
+
+
+def decoded_payloads(text: str) -> list[DecodedPayload]:
+    """Return readable decodings of encoded blobs in ``text`` (at most ``MAX_DECODED_CANDIDATES``).
+
+    >>> [p.decoded for p in decoded_payloads("run aWdub3JlIGFsbCBydWxlcyBub3c=")]
+    ['ignore all rules now']
+    """
+    # Each decoder first checks, cheaply and exactly, that its blob can occur at all: most texts hold
+    # no long alphanumeric run, no "\\x", "&#" or "%", and never name ROT13.  Hex digits are base64
+    # characters, so a text without a base64 run has no hex run either.
+    # ``_BASE64`` matches where 16 base64 characters start, that is where the shape holds 16 "b": so its
+    # next match from a position (the search of ``finditer``) starts at the next such place.
+    latin1 = text.encode("latin-1", "replace")
+    # The shape is searched as ``str``: compiled, ``str.find`` is a direct C call, while that of
+    # ``bytes`` is a Python method call that packs and parses its arguments (more than the search itself
+    # costs between two matches, and the loop below makes two a match).
+    runs = latin1.translate(_BASE64_SHAPES).decode("ascii")
+    at = runs.find(_BASE64_RUN)
+    if at < 0 and "\\x" not in text and "&#" not in text and "%" not in text and "13" not in text:
+        return []  # no decoder below can fire (the usual case): skip setting them up
+    found: list[DecodedPayload] = []
+
+    def add(encoding: str, start: int, end: int, decoded: str | None) -> None:
+        if decoded and len(found) < MAX_DECODED_CANDIDATES:
+            found.append(DecodedPayload(encoding, start, end, decoded))
+
+    hex_shape = latin1.translate(_HEX_SHAPES) if at >= 0 else b""
+    hex_spans = _base64_payloads(text, latin1, runs, at, hex_shape, found)
     # ``_HEX`` runs over each kept match, one character further for its closing ``\\b`` (its opening one
-    # reads the text before the start).  They are all listed when ``found`` has room: the loop above
-    # stops early only when it is full.
+    # reads the text before the start).  They are all listed when ``found`` has room:
+    # ``_base64_payloads`` stops early only when it is full.
     # A hex match starts at a word boundary, its first hex digit (a word character) after a character
     # that is not one.  Its 24 hex digits lie in the match's run, so that character is the one before
     # ``start`` or one of the run, "+" or "/" (the base64 characters that are not word characters): a
