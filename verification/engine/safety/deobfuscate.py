@@ -34,6 +34,7 @@ from .limits import MAX_DECODED_CANDIDATES, MAX_DECODED_CHARS
 
 __all__ = [
     "LEETSPEAK",
+    "LEETSPEAK_BYTES",
     "DecodedPayload",
     "decoded_payloads",
     "mixed_script_words",
@@ -58,7 +59,7 @@ _HOMOGLYPHS = str.maketrans(
 LEETSPEAK = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _LEET = str.maketrans(LEETSPEAK)
 # The same for ASCII bytes (many times faster than ``str.translate`` with a dict on short strings).
-_LEET_BYTES = bytes.maketrans(bytes(_LEET), "".join(_LEET.values()).encode("ascii"))
+LEETSPEAK_BYTES = bytes.maketrans(bytes(_LEET), "".join(_LEET.values()).encode("ascii"))
 
 # Runs of single characters split by one separator: "i-g-n-o-r-e", "i g n o r e", "i.g.n.o.r.e".
 _SPLIT_LETTERS = re.compile(
@@ -123,13 +124,13 @@ def _unleet_mixed_tokens(text: str, latin1: bytes, probe: bytes, exact: bool) ->
     The stretches are taken from the text's Latin-1 bytes translated whole (``str.translate`` costs a
     dict look-up per character), which stand for the text except where it goes beyond Latin-1: a
     stretch holding a "?" (``unknown``: the next one) in a text that does is translated through UTF-8.
-    ``_LEET_BYTES`` changes ASCII bytes only, which stand for themselves in Latin-1 and in UTF-8 (where
+    ``LEETSPEAK_BYTES`` changes ASCII bytes only, which stand for themselves in Latin-1 and in UTF-8 (where
     a character beyond ASCII is all bytes from 0x80 on; "surrogatepass" keeps lone surrogates), and
     maps them to ASCII, so the translation has the text's length.
     """
     if b"LD" not in probe and b"DL" not in probe:  # no mixed token: nothing to change (most texts)
         return text
-    spelled = latin1.translate(_LEET_BYTES).decode("latin-1")
+    spelled = latin1.translate(LEETSPEAK_BYTES).decode("latin-1")
     unknown = -1 if exact else latin1.find(b"?")
     size = len(text)
     keeps = [keep.span() for keep in _SHAPE_KEEP.finditer(probe)]
@@ -142,7 +143,7 @@ def _unleet_mixed_tokens(text: str, latin1: bytes, probe: bytes, exact: bool) ->
         if 0 <= unknown < pos:
             unknown = latin1.find(b"?", pos)
         if 0 <= unknown < start:
-            raw = text[pos:start].encode("utf-8", "surrogatepass").translate(_LEET_BYTES)
+            raw = text[pos:start].encode("utf-8", "surrogatepass").translate(LEETSPEAK_BYTES)
             pieces.append(raw.decode("utf-8", "surrogatepass"))
         else:
             pieces.append(spelled[pos:start])
@@ -189,6 +190,19 @@ def _join_split_letters(text: str, probe: bytes) -> str:
     return "".join(pieces)
 
 
+def _latin1(text: str) -> tuple[bytes, bool, bool]:
+    """``text``'s Latin-1 bytes (a "?" for each character beyond Latin-1), whether they are exact (no
+    such character), and whether ``text`` holds a character that ``normalize`` strips or maps as a
+    homoglyph (``_DISGUISED``)."""
+    try:
+        # The soft hyphen is the only character of ``_DISGUISED`` in Latin-1.
+        return text.encode("latin-1"), True, "\xad" in text
+    except UnicodeEncodeError:
+        # None of them is ASCII: look among the text's non-ASCII characters only (usually few).
+        disguised = _DISGUISED.search(_ASCII_RUNS.sub("", text)) is not None
+        return text.encode("latin-1", "replace"), False, disguised
+
+
 def only_leetspeak(text: str) -> bool:
     """Whether ``normalize`` can change ``text`` only by undoing leetspeak: then the normalised text is
     ``text`` with some digit-like characters (those of ``LEETSPEAK``) replaced by their letters.
@@ -200,18 +214,16 @@ def only_leetspeak(text: str) -> bool:
     >>> only_leetspeak("1gn0r3 th3 rul35"), only_leetspeak("i g n o r e"), only_leetspeak("\u0456gnore")
     (True, False, False)
     """
-    try:
-        latin1 = text.encode("latin-1")
+    latin1, exact, disguised = _latin1(text)
+    if disguised:
+        return False
+    if exact:
         # Latin-1 holds no combining mark, so NFKC changes such a text only where it holds a character
         # with a compatibility form (counted at memory speed; ``is_normalized`` reads each character).
-        if len(latin1.translate(None, _LATIN1_COMPATIBLE)) != len(latin1) or "\xad" in text:
+        if len(latin1.translate(None, _LATIN1_COMPATIBLE)) != len(latin1):
             return False
-    except UnicodeEncodeError:
-        if unicodedata.normalize("NFKC", text) != text:
-            return False
-        latin1 = text.encode("latin-1", "replace")
-        if _DISGUISED.search(_ASCII_RUNS.sub("", text)) is not None:
-            return False
+    elif unicodedata.normalize("NFKC", text) != text:
+        return False
     # Undoing leetspeak changes no letter standing alone, nor a character beside one (see
     # ``_join_split_letters``), so whether letters get joined is settled on the text as it is.
     return _join_split_letters(text, b" " + latin1.translate(_TOKEN_SHAPES)) is text
@@ -231,17 +243,9 @@ def normalize(text: str) -> tuple[str, tuple[str, ...]]:
             tricks.add("compatibility_forms")
         # The next two steps change a text only if it holds one of their characters (``_DISGUISED``).
         # Both cost a pass over every character (``translate`` a dict look-up each: the slowest step
-        # on a long text), while most texts hold no such character, which these checks show at
-        # memory speed.
-        try:
-            latin1 = out.encode("latin-1")  # every character is Latin-1 (otherwise this raises)
-            exact = True
-            disguised = "\xad" in out  # the soft hyphen is the only one of them in Latin-1
-        except UnicodeEncodeError:
-            latin1 = out.encode("latin-1", "replace")
-            exact = False
-            # None of them is ASCII: look among the text's non-ASCII characters only (usually few).
-            disguised = _DISGUISED.search(_ASCII_RUNS.sub("", out)) is not None
+        # on a long text), while most texts hold no such character, which ``_latin1`` tells at memory
+        # speed.
+        latin1, exact, disguised = _latin1(out)
         if disguised:
             stripped = _INVISIBLE.sub("", out)
             if stripped != out:

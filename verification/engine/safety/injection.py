@@ -28,7 +28,14 @@ from functools import reduce
 from operator import or_
 from typing import Any, Literal
 
-from .deobfuscate import LEETSPEAK, decoded_payloads, mixed_script_words, normalize, only_leetspeak
+from .deobfuscate import (
+    LEETSPEAK,
+    LEETSPEAK_BYTES,
+    decoded_payloads,
+    mixed_script_words,
+    normalize,
+    only_leetspeak,
+)
 from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_text, required_lowered_variant
 from .injection_rules import (
     CATEGORIES,
@@ -280,16 +287,17 @@ _ALL_RULES = RULES + TOOL_RESULT_RULES
 # leetspeak in its mixed tokens.  That costs ~15 % more per pass and, on the corpus, 4 more rules to
 # try in 168; it saves undoing leetspeak and re-scanning long texts whose mixed tokens are keys, hashes
 # and IDs rather than words.
-_LEET_TABLE = bytes.maketrans("".join(LEETSPEAK).encode("ascii"), "".join(LEETSPEAK.values()).encode("ascii"))
 _LOWERED_INDEXES = [i for i, r in enumerate(_ALL_RULES) if r.lowered is not None]
 _PLAIN_INDEXES = [i for i, r in enumerate(_ALL_RULES) if r.lowered is None]
 _PREFILTER_LOWERED = PatternSet(
     "injection-lowered",
     [widened(r.lowered, LEETSPEAK) for r in _ALL_RULES if r.lowered is not None],
-    _LEET_TABLE,
+    LEETSPEAK_BYTES,
 )
 _PREFILTER_PLAIN = PatternSet(
-    "injection-plain", [widened(r.pattern, LEETSPEAK) for r in _ALL_RULES if r.lowered is None], _LEET_TABLE
+    "injection-plain",
+    [widened(r.pattern, LEETSPEAK) for r in _ALL_RULES if r.lowered is None],
+    LEETSPEAK_BYTES,
 )
 
 
@@ -704,7 +712,7 @@ def _leetspeak_settled(text: str, raw_rules: set[str], reach: list[Rule]) -> boo
     leetspeak can change: such texts take the re-scan.)
     """
     return (
-        all(rule.weight < 0.5 or rule.rule_id in raw_rules for rule in reach)
+        all(rule.rule_id in _WEAK_RULES or rule.rule_id in raw_rules for rule in reach)
         and "Σ" not in text
         and only_leetspeak(text)
     )
