@@ -27,6 +27,7 @@ PROBLEM_TYPES: dict[str, str] = {
     "malformed-json": "The body is not valid JSON",
     "unsupported-media-type": "Unsupported media type",
     "payload-too-large": "The body is too large",
+    "budget-exceeded": "The request used up its time budget",
     "unauthenticated": "Authentication required",
     "forbidden": "Not allowed",
     "not-found": "Not found",

@@ -99,6 +99,14 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
 else:
     _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
     _db["CONN_HEALTH_CHECKS"] = True
+if _db["ENGINE"] in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
+    # A server-side bound on every statement, so no request (or task) holds a connection and its locks
+    # for longer than this; 0 turns it off. Sent as a connection option: no extra round trip per request.
+    DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", 30_000, minimum=0)
+    _db.setdefault("OPTIONS", {})
+    _db["OPTIONS"]["options"] = (
+        _db["OPTIONS"].get("options", "") + f" -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}"
+    ).strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery --------------------------------------------------------------------------------
@@ -181,6 +189,13 @@ RUN_PROXY_UPSTREAM_URL = env_str("RUN_PROXY_UPSTREAM_URL", "") or ""
 RUN_PROXY_UPSTREAM_API_KEY = env_str("RUN_PROXY_UPSTREAM_API_KEY", "") or ""
 RUN_PROXY_DEFAULT_ACTION = env_str("RUN_PROXY_DEFAULT_ACTION", "header") or "header"
 RUN_PROXY_TIMEOUT_SECONDS = env_float("RUN_PROXY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
+# Bounded cost of one run verification (verify/run and the proxy), see docs/security.md: CPU seconds the
+# engine may spend (422 budget-exceeded after that), and size caps checked before the work (413).
+RUN_BUDGET_SECONDS = env_float("RUN_BUDGET_SECONDS", 2.0, minimum=0.01)
+RUN_MAX_ANSWER_CHARS = env_int("RUN_MAX_ANSWER_CHARS", 50_000, minimum=1)
+RUN_MAX_CONTEXT_CHARS = env_int("RUN_MAX_CONTEXT_CHARS", 2_000_000, minimum=1)
+RUN_MAX_CLAIMS = env_int("RUN_MAX_CLAIMS", 2_000, minimum=1)
+RUN_MAX_COMPARISONS = env_int("RUN_MAX_COMPARISONS", 20_000_000, minimum=1)
 PULL_MAX_AGENTS_PER_PROVIDER = env_int("PULL_MAX_AGENTS_PER_PROVIDER", 10_000, minimum=1)
 
 _renderers = ["rest_framework.renderers.JSONRenderer"]

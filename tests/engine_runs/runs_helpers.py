@@ -27,3 +27,38 @@ def make_run(
             msgs.append({"role": "tool", "tool_call_id": f"call_{i}", "content": json.dumps(r)})
     msgs.append({"role": "assistant", "content": answer})
     return msgs
+
+
+_PLACES = ["Oslo", "Lima", "Perth", "Quito", "Dakar", "Hanoi", "Bergen", "Cusco", "Turin", "Leeds"]
+
+
+def hostile_run(answer_chars: int, tool_chars: int, seed: int = 1) -> list[dict[str, Any]]:
+    """The shape of the issue 13 finding: a long answer full of prices, counts, dates, times and names,
+    against one tool result of many records with the same kinds of values (sizes in characters)."""
+    import random
+
+    rng = random.Random(seed)
+    records, size, i = [], 2, 0
+    while size < tool_chars:
+        record = {
+            "id": f"SKU-{i:06d}",
+            "name": f"{rng.choice(_PLACES)} Widget {i}",
+            "price": round(rng.uniform(1, 5000), 2),
+            "qty": rng.randrange(1000),
+            "date": f"2024-{rng.randrange(1, 13):02d}-{rng.randrange(1, 28):02d}",
+            "time": f"{rng.randrange(24):02d}:{rng.randrange(60):02d}",
+            "pct": rng.randrange(100),
+        }
+        records.append(record)
+        size += len(json.dumps(record)) + 2
+        i += 1
+    parts, n = [], 0
+    while n < answer_chars:
+        sentence = (
+            f"{rng.choice(_PLACES)} Widget {rng.randrange(9999)} costs ${rng.uniform(1, 5000):.2f} with "
+            f"{rng.randrange(1000)} units, {rng.randrange(100)}% off on March {rng.randrange(1, 28)}, "
+            f"2024 at {rng.randrange(1, 12)}:{rng.randrange(60):02d} PM, {rng.randrange(50)} km away. "
+        )
+        parts.append(sentence)
+        n += len(sentence)
+    return make_run("What are the prices and stock?", [{"items": records}], "".join(parts)[:answer_chars])

@@ -5,6 +5,7 @@ and the HaluGate-style proxy that verifies an upstream model's answer before ret
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,11 +14,15 @@ from django.conf import settings
 
 from common.errors import ApplicationError, FieldError, validation_error
 from registry.models import Agent
+from untrusted.jsonbounds import loads as bounded_json
 
 from ..engine.runs import (
     ACTIONS,
+    Budget,
+    BudgetExceeded,
     HallucinationReport,
     MalformedRunError,
+    RunTooLargeError,
     RunVerifierConfig,
     apply_action,
     report_headers,
@@ -49,6 +54,10 @@ def run_config() -> RunVerifierConfig:
         probe_model=settings.RUN_PROBE_MODEL,
         probe_api_key=settings.RUN_PROBE_API_KEY or None,
         model_path=settings.RUN_MODEL_PATH or None,
+        max_answer_chars=settings.RUN_MAX_ANSWER_CHARS,
+        max_total_chars=settings.RUN_MAX_CONTEXT_CHARS,
+        max_claims=settings.RUN_MAX_CLAIMS,
+        max_comparisons=settings.RUN_MAX_COMPARISONS,
     )
 
 
@@ -66,11 +75,29 @@ def _agent(subject_id: str | None, pointer: str) -> Agent | None:
 
 
 def _verify(messages: Any, tools: Any, probe_answers: Any, prefix: str = "") -> HallucinationReport:
+    """verify_run under the request's budget: a run over a size cap is a 413 naming the part that is too
+    large, a run that uses up its CPU time a 422 saying which budget (never a request that runs on)."""
+    budget = Budget(settings.RUN_BUDGET_SECONDS)
     try:
-        return verify_run(messages, tools, config=run_config(), probe_answers=probe_answers)
+        return verify_run(messages, tools, config=run_config(), probe_answers=probe_answers, budget=budget)
+    except RunTooLargeError as exc:
+        pointer = prefix + path_to_pointer(exc.path)
+        raise ApplicationError(
+            f"The agent run is too large to verify: {exc.path}: {exc.message}.",
+            status=413,
+            problem="payload-too-large",
+            errors=[FieldError(pointer, exc.message)],
+        ) from None
     except MalformedRunError as exc:
         pointer = prefix + path_to_pointer(exc.path)
         raise validation_error([FieldError(pointer, exc.message)], what="agent run") from None
+    except BudgetExceeded as exc:
+        raise ApplicationError(
+            f"The verification stopped: {exc}. Send a shorter answer or smaller tool results.",
+            status=422,
+            problem="budget-exceeded",
+            extra={"budget": exc.budget, "limit": exc.limit, "stage": exc.stage},
+        ) from None
 
 
 def _store(
@@ -191,23 +218,41 @@ def _call_upstream(body: dict[str, Any]) -> dict[str, Any]:
     headers = {"Content-Type": "application/json"}
     if settings.RUN_PROXY_UPSTREAM_API_KEY:
         headers["Authorization"] = f"Bearer {settings.RUN_PROXY_UPSTREAM_API_KEY}"
+    # httpx's timeout bounds each read, not the answer: an upstream sending a byte every few seconds
+    # would hold the request forever. The whole exchange gets RUN_PROXY_TIMEOUT_SECONDS (and the answer
+    # MAX_BODY_BYTES); verification then has its own budget, so a proxied request is bounded by the sum.
+    timeout = settings.RUN_PROXY_TIMEOUT_SECONDS
+    deadline = time.monotonic() + timeout
     try:
-        response = _upstream().post(
-            url, json=body, headers=headers, timeout=settings.RUN_PROXY_TIMEOUT_SECONDS
-        )
+        with _upstream().stream("POST", url, json=body, headers=headers, timeout=timeout) as response:
+            status = response.status_code
+            chunks: list[bytes] = []
+            size = 0
+            if status < 400:
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > settings.MAX_BODY_BYTES:
+                        raise ApplicationError(
+                            f"The upstream answer exceeds {settings.MAX_BODY_BYTES} bytes.",
+                            status=502,
+                            problem="server-error",
+                        )
+                    if time.monotonic() > deadline:
+                        raise httpx.ReadTimeout("the upstream answer took longer than the proxy timeout")
+                    chunks.append(chunk)
     except httpx.HTTPError as exc:
         raise ApplicationError(
             f"The upstream model did not answer: {type(exc).__name__}.", status=502, problem="server-error"
         ) from None
-    if response.status_code >= 400:
+    if status >= 400:
         raise ApplicationError(
-            f"The upstream model answered {response.status_code}.",
+            f"The upstream model answered {status}.",
             status=502,
             problem="server-error",
-            extra={"upstreamStatus": response.status_code},
+            extra={"upstreamStatus": status},
         )
     try:
-        data = response.json()
+        data = bounded_json(b"".join(chunks))
     except ValueError:
         raise ApplicationError(
             "The upstream answer is not JSON.", status=502, problem="server-error"

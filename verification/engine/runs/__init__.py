@@ -6,9 +6,10 @@
 'creative'
 """
 
+from ..budget import Budget, BudgetExceeded
 from .backend import BowNLIBackend, NLIBackend, load_backend
 from .config import RunVerifierConfig
-from .errors import MalformedRunError
+from .errors import MalformedRunError, RunTooLargeError
 from .factcheck import classify_request
 from .gating import REFUSAL_TEMPLATE
 from .halugate import ACTIONS, HEADER_PREFIX, apply_action, report_headers
@@ -20,12 +21,15 @@ __all__ = [
     "HEADER_PREFIX",
     "REFUSAL_TEMPLATE",
     "BowNLIBackend",
+    "Budget",
+    "BudgetExceeded",
     "Claim",
     "ConsistencyProbe",
     "EvidenceSpan",
     "HallucinationReport",
     "MalformedRunError",
     "NLIBackend",
+    "RunTooLargeError",
     "RunVerifierConfig",
     "ToolCallValidation",
     "apply_action",

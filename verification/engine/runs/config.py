@@ -30,6 +30,11 @@ class RunVerifierConfig:
     max_messages: int = 500
     max_total_chars: int = 2_000_000
     max_answer_chars: int = 50_000
+    # Work caps checked once the answer's values and the evidence are known, before they are matched: the
+    # number of checkable values in the answer, and that number times the evidence facts (the matching
+    # compares each value with the facts of its kind). None: no cap (library use); the service sets both.
+    max_claims: int | None = None
+    max_comparisons: int | None = None
     # Stage 3: an OpenAI-compatible endpoint for self-consistency probes (None: only supplied answers).
     probe_endpoint: str | None = None
     probe_model: str = "gpt-4o-mini"

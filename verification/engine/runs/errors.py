@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["MalformedRunError"]
+__all__ = ["MalformedRunError", "RunTooLargeError"]
 
 
 class MalformedRunError(ValueError):
@@ -19,3 +19,14 @@ class MalformedRunError(ValueError):
         self.path = path
         self.message = message
         super().__init__(f"{path}: {message}")
+
+
+class RunTooLargeError(MalformedRunError):
+    """A run over one of the size caps (answer, context, checkable values, comparisons), found before the
+    expensive work starts; ``path`` names the part that is too large. A subclass, so callers that catch
+    :class:`MalformedRunError` keep working; a service answers it as 413 rather than 400.
+
+    >>> err = RunTooLargeError("messages[3].content", "answer has 60000 characters, the limit is 50000")
+    >>> isinstance(err, MalformedRunError), err.path
+    (True, 'messages[3].content')
+    """

@@ -18,6 +18,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
 from .mentions import Mention, extract_mentions
@@ -469,7 +470,8 @@ def _parse_dt(text: str) -> tuple[_date | None, tuple[int, int] | None, datetime
 
 
 class _Builder:
-    def __init__(self, ev: Evidence) -> None:
+    def __init__(self, ev: Evidence, budget: Budget = UNLIMITED) -> None:
+        self.budget = budget
         self.ev = ev
         self.hay: list[str] = []
         self.raw: list[str] = []
@@ -589,6 +591,7 @@ class _Builder:
     ) -> None:
         """Add the facts of ``value`` (at ``path``, whose string keys are ``keys``) and of its children."""
         if isinstance(value, dict):
+            self.budget.step("reading the tool results", 1 + len(value))
             codes = [v.upper() for v in value.values() if isinstance(v, str) and len(v) == 3]
             local = frozenset(c for c in codes if c in ISO_CURRENCIES) if codes else _NO_CURRENCY
             scope = local or currencies
@@ -633,6 +636,7 @@ class _Builder:
         # The tokens of the keys on the path, memoised per key path: every record of a list repeats them.
         key_tokens = _key_tokens_of(keys)
         if isinstance(value, list):
+            self.budget.step("reading the tool results", 1 + len(value))
             lp = (msg, path)
             self._count(len(value), msg, path, record, list_path, key_tokens, "length")
             self._tallies(value, msg, path, record, key_tokens)
@@ -770,8 +774,9 @@ def clear_caches() -> None:
         cached.cache_clear()
 
 
-def build_evidence(run: ParsedRun) -> Evidence:
-    """Index the tool results, user messages and system prompts of ``run``.
+def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
+    """Index the tool results, user messages and system prompts of ``run`` (``budget`` is checked as the
+    results are read).
 
     >>> from .messages import parse_run
     >>> run = parse_run([{"role": "user", "content": "Height?"},
@@ -782,8 +787,9 @@ def build_evidence(run: ParsedRun) -> Evidence:
     [(330.0, 'm')]
     """
     ev = Evidence()
-    b = _Builder(ev)
+    b = _Builder(ev, budget)
     for res in run.results:
+        budget.check("reading the tool results")
         ev.contents[res.message_index] = res.content
         ev.has_tool_results = True
         root: Record = (res.message_index, ())

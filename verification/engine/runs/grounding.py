@@ -20,7 +20,9 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from ..budget import UNLIMITED, Budget
 from ..text import lower
+from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
 from .lexicon import ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES
@@ -76,6 +78,8 @@ class _Matcher:
         self._by_word: dict[str, list[Fact]] | None = None
         self._compact_strings: list[tuple[str, Fact]] | None = None
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
+        self._dates_by_month: dict[Any, list[Fact]] | None = None
+        self._times_by_value: dict[Any, list[Fact]] | None = None
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -233,9 +237,16 @@ class _Matcher:
     def date(self, m: Mention) -> tuple[str, list[Fact], str]:
         assert m.date is not None
         y, mo, d, wd = m.date
+        if self._dates_by_month is None:
+            # Evidence dates per month, in evidence order: a date is compared with its month's dates only
+            # (a scan of every date per mention grew with answer length x result size).
+            by_month: dict[Any, list[Fact]] = {}
+            for f in self.ev.dates:
+                by_month.setdefault(f.value[1], []).append(f)
+            self._dates_by_month = by_month
         hits = [
-            f for f in self.ev.dates
-            if f.value[1] == mo and (d is None or f.value[2] == d) and (y is None or f.value[0] == y)
+            f for f in self._dates_by_month.get(mo, ())
+            if (d is None or f.value[2] == d) and (y is None or f.value[0] == y)
         ]  # fmt: skip
         if hits:
             if wd is not None and d is not None:
@@ -246,7 +257,12 @@ class _Matcher:
         return ("CONTRADICTED" if self.ev.dates else "UNSUPPORTED"), [], "no evidence gives this date"
 
     def time(self, m: Mention) -> tuple[str, list[Fact], str]:
-        hits = [f for f in self.ev.times if f.value == m.time]
+        if self._times_by_value is None:
+            by_value: dict[Any, list[Fact]] = {}
+            for f in self.ev.times:
+                by_value.setdefault(f.value, []).append(f)
+            self._times_by_value = by_value
+        hits = list(self._times_by_value.get(m.time, ()))
         if hits:
             return "SUPPORTED", hits, "stated in the evidence"
         return ("CONTRADICTED" if self.ev.times else "UNSUPPORTED"), [], "no evidence gives this time"
@@ -360,8 +376,20 @@ def _shape(text: str) -> str:
 # ---- the driver -------------------------------------------------------------------------------------
 
 
-def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
+def ground_answer(
+    answer: str,
+    ev: Evidence,
+    *,
+    budget: Budget = UNLIMITED,
+    max_claims: int | None = None,
+    max_comparisons: int | None = None,
+    answer_path: str = "answer",
+) -> list[Finding]:
     """Label the checkable values of ``answer`` against ``ev``.
+
+    ``max_claims`` caps the answer's checkable values and ``max_comparisons`` those values times the
+    evidence facts (RunTooLargeError naming ``answer_path``, before any matching); ``budget`` is checked
+    for every value matched, as each match may scan the evidence.
 
     >>> from .messages import parse_run
     >>> from .evidence import build_evidence
@@ -372,6 +400,8 @@ def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
     [('1950', 'CONTRADICTED'), ('1,083 feet', 'SUPPORTED')]
     """
     mentions = _join_names(answer, extract_mentions(answer), ev)
+    _check_work(mentions, ev, max_claims, max_comparisons, answer_path)
+    budget.check("reading the answer")
     if len(answer.split()) <= 5:
         # A bare short answer ("Lepidoptera", "Scottish") is the claim itself, even at the start.
         for m in mentions:
@@ -392,6 +422,7 @@ def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
     # Pass 1: values on their own.
     deferred: list[Mention] = []
     for m in mentions:
+        budget.check("matching the answer's values against the evidence")
         sent = sentence_of(m.start)
         if m.kind in ("money", "percent", "quantity", "number", "count", "year"):
             if (m.kind == "count" and m.extra.get("word") in ("first", "second")) or m.value is None:
@@ -444,18 +475,19 @@ def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
     for f in findings:
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
             continue
+        budget.check("reasoning about the answer's unsupported values")
         facts = _context_facts(findings, f, sentences, ev)
         operands = [x.value for x in facts if x.kind == "number" and _same_currency(f.mention, x)][
             :MAX_OPERANDS
         ]
-        operands += [abs(g.mention.value) for g in findings if g.label == "SUPPORTED" and g.mention.value
-                     and g.mention.start < f.mention.start][-MAX_OPERANDS:]  # fmt: skip
+        operands += _earlier_supported(findings, f.mention.start)
         how = matcher.derived(f.mention, operands, facts)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     check_periods(answer, findings)
-    check_records(answer, findings, sentences, matcher.ev, matcher.derived)
-    findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences)
+    check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
+    findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
+    budget.check("checking names against their sentences")
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
             # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
@@ -471,6 +503,42 @@ def ground_answer(answer: str, ev: Evidence) -> list[Finding]:
 _NUMERIC = frozenset({"money", "percent", "quantity", "number", "count", "year"})
 
 
+def _check_work(
+    mentions: list[Mention], ev: Evidence, max_claims: int | None, max_comparisons: int | None, path: str
+) -> None:
+    """Refuse an answer whose matching would be too much work, before any of it is done."""
+    if max_claims is not None and len(mentions) > max_claims:
+        raise RunTooLargeError(
+            path, f"the answer has {len(mentions)} checkable values, the limit is {max_claims}"
+        )
+    if max_comparisons is not None:
+        facts = (
+            len(ev.numbers) + len(ev.strings) + len(ev.dates) + len(ev.times) + len(ev.datetimes)
+            + len(ev.counts) + len(ev.states)
+        )  # fmt: skip
+        work = len(mentions) * facts
+        if work > max_comparisons:
+            raise RunTooLargeError(
+                path,
+                f"{len(mentions)} checkable values against {facts} evidence facts make {work} comparisons, "
+                f"the limit is {max_comparisons}",
+            )
+
+
+def _earlier_supported(findings: list[Finding], before: int) -> list[float]:
+    """The absolute values of the last MAX_OPERANDS supported findings that start before ``before``, in
+    order: read backwards and stopped once full (a forward scan of every finding was quadratic)."""
+    out: list[float] = []
+    for g in reversed(findings):
+        if len(out) >= MAX_OPERANDS:
+            break
+        value = g.mention.value
+        if g.label == "SUPPORTED" and value and g.mention.start < before:
+            out.append(abs(value))
+    out.reverse()
+    return out
+
+
 def _same_currency(m: Mention, fact: Fact) -> bool:
     if m.kind != "money" or not m.currency or not fact.currencies:
         return True
@@ -482,25 +550,35 @@ def _context_facts(
 ) -> list[Fact]:
     """Evidence facts of the records the answer has talked about so far (its own sentence first), then
     run-level facts (values outside lists, the user's numbers)."""
-    ordered: list[Any] = []
+    # Records in the order they were talked about, kept as dict keys: the membership test is a hash look-up
+    # (a list's ``in`` compared record tuples against every record so far: quadratic in the records of a big
+    # result, for every flagged value; issue 13). The numbers of each record are taken as the record is
+    # found, in evidence order; once MAX_OPERANDS are there the rest of the walk cannot change the answer
+    # (dates and times come after the numbers and are cut off), so it stops.
+    by_record, root_positions = ev.record_index()
+    numbers = ev.numbers
+    ordered: dict[Any, int] = {}
+    own: list[Fact] = []
+    end = target.sentence[1]
     for near in (True, False):
         for g in findings:
-            if g is target or g.label != "SUPPORTED" or g.mention.start >= target.sentence[1]:
+            if g is target or g.label != "SUPPORTED" or g.mention.start >= end:
                 continue
             if (g.sentence == target.sentence) != near:
                 continue
             for x in g.facts:
-                if x.record is not None and x.list_path is not None and x.record not in ordered:
-                    ordered.append(x.record)
-    rank = {r: i for i, r in enumerate(ordered)}
-    by_record, root_positions = ev.record_index()
-    # The numbers of each record in the order the records were talked about, each record's in evidence order.
-    own = [
-        ev.numbers[i] for r in ordered for i in by_record.get(r, ()) if ev.numbers[i].list_path is not None
-    ]
-    own += [x for x in ev.datetimes if x.record in rank]
-    own += [x for x in ev.dates if x.record in rank]
-    root = [ev.numbers[i] for i in root_positions] if rank else ev.numbers
+                r = x.record
+                if r is None or x.list_path is None or r in ordered:
+                    continue
+                ordered[r] = len(ordered)
+                for i in by_record.get(r, ()):
+                    if numbers[i].list_path is not None:
+                        own.append(numbers[i])
+                if len(own) >= MAX_OPERANDS:
+                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
+    own += [x for x in ev.datetimes if x.record in ordered]
+    own += [x for x in ev.dates if x.record in ordered]
+    root = [numbers[i] for i in root_positions] if ordered else numbers
     return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import RunVerifierConfig
-from .errors import MalformedRunError
+from .errors import MalformedRunError, RunTooLargeError
 
 __all__ = ["ParsedRun", "ToolCall", "ToolResult", "parse_run"]
 
@@ -136,7 +136,7 @@ def parse_run(messages: Any, tools: Any = None, config: RunVerifierConfig | None
     if not messages:
         raise MalformedRunError("messages", "must not be empty")
     if len(messages) > cfg.max_messages:
-        raise MalformedRunError("messages", f"has {len(messages)} messages, the limit is {cfg.max_messages}")
+        raise RunTooLargeError("messages", f"has {len(messages)} messages, the limit is {cfg.max_messages}")
     run = ParsedRun(tools=_parse_tools(tools))
     names_by_id: dict[str, str] = {}
     total = 0
@@ -150,7 +150,7 @@ def parse_run(messages: Any, tools: Any = None, config: RunVerifierConfig | None
         text = _content_text(msg.get("content"), f"{path}.content")
         total += len(text)
         if total > cfg.max_total_chars:
-            raise MalformedRunError(path, f"the run exceeds {cfg.max_total_chars} characters")
+            raise RunTooLargeError(f"{path}.content", f"the run exceeds {cfg.max_total_chars} characters")
         if role in ("system", "developer"):
             run.system.append((i, text))
         elif role == "user":
@@ -171,7 +171,7 @@ def parse_run(messages: Any, tools: Any = None, config: RunVerifierConfig | None
             name = names_by_id.get(call_id, msg.get("name", "") or "")
             run.results.append(ToolResult(call_id, name, text, _maybe_json(text), i))
     if len(run.answer) > cfg.max_answer_chars:
-        raise MalformedRunError(
+        raise RunTooLargeError(
             f"messages[{run.answer_index}].content",
             f"answer has {len(run.answer)} characters, the limit is {cfg.max_answer_chars}",
         )

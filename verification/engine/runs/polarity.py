@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..budget import UNLIMITED, Budget
 from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, split_sentences
 from .mentions import Mention
@@ -44,6 +45,8 @@ def check_polarity(
     ev: Evidence,
     sentence_of: Any,
     sentences: list[tuple[int, int]] | None = None,
+    *,
+    budget: Budget = UNLIMITED,
 ) -> list[Finding]:
     """Findings for the direction, likelihood and state mentions of the answer (those the evidence speaks to).
 
@@ -57,6 +60,7 @@ def check_polarity(
         sentences = split_sentences(answer) or [(0, len(answer))]
     lookup: RecordLookup | None = None
     for m in mentions:
+        budget.check("checking directions and states")
         sent = sentence_of(m.start)
         if m.kind == "direction":
             word = m.extra["word"]

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
 
+from ..budget import UNLIMITED, Budget
 from .evidence import Evidence, Fact
 from .findings import Finding, clauses
 from .mentions import Mention
@@ -164,7 +165,13 @@ def check_periods(answer: str, findings: list[Finding]) -> None:
 
 
 def check_records(
-    answer: str, findings: list[Finding], sentences: list[tuple[int, int]], ev: Evidence, derived: Deriver
+    answer: str,
+    findings: list[Finding],
+    sentences: list[tuple[int, int]],
+    ev: Evidence,
+    derived: Deriver,
+    *,
+    budget: Budget = UNLIMITED,
 ) -> None:
     """Relabel, in place, values found only in a sibling of the record their clause talks about.
 
@@ -172,6 +179,7 @@ def check_records(
     """
     lookup = RecordLookup(findings, sentences)  # relabelling below changes labels, never positions
     for f in findings:
+        budget.check("checking which item each value belongs to")
         if f.label != "SUPPORTED" or f.derived or not f.facts:
             continue
         recs = f.records

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Final
 
+from ..budget import UNLIMITED, Budget
 from .backend import NLIBackend, load_backend
 from .config import RunVerifierConfig
 from .evidence import Evidence, build_evidence
@@ -181,8 +182,14 @@ def verify_run(
     *,
     config: RunVerifierConfig | None = None,
     probe_answers: Sequence[str] | Mapping[str, Sequence[str]] | None = None,
+    budget: Budget | None = None,
 ) -> HallucinationReport:
     """Verify an agent run (OpenAI chat format) and return its HallucinationReport.
+
+    ``budget`` bounds the time the verification may spend: it is checked inside every loop whose work
+    grows with the run, and :class:`~verification.engine.budget.BudgetExceeded` is raised once it is spent.
+    Without one there is no time limit (only the size caps of ``config``); a service answering untrusted
+    requests passes one. Runs over a size cap raise :class:`RunTooLargeError` before the work starts.
 
     >>> msgs = [
     ...     {"role": "user", "content": "When was the Eiffel Tower built?"},
@@ -196,13 +203,14 @@ def verify_run(
     ('block', ['1950'])
     """
     cfg = config or RunVerifierConfig()
+    spend = UNLIMITED if budget is None else budget
     if probe_answers is None and cfg.probe_endpoint:
         # Probes wait on the network for up to seconds: the collector stays on meanwhile.
-        return _verify(messages, tools, cfg, probe_answers)
+        return _verify(messages, tools, cfg, probe_answers, spend)
     with _collector_paused():
         # Everything _verify allocates but the report (the parsed run, the evidence, the findings) is freed
         # when it returns, before collection resumes.
-        return _verify(messages, tools, cfg, probe_answers)
+        return _verify(messages, tools, cfg, probe_answers, spend)
 
 
 def _verify(
@@ -210,9 +218,11 @@ def _verify(
     tools: Any,
     cfg: RunVerifierConfig,
     probe_answers: Sequence[str] | Mapping[str, Sequence[str]] | None,
+    budget: Budget,
 ) -> HallucinationReport:
     """:func:`verify_run` with its configuration resolved: parse, validate, gate, ground, probe, decide."""
     run = parse_run(messages, tools, cfg)
+    budget.check("reading the run")
     validations = validate_tool_calls(run, cfg)
     request_type, needed = classify_request(run.last_user, has_tool_context=bool(run.results))
     report = HallucinationReport(
@@ -232,9 +242,21 @@ def _verify(
         report.action = "revise" if rejected else "emit"
         report.revise_message = revise_message([], validations) if rejected else ""
         return report
-    ev = build_evidence(run)
+    ev = build_evidence(run, budget)
     located: dict[int, EvidenceSpan] = {}
-    claims = [_claim(f, run.answer, ev, located) for f in ground_answer(run.answer, ev)]
+    findings = ground_answer(
+        run.answer,
+        ev,
+        budget=budget,
+        max_claims=cfg.max_claims,
+        max_comparisons=cfg.max_comparisons,
+        answer_path=f"messages[{run.answer_index}].content",
+    )
+    claims: list[Claim] = []
+    for f in findings:
+        # Placing a fact searches its message: claims times the size of the results.
+        budget.check("placing the evidence of each claim")
+        claims.append(_claim(f, run.answer, ev, located))
     claims = _merge_adjacent(claims, run.answer)
     if cfg.model_path:
         backend = _backend(cfg.model_path)
