@@ -148,3 +148,22 @@ def test_it_reports_what_the_engine_learned_about_a_tool(operator: APIClient) ->
     assert baseline["profile"]["required_fields"] == ["temperature", "humidity"]
     unknown = APIClient().get("/api/v1/tools/never_called/baseline").json()
     assert unknown["observations"] == 0 and unknown["latencyMs"] is None
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+b", "(x*)*y", "(a|a)*b", r"(\w+)\1", "(?=x)y"])
+def test_it_refuses_a_response_pattern_that_can_backtrack(operator: APIClient, pattern: str) -> None:
+    body = {"responsePatterns": [r'"temperature"\s*:\s*\d', pattern]}
+    response = operator.put("/api/v1/tools/get_weather/profile", body, format="json")
+    assert response.status_code == 400, response.content
+    assert [e["field"] for e in response.json()["errors"]] == ["responsePatterns[1]"]
+
+
+def test_it_checks_a_long_adversarial_result_against_an_accepted_pattern(operator: APIClient) -> None:
+    body = {**WEATHER, "responsePatterns": [r'"temperature"\s*:\s*-?\d+.*"humidity"']}
+    assert operator.put("/api/v1/tools/get_weather/profile", body, format="json").status_code == 200
+    hostile = {"temperature": 18, "humidity": 65, "note": "9" * 500_000}
+    ok = operator.post("/api/v1/verify/tool-call", call(result=hostile), format="json").json()
+    assert ok["signals"]["pattern_mismatch"]["fired"] is False
+    missing = {"temperature": "x" * 500_000, "humidity": 65}
+    bad = operator.post("/api/v1/verify/tool-call", call(result=missing), format="json").json()
+    assert bad["signals"]["pattern_mismatch"]["fired"] is True

@@ -5,7 +5,6 @@ every verification stored and counted as the engine's outcome for the agent.
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 import threading
 import time
@@ -23,6 +22,7 @@ from registry.models import Agent
 
 from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
+from ..engine.tools.patterns import pattern_problem
 from ..engine.tools.stats import quantile
 from ..models import OperatorApiKey, ToolProfileRecord, ToolVerification
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
@@ -186,13 +186,14 @@ def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProf
         raise validation_error(errors, what="tool profile")
     if not tool_name or len(tool_name) > 200:
         raise validation_error([FieldError("/tool", "A tool name has 1 to 200 characters.")])
-    for index, pattern in enumerate(data.get("responsePatterns", [])):
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise validation_error(
-                [FieldError(f"/responsePatterns/{index}", f"Not a regular expression: {exc}")]
-            ) from None
+    # Patterns run on every result of the tool: only those that match in linear time are accepted.
+    pattern_errors = [
+        FieldError(f"/responsePatterns/{index}", f"Not an acceptable response pattern: {problem}.")
+        for index, pattern in enumerate(data.get("responsePatterns", []))
+        if (problem := pattern_problem(pattern)) is not None
+    ]
+    if pattern_errors:
+        raise validation_error(pattern_errors, what="tool profile")
     record = ToolProfileRecord.objects.filter(tool_name=tool_name).first() or ToolProfileRecord(
         tool_name=tool_name
     )

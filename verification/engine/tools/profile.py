@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .patterns import ResponsePatterns
+
 __all__ = ["DEFAULT_LATENCY_MS", "ToolProfile"]
 
 #: The seed's default plausible latency range for a tool without a registered profile.
@@ -30,6 +32,11 @@ class ToolProfile:
     max_response_length: int | None = None
     has_network_io: bool = True
     compiled_patterns: tuple[re.Pattern[str], ...] = field(default=(), repr=False, compare=False)
+    # What results are matched with: linear time (hyperscan), see patterns.py; compiled_patterns stays for
+    # callers that read the patterns, nothing matches with it.
+    pattern_matcher: ResponsePatterns = field(
+        default_factory=lambda: ResponsePatterns(()), repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         lo, hi = (float(x) for x in self.expected_latency_ms)
@@ -47,6 +54,7 @@ class ToolProfile:
         except re.error as exc:
             raise ValueError(f"response pattern for {self.tool_name!r} does not compile: {exc}") from exc
         object.__setattr__(self, "compiled_patterns", compiled)
+        object.__setattr__(self, "pattern_matcher", ResponsePatterns(self.response_patterns))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the profile as JSON-compatible data.

@@ -71,7 +71,7 @@ def check_pattern(profile: ToolProfile, ins: Inspected, max_chars: int, lr: floa
     >>> check_pattern(p, inspect_result({"price": "$5"}), 10_000, 6.0).fired
     True
     """
-    patterns = profile.compiled_patterns
+    patterns = profile.response_patterns
     if not patterns:
         return Signal("pattern_mismatch", False, 0.0, lr, "", 0)
     # A repeated result (the same Inspected, see features.inspect_result) is searched once per profile.
@@ -86,7 +86,9 @@ def check_pattern(profile: ToolProfile, ins: Inspected, max_chars: int, lr: floa
             if len(_MEMO_KEYS) >= 1024:
                 _MEMO_KEYS.clear()
             interned = _MEMO_KEYS[key] = key
-        failing = memo[interned] = tuple([p.pattern for p in patterns if p.search(text) is None])
+        # Linear time in the text whatever the patterns (hyperscan; see patterns.py): a pattern that could
+        # backtrack is refused when the profile is saved, and never run with a backtracking engine.
+        failing = memo[interned] = profile.pattern_matcher.failing(text)
     if failing:
         return Signal(
             "pattern_mismatch", True, len(failing) / len(patterns), lr, f"no match for {list(failing)}", 0

@@ -1,0 +1,234 @@
+"""Response patterns that cost linear time: refused when they could backtrack, matched with hyperscan.
+
+A tool profile's ``response_patterns`` come from operators and run on every result of the tool. Python's
+``re`` backtracks: ``(a+)+b`` against a long run of ``a`` takes exponential time. Two rules keep a
+pattern's cost linear in the result's length:
+
+- :func:`pattern_problem` refuses, when a profile is saved, what can backtrack catastrophically: a
+  variable repeat inside another repeat (``(a+)+``, ``(x*)*``), alternatives of a repeat that can start
+  with the same character (``(a|a)*``, ``(ab|ac)*``), back-references, look-arounds and conditionals, and
+  (where hyperscan is installed) anything hyperscan cannot compile. The check is syntactic and
+  conservative: it refuses some harmless patterns rather than let a harmful one through.
+- :class:`ResponsePatterns` matches with hyperscan (a linear-time automaton, one pass for all patterns)
+  where it is installed, else with ``re`` on patterns that passed the check (no nested or ambiguous
+  repeats: each position is tried a bounded number of ways). A pattern stored before these rules that
+  fails them is not run where it cannot run safely: it is listed in :attr:`ResponsePatterns.skipped`.
+
+>>> pattern_problem(r'"price"\\s*:\\s*\\d+') is None
+True
+>>> pattern_problem("(a+)+b")
+'a repeat inside a repeat can backtrack exponentially'
+>>> ResponsePatterns(('"price"', "^\\\\{")).failing('{"cost": 1}')
+('"price"',)
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+from typing import Any, Final
+
+try:
+    _re_parser: Any = importlib.import_module("re._parser")  # Python 3.11+
+except ImportError:  # pragma: no cover - older Pythons keep it under its old name
+    _re_parser = importlib.import_module("sre_parse")
+_consts: Any = importlib.import_module("re._constants") if hasattr(re, "_constants") else _re_parser
+
+try:
+    _hs: Any = importlib.import_module("hyperscan")
+except ImportError:  # pragma: no cover - hyperscan ships wheels for the platforms we deploy on
+    _hs = None
+
+__all__ = ["HYPERSCAN", "MAX_PATTERN_CHARS", "ResponsePatterns", "pattern_problem"]
+
+#: Whether matching runs on hyperscan in this process.
+HYPERSCAN: Final = _hs is not None
+#: A pattern is an expectation about a response's shape, not a program: longer ones are refused.
+MAX_PATTERN_CHARS: Final = 1000
+
+_REPEATS = frozenset({_consts.MAX_REPEAT, _consts.MIN_REPEAT, getattr(_consts, "POSSESSIVE_REPEAT", None)})
+_MAXREPEAT = _consts.MAXREPEAT
+_REFUSED_OPS = {
+    _consts.GROUPREF: "a back-reference needs backtracking",
+    _consts.GROUPREF_EXISTS: "a conditional group needs backtracking",
+    _consts.ASSERT: "a look-ahead or look-behind is not supported",
+    _consts.ASSERT_NOT: "a look-ahead or look-behind is not supported",
+}
+_ANY_FIRST: Final = None  # "could start with any character" in a first-character set
+
+
+def pattern_problem(pattern: str) -> str | None:
+    """Why ``pattern`` cannot be a response pattern, or ``None`` when it is safe to run.
+
+    >>> [pattern_problem(p) is None for p in ["(x*)*y", "(a|a)*b", r"(\\w+)\\1", "(?=a)b", r"\\d{3}-\\d{4}"]]
+    [False, False, False, False, True]
+    """
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return f"a pattern has at most {MAX_PATTERN_CHARS} characters"
+    try:
+        tree = _re_parser.parse(pattern, re.DOTALL)
+    except (re.error, RecursionError, OverflowError) as exc:
+        return f"not a regular expression: {exc}"
+    problem = _walk(tree, inside_repeat=False)
+    if problem is None and _hs is not None:
+        problem = _hyperscan_problem(pattern)
+    return problem
+
+
+def _walk(tree: Any, *, inside_repeat: bool) -> str | None:
+    for op, arg in tree:
+        if op in _REFUSED_OPS:
+            return _REFUSED_OPS[op]
+        if op in _REPEATS:
+            low, high, body = arg
+            if inside_repeat and low != high:
+                # An exact count ("\d{3}") is unrolled, not a choice: it may sit inside a repeat.
+                return "a repeat inside a repeat can backtrack exponentially"
+            repeated = high > 1
+            if repeated and _ambiguous(body):
+                return "alternatives inside a repeat that can start alike can backtrack exponentially"
+            problem = _walk(body, inside_repeat=inside_repeat or repeated)
+            if problem:
+                return problem
+        elif op == _consts.IN and inside_repeat and _duplicates(arg):
+            return "alternatives inside a repeat that can start alike can backtrack exponentially"
+        elif op == _consts.SUBPATTERN:
+            problem = _walk(arg[-1], inside_repeat=inside_repeat)
+            if problem:
+                return problem
+        elif op == _consts.BRANCH:
+            for branch in arg[1]:
+                problem = _walk(branch, inside_repeat=inside_repeat)
+                if problem:
+                    return problem
+            if inside_repeat and _overlapping([_first(b) for b in arg[1]]):
+                return "alternatives inside a repeat that can start alike can backtrack exponentially"
+        elif op == _consts.ATOMIC_GROUP if hasattr(_consts, "ATOMIC_GROUP") else False:
+            problem = _walk(arg, inside_repeat=inside_repeat)
+            if problem:
+                return problem
+    return None
+
+
+def _ambiguous(body: Any) -> bool:
+    """Whether a repeated body has alternatives that can start with the same character."""
+    for op, arg in body:
+        if op == _consts.BRANCH and _overlapping([_first(b) for b in arg[1]]):
+            return True
+        if op == _consts.SUBPATTERN and _ambiguous(arg[-1]):
+            return True
+        if op == _consts.IN and _duplicates(arg):
+            return True
+    return False
+
+
+def _duplicates(items: Any) -> bool:
+    """A character set naming one character twice: what ``re`` makes of identical one-character
+    alternatives (``(a|a)`` parses as ``[aa]``), never written on purpose."""
+    literals = [arg for op, arg in items if op == _consts.LITERAL]
+    return len(literals) != len(set(literals))
+
+
+def _first(seq: Any) -> frozenset[int] | None:
+    """The characters ``seq`` can start with: a set of code points, or ``None`` for "any character"
+    (classes, categories and anything that can match empty count as any: the check must not miss)."""
+    for op, arg in seq:
+        if op == _consts.LITERAL:
+            return frozenset({arg})
+        if op == _consts.SUBPATTERN:
+            return _first(arg[-1])
+        if op in (_consts.AT,):  # an anchor consumes nothing: look further
+            continue
+        return _ANY_FIRST
+    return _ANY_FIRST  # an empty alternative matches anywhere
+
+
+def _overlapping(firsts: list[frozenset[int] | None]) -> bool:
+    seen: set[int] = set()
+    for first in firsts:
+        if first is None:
+            return len(firsts) > 1
+        if seen & first:
+            return True
+        seen |= first
+    return False
+
+
+def _flags() -> int:
+    return int(
+        _hs.HS_FLAG_DOTALL
+        | _hs.HS_FLAG_SINGLEMATCH
+        | _hs.HS_FLAG_ALLOWEMPTY
+        | _hs.HS_FLAG_UTF8
+        | _hs.HS_FLAG_UCP
+    )
+
+
+def _hyperscan_problem(pattern: str) -> str | None:
+    try:
+        database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+        database.compile(expressions=[pattern.encode()], ids=[0], elements=1, flags=[_flags()])
+    except _hs.error as exc:
+        return f"not supported by the linear-time matcher: {exc}"
+    return None
+
+
+def _on_match(pattern_id: int, start: int, end: int, flags: int, found: set[int]) -> None:
+    found.add(pattern_id)
+
+
+class ResponsePatterns:
+    """The response patterns of one profile, matched in time linear in the text.
+
+    >>> rp = ResponsePatterns(("(a+)+b", "a"))
+    >>> rp.skipped == (() if HYPERSCAN else ("(a+)+b",))
+    True
+    >>> rp.failing("a" * 10_000) == (("(a+)+b",) if HYPERSCAN else ())
+    True
+    """
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self.patterns = patterns
+        self._database: Any = None
+        self._scratch: Any = None
+        self._local = threading.local()
+        self._fallback: list[tuple[str, re.Pattern[str]]] = []
+        skipped: list[str] = []
+        if _hs is not None and patterns:
+            # One database for all the patterns: every pattern compiles alone (checked above), so a
+            # failure here is a pattern stored before the check; those are dropped one by one.
+            usable = [p for p in patterns if _hyperscan_problem(p) is None]
+            skipped = [p for p in patterns if p not in usable]
+            if usable:
+                self._hs_patterns = usable
+                database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+                database.compile(
+                    expressions=[p.encode() for p in usable],
+                    ids=list(range(len(usable))),
+                    elements=len(usable),
+                    flags=[_flags()] * len(usable),
+                )
+                self._database = database
+                self._scratch = _hs.Scratch(database)
+        else:
+            for p in patterns:
+                if pattern_problem(p) is None:
+                    self._fallback.append((p, re.compile(p, re.DOTALL)))
+                else:
+                    skipped.append(p)
+        self.skipped: tuple[str, ...] = tuple(skipped)
+
+    def failing(self, text: str) -> tuple[str, ...]:
+        """The patterns (of those run) with no match in ``text``, in profile order."""
+        if self._database is not None:
+            scratch = getattr(self._local, "scratch", None)
+            if scratch is None:
+                scratch = self._local.scratch = self._scratch.clone()
+            found: set[int] = set()
+            # Lone surrogates (valid in JSON text) are not UTF-8: replaced, never passed on as bytes
+            # hyperscan's UTF-8 mode would misread.
+            data = text.encode("utf-8", "replace")
+            self._database.scan(data, match_event_handler=_on_match, context=found, scratch=scratch)
+            return tuple(p for i, p in enumerate(self._hs_patterns) if i not in found)
+        return tuple(p for p, compiled in self._fallback if compiled.search(text) is None)
