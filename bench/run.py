@@ -31,9 +31,15 @@ LAST = "http"  # needs the whole machine and the longest; runs after the in-proc
 TIME_LIMIT_S = float(os.environ.get("BENCH_TIME_LIMIT", 1800))
 
 
+# Also start granian and PostgreSQL (bench_hostile: the worst requests and their server CPU time): after
+# the in-process ones, before the long HTTP load.
+SERVER = ("hostile",)
+
+
 def discover() -> list[str]:
     names = sorted(p.stem.removeprefix("bench_") for p in BENCH.glob("bench_*.py"))
-    return [n for n in names if n != LAST] + ([LAST] if LAST in names else [])
+    late = [n for n in SERVER if n in names]
+    return [n for n in names if n != LAST and n not in late] + late + ([LAST] if LAST in names else [])
 
 
 def run_one(name: str, extra: list[str]) -> dict[str, object]:

@@ -8,8 +8,14 @@ case "$1" in
     # granian (a Rust HTTP server) runs Django's WSGI app: its HTTP handling costs a fraction of
     # gunicorn's, which docs/benchmarks.md measures side by side. One worker per core; the blocking
     # threads overlap a request's database waits. It also serves the collected static files.
+    # Bounds (docs/security.md): granian cannot interrupt a WSGI call, so a request's own work is bounded
+    # inside the app (the run verifier's CPU budget, PostgreSQL's statement_timeout, the proxy's upstream
+    # deadline); here, a client gets WEB_HEADER_TIMEOUT_MS to send its headers (slow-header clients), and
+    # a worker takes at most WEB_BACKPRESSURE requests at once (the rest wait in the listen backlog).
     exec granian --interface wsgi --host "${HOST:-0.0.0.0}" --port "${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-2}" --blocking-threads "${WEB_THREADS:-2}" \
+      --http1-header-read-timeout "${WEB_HEADER_TIMEOUT_MS:-10000}" \
+      --backpressure "${WEB_BACKPRESSURE:-64}" \
       --respawn-failed-workers --access-log \
       --static-path-route /static --static-path-mount "$PWD/var/static" \
       config.wsgi:application ;;
