@@ -47,7 +47,14 @@ class RunVerifyView(APIView):
         operation_id="verify_run",
         summary="Verify an agent run for hallucinations; the report also comes as x-vsr-* headers",
         request={"application/json": RUN_IN},
-        responses={200: OpenApiResponse(response=REPORT), 400: PROBLEM, 401: PROBLEM, 413: PROBLEM},
+        # 413: a size cap (answer, run, checkable values, comparisons); 422: the CPU budget ran out.
+        responses={
+            200: OpenApiResponse(response=REPORT),
+            400: PROBLEM,
+            401: PROBLEM,
+            413: PROBLEM,
+            422: PROBLEM,
+        },
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
@@ -80,6 +87,8 @@ class ChatCompletionsProxyView(APIView):
             200: OpenApiResponse(response={"type": "object"}),
             400: PROBLEM,
             401: PROBLEM,
+            413: PROBLEM,
+            # A blocked answer (OpenAI-style error body), or budget-exceeded (problem details).
             422: OpenApiResponse(response={"type": "object"}),
             502: PROBLEM,
             503: PROBLEM,
