@@ -21,6 +21,7 @@ MODULES = [
     "verification.engine.tools.engine",
     "verification.engine.tools.features",
     "verification.engine.tools.fusion",
+    "verification.engine.tools.patterns",
     "verification.engine.tools.profile",
     "verification.engine.tools.result",
     "verification.engine.tools.stats",
@@ -28,6 +29,7 @@ MODULES = [
     "verification.engine.tools.tier1",
     "verification.engine.tools.values",
     "verification.engine.eval.tool_results",
+    "verification.engine.budget",
 ]
 
 

@@ -3,7 +3,11 @@ and results are matched with hyperscan, so a long adversarial result costs one p
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verification.engine.tools import ToolVerifier
 from verification.engine.tools.patterns import HYPERSCAN, ResponsePatterns, pattern_problem
@@ -60,3 +64,13 @@ def test_it_never_runs_a_stored_unsafe_pattern_with_a_backtracking_engine() -> N
     matcher = ResponsePatterns(("(a+)+b",))
     assert matcher.failing("a" * 50_000) == (("(a+)+b",) if HYPERSCAN else ())
     assert matcher.skipped == (() if HYPERSCAN else ("(a+)+b",))
+
+
+SAFE = (r'"price"\s*:\s*\d+', r"^\{", r"\}$", r"(ab|cd)+e", r"[a-c]{2,4}x", r"\bok\b", r"é.ü", r"a.*b", r"^$")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='abcdex{}":0123 pricéüok\n', max_size=40))
+def test_it_finds_the_same_failing_patterns_as_re(text: str) -> None:
+    expected = tuple(p for p in SAFE if re.compile(p, re.DOTALL | re.ASCII).search(text) is None)
+    assert ResponsePatterns(SAFE).failing(text) == expected

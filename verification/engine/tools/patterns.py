@@ -6,13 +6,16 @@ pattern's cost linear in the result's length:
 
 - :func:`pattern_problem` refuses, when a profile is saved, what can backtrack catastrophically: a
   variable repeat inside another repeat (``(a+)+``, ``(x*)*``), alternatives of a repeat that can start
-  with the same character (``(a|a)*``, ``(ab|ac)*``), back-references, look-arounds and conditionals, and
+  with the same character (``(a|a)*``, ``(a|ab)*``), back-references, look-arounds and conditionals, and
   (where hyperscan is installed) anything hyperscan cannot compile. The check is syntactic and
   conservative: it refuses some harmless patterns rather than let a harmful one through.
-- :class:`ResponsePatterns` matches with hyperscan (a linear-time automaton, one pass for all patterns)
-  where it is installed, else with ``re`` on patterns that passed the check (no nested or ambiguous
-  repeats: each position is tried a bounded number of ways). A pattern stored before these rules that
-  fails them is not run where it cannot run safely: it is listed in :attr:`ResponsePatterns.skipped`.
+- :class:`ResponsePatterns` matches with hyperscan where it is installed (x86_64 Linux, macOS): a
+  linear-time automaton, one pass for all the patterns of a profile. ``.`` matches newlines and
+  ``\\w \\d \\s \\b`` are ASCII classes, as with ``re.DOTALL | re.ASCII``. Elsewhere it uses ``re`` on
+  patterns that passed the check: that excludes exponential backtracking, not a polynomial cost such as
+  ``.*.*x`` on a long line (the results' length cap bounds it there).
+  A pattern stored before these rules that fails them is not run where it cannot run safely: it is
+  listed in :attr:`ResponsePatterns.skipped`.
 
 >>> pattern_problem(r'"price"\\s*:\\s*\\d+') is None
 True
@@ -55,7 +58,9 @@ _REFUSED_OPS = {
     _consts.ASSERT: "a look-ahead or look-behind is not supported",
     _consts.ASSERT_NOT: "a look-ahead or look-behind is not supported",
 }
-_ANY_FIRST: Final = None  # "could start with any character" in a first-character set
+_ANY_FIRST: Final = None
+# How patterns match: "." takes newlines too; \w, \d, \s and \b are ASCII classes (as hyperscan has them).
+_RE_FLAGS: Final = re.DOTALL | re.ASCII  # "could start with any character" in a first-character set
 
 
 def pattern_problem(pattern: str) -> str | None:
@@ -67,7 +72,7 @@ def pattern_problem(pattern: str) -> str | None:
     if len(pattern) > MAX_PATTERN_CHARS:
         return f"a pattern has at most {MAX_PATTERN_CHARS} characters"
     try:
-        tree = _re_parser.parse(pattern, re.DOTALL)
+        tree = _re_parser.parse(pattern, _RE_FLAGS)
     except (re.error, RecursionError, OverflowError) as exc:
         return f"not a regular expression: {exc}"
     problem = _walk(tree, inside_repeat=False)
@@ -156,13 +161,9 @@ def _overlapping(firsts: list[frozenset[int] | None]) -> bool:
 
 
 def _flags() -> int:
-    return int(
-        _hs.HS_FLAG_DOTALL
-        | _hs.HS_FLAG_SINGLEMATCH
-        | _hs.HS_FLAG_ALLOWEMPTY
-        | _hs.HS_FLAG_UTF8
-        | _hs.HS_FLAG_UCP
-    )
+    # UTF-8, so "." is one character as in re; no UCP, in which hyperscan refuses \b: \w, \d, \s and \b
+    # are ASCII classes, as with re.ASCII (what the fallback uses too).
+    return int(_hs.HS_FLAG_DOTALL | _hs.HS_FLAG_SINGLEMATCH | _hs.HS_FLAG_ALLOWEMPTY | _hs.HS_FLAG_UTF8)
 
 
 def _hyperscan_problem(pattern: str) -> str | None:
@@ -214,7 +215,7 @@ class ResponsePatterns:
         else:
             for p in patterns:
                 if pattern_problem(p) is None:
-                    self._fallback.append((p, re.compile(p, re.DOTALL)))
+                    self._fallback.append((p, re.compile(p, _RE_FLAGS)))
                 else:
                     skipped.append(p)
         self.skipped: tuple[str, ...] = tuple(skipped)
