@@ -3,7 +3,8 @@
 set -e
 case "$1" in
   web)
-    python manage.py migrate --noinput
+    # Migrations may rewrite big tables: the per-statement bound (DB_STATEMENT_TIMEOUT_MS) is for requests.
+    DB_STATEMENT_TIMEOUT_MS=0 python manage.py migrate --noinput
     python manage.py collectstatic --noinput >/dev/null
     # granian (a Rust HTTP server) runs Django's WSGI app: its HTTP handling costs a fraction of
     # gunicorn's, which docs/benchmarks.md measures side by side. One worker per core; the blocking
@@ -24,7 +25,7 @@ case "$1" in
   beat)
     exec celery -A config beat --loglevel INFO --schedule /tmp/celerybeat-schedule ;;
   migrate)
-    exec python manage.py migrate --noinput ;;
+    DB_STATEMENT_TIMEOUT_MS=0 exec python manage.py migrate --noinput ;;
   *)
     exec "$@" ;;
 esac
