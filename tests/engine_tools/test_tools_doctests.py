@@ -30,6 +30,7 @@ MODULES = [
     "verification.engine.tools.values",
     "verification.engine.eval.tool_results",
     "verification.engine.budget",
+    "verification.engine.runs.schemas",
 ]
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import importlib
 import re
 import threading
+from functools import lru_cache
 from typing import Any, Final
 
 try:
@@ -43,7 +44,14 @@ try:
 except ImportError:  # pragma: no cover - hyperscan ships wheels for the platforms we deploy on
     _hs = None
 
-__all__ = ["HYPERSCAN", "MAX_PATTERN_CHARS", "ResponsePatterns", "pattern_problem"]
+__all__ = [
+    "HYPERSCAN",
+    "MAX_PATTERN_CHARS",
+    "ResponsePatterns",
+    "linear_search",
+    "pattern_problem",
+    "pattern_problem_syntax",
+]
 
 #: Whether matching runs on hyperscan in this process.
 HYPERSCAN: Final = _hs is not None
@@ -69,16 +77,21 @@ def pattern_problem(pattern: str) -> str | None:
     >>> [pattern_problem(p) is None for p in ["(x*)*y", "(a|a)*b", r"(\\w+)\\1", "(?=a)b", r"\\d{3}-\\d{4}"]]
     [False, False, False, False, True]
     """
+    problem = pattern_problem_syntax(pattern)
+    if problem is None and _hs is not None:
+        problem = _hyperscan_problem(pattern)
+    return problem
+
+
+def pattern_problem_syntax(pattern: str) -> str | None:
+    """:func:`pattern_problem` without asking hyperscan: the syntactic check alone."""
     if len(pattern) > MAX_PATTERN_CHARS:
         return f"a pattern has at most {MAX_PATTERN_CHARS} characters"
     try:
         tree = _re_parser.parse(pattern, _RE_FLAGS)
     except (re.error, RecursionError, OverflowError) as exc:
         return f"not a regular expression: {exc}"
-    problem = _walk(tree, inside_repeat=False)
-    if problem is None and _hs is not None:
-        problem = _hyperscan_problem(pattern)
-    return problem
+    return _walk(tree, inside_repeat=False)
 
 
 def _walk(tree: Any, *, inside_repeat: bool) -> str | None:
@@ -233,3 +246,57 @@ class ResponsePatterns:
             self._database.scan(data, match_event_handler=_on_match, context=found, scratch=scratch)
             return tuple(p for i, p in enumerate(self._hs_patterns) if i not in found)
         return tuple(p for p, compiled in self._fallback if compiled.search(text) is None)
+
+
+class _Single:
+    """One pattern compiled for :func:`linear_search`: a hyperscan database (a scratch per thread) or,
+    where hyperscan is missing or refuses it, ``re`` on a pattern that passed the check."""
+
+    def __init__(self, pattern: str, dotall: bool) -> None:
+        self.database: Any = None
+        self.compiled: re.Pattern[str] | None = None
+        self._local = threading.local()
+        flags = _flags() if _hs is not None else 0
+        if not dotall and _hs is not None:
+            flags &= ~int(_hs.HS_FLAG_DOTALL)
+        if _hs is not None and len(pattern) <= MAX_PATTERN_CHARS:
+            try:
+                database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+                database.compile(expressions=[pattern.encode()], ids=[0], elements=1, flags=[flags])
+                self.database, self._prototype = database, _hs.Scratch(database)
+                return
+            except _hs.error:
+                pass
+        if pattern_problem_syntax(pattern) is None:
+            self.compiled = re.compile(pattern, (re.DOTALL if dotall else 0) | re.ASCII)
+
+    def search(self, text: str) -> bool | None:
+        if self.database is not None:
+            scratch = getattr(self._local, "scratch", None)
+            if scratch is None:
+                scratch = self._local.scratch = self._prototype.clone()
+            found: set[int] = set()
+            data = text.encode("utf-8", "replace")
+            self.database.scan(data, match_event_handler=_on_match, context=found, scratch=scratch)
+            return bool(found)
+        if self.compiled is not None:
+            return self.compiled.search(text) is not None
+        return None
+
+
+@lru_cache(maxsize=1024)
+def _single(pattern: str, dotall: bool) -> _Single:
+    return _Single(pattern, dotall)
+
+
+def linear_search(pattern: str, text: str, *, dotall: bool = False) -> bool | None:
+    """Whether ``pattern`` matches somewhere in ``text``, in time linear in ``text``; ``None`` when the
+    pattern cannot be run safely here (hyperscan refuses it and it could backtrack). For regexes that come
+    with a request, such as the ``pattern`` keywords of a run's tool schemas.
+
+    >>> linear_search("^[A-Z]{3}-[0-9]+$", "ORD-42"), linear_search("x", "abc")
+    (True, False)
+    >>> linear_search(r"(\\w+)\\1", "abab") is None  # a back-reference: neither engine runs it safely
+    True
+    """
+    return _single(pattern, dotall).search(text)
