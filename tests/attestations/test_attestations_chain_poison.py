@@ -73,14 +73,6 @@ def _raw_call(
     return wait_for_receipt(w3, send_transaction(w3, account, params))
 
 
-def _assert_moved_on(
-    chain: ChainSettings, w3: Web3, capture: Any, poisoned: TxReceipt, later: Callable[[], Any]
-) -> None:
-    """The cursor is past the poisoned block, and an event sent afterwards (in a later block) is indexed."""
-    assert chain_cursor_get(chain=chain).next_block > poisoned["blockNumber"]
-    later()
-
-
 # --- long tags -----------------------------------------------------------------------------------------
 
 
@@ -338,6 +330,39 @@ def test_it_indexes_an_agent_registered_with_an_invalid_utf8_uri(
     later_id = register_agent(later_owner)
     _index(chain, anvil_w3, django_capture_on_commit_callbacks)
     assert Agent.objects.get(erc8004_agent_id=later_id).owner_address == later_owner.address
+
+
+def test_it_applies_the_revocation_of_feedback_from_before_the_start_block_whose_tag_is_not_utf8(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    deployed: DeployedRegistries,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    reputation: ReputationClient,
+    transact: Transact,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    owner, client, other = new_account(), new_account(), new_account()
+    agent_id = register_agent(owner)
+    _raw_call(
+        anvil_w3,
+        client,
+        deployed.reputation,
+        "giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)",
+        ["uint256", "int128", "uint8", "string", "string", "string", "string", "bytes32"],
+        [agent_id, 33, 0, INVALID_UTF8, b"", b"", b"", b"\x00" * 32],
+    )
+    revoked = transact(client, reputation.build_revoke_feedback, agent_id, 1)
+    later = transact(other, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
+    # The indexer starts at the revocation: reading the revoked feedback back (strict UTF-8) fails.
+    _index(replace(chain, start_block=revoked["blockNumber"]), anvil_w3, django_capture_on_commit_callbacks)
+
+    assert _row(revoked, "FeedbackRevoked").status == ChainEventStatus.APPLIED
+    # Like any feedback from before the start block, it has no row; revoked, it would not count anyway.
+    assert not FeedbackEntry.objects.filter(client_address=client.address).exists()
+    assert chain_cursor_get(chain=chain).next_block > later["blockNumber"]
+    assert FeedbackEntry.objects.filter(client_address=other.address, tag1="starred").exists()
 
 
 # --- logs that do not decode -------------------------------------------------------------------------------
