@@ -15,6 +15,7 @@ and any other record claiming the same (chain id, agent id) is detached from it.
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -49,6 +50,10 @@ HASH_WINDOW = 256
 _BASE_FIELDS = {f.name for f in fields(ev.ChainEvent)}
 # A validation response at or above this is read as ALLOW, below it as BLOCK (see docs/erc8004.md).
 VALIDATION_ALLOW_THRESHOLD = 50
+# On-chain agent ids whose owner this indexer run has taken from the chain (an event or ownerOf). Until
+# then an owner in the database may be one a provider wrote, so the first sight of an agent in a run reads
+# ownerOf (one call per agent and run); None outside a run.
+_OWNERS_READ: ContextVar[set[int] | None] = ContextVar("owners_read", default=None)
 # FeedbackEntry.tag1/tag2 are CharField(255) in the registry app; the full tag stays in the ChainEvent.
 FEEDBACK_TAG_CHARS = 255
 # Failures of the node or the database, not of the event: they stop the run so the range is read again.
@@ -98,6 +103,19 @@ def chain_index_run(
     cursor = chain_cursor_get(chain=chain)
     reorg_from = _reorg_check(chain=chain, w3=w3, cursor=cursor)
     started = cursor.next_block
+    owners_read = _OWNERS_READ.set(set())
+    try:
+        cursor, new_events = _index_batches(
+            chain=chain, w3=w3, cursor=cursor, validator=validator, max_batches=max_batches
+        )
+    finally:
+        _OWNERS_READ.reset(owners_read)
+    return IndexRun(started, cursor.next_block, new_events, reorg_from)
+
+
+def _index_batches(
+    *, chain: ChainSettings, w3: Web3, cursor: ChainCursor, validator: str | None, max_batches: int
+) -> tuple[ChainCursor, int]:
     new_events = 0
     for _ in range(max_batches):
         result = scan_logs(
@@ -128,7 +146,7 @@ def chain_index_run(
             locked.next_block = result.next_block
             locked.save(update_fields=["block_hashes", "next_block", "updated_at"])
             cursor = locked
-    return IndexRun(started, cursor.next_block, new_events, reorg_from)
+    return cursor, new_events
 
 
 # --- reorgs ------------------------------------------------------------------------------------------
@@ -215,6 +233,9 @@ def _event_index(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, valida
         raise
     except Exception as error:
         logger.exception("chain event %s could not be applied; kept and skipped", row)
+        # Owners it wrote were rolled back with it: read them from the chain again.
+        if (owners := _OWNERS_READ.get()) is not None:
+            owners.clear()
         ChainEvent.objects.filter(pk=row.pk).update(
             status=ChainEventStatus.FAILED, error=ev.display_text(f"{type(error).__name__}: {error}")
         )
@@ -316,9 +337,10 @@ def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner
     """The registry Agent of an on-chain agent, with the chain's facts (created on first sight).
 
     The record is the agent's ``eip155:`` subject; its agent id and registry are the chain's, and so is its
-    owner: the one an event names, else ``ownerOf`` whenever the record was not linked by the indexer yet
-    (an owner someone else wrote is never trusted). Any other record claiming this (chain id, agent id) is
-    a squatter and is detached first, so feedback and validations land on the real agent.
+    owner: the one an event names, else ``ownerOf`` when the record is not linked to the agent yet or,
+    during an index run, on the run's first sight of the agent (an owner someone else wrote is never
+    trusted). Any other record claiming this (chain id, agent id) is a squatter and is detached first, so
+    feedback and validations land on the real agent.
     """
     assert chain.identity_registry is not None
     subject_id = agent_subject_id(
@@ -333,11 +355,14 @@ def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner
         and int(agent.erc8004_agent_id) == agent_id
         and agent.registry == Agent.Registry.ERC8004
     )
-    if owner is None and not linked:
+    owners_read = _OWNERS_READ.get()
+    if owner is None and (not linked or (owners_read is not None and agent_id not in owners_read)):
         try:
             owner = IdentityClient(w3, chain.identity_registry).owner_of(agent_id)
         except ContractLogicError:
             owner = ""  # burned or unknown: keep the agent, without an owner
+    if owner is not None and owners_read is not None:
+        owners_read.add(agent_id)
     checksummed = Web3.to_checksum_address(owner) if owner else owner
     if agent is None:
         return agent_register(

@@ -545,7 +545,9 @@ def test_it_gives_the_chains_owner_and_agent_id_to_the_real_agent_and_detaches_a
     assert not FeedbackEntry.objects.filter(agent=squatter).exists()
 
 
+@pytest.mark.parametrize("with_chain_fields", [False, True])
 def test_it_reads_the_owner_from_the_chain_for_a_pre_registered_subject_first_seen_in_feedback(
+    with_chain_fields: bool,
     db: None,
     chain: ChainSettings,
     anvil_w3: Web3,
@@ -560,7 +562,13 @@ def test_it_reads_the_owner_from_the_chain_for_a_pre_registered_subject_first_se
     subject_id = agent_subject_id(
         chain_id=chain.chain_id, identity_registry=str(chain.identity_registry), agent_id=agent_id
     )
-    Agent.objects.create(subject_id=subject_id, owner_address=fake.address)
+    # Written before the chain was read, e.g. by a provider (older API versions let it set the chain fields).
+    chain_fields: dict[str, Any] = (
+        {"registry": Agent.Registry.ERC8004, "chain_id": chain.chain_id, "erc8004_agent_id": agent_id}
+        if with_chain_fields
+        else {}
+    )
+    Agent.objects.create(subject_id=subject_id, owner_address=fake.address, **chain_fields)
     feedback = transact(client, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
     # Start after the Registered event: the agent is first seen in its feedback, which names no owner.
     late = replace(chain, start_block=feedback["blockNumber"])
