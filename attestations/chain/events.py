@@ -412,4 +412,5 @@ class LogDecoder:
         try:
             return kind(**origin, **fields(layout.args(topics, data)))
         except Exception as error:
+            # Arbitrary bytes can fail in any step of decoding: the log is then kept raw, never raised.
             return UndecodableLog(**origin, name=name, error=f"{type(error).__name__}: {error}")

@@ -232,6 +232,7 @@ def _event_index(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, valida
     except _TRANSIENT:
         raise
     except Exception as error:
+        # Whatever one event's data makes the code do, the other events and the cursor go on.
         logger.exception("chain event %s could not be applied; kept and skipped", row)
         # Owners it wrote were rolled back with it: read them from the chain again.
         if (owners := _OWNERS_READ.get()) is not None:
@@ -283,6 +284,7 @@ def _event_store(*, chain: ChainSettings, event: ev.ChainEvent) -> ChainEvent | 
     except _TRANSIENT:
         raise
     except Exception as error:
+        # A value no column foresaw (e.g. a DataError): the raw log, which always stores, is kept instead.
         fallback = {
             **{k: row[k] for k in ("block_number", "block_hash", "contract_address", "topics", "data")},
             "name": type(event).__name__,
