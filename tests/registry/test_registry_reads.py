@@ -141,7 +141,6 @@ def test_it_shows_providers_public_fields_only(
         "methodologyUrl",
         "signerAddress",
         "status",
-        "statsEndpoint",
         "independenceStatement",
         "createdAt",
     }
