@@ -33,6 +33,7 @@ import ipaddress
 import re
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -206,6 +207,31 @@ def _system_resolver(host: str, port: int) -> list[str]:
     return addresses
 
 
+def _resolve_within(resolver: Resolver, host: str, port: int, seconds: float | None) -> list[str]:
+    """`resolver(host, port)`, given up after `seconds` (getaddrinfo has no timeout of its own).
+
+    The lookup runs in a daemon thread; one that outlives the deadline finishes on its own.
+    """
+    if seconds is None:
+        return resolver(host, port)
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(resolver(host, port))
+        except BaseException as error:  # handed to the caller's thread below
+            outcome.append(error)
+
+    worker = threading.Thread(target=run, name=f"resolve {host}", daemon=True)
+    worker.start()
+    worker.join(max(seconds, 0.0))
+    if not outcome:
+        raise OutboundTimeout(f"{host} did not resolve within the deadline")
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return list(outcome[0])
+
+
 def _literal(host: str) -> IPAddress | None:
     try:
         return ipaddress.ip_address(host.strip("[]"))
@@ -228,13 +254,19 @@ def _host_problem(host: str, *, allow_private: bool) -> str | None:
 
 
 def resolve_checked(
-    host: str, port: int, *, allow_private: bool = False, resolver: Resolver | None = None
+    host: str,
+    port: int,
+    *,
+    allow_private: bool = False,
+    resolver: Resolver | None = None,
+    timeout: float | None = None,
 ) -> str:
     """Resolve `host` once and return the address to connect to, after checking every one it gave.
 
     This is the pin: the caller connects to exactly the returned address. A name with several
     addresses is refused when any of them is refused (a mixed answer is how rebinding hides).
-    Raises OutboundRefused, or OutboundFailed when the name does not resolve.
+    Raises OutboundRefused, or OutboundFailed when the name does not resolve (OutboundTimeout when
+    it does not within `timeout` seconds).
 
     >>> resolve_checked("203.0.113.7", 443, allow_private=True)
     '203.0.113.7'
@@ -251,7 +283,7 @@ def resolve_checked(
         addresses = [str(literal)]
     else:
         try:
-            addresses = (resolver or _system_resolver)(host, port)
+            addresses = _resolve_within(resolver or _system_resolver, host, port, timeout)
         except (OSError, UnicodeError) as error:
             raise OutboundFailed(f"{host} does not resolve ({error})") from None
         if not addresses:
@@ -371,7 +403,13 @@ class _PinningBackend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
-        address = resolve_checked(host, port, allow_private=self._allow_private, resolver=self._resolver)
+        address = resolve_checked(
+            host,
+            port,
+            allow_private=self._allow_private,
+            resolver=self._resolver,
+            timeout=self._deadline - time.monotonic(),
+        )
         self.addresses.append(address)
         left = self._deadline - time.monotonic()
         if left <= 0:

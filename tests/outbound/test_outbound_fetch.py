@@ -390,3 +390,14 @@ def test_it_bounds_the_nesting_of_a_fetched_json_answer(listener: Listener) -> N
 
 def test_it_passes_the_module_doctests() -> None:
     assert doctest.testmod(untrusted.fetch).failed == 0
+
+
+def test_it_counts_a_slow_name_lookup_against_the_deadline() -> None:
+    def stuck(host: str, port: int) -> list[str]:
+        time.sleep(2)
+        return ["93.184.215.14"]
+
+    started = time.monotonic()
+    with pytest.raises(OutboundTimeout, match="did not resolve within the deadline"):
+        fetch("https://slow-dns.example/", max_bytes=1024, deadline_seconds=0.3, resolver=stuck)
+    assert time.monotonic() - started < 1.0

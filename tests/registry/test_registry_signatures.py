@@ -140,18 +140,14 @@ def test_it_answers_a_replayed_signed_batch_and_outcomes_with_the_first_answer(
     again = post(signer_client, batch, headers, "/api/v1/summaries/batch")
     assert (again.status_code, again.json()) == (200, first.json())
     assert VerificationSummary.objects.count() == 2
-    outcomes = {
-        "agent": "signed-agent",
-        "outcomes": [
-            {"id": "o-1", "verdict": "ALLOW", "confidence": 0.9, "checkedAt": "2026-11-20T10:00:00Z"}
-        ],
-    }
+    outcome = {"id": "o-1", "verdict": "ALLOW", "confidence": 0.9, "checkedAt": "2026-11-20T10:00:00Z"}
+    outcomes = {"agent": "signed-agent", "outcomes": [outcome]}
     headers = signed_headers("signing", "signed-agent", outcomes, nonce=42)
     first = post(signer_client, outcomes, headers, "/api/v1/outcomes")
     assert first.status_code == 201, first.content
     again = post(signer_client, outcomes, headers, "/api/v1/outcomes")
     assert (again.status_code, again.json()) == (200, first.json())
-    other = {**outcomes, "outcomes": [{**outcomes["outcomes"][0], "id": "o-2"}]}
+    other = {**outcomes, "outcomes": [{**outcome, "id": "o-2"}]}
     refused = post(
         signer_client, other, signed_headers("signing", "signed-agent", other, nonce=42), "/api/v1/outcomes"
     )
