@@ -55,6 +55,7 @@ __all__ = [
     "OutboundTooLarge",
     "Resolver",
     "address_problem",
+    "checked_addresses",
     "fetch",
     "resolve_checked",
     "validate_url",
@@ -275,6 +276,22 @@ def resolve_checked(
     ...
     untrusted.fetch.OutboundRefused: rebind.example resolves to 10.1.2.3 is a private or local address
     """
+    return checked_addresses(host, port, allow_private=allow_private, resolver=resolver, timeout=timeout)[0]
+
+
+def checked_addresses(
+    host: str,
+    port: int,
+    *,
+    allow_private: bool = False,
+    resolver: Resolver | None = None,
+    timeout: float | None = None,
+) -> list[str]:
+    """Every address `host` resolves to (one lookup), in order, once all of them passed the check.
+
+    `resolve_checked` is the first of them; a connection may try the others in turn (an IPv6
+    address first on a host without IPv6), never an address that was not in this list.
+    """
     problem = _host_problem(host, allow_private=allow_private)
     if problem:
         raise OutboundRefused(problem)
@@ -295,7 +312,7 @@ def resolve_checked(
             raise OutboundRefused(f"{host} resolves to {address!r}, not an IP address") from None
         if why:
             raise OutboundRefused(why if literal is not None else f"{host} resolves to {why}")
-    return addresses[0]
+    return addresses
 
 
 def _parse(url: str, *, allow_http: bool) -> httpx.URL:
@@ -309,8 +326,8 @@ def _parse(url: str, *, allow_http: bool) -> httpx.URL:
     scheme = url.split(":", 1)[0].lower() if ":" in url else ""
     allowed = ("https", "http") if allow_http else ("https",)
     if scheme not in allowed:
-        return_scheme = scheme or "(none)"
-        raise OutboundRefused(f"scheme {return_scheme!r} is not allowed; use https")
+        shown = scheme or "(none)"
+        raise OutboundRefused(f"scheme {shown!r} is not allowed; use https")
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, ValueError, UnicodeError) as error:
@@ -403,25 +420,33 @@ class _PinningBackend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
-        address = resolve_checked(
+        addresses = checked_addresses(
             host,
             port,
             allow_private=self._allow_private,
             resolver=self._resolver,
             timeout=self._deadline - time.monotonic(),
         )
-        self.addresses.append(address)
-        left = self._deadline - time.monotonic()
-        if left <= 0:
-            raise httpcore.ConnectTimeout("the overall deadline has passed")
-        stream = self._inner.connect_tcp(
-            address,
-            port,
-            timeout=left if timeout is None else min(timeout, left),
-            local_address=local_address,
-            socket_options=socket_options,
-        )
-        return _DeadlineStream(stream, self._deadline)
+        for index, address in enumerate(addresses):
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise httpcore.ConnectTimeout("the overall deadline has passed")
+            try:
+                stream = self._inner.connect_tcp(
+                    address,
+                    port,
+                    timeout=left if timeout is None else min(timeout, left),
+                    local_address=local_address,
+                    socket_options=socket_options,
+                )
+            except httpcore.ConnectError:
+                # Like socket.create_connection: the next address, and the last one's error.
+                if index == len(addresses) - 1:
+                    raise
+                continue
+            self.addresses.append(address)
+            return _DeadlineStream(stream, self._deadline)
+        raise AssertionError("checked_addresses returns at least one address")
 
     def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None

@@ -401,3 +401,28 @@ def test_it_counts_a_slow_name_lookup_against_the_deadline() -> None:
     with pytest.raises(OutboundTimeout, match="did not resolve within the deadline"):
         fetch("https://slow-dns.example/", max_bytes=1024, deadline_seconds=0.3, resolver=stuck)
     assert time.monotonic() - started < 1.0
+
+
+def test_it_tries_the_next_checked_address_when_one_does_not_connect(listener: Listener) -> None:
+    listener.routes["/ok"] = json_route()
+    # 127.0.0.2 is loopback too, but nothing listens there on this port.
+    answer = fetch(
+        f"http://two.invalid:{listener.port}/ok",
+        max_bytes=1024,
+        deadline_seconds=5,
+        allow_http=True,
+        allow_private=True,
+        resolver=lambda host, port: ["127.0.0.2", "127.0.0.1"],
+    )
+    assert (answer.status, answer.addresses) == (200, ("127.0.0.1",))
+    # Every address is checked before any is tried: one refused address refuses the name.
+    with pytest.raises(OutboundRefused, match="cloud metadata"):
+        fetch(
+            f"http://two.invalid:{listener.port}/ok",
+            max_bytes=1024,
+            deadline_seconds=5,
+            allow_http=True,
+            allow_private=True,
+            resolver=lambda host, port: ["127.0.0.1", "169.254.169.254"],
+        )
+    assert len(listener.requests) == 1
