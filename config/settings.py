@@ -159,7 +159,14 @@ AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
 OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
 # Seconds a burst of summaries for one agent is allowed to gather before one recompute runs.
 SCORE_RECOMPUTE_DELAY_SECONDS = env_float("SCORE_RECOMPUTE_DELAY_SECONDS", 2.0, minimum=0.0)
+# The whole answer of one stats request (resolution to last byte), not each read.
 PULL_TIMEOUT_SECONDS = env_float("PULL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+# A stats answer longer than this is given up as it streams (an HCS-25 signal is a few hundred bytes).
+PULL_MAX_BYTES = env_int("PULL_MAX_BYTES", 256 * 1024, minimum=1024)
+# URLs from outside (stats endpoints, agent URIs): plain http and private/loopback/link-local addresses
+# are refused unless these are on (local development and tests). Metadata addresses are always refused.
+OUTBOUND_ALLOW_HTTP = env_bool("OUTBOUND_ALLOW_HTTP", False)
+OUTBOUND_ALLOW_PRIVATE = env_bool("OUTBOUND_ALLOW_PRIVATE", False)
 # Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
 ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
+
+from common.errors import ApplicationError
 
 from .models import (
     Agent,
@@ -24,7 +27,7 @@ from .models import (
     VerificationSummary,
 )
 from .selectors import CollusionSignals, ProviderAudit, provider_audit_stats, provider_collusion_signals
-from .services.providers import provider_set_status
+from .services.providers import provider_set_status, provider_stats_endpoint_check
 from .services.scoring import scoring_config_create
 
 
@@ -62,8 +65,28 @@ class AuditEventInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class ProviderAdminForm(forms.ModelForm):
+    """The provider form; the stats endpoint is checked like everywhere else (no inside addresses).
+
+    No Meta: the admin builds the form's Meta (model, fields) from ProviderAdmin.
+    """
+
+    stats_endpoint = forms.URLField(
+        required=False, assume_scheme="https", help_text="Base URL serving GET /v1/stats/{agent_id} (https)"
+    )
+
+    def clean_stats_endpoint(self) -> str:
+        url: str = self.cleaned_data.get("stats_endpoint") or ""
+        try:
+            provider_stats_endpoint_check(url=url)
+        except ApplicationError as error:
+            raise forms.ValidationError(error.errors[0].detail if error.errors else error.detail) from None
+        return url
+
+
 @admin.register(Provider)
 class ProviderAdmin(admin.ModelAdmin):
+    form = ProviderAdminForm
     list_display = [
         "name",
         "slug",

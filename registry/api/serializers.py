@@ -45,7 +45,6 @@ class AgentCreateSerializer(serializers.Serializer):
 class ProviderSerializer(serializers.ModelSerializer):
     methodologyUrl = serializers.CharField(source="methodology_url", help_text="A URL, or empty.")
     signerAddress = serializers.CharField(source="signer_address")
-    statsEndpoint = serializers.CharField(source="stats_endpoint", help_text="A URL, or empty.")
     independenceStatement = serializers.CharField(source="independence_statement")
     createdAt = serializers.DateTimeField(source="created_at")
 
@@ -57,7 +56,6 @@ class ProviderSerializer(serializers.ModelSerializer):
             "methodologyUrl",
             "signerAddress",
             "status",
-            "statsEndpoint",
             "independenceStatement",
             "createdAt",
         ]

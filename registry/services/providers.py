@@ -7,10 +7,12 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, FieldError
+from untrusted.fetch import validate_url
 
 from ..models import Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
 
@@ -99,6 +101,27 @@ def provider_by_api_key(*, plaintext: str) -> Provider | None:
     return key.provider
 
 
+def provider_stats_endpoint_check(*, url: str) -> None:
+    """Refuse a stats endpoint the collector may not call (400 naming statsEndpoint); "" is none.
+
+    The collector checks again at every connection (untrusted.fetch); this is the early, clear answer
+    for whoever configures it: https only, no loopback, private, link-local, CGNAT, ULA or metadata
+    address, literal or resolved (OUTBOUND_ALLOW_HTTP / OUTBOUND_ALLOW_PRIVATE for development).
+    """
+    if not url:
+        return
+    problem = validate_url(
+        url, allow_http=settings.OUTBOUND_ALLOW_HTTP, allow_private=settings.OUTBOUND_ALLOW_PRIVATE
+    )
+    if problem:
+        raise ApplicationError(
+            f"The stats endpoint is not allowed: {problem}.",
+            status=400,
+            problem="validation",
+            errors=[FieldError("/statsEndpoint", problem)],
+        )
+
+
 @transaction.atomic
 def provider_create(
     *,
@@ -114,6 +137,7 @@ def provider_create(
     """Create a provider (and, by default, its first API key)."""
     if Provider.objects.filter(slug=slug).exists():
         raise ApplicationError(f"A provider with slug {slug!r} exists.", status=409, problem="conflict")
+    provider_stats_endpoint_check(url=stats_endpoint)
     provider = Provider(
         name=name,
         slug=slug,

@@ -127,6 +127,7 @@ def test_it_shows_providers_public_fields_only(
         signer_address="0x" + "ab" * 20,
         methodology_url="https://example.com/method",
         operator_address="0x" + "cd" * 20,
+        stats_endpoint="https://93.184.215.14/internal-stats",
     )
     suspended, _ = make_provider("benched")
     provider_set_status(provider=suspended, status=Provider.Status.SUSPENDED, actor_label="test")
@@ -141,7 +142,6 @@ def test_it_shows_providers_public_fields_only(
         "methodologyUrl",
         "signerAddress",
         "status",
-        "statsEndpoint",
         "independenceStatement",
         "createdAt",
     }
@@ -150,6 +150,7 @@ def test_it_shows_providers_public_fields_only(
     text = response.content.decode()
     stored = ProviderApiKey.objects.get(provider=provider)
     assert stored.key_hash not in text and key not in text and stored.prefix not in text
+    assert "internal-stats" not in text
     assert [r["slug"] for r in api.get("/api/v1/providers?status=suspended").json()["results"]] == ["benched"]
     detail = api.get("/api/v1/providers/public-face")
     assert detail.status_code == 200 and detail.json() == row
@@ -175,6 +176,9 @@ def test_it_serves_an_openapi_document_listing_the_summary_endpoints(api: APICli
     assert {"201", "400", "401", "409", "413"} <= set(create["responses"])
     yaml = api.get("/api/schema/")
     assert yaml.status_code == 200 and b"/api/v1/summaries/batch" in yaml.content
+    # Where a provider is pulled from is internal: neither the API nor its schema says it.
+    assert "statsEndpoint" not in document["components"]["schemas"]["Provider"]["properties"]
+    assert b"statsEndpoint" not in response.content
 
 
 def test_it_serves_swagger_ui(api: APIClient) -> None:
