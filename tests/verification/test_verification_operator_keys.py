@@ -42,7 +42,7 @@ def scan(key: str) -> int:
 def test_it_revokes_an_operator_key_from_the_command(form: str) -> None:
     kept = issued_key("Kept operator")
     doomed = issued_key("Doomed operator")
-    assert scan(doomed) == 200  # the lookup is now cached in this process
+    assert scan(doomed) == 200
     printed = run("revoke_operator_key", doomed[:12] if form == "prefix" else doomed)
     assert "Doomed operator" in printed
     assert scan(doomed) == 401
@@ -52,9 +52,12 @@ def test_it_revokes_an_operator_key_from_the_command(form: str) -> None:
         run("revoke_operator_key", doomed)
 
 
-def test_it_refuses_to_revoke_an_unknown_operator_key() -> None:
+@pytest.mark.parametrize("prefix", ["tro_nothere", "tro_", ""])
+def test_it_refuses_to_revoke_an_unknown_or_vague_operator_key(prefix: str) -> None:
+    issued_key("The only operator")
     with pytest.raises(CommandError):
-        run("revoke_operator_key", "tro_nothere")
+        run("revoke_operator_key", prefix)
+    assert OperatorApiKey.objects.get().revoked_at is None
 
 
 def test_it_revokes_selected_operator_keys_in_the_admin() -> None:

@@ -20,7 +20,6 @@ from django.utils import timezone
 from jsonschema import Draft202012Validator
 
 from common.errors import ApplicationError, FieldError, json_pointer, validation_error
-from common.keycache import KeyLookupCache
 from registry.models import Agent
 
 from ..engine.store import MemoryStore, RedisStore
@@ -59,36 +58,26 @@ def operator_key_create(*, name: str) -> IssuedOperatorKey:
     return IssuedOperatorKey(record=record, plaintext=plaintext)
 
 
-# Like provider keys: cached per process for a few seconds; a revocation invalidates every process's
-# entries at once (common.keycache).
-OPERATOR_KEY_CACHE_SECONDS = 10.0
-_operator_cache: KeyLookupCache[OperatorApiKey] = KeyLookupCache(
-    name="operator", seconds=OPERATOR_KEY_CACHE_SECONDS
-)
-
-
-def operator_key_cache_clear() -> None:
-    _operator_cache.invalidate()
-
-
 def operator_by_key(*, plaintext: str) -> OperatorApiKey | None:
+    """The active key, or None. Not cached per process (unlike provider keys): one indexed query is
+    nothing next to the engine work an operator request starts, and revocations and any other change
+    to the key take effect from the next request in every process."""
     if not plaintext.startswith(OPERATOR_KEY_PREFIX):
         return None
     key_hash = hashlib.sha256(plaintext.encode()).hexdigest()
-    hit = _operator_cache.get(key_hash)
-    if hit is not None:
-        return hit
     key = OperatorApiKey.objects.filter(key_hash=key_hash, revoked_at__isnull=True).first()
     if key is None:
         return None
     if key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60:
         OperatorApiKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
-    _operator_cache.put(key_hash, key)
     return key
 
 
 def operator_key_revoke(*, prefix: str, actor_label: str = "") -> OperatorApiKey:
     """Revoke the operator key that starts with `prefix` (as printed when it was issued)."""
+    if len(prefix) < len(OPERATOR_KEY_PREFIX) + 4:
+        # A near-empty prefix would match whichever key happens to be the only one.
+        raise ApplicationError(f"Give at least {len(OPERATOR_KEY_PREFIX) + 4} characters of the key.")
     matches = [
         key
         for key in OperatorApiKey.objects.filter(prefix__startswith=prefix[:16], revoked_at__isnull=True)
@@ -109,7 +98,6 @@ def operator_key_revoke_record(*, key: OperatorApiKey, actor_label: str = "") ->
         return key
     key.revoked_at = timezone.now()
     key.save(update_fields=["revoked_at"])
-    operator_key_cache_clear()
     # Operator keys have no audit table; the log line is the record (the admin adds its LogEntry).
     audit_logger.info("operator key %s… (%s) revoked by %s", key.prefix, key.name, actor_label or "a command")
     return key
