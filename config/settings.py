@@ -249,9 +249,10 @@ _proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto" if TR
 if _proxy_ssl_header and _proxy_ssl_header.strip().lower() not in {"off", "none"}:
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.strip().upper().replace("-", "_"), "https")
 
-# Content-Security-Policy (django-csp). Everything is served from this origin: the agent pages (their
-# one inline <style> carries the per-request nonce), the admin, and Swagger UI, whose assets come from
-# drf-spectacular-sidecar instead of a CDN. Swagger UI draws its icons as data: images.
+# Content-Security-Policy (django-csp), on documents (JSON API answers skip it: common.security).
+# Everything is served from this origin: the agent pages (their one inline <style> carries the
+# per-request nonce), the admin, and Swagger UI, whose assets come from drf-spectacular-sidecar
+# instead of a CDN and whose set-up script is a file (the split view). Its icons are data: images.
 if env_bool("CSP_ENABLED", True):
     from csp.constants import NONCE, NONE, SELF
 
@@ -277,7 +278,8 @@ if env_bool("CSP_ENABLED", True):
     else:
         CONTENT_SECURITY_POLICY = _csp
     MIDDLEWARE.insert(
-        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "csp.middleware.CSPMiddleware"
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "common.security.DocumentCSPMiddleware",
     )
 
 # Admin login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from one

@@ -235,6 +235,10 @@ def test_it_sends_the_security_headers_on_pages() -> None:
     nonce = re.search(r"'nonce-([^']+)'", policy)
     assert nonce is not None
     assert f'<style nonce="{nonce.group(1)}">' in response.content.decode()
+    # JSON answers are not documents: no policy to build, but the rest of the headers.
+    api = Client().get("/api/v1/providers", secure=True)
+    assert "Content-Security-Policy" not in api
+    assert api["X-Content-Type-Options"] == "nosniff" and "Strict-Transport-Security" in api
 
 
 def test_it_serves_swagger_ui_from_its_own_origin() -> None:
