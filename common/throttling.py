@@ -22,6 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from rest_framework import exceptions
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -90,6 +91,10 @@ class RequestThrottle(SimpleRateThrottle):
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.choose_bucket(request)
+        return self.allow_in_bucket(request, view)
+
+    def allow_in_bucket(self, request: Any, view: Any) -> bool:
+        """Count the request in the bucket chosen (scope and ident set) and say whether it may pass."""
         self.rate = self.get_rate()
         if self.rate is None:
             return True
@@ -105,6 +110,18 @@ class RequestThrottle(SimpleRateThrottle):
         if wait is None:
             wait = float(self.duration or 1)
         return max(1, math.ceil(wait))
+
+
+def failed_authentication_charge(request: Any) -> None:
+    """Count a request whose key was refused against its address's anonymous bucket.
+
+    DRF authenticates before it throttles, so without this a client sending made-up keys would get
+    unlimited 401s (each one a key lookup). Raises Throttled (a 429 problem) once the bucket is full.
+    """
+    throttle = RequestThrottle()
+    throttle.scope, throttle.ident = "reads", f"ip:{client_address(_django_request(request))}"
+    if not throttle.allow_in_bucket(request, None):
+        raise exceptions.Throttled(wait=throttle.retry_after())
 
 
 # The name the API modules import; it is the same throttle (anonymous reads are one of its buckets).

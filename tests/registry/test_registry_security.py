@@ -112,6 +112,20 @@ def test_it_throttles_pages_and_every_public_list(rates: Callable[..., None], pa
     assert_rate_limited(client.get(path))
 
 
+@pytest.mark.parametrize(
+    ("path", "key"), [("/api/v1/agents", "trk_made-up"), ("/api/v1/scan", "tro_made-up")]
+)
+def test_it_counts_refused_keys_against_the_address(rates: Callable[..., None], path: str, key: str) -> None:
+    # Authentication runs before throttling: made-up keys must not buy unlimited 401s.
+    rates(reads="3/minute")
+    client = Client()
+    answers = [
+        client.post(path, {}, HTTP_AUTHORIZATION=f"Bearer {key}", REMOTE_ADDR="192.0.2.9") for _ in range(4)
+    ]
+    assert [a.status_code for a in answers[:3]] == [401, 401, 401]
+    assert_rate_limited(answers[3])
+
+
 # --- per-key limits --------------------------------------------------------------------------------
 
 
