@@ -8,6 +8,7 @@ client can tell which value of which summary in a batch was wrong.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,8 +162,9 @@ def _from_drf(exc: drf.APIException) -> ApplicationError:
     if isinstance(exc, drf.MethodNotAllowed):
         return ApplicationError(str(exc.detail), status=405, problem="method-not-allowed")
     if isinstance(exc, drf.Throttled):
+        # Always a Retry-After, in whole seconds and never 0 (a client told 0 retries at once).
         wait = getattr(exc, "wait", None)
-        headers = {"Retry-After": str(int(wait))} if wait is not None else {}
+        headers = {"Retry-After": str(max(1, math.ceil(wait)) if wait is not None else 60)}
         return ApplicationError(str(exc.detail), status=429, problem="rate-limited", headers=headers)
     return ApplicationError(str(exc.detail), status=exc.status_code, problem="validation")
 

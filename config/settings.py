@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_float, env_int, env_list, env_str
+from .env import env_bool, env_float, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -27,6 +29,8 @@ if "pytest" in sys.modules:
     # test defaults of the root conftest.py are applied here (explicit variables still win).
     os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
     os.environ.setdefault("READ_RATE_LIMIT", "100000/minute")
+    os.environ.setdefault("READ_RATE_LIMIT_AUTHENTICATED", "100000/minute")
+    os.environ.setdefault("WRITE_RATE_LIMIT", "100000/minute")
 
 DEBUG = env_bool("DEBUG", False)
 
@@ -50,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "common",
     "registry",
     "verification",
@@ -204,11 +209,98 @@ REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_PAGINATION_CLASS": "common.pagination.StrictLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "common.errors.problem_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"reads": env_str("READ_RATE_LIMIT", "1200/minute")},
     "UNAUTHENTICATED_USER": None,
 }
+
+# --- Security ---
+# Production protections are on by default whenever DEBUG is off; each can be overridden from the
+# environment. docs/security.md states the threats and bounds these settings answer.
+_PRODUCTION = not DEBUG
+
+# How many reverse proxies in front of the service append to X-Forwarded-For. 0: the client address is
+# REMOTE_ADDR and X-Forwarded-For is ignored (a client could write anything there). With N, the N-th
+# entry from the right is the client (common.throttling.client_address, used by every throttle and by
+# the admin lockout).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+
+# Rate limits (validated here: a bad value stops start-up instead of turning every request into a 500).
+# Anonymous requests count per client address; requests with a provider or operator key count per key.
+_throttle_rates: dict[str, str | None] = {
+    "reads": env_rate("READ_RATE_LIMIT", "1200/minute"),
+    "reads-authenticated": env_rate("READ_RATE_LIMIT_AUTHENTICATED", "6000/minute"),
+    "writes": env_rate("WRITE_RATE_LIMIT", "6000/minute"),
+}
 if env_bool("READ_RATE_LIMIT_DISABLED", False):
-    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"reads": None}
+    _throttle_rates["reads"] = None
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = _throttle_rates
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["common.throttling.RequestThrottle"]
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+
+# HTTPS. /healthz stays reachable over plain HTTP for container and load-balancer health checks.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if _PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _PRODUCTION)
+# Preloading commits the whole domain to HTTPS in browsers for months and is the domain owner's call,
+# so it is opt-in; check --deploy's reminder about it (W021) is silenced while it is off.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _PRODUCTION)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _PRODUCTION)
+SECURE_CONTENT_TYPE_NOSNIFF = env_bool("SECURE_CONTENT_TYPE_NOSNIFF", True)
+SECURE_REFERRER_POLICY = env_str("SECURE_REFERRER_POLICY", "same-origin") or None
+X_FRAME_OPTIONS = "DENY"
+# Which request header says the original request was https. Only a proxy can be trusted to set it, so
+# it is off without trusted proxies unless named explicitly (e.g. X-Forwarded-Proto).
+_proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto" if TRUSTED_PROXY_COUNT else "")
+if _proxy_ssl_header and _proxy_ssl_header.strip().lower() not in {"off", "none"}:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.strip().upper().replace("-", "_"), "https")
+
+# Content-Security-Policy (django-csp), on documents (JSON API answers skip it: common.security).
+# Everything is served from this origin: the agent pages (their one inline <style> carries the
+# per-request nonce), the admin, and Swagger UI, whose assets come from drf-spectacular-sidecar
+# instead of a CDN and whose set-up script is a file (the split view). Its icons are data: images.
+if env_bool("CSP_ENABLED", True):
+    from csp.constants import NONCE, NONE, SELF
+
+    _csp: dict[str, Any] = {
+        "DIRECTIVES": {
+            "default-src": [SELF],
+            "script-src": [SELF],
+            "style-src": [SELF, NONCE],
+            "img-src": [SELF, "data:"],
+            "font-src": [SELF],
+            "connect-src": [SELF],
+            "object-src": [NONE],
+            "base-uri": [SELF],
+            "form-action": [SELF],
+            "frame-ancestors": [NONE],
+        }
+    }
+    _csp_report_uri = env_str("CSP_REPORT_URI", "") or ""
+    if _csp_report_uri:
+        _csp["DIRECTIVES"]["report-uri"] = [_csp_report_uri]
+    if env_bool("CSP_REPORT_ONLY", False):
+        CONTENT_SECURITY_POLICY_REPORT_ONLY = _csp
+    else:
+        CONTENT_SECURITY_POLICY = _csp
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "common.security.DocumentCSPMiddleware",
+    )
+
+# Admin login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is refused (even with the right password) until the cool-off has passed.
+INSTALLED_APPS.append("axes")
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("AXES_COOLOFF_MINUTES", 15.0, minimum=0.1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "common.throttling.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "common.throttling.admin_lockout_response"
+# --- end Security ---
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trust registry for AI agents",
@@ -221,6 +313,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/(api/)?v1",
+    # Served from this origin (collectstatic), not from a CDN: the CSP allows only 'self'.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.problem_details_hook",

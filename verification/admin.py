@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from registry.admin import ReadOnlyAdmin
 
 from .models import OperatorApiKey, RunVerification, ToolProfileRecord, ToolVerification
-from .services.tools import tool_profile_save, tool_profile_to_dict
+from .services.tools import operator_key_revoke_record, tool_profile_save, tool_profile_to_dict
 
 
 @admin.register(ToolProfileRecord)
@@ -46,6 +47,23 @@ class ToolVerificationAdmin(ReadOnlyAdmin):
 @admin.register(OperatorApiKey)
 class OperatorApiKeyAdmin(ReadOnlyAdmin):
     list_display = ["name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix"]
+    actions = ["revoke_keys"]
+
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("verification.change_operatorapikey")
+
+    @admin.action(description="Revoke selected keys", permissions=["revoke"])
+    def revoke_keys(self, request: HttpRequest, queryset: QuerySet[OperatorApiKey]) -> None:
+        revoked = 0
+        for key in queryset.filter(revoked_at__isnull=True):
+            operator_key_revoke_record(key=key, actor_label=request.user.get_username())
+            self.log_change(request, key, "Revoked the key.")
+            revoked += 1
+        self.message_user(
+            request, f"{revoked} operator key(s) revoked; they are refused from now on.", messages.SUCCESS
+        )
 
 
 @admin.register(RunVerification)

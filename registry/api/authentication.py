@@ -8,6 +8,8 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
+from common.throttling import failed_authentication_charge
+
 from ..models import Provider
 from ..services.providers import provider_by_api_key
 
@@ -32,6 +34,7 @@ class ProviderKeyAuthentication(authentication.BaseAuthentication):
             return None
         provider = provider_by_api_key(plaintext=key)
         if provider is None:
+            failed_authentication_charge(request)
             raise exceptions.AuthenticationFailed("The API key is not valid or has been revoked.")
         return ProviderPrincipal(provider), key
 

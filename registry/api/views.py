@@ -14,10 +14,10 @@ from rest_framework import generics, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from common.errors import ApplicationError, FieldError, validation_error
+from common.throttling import ReadThrottle
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
 from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
@@ -101,17 +101,6 @@ TRUST_SCORE_RECORD = {
         "provenance": {"type": "object"},
     },
 }
-
-
-class ReadThrottle(AnonRateThrottle):
-    """Public reads are rate-limited per client address."""
-
-    scope = "reads"
-
-    def allow_request(self, request: Request, view: APIView) -> bool:
-        if self.rate is None:
-            return True
-        return super().allow_request(request, view)
 
 
 def _idempotency_key(request: Request) -> str | None:

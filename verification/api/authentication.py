@@ -8,6 +8,8 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
+from common.throttling import failed_authentication_charge
+
 from ..models import OperatorApiKey
 from ..services.tools import OPERATOR_KEY_PREFIX, operator_by_key
 
@@ -26,6 +28,7 @@ class OperatorKeyAuthentication(authentication.BaseAuthentication):
             return None
         operator = operator_by_key(plaintext=key)
         if operator is None:
+            failed_authentication_charge(request)
             raise exceptions.AuthenticationFailed("The operator key is not valid or has been revoked.")
         return OperatorPrincipal(operator), key
 

@@ -5,6 +5,7 @@ every verification stored and counted as the engine's outcome for the agent.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import secrets
 import threading
@@ -31,6 +32,7 @@ from .engine_provider import engine_outcome_record
 
 OPERATOR_KEY_PREFIX = "tro_"
 PROFILE_VERSION_KEY = "verification:tool-profiles:version"
+audit_logger = logging.getLogger("verification.audit")
 
 _call_validator = Draft202012Validator(TOOL_CALL_SCHEMA)
 _profile_validator = Draft202012Validator(TOOL_PROFILE_SCHEMA)
@@ -56,27 +58,48 @@ def operator_key_create(*, name: str) -> IssuedOperatorKey:
     return IssuedOperatorKey(record=record, plaintext=plaintext)
 
 
-# Like provider keys: cached per process for a few seconds (revocations reach other processes that late).
-OPERATOR_KEY_CACHE_SECONDS = 10.0
-_operator_cache: dict[str, tuple[float, OperatorApiKey]] = {}
-
-
-def operator_key_cache_clear() -> None:
-    _operator_cache.clear()
-
-
 def operator_by_key(*, plaintext: str) -> OperatorApiKey | None:
+    """The active key, or None. Not cached per process (unlike provider keys): one indexed query is
+    nothing next to the engine work an operator request starts, and revocations and any other change
+    to the key take effect from the next request in every process."""
     if not plaintext.startswith(OPERATOR_KEY_PREFIX):
         return None
     key_hash = hashlib.sha256(plaintext.encode()).hexdigest()
-    hit = _operator_cache.get(key_hash)
-    if hit is not None and hit[0] > time.monotonic():
-        return hit[1]
     key = OperatorApiKey.objects.filter(key_hash=key_hash, revoked_at__isnull=True).first()
-    if key is not None and (
-        key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60
-    ):
+    if key is None:
+        return None
+    if key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60:
         OperatorApiKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+    return key
+
+
+def operator_key_revoke(*, prefix: str, actor_label: str = "") -> OperatorApiKey:
+    """Revoke the operator key that starts with `prefix` (as printed when it was issued)."""
+    if len(prefix) < len(OPERATOR_KEY_PREFIX) + 4:
+        # A near-empty prefix would match whichever key happens to be the only one.
+        raise ApplicationError(f"Give at least {len(OPERATOR_KEY_PREFIX) + 4} characters of the key.")
+    matches = [
+        key
+        for key in OperatorApiKey.objects.filter(prefix__startswith=prefix[:16], revoked_at__isnull=True)
+        if key.prefix.startswith(prefix) or prefix.startswith(key.prefix)
+    ]
+    if not matches:
+        raise ApplicationError(
+            f"No active operator key starts with {prefix!r}.", status=404, problem="not-found"
+        )
+    if len(matches) > 1:
+        raise ApplicationError(f"{len(matches)} operator keys start with {prefix!r}; give more characters.")
+    return operator_key_revoke_record(key=matches[0], actor_label=actor_label)
+
+
+def operator_key_revoke_record(*, key: OperatorApiKey, actor_label: str = "") -> OperatorApiKey:
+    """Revoke one operator key; refused by every process from the next request on."""
+    if key.revoked_at is not None:
+        return key
+    key.revoked_at = timezone.now()
+    key.save(update_fields=["revoked_at"])
+    # Operator keys have no audit table; the log line is the record (the admin adds its LogEntry).
+    audit_logger.info("operator key %s… (%s) revoked by %s", key.prefix, key.name, actor_label or "a command")
     return key
 
 
