@@ -37,9 +37,8 @@ class AgentCreateSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
     registry = serializers.ChoiceField(choices=Agent.Registry.values, default=Agent.Registry.OTHER)
     protocol = serializers.CharField(required=False, allow_blank=True, max_length=64)
-    chainId = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-    erc8004AgentId = serializers.IntegerField(required=False, min_value=0, max_value=2**256 - 1)
-    ownerAddress = serializers.RegexField(r"^0x[0-9a-fA-F]{40}$", required=False)
+    # No chainId / erc8004AgentId / ownerAddress: chain facts come only from the indexer, and a body
+    # that sends them is refused (registry.services.agents.agent_registration_authorize).
 
 
 class ProviderSerializer(serializers.ModelSerializer):
