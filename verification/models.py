@@ -28,7 +28,7 @@ class Operator(models.Model):
     # agents the chain says this address owns are the operator's without an admin's link.
     wallet_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
     wallet_verified_at = models.DateTimeField(null=True, blank=True)
-    wallet_challenge = models.CharField(max_length=64, blank=True)
+    wallet_challenge = models.CharField(max_length=100, blank=True)
     wallet_challenge_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
                 ('status_changed_at', models.DateTimeField(blank=True, null=True)),
                 ('wallet_address', models.CharField(blank=True, max_length=42, validators=[django.core.validators.RegexValidator('^0x[0-9a-fA-F]{40}$', 'An 0x-prefixed 20-byte hex address.')])),
                 ('wallet_verified_at', models.DateTimeField(blank=True, null=True)),
-                ('wallet_challenge', models.CharField(blank=True, max_length=64)),
+                ('wallet_challenge', models.CharField(blank=True, max_length=100)),
                 ('wallet_challenge_expires_at', models.DateTimeField(blank=True, null=True)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
             ],
