@@ -90,12 +90,12 @@ def operator_may_act_for(*, operator: Operator, agent: Agent) -> bool:
     return OperatorAgentLink.objects.filter(operator=operator, agent=agent, revoked_at__isnull=True).exists()
 
 
-def operator_agent_authorize(*, operator: Operator, agent: Agent, pointer: str) -> None:
-    """403 `forbidden` naming the agent field unless the operator may act for the agent."""
+def operator_agent_authorize(*, operator: Operator, agent: Agent, pointer: str, name: str = "agent") -> None:
+    """403 `forbidden` naming the agent field (`name` in the detail) unless the operator may act for it."""
     if not operator_may_act_for(operator=operator, agent=agent):
         raise ApplicationError(
-            f"This operator is not linked to agent {agent.subject_id!r}; ask an admin for a link or "
-            "prove the agent's on-chain owner wallet.",
+            f"This operator is not linked to agent {agent.subject_id!r} ({name}); ask an admin for a "
+            "link or prove the agent's on-chain owner wallet.",
             status=403,
             problem="forbidden",
             errors=[FieldError(pointer, "Not linked to this operator.")],

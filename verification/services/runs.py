@@ -53,7 +53,9 @@ def run_config() -> RunVerifierConfig:
     )
 
 
-def _agent(subject_id: str | None, pointer: str, operator: OperatorApiKey | None) -> Agent | None:
+def _agent(
+    subject_id: str | None, pointer: str, operator: OperatorApiKey | None, name: str = "agent"
+) -> Agent | None:
     """The agent a run is verified for; the operator must be linked to it (its runs move the score)."""
     if not subject_id:
         return None
@@ -65,7 +67,7 @@ def _agent(subject_id: str | None, pointer: str, operator: OperatorApiKey | None
             errors=[FieldError(pointer, "Unknown agent.")],
         )
     if operator is not None:
-        operator_agent_authorize(operator=operator.owner, agent=agent, pointer=pointer)
+        operator_agent_authorize(operator=operator.owner, agent=agent, pointer=pointer, name=name)
     return agent
 
 
@@ -173,7 +175,7 @@ def proxy_chat_completion(
             [FieldError("", f"x-hallucination-action must be one of {', '.join(ACTIONS)}.")]
         )
     # The header is not in the body: the problem's pointer is the document root, its detail names it.
-    agent = _agent(agent_id, "", operator)
+    agent = _agent(agent_id, "", operator, name="the x-agent-id header")
     _admit(operator)
     upstream = _call_upstream(body)
     choices = upstream.get("choices") or []
