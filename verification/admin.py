@@ -40,6 +40,9 @@ class ToolProfileAdmin(admin.ModelAdmin):
         data.pop("tool")
         data.pop("updatedAt")
         saved = tool_profile_save(tool_name=obj.tool_name, data=data, actor=request.user.get_username())
+        if "created_by" in form.changed_data:
+            # Admins hand a profile to an operator (or take it back, leaving it admin-only).
+            ToolProfileRecord.objects.filter(pk=saved.pk).update(created_by=obj.created_by)
         obj.pk = saved.pk
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from io import StringIO
 from typing import Any
 
 import pytest
@@ -316,3 +317,35 @@ def test_it_shows_an_operator_its_links(world: World) -> None:
     me = world.clients["operator"].get("/api/v1/operators/me").json()
     assert me["linkedAgents"] == [LINKED] and me["status"] == "active"
     assert world.clients["other_operator"].get("/api/v1/operators/me").json()["linkedAgents"] == []
+
+
+def test_it_issues_a_rotated_key_to_an_existing_operator_by_command(world: World) -> None:
+    out = StringIO()
+    call_command("create_operator_key", "--name", "rotated", "--operator", str(world.operator.pk), stdout=out)
+    plaintext = out.getvalue().split(": ")[-1].strip()
+    body = {"messages": made_up_run(), "tools": TOOLS, "agent": LINKED}
+    assert bearer(plaintext).post("/api/v1/verify/run", body, format="json").status_code == 200
+    assert OperatorApiKey.objects.filter(owner=world.operator).count() == 2
+
+
+def test_it_lets_an_admin_hand_an_ownerless_profile_to_an_operator(world: World, admin_client: Any) -> None:
+    record = tool_profile_save(tool_name="tool-legacy", data={"stake": "low"}, actor="admin")
+    url = f"/admin/verification/toolprofilerecord/{record.pk}/change/"
+    form = {
+        "tool_name": "tool-legacy",
+        "expected_latency_min_ms": "50",
+        "expected_latency_max_ms": "30000",
+        "required_fields": "[]",
+        "forbidden_fields": "[]",
+        "response_patterns": "[]",
+        "likelihood_ratios": "{}",
+        "has_network_io": "on",
+        "stake": "low",
+        "created_by": str(world.other_operator.pk),
+    }
+    assert admin_client.post(url, form).status_code == 302
+    assert ToolProfileRecord.objects.get(pk=record.pk).created_by == world.other_operator
+    response = world.clients["other_operator"].put(
+        "/api/v1/tools/tool-legacy/profile", {"stake": "high"}, format="json"
+    )
+    assert response.status_code == 200
