@@ -349,3 +349,25 @@ def test_it_lets_an_admin_hand_an_ownerless_profile_to_an_operator(world: World,
         "/api/v1/tools/tool-legacy/profile", {"stake": "high"}, format="json"
     )
     assert response.status_code == 200
+
+
+def test_it_answers_409_when_another_operator_creates_the_profile_first(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two operators creating one tool at once: the loser gets a conflict, never someone else's profile."""
+    from verification.services import tools
+
+    check = tools.tool_profile_authorize_edit
+
+    def racing(*, operator: Any, record: Any) -> None:
+        check(operator=operator, record=record)
+        monkeypatch.setattr(tools, "tool_profile_authorize_edit", check)  # one competitor
+        tool_profile_save(tool_name="tool-race", data={"stake": "low"}, operator=world.other_operator)
+
+    monkeypatch.setattr(tools, "tool_profile_authorize_edit", racing)
+    response = world.clients["operator"].put(
+        "/api/v1/tools/tool-race/profile", {"stake": "high"}, format="json"
+    )
+    assert response.status_code == 409 and response.json()["type"] == "/problems/conflict"
+    monkeypatch.undo()
+    assert ToolProfileRecord.objects.get(tool_name="tool-race").created_by == world.other_operator

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
@@ -233,9 +233,17 @@ def tool_profile_save(
     except ValueError as exc:
         raise validation_error([FieldError("", str(exc))], what="tool profile") from None
     record.updated_by = actor
-    with transaction.atomic():
-        record.save()
-        transaction.on_commit(_bump_profiles_version)
+    try:
+        with transaction.atomic():
+            record.save()
+            transaction.on_commit(_bump_profiles_version)
+    except IntegrityError:
+        # Created concurrently by someone else (who now owns it): this request's owner check is stale.
+        raise ApplicationError(
+            f"The profile of {tool_name!r} was created meanwhile; read it and retry.",
+            status=409,
+            problem="conflict",
+        ) from None
     return record
 
 
