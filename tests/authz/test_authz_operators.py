@@ -371,3 +371,30 @@ def test_it_answers_409_when_another_operator_creates_the_profile_first(
     assert response.status_code == 409 and response.json()["type"] == "/problems/conflict"
     monkeypatch.undo()
     assert ToolProfileRecord.objects.get(tool_name="tool-race").created_by == world.other_operator
+
+
+def test_it_lets_an_admin_grant_and_revoke_links_in_the_admin(world: World, admin_client: Any) -> None:
+    assert (
+        admin_client.get(f"/admin/verification/operator/{world.other_operator.pk}/change/").status_code == 200
+    )
+    added = admin_client.post(
+        "/admin/verification/operatoragentlink/add/",
+        {
+            "operator": str(world.other_operator.pk),
+            "agent": str(world.victim.pk),
+            "reason": "support ticket 7",
+        },
+    )
+    assert added.status_code == 302, added.content[:2000]
+    link = OperatorAgentLink.objects.get(operator=world.other_operator, agent=world.victim)
+    assert link.granted_by == "admin:admin" and link.revoked_at is None
+    body = {"messages": made_up_run(), "tools": TOOLS, "agent": VICTIM}
+    assert world.clients["other_operator"].post("/api/v1/verify/run", body, format="json").status_code == 200
+    revoked = admin_client.post(
+        "/admin/verification/operatoragentlink/",
+        {"action": "revoke_links", "_selected_action": [str(link.pk)]},
+    )
+    assert revoked.status_code == 302
+    _forbidden_naming(
+        world.clients["other_operator"].post("/api/v1/verify/run", body, format="json"), "/agent"
+    )
