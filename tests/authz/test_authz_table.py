@@ -7,6 +7,7 @@ the URLconf serves but the table does not list fails the coverage test.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -54,7 +55,7 @@ def served() -> set[tuple[str, str]]:
 
 
 def test_it_lists_every_route_and_method_the_urlconf_serves(db: None) -> None:
-    listed = {(rule.method, rule.route) for rule in TABLE}
+    listed = {(method, rule.route) for rule in TABLE for method in rule.methods}
     missing = sorted(served() - listed)
     stale = sorted(listed - served())
     assert not missing, f"not in tests/authz/authz_table.py (add a row for each): {missing}"
@@ -165,14 +166,14 @@ def _rule_id(rule: Rule) -> str:
 @pytest.mark.parametrize("rule", TABLE, ids=_rule_id)
 def test_it_answers_every_principal_as_the_table_says(rule: Rule, world: World) -> None:
     wrong = []
-    for principal in PRINCIPALS:
+    for method, principal in itertools.product(rule.methods, PRINCIPALS):
         client = world.clients[principal]
         savepoint = transaction.savepoint()
         try:
-            key = (rule.method, rule.route)
+            key = (method, rule.route)
             body = BODIES[key](world, client) if key in BODIES else None
             response = client.generic(
-                rule.method,
+                method,
                 _path(rule, world),
                 data=b"" if body is None else json.dumps(body),
                 content_type="application/json",
@@ -183,7 +184,7 @@ def test_it_answers_every_principal_as_the_table_says(rule: Rule, world: World) 
         got = _outcome(response.status_code)
         if got != rule.expect[principal]:
             wrong.append(
-                f"{principal}: expected {rule.expect[principal]}, got {response.status_code} "
+                f"{method} as {principal}: expected {rule.expect[principal]}, got {response.status_code} "
                 f"{response.content[:300]!r}"
             )
         if got in {"401", "403"} and not _rule_id(rule).startswith("GET /admin"):
