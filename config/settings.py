@@ -160,6 +160,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 SUMMARY_BATCH_MAX = env_int("SUMMARY_BATCH_MAX", 1000, minimum=1)
 OUTCOME_BATCH_MAX = env_int("OUTCOME_BATCH_MAX", 5000, minimum=1)
 AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
+# Verifications (runs, tool calls, proxied answers, scans, runtime observations) one operator may ask
+# for per UTC day; 0 turns the quota off.
+OPERATOR_DAILY_QUOTA = env_int("OPERATOR_DAILY_QUOTA", 100_000, minimum=0)
 # Outcomes are rolled up into a summary over this many trailing days.
 OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
 # Seconds a burst of summaries for one agent is allowed to gather before one recompute runs.

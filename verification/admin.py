@@ -7,10 +7,18 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from registry.admin import ReadOnlyAdmin
 
-from .models import OperatorApiKey, RunVerification, ToolProfileRecord, ToolVerification
+from .models import (
+    Operator,
+    OperatorAgentLink,
+    OperatorApiKey,
+    RunVerification,
+    ToolProfileRecord,
+    ToolVerification,
+)
 from .services.tools import operator_key_revoke_record, tool_profile_save, tool_profile_to_dict
 
 
@@ -33,6 +41,9 @@ class ToolProfileAdmin(admin.ModelAdmin):
         data.pop("tool")
         data.pop("updatedAt")
         saved = tool_profile_save(tool_name=obj.tool_name, data=data, actor=request.user.get_username())
+        if "created_by" in form.changed_data:
+            # Admins hand a profile to an operator (or take it back, leaving it admin-only).
+            ToolProfileRecord.objects.filter(pk=saved.pk).update(created_by=obj.created_by)
         obj.pk = saved.pk
 
 
@@ -46,9 +57,9 @@ class ToolVerificationAdmin(ReadOnlyAdmin):
 
 @admin.register(OperatorApiKey)
 class OperatorApiKeyAdmin(ReadOnlyAdmin):
-    list_display = ["name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_display = ["name", "prefix", "owner", "created_at", "last_used_at", "revoked_at"]
     list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
-    search_fields = ["name", "prefix"]
+    search_fields = ["name", "prefix", "owner__name"]
     actions = ["revoke_keys"]
 
     def has_revoke_permission(self, request: HttpRequest) -> bool:
@@ -83,3 +94,70 @@ class RunVerificationAdmin(ReadOnlyAdmin):
     list_filter = ["action", "hallucination_detected", "request_type", "source"]
     search_fields = ["run_id", "agent__subject_id"]
     date_hierarchy = "created_at"
+
+
+# --- operators and their links to agents (the authorization model; docs/security.md) --------------
+
+
+class OperatorAgentLinkInline(admin.TabularInline):
+    model = OperatorAgentLink
+    fk_name = "operator"
+    extra = 0
+    can_delete = False
+    fields = ("agent", "granted_by", "granted_at", "revoked_at", "reason")
+    readonly_fields = ("granted_by", "granted_at")
+    autocomplete_fields = ("agent",)
+
+
+@admin.register(Operator)
+class OperatorAdmin(admin.ModelAdmin):
+    list_display = ["name", "status", "wallet_address", "wallet_verified_at", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["name", "wallet_address"]
+    # The wallet is set only by a signed challenge (operator_wallet_prove), never typed in.
+    readonly_fields = [
+        "wallet_address",
+        "wallet_verified_at",
+        "wallet_challenge",
+        "wallet_challenge_expires_at",
+        "status_changed_at",
+        "created_at",
+    ]
+    fields = ["name", "status", *readonly_fields]
+    inlines = [OperatorAgentLinkInline]
+
+    def save_model(self, request: HttpRequest, obj: Operator, form: Any, change: bool) -> None:
+        if "status" in form.changed_data:
+            obj.status_changed_at = timezone.now()
+        super().save_model(request, obj, form, change)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # Links added here are granted by the admin who saved them.
+        for link in formset.save(commit=False):
+            if not link.granted_by:
+                link.granted_by = f"admin:{request.user.get_username()}"
+            link.save()
+        formset.save_m2m()
+
+
+@admin.register(OperatorAgentLink)
+class OperatorAgentLinkAdmin(admin.ModelAdmin):
+    list_display = ["operator", "agent", "granted_by", "granted_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["operator__name", "agent__subject_id"]
+    autocomplete_fields = ["agent"]
+    readonly_fields = ["granted_by", "granted_at"]
+    actions = ["revoke_links"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # revoke instead: the link's history explains past scores
+
+    def save_model(self, request: HttpRequest, obj: OperatorAgentLink, form: Any, change: bool) -> None:
+        if not obj.granted_by:
+            obj.granted_by = f"admin:{request.user.get_username()}"
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Revoke the selected links")
+    def revoke_links(self, request: HttpRequest, queryset: Any) -> None:
+        ended = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"Revoked {ended} link(s).")

@@ -212,23 +212,13 @@ def test_it_registers_agents_for_providers_only(
     provider_client: tuple[Provider, APIClient], api: APIClient
 ) -> None:
     _, client = provider_client
-    body = {
-        "subjectId": "eip155:8453:0xabc:42",
-        "name": "On-chain agent",
-        "registry": "erc-8004",
-        "chainId": 8453,
-        "erc8004AgentId": 42,
-        "ownerAddress": "0x" + "ab" * 20,
-    }
+    body = {"subjectId": "hcs10:0.0.4242", "name": "An HCS-10 agent", "registry": "hcs-10"}
     assert api.post("/api/v1/agents", body, format="json").status_code == 401
     created = client.post("/api/v1/agents", body, format="json")
     assert created.status_code == 201, created.content
-    assert created.json()["erc8004AgentId"] == "42" and created.json()["chainId"] == 8453
+    assert created.json()["chainId"] is None and created.json()["ownerAddress"] == ""
     assert client.post("/api/v1/agents", body, format="json").status_code == 200
-    bad = client.post("/api/v1/agents", {**body, "subjectId": "x", "ownerAddress": "0x12"}, format="json")
+    bad = client.post("/api/v1/agents", {**body, "subjectId": "x y"}, format="json")
     assert bad.status_code == 400
-    assert [e["field"] for e in bad.json()["errors"]] == ["ownerAddress"]
-    taken = client.post("/api/v1/agents", {**body, "subjectId": "impostor"}, format="json")
-    assert taken.status_code == 409
-    assert taken["Content-Type"].startswith("application/problem+json")
-    assert api.get("/api/v1/agents?registry=erc-8004").json()["count"] == 1
+    assert [e["field"] for e in bad.json()["errors"]] == ["subjectId"]
+    assert api.get("/api/v1/agents?registry=hcs-10").json()["count"] == 1

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from registry.models import CheckOutcome
-from registry.services.agents import agent_register
+from registry.models import Agent, CheckOutcome
 from verification.models import ToolVerification
 from verification.services.engine_provider import ENGINE_SLUG
 
@@ -75,9 +75,9 @@ def test_it_refuses_a_hostile_result_with_a_clear_error(operator: APIClient) -> 
 
 
 def test_it_counts_verifications_as_the_engines_outcomes_for_the_agent(
-    operator: APIClient, django_capture_on_commit_callbacks: Any
+    operator: APIClient, django_capture_on_commit_callbacks: Any, linked_agent: Callable[..., Agent]
 ) -> None:
-    agent_register(subject_id="agent-tools")
+    linked_agent("agent-tools")
     operator.put("/api/v1/tools/get_weather/profile", WEATHER, format="json")
     with django_capture_on_commit_callbacks(execute=True):
         operator.post("/api/v1/verify/tool-call", call(agent="agent-tools"), format="json")

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from common.throttling import failed_authentication_charge
 
 from ..models import OperatorApiKey
+from ..services.operators import operator_ensure_active
 from ..services.tools import OPERATOR_KEY_PREFIX, operator_by_key
 
 
@@ -37,10 +38,16 @@ class OperatorKeyAuthentication(authentication.BaseAuthentication):
 
 
 class IsOperator(permissions.BasePermission):
+    """An operator's key, of an operator that is not suspended (403 `forbidden` when it is)."""
+
     message = "An operator API key is required (Authorization: Bearer tro_…)."
 
     def has_permission(self, request: Request, view: object) -> bool:
-        return isinstance(request.user, OperatorPrincipal)
+        principal = request.user
+        if not isinstance(principal, OperatorPrincipal):
+            return False
+        operator_ensure_active(operator=principal.operator.owner)
+        return True
 
 
 class OperatorKeyScheme(OpenApiAuthenticationExtension):

@@ -23,7 +23,10 @@ RUN_IN = {
             "description": "The run in the OpenAI chat-completions message format.",
         },
         "tools": {"type": "array", "description": "The declared tools (function JSON Schemas)."},
-        "agent": {"type": "string", "description": "Subject id of the agent; its score counts the outcome."},
+        "agent": {
+            "type": "string",
+            "description": "Subject id of an agent this operator is linked to; its score counts the outcome.",
+        },
         "probeAnswers": {"description": "Self-consistency probe answers, instead of a probe endpoint."},
     },
     "required": ["messages"],
@@ -47,7 +50,14 @@ class RunVerifyView(APIView):
         operation_id="verify_run",
         summary="Verify an agent run for hallucinations; the report also comes as x-vsr-* headers",
         request={"application/json": RUN_IN},
-        responses={200: OpenApiResponse(response=REPORT), 400: PROBLEM, 401: PROBLEM, 413: PROBLEM},
+        responses={
+            200: OpenApiResponse(response=REPORT),
+            400: PROBLEM,
+            401: PROBLEM,
+            403: PROBLEM,
+            413: PROBLEM,
+            429: PROBLEM,
+        },
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
@@ -80,7 +90,9 @@ class ChatCompletionsProxyView(APIView):
             200: OpenApiResponse(response={"type": "object"}),
             400: PROBLEM,
             401: PROBLEM,
+            403: PROBLEM,
             422: OpenApiResponse(response={"type": "object"}),
+            429: PROBLEM,
             502: PROBLEM,
             503: PROBLEM,
         },

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
@@ -25,10 +25,16 @@ from registry.models import Agent
 from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
 from ..engine.tools.stats import quantile
-from ..models import OperatorApiKey, ToolProfileRecord, ToolVerification
+from ..models import Operator, OperatorApiKey, ToolProfileRecord, ToolVerification
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from .calibration import calibrated_probability
 from .engine_provider import engine_outcome_record
+from .operators import (
+    operator_ensure_active,
+    operator_may_act_for,
+    operator_quota_consume,
+    tool_profile_authorize_edit,
+)
 
 OPERATOR_KEY_PREFIX = "tro_"
 PROFILE_VERSION_KEY = "verification:tool-profiles:version"
@@ -47,10 +53,16 @@ class IssuedOperatorKey:
     plaintext: str
 
 
-def operator_key_create(*, name: str) -> IssuedOperatorKey:
-    """Issue a key for an agent operator; the plaintext is returned once."""
+def operator_key_create(*, name: str, owner: Operator | None = None) -> IssuedOperatorKey:
+    """Issue a key for an agent operator; the plaintext is returned once.
+
+    Without `owner` the key belongs to a new Operator of the same name; pass the operator to rotate
+    keys (its links and profiles stay with it).
+    """
     plaintext = OPERATOR_KEY_PREFIX + secrets.token_urlsafe(32)
+    owner = owner or Operator.objects.create(name=name)
     record = OperatorApiKey.objects.create(
+        owner=owner,
         name=name,
         prefix=plaintext[: len(OPERATOR_KEY_PREFIX) + 8],
         key_hash=hashlib.sha256(plaintext.encode()).hexdigest(),
@@ -65,7 +77,11 @@ def operator_by_key(*, plaintext: str) -> OperatorApiKey | None:
     if not plaintext.startswith(OPERATOR_KEY_PREFIX):
         return None
     key_hash = hashlib.sha256(plaintext.encode()).hexdigest()
-    key = OperatorApiKey.objects.filter(key_hash=key_hash, revoked_at__isnull=True).first()
+    key = (
+        OperatorApiKey.objects.select_related("owner")
+        .filter(key_hash=key_hash, revoked_at__isnull=True)
+        .first()
+    )
     if key is None:
         return None
     if key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60:
@@ -199,8 +215,18 @@ def tool_profile_to_dict(record: ToolProfileRecord) -> dict[str, Any]:
     }
 
 
-def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProfileRecord:
-    """Create or update a tool's profile; every process picks it up on its next verification."""
+def tool_profile_save(
+    *, tool_name: str, data: Any, actor: str = "", operator: Operator | None = None
+) -> ToolProfileRecord:
+    """Create or update a tool's profile; every process picks it up on its next verification.
+
+    `operator` is the operator editing over the API: it may create a profile (and then owns it) or
+    edit its own. Without one the caller is an admin, who may edit every profile.
+    """
+    existing = ToolProfileRecord.objects.filter(tool_name=tool_name).first()
+    if operator is not None:
+        operator_ensure_active(operator=operator)
+        tool_profile_authorize_edit(operator=operator, record=existing)
     errors = [
         FieldError(json_pointer(list(e.absolute_path)), e.message)
         for e in _profile_validator.iter_errors(data)
@@ -216,9 +242,7 @@ def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProf
             raise validation_error(
                 [FieldError(f"/responsePatterns/{index}", f"Not a regular expression: {exc}")]
             ) from None
-    record = ToolProfileRecord.objects.filter(tool_name=tool_name).first() or ToolProfileRecord(
-        tool_name=tool_name
-    )
+    record = existing or ToolProfileRecord(tool_name=tool_name, created_by=operator)
     if "expectedLatencyMs" in data:
         low, high = data["expectedLatencyMs"]
         if low > high:
@@ -232,9 +256,17 @@ def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProf
     except ValueError as exc:
         raise validation_error([FieldError("", str(exc))], what="tool profile") from None
     record.updated_by = actor
-    with transaction.atomic():
-        record.save()
-        transaction.on_commit(_bump_profiles_version)
+    try:
+        with transaction.atomic():
+            record.save()
+            transaction.on_commit(_bump_profiles_version)
+    except IntegrityError:
+        # Created concurrently by someone else (who now owns it): this request's owner check is stale.
+        raise ApplicationError(
+            f"The profile of {tool_name!r} was created meanwhile; read it and retry.",
+            status=409,
+            problem="conflict",
+        ) from None
     return record
 
 
@@ -290,6 +322,24 @@ def tool_calls_verify(
     ]
     if unknown:
         raise ApplicationError(unknown[0].detail, status=400, problem="unknown-agent", errors=unknown)
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+        unlinked = [
+            FieldError(
+                json_pointer(["calls", i, "agent"] if batch else ["agent"]), "Not linked to this operator."
+            )
+            for i, c in enumerate(calls)
+            if "agent" in c and not operator_may_act_for(operator=operator.owner, agent=agents[c["agent"]])
+        ]
+        if unlinked:
+            raise ApplicationError(
+                "This operator is not linked to every agent named; ask an admin for a link or prove the "
+                "agent's on-chain owner wallet.",
+                status=403,
+                problem="forbidden",
+                errors=unlinked,
+            )
+        operator_quota_consume(operator=operator.owner, count=len(calls))
     engine = tool_engine()
     stakes = dict(
         ToolProfileRecord.objects.filter(tool_name__in={c["tool"] for c in calls}).values_list(
@@ -337,17 +387,29 @@ def tool_calls_verify(
     return out
 
 
-def tool_feedback_record(*, public_id: str, body: Any) -> dict[str, Any]:
-    """Label an earlier verification; the tool's prior and block threshold adapt (seed 000)."""
+def tool_feedback_record(*, public_id: str, body: Any, operator: Operator | None = None) -> dict[str, Any]:
+    """Label an earlier verification; the tool's prior and block threshold adapt (seed 000).
+
+    Over the API only the operator whose key made the verification labels it (`operator`); labels
+    move the tool's prior for everyone, so nobody else's say counts.
+    """
     errors = [
         FieldError(json_pointer(list(e.absolute_path)), e.message)
         for e in _feedback_validator.iter_errors(body)
     ]
     if errors:
         raise validation_error(errors, what="feedback")
-    record = ToolVerification.objects.filter(public_id=public_id).first()
+    record = ToolVerification.objects.select_related("operator").filter(public_id=public_id).first()
     if record is None:
         raise ApplicationError("No such verification.", status=404, problem="not-found")
+    if operator is not None:
+        operator_ensure_active(operator=operator)
+        if record.operator is None or record.operator.owner_id != operator.pk:
+            raise ApplicationError(
+                "This verification was made by another operator; only it (or an admin) labels it.",
+                status=403,
+                problem="forbidden",
+            )
     was = bool(body["wasHallucination"])
     if record.was_hallucination is not None:
         if record.was_hallucination == was:
