@@ -11,6 +11,7 @@ the same requests on every run.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import hypothesis
@@ -25,6 +26,19 @@ from fuzz_support import CHECKS, SEED, bounded
 MAX_EXAMPLES = 25  # per operation and generation mode
 # Path parameters naming things that exist, so detail endpoints answer 200 as well as 404.
 KNOWN = {"subject_id": AGENT, "agent_id": AGENT, "slug": "hostile-provider", "tool": TOOL}
+
+
+def fuzz(strategy: st.SearchStrategy[schemathesis.Case], key: str) -> Callable[[], None]:
+    """A bounded, derandomized hypothesis run of one operation's cases, called with `key`."""
+
+    @hypothesis.seed(SEED)
+    @bounded(MAX_EXAMPLES)
+    @hypothesis.given(case=strategy)
+    def check(case: schemathesis.Case) -> None:
+        response = case.call(headers={"Authorization": f"Bearer {key}"}, timeout=30)
+        case.validate_response(response, checks=CHECKS)
+
+    return check
 
 
 def test_it_fuzzes_every_operation_against_the_production_server(server: Server) -> None:
@@ -45,16 +59,8 @@ def test_it_fuzzes_every_operation_against_the_production_server(server: Server)
                 strategy = st.one_of(
                     strategy, operation.as_strategy(generation_mode=mode, path_parameters=known)
                 )
-
-            @hypothesis.seed(SEED)
-            @bounded(MAX_EXAMPLES)
-            @hypothesis.given(case=strategy)
-            def check(case: schemathesis.Case, key: str = key) -> None:
-                response = case.call(headers={"Authorization": f"Bearer {key}"}, timeout=30)
-                case.validate_response(response, checks=CHECKS)
-
             try:
-                check()
+                fuzz(strategy, key)()
             except hypothesis.errors.Unsatisfiable:
                 continue  # nothing in this operation can be made invalid (no parameters, no body)
             except (
