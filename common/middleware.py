@@ -83,6 +83,8 @@ class ProblemErrorsMiddleware:
         if "json" in response.get("Content-Type", "").lower():
             return response
         status = response.status_code
+        if status >= 500 and settings.DEBUG:
+            return response  # Django's technical error page is for the developer reading it
         problem = "server-error" if status >= 500 else _PROBLEM_BY_STATUS.get(status, "validation")
         detail = response.reason_phrase or "The request failed."
         replacement = problem_response(

@@ -260,6 +260,17 @@ def test_it_turns_a_bare_error_answer_on_an_api_path_into_a_problem() -> None:
     assert page.status_code == 405 and not page["Content-Type"].startswith(PROBLEM)
 
 
+def test_it_keeps_the_debug_error_page_for_developers(settings: Any) -> None:
+    def technical(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(b"<html>traceback</html>", status=500)
+
+    settings.DEBUG = False
+    problem_of(ProblemErrorsMiddleware(technical)(RequestFactory().get("/api/v1/x")), 500)
+    settings.DEBUG = True
+    response = ProblemErrorsMiddleware(technical)(RequestFactory().get("/api/v1/x"))
+    assert response.content == b"<html>traceback</html>"
+
+
 def test_it_leaves_json_error_answers_alone() -> None:
     def openai_style(request: HttpRequest) -> HttpResponse:
         return HttpResponse(b'{"error": {}}', status=422, content_type="application/json")
