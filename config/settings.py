@@ -62,6 +62,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so it sees every answer (also those of the security middleware) on API paths.
+    "common.middleware.ProblemErrorsMiddleware",
+    "common.middleware.UnstorableRequestTextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "common.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -157,6 +160,10 @@ STATIC_ROOT = VAR_DIR / "static"
 # Bodies larger than this are refused with 413 before they are parsed.
 MAX_BODY_BYTES = env_int("MAX_BODY_BYTES", 8 * 1024 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
+# JSON (bodies, pulled stats, tool results in runs) nested deeper than this is refused before decoding.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=1)
+# How far in the future a provider's timestamp (updatedAt, checkedAt) may lie: clock skew, no more.
+MAX_CLOCK_SKEW_SECONDS = env_int("MAX_CLOCK_SKEW_SECONDS", 300, minimum=0)
 SUMMARY_BATCH_MAX = env_int("SUMMARY_BATCH_MAX", 1000, minimum=1)
 OUTCOME_BATCH_MAX = env_int("OUTCOME_BATCH_MAX", 5000, minimum=1)
 AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
@@ -329,7 +336,13 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    # Control characters in messages (a request path with %0A) are escaped: no forged log lines.
+    "formatters": {
+        "plain": {
+            "()": "common.logformat.ControlEscapingFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {

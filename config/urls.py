@@ -39,5 +39,7 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/agents/", permanent=False)),
 ]
 
+handler400 = "common.errors.handler400"
+handler403 = "common.errors.handler403"
 handler404 = "common.errors.handler404"
 handler500 = "common.errors.handler500"

@@ -8,9 +8,11 @@ case "$1" in
     # granian (a Rust HTTP server) runs Django's WSGI app: its HTTP handling costs a fraction of
     # gunicorn's, which docs/benchmarks.md measures side by side. One worker per core; the blocking
     # threads overlap a request's database waits. It also serves the collected static files.
+    # Its log formatter escapes control characters, so a %0A in a path cannot forge access-log lines.
     exec granian --interface wsgi --host "${HOST:-0.0.0.0}" --port "${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-2}" --blocking-threads "${WEB_THREADS:-2}" \
       --respawn-failed-workers --access-log \
+      --log-config "$PWD/config/granian-logging.json" \
       --static-path-route /static --static-path-mount "$PWD/var/static" \
       config.wsgi:application ;;
   worker)

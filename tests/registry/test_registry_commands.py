@@ -134,9 +134,20 @@ def test_it_refuses_to_revoke_an_unknown_key() -> None:
         run("revoke_api_key", "trk_nothere")
 
 
-def test_it_seeds_the_demo_again_over_its_own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_it_refuses_to_seed_the_demo_with_debug_off(tmp_path: Path, settings: Any) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG=1"):
+        run("seed_demo", "--quiet", "--signing-key-file", str(tmp_path / "key"))
+    assert not Provider.objects.exists()
+    assert not (tmp_path / "key").exists()
+
+
+def test_it_seeds_the_demo_again_over_its_own_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
     # `make run` seeds on every start: the second start, later, finds the demo's suspended provider
     # (whose reports are then refused) and the demo's outcome ids (idempotency keys) already used.
+    settings.DEBUG = True  # seed_demo refuses to run otherwise
     key_file = tmp_path / "key"
     run("seed_demo", "--quiet", "--signing-key-file", str(key_file))
     suspended = Provider.objects.get(slug="shady-verifier")
