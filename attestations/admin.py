@@ -68,6 +68,8 @@ class ChainCursorAdmin(ReadOnlyAdmin):
 
 @admin.register(ChainEvent)
 class ChainEventAdmin(ReadOnlyAdmin):
-    list_display = ["name", "chain_id", "block_number", "log_index", "tx_hash", "indexed_at"]
-    list_filter = ["name", "chain_id"]
-    search_fields = ["tx_hash"]
+    # Events that could not be decoded or applied are skipped by the indexer and kept here with their
+    # raw log and error, so filtering by status is how an operator finds them.
+    list_display = ["name", "status", "chain_id", "block_number", "log_index", "tx_hash", "indexed_at"]
+    list_filter = ["status", "name", "chain_id"]
+    search_fields = ["tx_hash", "error"]

@@ -14,6 +14,7 @@ from registry.models import Agent, Provider, TrustScore
 __all__ = [
     "ChainCursor",
     "ChainEvent",
+    "ChainEventStatus",
     "ChainNonce",
     "OutgoingStatus",
     "OutgoingTransaction",
@@ -46,8 +47,23 @@ class ChainCursor(models.Model):
         return f"chain {self.chain_id} at block {self.next_block}"
 
 
+class ChainEventStatus(models.TextChoices):
+    APPLIED = "applied", "Applied"
+    UNDECODABLE = "undecodable", "Undecodable: kept raw and skipped"
+    FAILED = "failed", "Decoded, but applying it failed: kept and skipped"
+
+
 class ChainEvent(models.Model):
-    """One decoded registry log; unique per (chain, transaction, log index) so re-reads are no-ops."""
+    """One registry log; unique per (chain, transaction, log index) so re-reads are no-ops.
+
+    On-chain strings are whatever a sender paid for (any length, NUL, invalid UTF-8), so they are kept
+    losslessly in two parts: `args` holds each as display text (valid UTF-8 without NUL; bytes that are
+    not are written ``\\xNN``), and `raw_args` holds the exact bytes (0x-hex) of every string whose display
+    text differs from it; `raw_text` gives them back. `topics` and `data` are the raw log itself.
+
+    A log that does not decode, or whose effects fail to apply, is recorded with its status and error and
+    skipped, so no log can stop the indexer (docs/security.md).
+    """
 
     chain_id = models.PositiveBigIntegerField()
     tx_hash = models.CharField(max_length=66)
@@ -57,6 +73,13 @@ class ChainEvent(models.Model):
     contract_address = models.CharField(max_length=42)
     name = models.CharField(max_length=32, db_index=True)
     args = models.JSONField()
+    raw_args = models.JSONField(default=dict, blank=True)
+    topics = models.JSONField(default=list, blank=True)
+    data = models.BinaryField(default=b"", blank=True)
+    status = models.CharField(
+        max_length=16, choices=ChainEventStatus.choices, default=ChainEventStatus.APPLIED, db_index=True
+    )
+    error = models.TextField(blank=True)
     indexed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -67,7 +90,13 @@ class ChainEvent(models.Model):
         indexes: ClassVar = [models.Index(fields=["chain_id", "block_number"], name="chain_event_block")]
 
     def __str__(self) -> str:
-        return f"{self.name} @{self.block_number}:{self.log_index}"
+        return f"{self.name or 'log'} @{self.block_number}:{self.log_index}"
+
+    def raw_text(self, name: str) -> bytes:
+        """The exact bytes of the on-chain string argument `name`, as sent (NUL, invalid UTF-8 and all)."""
+        if name in self.raw_args:
+            return bytes.fromhex(self.raw_args[name].removeprefix("0x"))
+        return str(self.args[name]).encode("utf-8")
 
 
 class ChainNonce(models.Model):
@@ -160,7 +189,8 @@ class ValidationAnswer(OutgoingTransaction):
         Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="validation_answers"
     )
     validator_address = models.CharField(max_length=42)
-    request_uri = models.CharField(max_length=2000, blank=True)
+    # Display text of the on-chain requestURI (any length; see ChainEvent for the raw bytes).
+    request_uri = models.TextField(blank=True)
     request_block = models.PositiveBigIntegerField(null=True, blank=True)
     response = models.PositiveSmallIntegerField(null=True, blank=True)
     attestation = models.ForeignKey(

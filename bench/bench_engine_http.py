@@ -308,6 +308,8 @@ def engine_env(upstream_base: str) -> dict[str, str]:
             "RUN_PROXY_DEFAULT_ACTION": "header",
             "RUN_PROBE_ENDPOINT": "",
             "RUN_MODEL_PATH": "",
+            # Counted (its UPDATE is part of each request's cost) but never reached by a run.
+            "OPERATOR_DAILY_QUOTA": str(10**9),
         }
     )
     return env

@@ -259,6 +259,11 @@ def bench_env(*, conn_max_age: int) -> dict[str, str]:
             "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{REDIS_BROKER_DB}",
             "CELERY_TASK_ALWAYS_EAGER": "0",
             "READ_RATE_LIMIT_DISABLED": "1",
+            # The benchmark measures the service, not its limits: keyed clients are not throttled
+            # either, and it talks plain HTTP to the server (no TLS proxy in front to redirect to).
+            "READ_RATE_LIMIT_AUTHENTICATED": "off",
+            "WRITE_RATE_LIMIT": "off",
+            "SECURE_SSL_REDIRECT": "0",
             "AUTO_REGISTER_AGENTS": "1",
             "LOG_LEVEL": "WARNING",
             "PYTHONDONTWRITEBYTECODE": "1",

@@ -8,12 +8,15 @@ client can tell which value of which summary in a batch was wrong.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, JsonResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import DataError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
@@ -25,6 +28,7 @@ PROBLEM_CONTENT_TYPE = "application/problem+json"
 PROBLEM_TYPES: dict[str, str] = {
     "validation": "Your request is not valid",
     "malformed-json": "The body is not valid JSON",
+    "too-deep": "The body nests too deeply",
     "unsupported-media-type": "Unsupported media type",
     "payload-too-large": "The body is too large",
     "budget-exceeded": "The request used up its time budget",
@@ -162,8 +166,9 @@ def _from_drf(exc: drf.APIException) -> ApplicationError:
     if isinstance(exc, drf.MethodNotAllowed):
         return ApplicationError(str(exc.detail), status=405, problem="method-not-allowed")
     if isinstance(exc, drf.Throttled):
+        # Always a Retry-After, in whole seconds and never 0 (a client told 0 retries at once).
         wait = getattr(exc, "wait", None)
-        headers = {"Retry-After": str(int(wait))} if wait is not None else {}
+        headers = {"Retry-After": str(max(1, math.ceil(wait)) if wait is not None else 60)}
         return ApplicationError(str(exc.detail), status=429, problem="rate-limited", headers=headers)
     return ApplicationError(str(exc.detail), status=exc.status_code, problem="validation")
 
@@ -178,6 +183,19 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
         error = exc
     elif isinstance(exc, drf.APIException):
         error = _from_drf(exc)
+    elif isinstance(exc, DataError):
+        # A value the database cannot store (an integer past its column's range, text past its
+        # length) that validation let through: the client's input, so a 400, never a 500. Services
+        # should refuse such values by name first; this keeps a missed bound from being a crash.
+        # The database's own message may quote the value, so it is logged, not answered.
+        from rest_framework.views import set_rollback  # here: at import time it would be circular
+
+        logger.warning("Refused a value the database cannot store: %s", exc)
+        set_rollback()
+        error = ApplicationError(
+            "A value in the request is outside what the registry can store (too large or too long).",
+            errors=[FieldError("", "A value is out of range for storage.")],
+        )
     else:
         return None  # a bug: let Django log it and answer 500 through handler500
     request = context.get("request")
@@ -188,6 +206,44 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
         headers=error.headers or None,
     )
     return response
+
+
+#: Paths whose every answer is for programs: errors there are problem details, never HTML.
+API_PATH_PREFIXES = ("/api/", "/v1/")
+
+
+def is_api_path(path: str) -> bool:
+    return path.startswith(API_PATH_PREFIXES)
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's answer to SuspiciousOperation and BadRequest raised outside DRF views.
+
+    A disallowed Host header, a body over DATA_UPLOAD_MAX_MEMORY_SIZE read without a Content-Length
+    (chunked), too many fields: problem details on API paths, Django's page elsewhere. The detail
+    stays generic: the exception's text can echo attacker-chosen input (the Host header).
+    """
+    if isinstance(exception, RequestDataTooBig):
+        error = ApplicationError("The body is too large.", status=413, problem="payload-too-large")
+        if is_api_path(request.path):
+            return problem_response(error, request)
+        return HttpResponse("The body is too large.", status=413, content_type="text/plain")
+    if not is_api_path(request.path):
+        return defaults.bad_request(request, exception or Exception())
+    return problem_response(
+        ApplicationError("The request is not acceptable (malformed or not allowed)."), request
+    )
+
+
+def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if not is_api_path(request.path):
+        return defaults.permission_denied(request, exception or Exception())
+    return problem_response(
+        ApplicationError(
+            "You do not have permission to perform this action.", status=403, problem="forbidden"
+        ),
+        request,
+    )
 
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:

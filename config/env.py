@@ -7,6 +7,7 @@ message naming the variable, not silently fall back to a default.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -73,3 +74,27 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+# DRF reads a rate as "<count>/<period>" and looks only at the period's first letter; a value it cannot
+# read would otherwise surface as a 500 on the first throttled request instead of at start-up.
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(s|sec|second|m|min|minute|h|hour|d|day)s?\s*$", re.IGNORECASE)
+_RATE_OFF = {"off", "none", "unlimited"}
+
+
+def env_rate(name: str, default: str | None) -> str | None:
+    """A throttle rate such as `1200/minute`; `off` (or `none`) means unlimited and returns None."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    if value.lower() in _RATE_OFF:
+        return None
+    match = _RATE.match(value)
+    if match is None:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a rate; write <count>/<second|minute|hour|day>, e.g. 1200/minute, or off"
+        )
+    if int(match.group(1)) < 1:
+        raise ImproperlyConfigured(f"{name}={raw!r}: the count must be at least 1 (use off for no limit)")
+    return f"{int(match.group(1))}/{match.group(2).lower()}"

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_float, env_int, env_list, env_str
+from .env import env_bool, env_float, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -27,6 +29,8 @@ if "pytest" in sys.modules:
     # test defaults of the root conftest.py are applied here (explicit variables still win).
     os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
     os.environ.setdefault("READ_RATE_LIMIT", "100000/minute")
+    os.environ.setdefault("READ_RATE_LIMIT_AUTHENTICATED", "100000/minute")
+    os.environ.setdefault("WRITE_RATE_LIMIT", "100000/minute")
 
 DEBUG = env_bool("DEBUG", False)
 
@@ -50,6 +54,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "common",
     "registry",
     "verification",
@@ -57,6 +62,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so it sees every answer (also those of the security middleware) on API paths.
+    "common.middleware.ProblemErrorsMiddleware",
+    "common.middleware.UnstorableRequestTextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "common.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -160,14 +168,28 @@ STATIC_ROOT = VAR_DIR / "static"
 # Bodies larger than this are refused with 413 before they are parsed.
 MAX_BODY_BYTES = env_int("MAX_BODY_BYTES", 8 * 1024 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
+# JSON (bodies, pulled stats, tool results in runs) nested deeper than this is refused before decoding.
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=1)
+# How far in the future a provider's timestamp (updatedAt, checkedAt) may lie: clock skew, no more.
+MAX_CLOCK_SKEW_SECONDS = env_int("MAX_CLOCK_SKEW_SECONDS", 300, minimum=0)
 SUMMARY_BATCH_MAX = env_int("SUMMARY_BATCH_MAX", 1000, minimum=1)
 OUTCOME_BATCH_MAX = env_int("OUTCOME_BATCH_MAX", 5000, minimum=1)
 AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
+# Verifications (runs, tool calls, proxied answers, scans, runtime observations) one operator may ask
+# for per UTC day; 0 turns the quota off.
+OPERATOR_DAILY_QUOTA = env_int("OPERATOR_DAILY_QUOTA", 100_000, minimum=0)
 # Outcomes are rolled up into a summary over this many trailing days.
 OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
 # Seconds a burst of summaries for one agent is allowed to gather before one recompute runs.
 SCORE_RECOMPUTE_DELAY_SECONDS = env_float("SCORE_RECOMPUTE_DELAY_SECONDS", 2.0, minimum=0.0)
+# The whole answer of one stats request (resolution to last byte), not each read.
 PULL_TIMEOUT_SECONDS = env_float("PULL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+# A stats answer longer than this is given up as it streams (an HCS-25 signal is a few hundred bytes).
+PULL_MAX_BYTES = env_int("PULL_MAX_BYTES", 256 * 1024, minimum=1024)
+# URLs from outside (stats endpoints, agent URIs): plain http and private/loopback/link-local addresses
+# are refused unless these are on (local development and tests). Metadata addresses are always refused.
+OUTBOUND_ALLOW_HTTP = env_bool("OUTBOUND_ALLOW_HTTP", False)
+OUTBOUND_ALLOW_PRIVATE = env_bool("OUTBOUND_ALLOW_PRIVATE", False)
 # Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
 ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)
@@ -212,11 +234,98 @@ REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_PAGINATION_CLASS": "common.pagination.StrictLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "common.errors.problem_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"reads": env_str("READ_RATE_LIMIT", "1200/minute")},
     "UNAUTHENTICATED_USER": None,
 }
+
+# --- Security ---
+# Production protections are on by default whenever DEBUG is off; each can be overridden from the
+# environment. docs/security.md states the threats and bounds these settings answer.
+_PRODUCTION = not DEBUG
+
+# How many reverse proxies in front of the service append to X-Forwarded-For. 0: the client address is
+# REMOTE_ADDR and X-Forwarded-For is ignored (a client could write anything there). With N, the N-th
+# entry from the right is the client (common.throttling.client_address, used by every throttle and by
+# the admin lockout).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+
+# Rate limits (validated here: a bad value stops start-up instead of turning every request into a 500).
+# Anonymous requests count per client address; requests with a provider or operator key count per key.
+_throttle_rates: dict[str, str | None] = {
+    "reads": env_rate("READ_RATE_LIMIT", "1200/minute"),
+    "reads-authenticated": env_rate("READ_RATE_LIMIT_AUTHENTICATED", "6000/minute"),
+    "writes": env_rate("WRITE_RATE_LIMIT", "6000/minute"),
+}
 if env_bool("READ_RATE_LIMIT_DISABLED", False):
-    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"reads": None}
+    _throttle_rates["reads"] = None
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = _throttle_rates
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["common.throttling.RequestThrottle"]
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+
+# HTTPS. /healthz stays reachable over plain HTTP for container and load-balancer health checks.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if _PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", _PRODUCTION)
+# Preloading commits the whole domain to HTTPS in browsers for months and is the domain owner's call,
+# so it is opt-in; check --deploy's reminder about it (W021) is silenced while it is off.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _PRODUCTION)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _PRODUCTION)
+SECURE_CONTENT_TYPE_NOSNIFF = env_bool("SECURE_CONTENT_TYPE_NOSNIFF", True)
+SECURE_REFERRER_POLICY = env_str("SECURE_REFERRER_POLICY", "same-origin") or None
+X_FRAME_OPTIONS = "DENY"
+# Which request header says the original request was https. Only a proxy can be trusted to set it, so
+# it is off without trusted proxies unless named explicitly (e.g. X-Forwarded-Proto).
+_proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER", "X-Forwarded-Proto" if TRUSTED_PROXY_COUNT else "")
+if _proxy_ssl_header and _proxy_ssl_header.strip().lower() not in {"off", "none"}:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.strip().upper().replace("-", "_"), "https")
+
+# Content-Security-Policy (django-csp), on documents (JSON API answers skip it: common.security).
+# Everything is served from this origin: the agent pages (their one inline <style> carries the
+# per-request nonce), the admin, and Swagger UI, whose assets come from drf-spectacular-sidecar
+# instead of a CDN and whose set-up script is a file (the split view). Its icons are data: images.
+if env_bool("CSP_ENABLED", True):
+    from csp.constants import NONCE, NONE, SELF
+
+    _csp: dict[str, Any] = {
+        "DIRECTIVES": {
+            "default-src": [SELF],
+            "script-src": [SELF],
+            "style-src": [SELF, NONCE],
+            "img-src": [SELF, "data:"],
+            "font-src": [SELF],
+            "connect-src": [SELF],
+            "object-src": [NONE],
+            "base-uri": [SELF],
+            "form-action": [SELF],
+            "frame-ancestors": [NONE],
+        }
+    }
+    _csp_report_uri = env_str("CSP_REPORT_URI", "") or ""
+    if _csp_report_uri:
+        _csp["DIRECTIVES"]["report-uri"] = [_csp_report_uri]
+    if env_bool("CSP_REPORT_ONLY", False):
+        CONTENT_SECURITY_POLICY_REPORT_ONLY = _csp
+    else:
+        CONTENT_SECURITY_POLICY = _csp
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "common.security.DocumentCSPMiddleware",
+    )
+
+# Admin login lockout (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from one
+# address, that pair is refused (even with the right password) until the cool-off has passed.
+INSTALLED_APPS.append("axes")
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("AXES_COOLOFF_MINUTES", 15.0, minimum=0.1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "common.throttling.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "common.throttling.admin_lockout_response"
+# --- end Security ---
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Trust registry for AI agents",
@@ -229,6 +338,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/(api/)?v1",
+    # Served from this origin (collectstatic), not from a CDN: the CSP allows only 'self'.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "common.schema.problem_details_hook",
@@ -238,7 +351,13 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    # Control characters in messages (a request path with %0A) are escaped: no forged log lines.
+    "formatters": {
+        "plain": {
+            "()": "common.logformat.ControlEscapingFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {

@@ -7,6 +7,10 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
 os.environ.setdefault("READ_RATE_LIMIT", "100000/minute")
+os.environ.setdefault("READ_RATE_LIMIT_AUTHENTICATED", "100000/minute")
+os.environ.setdefault("WRITE_RATE_LIMIT", "100000/minute")
+# The suite talks plain HTTP to the test client; production defaults would redirect it to https.
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 # Tasks run in-process unless a test starts a real worker (which gets its own environment).
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from common.errors import PROBLEM_TYPES
 from registry import views as registry_views
@@ -29,7 +29,8 @@ urlpatterns = [
     # The HCS-25 reference stats endpoint of the in-repo engine, where other registries expect it.
     path("v1/", include("verification.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # The split view serves Swagger UI's set-up script as a file: the CSP allows no inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("admin/", admin.site.urls),
     path("problems/<slug:slug>", problem_type, name="problem-type"),
     path("healthz", healthz, name="healthz"),
@@ -38,5 +39,7 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/agents/", permanent=False)),
 ]
 
+handler400 = "common.errors.handler400"
+handler403 = "common.errors.handler403"
 handler404 = "common.errors.handler404"
 handler500 = "common.errors.handler500"

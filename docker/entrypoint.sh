@@ -13,11 +13,13 @@ case "$1" in
     # inside the app (the run verifier's CPU budget, PostgreSQL's statement_timeout, the proxy's upstream
     # deadline); here, a client gets WEB_HEADER_TIMEOUT_MS to send its headers (slow-header clients), and
     # a worker takes at most WEB_BACKPRESSURE requests at once (the rest wait in the listen backlog).
+    # Its log formatter escapes control characters, so a %0A in a path cannot forge access-log lines.
     exec granian --interface wsgi --host "${HOST:-0.0.0.0}" --port "${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-2}" --blocking-threads "${WEB_THREADS:-2}" \
       --http1-header-read-timeout "${WEB_HEADER_TIMEOUT_MS:-10000}" \
       --backpressure "${WEB_BACKPRESSURE:-64}" \
       --respawn-failed-workers --access-log \
+      --log-config "$PWD/config/granian-logging.json" \
       --static-path-route /static --static-path-mount "$PWD/var/static" \
       config.wsgi:application ;;
   worker)

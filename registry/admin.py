@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
+
+from common.errors import ApplicationError
 
 from .models import (
     Agent,
@@ -24,7 +27,7 @@ from .models import (
     VerificationSummary,
 )
 from .selectors import CollusionSignals, ProviderAudit, provider_audit_stats, provider_collusion_signals
-from .services.providers import provider_set_status
+from .services.providers import api_key_revoke_record, provider_set_status, provider_stats_endpoint_check
 from .services.scoring import scoring_config_create
 
 
@@ -62,8 +65,28 @@ class AuditEventInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class ProviderAdminForm(forms.ModelForm):
+    """The provider form; the stats endpoint is checked like everywhere else (no inside addresses).
+
+    No Meta: the admin builds the form's Meta (model, fields) from ProviderAdmin.
+    """
+
+    stats_endpoint = forms.URLField(
+        required=False, assume_scheme="https", help_text="Base URL serving GET /v1/stats/{agent_id} (https)"
+    )
+
+    def clean_stats_endpoint(self) -> str:
+        url: str = self.cleaned_data.get("stats_endpoint") or ""
+        try:
+            provider_stats_endpoint_check(url=url)
+        except ApplicationError as error:
+            raise forms.ValidationError(error.errors[0].detail if error.errors else error.detail) from None
+        return url
+
+
 @admin.register(Provider)
 class ProviderAdmin(admin.ModelAdmin):
+    form = ProviderAdminForm
     list_display = [
         "name",
         "slug",
@@ -173,6 +196,29 @@ class ProviderAdmin(admin.ModelAdmin):
     @admin.action(description="Reinstate")
     def reinstate(self, request: HttpRequest, queryset: QuerySet[Provider]) -> None:
         self._set_status(request, queryset, Provider.Status.ACTIVE)
+
+
+@admin.register(ProviderApiKey)
+class ProviderApiKeyAdmin(ReadOnlyAdmin):
+    list_display = ["prefix", "provider", "name", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["prefix", "name", "provider__slug"]
+    list_select_related = ["provider"]
+    actions = ["revoke_keys"]
+
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("registry.change_providerapikey")
+
+    @admin.action(description="Revoke selected keys", permissions=["revoke"])
+    def revoke_keys(self, request: HttpRequest, queryset: QuerySet[ProviderApiKey]) -> None:
+        revoked = 0
+        for key in queryset.filter(revoked_at__isnull=True).select_related("provider"):
+            # Recorded as the provider's audit event (who, when, which key) like every key change.
+            api_key_revoke_record(key=key, actor=request.user, actor_label=request.user.get_username())
+            revoked += 1
+        self.message_user(
+            request, f"{revoked} API key(s) revoked; they are refused from now on.", messages.SUCCESS
+        )
 
 
 @admin.register(Agent)

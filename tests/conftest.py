@@ -63,18 +63,6 @@ def _fresh_key_lookups() -> Iterator[None]:
     yield
 
 
-@pytest.fixture(autouse=True)
-def _fresh_operator_lookups() -> Iterator[None]:
-    """Operator-key lookups are cached per process too."""
-    from django.conf import settings
-
-    if settings.configured:
-        from verification.services.tools import operator_key_cache_clear
-
-        operator_key_cache_clear()
-    yield
-
-
 ANVIL_CHAIN_ID = 8453
 
 

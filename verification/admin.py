@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils import timezone
 
 from registry.admin import ReadOnlyAdmin
 
-from .models import OperatorApiKey, RunVerification, ToolProfileRecord, ToolVerification
-from .services.tools import tool_profile_save, tool_profile_to_dict
+from .models import (
+    Operator,
+    OperatorAgentLink,
+    OperatorApiKey,
+    RunVerification,
+    ToolProfileRecord,
+    ToolVerification,
+)
+from .services.tools import operator_key_revoke_record, tool_profile_save, tool_profile_to_dict
 
 
 @admin.register(ToolProfileRecord)
@@ -32,6 +41,9 @@ class ToolProfileAdmin(admin.ModelAdmin):
         data.pop("tool")
         data.pop("updatedAt")
         saved = tool_profile_save(tool_name=obj.tool_name, data=data, actor=request.user.get_username())
+        if "created_by" in form.changed_data:
+            # Admins hand a profile to an operator (or take it back, leaving it admin-only).
+            ToolProfileRecord.objects.filter(pk=saved.pk).update(created_by=obj.created_by)
         obj.pk = saved.pk
 
 
@@ -45,7 +57,24 @@ class ToolVerificationAdmin(ReadOnlyAdmin):
 
 @admin.register(OperatorApiKey)
 class OperatorApiKeyAdmin(ReadOnlyAdmin):
-    list_display = ["name", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_display = ["name", "prefix", "owner", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "prefix", "owner__name"]
+    actions = ["revoke_keys"]
+
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("verification.change_operatorapikey")
+
+    @admin.action(description="Revoke selected keys", permissions=["revoke"])
+    def revoke_keys(self, request: HttpRequest, queryset: QuerySet[OperatorApiKey]) -> None:
+        revoked = 0
+        for key in queryset.filter(revoked_at__isnull=True):
+            operator_key_revoke_record(key=key, actor_label=request.user.get_username())
+            self.log_change(request, key, "Revoked the key.")
+            revoked += 1
+        self.message_user(
+            request, f"{revoked} operator key(s) revoked; they are refused from now on.", messages.SUCCESS
+        )
 
 
 @admin.register(RunVerification)
@@ -65,3 +94,70 @@ class RunVerificationAdmin(ReadOnlyAdmin):
     list_filter = ["action", "hallucination_detected", "request_type", "source"]
     search_fields = ["run_id", "agent__subject_id"]
     date_hierarchy = "created_at"
+
+
+# --- operators and their links to agents (the authorization model; docs/security.md) --------------
+
+
+class OperatorAgentLinkInline(admin.TabularInline):
+    model = OperatorAgentLink
+    fk_name = "operator"
+    extra = 0
+    can_delete = False
+    fields = ("agent", "granted_by", "granted_at", "revoked_at", "reason")
+    readonly_fields = ("granted_by", "granted_at")
+    autocomplete_fields = ("agent",)
+
+
+@admin.register(Operator)
+class OperatorAdmin(admin.ModelAdmin):
+    list_display = ["name", "status", "wallet_address", "wallet_verified_at", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["name", "wallet_address"]
+    # The wallet is set only by a signed challenge (operator_wallet_prove), never typed in.
+    readonly_fields = [
+        "wallet_address",
+        "wallet_verified_at",
+        "wallet_challenge",
+        "wallet_challenge_expires_at",
+        "status_changed_at",
+        "created_at",
+    ]
+    fields = ["name", "status", *readonly_fields]
+    inlines = [OperatorAgentLinkInline]
+
+    def save_model(self, request: HttpRequest, obj: Operator, form: Any, change: bool) -> None:
+        if "status" in form.changed_data:
+            obj.status_changed_at = timezone.now()
+        super().save_model(request, obj, form, change)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # Links added here are granted by the admin who saved them.
+        for link in formset.save(commit=False):
+            if not link.granted_by:
+                link.granted_by = f"admin:{request.user.get_username()}"
+            link.save()
+        formset.save_m2m()
+
+
+@admin.register(OperatorAgentLink)
+class OperatorAgentLinkAdmin(admin.ModelAdmin):
+    list_display = ["operator", "agent", "granted_by", "granted_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["operator__name", "agent__subject_id"]
+    autocomplete_fields = ["agent"]
+    readonly_fields = ["granted_by", "granted_at"]
+    actions = ["revoke_links"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # revoke instead: the link's history explains past scores
+
+    def save_model(self, request: HttpRequest, obj: OperatorAgentLink, form: Any, change: bool) -> None:
+        if not obj.granted_by:
+            obj.granted_by = f"admin:{request.user.get_username()}"
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description="Revoke the selected links")
+    def revoke_links(self, request: HttpRequest, queryset: Any) -> None:
+        ended = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"Revoked {ended} link(s).")

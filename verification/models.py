@@ -7,12 +7,46 @@ from typing import ClassVar
 
 from django.db import models
 
-from registry.models import Agent, AppendOnlyModel
+from registry.models import Agent, AppendOnlyModel, address_validator
+
+
+class Operator(models.Model):
+    """An agent operator: the identity its keys belong to, so links and ownership survive key rotation.
+
+    What an operator may do is decided here, not per key: a suspended operator writes nothing with
+    any of its keys, and its links to agents (OperatorAgentLink) outlive every key it rotates.
+    """
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        SUSPENDED = "suspended", "Suspended"
+
+    name = models.CharField(max_length=200)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
+    # An address the operator proved it controls (an EIP-191 signature of a one-time challenge);
+    # agents the chain says this address owns are the operator's without an admin's link.
+    wallet_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
+    wallet_verified_at = models.DateTimeField(null=True, blank=True)
+    wallet_challenge = models.CharField(max_length=100, blank=True)
+    wallet_challenge_expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering: ClassVar = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
 
 
 class OperatorApiKey(models.Model):
     """A key issued to an agent operator for the verification endpoints (only its SHA-256 is kept)."""
 
+    owner = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="keys")
     name = models.CharField(max_length=200)
     prefix = models.CharField(max_length=16, db_index=True)
     key_hash = models.CharField(max_length=64, unique=True)
@@ -26,6 +60,50 @@ class OperatorApiKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class OperatorAgentLink(models.Model):
+    """An operator may act for an agent: its verifications of that agent count toward the agent's score.
+
+    Granted by an admin (admin site, `link_operator_agent`); revoking keeps the row as history.
+    """
+
+    operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="links")
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="+")
+    granted_by = models.CharField(max_length=150)
+    granted_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["-granted_at"]
+        verbose_name = "operator-agent link"
+        constraints: ClassVar = [
+            models.UniqueConstraint(
+                fields=["operator", "agent"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="one_active_operator_agent_link",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.operator} -> {self.agent}"
+
+
+class OperatorDailyUsage(models.Model):
+    """How many verifications an operator asked for on one UTC day (OPERATOR_DAILY_QUOTA)."""
+
+    operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["operator", "day"], name="one_usage_row_per_operator_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.operator_id} {self.day}: {self.count}"
 
 
 class Stake(models.TextChoices):
@@ -51,6 +129,11 @@ class ToolProfileRecord(models.Model):
     stake = models.CharField(max_length=16, choices=Stake.choices, default=Stake.MEDIUM)
     updated_at = models.DateTimeField(auto_now=True)
     updated_by = models.CharField(max_length=150, blank=True)
+    # Only this operator (or an admin) may edit the profile; rows from before ownership have none and
+    # are admin-only.
+    created_by = models.ForeignKey(
+        Operator, null=True, blank=True, on_delete=models.SET_NULL, related_name="tool_profiles"
+    )
 
     class Meta:
         ordering: ClassVar = ["tool_name"]

@@ -1,7 +1,15 @@
 """Decode ERC-8004 registry logs into plain dataclasses.
 
 Every event carries where it came from (block number and hash, transaction, log index, contract address) so
-that an indexer can store it idempotently and undo it when its block is reorganised away.
+that an indexer can store it idempotently and undo it when its block is reorganised away, and the raw log
+(topics and data) it was decoded from.
+
+Anything on chain was written by whoever paid the gas: the registries accept strings of any length, with NUL
+and with invalid UTF-8. The logs are therefore decoded here rather than by web3 (whose ABI decoder reads
+``string`` as strict UTF-8 and raises): every ``string`` is read as ``bytes`` (the ABI encodes both alike)
+and turned into text with the ``surrogateescape`` handler, so no byte is lost (:func:`raw_text` gives
+them back) and :func:`display_text` gives a form any database and page can hold. A log with a registry
+topic that still cannot be decoded comes back as :class:`UndecodableLog`, never as an exception.
 
 >>> sorted(EVENT_TYPES)[:3]
 ['FeedbackRevoked', 'MetadataSet', 'NewFeedback']
@@ -9,11 +17,13 @@ that an indexer can store it idempotently and undo it when its block is reorgani
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
+from eth_abi import decode as abi_decode
 from eth_typing import ABIEvent
 from eth_utils import event_abi_to_log_topic
 from hexbytes import HexBytes
@@ -33,10 +43,45 @@ __all__ = [
     "ResponseAppended",
     "Transfer",
     "URIUpdated",
+    "UndecodableLog",
     "ValidationRequest",
     "ValidationResponse",
+    "display_text",
+    "raw_text",
     "topic0_of",
 ]
+
+# What decoding turns undecodable bytes into (surrogateescape: U+DC80..U+DCFF), and NUL, which
+# PostgreSQL refuses in text and in jsonb.
+_UNSAFE = re.compile("[\x00\udc80-\udcff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return f"\\x{ord(char) & 0xFF:02x}"
+
+
+def raw_text(text: str) -> bytes:
+    """The exact bytes of a decoded on-chain string (inverse of the decoder's surrogateescape).
+
+    >>> raw_text(b"ok\\xff\\x00".decode("utf-8", "surrogateescape"))
+    b'ok\\xff\\x00'
+    """
+    return text.encode("utf-8", "surrogateescape")
+
+
+def display_text(text: str) -> str:
+    """A decoded on-chain string as text that every store accepts: undecodable bytes and NUL as ``\\xNN``.
+
+    Equal to ``text`` whenever the string was valid UTF-8 without NUL; otherwise not reversible on its
+    own (a sender could write ``\\x00`` literally), which is why the raw bytes are kept beside it.
+
+    >>> display_text(b"tag\\x00\\xc3(".decode("utf-8", "surrogateescape"))
+    'tag\\\\x00\\\\xc3('
+    >>> display_text("ünïcode")
+    'ünïcode'
+    """
+    return _UNSAFE.sub(_escape, text)
 
 
 @dataclass(frozen=True)
@@ -48,6 +93,12 @@ class ChainEvent:
     transaction_hash: str
     log_index: int
     address: str
+    # The raw log this came from (keyword-only so subclasses keep their positional fields).
+    topics: tuple[str, ...] = field(default=(), kw_only=True)
+    data: bytes = field(default=b"", kw_only=True)
+
+    # The fields that hold on-chain strings (arbitrary bytes; see display_text and raw_text).
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     @property
     def key(self) -> tuple[str, int]:
@@ -65,6 +116,8 @@ class Registered(ChainEvent):
     agent_uri: str
     owner: str
 
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("agent_uri",)
+
 
 @dataclass(frozen=True)
 class Transfer(ChainEvent):
@@ -81,12 +134,16 @@ class URIUpdated(ChainEvent):
     new_uri: str
     updated_by: str
 
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("new_uri",)
+
 
 @dataclass(frozen=True)
 class MetadataSet(ChainEvent):
     agent_id: int
     metadata_key: str
     metadata_value: bytes
+
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("metadata_key",)
 
 
 @dataclass(frozen=True)
@@ -101,6 +158,8 @@ class NewFeedback(ChainEvent):
     endpoint: str
     feedback_uri: str
     feedback_hash: str
+
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("tag1", "tag2", "endpoint", "feedback_uri")
 
 
 @dataclass(frozen=True)
@@ -119,6 +178,8 @@ class ResponseAppended(ChainEvent):
     response_uri: str
     response_hash: str
 
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("response_uri",)
+
 
 @dataclass(frozen=True)
 class ValidationRequest(ChainEvent):
@@ -126,6 +187,8 @@ class ValidationRequest(ChainEvent):
     agent_id: int
     request_uri: str
     request_hash: str
+
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("request_uri",)
 
 
 @dataclass(frozen=True)
@@ -137,6 +200,19 @@ class ValidationResponse(ChainEvent):
     response_uri: str
     response_hash: str
     tag: str
+
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("response_uri", "tag")
+
+
+@dataclass(frozen=True)
+class UndecodableLog(ChainEvent):
+    """A log with a registry event's topic0 whose topics or data do not decode as that event.
+
+    The registries never emit one, but an indexer must not depend on that: it is kept (raw) and skipped.
+    """
+
+    name: str
+    error: str
 
 
 def _hex(value: bytes) -> str:
@@ -247,6 +323,48 @@ def topic0_of(event_name: str) -> str:
         raise KeyError(f"unknown registry event {event_name!r}; known: {sorted(_FIELDS)}") from None
 
 
+class _EventLayout:
+    """How one event's log is laid out: which inputs are topics and the ABI types of its data."""
+
+    def __init__(self, abi: Mapping[str, Any]) -> None:
+        inputs = abi["inputs"]
+        self.indexed: list[tuple[str, str]] = [(i["name"], i["type"]) for i in inputs if i["indexed"]]
+        self.names: list[str] = [i["name"] for i in inputs if not i["indexed"]]
+        self.types: list[str] = [i["type"] for i in inputs if not i["indexed"]]
+        # `string` and `bytes` share their ABI encoding: read the bytes, decode them leniently below.
+        self.byte_types = [_as_bytes(t) for t in self.types]
+
+    def args(self, topics: Sequence[bytes], data: bytes) -> dict[str, Any]:
+        if len(topics) != 1 + len(self.indexed):
+            raise ValueError(f"expected {1 + len(self.indexed)} topics, got {len(topics)}")
+        found: dict[str, Any] = {}
+        for (name, kind), topic in zip(self.indexed, topics[1:], strict=True):
+            if len(topic) != 32:
+                raise ValueError(f"topic {name} is {len(topic)} bytes, not 32")
+            # An indexed dynamic value (string, bytes, arrays) is stored as its keccak256 only.
+            found[name] = topic if _is_dynamic(kind) else _convert(kind, abi_decode([kind], topic)[0])
+        values = abi_decode(self.byte_types, data) if self.types else ()
+        for name, kind, value in zip(self.names, self.types, values, strict=True):
+            found[name] = _convert(kind, value)
+        return found
+
+
+def _as_bytes(kind: str) -> str:
+    return "bytes" + kind[len("string") :] if kind.startswith("string") else kind
+
+
+def _is_dynamic(kind: str) -> bool:
+    return kind in ("string", "bytes") or kind.endswith("]") or kind.startswith("(")
+
+
+def _convert(kind: str, value: Any) -> Any:
+    if kind == "string":
+        return bytes(value).decode("utf-8", "surrogateescape")
+    if kind == "address":
+        return Web3.to_checksum_address(value)
+    return value
+
+
 class LogDecoder:
     """Turns raw logs of the three registries into event dataclasses; other logs decode to None.
 
@@ -255,40 +373,44 @@ class LogDecoder:
     """
 
     def __init__(self) -> None:
-        # An unconnected Web3 is enough: decoding needs only the ABIs.
-        w3 = Web3()
-        self._by_topic: dict[str, tuple[str, Any]] = {}
-        for name, abi in _event_abis().items():
-            event = w3.eth.contract(abi=[abi]).events[name]()
-            self._by_topic[topic0_of(name)] = (name, event)
+        self._by_topic: dict[str, tuple[str, _EventLayout]] = {
+            topic0_of(name): (name, _EventLayout(abi)) for name, abi in _event_abis().items()
+        }
 
     def topics(self) -> set[str]:
         """The topic0 values this decoder knows.
 
         >>> len(LogDecoder().topics())
-        8
+        9
         """
         return set(self._by_topic)
 
     def decode(self, log: LogReceipt) -> ChainEvent | None:
-        """Decode one log, or return None when its topic0 is not a registry event this module knows.
+        """Decode one log: None when its topic0 is not a registry event this module knows, an
+        :class:`UndecodableLog` when it is one but its topics or data do not fit that event.
 
         >>> LogDecoder().decode({"topics": []})  # doctest: +SKIP
         """
-        topics = log.get("topics") or []
+        topics = [HexBytes(topic) for topic in log.get("topics") or []]
         if not topics:
             return None
         known = self._by_topic.get(_hex(topics[0]))
         if known is None:
             return None
-        name, event = known
-        decoded = event.process_log(log)
+        name, layout = known
+        data = bytes(HexBytes(log.get("data") or b""))
+        origin: dict[str, Any] = {
+            "block_number": int(log["blockNumber"]),
+            "block_hash": _hex(log["blockHash"]),
+            "transaction_hash": _hex(log["transactionHash"]),
+            "log_index": int(log["logIndex"]),
+            "address": Web3.to_checksum_address(log["address"]),
+            "topics": tuple(_hex(topic) for topic in topics),
+            "data": data,
+        }
         kind, fields = _FIELDS[name]
-        return kind(
-            block_number=int(log["blockNumber"]),
-            block_hash=_hex(log["blockHash"]),
-            transaction_hash=_hex(log["transactionHash"]),
-            log_index=int(log["logIndex"]),
-            address=Web3.to_checksum_address(log["address"]),
-            **fields(decoded["args"]),
-        )
+        try:
+            return kind(**origin, **fields(layout.args(topics, data)))
+        except Exception as error:
+            # Arbitrary bytes can fail in any step of decoding: the log is then kept raw, never raised.
+            return UndecodableLog(**origin, name=name, error=f"{type(error).__name__}: {error}")

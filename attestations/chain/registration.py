@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
-import httpx
+from untrusted.fetch import OutboundError, Resolver, fetch
+from untrusted.jsonbounds import loads
 
 __all__ = [
     "DEFAULT_IPFS_GATEWAY",
@@ -54,12 +54,17 @@ def fetch_registration_file(
     timeout: float = 10.0,
     max_bytes: int = DEFAULT_MAX_BYTES,
     allow_http: bool = False,
-    client: httpx.Client | None = None,
+    allow_private: bool = False,
+    resolver: Resolver | None = None,
 ) -> dict[str, Any]:
     """Fetch and parse the registration file an agent URI points at.
 
-    ``https://`` (and ``ipfs://`` through the gateway) is fetched with a timeout and at most ``max_bytes``
-    read; plain ``http://`` only with ``allow_http`` (local development and tests).
+    The URI is written on chain by anyone, so ``https://`` (and ``ipfs://`` through the gateway) goes
+    through untrusted.fetch: ``timeout`` bounds the whole download, at most ``max_bytes`` are read,
+    private/loopback/link-local/metadata addresses are refused (checked again at connect time),
+    and up to 3 redirects are followed, each checked like the first. Plain ``http://`` only with
+    ``allow_http``, private addresses only with ``allow_private`` (local development and tests).
+    The JSON is depth-bounded (untrusted.jsonbounds).
 
     >>> fetch_registration_file("data:application/json;base64,eyJ0eXBlIjogIngifQ==")
     {'type': 'x'}
@@ -75,12 +80,19 @@ def fetch_registration_file(
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
         if scheme != "https" and not (scheme == "http" and allow_http):
             raise RegistrationFetchError(f"unsupported agent URI scheme: {scheme!r}")
-        raw = _download(url, timeout=timeout, max_bytes=max_bytes, client=client)
+        raw = _download(
+            url,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            allow_http=allow_http,
+            allow_private=allow_private,
+            resolver=resolver,
+        )
     if len(raw) > max_bytes:
         raise RegistrationFetchError(f"registration file is larger than {max_bytes} bytes")
     try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        document = loads(raw.decode("utf-8"))
+    except ValueError as error:  # UnicodeDecodeError, JSONDecodeError and jsonbounds.TooDeep
         raise RegistrationFetchError(f"registration file is not UTF-8 JSON: {error}") from None
     if not isinstance(document, dict):
         raise RegistrationFetchError(
@@ -105,25 +117,27 @@ def _decode_data_uri(uri: str) -> bytes:
     return unquote_to_bytes(payload)
 
 
-def _download(url: str, *, timeout: float, max_bytes: int, client: httpx.Client | None) -> bytes:
-    own_client = client is None
-    http = client or httpx.Client(timeout=timeout, follow_redirects=True, max_redirects=3)
+def _download(
+    url: str,
+    *,
+    timeout: float,
+    max_bytes: int,
+    allow_http: bool,
+    allow_private: bool,
+    resolver: Resolver | None,
+) -> bytes:
     try:
-        with http.stream("GET", url, timeout=timeout, headers={"Accept": "application/json"}) as response:
-            if response.status_code != 200:
-                raise RegistrationFetchError(f"fetching {url} answered HTTP {response.status_code}")
-            declared = response.headers.get("content-length")
-            if declared is not None and declared.isdigit() and int(declared) > max_bytes:
-                raise RegistrationFetchError(f"registration file is larger than {max_bytes} bytes")
-            body = bytearray()
-            for chunk in response.iter_bytes():
-                body.extend(chunk)
-                # Stop reading as soon as the bound is passed: the declared length may lie.
-                if len(body) > max_bytes:
-                    raise RegistrationFetchError(f"registration file is larger than {max_bytes} bytes")
-            return bytes(body)
-    except httpx.HTTPError as error:
-        raise RegistrationFetchError(f"fetching {url} failed: {type(error).__name__}") from None
-    finally:
-        if own_client:
-            http.close()
+        answer = fetch(
+            url,
+            max_bytes=max_bytes,
+            deadline_seconds=timeout,
+            allow_http=allow_http,
+            allow_private=allow_private,
+            max_redirects=3,
+            resolver=resolver,
+        )
+    except OutboundError as error:
+        raise RegistrationFetchError(f"fetching {url} failed: {type(error).__name__}: {error}") from None
+    if answer.status != 200:
+        raise RegistrationFetchError(f"fetching {url} answered HTTP {answer.status}")
+    return answer.content

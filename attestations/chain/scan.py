@@ -28,6 +28,9 @@ __all__ = ["ScanResult", "find_reorg", "plan_range", "scan_logs"]
 class ScanResult:
     """One scanned range: its events in chain order and the hashes of the blocks they (and the end) are in.
 
+    A registry log that does not decode is among the events as an ``UndecodableLog`` (kept raw), so one
+    malformed log never fails the scan of its range.
+
     ``to_block`` is ``from_block - 1`` when nothing was confirmed yet; ``next_block`` is the new cursor.
     """
 

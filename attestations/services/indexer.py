@@ -4,21 +4,30 @@ One run: check the stored block hashes for a reorg (undo what came from orphaned
 read confirmed blocks from the cursor in bounded ranges. Each range is stored in one transaction with
 the cursor and the block hashes, so a crash loses at most the range in flight, which is read again.
 Events are unique per (chain, transaction, log index), so reading a range twice changes nothing.
+
+No log can stop the cursor: one that does not decode is stored raw as UNDECODABLE, and one whose effects
+fail is applied in its own savepoint, rolled back alone and stored as FAILED; the range moves on. Only
+errors that say the node or the database is unreachable stop the run (the range is read again later).
+Chain facts win: an on-chain agent's record is its ``eip155:`` subject, with the owner the chain says,
+and any other record claiming the same (chain id, agent id) is detached from it.
 """
 
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from decimal import Decimal
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from eth_abi.exceptions import DecodingError
 from hexbytes import HexBytes
+from requests import RequestException
 from web3 import Web3
-from web3.exceptions import ContractLogicError
+from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExhausted, Web3RPCError
 
 from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
 from registry.services.agents import agent_register
@@ -30,7 +39,7 @@ from ..chain.identity import IdentityClient
 from ..chain.reputation import ReputationClient
 from ..chain.scan import find_reorg, scan_logs
 from ..chain.settings import ChainSettings
-from ..models import ChainCursor, ChainEvent, OutgoingStatus, ValidationAnswer
+from ..models import ChainCursor, ChainEvent, ChainEventStatus, OutgoingStatus, ValidationAnswer
 from .chain import agent_subject_id
 
 logger = logging.getLogger(__name__)
@@ -41,6 +50,23 @@ HASH_WINDOW = 256
 _BASE_FIELDS = {f.name for f in fields(ev.ChainEvent)}
 # A validation response at or above this is read as ALLOW, below it as BLOCK (see docs/erc8004.md).
 VALIDATION_ALLOW_THRESHOLD = 50
+# On-chain agent ids whose owner this indexer run has taken from the chain (an event or ownerOf). Until
+# then an owner in the database may be one a provider wrote, so the first sight of an agent in a run reads
+# ownerOf (one call per agent and run); None outside a run.
+_OWNERS_READ: ContextVar[set[int] | None] = ContextVar("owners_read", default=None)
+# FeedbackEntry.tag1/tag2 are CharField(255) in the registry app; the full tag stays in the ChainEvent.
+FEEDBACK_TAG_CHARS = 255
+# Failures of the node or the database, not of the event: they stop the run so the range is read again.
+_TRANSIENT = (
+    RequestException,
+    ProviderConnectionError,
+    TimeExhausted,
+    Web3RPCError,
+    OperationalError,
+    InterfaceError,
+    ConnectionError,
+    TimeoutError,
+)
 
 
 @dataclass(frozen=True)
@@ -77,6 +103,19 @@ def chain_index_run(
     cursor = chain_cursor_get(chain=chain)
     reorg_from = _reorg_check(chain=chain, w3=w3, cursor=cursor)
     started = cursor.next_block
+    owners_read = _OWNERS_READ.set(set())
+    try:
+        cursor, new_events = _index_batches(
+            chain=chain, w3=w3, cursor=cursor, validator=validator, max_batches=max_batches
+        )
+    finally:
+        _OWNERS_READ.reset(owners_read)
+    return IndexRun(started, cursor.next_block, new_events, reorg_from)
+
+
+def _index_batches(
+    *, chain: ChainSettings, w3: Web3, cursor: ChainCursor, validator: str | None, max_batches: int
+) -> tuple[ChainCursor, int]:
     new_events = 0
     for _ in range(max_batches):
         result = scan_logs(
@@ -99,16 +138,15 @@ def chain_index_run(
                 cursor = locked
                 continue
             for event in result.events:
-                if _event_store(chain=chain, event=event):
+                if _event_index(chain=chain, w3=w3, event=event, validator=validator):
                     new_events += 1
-                    _event_apply(chain=chain, w3=w3, event=event, validator=validator)
             hashes = {**locked.block_hashes, **{str(n): h for n, h in result.block_hashes.items()}}
             newest = sorted(hashes, key=int)[-HASH_WINDOW:]
             locked.block_hashes = {n: hashes[n] for n in newest}
             locked.next_block = result.next_block
             locked.save(update_fields=["block_hashes", "next_block", "updated_at"])
             cursor = locked
-    return IndexRun(started, cursor.next_block, new_events, reorg_from)
+    return cursor, new_events
 
 
 # --- reorgs ------------------------------------------------------------------------------------------
@@ -179,26 +217,96 @@ def _jsonable(value: Any) -> Any:
     return HexBytes(value).to_0x_hex() if isinstance(value, bytes) else value
 
 
-def _event_store(*, chain: ChainSettings, event: ev.ChainEvent) -> bool:
-    """Store the event; False when it was stored before (a re-read range)."""
-    args = {k: _jsonable(v) for k, v in asdict(event).items() if k not in _BASE_FIELDS}
+def _event_index(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, validator: str | None) -> bool:
+    """Store one event and apply it; False when it was stored before. Never raises for the event's sake."""
+    row = _event_store(chain=chain, event=event)
+    if row is None:
+        return False
+    if row.status != ChainEventStatus.APPLIED:
+        logger.warning("chain log %s kept raw and skipped: %s", row, row.error)
+        return True
+    try:
+        # A savepoint per event: a failure undoes this event's effects only, not the range's.
+        with transaction.atomic():
+            _event_apply(chain=chain, w3=w3, event=event, validator=validator)
+    except _TRANSIENT:
+        raise
+    except Exception as error:
+        # Whatever one event's data makes the code do, the other events and the cursor go on.
+        logger.exception("chain event %s could not be applied; kept and skipped", row)
+        # Owners it wrote were rolled back with it: read them from the chain again.
+        if (owners := _OWNERS_READ.get()) is not None:
+            owners.clear()
+        ChainEvent.objects.filter(pk=row.pk).update(
+            status=ChainEventStatus.FAILED, error=ev.display_text(f"{type(error).__name__}: {error}")
+        )
+    return True
+
+
+def _event_row(*, event: ev.ChainEvent) -> dict[str, Any]:
+    """The ChainEvent columns of an event: display text in `args`, exact bytes where they differ."""
+    raw = {
+        "block_number": event.block_number,
+        "block_hash": event.block_hash,
+        "contract_address": event.address,
+        "topics": list(event.topics),
+        "data": event.data,
+    }
+    if isinstance(event, ev.UndecodableLog):
+        error = ev.display_text(event.error)
+        return {**raw, "name": event.name, "args": {}, "status": ChainEventStatus.UNDECODABLE, "error": error}
+    args: dict[str, Any] = {}
+    raw_args: dict[str, str] = {}
+    for key, value in asdict(event).items():
+        if key in _BASE_FIELDS:
+            continue
+        if key in type(event).TEXT_FIELDS:
+            args[key] = ev.display_text(value)
+            if args[key] != value:
+                raw_args[key] = HexBytes(ev.raw_text(value)).to_0x_hex()
+        else:
+            args[key] = _jsonable(value)
+    return {**raw, "name": type(event).__name__, "args": args, "raw_args": raw_args}
+
+
+def _event_store(*, chain: ChainSettings, event: ev.ChainEvent) -> ChainEvent | None:
+    """Store the event and return its new row; None when it was stored before (a re-read range).
+
+    Should the decoded form not store (a value no column foresaw), the raw log is stored instead.
+    """
+    row = _event_row(event=event)
+    key = {"chain_id": chain.chain_id, "tx_hash": event.transaction_hash, "log_index": event.log_index}
     try:
         with transaction.atomic():
-            _, created = ChainEvent.objects.get_or_create(
-                chain_id=chain.chain_id,
-                tx_hash=event.transaction_hash,
-                log_index=event.log_index,
-                defaults={
-                    "block_number": event.block_number,
-                    "block_hash": event.block_hash,
-                    "contract_address": event.address,
-                    "name": type(event).__name__,
-                    "args": args,
-                },
-            )
+            stored, created = ChainEvent.objects.get_or_create(**key, defaults=row)
     except IntegrityError:
-        return False
-    return created
+        return None
+    except _TRANSIENT:
+        raise
+    except Exception as error:
+        # A value no column foresaw (e.g. a DataError): the raw log, which always stores, is kept instead.
+        fallback = {
+            **{k: row[k] for k in ("block_number", "block_hash", "contract_address", "topics", "data")},
+            "name": type(event).__name__,
+            "args": {},
+            "status": ChainEventStatus.UNDECODABLE,
+            "error": ev.display_text(f"not storable: {type(error).__name__}: {error}"),
+        }
+        with transaction.atomic():
+            stored, created = ChainEvent.objects.get_or_create(**key, defaults=fallback)
+    return stored if created else None
+
+
+def _feedback_tag(text: str) -> str:
+    """A feedback tag as FeedbackEntry holds it: display text, clipped (marked with …) to the column.
+
+    A clipped tag is longer than any tag a score reads, so clipping cannot make a tag count.
+
+    >>> _feedback_tag("starred"), len(_feedback_tag("x" * 300)), _feedback_tag("x" * 300)[-1]
+    ('starred', 255, '…')
+    """
+    shown = ev.display_text(text)
+    return shown if len(shown) <= FEEDBACK_TAG_CHARS else shown[: FEEDBACK_TAG_CHARS - 1] + "…"
 
 
 def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, validator: str | None) -> None:
@@ -228,36 +336,92 @@ def _known_agent(*, chain: ChainSettings, agent_id: Any) -> Agent | None:
 
 
 def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner: str | None = None) -> Agent:
-    """The registry Agent of an on-chain agent, created on first sight (owner from the event or ownerOf)."""
+    """The registry Agent of an on-chain agent, with the chain's facts (created on first sight).
+
+    The record is the agent's ``eip155:`` subject; its agent id and registry are the chain's, and so is its
+    owner: the one an event names, else ``ownerOf`` when the record is not linked to the agent yet or,
+    during an index run, on the run's first sight of the agent (an owner someone else wrote is never
+    trusted). Any other record claiming this (chain id, agent id) is a squatter and is detached first, so
+    feedback and validations land on the real agent.
+    """
     assert chain.identity_registry is not None
-    agent = _known_agent(chain=chain, agent_id=agent_id)
-    if agent is not None:
-        if owner and agent.owner_address.lower() != owner.lower():
-            Agent.objects.filter(pk=agent.pk).update(owner_address=Web3.to_checksum_address(owner))
-            agent.owner_address = Web3.to_checksum_address(owner)
-        return agent
-    if owner is None:
+    subject_id = agent_subject_id(
+        chain_id=chain.chain_id, identity_registry=chain.identity_registry, agent_id=agent_id
+    )
+    _squatters_detach(chain=chain, agent_id=agent_id, subject_id=subject_id)
+    agent = Agent.objects.filter(subject_id=subject_id).first()
+    linked = (
+        agent is not None
+        and agent.chain_id == chain.chain_id
+        and agent.erc8004_agent_id is not None
+        and int(agent.erc8004_agent_id) == agent_id
+        and agent.registry == Agent.Registry.ERC8004
+    )
+    owners_read = _OWNERS_READ.get()
+    if owner is None and (not linked or (owners_read is not None and agent_id not in owners_read)):
         try:
             owner = IdentityClient(w3, chain.identity_registry).owner_of(agent_id)
         except ContractLogicError:
             owner = ""  # burned or unknown: keep the agent, without an owner
-    subject_id = agent_subject_id(
-        chain_id=chain.chain_id, identity_registry=chain.identity_registry, agent_id=agent_id
-    )
-    agent = agent_register(
-        subject_id=subject_id,
-        registry=Agent.Registry.ERC8004,
-        owner_address=Web3.to_checksum_address(owner) if owner else "",
-        chain_id=chain.chain_id,
-        erc8004_agent_id=agent_id,
-    )
-    if agent.erc8004_agent_id is None:
-        # The subject id existed already (registered by hand): link it to its on-chain identity.
-        Agent.objects.filter(pk=agent.pk).update(
-            registry=Agent.Registry.ERC8004, chain_id=chain.chain_id, erc8004_agent_id=agent_id
+    if owner is not None and owners_read is not None:
+        owners_read.add(agent_id)
+    checksummed = Web3.to_checksum_address(owner) if owner else owner
+    if agent is None:
+        return agent_register(
+            subject_id=subject_id,
+            registry=Agent.Registry.ERC8004,
+            owner_address=checksummed or "",
+            chain_id=chain.chain_id,
+            erc8004_agent_id=agent_id,
         )
+    facts: dict[str, Any] = {
+        "registry": Agent.Registry.ERC8004,
+        "chain_id": chain.chain_id,
+        "erc8004_agent_id": agent_id,
+    }
+    if checksummed is not None:
+        facts["owner_address"] = checksummed
+    changed = {
+        name: value
+        for name, value in facts.items()
+        if (str(getattr(agent, name)).lower() if name == "owner_address" else getattr(agent, name))
+        != (str(value).lower() if name == "owner_address" else value)
+    }
+    if changed:
+        if not linked:
+            logger.warning("agent %s takes its chain facts from the chain: %s", subject_id, sorted(changed))
+        Agent.objects.filter(pk=agent.pk).update(**changed)
         agent.refresh_from_db()
+        if "owner_address" in changed:
+            # The owner decides which reports about the agent are self-reported.
+            score_recompute_schedule(agent_id=agent.pk)
     return agent
+
+
+def _squatters_detach(*, chain: ChainSettings, agent_id: int, subject_id: str) -> None:
+    """Clear the on-chain identity of every other record that claims (chain id, agent id)."""
+    squatters = list(
+        Agent.objects.filter(chain_id=chain.chain_id, erc8004_agent_id=agent_id).exclude(
+            subject_id=subject_id
+        )
+    )
+    for squatter in squatters:
+        logger.warning(
+            "agent %s claimed on-chain agent %s on chain %s; detached (the chain maps it to %s)",
+            squatter.subject_id,
+            agent_id,
+            chain.chain_id,
+            subject_id,
+        )
+        Agent.objects.filter(pk=squatter.pk).update(
+            chain_id=None,
+            erc8004_agent_id=None,
+            owner_address="",
+            registry=Agent.Registry.OTHER
+            if squatter.registry == Agent.Registry.ERC8004
+            else squatter.registry,
+        )
+        score_recompute_schedule(agent_id=squatter.pk)
 
 
 def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
@@ -279,8 +443,8 @@ def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> N
         defaults={
             "value": Decimal(event.value),
             "value_decimals": event.value_decimals,
-            "tag1": event.tag1,
-            "tag2": event.tag2,
+            "tag1": _feedback_tag(event.tag1),
+            "tag2": _feedback_tag(event.tag2),
             "block_number": event.block_number,
         },
     )
@@ -296,17 +460,25 @@ def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoke
     ).update(revoked=True)
     if not updated:
         # The feedback was given before the start block: read it so the revocation is not lost.
-        entry = ReputationClient(w3, chain.reputation_registry).read_feedback(
-            event.agent_id, client, event.feedback_index
-        )
+        try:
+            entry = ReputationClient(w3, chain.reputation_registry).read_feedback(
+                event.agent_id, client, event.feedback_index
+            )
+        except (DecodingError, UnicodeDecodeError):
+            # Its tags are not UTF-8 (web3 reads strings strictly). Revoked feedback never counts, and a
+            # missing row is what any feedback from before the start block is: nothing is lost.
+            logger.warning(
+                "revoked feedback %s of agent %s is unreadable", event.feedback_index, event.agent_id
+            )
+            return
         FeedbackEntry.objects.create(
             agent=agent,
             client_address=client,
             feedback_index=event.feedback_index,
             value=Decimal(entry.value),
             value_decimals=entry.value_decimals,
-            tag1=entry.tag1,
-            tag2=entry.tag2,
+            tag1=_feedback_tag(entry.tag1),
+            tag2=_feedback_tag(entry.tag2),
             revoked=True,
         )
     score_recompute_schedule(agent_id=agent.pk)
@@ -325,7 +497,7 @@ def _validation_request(
             "erc8004_agent_id": event.agent_id,
             "agent": agent,
             "validator_address": Web3.to_checksum_address(event.validator_address),
-            "request_uri": event.request_uri[:2000],
+            "request_uri": ev.display_text(event.request_uri),
             "request_block": event.block_number,
         },
     )
@@ -371,7 +543,11 @@ def _validation_outcome(*, chain: ChainSettings, w3: Web3, event: ev.ValidationR
             confidence=confidence,
             checked_at=checked_at,
             body_digest=canonical_digest(
-                {"requestHash": event.request_hash, "response": event.response, "tag": event.tag}
+                {
+                    "requestHash": event.request_hash,
+                    "response": event.response,
+                    "tag": ev.display_text(event.tag),
+                }
             ),
         )
         transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))

@@ -8,8 +8,13 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
+from common.throttling import failed_authentication_charge
+
 from ..models import Provider
 from ..services.providers import provider_by_api_key
+
+# verification.services.tools.OPERATOR_KEY_PREFIX (the registry does not import the engine's app).
+OPERATOR_KEY_PREFIX = "tro_"
 
 
 @dataclass(frozen=True)
@@ -28,10 +33,13 @@ class ProviderKeyAuthentication(authentication.BaseAuthentication):
             key = header[7:].strip()
         elif request.META.get("HTTP_X_API_KEY"):
             key = request.META["HTTP_X_API_KEY"].strip()
-        if not key:
+        if not key or key.startswith(OPERATOR_KEY_PREFIX):
+            # An operator's key is not a provider's: its holder reads public endpoints as anyone does
+            # (instead of a 401), and provider-only endpoints still answer 401.
             return None
         provider = provider_by_api_key(plaintext=key)
         if provider is None:
+            failed_authentication_charge(request)
             raise exceptions.AuthenticationFailed("The API key is not valid or has been revoked.")
         return ProviderPrincipal(provider), key
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
@@ -32,20 +34,35 @@ class AgentSerializer(serializers.ModelSerializer):
         ]
 
 
+class _StrictStrings:
+    """DRF's CharField turns numbers into strings; the schema says string, so anything else is a 400."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid")  # type: ignore[attr-defined]
+        return super().to_internal_value(data)  # type: ignore[misc]
+
+
+class StrictCharField(_StrictStrings, serializers.CharField):
+    pass
+
+
+class StrictRegexField(_StrictStrings, serializers.RegexField):
+    pass
+
+
 class AgentCreateSerializer(serializers.Serializer):
-    subjectId = serializers.RegexField(r"^[A-Za-z0-9._:;=@+\-]{1,255}$")
-    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    subjectId = StrictRegexField(r"^[A-Za-z0-9._:;=@+\-]{1,255}$")
+    name = StrictCharField(required=False, allow_blank=True, max_length=200)
     registry = serializers.ChoiceField(choices=Agent.Registry.values, default=Agent.Registry.OTHER)
-    protocol = serializers.CharField(required=False, allow_blank=True, max_length=64)
-    chainId = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-    erc8004AgentId = serializers.IntegerField(required=False, min_value=0, max_value=2**256 - 1)
-    ownerAddress = serializers.RegexField(r"^0x[0-9a-fA-F]{40}$", required=False)
+    protocol = StrictCharField(required=False, allow_blank=True, max_length=64)
+    # No chainId / erc8004AgentId / ownerAddress: chain facts come only from the indexer, and a body
+    # that sends them is refused (registry.services.agents.agent_registration_authorize).
 
 
 class ProviderSerializer(serializers.ModelSerializer):
     methodologyUrl = serializers.CharField(source="methodology_url", help_text="A URL, or empty.")
     signerAddress = serializers.CharField(source="signer_address")
-    statsEndpoint = serializers.CharField(source="stats_endpoint", help_text="A URL, or empty.")
     independenceStatement = serializers.CharField(source="independence_statement")
     createdAt = serializers.DateTimeField(source="created_at")
 
@@ -57,7 +74,6 @@ class ProviderSerializer(serializers.ModelSerializer):
             "methodologyUrl",
             "signerAddress",
             "status",
-            "statsEndpoint",
             "independenceStatement",
             "createdAt",
         ]

@@ -14,15 +14,15 @@ from rest_framework import generics, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from common.errors import ApplicationError, FieldError, validation_error
+from common.throttling import ReadThrottle
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
 from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
 from ..selectors import trust_score_document
-from ..services.agents import agent_register
+from ..services.agents import agent_register_for_provider, agent_registration_authorize
 from ..services.outcomes import outcomes_ingest
 from ..services.scoring import scoring_config_current, trust_score_compute
 from ..services.signatures import SignatureHeaders
@@ -101,17 +101,6 @@ TRUST_SCORE_RECORD = {
         "provenance": {"type": "object"},
     },
 }
-
-
-class ReadThrottle(AnonRateThrottle):
-    """Public reads are rate-limited per client address."""
-
-    scope = "reads"
-
-    def allow_request(self, request: Request, view: APIView) -> bool:
-        if self.rate is None:
-            return True
-        return super().allow_request(request, view)
 
 
 def _idempotency_key(request: Request) -> str | None:
@@ -252,25 +241,18 @@ class AgentListView(generics.ListCreateAPIView):
     @extend_schema(
         summary="Register an agent",
         request=AgentCreateSerializer,
-        responses={201: AgentSerializer, 200: AgentSerializer, 400: PROBLEM, 401: PROBLEM},
+        responses={201: AgentSerializer, 200: AgentSerializer, 400: PROBLEM, 401: PROBLEM, 403: PROBLEM},
         tags=["agents"],
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        provider = _provider(request)
+        # Refusals first (suspended, chain facts, eip155): the serializer does not know those fields.
+        agent_registration_authorize(provider=provider, body=request.data)
         data = AgentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        v = data.validated_data
-        existed = Agent.objects.filter(subject_id=v["subjectId"]).exists()
-        agent = agent_register(
-            subject_id=v["subjectId"],
-            name=v.get("name", ""),
-            registry=v["registry"],
-            protocol=v.get("protocol", ""),
-            chain_id=v.get("chainId"),
-            erc8004_agent_id=v.get("erc8004AgentId"),
-            owner_address=v.get("ownerAddress", ""),
-        )
+        agent, created = agent_register_for_provider(provider=provider, data=data.validated_data)
         return Response(
-            AgentSerializer(agent).data, status=status.HTTP_200_OK if existed else status.HTTP_201_CREATED
+            AgentSerializer(agent).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
         )
 
 

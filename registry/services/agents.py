@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -10,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from common.errors import ApplicationError, FieldError
 
-from ..models import Agent
+from ..models import Agent, Provider
 
 
 def agent_register(
@@ -57,6 +58,67 @@ def agent_register(
     return agent
 
 
+# Subjects in the CAIP-10 eip155 namespace are ERC-8004 identities: only the chain indexer creates
+# them, with the owner and agent id the chain says (providers could otherwise squat on them).
+ONCHAIN_SUBJECT_PREFIX = "eip155:"
+CHAIN_FACT_FIELDS = {
+    "chainId": "chain_id",
+    "erc8004AgentId": "erc8004_agent_id",
+    "ownerAddress": "owner_address",
+}
+
+
+def is_onchain_subject(subject_id: str) -> bool:
+    return subject_id[: len(ONCHAIN_SUBJECT_PREFIX)].lower() == ONCHAIN_SUBJECT_PREFIX
+
+
+def _onchain_refused(pointer: str, subject_id: str) -> FieldError:
+    return FieldError(
+        pointer, f"{subject_id!r} is in the eip155 namespace: on-chain agents come only from the indexer."
+    )
+
+
+def agent_registration_authorize(*, provider: Provider, body: Any) -> None:
+    """What a provider may register (checked on the request body, before its format).
+
+    Providers name agents; they never set chain facts (`chainId`, `erc8004AgentId`, `ownerAddress`)
+    or claim an `eip155:` subject, and a suspended provider registers nothing.
+    """
+    if not provider.is_active:
+        raise ApplicationError(
+            f"Provider {provider.slug!r} is suspended; it cannot register agents.",
+            status=403,
+            problem="provider-suspended",
+        )
+    if not isinstance(body, Mapping):
+        return  # the format check names what is wrong
+    errors = [
+        FieldError(f"/{name}", "Set only from the chain by the indexer; providers cannot set it.")
+        for name in CHAIN_FACT_FIELDS
+        if name in body
+    ]
+    subject_id = body.get("subjectId")
+    if isinstance(subject_id, str) and is_onchain_subject(subject_id):
+        errors.append(_onchain_refused("/subjectId", subject_id))
+    if errors:
+        raise ApplicationError(
+            "Providers cannot register on-chain identities.", status=400, problem="validation", errors=errors
+        )
+
+
+def agent_register_for_provider(*, provider: Provider, data: Mapping[str, Any]) -> tuple[Agent, bool]:
+    """A provider registers an agent (POST /api/v1/agents); returns (agent, created)."""
+    agent_registration_authorize(provider=provider, body=data)
+    existed = Agent.objects.filter(subject_id=data["subjectId"]).exists()
+    agent = agent_register(
+        subject_id=data["subjectId"],
+        name=data.get("name", ""),
+        registry=data.get("registry", Agent.Registry.OTHER),
+        protocol=data.get("protocol", ""),
+    )
+    return agent, not existed
+
+
 def agents_resolve(
     *,
     subject_ids: Iterable[tuple[str, str | None, str | None, str]],
@@ -71,6 +133,14 @@ def agents_resolve(
     missing = [(s, r, p, ptr) for s, r, p, ptr in wanted if s not in found]
     if not missing:
         return found
+    onchain = [_onchain_refused(ptr, s) for s, _, _, ptr in missing if is_onchain_subject(s)]
+    if onchain:
+        raise ApplicationError(
+            f"Unknown on-chain agent {missing[0][0]!r}: it is registered when the indexer sees it.",
+            status=400,
+            problem="unknown-agent",
+            errors=onchain,
+        )
     if not settings.AUTO_REGISTER_AGENTS:
         errors = [FieldError(ptr, f"Unknown agent {s!r}; register it first.") for s, _, _, ptr in missing]
         first = missing[0][0]

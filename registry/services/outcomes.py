@@ -17,7 +17,7 @@ from ..models import Agent, CheckOutcome, Provider, VerificationSummary
 from ..schemas import STAKE_LEVELS
 from .agents import agents_resolve
 from .idempotency import idempotent_run
-from .signatures import SignatureHeaders, submission_verify
+from .signatures import SignatureHeaders, SignedSubmission, submission_verify
 from .summaries import _ensure_active, canonical_digest, canonical_json_errors
 from .validation import NormalisedOutcome, outcome_validate
 
@@ -56,9 +56,12 @@ def outcomes_ingest(
         raise validation_error(errors, what="outcomes")
     fingerprint = canonical_digest({"kind": "outcomes", "body": body}) if idempotency_key else ""
 
+    def verify() -> SignedSubmission | None:
+        if signature is None:
+            return None
+        return submission_verify(provider=provider, agent_id=body["agent"], body=body, headers=signature)
+
     def store() -> tuple[int, dict[str, Any]]:
-        if signature is not None:
-            submission_verify(provider=provider, agent_id=body["agent"], body=body, headers=signature)
         agent = agents_resolve(subject_ids=[(body["agent"], body.get("agentRegistry"), None, "/agent")])[
             body["agent"]
         ]
@@ -67,7 +70,9 @@ def outcomes_ingest(
             transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
         return status, answer
 
-    return idempotent_run(provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store)
+    return idempotent_run(
+        provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store, verify=verify
+    )
 
 
 def _store(

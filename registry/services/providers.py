@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from dataclasses import dataclass
+from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from common.errors import ApplicationError
+from common.errors import ApplicationError, FieldError
+from common.keycache import KeyLookupCache
+from untrusted.fetch import validate_url
 
 from ..models import Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
 
@@ -48,31 +51,43 @@ def api_key_create(*, provider: Provider, name: str = "", plaintext: str | None 
     return IssuedKey(record=record, plaintext=plaintext)
 
 
-def api_key_revoke(*, prefix: str) -> ProviderApiKey:
-    """Revoke the key that starts with `prefix` (as printed when it was issued)."""
+def api_key_revoke(*, prefix: str, actor: Any = None, actor_label: str = "") -> ProviderApiKey:
+    """Revoke the key that starts with `prefix` (as printed when it was issued); refused at once."""
     matches = list(ProviderApiKey.objects.filter(prefix__startswith=prefix[:16], revoked_at__isnull=True))
     matches = [k for k in matches if k.prefix.startswith(prefix) or prefix.startswith(k.prefix)]
     if not matches:
         raise ApplicationError(f"No active API key starts with {prefix!r}.", status=404, problem="not-found")
     if len(matches) > 1:
         raise ApplicationError(f"{len(matches)} keys start with {prefix!r}; give more characters.")
-    key = matches[0]
+    return api_key_revoke_record(key=matches[0], actor=actor, actor_label=actor_label)
+
+
+def api_key_revoke_record(*, key: ProviderApiKey, actor: Any = None, actor_label: str = "") -> ProviderApiKey:
+    """Revoke one key (the admin action's path); already revoked keys are left as they are."""
+    if key.revoked_at is not None:
+        return key
     key.revoked_at = timezone.now()
     key.save(update_fields=["revoked_at"])
     api_key_cache_clear()
-    ProviderAuditEvent.objects.create(provider=key.provider, action="key-revoked", reason=f"key {key.prefix}")
+    ProviderAuditEvent.objects.create(
+        provider=key.provider,
+        action="key-revoked",
+        actor=actor,
+        actor_label=actor_label,
+        reason=f"key {key.prefix}",
+    )
     return key
 
 
 # Authenticated pushes are the hot path; the key -> provider answer is kept per process for a few
-# seconds. A revocation or suspension therefore takes up to this long to reach other processes.
+# seconds. A revocation or suspension invalidates every process's entries at once (common.keycache).
 KEY_CACHE_SECONDS = 10.0
-_key_cache: dict[str, tuple[float, Provider]] = {}
+_key_cache: KeyLookupCache[Provider] = KeyLookupCache(name="provider", seconds=KEY_CACHE_SECONDS)
 
 
 def api_key_cache_clear() -> None:
-    """Forget cached key lookups (this process; others expire within KEY_CACHE_SECONDS)."""
-    _key_cache.clear()
+    """Forget cached key lookups in every process."""
+    _key_cache.invalidate()
 
 
 def provider_by_api_key(*, plaintext: str) -> Provider | None:
@@ -81,8 +96,8 @@ def provider_by_api_key(*, plaintext: str) -> Provider | None:
         return None
     digest = api_key_hash(plaintext)
     hit = _key_cache.get(digest)
-    if hit is not None and hit[0] > time.monotonic():
-        return hit[1]
+    if hit is not None:
+        return hit
     key = (
         ProviderApiKey.objects.select_related("provider")
         .filter(key_hash=digest, revoked_at__isnull=True)
@@ -93,10 +108,29 @@ def provider_by_api_key(*, plaintext: str) -> Provider | None:
     now = timezone.now()
     if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
         ProviderApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
-    if len(_key_cache) > 10_000:
-        _key_cache.clear()
-    _key_cache[digest] = (time.monotonic() + KEY_CACHE_SECONDS, key.provider)
+    _key_cache.put(digest, key.provider)
     return key.provider
+
+
+def provider_stats_endpoint_check(*, url: str) -> None:
+    """Refuse a stats endpoint the collector may not call (400 naming statsEndpoint); "" is none.
+
+    The collector checks again at every connection (untrusted.fetch); this is the early, clear answer
+    for whoever configures it: https only, no loopback, private, link-local, CGNAT, ULA or metadata
+    address, literal or resolved (OUTBOUND_ALLOW_HTTP / OUTBOUND_ALLOW_PRIVATE for development).
+    """
+    if not url:
+        return
+    problem = validate_url(
+        url, allow_http=settings.OUTBOUND_ALLOW_HTTP, allow_private=settings.OUTBOUND_ALLOW_PRIVATE
+    )
+    if problem:
+        raise ApplicationError(
+            f"The stats endpoint is not allowed: {problem}.",
+            status=400,
+            problem="validation",
+            errors=[FieldError("/statsEndpoint", problem)],
+        )
 
 
 @transaction.atomic
@@ -114,6 +148,7 @@ def provider_create(
     """Create a provider (and, by default, its first API key)."""
     if Provider.objects.filter(slug=slug).exists():
         raise ApplicationError(f"A provider with slug {slug!r} exists.", status=409, problem="conflict")
+    provider_stats_endpoint_check(url=stats_endpoint)
     provider = Provider(
         name=name,
         slug=slug,

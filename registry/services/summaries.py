@@ -28,7 +28,7 @@ from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
 from .idempotency import idempotent_run
 from .scoring import score_recompute_drain_ensure, score_recompute_schedule_many
-from .signatures import BATCH_AGENT, SignatureHeaders, submission_verify
+from .signatures import BATCH_AGENT, SignatureHeaders, SignedSubmission, submission_verify
 from .validation import NormalisedSummary, summary_validate
 
 
@@ -161,11 +161,14 @@ def summaries_ingest(
         else ""
     )
 
+    def verify() -> SignedSubmission | None:
+        if signature is None:
+            return None
+        signed_body: Any = {batch_key: bodies} if batch_key else bodies[0]
+        agent_id = BATCH_AGENT if batch_key else bodies[0]["agent"]
+        return submission_verify(provider=provider, agent_id=agent_id, body=signed_body, headers=signature)
+
     def store() -> tuple[int, dict[str, Any]]:
-        if signature is not None:
-            signed_body: Any = {batch_key: bodies} if batch_key else bodies[0]
-            agent_id = BATCH_AGENT if batch_key else bodies[0]["agent"]
-            submission_verify(provider=provider, agent_id=agent_id, body=signed_body, headers=signature)
         results = _store(provider, bodies, normalised, digests, prefix, source)
         created = sum(1 for r in results if r.created)
         answer: dict[str, Any]
@@ -179,7 +182,9 @@ def summaries_ingest(
             answer = results[0].to_dict()
         return (201 if created else 200), answer
 
-    return idempotent_run(provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store)
+    return idempotent_run(
+        provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store, verify=verify
+    )
 
 
 # A window is named by (subject id, windowDays, window end) before the agent's row is known.

@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import fastjsonschema
+from django.conf import settings
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaError
 
@@ -21,7 +22,15 @@ from common.errors import FieldError, json_pointer
 from ..schemas import OUTCOME_SCHEMA, STAKE_LEVELS, SUMMARY_SCHEMA, VERDICT_ALIASES
 
 RATE_SUM_TOLERANCE = 1e-6
-MAX_CLOCK_SKEW = timedelta(minutes=5)
+# Counts above this are refused: larger integers lose precision as floats in the scoring maths, and
+# a 64-bit database column overflows (a 500 on PostgreSQL) not far above it.
+MAX_COUNT = 2**53 - 1
+
+
+def max_clock_skew() -> timedelta:
+    """How far ahead of our clock a provider's timestamp may be (MAX_CLOCK_SKEW_SECONDS)."""
+    return timedelta(seconds=settings.MAX_CLOCK_SKEW_SECONDS)
+
 
 _summary_validator = Draft202012Validator(SUMMARY_SCHEMA)
 _outcome_validator = Draft202012Validator(OUTCOME_SCHEMA)
@@ -110,14 +119,45 @@ def _non_finite(value: Any, path: list[str | int]) -> list[FieldError]:
 
 
 def parse_timestamp(raw: str, path: list[str | int]) -> tuple[datetime | None, list[FieldError]]:
-    """Parse an RFC 3339 timestamp; naive times are refused rather than guessed."""
+    """Parse an RFC 3339 timestamp; naive times are refused rather than guessed.
+
+    A time whose UTC equivalent falls outside years 1..9999 (`0001-01-01T00:00:00+14:00`) is
+    refused as out of range: converting it raises OverflowError, which used to answer 500.
+    """
     try:
         value = datetime.fromisoformat(raw)
     except ValueError:
         return None, [FieldError(json_pointer(path), "Not an RFC 3339 date-time.")]
     if value.tzinfo is None:
         return None, [FieldError(json_pointer(path), "The date-time needs a time zone (e.g. a trailing Z).")]
-    return value.astimezone(UTC), []
+    try:
+        return value.astimezone(UTC), []
+    except OverflowError:
+        return None, [
+            FieldError(json_pointer(path), "The date-time is out of range (years 1 to 9999 in UTC).")
+        ]
+
+
+def _not_in_future(value: datetime | None, path: list[str | int]) -> list[FieldError]:
+    """A timestamp ahead of our clock by more than the allowed skew would never age out of a window."""
+    skew = max_clock_skew()
+    if value is not None and value > datetime.now(UTC) + skew:
+        name = path[-1] if path else "date-time"
+        return [
+            FieldError(
+                json_pointer(path),
+                f"{name} is in the future (more than {int(skew.total_seconds())} s ahead).",
+            )
+        ]
+    return []
+
+
+def _count_errors(counts: Iterable[tuple[Any, list[str | int]]]) -> list[FieldError]:
+    return [
+        FieldError(json_pointer(path), f"Must be at most {MAX_COUNT}.")
+        for value, path in counts
+        if isinstance(value, int | float) and value > MAX_COUNT
+    ]
 
 
 def summary_validate(
@@ -132,6 +172,22 @@ def summary_validate(
         errors = _schema_errors(_summary_validator.iter_errors(body), prefix)
         if errors:
             return None, errors
+    stake = body.get("stakeDistribution")
+    errors = _count_errors(
+        [
+            (body["totalChecks"], [*prefix, "totalChecks"]),
+            *(
+                (entry["checks"], [*prefix, "stakeDistribution", level, "checks"])
+                for level, entry in (stake or {}).items()
+            ),
+            *(
+                (item.get("checksContributed"), [*prefix, "providers", index, "checksContributed"])
+                for index, item in enumerate(body.get("providers") or [])
+            ),
+        ]
+    )
+    if errors:
+        return None, errors
     allow, block = float(body["allowRate"]), float(body["blockRate"])
     uncertain = body.get("uncertainRate")
     total = int(body["totalChecks"])
@@ -143,7 +199,6 @@ def summary_validate(
                 f"allowRate + blockRate + uncertainRate is {rate_sum:.6g}, above 1.",
             )
         )
-    stake = body.get("stakeDistribution")
     stake_norm: dict[str, dict[str, Any]] | None = None
     if stake is not None:
         stake_norm = {level: dict(entry) for level, entry in stake.items()}
@@ -160,13 +215,7 @@ def summary_validate(
         updated_at, more = parse_timestamp(body["updatedAt"], [*prefix, "updatedAt"])
         errors.extend(more)
         # A window ending in the future would never turn stale: allow only clock skew.
-        if updated_at is not None and updated_at > datetime.now(UTC) + MAX_CLOCK_SKEW:
-            errors.append(
-                FieldError(
-                    json_pointer([*prefix, "updatedAt"]),
-                    f"updatedAt is in the future (more than {int(MAX_CLOCK_SKEW.total_seconds())} s ahead).",
-                )
-            )
+        errors.extend(_not_in_future(updated_at, [*prefix, "updatedAt"]))
     if errors:
         return None, errors
     return (
@@ -197,6 +246,8 @@ def outcome_validate(
     if errors:
         return None, errors
     checked_at, errors = parse_timestamp(body["checkedAt"], [*prefix, "checkedAt"])
+    # An outcome dated in the future would be counted in every window until then.
+    errors.extend(_not_in_future(checked_at, [*prefix, "checkedAt"]))
     if errors or checked_at is None:
         return None, errors
     stake = body.get("stake", "")

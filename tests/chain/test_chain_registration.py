@@ -86,9 +86,16 @@ def test_it_refuses_bad_data_uris(uri: str) -> None:
 
 
 def test_it_fetches_over_http_only_when_allowed(server: str) -> None:
-    assert fetch_registration_file(f"{server}/agent.json", allow_http=True) == REGISTRATION
+    assert (
+        fetch_registration_file(f"{server}/agent.json", allow_http=True, allow_private=True) == REGISTRATION
+    )
     with pytest.raises(RegistrationFetchError, match="scheme"):
-        fetch_registration_file(f"{server}/agent.json")
+        fetch_registration_file(f"{server}/agent.json", allow_private=True)
+
+
+def test_it_refuses_a_registration_file_on_a_private_address_by_default(server: str) -> None:
+    with pytest.raises(RegistrationFetchError, match="private or local"):
+        fetch_registration_file(f"{server}/agent.json", allow_http=True)
 
 
 def test_it_fetches_ipfs_through_the_configured_gateway(server: str) -> None:
@@ -97,7 +104,7 @@ def test_it_fetches_ipfs_through_the_configured_gateway(server: str) -> None:
         == "https://gw.example/ipfs/bafy/x"
     )
     document = fetch_registration_file(
-        "ipfs://bafyexample/agent.json", ipfs_gateway=f"{server}/ipfs/", allow_http=True
+        "ipfs://bafyexample/agent.json", ipfs_gateway=f"{server}/ipfs/", allow_http=True, allow_private=True
     )
     assert document["name"] == "from ipfs"
 
@@ -108,12 +115,14 @@ def test_it_fetches_ipfs_through_the_configured_gateway(server: str) -> None:
 )
 def test_it_refuses_oversized_non_object_and_missing_files(server: str, path: str, message: str) -> None:
     with pytest.raises(RegistrationFetchError, match=message):
-        fetch_registration_file(f"{server}{path}", allow_http=True, max_bytes=1000)
+        fetch_registration_file(f"{server}{path}", allow_http=True, allow_private=True, max_bytes=1000)
 
 
 def test_it_reports_an_unreachable_host_as_a_fetch_error() -> None:
     with pytest.raises(RegistrationFetchError, match="failed"):
-        fetch_registration_file("http://127.0.0.1:9/agent.json", allow_http=True, timeout=2.0)
+        fetch_registration_file(
+            "http://127.0.0.1:9/agent.json", allow_http=True, allow_private=True, timeout=2.0
+        )
 
 
 def test_it_reads_the_registration_file_an_agent_registered(identity, new_account, transact) -> None:

@@ -25,6 +25,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "docker" / "entrypoint.sh"
+# What the TLS-terminating proxy in front of the container adds to each request.
+PROXIED = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
 
 
 def _free_port() -> int:
@@ -40,7 +42,15 @@ def container_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")
+        # SECURE_SSL_REDIRECT: the test settings turn it off in this process; the container keeps its default.
+        if key
+        not in (
+            "DJANGO_SETTINGS_MODULE",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "CELERY_BROKER_URL",
+            "SECURE_SSL_REDIRECT",
+        )
     }
     env.update(
         {
@@ -54,6 +64,9 @@ def container_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
             "HOST": "127.0.0.1",
             "PORT": str(_free_port()),
             "WEB_CONCURRENCY": "1",
+            # As deployed: behind one TLS-terminating proxy that says so in X-Forwarded-Proto (the
+            # production defaults redirect plain HTTP to https, except /healthz).
+            "TRUSTED_PROXY_COUNT": "1",
         }
     )
     return env
@@ -96,7 +109,7 @@ def web(container_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory)
 
 def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, Message, bytes]:
     """(status, headers looked up case-insensitively, body); granian sends lower-case header names."""
-    request = urllib.request.Request(url, headers=headers or {})
+    request = urllib.request.Request(url, headers={**PROXIED, **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, answer.headers, answer.read()
@@ -157,7 +170,7 @@ def test_it_accepts_a_pushed_summary_end_to_end(web: str, container_env: dict[st
     request = urllib.request.Request(
         f"{web}/api/v1/summaries",
         data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "Authorization": f"Bearer {found.group(1)}"},
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {found.group(1)}", **PROXIED},
         method="POST",
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
@@ -166,3 +179,21 @@ def test_it_accepts_a_pushed_summary_end_to_end(web: str, container_env: dict[st
     status, _, record = _get(f"{web}/api/v1/agents/boxed-agent/trust-score")
     assert status == 200
     assert json.loads(record)["subjectId"] == "boxed-agent"
+
+
+def test_it_redirects_plain_http_to_https_but_answers_health_checks(web: str) -> None:
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as plain:
+        opener.open(f"{web}/api/v1/providers", timeout=10)
+    assert plain.value.code == 301
+    assert plain.value.headers["Location"].startswith("https://")
+    with opener.open(f"{web}/healthz", timeout=10) as health:
+        assert health.status == 200
+    status, headers, _ = _get(f"{web}/agents/")
+    assert status == 200
+    assert "max-age=31536000" in headers["Strict-Transport-Security"]
+    assert "default-src 'self'" in headers["Content-Security-Policy"]

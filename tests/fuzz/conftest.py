@@ -17,6 +17,7 @@ from attestations.services.keys import service_key_reset
 from registry.services.agents import agent_register
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
+from verification.services.operators import operator_agent_link_grant
 from verification.services.tools import operator_key_create, tool_engine_reset, tool_profile_save
 
 SIGNING_KEY = "0x" + "6b" * 32
@@ -65,10 +66,15 @@ def fuzz_world(
         assert issued is not None
         operator = operator_key_create(name="Fuzz operator")
         for subject_id in AGENT_IDS:
-            agent_register(subject_id=subject_id, name=f"Agent {subject_id}")
+            agent = agent_register(subject_id=subject_id, name=f"Agent {subject_id}")
+            # Linked, so the fuzzed verifications reach the engine instead of stopping at the 403.
+            operator_agent_link_grant(operator=operator.record.owner, agent=agent, granted_by="fuzz")
         summaries_ingest(provider=provider, bodies=[_summary(AGENT_IDS[0])])
         tool_profile_save(
-            tool_name=TOOL_NAME, data={"requiredFields": ["temperature"], "stake": "low"}, actor="fuzz"
+            tool_name=TOOL_NAME,
+            data={"requiredFields": ["temperature"], "stake": "low"},
+            actor="fuzz",
+            operator=operator.record.owner,
         )
         yield FuzzWorld(provider_key=issued.plaintext, operator_key=operator.plaintext)
         tool_engine_reset(clear_state=True)

@@ -199,3 +199,28 @@ def test_it_lists_summaries_and_scores_for_auditors(
     assert client.get("/admin/registry/trustscore/").status_code == 200
     events = client.get("/admin/registry/providerauditevent/")
     assert events.status_code == 200 and "created" in events.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "error"),
+    [
+        ("https://10.0.0.1/stats", "10.0.0.1 is a private or local address"),
+        ("https://169.254.169.254/", "169.254.169.254 is a cloud metadata address"),
+        ("http://93.184.215.14/", "scheme 'http' is not allowed; use https"),
+        ("https://93.184.215.14/stats", None),
+        ("", None),
+    ],
+)
+def test_it_checks_the_stats_endpoint_in_the_admin_form(
+    admin_client_logged_in: tuple[Client, Any], endpoint: str, error: str | None
+) -> None:
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/admin/registry/provider/add/")
+    request.user = admin_client_logged_in[1]
+    form_class = admin.site._registry[Provider].get_form(request)
+    form = form_class(data={"name": "Edited", "slug": "edited", "stats_endpoint": endpoint})
+    assert form.is_valid() == (error is None), form.errors
+    if error is not None:
+        assert form.errors["stats_endpoint"] == [error]

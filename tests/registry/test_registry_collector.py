@@ -86,6 +86,13 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
+@pytest.fixture(autouse=True)
+def local_endpoints_allowed(settings: Any) -> None:
+    """The stats servers here listen on 127.0.0.1 over http, which production refuses."""
+    settings.OUTBOUND_ALLOW_HTTP = True
+    settings.OUTBOUND_ALLOW_PRIVATE = True
+
+
 @pytest.fixture
 def stats_server() -> Iterator[StatsServer]:
     with StatsServer() as server:
@@ -202,3 +209,51 @@ def test_it_collects_every_provider_from_the_beat_task_despite_one_failing(
     assert record["trustScore"] == output_verification([GOOD_SIGNAL])["total"]
     committed(lambda: collect_all_provider_stats.delay().get())
     assert VerificationSummary.objects.count() == 1
+
+
+def test_it_refuses_a_local_endpoint_by_default(
+    providers: dict[str, Provider], stats_server: StatsServer, settings: Any
+) -> None:
+    settings.OUTBOUND_ALLOW_PRIVATE = False
+    report = provider_stats_collect(provider=providers["good"])
+    # One refusal stops the provider's round: every agent would be refused the same way.
+    assert (report.stored, report.not_found) == (0, 0)
+    assert list(report.failed.values()) == ["refused: 127.0.0.1 is a private or local address"]
+    assert stats_server.requests == []
+    settings.OUTBOUND_ALLOW_HTTP = False
+    settings.OUTBOUND_ALLOW_PRIVATE = True
+    report = provider_stats_collect(provider=providers["good"])
+    assert list(report.failed.values()) == ["refused: scheme 'http' is not allowed; use https"]
+    assert stats_server.requests == []
+
+
+def test_it_gives_up_a_huge_answer_at_the_byte_cap(
+    providers: dict[str, Provider], stats_server: StatsServer, settings: Any
+) -> None:
+    settings.PULL_MAX_BYTES = 4096
+    stats_server.answers["good-agent"] = (200, {**GOOD_SIGNAL, "padding": "x" * 64 * 1024})
+    report = provider_stats_collect(provider=providers["good"])
+    assert report.stored == 0
+    assert report.failed["good-agent"].startswith("OutboundTooLarge: the answer is larger than 4096 bytes")
+
+
+def test_it_refuses_an_answer_nested_too_deep(
+    providers: dict[str, Provider], stats_server: StatsServer
+) -> None:
+    deep: list[Any] = []
+    for _ in range(80):  # past untrusted.jsonbounds.MAX_DEPTH (64)
+        deep = [deep]
+    stats_server.answers["good-agent"] = (200, deep)
+    report = provider_stats_collect(provider=providers["good"])
+    assert report.failed["good-agent"] == "the answer is not JSON (or nests too deep)"
+
+
+def test_it_bounds_a_slow_answer_by_the_whole_deadline(
+    providers: dict[str, Provider], stats_server: StatsServer, settings: Any
+) -> None:
+    settings.PULL_TIMEOUT_SECONDS = 0.5
+    stats_server.delay["good-agent"] = 2.0
+    started = time.monotonic()
+    report = provider_stats_collect(provider=providers["good"])
+    assert "OutboundTimeout" in report.failed["good-agent"]
+    assert time.monotonic() - started < 1.5

@@ -134,9 +134,20 @@ def test_it_refuses_to_revoke_an_unknown_key() -> None:
         run("revoke_api_key", "trk_nothere")
 
 
-def test_it_seeds_the_demo_again_over_its_own_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_it_refuses_to_seed_the_demo_with_debug_off(tmp_path: Path, settings: Any) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG=1"):
+        run("seed_demo", "--quiet", "--signing-key-file", str(tmp_path / "key"))
+    assert not Provider.objects.exists()
+    assert not (tmp_path / "key").exists()
+
+
+def test_it_seeds_the_demo_again_over_its_own_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
     # `make run` seeds on every start: the second start, later, finds the demo's suspended provider
     # (whose reports are then refused) and the demo's outcome ids (idempotency keys) already used.
+    settings.DEBUG = True  # seed_demo refuses to run otherwise
     key_file = tmp_path / "key"
     run("seed_demo", "--quiet", "--signing-key-file", str(key_file))
     suspended = Provider.objects.get(slug="shady-verifier")
@@ -150,3 +161,32 @@ def test_it_seeds_the_demo_again_over_its_own_data(tmp_path: Path, monkeypatch: 
     suspended.refresh_from_db()
     assert suspended.status == Provider.Status.SUSPENDED and suspended.summaries.count() == reports > 0
     assert suspended.audit_events.filter(action="suspended").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "reason"),
+    [
+        ("http://127.0.0.1:8000", "scheme 'http'"),
+        ("https://127.0.0.1:8000", "127.0.0.1 is a private or local address"),
+        ("https://[::1]/", "::1 is a private or local address"),
+        ("https://10.0.0.1/", "private or local"),
+        ("https://169.254.169.254/latest/meta-data/", "cloud metadata address"),
+        ("https://metadata.google.internal/", "cloud metadata name"),
+        ("https://localhost/api", "loopback name"),
+        ("ftp://stats.example/", "scheme 'ftp'"),
+    ],
+)
+def test_it_refuses_a_stats_endpoint_that_points_inside(endpoint: str, reason: str) -> None:
+    with pytest.raises(CommandError, match=re.escape(reason)):
+        run("create_provider", "--name", "Inside", "--slug", "inside", "--stats-endpoint", endpoint)
+    assert not Provider.objects.filter(slug="inside").exists()
+
+
+def test_it_accepts_a_local_stats_endpoint_only_when_allowed(settings: Any) -> None:
+    settings.OUTBOUND_ALLOW_HTTP = True
+    settings.OUTBOUND_ALLOW_PRIVATE = True
+    run("create_provider", "--name", "Dev", "--slug", "dev", "--stats-endpoint", "http://127.0.0.1:8000")
+    assert Provider.objects.get(slug="dev").stats_endpoint == "http://127.0.0.1:8000"
+    # Metadata stays out even then.
+    with pytest.raises(CommandError, match="cloud metadata"):
+        run("create_provider", "--name", "M", "--slug", "m", "--stats-endpoint", "http://169.254.169.254/")

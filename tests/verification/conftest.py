@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from verification.services.tools import operator_key_create, tool_engine_reset
+from registry.models import Agent
+from registry.services.agents import agent_register
+from verification.services.operators import operator_agent_link_grant
+from verification.services.tools import IssuedOperatorKey, operator_key_create, tool_engine_reset
 
 
 @pytest.fixture(autouse=True)
@@ -22,8 +26,24 @@ def isolated_engine() -> Iterator[None]:
 
 
 @pytest.fixture
-def operator(db: None) -> APIClient:
-    issued = operator_key_create(name="Acme agents")
+def operator_key(db: None) -> IssuedOperatorKey:
+    return operator_key_create(name="Acme agents")
+
+
+@pytest.fixture
+def operator(operator_key: IssuedOperatorKey) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {issued.plaintext}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {operator_key.plaintext}")
     return client
+
+
+@pytest.fixture
+def linked_agent(operator_key: IssuedOperatorKey) -> Callable[..., Agent]:
+    """Register an agent and link the `operator` fixture's operator to it (its runs then count)."""
+
+    def make(subject_id: str, **fields: Any) -> Agent:
+        agent = agent_register(subject_id=subject_id, **fields)
+        operator_agent_link_grant(operator=operator_key.record.owner, agent=agent, granted_by="test")
+        return agent
+
+    return make

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from registry.models import CheckOutcome
-from registry.services.agents import agent_register
+from registry.models import Agent, CheckOutcome
 from verification.models import ToolVerification
 from verification.services.calibration import tool_calibration_fit
 from verification.services.engine_provider import ENGINE_SLUG
@@ -63,9 +63,12 @@ def test_it_fits_a_calibration_that_lowers_the_error(
 
 
 def test_it_reports_calibrated_confidence_to_the_registry(
-    operator: APIClient, labelled: list[dict[str, Any]], django_capture_on_commit_callbacks: Any
+    operator: APIClient,
+    labelled: list[dict[str, Any]],
+    django_capture_on_commit_callbacks: Any,
+    linked_agent: Callable[..., Agent],
 ) -> None:
-    agent_register(subject_id="agent-cal")
+    linked_agent("agent-cal")
     with django_capture_on_commit_callbacks(execute=True):
         before = verify(operator, 100, agent="agent-cal")
     # The feedback also moved the tool's threshold, so the verdict may be either; confidence is in it.

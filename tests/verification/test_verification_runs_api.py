@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -13,8 +13,7 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from registry.models import CheckOutcome
-from registry.services.agents import agent_register
+from registry.models import Agent, CheckOutcome
 from verification.models import RunVerification
 from verification.services.engine_provider import ENGINE_SLUG
 
@@ -86,9 +85,9 @@ def test_it_names_the_json_path_of_a_malformed_message(operator: APIClient) -> N
 
 
 def test_it_counts_a_checked_run_for_the_agent(
-    operator: APIClient, django_capture_on_commit_callbacks: Any
+    operator: APIClient, django_capture_on_commit_callbacks: Any, linked_agent: Callable[..., Agent]
 ) -> None:
-    agent_register(subject_id="agent-run")
+    linked_agent("agent-run")
     with django_capture_on_commit_callbacks(execute=True):
         operator.post("/api/v1/verify/run", {"messages": run(WRONG), "agent": "agent-run"}, format="json")
         operator.post(

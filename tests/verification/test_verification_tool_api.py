@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from registry.models import CheckOutcome
-from registry.services.agents import agent_register
+from registry.models import Agent, CheckOutcome
 from verification.models import ToolVerification
 from verification.services.engine_provider import ENGINE_SLUG
 
@@ -63,21 +63,19 @@ def test_it_names_the_field_of_a_bad_call(operator: APIClient) -> None:
 
 
 def test_it_refuses_a_hostile_result_with_a_clear_error(operator: APIClient) -> None:
-    deep: Any = 0
-    for _ in range(5000):
-        deep = [deep]
-    response = operator.post(
-        "/api/v1/verify/tool-call", call(result=__import__("json").dumps(deep)), format="json"
-    )
+    # Written as text: with the interpreter's recursion limit (restored at start-up) json.dumps
+    # itself refuses a value this deep.
+    deep = "[" * 5000 + "0" + "]" * 5000
+    response = operator.post("/api/v1/verify/tool-call", call(result=deep), format="json")
     assert response.status_code in (200, 400)
     if response.status_code == 400:
         assert response.json()["errors"][0]["field"] == "result"
 
 
 def test_it_counts_verifications_as_the_engines_outcomes_for_the_agent(
-    operator: APIClient, django_capture_on_commit_callbacks: Any
+    operator: APIClient, django_capture_on_commit_callbacks: Any, linked_agent: Callable[..., Agent]
 ) -> None:
-    agent_register(subject_id="agent-tools")
+    linked_agent("agent-tools")
     operator.put("/api/v1/tools/get_weather/profile", WEATHER, format="json")
     with django_capture_on_commit_callbacks(execute=True):
         operator.post("/api/v1/verify/tool-call", call(agent="agent-tools"), format="json")

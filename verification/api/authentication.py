@@ -8,7 +8,10 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions, permissions
 from rest_framework.request import Request
 
+from common.throttling import failed_authentication_charge
+
 from ..models import OperatorApiKey
+from ..services.operators import operator_ensure_active
 from ..services.tools import OPERATOR_KEY_PREFIX, operator_by_key
 
 
@@ -26,6 +29,7 @@ class OperatorKeyAuthentication(authentication.BaseAuthentication):
             return None
         operator = operator_by_key(plaintext=key)
         if operator is None:
+            failed_authentication_charge(request)
             raise exceptions.AuthenticationFailed("The operator key is not valid or has been revoked.")
         return OperatorPrincipal(operator), key
 
@@ -34,10 +38,16 @@ class OperatorKeyAuthentication(authentication.BaseAuthentication):
 
 
 class IsOperator(permissions.BasePermission):
+    """An operator's key, of an operator that is not suspended (403 `forbidden` when it is)."""
+
     message = "An operator API key is required (Authorization: Bearer tro_…)."
 
     def has_permission(self, request: Request, view: object) -> bool:
-        return isinstance(request.user, OperatorPrincipal)
+        principal = request.user
+        if not isinstance(principal, OperatorPrincipal):
+            return False
+        operator_ensure_active(operator=principal.operator.owner)
+        return True
 
 
 class OperatorKeyScheme(OpenApiAuthenticationExtension):

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from registry.api.views import PROBLEM, ReadThrottle
 from registry.models import Agent
 
+from ..models import OperatorApiKey
 from ..services.safety import (
     OBSERVATION_SCHEMA,
     SCAN_SCHEMA,
@@ -18,9 +19,14 @@ from ..services.safety import (
     runtime_observation_record,
     text_scan,
 )
-from .authentication import IsOperator, OperatorKeyAuthentication
+from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 
 OBJECT = OpenApiResponse(response={"type": "object"})
+
+
+def _operator(request: Request) -> OperatorApiKey | None:
+    principal = request.user
+    return principal.operator if isinstance(principal, OperatorPrincipal) else None
 
 
 class ScanView(APIView):
@@ -31,11 +37,11 @@ class ScanView(APIView):
         operation_id="scan_text",
         summary="Scan a text for prompt injection (9 categories), PII (redactable) and hallucination risk",
         request={"application/json": SCAN_SCHEMA},
-        responses={200: OBJECT, 400: PROBLEM, 401: PROBLEM, 413: PROBLEM},
+        responses={200: OBJECT, 400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 413: PROBLEM, 429: PROBLEM},
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
-        return Response(text_scan(body=request.data))
+        return Response(text_scan(body=request.data, operator=_operator(request)))
 
 
 class RuntimeObservationView(APIView):
@@ -46,12 +52,22 @@ class RuntimeObservationView(APIView):
         operation_id="runtime_observation_create",
         summary="Report one model call (latency, tokens, answer) and get its health against the baseline",
         request={"application/json": OBSERVATION_SCHEMA},
-        responses={200: OBJECT, 400: PROBLEM, 401: PROBLEM, 404: PROBLEM, 413: PROBLEM},
+        responses={
+            200: OBJECT,
+            400: PROBLEM,
+            401: PROBLEM,
+            403: PROBLEM,
+            404: PROBLEM,
+            413: PROBLEM,
+            429: PROBLEM,
+        },
         tags=["engine"],
     )
     def post(self, request: Request, subject_id: str) -> Response:
         agent = get_object_or_404(Agent, subject_id=subject_id)
-        return Response(runtime_observation_record(agent=agent, body=request.data))
+        return Response(
+            runtime_observation_record(agent=agent, body=request.data, operator=_operator(request))
+        )
 
 
 class AgentHealthView(APIView):

@@ -45,7 +45,13 @@ class ToolCallVerifyView(APIView):
         operation_id="verify_tool_call",
         summary='Verify one tool-call result, or a batch of them in order ({"calls": [...]})',
         request={"application/json": {"oneOf": [TOOL_CALL_SCHEMA, TOOL_CALL_BATCH_SCHEMA]}},
-        responses={200: OpenApiResponse(response=RESULT), 400: PROBLEM, 401: PROBLEM},
+        responses={
+            200: OpenApiResponse(response=RESULT),
+            400: PROBLEM,
+            401: PROBLEM,
+            403: PROBLEM,
+            429: PROBLEM,
+        },
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
@@ -74,13 +80,18 @@ class ToolFeedbackView(APIView):
             200: OpenApiResponse(response={"type": "object"}),
             400: PROBLEM,
             401: PROBLEM,
+            403: PROBLEM,
             404: PROBLEM,
             409: PROBLEM,
         },
         tags=["engine"],
     )
     def post(self, request: Request, verification_id: str) -> Response:
-        return Response(tool_feedback_record(public_id=verification_id, body=request.data))
+        return Response(
+            tool_feedback_record(
+                public_id=verification_id, body=request.data, operator=_operator(request).owner
+            )
+        )
 
 
 class ToolProfileListView(APIView):
@@ -118,12 +129,19 @@ class ToolProfileView(APIView):
         operation_id="tool_profile_update",
         summary="Create or update a tool's profile",
         request={"application/json": TOOL_PROFILE_SCHEMA},
-        responses={200: OpenApiResponse(response={"type": "object"}), 400: PROBLEM, 401: PROBLEM},
+        responses={
+            200: OpenApiResponse(response={"type": "object"}),
+            400: PROBLEM,
+            401: PROBLEM,
+            403: PROBLEM,
+        },
         tags=["engine"],
     )
     def put(self, request: Request, tool: str) -> Response:
         operator = _operator(request)
-        record = tool_profile_save(tool_name=tool, data=request.data, actor=f"operator:{operator.name}")
+        record = tool_profile_save(
+            tool_name=tool, data=request.data, actor=f"operator:{operator.name}", operator=operator.owner
+        )
         return Response(tool_profile_to_dict(record))
 
 

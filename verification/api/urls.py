@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import runs, safety, tools, views
+from . import operators, runs, safety, tools, views
 
 app_name = "engine-stats"
 
@@ -25,6 +25,13 @@ api_urlpatterns = [
         name="runtime-observations",
     ),
     path("agents/<str:subject_id>/health", safety.AgentHealthView.as_view(), name="agent-health"),
+    path("operators/me", operators.OperatorMeView.as_view(), name="operator-me"),
+    path(
+        "operators/me/wallet/challenge",
+        operators.WalletChallengeView.as_view(),
+        name="operator-wallet-challenge",
+    ),
+    path("operators/me/wallet", operators.WalletProofView.as_view(), name="operator-wallet"),
     path("tools", tools.ToolProfileListView.as_view(), name="tool-profiles"),
     path("tools/<str:tool>/profile", tools.ToolProfileView.as_view(), name="tool-profile"),
     path("tools/<str:tool>/baseline", tools.ToolBaselineView.as_view(), name="tool-baseline"),

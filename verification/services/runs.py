@@ -30,6 +30,7 @@ from ..engine.runs import (
 )
 from ..models import OperatorApiKey, RunVerification
 from .engine_provider import engine_outcome_record
+from .operators import operator_agent_authorize, operator_ensure_active, operator_quota_consume
 from .safety import run_injection_signals
 
 _INDEX = re.compile(r"\[(\d+)\]")
@@ -61,17 +62,29 @@ def run_config() -> RunVerifierConfig:
     )
 
 
-def _agent(subject_id: str | None, pointer: str) -> Agent | None:
+def _agent(
+    subject_id: str | None, pointer: str, operator: OperatorApiKey | None, name: str = "agent"
+) -> Agent | None:
+    """The agent a run is verified for; the operator must be linked to it (its runs move the score)."""
     if not subject_id:
         return None
-    agent = Agent.objects.filter(subject_id=subject_id).first()
+    agent = Agent.objects.filter(subject_id=subject_id).first() if isinstance(subject_id, str) else None
     if agent is None:
         raise ApplicationError(
             f"Unknown agent {subject_id!r}.",
             problem="unknown-agent",
             errors=[FieldError(pointer, "Unknown agent.")],
         )
+    if operator is not None:
+        operator_agent_authorize(operator=operator.owner, agent=agent, pointer=pointer, name=name)
     return agent
+
+
+def _admit(operator: OperatorApiKey | None, count: int = 1) -> None:
+    """A suspended operator is refused; otherwise the work counts against its daily quota."""
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+        operator_quota_consume(operator=operator.owner, count=count)
 
 
 def _verify(messages: Any, tools: Any, probe_answers: Any, prefix: str = "") -> HallucinationReport:
@@ -145,7 +158,8 @@ def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
         raise validation_error([FieldError("", "Expected an object with messages.")], what="agent run")
     if "messages" not in body:
         raise validation_error([FieldError("/messages", "This field is required.")], what="agent run")
-    agent = _agent(body.get("agent"), "/agent")
+    agent = _agent(body.get("agent"), "/agent", operator)
+    _admit(operator)
     report = _verify(body["messages"], body.get("tools"), body.get("probeAnswers"))
     record = _store(report, operator=operator, agent=agent, source="api")
     injections = run_injection_signals(body["messages"])
@@ -187,7 +201,9 @@ def proxy_chat_completion(
         raise validation_error(
             [FieldError("", f"x-hallucination-action must be one of {', '.join(ACTIONS)}.")]
         )
-    agent = _agent(agent_id, "")
+    # The header is not in the body: the problem's pointer is the document root, its detail names it.
+    agent = _agent(agent_id, "", operator, name="the x-agent-id header")
+    _admit(operator)
     upstream = _call_upstream(body)
     choices = upstream.get("choices") or []
     answer = (choices[0].get("message") or {}) if choices and isinstance(choices[0], dict) else {}
@@ -252,7 +268,7 @@ def _call_upstream(body: dict[str, Any]) -> dict[str, Any]:
             extra={"upstreamStatus": status},
         )
     try:
-        data = bounded_json(b"".join(chunks))
+        data = bounded_json(b"".join(chunks), max_depth=settings.JSON_MAX_DEPTH)
     except ValueError:
         raise ApplicationError(
             "The upstream answer is not JSON.", status=502, problem="server-error"

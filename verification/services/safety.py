@@ -20,7 +20,8 @@ from ..engine.safety import (
     scan_text,
     update_baseline,
 )
-from ..models import HealthBaselineRecord, RuntimeObservation
+from ..models import HealthBaselineRecord, OperatorApiKey, RuntimeObservation
+from .operators import operator_agent_authorize, operator_ensure_active, operator_quota_consume
 
 SCAN_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -75,9 +76,12 @@ def _too_long(field: str, size: int, limit: int) -> ApplicationError:
     )
 
 
-def text_scan(*, body: Any) -> dict[str, Any]:
+def text_scan(*, body: Any, operator: OperatorApiKey | None = None) -> dict[str, Any]:
     """Injection, PII (optionally redacted) and hallucination risk of one text."""
     _check(_scan_validator, body, "scan request")
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+        operator_quota_consume(operator=operator.owner)
     if len(body["text"]) > MAX_SCAN_CHARS:
         raise _too_long("text", len(body["text"]), MAX_SCAN_CHARS)
     if len(body.get("context", "")) > MAX_CONTEXT_CHARS:
@@ -97,9 +101,19 @@ def text_scan(*, body: Any) -> dict[str, Any]:
     return out
 
 
-def runtime_observation_record(*, agent: Agent, body: Any) -> dict[str, Any]:
-    """Compare a model call with the agent's baseline for that model, then fold it in."""
+def runtime_observation_record(
+    *, agent: Agent, body: Any, operator: OperatorApiKey | None = None
+) -> dict[str, Any]:
+    """Compare a model call with the agent's baseline for that model, then fold it in.
+
+    Only an operator linked to the agent reports its runtime: the baseline is the agent's.
+    """
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+        operator_agent_authorize(operator=operator.owner, agent=agent, pointer="")
     _check(_observation_validator, body, "runtime observation")
+    if operator is not None:
+        operator_quota_consume(operator=operator.owner)
     if len(body.get("text", "")) > MAX_SCAN_CHARS:
         raise _too_long("text", len(body["text"]), MAX_SCAN_CHARS)
     observation = HealthObservation(

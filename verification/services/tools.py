@@ -5,6 +5,7 @@ every verification stored and counted as the engine's outcome for the agent.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import threading
 import time
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
@@ -24,13 +25,20 @@ from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
 from ..engine.tools.patterns import pattern_problem
 from ..engine.tools.stats import quantile
-from ..models import OperatorApiKey, ToolProfileRecord, ToolVerification
+from ..models import Operator, OperatorApiKey, ToolProfileRecord, ToolVerification
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from .calibration import calibrated_probability
 from .engine_provider import engine_outcome_record
+from .operators import (
+    operator_ensure_active,
+    operator_may_act_for,
+    operator_quota_consume,
+    tool_profile_authorize_edit,
+)
 
 OPERATOR_KEY_PREFIX = "tro_"
 PROFILE_VERSION_KEY = "verification:tool-profiles:version"
+audit_logger = logging.getLogger("verification.audit")
 
 _call_validator = Draft202012Validator(TOOL_CALL_SCHEMA)
 _profile_validator = Draft202012Validator(TOOL_PROFILE_SCHEMA)
@@ -45,10 +53,16 @@ class IssuedOperatorKey:
     plaintext: str
 
 
-def operator_key_create(*, name: str) -> IssuedOperatorKey:
-    """Issue a key for an agent operator; the plaintext is returned once."""
+def operator_key_create(*, name: str, owner: Operator | None = None) -> IssuedOperatorKey:
+    """Issue a key for an agent operator; the plaintext is returned once.
+
+    Without `owner` the key belongs to a new Operator of the same name; pass the operator to rotate
+    keys (its links and profiles stay with it).
+    """
     plaintext = OPERATOR_KEY_PREFIX + secrets.token_urlsafe(32)
+    owner = owner or Operator.objects.create(name=name)
     record = OperatorApiKey.objects.create(
+        owner=owner,
         name=name,
         prefix=plaintext[: len(OPERATOR_KEY_PREFIX) + 8],
         key_hash=hashlib.sha256(plaintext.encode()).hexdigest(),
@@ -56,27 +70,52 @@ def operator_key_create(*, name: str) -> IssuedOperatorKey:
     return IssuedOperatorKey(record=record, plaintext=plaintext)
 
 
-# Like provider keys: cached per process for a few seconds (revocations reach other processes that late).
-OPERATOR_KEY_CACHE_SECONDS = 10.0
-_operator_cache: dict[str, tuple[float, OperatorApiKey]] = {}
-
-
-def operator_key_cache_clear() -> None:
-    _operator_cache.clear()
-
-
 def operator_by_key(*, plaintext: str) -> OperatorApiKey | None:
+    """The active key, or None. Not cached per process (unlike provider keys): one indexed query is
+    nothing next to the engine work an operator request starts, and revocations and any other change
+    to the key take effect from the next request in every process."""
     if not plaintext.startswith(OPERATOR_KEY_PREFIX):
         return None
     key_hash = hashlib.sha256(plaintext.encode()).hexdigest()
-    hit = _operator_cache.get(key_hash)
-    if hit is not None and hit[0] > time.monotonic():
-        return hit[1]
-    key = OperatorApiKey.objects.filter(key_hash=key_hash, revoked_at__isnull=True).first()
-    if key is not None and (
-        key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60
-    ):
+    key = (
+        OperatorApiKey.objects.select_related("owner")
+        .filter(key_hash=key_hash, revoked_at__isnull=True)
+        .first()
+    )
+    if key is None:
+        return None
+    if key.last_used_at is None or (timezone.now() - key.last_used_at).total_seconds() > 60:
         OperatorApiKey.objects.filter(pk=key.pk).update(last_used_at=timezone.now())
+    return key
+
+
+def operator_key_revoke(*, prefix: str, actor_label: str = "") -> OperatorApiKey:
+    """Revoke the operator key that starts with `prefix` (as printed when it was issued)."""
+    if len(prefix) < len(OPERATOR_KEY_PREFIX) + 4:
+        # A near-empty prefix would match whichever key happens to be the only one.
+        raise ApplicationError(f"Give at least {len(OPERATOR_KEY_PREFIX) + 4} characters of the key.")
+    matches = [
+        key
+        for key in OperatorApiKey.objects.filter(prefix__startswith=prefix[:16], revoked_at__isnull=True)
+        if key.prefix.startswith(prefix) or prefix.startswith(key.prefix)
+    ]
+    if not matches:
+        raise ApplicationError(
+            f"No active operator key starts with {prefix!r}.", status=404, problem="not-found"
+        )
+    if len(matches) > 1:
+        raise ApplicationError(f"{len(matches)} operator keys start with {prefix!r}; give more characters.")
+    return operator_key_revoke_record(key=matches[0], actor_label=actor_label)
+
+
+def operator_key_revoke_record(*, key: OperatorApiKey, actor_label: str = "") -> OperatorApiKey:
+    """Revoke one operator key; refused by every process from the next request on."""
+    if key.revoked_at is not None:
+        return key
+    key.revoked_at = timezone.now()
+    key.save(update_fields=["revoked_at"])
+    # Operator keys have no audit table; the log line is the record (the admin adds its LogEntry).
+    audit_logger.info("operator key %s… (%s) revoked by %s", key.prefix, key.name, actor_label or "a command")
     return key
 
 
@@ -176,8 +215,18 @@ def tool_profile_to_dict(record: ToolProfileRecord) -> dict[str, Any]:
     }
 
 
-def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProfileRecord:
-    """Create or update a tool's profile; every process picks it up on its next verification."""
+def tool_profile_save(
+    *, tool_name: str, data: Any, actor: str = "", operator: Operator | None = None
+) -> ToolProfileRecord:
+    """Create or update a tool's profile; every process picks it up on its next verification.
+
+    `operator` is the operator editing over the API: it may create a profile (and then owns it) or
+    edit its own. Without one the caller is an admin, who may edit every profile.
+    """
+    existing = ToolProfileRecord.objects.filter(tool_name=tool_name).first()
+    if operator is not None:
+        operator_ensure_active(operator=operator)
+        tool_profile_authorize_edit(operator=operator, record=existing)
     errors = [
         FieldError(json_pointer(list(e.absolute_path)), e.message)
         for e in _profile_validator.iter_errors(data)
@@ -194,9 +243,7 @@ def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProf
     ]
     if pattern_errors:
         raise validation_error(pattern_errors, what="tool profile")
-    record = ToolProfileRecord.objects.filter(tool_name=tool_name).first() or ToolProfileRecord(
-        tool_name=tool_name
-    )
+    record = existing or ToolProfileRecord(tool_name=tool_name, created_by=operator)
     if "expectedLatencyMs" in data:
         low, high = data["expectedLatencyMs"]
         if low > high:
@@ -210,9 +257,17 @@ def tool_profile_save(*, tool_name: str, data: Any, actor: str = "") -> ToolProf
     except ValueError as exc:
         raise validation_error([FieldError("", str(exc))], what="tool profile") from None
     record.updated_by = actor
-    with transaction.atomic():
-        record.save()
-        transaction.on_commit(_bump_profiles_version)
+    try:
+        with transaction.atomic():
+            record.save()
+            transaction.on_commit(_bump_profiles_version)
+    except IntegrityError:
+        # Created concurrently by someone else (who now owns it): this request's owner check is stale.
+        raise ApplicationError(
+            f"The profile of {tool_name!r} was created meanwhile; read it and retry.",
+            status=409,
+            problem="conflict",
+        ) from None
     return record
 
 
@@ -268,6 +323,24 @@ def tool_calls_verify(
     ]
     if unknown:
         raise ApplicationError(unknown[0].detail, status=400, problem="unknown-agent", errors=unknown)
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+        unlinked = [
+            FieldError(
+                json_pointer(["calls", i, "agent"] if batch else ["agent"]), "Not linked to this operator."
+            )
+            for i, c in enumerate(calls)
+            if "agent" in c and not operator_may_act_for(operator=operator.owner, agent=agents[c["agent"]])
+        ]
+        if unlinked:
+            raise ApplicationError(
+                "This operator is not linked to every agent named; ask an admin for a link or prove the "
+                "agent's on-chain owner wallet.",
+                status=403,
+                problem="forbidden",
+                errors=unlinked,
+            )
+        operator_quota_consume(operator=operator.owner, count=len(calls))
     engine = tool_engine()
     stakes = dict(
         ToolProfileRecord.objects.filter(tool_name__in={c["tool"] for c in calls}).values_list(
@@ -315,17 +388,29 @@ def tool_calls_verify(
     return out
 
 
-def tool_feedback_record(*, public_id: str, body: Any) -> dict[str, Any]:
-    """Label an earlier verification; the tool's prior and block threshold adapt (seed 000)."""
+def tool_feedback_record(*, public_id: str, body: Any, operator: Operator | None = None) -> dict[str, Any]:
+    """Label an earlier verification; the tool's prior and block threshold adapt (seed 000).
+
+    Over the API only the operator whose key made the verification labels it (`operator`); labels
+    move the tool's prior for everyone, so nobody else's say counts.
+    """
     errors = [
         FieldError(json_pointer(list(e.absolute_path)), e.message)
         for e in _feedback_validator.iter_errors(body)
     ]
     if errors:
         raise validation_error(errors, what="feedback")
-    record = ToolVerification.objects.filter(public_id=public_id).first()
+    record = ToolVerification.objects.select_related("operator").filter(public_id=public_id).first()
     if record is None:
         raise ApplicationError("No such verification.", status=404, problem="not-found")
+    if operator is not None:
+        operator_ensure_active(operator=operator)
+        if record.operator is None or record.operator.owner_id != operator.pk:
+            raise ApplicationError(
+                "This verification was made by another operator; only it (or an admin) labels it.",
+                status=403,
+                problem="forbidden",
+            )
     was = bool(body["wasHallucination"])
     if record.was_hallucination is not None:
         if record.was_hallucination == was:

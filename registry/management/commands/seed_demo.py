@@ -11,8 +11,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -186,6 +187,13 @@ class Command(BaseCommand):
             user_model.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            # Demo keys are public (printed in the README's curl examples) and the admin password is
+            # "admin": in a production database they would be open doors.
+            raise CommandError(
+                "seed_demo loads demo data with published keys and an admin/admin account; "
+                "it runs only with DEBUG=1 (a development set-up), never against production."
+            )
         key_file: Path | None = options["signing_key_file"]
         if key_file is not None and not key_file.exists():
             key_file.parent.mkdir(parents=True, exist_ok=True)

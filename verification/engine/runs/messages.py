@@ -6,6 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from untrusted.jsonbounds import TooDeep
+from untrusted.jsonbounds import loads as bounded_loads
+
 from .config import RunVerifierConfig
 from .errors import MalformedRunError, RunTooLargeError
 
@@ -193,9 +196,13 @@ def _parse_call(call: Any, path: str, message_index: int, index: int) -> ToolCal
         raw = json.dumps(raw)
     elif isinstance(raw, str):
         try:
-            args = json.loads(raw) if raw.strip() else {}
+            args = bounded_loads(raw) if raw.strip() else {}
         except json.JSONDecodeError as exc:
             raise MalformedRunError(f"{path}.function.arguments", f"is not valid JSON ({exc.msg})") from None
+        except TooDeep as exc:
+            raise MalformedRunError(f"{path}.function.arguments", f"is not accepted: {exc}") from None
+        except ValueError as exc:  # e.g. an integer longer than Python converts (4,300 digits)
+            raise MalformedRunError(f"{path}.function.arguments", f"is not accepted JSON ({exc})") from None
     else:
         raise MalformedRunError(f"{path}.function.arguments", "must be a JSON string")
     call_id = call.get("id", f"call_{index}")
@@ -207,8 +214,10 @@ def _parse_call(call: Any, path: str, message_index: int, index: int) -> ToolCal
 def _maybe_json(text: str) -> Any:
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
+        # Tool output is untrusted: too deep, invalid, or holding a number Python will not convert
+        # (TooDeep and every decoder error are ValueErrors), it is verified as opaque text.
         try:
-            return json.loads(text)
-        except json.JSONDecodeError:
+            return bounded_loads(text)
+        except ValueError:
             return None
     return None

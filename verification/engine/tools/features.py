@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
+from untrusted.jsonbounds import loads as bounded_loads
 from verification.engine.text import lower
 from verification.engine.tools.values import is_round, type_code
 
@@ -237,7 +238,8 @@ def _parse(result: Any, limits: Limits) -> Any:
         head = result.lstrip()[:1]
         if head in ("{", "["):
             try:
-                return json.loads(result)
+                # Bounded nesting (untrusted.jsonbounds): a deep result never reaches the recursive decoder.
+                return bounded_loads(result)
             except (ValueError, RecursionError):
                 return result  # text that merely starts like JSON is verified as text
     return result
