@@ -62,3 +62,18 @@ def hostile_run(answer_chars: int, tool_chars: int, seed: int = 1) -> list[dict[
         parts.append(sentence)
         n += len(sentence)
     return make_run("What are the prices and stock?", [{"items": records}], "".join(parts)[:answer_chars])
+
+
+def names_run(names: int, records: int, seed: int = 2) -> list[dict[str, Any]]:
+    """An answer of made-up names (each looked up word by word, then fuzzily, in the evidence's words)
+    against records of other made-up words: the most matching work per checkable value."""
+    import random
+
+    rng = random.Random(seed)
+
+    def word() -> str:
+        return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randrange(6, 10)))
+
+    rows = [{"name": word(), "city": word()} for _ in range(records)]
+    answer = " ".join(f"{word().capitalize()} met {word().capitalize()}." for _ in range(names // 2))
+    return make_run("Who was there?", [{"rows": rows}], answer)

@@ -14,9 +14,11 @@ import contextlib
 import http.client
 import json
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -264,9 +266,6 @@ def report(failures: list[str]) -> str:
 # --- The tests ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    reason="h5 refuses or bounds catastrophic response patterns; passes once merged", strict=False
-)
 def test_it_refuses_a_catastrophic_response_pattern(server: Server, workers: set[int]) -> None:
     headers = {"Authorization": f"Bearer {server.keys['operator']}"}
     profile = json.dumps({"responsePatterns": ["(a+)+b"], "stake": "low"}).encode()
@@ -285,6 +284,29 @@ def test_it_refuses_a_catastrophic_response_pattern(server: Server, workers: set
         assert time.monotonic() - started < 1.0
     else:
         assert answer.status in (400, 422)
+    assert_alive(server, workers)
+
+
+def test_it_bounds_the_cost_of_a_hostile_run(server: Server, workers: set[int]) -> None:
+    """The runs of the finding (10 K answer / 190 K of tool JSON took 92 s, 50 K / 1 MB ran for hours) and
+    the most expensive run under the caps: answered (200, 413 before the work, or 422 when the CPU budget
+    runs out), never a request that runs on; the client's timeout is only the harness's guard."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine_runs"))
+    from runs_helpers import hostile_run, names_run
+
+    headers = {"Authorization": f"Bearer {server.keys['operator']}"}
+    expected = {
+        "10K/190K": (hostile_run(10_000, 190_000), {200}),
+        "50K/1MB": (hostile_run(50_000, 1_000_000), {413}),
+        "names at the caps": (names_run(2_000, 4_900), {200, 422}),
+    }
+    for name, (messages, statuses) in expected.items():
+        body = json.dumps({"messages": messages}).encode()
+        answer = send(server, "POST", "/api/v1/verify/run", body, headers)
+        assert answer.status in statuses, (name, answer.status, answer.body[:300])
+        assert verdict("POST", "/api/v1/verify/run", answer) is None, name
+        if answer.status == 422:
+            assert json.loads(answer.body)["type"] == "/problems/budget-exceeded"
     assert_alive(server, workers)
 
 
