@@ -9,8 +9,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from verification.engine.runs import verify_run
-from verification.engine.runs.schemas import SafeValidator
+from verification.engine.budget import Budget, BudgetExceeded
+from verification.engine.runs import RunVerifierConfig, verify_run
+from verification.engine.runs.messages import parse_run
+from verification.engine.runs.schemas import SafeValidator, schema_budget
+from verification.engine.runs.toolcalls import validate_tool_calls
 from verification.engine.tools.patterns import HYPERSCAN
 
 SCHEMA = {
@@ -73,3 +76,20 @@ def test_it_does_not_run_a_regex_it_cannot_run_safely() -> None:
     # A back-reference: hyperscan refuses it and re could backtrack, so the keyword is not checked.
     errors = list(SafeValidator({"type": "string", "pattern": "^(a+)+\\1$"}).iter_errors("a" * 40 + "!"))
     assert errors == []
+
+
+def test_it_checks_the_budget_before_each_tool_schema_regex() -> None:
+    # Compiling a regex can take a good part of a second (bounded repeats); a run may declare many.
+    schema = {"type": "object", "properties": {"p": {"type": "string", "pattern": "^a+z$"}}}
+    with schema_budget(Budget(0.0)), pytest.raises(BudgetExceeded, match="against their schemas"):
+        list(SafeValidator(schema).iter_errors({"p": "y" * 20}))
+    assert list(SafeValidator(schema).iter_errors({"p": "y" * 20}))  # outside the block: no budget
+
+
+def test_it_checks_the_budget_for_each_tool_call() -> None:
+    schema = {"type": "object"}
+    run = parse_run(
+        run_with({"a": 1}, schema), [{"type": "function", "function": {"name": "f", "parameters": schema}}]
+    )
+    with pytest.raises(BudgetExceeded, match="checking the tool calls"):
+        validate_tool_calls(run, RunVerifierConfig(), Budget(0.0))

@@ -16,14 +16,37 @@ there (``re`` would also take other scripts' digits and letters).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
+from ..budget import UNLIMITED, Budget
 from ..tools.patterns import linear_search
 
-__all__ = ["SafeValidator"]
+__all__ = ["SafeValidator", "schema_budget"]
+
+# The request's budget while its tool calls are validated: compiling a regex (hyperscan) can take a
+# good fraction of a second for some bounded repeats, and a run may declare many, so the budget is checked
+# before each one (jsonschema calls the keywords below with no way to pass it along).
+_BUDGET: ContextVar[Budget] = ContextVar("tool_schema_budget", default=UNLIMITED)
+
+
+@contextmanager
+def schema_budget(budget: Budget) -> Iterator[None]:
+    """Check ``budget`` before each regex that :data:`SafeValidator` runs inside this block."""
+    token = _BUDGET.set(budget)
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def _search(pattern: str, text: str) -> bool | None:
+    _BUDGET.get().check("checking tool-call arguments against their schemas")
+    return linear_search(pattern, text)
 
 
 def _short(value: str) -> str:
@@ -33,14 +56,14 @@ def _short(value: str) -> str:
 def _pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string") or not isinstance(pattern, str):
         return
-    if linear_search(pattern, instance) is False:
+    if _search(pattern, instance) is False:
         yield ValidationError(f"{_short(instance)} does not match {pattern!r}")
 
 
 def _matches(pattern: str, name: str) -> bool:
     # A regex that cannot run safely counts as matching: the property is then neither checked against
     # its schema nor reported as additional (nothing is claimed that was not checked).
-    return linear_search(pattern, name) is not False
+    return _search(pattern, name) is not False
 
 
 def _pattern_properties(
@@ -50,7 +73,7 @@ def _pattern_properties(
         return
     for pattern, subschema in patterns.items():
         for name, value in instance.items():
-            if linear_search(pattern, name):
+            if _search(pattern, name):
                 yield from validator.descend(value, subschema, path=name, schema_path=pattern)
 
 

@@ -6,10 +6,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..budget import UNLIMITED, Budget
 from .config import RunVerifierConfig
-from .messages import ParsedRun
+from .messages import ParsedRun, ToolCall
 from .report import ToolCallValidation
-from .schemas import SafeValidator
+from .schemas import SafeValidator, schema_budget
 
 __all__ = ["identifier_values", "validate_tool_calls"]
 
@@ -54,7 +55,9 @@ def _norm(text: str) -> str:
     return text.casefold().rstrip("/")
 
 
-def validate_tool_calls(run: ParsedRun, config: RunVerifierConfig) -> list[ToolCallValidation]:
+def validate_tool_calls(
+    run: ParsedRun, config: RunVerifierConfig, budget: Budget = UNLIMITED
+) -> list[ToolCallValidation]:
     """Validate every call of ``run`` against its declared schema and check where its identifiers came from.
 
     >>> from .messages import parse_run
@@ -70,43 +73,48 @@ def validate_tool_calls(run: ParsedRun, config: RunVerifierConfig) -> list[ToolC
     """
     out: list[ToolCallValidation] = []
     allow = {_norm(a) for a in config.allowlist}
-    for call in run.calls:
-        errors: list[str] = []
-        status = "valid"
-        schema = run.tools.get(call.name)
-        if run.tools and schema is None:
-            status = "unknown_tool"
-            errors.append(f"tool {call.name!r} is not declared")
-        elif schema is None:
-            status = "unchecked"  # no tools declared: only the provenance of identifiers can be checked
-        else:
-            # Its regexes run in linear time: the schema comes with the request (schemas.py).
-            validator = SafeValidator(schema)
-            for err in sorted(validator.iter_errors(call.arguments), key=lambda e: list(e.absolute_path)):
-                where = ".".join(str(p) for p in err.absolute_path) or "(root)"
-                errors.append(f"{where}: {err.message}")
-            if errors:
-                status = "invalid"
-        # Sources are what the model saw before this call: user and system text, earlier tool results.
-        sources = _norm(
-            " ".join(
-                [t for i, t in run.user if i < call.message_index]
-                + [t for i, t in run.system if i < call.message_index]
-                + [r.content for r in run.results if r.message_index < call.message_index]
-            )
-        )
-        for kind, value, where in _located_identifiers(call.arguments):
-            if _norm(value) in allow or _norm(value) in sources or _unescaped(value) in sources:
-                continue
-            errors.append(
-                f"{kind} {value!r} at {where} appears in no user message, earlier tool result or allowlist"
-            )
-            if status in ("valid", "unchecked"):
-                status = "unverified_provenance"
-        out.append(
-            ToolCallValidation(call.name, call.arguments, status, errors, call.call_id, call.message_index)
-        )
+    with schema_budget(budget):
+        for call in run.calls:
+            budget.check("checking the tool calls")
+            out.append(_validate_call(run, call, allow))
     return out
+
+
+def _validate_call(run: ParsedRun, call: ToolCall, allow: set[str]) -> ToolCallValidation:
+    """One call against its declared schema, and the provenance of its identifiers."""
+    errors: list[str] = []
+    status = "valid"
+    schema = run.tools.get(call.name)
+    if run.tools and schema is None:
+        status = "unknown_tool"
+        errors.append(f"tool {call.name!r} is not declared")
+    elif schema is None:
+        status = "unchecked"  # no tools declared: only the provenance of identifiers can be checked
+    else:
+        # Its regexes run in linear time: the schema comes with the request (schemas.py).
+        validator = SafeValidator(schema)
+        for err in sorted(validator.iter_errors(call.arguments), key=lambda e: list(e.absolute_path)):
+            where = ".".join(str(p) for p in err.absolute_path) or "(root)"
+            errors.append(f"{where}: {err.message}")
+        if errors:
+            status = "invalid"
+    # Sources are what the model saw before this call: user and system text, earlier tool results.
+    sources = _norm(
+        " ".join(
+            [t for i, t in run.user if i < call.message_index]
+            + [t for i, t in run.system if i < call.message_index]
+            + [r.content for r in run.results if r.message_index < call.message_index]
+        )
+    )
+    for kind, value, where in _located_identifiers(call.arguments):
+        if _norm(value) in allow or _norm(value) in sources or _unescaped(value) in sources:
+            continue
+        errors.append(
+            f"{kind} {value!r} at {where} appears in no user message, earlier tool result or allowlist"
+        )
+        if status in ("valid", "unchecked"):
+            status = "unverified_provenance"
+    return ToolCallValidation(call.name, call.arguments, status, errors, call.call_id, call.message_index)
 
 
 def _unescaped(value: str) -> str:

@@ -223,7 +223,7 @@ def _verify(
     """:func:`verify_run` with its configuration resolved: parse, validate, gate, ground, probe, decide."""
     run = parse_run(messages, tools, cfg)
     budget.check("reading the run")
-    validations = validate_tool_calls(run, cfg)
+    validations = validate_tool_calls(run, cfg, budget)
     request_type, needed = classify_request(run.last_user, has_tool_context=bool(run.results))
     report = HallucinationReport(
         run_id=_run_id(messages),

@@ -30,6 +30,7 @@ from __future__ import annotations
 import importlib
 import re
 import threading
+import time
 from functools import lru_cache
 from typing import Any, Final
 
@@ -57,6 +58,8 @@ __all__ = [
 HYPERSCAN: Final = _hs is not None
 #: A pattern is an expectation about a response's shape, not a program: longer ones are refused.
 MAX_PATTERN_CHARS: Final = 1000
+#: CPU seconds hyperscan may take to compile one pattern when a profile is saved.
+MAX_COMPILE_SECONDS: Final = 0.25
 
 _REPEATS = frozenset({_consts.MAX_REPEAT, _consts.MIN_REPEAT, getattr(_consts, "POSSESSIVE_REPEAT", None)})
 _MAXREPEAT = _consts.MAXREPEAT
@@ -180,11 +183,16 @@ def _flags() -> int:
 
 
 def _hyperscan_problem(pattern: str) -> str | None:
+    started = time.thread_time()
     try:
         database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
         database.compile(expressions=[pattern.encode()], ids=[0], elements=1, flags=[_flags()])
     except _hs.error as exc:
         return f"not supported by the linear-time matcher: {exc}"
+    # Matching is linear, compiling is not: some bounded repeats take seconds to compile, and every
+    # process compiles a profile's patterns again when profiles change.
+    if time.thread_time() - started > MAX_COMPILE_SECONDS:
+        return f"too complex for the linear-time matcher (compiling it takes over {MAX_COMPILE_SECONDS:g} s)"
     return None
 
 
@@ -232,6 +240,12 @@ class ResponsePatterns:
                 else:
                     skipped.append(p)
         self.skipped: tuple[str, ...] = tuple(skipped)
+
+    @staticmethod
+    def of(patterns: tuple[str, ...]) -> ResponsePatterns:
+        """The (shared) matcher of ``patterns``: profiles are rebuilt in every process whenever any profile
+        changes, and compiling is the expensive part, so equal pattern lists share one compiled matcher."""
+        return _response_patterns(patterns)
 
     def failing(self, text: str) -> tuple[str, ...]:
         """The patterns (of those run) with no match in ``text``, in profile order."""
@@ -300,3 +314,8 @@ def linear_search(pattern: str, text: str, *, dotall: bool = False) -> bool | No
     True
     """
     return _single(pattern, dotall).search(text)
+
+
+@lru_cache(maxsize=256)
+def _response_patterns(patterns: tuple[str, ...]) -> ResponsePatterns:
+    return ResponsePatterns(patterns)

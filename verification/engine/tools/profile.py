@@ -54,7 +54,7 @@ class ToolProfile:
         except re.error as exc:
             raise ValueError(f"response pattern for {self.tool_name!r} does not compile: {exc}") from exc
         object.__setattr__(self, "compiled_patterns", compiled)
-        object.__setattr__(self, "pattern_matcher", ResponsePatterns(self.response_patterns))
+        object.__setattr__(self, "pattern_matcher", ResponsePatterns.of(self.response_patterns))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the profile as JSON-compatible data.
