@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework.parsers import JSONParser
 
-from untrusted.jsonbounds import TooDeep, check_depth
+from untrusted.jsonbounds import TooDeep, TooMany, check_depth
 
 from .errors import ApplicationError, FieldError, json_pointer, validation_error
 
@@ -30,6 +30,14 @@ class LenientJSONParser(JSONParser):
 
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         raw = stream.read() if stream is not None else b""
+        # A view may accept less than MAX_BODY_BYTES (an anonymous endpoint that needs a few KiB).
+        view_limit = getattr((parser_context or {}).get("view"), "max_body_bytes", None)
+        if view_limit is not None and len(raw) > view_limit:
+            raise ApplicationError(
+                f"The body has {len(raw)} bytes; this endpoint accepts at most {view_limit}.",
+                status=413,
+                problem="payload-too-large",
+            )
         body_depth_check(raw)
         data = super().parse(io.BytesIO(raw), media_type, parser_context)
         # Parsed text can only hold a NUL or a lone surrogate if the body has a NUL byte (a raw NUL,
@@ -49,14 +57,23 @@ class LenientJSONParser(JSONParser):
 
 
 def body_depth_check(raw: bytes | str) -> None:
-    """Raise the 400 "too-deep" problem when a request body nests deeper than JSON_MAX_DEPTH.
+    """Raise the 400 "too-deep" problem when a request body nests deeper than JSON_MAX_DEPTH, and a
+    413 when it holds more than JSON_MAX_CONTAINERS arrays and objects.
 
     The bytes are measured as they came: brackets and quotes are ASCII in UTF-8, and in UTF-16/32
     the other bytes of a bracket character are NUL, so no real nesting goes uncounted.
     """
     limit: int = settings.JSON_MAX_DEPTH
+    most: int = settings.JSON_MAX_CONTAINERS
     try:
-        check_depth(raw, limit)
+        check_depth(raw, limit, max_containers=most)
+    except TooMany as exc:
+        raise ApplicationError(
+            f"The body holds {exc.count} arrays and objects; the limit is {most}.",
+            status=413,
+            problem="payload-too-large",
+            errors=[FieldError("", f"More than {most} arrays and objects.")],
+        ) from None
     except TooDeep as exc:
         raise ApplicationError(
             f"The body nests arrays and objects deeper than {limit} levels.",

@@ -170,6 +170,9 @@ MAX_BODY_BYTES = env_int("MAX_BODY_BYTES", 8 * 1024 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 # JSON (bodies, pulled stats, tool results in runs) nested deeper than this is refused before decoding.
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 64, minimum=1)
+# Arrays and objects in one request body: decoding cost grows with them (4 M lists took 2.4 s of CPU),
+# and the largest legitimate body (a full batch of summaries with stake levels) holds about 6,000.
+JSON_MAX_CONTAINERS = env_int("JSON_MAX_CONTAINERS", 100_000, minimum=1)
 # How far in the future a provider's timestamp (updatedAt, checkedAt) may lie: clock skew, no more.
 MAX_CLOCK_SKEW_SECONDS = env_int("MAX_CLOCK_SKEW_SECONDS", 300, minimum=0)
 SUMMARY_BATCH_MAX = env_int("SUMMARY_BATCH_MAX", 1000, minimum=1)

@@ -78,12 +78,15 @@ class AttestationDocumentView(APIView):
 
 class AttestationVerifyView(APIView):
     throttle_classes = [ReadThrottle]
+    # Anyone may call this, and an attestation document is about 2 KiB: a body cap far below
+    # MAX_BODY_BYTES keeps an anonymous request's decoding cost small.
+    max_body_bytes = 64 * 1024
 
     @extend_schema(
         operation_id="attestations_verify",
         summary="Check an attestation: who signed it, whether it was this registry, whether it is current",
         request={"application/json": VERIFY_IN},
-        responses={200: OpenApiResponse(response={"type": "object"}), 400: PROBLEM},
+        responses={200: OpenApiResponse(response={"type": "object"}), 400: PROBLEM, 413: PROBLEM},
         tags=["attestations"],
     )
     def post(self, request: Request) -> Response:

@@ -76,7 +76,8 @@ def raised_recursion_limit() -> Iterator[None]:
 
 @pytest.mark.parametrize(
     "body",
-    [b"[" * 20_000 + b"]" * 20_000, b'{"a":' * 20_000 + b"0" + b"}" * 20_000],
+    # Both under the verify endpoint's 64 KiB cap, so it is the depth that refuses them.
+    [b"[" * 20_000 + b"]" * 20_000, b'{"":' * 13_000 + b"0" + b"}" * 13_000],
     ids=["arrays", "objects"],
 )
 def test_it_refuses_a_body_nested_20000_deep_before_decoding_it(
@@ -97,6 +98,31 @@ def test_it_follows_the_configured_depth(db: None, settings: Any) -> None:
     settings.JSON_MAX_DEPTH = 4
     response = Client().post("/api/v1/attestations/verify", nested, content_type="application/json")
     assert response.json()["type"] != "/problems/too-deep"
+
+
+def test_it_refuses_a_body_of_more_arrays_than_the_limit_with_413(
+    provider_api: APIClient, settings: Any
+) -> None:
+    # Shallow enough for the depth bound, but every array is an object to build and collect.
+    settings.JSON_MAX_CONTAINERS = 1_000
+    body = json.dumps([[[0]]] * 600)  # 1 + 600 x 2 = 1,201 arrays
+    response = provider_api.post("/api/v1/summaries/batch", body, content_type="application/json")
+    problem = problem_of(response, 413)
+    assert problem["type"] == "/problems/payload-too-large"
+    assert "1201 arrays and objects" in problem["detail"]
+    settings.JSON_MAX_CONTAINERS = 2_000
+    response = provider_api.post("/api/v1/summaries/batch", body, content_type="application/json")
+    assert response.status_code == 400  # through the bound, refused by the batch validation instead
+    assert response.json()["type"] != "/problems/payload-too-large"
+
+
+def test_it_caps_the_anonymous_attestation_check_far_below_the_body_limit(db: None) -> None:
+    small = json.dumps({"typedData": {}, "signature": "0x" + "00" * 65})
+    answer = Client().post("/api/v1/attestations/verify", small, content_type="application/json")
+    assert answer.status_code != 413
+    padded = json.dumps({"typedData": {"padding": "x" * 70_000}, "signature": "0x"})
+    response = Client().post("/api/v1/attestations/verify", padded, content_type="application/json")
+    assert "65536" in problem_of(response, 413)["detail"]
 
 
 def test_it_treats_an_over_deep_tool_result_in_a_run_as_text() -> None:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import untrusted.jsonbounds
-from untrusted.jsonbounds import MAX_DEPTH, TooDeep, check_depth, loads, nesting_depth
+from untrusted.jsonbounds import MAX_DEPTH, TooDeep, TooMany, check_depth, loads, nesting_depth
 
 # Strings made to confuse a bracket counter: brackets, quotes, runs of backslashes, and some non-ASCII.
 TRICKY = st.text(alphabet=st.sampled_from('[]{}"\\\\/ :,abé€\U0001f600\n\t'), max_size=12)
@@ -57,6 +57,41 @@ def test_it_refuses_exactly_the_texts_deeper_than_the_limit(value: Any, limit: i
     else:
         check_depth(text, limit)
         assert loads(text, max_depth=limit) == json.loads(text)
+
+
+def containers_of(value: Any) -> int:
+    """How many arrays and objects a decoded value holds."""
+    if isinstance(value, list):
+        return 1 + sum(containers_of(item) for item in value)
+    if isinstance(value, dict):
+        return 1 + sum(containers_of(item) for item in value.values())
+    return 0
+
+
+@given(JSON_VALUES, st.integers(1, 12), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_it_refuses_exactly_the_texts_with_more_containers_than_the_limit(
+    value: Any, limit: int, ascii_only: bool
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    count = containers_of(value)
+    if count > limit:
+        with pytest.raises(TooMany) as refused:
+            check_depth(text, 64, max_containers=limit)
+        assert refused.value.count == count
+    else:
+        check_depth(text, 64, max_containers=limit)
+        assert loads(text, max_containers=limit) == json.loads(text)
+
+
+def test_it_refuses_millions_of_shallow_arrays_that_no_depth_bound_stops() -> None:
+    # The benchmark's worst anonymous body: 8 MB of arrays nested 63 deep, within MAX_DEPTH.
+    nest = b"[" * 63 + b"]" * 63
+    text = b"[" + b",".join([nest] * 60_000) + b"]"
+    check_depth(text, MAX_DEPTH)
+    with pytest.raises(TooMany) as refused:
+        check_depth(text, MAX_DEPTH, max_containers=100_000)
+    assert refused.value.count == 63 * 60_000 + 1
 
 
 @pytest.fixture

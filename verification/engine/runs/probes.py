@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import httpx
 
+from untrusted.jsonbounds import loads as bounded_loads
+
 from .config import RunVerifierConfig
 from .evidence import normalize_text
 from .messages import ParsedRun
@@ -62,7 +64,8 @@ def _ask(run: ParsedRun, claim: Claim, config: RunVerifierConfig, client: httpx.
         headers=headers,
     )
     resp.raise_for_status()
-    return str(resp.json()["choices"][0]["message"]["content"])
+    # The probe endpoint is configured, but its answer is still text from outside: depth-bounded.
+    return str(bounded_loads(resp.content)["choices"][0]["message"]["content"])
 
 
 def run_probes(
