@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.db import DataError
+from django.db import DataError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions as drf
@@ -45,6 +45,7 @@ PROBLEM_TYPES: dict[str, str] = {
     "signature-expired": "The signature's deadline has passed",
     "nonce-replayed": "The signature nonce was already used",
     "server-error": "Internal server error",
+    "timeout": "The request took too long",
 }
 
 
@@ -173,6 +174,12 @@ def _from_drf(exc: drf.APIException) -> ApplicationError:
     return ApplicationError(str(exc.detail), status=exc.status_code, problem="validation")
 
 
+def _statement_timed_out(exc: BaseException) -> bool:
+    """Whether a database error is PostgreSQL cancelling a statement (SQLSTATE 57014)."""
+    cause = exc.__cause__
+    return getattr(cause, "sqlstate", None) == "57014"
+
+
 def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every error leaves as problem details."""
     if isinstance(exc, Http404):
@@ -195,6 +202,19 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
         error = ApplicationError(
             "A value in the request is outside what the registry can store (too large or too long).",
             errors=[FieldError("", "A value is out of range for storage.")],
+        )
+    elif isinstance(exc, OperationalError) and _statement_timed_out(exc):
+        # DB_STATEMENT_TIMEOUT_MS cut a query short: the server's time bound, not a bug. Answered
+        # like every other bound, so a client can back off and retry.
+        from rest_framework.views import set_rollback
+
+        logger.warning("A statement ran past the database statement timeout: %s", exc)
+        set_rollback()
+        error = ApplicationError(
+            "The request took longer than the server allows; try again later or ask for less.",
+            status=503,
+            problem="timeout",
+            headers={"Retry-After": "5"},
         )
     else:
         return None  # a bug: let Django log it and answer 500 through handler500

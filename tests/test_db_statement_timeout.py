@@ -19,3 +19,27 @@ def test_it_sets_the_statement_timeout_on_postgresql_connections() -> None:
         assert cursor.fetchone()[0] in (f"{ms}ms", f"{ms // 1000}s")
         cursor.execute("SELECT setting FROM pg_settings WHERE name = 'statement_timeout'")
         assert int(cursor.fetchone()[0]) == ms > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_answers_a_statement_cut_short_by_the_timeout_with_a_503_problem() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("statement_timeout is a PostgreSQL setting")
+    from django.db import OperationalError
+
+    from common.errors import problem_exception_handler
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET statement_timeout = 50")
+        try:
+            with pytest.raises(OperationalError) as cut:
+                cursor.execute("SELECT pg_sleep(2)")
+        finally:
+            cursor.execute(f"SET statement_timeout = {settings.DB_STATEMENT_TIMEOUT_MS}")
+    response = problem_exception_handler(cut.value, {})
+    assert response is not None
+    assert response.status_code == 503
+    assert response.data["type"] == "/problems/timeout"
+    assert response.headers["Retry-After"] == "5"
+    # Any other operational error is still a bug to log and answer 500 (the handler declines it).
+    assert problem_exception_handler(OperationalError("connection refused"), {}) is None
