@@ -53,6 +53,12 @@ def api_key_create(*, provider: Provider, name: str = "", plaintext: str | None 
 
 def api_key_revoke(*, prefix: str, actor: Any = None, actor_label: str = "") -> ProviderApiKey:
     """Revoke the key that starts with `prefix` (as printed when it was issued); refused at once."""
+    # A short prefix would match whichever key happens to be the only one (an empty one did).
+    if len(prefix) < len(KEY_PREFIX) + 8 or not prefix.startswith(KEY_PREFIX):
+        raise ApplicationError(
+            f"Give the key's prefix as printed when it was issued ({KEY_PREFIX} and 8 more characters), "
+            f"or the whole key; got {prefix!r}."
+        )
     matches = list(ProviderApiKey.objects.filter(prefix__startswith=prefix[:16], revoked_at__isnull=True))
     matches = [k for k in matches if k.prefix.startswith(prefix) or prefix.startswith(k.prefix)]
     if not matches:

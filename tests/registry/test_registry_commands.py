@@ -131,7 +131,15 @@ def test_it_revokes_a_key_so_it_stops_working(form: str, keyed_client: Callable[
 
 def test_it_refuses_to_revoke_an_unknown_key() -> None:
     with pytest.raises(CommandError):
-        run("revoke_api_key", "trk_nothere")
+        run("revoke_api_key", "trk_notThere")
+
+
+@pytest.mark.parametrize("prefix", ["", "trk_", "trk_Ab", "AbCdEfGhIjKl"])
+def test_it_refuses_a_prefix_shorter_than_the_printed_one_even_for_the_only_key(prefix: str) -> None:
+    printed_key(run("create_provider", "--name", "Lonely", "--slug", "lonely"))
+    with pytest.raises(CommandError, match="as printed"):
+        run("revoke_api_key", prefix)
+    assert ProviderApiKey.objects.filter(revoked_at__isnull=False).count() == 0
 
 
 def test_it_refuses_to_seed_the_demo_with_debug_off(tmp_path: Path, settings: Any) -> None:
