@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import threading
+import time
 from typing import Any
 
 import redis
@@ -149,13 +151,17 @@ class RedisStore:
             raws = self._redis.mget(full)
             currents = [None if raw is None else json.loads(raw) for raw in raws]
         ttl = self.ttl_seconds or 0
-        for _ in range(_MAX_RETRIES):
+        for attempt in range(_MAX_RETRIES):
             digests = [_digest(raw) for raw in raws]
             values = [updates[k](cur) for k, cur in zip(keys, currents, strict=True)]
             payload = [json.dumps(v, separators=(",", ":"), allow_nan=False) for v in values]
             if self._cas(keys=full, args=[*digests, *payload, ttl]):
                 return values
-            # Another writer got in between: read again and recompute.
+            # Another writer got in between: read again and recompute. After a few lost races, wait a
+            # random, growing while first: writers that retry in lock-step can starve one of them
+            # (seen on a loaded 2-core machine: one thread lost 64 races in a row).
+            if attempt >= 2:
+                time.sleep(random.uniform(0, min(0.0005 * 2**attempt, 0.02)))
             raws = self._redis.mget(full)
             currents = [None if raw is None else json.loads(raw) for raw in raws]
         raise RuntimeError(f"could not update {keys!r}: {_MAX_RETRIES} concurrent-write retries failed")
