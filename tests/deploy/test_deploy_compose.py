@@ -275,3 +275,59 @@ def test_it_signs_with_the_compose_signing_key(compose_web: str, compose_env: di
     )  # fmt: skip
     expected = Account.from_key(Path(compose_env["TRUST_REGISTRY_SIGNING_KEY_FILE"]).read_text().strip())
     assert shown.stdout.strip().splitlines()[-1] == expected.address, shown.stdout + shown.stderr
+
+
+def _run_worker_healthcheck(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    kind, command = _compose()["services"]["worker"]["healthcheck"]["test"]
+    assert kind == "CMD-SHELL"
+    # Compose turns $$ into $ and runs the rest with the container's /bin/sh, whose HOSTNAME is the
+    # container's host name: the one the worker puts in its node name.
+    shell_env = {**env, "HOSTNAME": socket.gethostname()}
+    return subprocess.run(
+        ["/bin/sh", "-c", command.replace("$$", "$")],
+        cwd=ROOT,
+        env=shell_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def worker_env(compose_env: dict[str, str]) -> dict[str, str]:
+    # A broker of its own (the test Redis), as compose gives the worker the stack's Redis.
+    broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL")
+    if not broker or not broker.startswith("redis"):
+        pytest.skip("needs the test Redis (CELERY_BROKER_URL or REDIS_URL)")
+    return {**compose_env, "CELERY_BROKER_URL": broker, "WORKER_CONCURRENCY": "1"}
+
+
+def test_it_passes_the_compose_worker_health_check_only_while_the_worker_runs(
+    worker_env: dict[str, str], tmp_path: Path
+) -> None:
+    assert _run_worker_healthcheck(worker_env).returncode != 0
+    log = tmp_path / "worker.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            ["sh", str(ENTRYPOINT), "worker"],
+            cwd=ROOT,
+            env=worker_env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 90
+        while (result := _run_worker_healthcheck(worker_env)).returncode != 0:
+            assert proc.poll() is None, f"the worker exited with {proc.returncode}:\n{log.read_text()}"
+            assert time.monotonic() < deadline, result.stdout + result.stderr + log.read_text()
+            time.sleep(1)
+        assert "pong" in result.stdout
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
