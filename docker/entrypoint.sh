@@ -25,7 +25,7 @@ case "$1" in
   worker)
     exec celery -A config worker --loglevel INFO --concurrency "${WORKER_CONCURRENCY:-4}" ;;
   beat)
-    exec celery -A config beat --loglevel INFO --schedule /tmp/celerybeat-schedule ;;
+    exec celery -A config beat --loglevel INFO --schedule "${BEAT_SCHEDULE:-/tmp/celerybeat-schedule}" ;;
   migrate)
     # Migrations may rewrite big tables: the per-statement bound (DB_STATEMENT_TIMEOUT_MS) is for requests.
     DB_STATEMENT_TIMEOUT_MS=0 exec python manage.py migrate --noinput ;;

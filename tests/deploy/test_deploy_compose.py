@@ -152,7 +152,7 @@ def test_it_restarts_long_running_services_and_migrates_once_before_them() -> No
 
 def test_it_health_checks_web_worker_and_the_stores() -> None:
     services = _compose()["services"]
-    for name in ("web", "worker", "postgres", "redis"):
+    for name in ("web", "worker", "beat", "postgres", "redis"):
         assert services[name]["healthcheck"]["test"][0] in ("CMD", "CMD-SHELL"), name
     worker_check = " ".join(services["worker"]["healthcheck"]["test"][1:])
     # $$ is compose's escape for a literal $: the container's shell expands HOSTNAME, the worker's node name.
@@ -331,3 +331,50 @@ def test_it_passes_the_compose_worker_health_check_only_while_the_worker_runs(
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+
+
+def _run_beat_healthcheck(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    kind, *command = _compose()["services"]["beat"]["healthcheck"]["test"]
+    assert kind == "CMD"
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=30, check=False)
+
+
+def test_it_passes_the_compose_beat_health_check_only_while_beat_writes_its_schedule(
+    worker_env: dict[str, str], tmp_path: Path
+) -> None:
+    env = {**worker_env, "BEAT_SCHEDULE": str(tmp_path / "celerybeat-schedule")}
+    assert "no schedule file" in _run_beat_healthcheck(env).stderr
+    log = tmp_path / "beat.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            ["sh", str(ENTRYPOINT), "beat"],
+            cwd=ROOT,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 90
+        while (result := _run_beat_healthcheck(env)).returncode != 0:
+            assert proc.poll() is None, f"beat exited with {proc.returncode}:\n{log.read_text()}"
+            assert time.monotonic() < deadline, result.stderr + log.read_text()
+            time.sleep(1)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        # Beat sent its due tasks to the test broker: leave no work behind for another test's worker.
+        subprocess.run(
+            ["celery", "-A", "config", "purge", "-f"], cwd=ROOT, env=env, capture_output=True, check=False
+        )
+    # A beat that stopped scheduling: its file ages past the bound.
+    hour_ago = time.time() - 3600
+    for path in tmp_path.glob("celerybeat-schedule*"):
+        os.utime(path, (hour_ago, hour_ago))
+    stale = _run_beat_healthcheck(env)
+    assert stale.returncode == 1
+    assert "last written" in stale.stderr
