@@ -60,6 +60,7 @@ imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 pytest: install
+	@PYTHON=$(PYTHON) sh .ci/check-prereqs test
 	$(VENV)/bin/pytest
 
 test: lint typecheck imports contracts-check pytest

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -97,3 +98,13 @@ def test_it_stops_make_before_building(tmp_path: Path) -> None:
     )
     assert result.returncode != 0
     assert "missing: Node.js >= 20" in result.stderr
+
+
+def test_it_says_make_test_needs_redis_when_nothing_listens(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, not listening: a connection is refused
+        result = _check(os.environ["PATH"], "test", PREREQS_REDIS_PORT=str(port))
+    assert result.returncode == 1
+    assert f"missing: Redis on 127.0.0.1:{port} (make test needs it)" in result.stderr
+    assert "sudo apt-get install redis-server" in result.stderr
