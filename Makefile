@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install node run test lint typecheck imports pytest bench evaluate contracts contracts-check clean
+.PHONY: help prereqs install node run test lint typecheck imports pytest bench evaluate contracts contracts-check clean
 
 help:
 	@echo "make run       start the service on http://$(HOST):$(PORT) (SQLite, Celery eager, demo data)"
@@ -18,8 +18,13 @@ help:
 # setup.py compiles some engine modules (mypyc): an edited engine source means a rebuild.
 ENGINE_SOURCES := $(shell find verification/engine -name '*.py' 2>/dev/null)
 
+# Everything install needs (Python with venv and headers, a C compiler, Node >= 20), checked before
+# anything is built, with the Debian package for each missing piece (README: Set-up on a fresh machine).
+prereqs:
+	@PYTHON=$(PYTHON) sh .ci/check-prereqs
+
 $(STAMP): pyproject.toml setup.py mypyc-build.ini $(ENGINE_SOURCES)
-	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) on PATH"; exit 1; }
+	@PYTHON=$(PYTHON) sh .ci/check-prereqs
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet -e '.[dev]'
@@ -27,8 +32,11 @@ $(STAMP): pyproject.toml setup.py mypyc-build.ini $(ENGINE_SOURCES)
 
 install: $(STAMP) node
 
-node_modules/.package-lock.json: package.json
-	npm install --no-audit --no-fund --loglevel=error
+# `npm ci` installs exactly package-lock.json and never rewrites it (npm install would, on a machine
+# whose platform packages differ), so installing leaves `git status` clean.
+node_modules/.package-lock.json: package.json package-lock.json
+	@PYTHON=$(PYTHON) sh .ci/check-prereqs
+	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 node: node_modules/.package-lock.json
@@ -52,6 +60,7 @@ imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 pytest: install
+	@PYTHON=$(PYTHON) sh .ci/check-prereqs test
 	$(VENV)/bin/pytest
 
 test: lint typecheck imports contracts-check pytest

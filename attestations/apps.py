@@ -1,4 +1,7 @@
+import os
+
 from django.apps import AppConfig
+from django.core.exceptions import ImproperlyConfigured
 
 
 class AttestationsConfig(AppConfig):
@@ -7,3 +10,26 @@ class AttestationsConfig(AppConfig):
     name = "attestations"
     verbose_name = "Attestations and ERC-8004"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A misconfigured signing key or chain would otherwise show only as 503s on the requests that
+        # need them: stop every process (web, worker, beat, manage.py) at start-up instead, naming the
+        # variable. The key itself is not kept here (attestations.services.keys loads it when needed).
+        from .keys import KeyConfigurationError, load_service_key
+
+        try:
+            load_service_key(os.environ)
+        except KeyConfigurationError as error:
+            raise ImproperlyConfigured(str(error)) from None
+        from django.conf import settings
+
+        if settings.CHAIN_ENABLED:
+            # Imported only here: it brings web3, which a registry without the chain never loads.
+            from common.errors import ApplicationError
+
+            from .services.chain import chain_settings_from_django
+
+            try:
+                chain_settings_from_django()
+            except ApplicationError as error:
+                raise ImproperlyConfigured(error.detail) from None

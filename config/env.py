@@ -6,8 +6,10 @@ message naming the variable, not silently fall back to a default.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -54,8 +56,10 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     return value
 
 
-def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
-    """Parse a float, optionally bounded below."""
+def env_float(
+    name: str, default: float, *, minimum: float | None = None, maximum: float | None = None
+) -> float:
+    """Parse a finite float, optionally bounded below and above."""
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -63,9 +67,26 @@ def env_float(name: str, default: float, *, minimum: float | None = None) -> flo
         value = float(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    # float() takes "nan" and "inf", which pass no bound check as intended (nan compares false to all).
+    if not math.isfinite(value):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a finite number")
     if minimum is not None and value < minimum:
         raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name}={value} must be at most {maximum}")
     return value
+
+
+def env_choice(name: str, default: str, choices: Iterable[str]) -> str:
+    """One of `choices` (compared case-insensitively, returned as spelled in `choices`)."""
+    allowed = list(choices)
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    for choice in allowed:
+        if raw.strip().lower() == choice.lower():
+            return choice
+    raise ImproperlyConfigured(f"{name}={raw!r} is not one of {', '.join(allowed)}")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

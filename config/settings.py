@@ -16,7 +16,7 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_float, env_int, env_list, env_rate, env_str
+from .env import env_bool, env_choice, env_float, env_int, env_list, env_rate, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -119,9 +119,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery --------------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "") or ""
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or REDIS_URL or "memory://"
+# The in-memory broker names a host: even eager tasks open a (never used) connection, and kombu logs
+# "No hostname was supplied" as a WARNING for a URL without one.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL == "memory://")
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL.startswith("memory://"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -203,16 +205,18 @@ TOOL_ENGINE_NAMESPACE = env_str("TOOL_ENGINE_NAMESPACE", "trust-registry:tools")
 # Labels needed (with both outcomes present) before the engine's confidence is recalibrated.
 TOOL_CALIBRATION_MIN_LABELS = env_int("TOOL_CALIBRATION_MIN_LABELS", 50, minimum=2)
 # Agent-run verification (seed 004 gate thresholds) and the HaluGate-style proxy.
-RUN_EMIT_THRESHOLD = env_float("RUN_EMIT_THRESHOLD", 0.85, minimum=0.0)
-RUN_REVISE_THRESHOLD = env_float("RUN_REVISE_THRESHOLD", 0.6, minimum=0.0)
-RUN_BLOCK_THRESHOLD = env_float("RUN_BLOCK_THRESHOLD", 0.4, minimum=0.0)
+RUN_EMIT_THRESHOLD = env_float("RUN_EMIT_THRESHOLD", 0.85, minimum=0.0, maximum=1.0)
+RUN_REVISE_THRESHOLD = env_float("RUN_REVISE_THRESHOLD", 0.6, minimum=0.0, maximum=1.0)
+RUN_BLOCK_THRESHOLD = env_float("RUN_BLOCK_THRESHOLD", 0.4, minimum=0.0, maximum=1.0)
 RUN_PROBE_ENDPOINT = env_str("RUN_PROBE_ENDPOINT", "") or ""
 RUN_PROBE_MODEL = env_str("RUN_PROBE_MODEL", "gpt-4o-mini") or "gpt-4o-mini"
 RUN_PROBE_API_KEY = env_str("RUN_PROBE_API_KEY", "") or ""
 RUN_MODEL_PATH = env_str("RUN_MODEL_PATH", "") or ""
 RUN_PROXY_UPSTREAM_URL = env_str("RUN_PROXY_UPSTREAM_URL", "") or ""
 RUN_PROXY_UPSTREAM_API_KEY = env_str("RUN_PROXY_UPSTREAM_API_KEY", "") or ""
-RUN_PROXY_DEFAULT_ACTION = env_str("RUN_PROXY_DEFAULT_ACTION", "header") or "header"
+RUN_PROXY_DEFAULT_ACTION = env_choice(
+    "RUN_PROXY_DEFAULT_ACTION", "header", ["header", "body", "block", "none"]
+)
 RUN_PROXY_TIMEOUT_SECONDS = env_float("RUN_PROXY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
 # Bounded cost of one run verification (verify/run and the proxy), see docs/security.md: CPU seconds the
 # engine may spend (422 budget-exceeded after that), and size caps checked before the work (413).
@@ -351,6 +355,9 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# A misspelt level would otherwise surface as a logging set-up traceback that does not name the variable.
+_LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -362,10 +369,10 @@ LOGGING = {
         }
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", _LOG_LEVELS)},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        "celery.app.trace": {"level": env_str("CELERY_TRACE_LOG_LEVEL", "WARNING")},
+        "celery.app.trace": {"level": env_choice("CELERY_TRACE_LOG_LEVEL", "WARNING", _LOG_LEVELS)},
     },
 }
 

@@ -3,8 +3,8 @@
 set -e
 case "$1" in
   web)
-    # Migrations may rewrite big tables: the per-statement bound (DB_STATEMENT_TIMEOUT_MS) is for requests.
-    DB_STATEMENT_TIMEOUT_MS=0 python manage.py migrate --noinput
+    # Migrations run once, before the web processes start (`migrate` below; compose's migrate service),
+    # never here: several replicas would race to apply them.
     python manage.py collectstatic --noinput >/dev/null
     # granian (a Rust HTTP server) runs Django's WSGI app: its HTTP handling costs a fraction of
     # gunicorn's, which docs/benchmarks.md measures side by side. One worker per core; the blocking
@@ -25,8 +25,9 @@ case "$1" in
   worker)
     exec celery -A config worker --loglevel INFO --concurrency "${WORKER_CONCURRENCY:-4}" ;;
   beat)
-    exec celery -A config beat --loglevel INFO --schedule /tmp/celerybeat-schedule ;;
+    exec celery -A config beat --loglevel INFO --schedule "${BEAT_SCHEDULE:-/tmp/celerybeat-schedule}" ;;
   migrate)
+    # Migrations may rewrite big tables: the per-statement bound (DB_STATEMENT_TIMEOUT_MS) is for requests.
     DB_STATEMENT_TIMEOUT_MS=0 exec python manage.py migrate --noinput ;;
   *)
     exec "$@" ;;

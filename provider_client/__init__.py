@@ -14,12 +14,14 @@ from __future__ import annotations
 import secrets
 import time
 from typing import Any
+from urllib.parse import quote
 
 import httpx
+from eth_account import Account
 
 from attestations.eip712 import Domain, ProviderSummary, sign
 
-__all__ = ["BATCH_AGENT", "RegistryClient", "signature_headers"]
+__all__ = ["BATCH_AGENT", "RegistryClient", "RegistryError", "signature_headers"]
 
 BATCH_AGENT = "*"
 DEFAULT_CHAIN_ID = 8453
@@ -50,8 +52,61 @@ def signature_headers(
     }
 
 
+class RegistryError(Exception):
+    """The registry answered with a status outside 2xx: its RFC 9457 problem, and what it means for you.
+
+    `problem` is the answer's JSON object (`type`, `title`, `status`, `detail`, `errors[]`), or a
+    minimal one built from the status when the body is not a problem (a proxy's HTML error page).
+    `hint` says what to change when the client can tell (a wrong provider slug, say).
+    """
+
+    def __init__(self, response: httpx.Response, problem: dict[str, Any], hint: str | None = None) -> None:
+        self.response = response
+        self.status = response.status_code
+        self.problem = problem
+        self.hint = hint
+        super().__init__(self.describe())
+
+    @classmethod
+    def from_response(cls, response: httpx.Response, hint: str | None = None) -> RegistryError:
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            body = {
+                "status": response.status_code,
+                "title": response.reason_phrase,
+                "detail": response.text[:500],
+            }
+        return cls(response, body, hint)
+
+    @property
+    def type(self) -> str:
+        return str(self.problem.get("type") or "about:blank")
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        errors = self.problem.get("errors")
+        return [error for error in errors if isinstance(error, dict)] if isinstance(errors, list) else []
+
+    def describe(self) -> str:
+        """One line: status, title and detail, then each named field, then the hint."""
+        head = f"{self.status} {self.problem.get('title') or self.response.reason_phrase}"
+        detail = self.problem.get("detail")
+        lines = [f"{head}: {detail}" if detail else head]
+        lines += [f"  {error.get('field') or '(body)'}: {error.get('detail')}" for error in self.errors]
+        if self.hint:
+            lines.append(f"  hint: {self.hint}")
+        return "\n".join(lines)
+
+
 class RegistryClient:
-    """Push signed summaries and outcomes to a registry, and read scores."""
+    """Push signed summaries and outcomes to a registry, and read scores.
+
+    Every method raises RegistryError for an answer outside 2xx, so a rejected push cannot pass
+    unnoticed; the push methods return the (2xx) response.
+    """
 
     def __init__(
         self,
@@ -88,7 +143,51 @@ class RegistryClient:
             )
         if idempotency_key:
             headers["Idempotency-Key"] = idempotency_key
-        return self._http.post(path, json=body, headers=headers)
+        response = self._http.post(path, json=body, headers=headers)
+        if response.is_success:
+            return response
+        hint = self._signature_hint() if self._is_signature_problem(response) else None
+        raise RegistryError.from_response(response, hint)
+
+    @staticmethod
+    def _is_signature_problem(response: httpx.Response) -> bool:
+        if response.status_code != 401:
+            return False
+        try:
+            problem = response.json()
+        except ValueError:
+            return False
+        return isinstance(problem, dict) and str(problem.get("type", "")).endswith("/invalid-signature")
+
+    def _signature_hint(self) -> str | None:
+        """Why the registry did not accept the signature: the registry signs nothing else, so ask it.
+
+        The signature binds the provider slug, and the registry checks it against the slug of the API
+        key's provider: a wrong --provider looks like a wrong key from there. The provider's public
+        record tells them apart (no such slug; our key is its signer, so the API key is another
+        provider's; or its signer is another address).
+        """
+        if self.private_key is None:
+            return None
+        ours = Account.from_key(self.private_key).address
+        try:
+            answer = self._http.get(f"/api/v1/providers/{quote(self.provider, safe='')}")
+        except httpx.HTTPError:
+            return None
+        if answer.status_code == 404:
+            return f"the registry has no provider with the slug {self.provider!r}: check --provider"
+        if not answer.is_success:
+            return None
+        registered = str(answer.json().get("signerAddress") or "")
+        if registered.lower() == ours.lower():
+            return (
+                f"{ours} is the signer of {self.provider!r}, but the API key belongs to another provider: "
+                "--provider must be the slug of the API key's provider"
+            )
+        return (
+            f"the signing key's address {ours} is not the registered signer of {self.provider!r} "
+            f"({registered})"
+        )
 
     def push_summary(self, summary: dict[str, Any], *, idempotency_key: str | None = None) -> httpx.Response:
         """POST one summary (it names its agent in `agent`)."""
@@ -108,7 +207,8 @@ class RegistryClient:
 
     def trust_score(self, agent: str) -> dict[str, Any]:
         response = self._http.get(f"/api/v1/agents/{agent}/trust-score")
-        response.raise_for_status()
+        if not response.is_success:
+            raise RegistryError.from_response(response)
         result: dict[str, Any] = response.json()
         return result
 

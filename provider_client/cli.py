@@ -4,7 +4,9 @@
         --api-key-file key.txt --signing-key-file signer.hex
 
 Secrets are read from files (or the TRUST_REGISTRY_API_KEY / TRUST_REGISTRY_PROVIDER_KEY
-variables), never from arguments, so they stay out of shell history and process lists.
+variables), never from arguments, so they stay out of shell history and process lists. Exit status: 0
+when the registry accepted the push (its answer on stdout), 1 when it refused it (the problem on stderr,
+with a hint when the cause is clear, e.g. a wrong --provider), 2 when it could not be reached.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import os
 import sys
 from pathlib import Path
 
-from . import DEFAULT_CHAIN_ID, RegistryClient
+import httpx
+
+from . import DEFAULT_CHAIN_ID, RegistryClient, RegistryError
 
 
 def _secret(path: Path | None, variable: str) -> str | None:
@@ -48,12 +52,23 @@ def main(argv: list[str] | None = None) -> int:
     with RegistryClient(
         args.url, api_key=api_key, provider=args.provider, private_key=private_key, chain_id=args.chain_id
     ) as client:
-        if isinstance(body, list):
-            response = client.push_batch(body, idempotency_key=args.idempotency_key)
-        else:
-            response = client.push_summary(body, idempotency_key=args.idempotency_key)
+        try:
+            if isinstance(body, list):
+                response = client.push_batch(body, idempotency_key=args.idempotency_key)
+            else:
+                response = client.push_summary(body, idempotency_key=args.idempotency_key)
+        except RegistryError as error:
+            # The problem goes to stderr (a script reading stdout gets nothing to parse by mistake).
+            print(
+                f"trust-registry-client: the registry refused the push: {error.describe()}", file=sys.stderr
+            )
+            print(json.dumps(error.problem, indent=2), file=sys.stderr)
+            return 1
+        except httpx.HTTPError as error:
+            print(f"trust-registry-client: no answer from {args.url}: {error}", file=sys.stderr)
+            return 2
     print(json.dumps(response.json(), indent=2))
-    return 0 if response.status_code < 400 else 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
@@ -87,6 +88,8 @@ class ProviderAdminForm(forms.ModelForm):
 @admin.register(Provider)
 class ProviderAdmin(admin.ModelAdmin):
     form = ProviderAdminForm
+    # A URL typed without a scheme means https (Django 6.0's default; 5.2 warns unless told).
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     list_display = [
         "name",
         "slug",

@@ -12,7 +12,7 @@ from django.test import override_settings
 from eth_account import Account
 from rest_framework.test import APIClient
 
-from provider_client import RegistryClient, signature_headers
+from provider_client import RegistryClient, RegistryError, signature_headers
 from provider_client.cli import main as cli_main
 from registry.models import SubmissionNonce, VerificationSummary
 from registry.services.agents import agent_register
@@ -141,5 +141,9 @@ def test_it_pushes_through_the_cli_to_a_live_server(live_server: Any, tmp_path: 
     assert (
         VerificationSummary.objects.filter(agent__subject_id="agent-cli", provider__slug="cli").count() == 1
     )
-    with RegistryClient(live_server.url, api_key=issued.plaintext, provider="cli") as unsigned:
-        assert unsigned.push_summary(summary(agent="agent-cli", totalChecks=30)).status_code == 401
+    with (
+        RegistryClient(live_server.url, api_key=issued.plaintext, provider="cli") as unsigned,
+        pytest.raises(RegistryError) as refused,
+    ):
+        unsigned.push_summary(summary(agent="agent-cli", totalChecks=30))
+    assert refused.value.status == 401

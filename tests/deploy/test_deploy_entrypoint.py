@@ -1,4 +1,4 @@
-"""The container's entrypoint, run as the image runs it: migrate, collect static files, serve with granian.
+"""The container's entrypoint, run as the image runs it: migrate once, collect static files, serve (granian).
 
 The image itself is not built here (no registry access), but everything it runs is: docker/entrypoint.sh
 with the project's own granian, against a fresh SQLite database. This catches a wrong module path, a
@@ -74,6 +74,10 @@ def container_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def web(container_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    # The web branch does not migrate (the one-off `migrate` command does, as compose's migrate service).
+    subprocess.run(
+        ["sh", str(ENTRYPOINT), "migrate"], cwd=ROOT, env=container_env, check=True, capture_output=True
+    )
     log = tmp_path_factory.mktemp("entrypoint-log") / "web.log"
     with log.open("wb") as sink:
         proc = subprocess.Popen(
