@@ -801,6 +801,28 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
             b.raw.append(res.content.casefold())
             b.hay.append(normalize_text(res.content))
             b.add_text(res.content, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
+    # The arguments of a call that succeeded are what the tool acted on: "I've set an alarm for 6:30 PM"
+    # rests on set_alarm(time="18:30:00") as much as on its result. They join the record of the call's
+    # result (one item: the call and what it returned). A failed call (an ``error`` result) did nothing.
+    results_by_call = {r.call_id: r for r in run.results}
+    for call in run.calls:
+        res_of = results_by_call.get(call.call_id)
+        if res_of is None or not isinstance(call.arguments, dict) or not call.arguments:
+            continue
+        if isinstance(res_of.data, dict) and "error" in res_of.data and res_of.data["error"]:
+            continue
+        budget.check("reading the tool results")
+        if call.message_index not in ev.contents:
+            ev.contents[call.message_index] = call.raw_arguments
+        many = sum(r.name == res_of.name for r in run.results) > 1
+        b.walk(
+            call.arguments,
+            call.message_index,
+            ("tool_calls", call.index, "function", "arguments"),
+            (res_of.message_index, ()),
+            (-1, ("tool", res_of.name)) if many else None,
+            frozenset(),
+        )
     for source, items in (("user", run.user), ("system", run.system)):
         for idx, text in items:
             ev.contents[idx] = text
