@@ -128,3 +128,13 @@ def test_it_reads_the_start_of_a_time_range_with_the_end_s_am_or_pm(answer, bad)
 def test_it_reads_a_working_day_range_forward():
     run = _run("Hours?", [("Hours", {}, {"opens": "09:00", "closes": "17:00"})], "It is open 9 to 5 pm.")
     assert _flagged(verify_run(run)) == []
+
+
+def test_it_reads_a_sender_s_name_from_the_words_of_its_address():
+    mail = {"emails": [{"sender": "green-valley@farm-shop.example", "subject": "Eggs are back"}]}
+    run = _run(
+        "Any mail?", [("SearchInbox", {}, mail)], 'One email from Green Valley titled "Eggs are back".'
+    )
+    assert _flagged(verify_run(run)) == []
+    run = _run("Any mail?", [("SearchInbox", {}, mail)], 'One email from Blue Ridge titled "Eggs are back".')
+    assert _flagged(verify_run(run)) == [("Blue Ridge", "CONTRADICTED")]

@@ -689,6 +689,10 @@ class _Builder:
         ev = self.ev
         self.raw.append(info.folded)
         self.hay.append(info.norm)
+        if "-" in info.norm:
+            # Handles and addresses join a name's words with hyphens (hotel-dealz@resorts.com is "Hotel
+            # Dealz", x-ray is "X ray"): the name matches the words either way.
+            self.hay.append(info.norm.replace("-", " "))
         ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
         if info.state:
             ev.states.append(Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text))
