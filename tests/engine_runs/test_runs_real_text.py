@@ -138,3 +138,22 @@ def test_it_reads_a_sender_s_name_from_the_words_of_its_address():
     assert _flagged(verify_run(run)) == []
     run = _run("Any mail?", [("SearchInbox", {}, mail)], 'One email from Blue Ridge titled "Eggs are back".')
     assert _flagged(verify_run(run)) == [("Blue Ridge", "CONTRADICTED")]
+
+
+@pytest.mark.parametrize(
+    "result,answer,cited",
+    [
+        ({"alarms": [{"time": "05:10:00"}]}, "Your alarm rings at 6:10 AM.", "05:10:00"),
+        ({"due": "2025-04-02"}, "Rent is due on April 9.", "2025-04-02"),
+        ({"order": {"id": "AB-1234", "total_usd": 42.5}}, "Order AB-9999 totals $42.50.", "AB-1234"),
+        ({"height_m": 330}, "It is 500 meters tall.", "330"),
+    ],
+)
+def test_it_cites_the_evidence_that_contradicts_a_value(result, answer, cited):
+    run = _run("Tell me.", [("Lookup", {}, result)], answer)
+    report = verify_run(run)
+    (claim,) = [c for c in report.flagged_claims if c.label == "CONTRADICTED"]
+    assert claim.evidence_spans, claim.reason
+    span = claim.evidence_spans[0]
+    content = run[span.message_index]["content"]
+    assert span.text == cited and content[span.start : span.end] == cited

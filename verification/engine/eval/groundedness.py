@@ -116,6 +116,7 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
     # group key (the run before the final answer) -> list of (gold, pred)
     groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     originals: list[bool] = []
+    contradicted = cited = 0
     tp = fp = fn = tn = 0
     stp = sfp = sfn = 0
     ctp = cfp = cfn = 0
@@ -151,6 +152,9 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         answer = messages[-1].get("content") or "" if messages else ""
         gold_all = [(s["start"], s["end"]) for s in label.get("spans", [])]
         for c in report.claims:
+            if c.label == "CONTRADICTED":
+                contradicted += 1
+                cited += bool(c.evidence_spans)
             if c.label == "SUPPORTED" or any(c.span[0] < g[1] and g[0] < c.span[1] for g in gold_all):
                 continue
             cls = _alarm_class(c, answer)
@@ -219,6 +223,9 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         # The human answers as written (meta variant "original"), the figure issue 14 targets.
         "original_clean_flag_rate": round(sum(originals) / len(originals), 4) if originals else None,
         "by_variant": {k: dict(v) for k, v in sorted(by_variant.items())},
+        # Contradicted claims that cite the evidence saying otherwise (a report explains what it flags).
+        "contradicted_claims": contradicted,
+        "contradicted_with_evidence": round(cited / contradicted, 4) if contradicted else None,
         "false_alarm_classes": dict(alarm_classes.most_common()),
         "false_alarm_classes_on_clean": dict(clean_alarm_classes.most_common()),
         "fact_check_gate_accuracy": round(gate_ok / gate_total, 4) if gate_total else None,
