@@ -157,3 +157,24 @@ def test_it_cites_the_evidence_that_contradicts_a_value(result, answer, cited):
     span = claim.evidence_spans[0]
     content = run[span.message_index]["content"]
     assert span.text == cited and content[span.start : span.end] == cited
+
+
+@pytest.mark.parametrize(
+    "condition,answer,bad",
+    [
+        ("Light rain", "Expect a rainy afternoon in Bergen.", None),
+        ("Light rain", "Expect a sunny afternoon in Bergen.", "sunny"),
+        ("Sunny", "It will be cloudy in Bergen.", "cloudy"),
+        ("Partly cloudy", "It will be mostly sunny in Bergen.", None),
+        ("Clear", "Clear skies in Bergen, so a sunny afternoon.", None),
+        ("Clear", "Snowy roads are likely in Bergen.", "Snowy"),
+        ("rain", "No chance of rain being a problem: it is clear in Bergen.", None),
+    ],
+)
+def test_it_compares_weather_conditions_as_a_slot(condition, answer, bad):
+    result = {"city": "Bergen", "condition": condition, "temp_c": 9}
+    run = _run("Weather in Bergen?", [("GetWeather", {"city": "Bergen"}, result)], answer)
+    report = verify_run(run)
+    assert _flagged(report) == ([(bad, "CONTRADICTED")] if bad else [])
+    if bad:
+        assert report.flagged_claims[0].evidence_spans[0].text == condition

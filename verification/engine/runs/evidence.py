@@ -20,7 +20,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
+from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, WEATHER_VALUES
 from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
 
@@ -398,7 +398,12 @@ def _read_string(text: str) -> _StringInfo:
     """Read a string leaf (memoised below for short strings: statuses, cities, dates repeat)."""
     folded = text.casefold()
     norm = normalize_text(text)
-    state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(lower(text).replace("_", " ")) or None
+    state = (
+        STATE_PHRASES.get(norm)
+        or STATE_PHRASES.get(lower(text).replace("_", " "))
+        or WEATHER_VALUES.get(norm)
+        or None
+    )
     # An ISO date starts with four digits and a dash: anything else skips the regular expression.
     d, hm, dt = _parse_dt(text) if text[:4].isdigit() and text[4:5] == "-" else (None, None, None)
     if d is not None:
