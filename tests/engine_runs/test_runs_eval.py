@@ -32,6 +32,9 @@ def test_it_scores_responses_and_spans(tmp_path):
     assert m["span"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
     assert m["false_positive_rate"] == 0.0
     assert set(m["latency_ms"]) >= {"p50", "p99"}
+    # The flagged line outranks the clean one; the unflagged hallucinated line ties with it.
+    assert m["auroc"] == {"response": 0.75, "claim": 1.0}
+    assert m["contradicted_with_evidence"] == 1.0
 
 
 def test_it_writes_metrics_from_the_command_line(tmp_path, capsys):

@@ -68,6 +68,23 @@ def _variants(path: Path, ids: list[str]) -> dict[str, str]:
     return out
 
 
+def _auroc(scores: list[tuple[float, bool]]) -> float | None:
+    """Area under the ROC curve of ``(score, positive)`` pairs: the chance that a positive scores above a
+    negative, ties counting half (the Mann-Whitney U statistic over the two counts).
+
+    >>> _auroc([(0.9, True), (0.1, False)]), _auroc([(0.5, True), (0.5, False)]), _auroc([(1.0, True)])
+    (1.0, 0.5, None)
+    """
+    pos = sorted(s for s, p in scores if p)
+    neg = sorted(s for s, p in scores if not p)
+    if not pos or not neg:
+        return None
+    from bisect import bisect_left, bisect_right
+
+    wins = sum(bisect_left(neg, s) + 0.5 * (bisect_right(neg, s) - bisect_left(neg, s)) for s in pos)
+    return round(wins / (len(pos) * len(neg)), 4)
+
+
 def _alarm_class(claim: Any, answer: str) -> str:
     """What a false alarm is, by form, for the breakdown (never used to decide anything).
 
@@ -117,6 +134,10 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
     groups: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
     originals: list[bool] = []
     contradicted = cited = 0
+    # (1 - overall score, hallucinated) per line and (1 - claim score, claim inside a gold span) per claim
+    # of the lines with span labels: the engine's scores as probabilities of a hallucination.
+    response_scores: list[tuple[float, bool]] = []
+    claim_scores: list[tuple[float, bool]] = []
     tp = fp = fn = tn = 0
     stp = sfp = sfn = 0
     ctp = cfp = cfn = 0
@@ -151,6 +172,11 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
             originals.append(pred)
         answer = messages[-1].get("content") or "" if messages else ""
         gold_all = [(s["start"], s["end"]) for s in label.get("spans", [])]
+        response_scores.append((1.0 - report.overall_score, gold))
+        if label.get("span_labels") is not False:
+            for c in report.claims:
+                inside = any(c.span[0] < g[1] and g[0] < c.span[1] for g in gold_all)
+                claim_scores.append((1.0 - c.score, gold and inside))
         for c in report.claims:
             if c.label == "CONTRADICTED":
                 contradicted += 1
@@ -223,6 +249,7 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         # The human answers as written (meta variant "original"), the figure issue 14 targets.
         "original_clean_flag_rate": round(sum(originals) / len(originals), 4) if originals else None,
         "by_variant": {k: dict(v) for k, v in sorted(by_variant.items())},
+        "auroc": {"response": _auroc(response_scores), "claim": _auroc(claim_scores)},
         # Contradicted claims that cite the evidence saying otherwise (a report explains what it flags).
         "contradicted_claims": contradicted,
         "contradicted_with_evidence": round(cited / contradicted, 4) if contradicted else None,
