@@ -178,3 +178,22 @@ def test_it_compares_weather_conditions_as_a_slot(condition, answer, bad):
     assert _flagged(report) == ([(bad, "CONTRADICTED")] if bad else [])
     if bad:
         assert report.flagged_claims[0].evidence_spans[0].text == condition
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("The first task is to water Ivy at 9am. The second task is to feed the cat at 5 pm.", None),
+        ("The first task is to water Ivy at 9am. The next one is to feed the cat at 5 pm.", None),
+        ("The first task is to water Ivy at 9am, at 5 pm.", "5 pm"),
+    ],
+)
+def test_it_does_not_carry_an_item_into_a_sentence_that_turns_to_the_next_one(answer, bad):
+    tasks = {
+        "tasks": [
+            {"task": "Water Ivy", "due": "2025-06-01 09:00:00"},
+            {"task": "Feed the cat", "due": "2025-06-01 17:00:00"},
+        ]
+    }
+    run = _run("My tasks today?", [("GetTasks", {}, tasks)], answer)
+    assert _flagged(verify_run(run)) == ([(bad, "CONTRADICTED")] if bad else [])

@@ -139,7 +139,7 @@ def best_record(
         return None
     # Wide: the target's part of the sentence, the sentence, the sentence before; all anchors must agree.
     wide = [c for c in _clauses(answer, sent, ";", False, lookup) if c[0] <= pos < c[1] + 1] + [sent]
-    if idx > 0:
+    if idx > 0 and not _NEW_ITEM.search(answer, sent[0], sent[1]):
         wide.append(sentences[idx - 1])
     for w in wide:
         anchors = {r for s, e, r in named if w[0] <= s < w[1]}
@@ -147,6 +147,13 @@ def best_record(
             return anchors.pop() if len(anchors) == 1 else None
     return None
 
+
+# Words with which a sentence turns to another item ("The second reminder is ...", "The next one ...",
+# "Another ..."): the sentence before, about the item before, says nothing about which item this one is.
+_NEW_ITEM = re.compile(
+    r"\b(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|another|other|latter)\b",
+    re.I,
+)
 
 _PRIOR_KEYS = frozenset({"prior", "previous", "prev", "yesterday"})
 _PRIOR_WORDS = re.compile(
