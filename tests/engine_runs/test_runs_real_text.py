@@ -197,3 +197,17 @@ def test_it_does_not_carry_an_item_into_a_sentence_that_turns_to_the_next_one(an
     }
     run = _run("My tasks today?", [("GetTasks", {}, tasks)], answer)
     assert _flagged(verify_run(run)) == ([(bad, "CONTRADICTED")] if bad else [])
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("Here are your 3 most recent emails.", None),
+        ("You have three new emails.", None),
+        ("Here are your 4 most recent emails.", "4"),
+    ],
+)
+def test_it_counts_the_noun_after_the_modifiers_of_a_count(answer, bad):
+    inbox = {"emails": [{"subject": "Hi"}, {"subject": "Lunch?"}, {"subject": "Invoice"}]}
+    run = _run("Latest mail?", [("SearchInbox", {}, inbox)], answer)
+    assert _flagged(verify_run(run)) == ([(bad, "CONTRADICTED")] if bad else [])

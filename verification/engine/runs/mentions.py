@@ -325,6 +325,35 @@ _HEDGE_MAP = {
 _NOT_NOUNS = FUNCTION_WORDS | {"and", "or", "to", "per", "on", "in", "at", "a", "from", "with", "of"}
 
 _NON_SPACE = re.compile(r"[^\s]+")
+# Words between a count and what it counts ("the 3 most recent emails", "2 unread messages"): the noun
+# after them is the counted one.
+_MODIFIERS = frozenset({
+    "most", "recent", "latest", "new", "newest", "unread", "upcoming", "past", "previous", "last", "next",
+    "more", "pending", "active", "other", "additional", "remaining", "top", "oldest", "earliest",
+})  # fmt: skip
+_NEXT_WORD = re.compile(r"[\s-]+([A-Za-z][a-z]+)")
+
+
+def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
+    """The noun a count counts, past up to three modifiers from ``noun`` (which starts at ``start``).
+
+    >>> t = "the 3 most recent emails"
+    >>> _counted_noun(t, 6, "most"), _counted_noun(t, 6, None), _counted_noun("2 new", 2, "new")
+    ('emails', None, None)
+    """
+    if noun is None:
+        return None
+    word, pos = noun, start
+    for _ in range(3):
+        if lower(word) not in _MODIFIERS:
+            return word
+        nxt = _NEXT_WORD.match(text, pos + len(word))
+        if nxt is None:
+            return None
+        word, pos = nxt.group(1), nxt.start(1)
+    return None if lower(word) in _MODIFIERS else word
+
+
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
@@ -612,7 +641,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             if text[m.start("word")].isupper() and lower(word) in ORDINALS and not _sentence_start(text, a):
                 return None
             value, dec = parse_number(word)
-            noun = g.get("noun2")
+            noun = _counted_noun(text, m.start("noun2"), g.get("noun2"))
             end = m.end("word")
             if noun and lower(noun) in _NOT_NOUNS:
                 noun = None
@@ -628,7 +657,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         num = g["num"]
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag"))
-        noun = g.get("noun")
+        noun = _counted_noun(text, m.start("noun"), g.get("noun"))
         end = m.end("ord") if g.get("ord") else (m.end("mag") if g.get("mag") else m.end("num"))
         if noun and (lower(noun) in _NOT_NOUNS or lower(noun) in COUNT_WORDS):
             noun = None
