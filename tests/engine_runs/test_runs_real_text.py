@@ -211,3 +211,9 @@ def test_it_counts_the_noun_after_the_modifiers_of_a_count(answer, bad):
     inbox = {"emails": [{"subject": "Hi"}, {"subject": "Lunch?"}, {"subject": "Invoice"}]}
     run = _run("Latest mail?", [("SearchInbox", {}, inbox)], answer)
     assert _flagged(verify_run(run)) == ([(bad, "CONTRADICTED")] if bad else [])
+
+
+@pytest.mark.parametrize("answer,bad", [("The high is 89 F.", None), ("The high is 31 C.", "31 C")])
+def test_it_reads_a_capital_f_or_c_after_a_number_as_degrees(answer, bad):
+    run = _run("Weather?", [("GetWeather", {}, {"high_f": 89})], answer)
+    assert _flagged(verify_run(run)) == ([(bad, "CONTRADICTED")] if bad else [])

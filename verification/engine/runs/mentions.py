@@ -161,7 +161,7 @@ _UNIT_KEYS = sorted(
     (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
 )
 _UNIT_RE = _trie(_UNIT_KEYS)
-_SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml"
+_SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml|f|c"
 # What follows a number in a quantity ("million km", " - feet"), without its groups, for a look-ahead.
 _UNIT_AFTER = rf"(?:{_MAG})?\s?-?\s?(?:{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
 assert not any(u[0] in "0123456789.," for u in _UNIT_KEYS)
@@ -624,6 +624,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         unit = UNIT_WORDS.get(unit_word)
         if unit is None:
             return None
+        if unit_word in ("f", "c") and not text[m.start("unit")].isupper():
+            return None  # "89 F" is a temperature; a lower-case letter after a number seldom is
         value, dec = parse_number(g["num"])
         value *= _magnitude(g.get("mag"))
         k = "percent" if unit == "percent" else "quantity"
