@@ -32,6 +32,9 @@ def test_it_scores_responses_and_spans(tmp_path):
     assert m["span"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
     assert m["false_positive_rate"] == 0.0
     assert set(m["latency_ms"]) >= {"p50", "p99"}
+    # The flagged line outranks the clean one; the unflagged hallucinated line ties with it.
+    assert m["auroc"] == {"response": 0.75, "claim": 1.0}
+    assert m["contradicted_with_evidence"] == 1.0
 
 
 def test_it_writes_metrics_from_the_command_line(tmp_path, capsys):
@@ -41,3 +44,35 @@ def test_it_writes_metrics_from_the_command_line(tmp_path, capsys):
     assert main([str(path), "--out", str(out), "--no-progress"]) == 0
     assert json.loads(out.read_text())["cases"] == 1
     assert '"cases": 1' in capsys.readouterr().out
+
+
+def test_it_reports_per_answer_figures_variants_and_false_alarm_classes(tmp_path):
+    # Two lines share their run (one answer told twice); a third is another answer. The meta file names
+    # the variants, as the real-text sets ship them.
+    ok = _line("It is 330 meters tall.", False, [])
+    wrong_name = _line("It was built by Gustave Lyon.", False, [])
+    other = json.dumps(
+        {
+            "id": "b",
+            "messages": make_run("How tall is it?", [{"height": "330 meters"}], "It is 330 meters tall."),
+            "label": {"hallucinated": False, "spans": []},
+        }
+    )
+    lines = [json.loads(x) for x in (ok, wrong_name, other)]
+    for i, item in enumerate(lines):
+        item["id"] = f"l{i}"
+    path = tmp_path / "set.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    meta = [
+        {"id": "l0", "group": "clean", "variant": "original"},
+        {"id": "l1", "group": "hard_clean", "variant": "name"},
+        {"id": "l2", "group": "clean", "variant": "original"},
+    ]
+    (tmp_path / "set.meta.jsonl").write_text("".join(json.dumps(x) + "\n" for x in meta))
+    m = evaluate_groundedness(path, progress=False)
+    assert m["per_answer"]["answers"] == 2
+    assert m["per_answer"]["correct_answers_flagged"] == 1
+    assert m["per_answer"]["correct_answer_flag_rate"] == 0.5
+    assert m["original_clean_flag_rate"] == 0.0
+    assert m["by_variant"]["hard_clean/name"] == {"lines": 1, "flagged": 1}
+    assert m["false_alarm_classes_on_clean"] == {"unsupported:name:other": 1}

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES
+from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, WEATHER_VALUES
 from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
 
@@ -398,7 +398,12 @@ def _read_string(text: str) -> _StringInfo:
     """Read a string leaf (memoised below for short strings: statuses, cities, dates repeat)."""
     folded = text.casefold()
     norm = normalize_text(text)
-    state = STATE_PHRASES.get(norm) or STATE_PHRASES.get(lower(text).replace("_", " ")) or None
+    state = (
+        STATE_PHRASES.get(norm)
+        or STATE_PHRASES.get(lower(text).replace("_", " "))
+        or WEATHER_VALUES.get(norm)
+        or None
+    )
     # An ISO date starts with four digits and a dash: anything else skips the regular expression.
     d, hm, dt = _parse_dt(text) if text[:4].isdigit() and text[4:5] == "-" else (None, None, None)
     if d is not None:
@@ -689,6 +694,10 @@ class _Builder:
         ev = self.ev
         self.raw.append(info.folded)
         self.hay.append(info.norm)
+        if "-" in info.norm:
+            # Handles and addresses join a name's words with hyphens (hotel-dealz@resorts.com is "Hotel
+            # Dealz", x-ray is "X ray"): the name matches the words either way.
+            self.hay.append(info.norm.replace("-", " "))
         ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
         if info.state:
             ev.states.append(Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text))
@@ -801,6 +810,28 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
             b.raw.append(res.content.casefold())
             b.hay.append(normalize_text(res.content))
             b.add_text(res.content, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
+    # The arguments of a call that succeeded are what the tool acted on: "I've set an alarm for 6:30 PM"
+    # rests on set_alarm(time="18:30:00") as much as on its result. They join the record of the call's
+    # result (one item: the call and what it returned). A failed call (an ``error`` result) did nothing.
+    results_by_call = {r.call_id: r for r in run.results}
+    for call in run.calls:
+        res_of = results_by_call.get(call.call_id)
+        if res_of is None or not isinstance(call.arguments, dict) or not call.arguments:
+            continue
+        if isinstance(res_of.data, dict) and "error" in res_of.data and res_of.data["error"]:
+            continue
+        budget.check("reading the tool results")
+        if call.message_index not in ev.contents:
+            ev.contents[call.message_index] = call.raw_arguments
+        many = sum(r.name == res_of.name for r in run.results) > 1
+        b.walk(
+            call.arguments,
+            call.message_index,
+            ("tool_calls", call.index, "function", "arguments"),
+            (res_of.message_index, ()),
+            (-1, ("tool", res_of.name)) if many else None,
+            frozenset(),
+        )
     for source, items in (("user", run.user), ("system", run.system)):
         for idx, text in items:
             ev.contents[idx] = text

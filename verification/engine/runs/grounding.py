@@ -254,7 +254,9 @@ class _Matcher:
                 if year and mo is not None and _date(year, mo, d).weekday() != wd:
                     return "CONTRADICTED", hits, "the weekday does not fall on this date"
             return "SUPPORTED", hits, "stated in the evidence"
-        return ("CONTRADICTED" if self.ev.dates else "UNSUPPORTED"), [], "no evidence gives this date"
+        if self.ev.dates:
+            return "CONTRADICTED", [], "the evidence gives other dates"
+        return "UNSUPPORTED", [], "no evidence gives this date"
 
     def time(self, m: Mention) -> tuple[str, list[Fact], str]:
         if self._times_by_value is None:
@@ -265,7 +267,9 @@ class _Matcher:
         hits = list(self._times_by_value.get(m.time, ()))
         if hits:
             return "SUPPORTED", hits, "stated in the evidence"
-        return ("CONTRADICTED" if self.ev.times else "UNSUPPORTED"), [], "no evidence gives this time"
+        if self.ev.times:
+            return "CONTRADICTED", [], "the evidence gives other times"
+        return "UNSUPPORTED", [], "no evidence gives this time"
 
     def literal(self, m: Mention) -> tuple[str, list[Fact], str]:
         needle = m.text.casefold().rstrip("/")
@@ -496,8 +500,46 @@ def ground_answer(
             ]
             if len(others) >= 2:
                 f.label = "CONTRADICTED"
+    _cite_rivals(findings, ev)
     findings.sort(key=lambda f: f.mention.start)
     return findings
+
+
+_RIVAL_CITES = 3
+
+
+def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
+    """Give every contradicted value that has no evidence of its own the evidence that says otherwise.
+
+    A contradiction is flagged because comparable evidence states another value (another time, date,
+    figure in the same unit, identifier of the same shape, or the strings of the item its sentence is
+    about): those facts are what a reader checks, so the report cites them (issue 14). Facts of the items
+    the sentence's supported values talk about come first.
+    """
+    for f in findings:
+        if f.label != "CONTRADICTED" or f.facts:
+            continue
+        m = f.mention
+        if m.kind == "time":
+            pool = ev.times
+        elif m.kind in ("date", "year"):
+            pool = ev.dates
+        elif m.kind == "id":
+            shape = _shape(m.text)
+            pool = [x for x in ev.strings if _shape(x.text) == shape]
+        elif m.kind in _NUMERIC:
+            pool = [x for x in ev.numbers if x.unit == m.unit and x.unit != "year_of_date"]
+        elif m.kind == "entity":
+            pool = ev.strings
+        else:
+            continue
+        records = {
+            r for g in findings if g.sentence == f.sentence and g.label == "SUPPORTED" for _, r in g.records
+        }
+        near = [x for x in pool if x.record is not None and x.record in records]
+        if m.kind == "entity":
+            pool = near  # a swapped name: the strings of the item its sentence is about, or nothing
+        f.facts = (near or list(pool))[:_RIVAL_CITES]
 
 
 _NUMERIC = frozenset({"money", "percent", "quantity", "number", "count", "year"})

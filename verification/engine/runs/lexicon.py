@@ -22,6 +22,7 @@ __all__ = [
     "REVERSE_ALIASES",
     "STATE_PHRASES",
     "UNIT_WORDS",
+    "WEATHER_VALUES",
     "WEEKDAYS",
 ]
 
@@ -189,6 +190,38 @@ for _short, _longs in ALIASES.items():
 # Function words and pronouns never make a capitalised phrase an entity on their own.
 FUNCTION_WORDS = frozenset(
     [
+        # Contractions of pronouns and the words that open a conversational reply ("Okay, I've set it",
+        # "Sure, I'll send it"): capitalised at the start of a reply, never a name.
+        "i've",
+        "i'll",
+        "i'd",
+        "i'm",
+        "we've",
+        "we'll",
+        "we're",
+        "we'd",
+        "you've",
+        "you'll",
+        "you're",
+        "you'd",
+        "they're",
+        "they've",
+        "they'll",
+        "he's",
+        "she's",
+        "that's",
+        "there's",
+        "here's",
+        "what's",
+        "let's",
+        "ok",
+        "okay",
+        "sure",
+        "please",
+        "thanks",
+        "yes",
+        "hi",
+        "hello",
         "a",
         "an",
         "the",
@@ -331,6 +364,21 @@ STATE_PHRASES: dict[str, str] = {
     "only with a prescription": "prescription", "prescription only": "prescription",
     "prescription-only": "prescription", "requires a prescription": "prescription",
     "by prescription": "prescription", "open": "open", "closed": "closed", "active": "not_archived",
+    # Weather conditions, compared as a slot ("sunny" against "light rain" is a contradiction). Only the
+    # forms that are a condition in prose: a bare "rain" or "clear" in an answer is often not one ("a chance
+    # of rain", "to be clear"), so those are read only as whole values of a tool result (WEATHER_VALUES).
+    "sunny": "clear", "clear skies": "clear", "clear sky": "clear", "rainy": "rain", "raining": "rain",
+    "light rain": "rain", "heavy rain": "rain", "rain showers": "rain", "showers": "rain", "drizzle": "rain",
+    "cloudy": "cloud", "overcast": "cloud", "partly cloudy": "partly_cloudy", "partly sunny": "partly_cloudy",
+    "mostly sunny": "partly_cloudy", "mostly cloudy": "partly_cloudy", "snowy": "snow", "snowing": "snow",
+    "light snow": "snow", "heavy snow": "snow", "stormy": "storm", "thunderstorms": "storm",
+    "thunderstorm": "storm", "foggy": "fog", "misty": "fog",
+}  # fmt: skip
+
+# Whole string values of a tool result that are a weather condition (see STATE_PHRASES).
+WEATHER_VALUES: dict[str, str] = {
+    "rain": "rain", "snow": "snow", "clear": "clear", "sun": "clear", "clouds": "cloud", "fog": "fog",
+    "mist": "fog", "storm": "storm", "sleet": "snow", "hail": "storm",
 }  # fmt: skip
 
 # Boolean keys of tool results -> (state when true, state when false).

@@ -161,7 +161,7 @@ _UNIT_KEYS = sorted(
     (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
 )
 _UNIT_RE = _trie(_UNIT_KEYS)
-_SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml"
+_SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml|f|c"
 # What follows a number in a quantity ("million km", " - feet"), without its groups, for a look-ahead.
 _UNIT_AFTER = rf"(?:{_MAG})?\s?-?\s?(?:{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
 assert not any(u[0] in "0123456789.," for u in _UNIT_KEYS)
@@ -183,7 +183,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"\b(?:(?P<wd>{_WEEKDAY_RE}),?\s+)?(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
             rf"|(?P<mon>{_MONTH_RE})\.?\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?!\d|:\d)(?:,?\s+(?P<yr>\d{{4}}))?"
             rf"|(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>{_MONTH_RE})(?:,?\s+(?P<yr2>\d{{4}}))?"
-            rf"|(?P<mon3>{_MONTH_RE})\s+(?P<yr3>\d{{4}}))\b",
+            rf"|(?P<mon3>{_MONTH_RE})\s+(?P<yr3>\d{{4}})"
+            # US numeric dates, 9/15 and 12/1/2023: month first, as the assistants of US services write them.
+            rf"|(?<![\d/.])(?P<mon4>1[0-2]|0?[1-9])/(?P<day4>3[01]|[12]\d|0?[1-9])(?:/(?P<yr4>\d{{4}}))?(?![\d/]))\b",
         ),
     ),
     # ``\b(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?\s?(?P<ap>...)|\b(?P<h2>[01]?\d|2[0-3]):(?P<m2>...)...``
@@ -191,11 +193,19 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # after it (``(?<!\w.)``) and the rest picked by a look-behind: the engine skips to the digits. The same
     # matches: an hour that ends one form cannot end the other (``:`` or a space or ``a``/``p`` against a
     # digit after it).
+    # The start of a range whose end alone carries am/pm ("from 2 to 3pm", "9-11 a.m."): it takes the end's.
+    (
+        "time",
+        re.compile(
+            r"(?<![\w.:/])(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?"
+            r"(?=\s?(?:to|until|till|-|–)\s?(?P<eh>1[0-2]|0?[1-9])(?::[0-5]\d)?\s?(?P<ap>[ap]m\b|[ap]\.m\.))",
+        ),
+    ),
     (
         "time",
         re.compile(
             r"(?P<h>\d(?<!\w.)(?:(?<=[01])\d||(?<=2)[0-3]))"
-            r"(?:(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]m\b|[ap]\.m\.)|:(?P<m2>[0-5]\d)\b(?!:\d))",
+            r"(?:(?::(?P<m>[0-5]\d))?\s?(?P<ap>[ap]m\b|[ap]\.m\.)|:(?P<m2>[0-5]\d)(?::[0-5]\d)?\b(?!:\d))",
         ),
     ),
     (
@@ -271,7 +281,7 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
         need.add("url")
     if "@" in low:
         need.add("email")
-    if not words.isdisjoint(_MONTH_WORDS) or (digits and "-" in low):
+    if not words.isdisjoint(_MONTH_WORDS) or (digits and ("-" in low or "/" in low)):
         need.add("date")
     if digits and (":" in low or "am" in words or "pm" in words or "m." in low):
         need.add("time")
@@ -315,6 +325,35 @@ _HEDGE_MAP = {
 _NOT_NOUNS = FUNCTION_WORDS | {"and", "or", "to", "per", "on", "in", "at", "a", "from", "with", "of"}
 
 _NON_SPACE = re.compile(r"[^\s]+")
+# Words between a count and what it counts ("the 3 most recent emails", "2 unread messages"): the noun
+# after them is the counted one.
+_MODIFIERS = frozenset({
+    "most", "recent", "latest", "new", "newest", "unread", "upcoming", "past", "previous", "last", "next",
+    "more", "pending", "active", "other", "additional", "remaining", "top", "oldest", "earliest",
+})  # fmt: skip
+_NEXT_WORD = re.compile(r"[\s-]+([A-Za-z][a-z]+)")
+
+
+def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
+    """The noun a count counts, past up to three modifiers from ``noun`` (which starts at ``start``).
+
+    >>> t = "the 3 most recent emails"
+    >>> _counted_noun(t, 6, "most"), _counted_noun(t, 6, None), _counted_noun("2 new", 2, "new")
+    ('emails', None, None)
+    """
+    if noun is None:
+        return None
+    word, pos = noun, start
+    for _ in range(3):
+        if lower(word) not in _MODIFIERS:
+            return word
+        nxt = _NEXT_WORD.match(text, pos + len(word))
+        if nxt is None:
+            return None
+        word, pos = nxt.group(1), nxt.start(1)
+    return None if lower(word) in _MODIFIERS else word
+
+
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
@@ -478,12 +517,21 @@ def _take(taken: bytearray, out: list[Mention], m: Mention) -> None:
     out.append(m)
 
 
+def _function_word(word: str) -> bool:
+    """Whether ``word`` is a function word, a pronoun's contraction or a reply opener ("I’ve", "Okay,").
+
+    >>> _function_word("I’ve"), _function_word("Okay,"), _function_word("Paris")
+    (True, True, False)
+    """
+    return lower(word).replace("’", "'").strip(".,'&!;") in FUNCTION_WORDS
+
+
 def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     # Trim function words and punctuation at both ends; a phrase of function words only is not a name.
     words = list(_NON_SPACE.finditer(phrase))
-    while words and (lower(words[0].group(0)).strip(".,'’&") in FUNCTION_WORDS or words[0].group(0) == "&"):
+    while words and (_function_word(words[0].group(0)) or words[0].group(0) == "&"):
         words.pop(0)
-    while words and (lower(words[-1].group(0)).strip(".,'’&") in FUNCTION_WORDS or words[-1].group(0) == "&"):
+    while words and (_function_word(words[-1].group(0)) or words[-1].group(0) == "&"):
         words.pop()
     if not words:
         return []
@@ -524,6 +572,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             date = (int(g["yr"]) if g.get("yr") else None, MONTHS[lower(g["mon"])], int(g["day"]), None)
         elif g.get("mon2"):
             date = (int(g["yr2"]) if g.get("yr2") else None, MONTHS[lower(g["mon2"])], int(g["day2"]), None)
+        elif g.get("mon4"):
+            date = (int(g["yr4"]) if g.get("yr4") else None, int(g["mon4"]), int(g["day4"]), None)
         else:
             if g["mon3"] in ("may", "mar") and not text[m.start("mon3")].isupper():
                 return None
@@ -541,6 +591,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             if not 1 <= h <= 12:
                 return None
             h = (h % 12) + (12 if ap == "pm" else 0)
+            if g.get("eh") and h > int(g["eh"]) % 12 + (12 if ap == "pm" else 0):
+                h -= 12  # "9 to 5 pm", "10 to 12 pm": a range runs forward, so its start is in the morning
         else:
             h, mi = int(g["h"]), int(g["m2"])
         return Mention("time", a, b, text[a:b], time=(h, mi))
@@ -572,6 +624,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         unit = UNIT_WORDS.get(unit_word)
         if unit is None:
             return None
+        if unit_word in ("f", "c") and not text[m.start("unit")].isupper():
+            return None  # "89 F" is a temperature; a lower-case letter after a number seldom is
         value, dec = parse_number(g["num"])
         value *= _magnitude(g.get("mag"))
         k = "percent" if unit == "percent" else "quantity"
@@ -589,7 +643,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             if text[m.start("word")].isupper() and lower(word) in ORDINALS and not _sentence_start(text, a):
                 return None
             value, dec = parse_number(word)
-            noun = g.get("noun2")
+            noun = _counted_noun(text, m.start("noun2"), g.get("noun2"))
             end = m.end("word")
             if noun and lower(noun) in _NOT_NOUNS:
                 noun = None
@@ -605,7 +659,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         num = g["num"]
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag"))
-        noun = g.get("noun")
+        noun = _counted_noun(text, m.start("noun"), g.get("noun"))
         end = m.end("ord") if g.get("ord") else (m.end("mag") if g.get("mag") else m.end("num"))
         if noun and (lower(noun) in _NOT_NOUNS or lower(noun) in COUNT_WORDS):
             noun = None

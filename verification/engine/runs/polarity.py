@@ -26,7 +26,17 @@ _FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"included", "not_included"}),
     frozenset({"otc", "prescription"}),
     frozenset({"open", "closed"}),
+    frozenset({"clear", "rain", "cloud", "partly_cloudy", "snow", "storm", "fog"}),
 )
+# States that a told state agrees with besides itself: "partly cloudy" is neither wrong for a sunny nor
+# for a cloudy sky, and either of those for a partly cloudy one.
+_AGREES: dict[str, frozenset[str]] = {
+    "partly_cloudy": frozenset({"clear", "cloud"}),
+    "clear": frozenset({"partly_cloudy"}),
+    "cloud": frozenset({"partly_cloudy"}),
+    "storm": frozenset({"rain"}),
+    "rain": frozenset({"storm"}),
+}
 _UP = frozenset({"rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped",
                  "higher", "grew"})  # fmt: skip
 _DOWN = frozenset({"fell", "falls", "fallen", "down", "dropped", "declined", "decreased", "slipped", "lower"})
@@ -105,9 +115,16 @@ def check_polarity(
             best = best_record(answer, findings, probe, sentences, lists, lookup) if lists else None
             scoped = [s for s in cands if s.record == best] if best is not None else cands
             scoped = scoped or cands
-            if any(s.value == state for s in scoped):
+            agrees = _AGREES.get(state, frozenset())
+            if any(s.value == state or s.value in agrees for s in scoped):
                 out.append(
-                    Finding(m, "SUPPORTED", sent, [s for s in scoped if s.value == state], "state matches")
+                    Finding(
+                        m,
+                        "SUPPORTED",
+                        sent,
+                        [s for s in scoped if s.value == state or s.value in agrees],
+                        "state matches",
+                    )
                 )
             else:
                 out.append(Finding(m, "CONTRADICTED", sent, scoped, f"the evidence says {scoped[0].value}"))

@@ -104,6 +104,10 @@ def best_record(
         m = g.mention
         if is_name and m.kind == "entity":
             continue
+        if m.kind == target.mention.kind:
+            # Values of one kind side by side are an enumeration of items ("alarms at 5:10 and 17:20", "on
+            # 9/15 and on 9/17"), each the value of its own item: one never says which item the other is of.
+            continue
         if m.kind in ("number", "count") and m.value is not None and abs(m.value) < 32:
             continue  # small bare numbers name no item
         # Neighbours are shared by the targets of a sentence: what each names is worked out once per list.
@@ -125,11 +129,17 @@ def best_record(
         near = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1] and e <= pos]
         if near:
             return min(near, key=lambda x: x[0])[1]
+        # A value of the target's own item elsewhere in its clause ("followed by 1:1 with Grace Haddad from
+        # 11:15", the name being in several items) is the clause's subject: the wider sentence, which may
+        # enumerate other items, is then no evidence that the target belongs to another one.
+        own = target.records
+        if own and any(w[0] <= g.mention.start < w[1] and not own.isdisjoint(g.records) for g in nearby):
+            return None
     if is_name:
         return None
     # Wide: the target's part of the sentence, the sentence, the sentence before; all anchors must agree.
     wide = [c for c in _clauses(answer, sent, ";", False, lookup) if c[0] <= pos < c[1] + 1] + [sent]
-    if idx > 0:
+    if idx > 0 and not _NEW_ITEM.search(answer, sent[0], sent[1]):
         wide.append(sentences[idx - 1])
     for w in wide:
         anchors = {r for s, e, r in named if w[0] <= s < w[1]}
@@ -137,6 +147,13 @@ def best_record(
             return anchors.pop() if len(anchors) == 1 else None
     return None
 
+
+# Words with which a sentence turns to another item ("The second reminder is ...", "The next one ...",
+# "Another ..."): the sentence before, about the item before, says nothing about which item this one is.
+_NEW_ITEM = re.compile(
+    r"\b(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|another|other|latter)\b",
+    re.I,
+)
 
 _PRIOR_KEYS = frozenset({"prior", "previous", "prev", "yesterday"})
 _PRIOR_WORDS = re.compile(
