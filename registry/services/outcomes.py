@@ -168,7 +168,7 @@ def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]
 
 def outcomes_rollup(*, provider: Provider, agent: Agent) -> VerificationSummary | None:
     """Append the provider's summary of the agent over the trailing outcome window."""
-    from .scoring import score_recompute_schedule
+    from .recompute import recompute_mark
 
     now = timezone.now()
     days = settings.OUTCOME_WINDOW_DAYS
@@ -198,5 +198,5 @@ def outcomes_rollup(*, provider: Provider, agent: Agent) -> VerificationSummary 
             total_checks=body["totalChecks"],
             stake_distribution=stake,
         )
-        score_recompute_schedule(agent_id=agent.pk)
+        recompute_mark(agent_ids=[agent.pk])
     return summary
