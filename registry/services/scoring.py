@@ -7,6 +7,7 @@ A recompute whose inputs and configuration are unchanged stores nothing new.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -14,6 +15,7 @@ from decimal import Decimal
 from functools import partial
 from typing import Any
 
+import psycopg
 import redis.exceptions
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
@@ -303,20 +305,90 @@ def trust_scores_prepare(
 
 def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:
     """Write records made by :func:`trust_scores_prepare` and point their agents at them."""
+    if not fresh:
+        return
     with transaction.atomic():
-        TrustScore.objects.bulk_create([score for _, score in fresh])
+        if connection.vendor == "postgresql":
+            _scores_store_postgresql(fresh, now)
+        else:
+            TrustScore.objects.bulk_create([score for _, score in fresh])
+            Agent.objects.bulk_update(
+                [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
+            )
         for agent, score in fresh:
             agent.latest_score = score
             agent.trust_score = score.trust_score
             agent.trust_score_updated_at = now
-        Agent.objects.bulk_update(
-            [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
-        )
     # Readers get the new records from the next request on (dropped now and again once committed,
     # so a reader racing this transaction cannot leave an old record cached).
     keys = [trust_score_cache_key(agent.subject_id) for agent, _ in fresh]
     _cache_forget(keys)
     transaction.on_commit(partial(_cache_forget, keys))
+
+
+_INSERT_SCORES = """
+INSERT INTO registry_trustscore (
+    agent_id, config_id, trust_score, trust_confidence, record, inputs, inputs_digest, computed_at,
+    newest_input_at, changes_at
+)
+SELECT u.agent_id, u.config_id, u.trust_score, u.trust_confidence, u.record::jsonb, u.inputs::jsonb,
+       u.digest, u.computed_at, u.newest, u.changes
+FROM unnest(
+    %(agent)b::bigint[], %(config)b::bigint[], %(score)b::numeric[], %(confidence)b::numeric[],
+    %(record)b::text[], %(inputs)b::text[], %(digest)b::text[], %(computed)b::timestamptz[],
+    %(newest)b::timestamptz[], %(changes)b::timestamptz[]
+) AS u(
+    agent_id, config_id, trust_score, trust_confidence, record, inputs, digest, computed_at, newest, changes
+)
+RETURNING id, agent_id
+"""
+
+_POINT_AGENTS = """
+UPDATE registry_agent AS a
+SET latest_score_id = u.score_id, trust_score = u.trust_score, trust_score_updated_at = %(now)s
+FROM unnest(%(agent)b::bigint[], %(score_id)b::bigint[], %(score)b::numeric[])
+    AS u(agent_id, score_id, trust_score)
+WHERE a.id = u.agent_id
+"""
+
+
+def _scores_store_postgresql(fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:
+    """The same writes as bulk_create + bulk_update, with binary array parameters.
+
+    A drain of 200 agents spent most of its time in the ORM's client-side quoting of the records
+    and in bulk_update's CASE expressions; two statements with binary arrays take a fraction.
+    """
+    scores = [score for _, score in fresh]
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(
+            _INSERT_SCORES,
+            {
+                "agent": [score.agent_id for score in scores],
+                "config": [score.config_id for score in scores],
+                "score": [score.trust_score for score in scores],
+                "confidence": [score.trust_confidence for score in scores],
+                "record": [json.dumps(score.record) for score in scores],
+                "inputs": [json.dumps(score.inputs) for score in scores],
+                "digest": [score.inputs_digest for score in scores],
+                "computed": [score.computed_at for score in scores],
+                "newest": [score.newest_input_at for score in scores],
+                "changes": [score.changes_at for score in scores],
+            },
+        )
+        ids = dict((agent_id, score_id) for score_id, agent_id in cursor.fetchall())
+        for score in scores:
+            score.pk = ids[score.agent_id]
+            score._state.adding = False
+        cursor.execute(
+            _POINT_AGENTS,
+            {
+                "now": now,
+                "agent": [score.agent_id for score in scores],
+                "score_id": [score.pk for score in scores],
+                "score": [score.trust_score for score in scores],
+            },
+        )
 
 
 def _cache_forget(keys: list[str]) -> None:
