@@ -134,6 +134,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT_SECONDS", 600, minimum=30),
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's Redis transport with a fix for the worker dying when Redis restarts (see the module).
+    CELERY_BROKER_TRANSPORT = "config.celery_redis:Transport"
 CELERY_BEAT_SCHEDULE = {
     "collect-provider-stats": {
         "task": "registry.tasks.collect_all_provider_stats",
