@@ -199,6 +199,11 @@ SCORE_RECOMPUTE_DELAY_SECONDS = env_float("SCORE_RECOMPUTE_DELAY_SECONDS", 2.0, 
 SCORE_RECOMPUTE_LEASE_SECONDS = env_float("SCORE_RECOMPUTE_LEASE_SECONDS", 120.0, minimum=1.0)
 # One drain task stops claiming after this long and queues a successor.
 SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS = env_float("SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS", 30.0, minimum=1.0)
+if SCORE_RECOMPUTE_LEASE_SECONDS <= SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS:
+    # A lease shorter than a drain's run would let a second drain take claims the first still works on.
+    raise ImproperlyConfigured(
+        "SCORE_RECOMPUTE_LEASE_SECONDS must exceed SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS"
+    )
 # The whole answer of one stats request (resolution to last byte), not each read.
 PULL_TIMEOUT_SECONDS = env_float("PULL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 # A stats answer longer than this is given up as it streams (an HCS-25 signal is a few hundred bytes).

@@ -16,8 +16,8 @@ How each step keeps it:
   ``FOR UPDATE SKIP LOCKED`` and commits ``claim``/``claimed_until`` plus the generation it saw.
   Nothing is deleted here: a worker killed after the claim leaves the rows behind, and once
   ``claimed_until`` passes (SCORE_RECOMPUTE_LEASE_SECONDS) the next drain claims them again.
-* **Settling.** The drain computes the scores and, in one transaction, locks its rows again (in
-  agent id order, waiting for any writer that is bumping one), keeps only the rows it still holds
+* **Settling.** The drain computes the scores and, in one transaction, locks the agents and then
+  its rows (in agent id order, waiting for any writer that is bumping one), keeps only the rows it still holds
   (a lease that expired and was taken by another drain is left to that drain, and the score it
   computed is discarded), stores the new scores, and deletes a row only if its generation is still
   the one claimed. A row whose generation moved announces an input this computation may not have
@@ -155,7 +155,17 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
     with transaction.atomic():
         agents = list(Agent.objects.select_related("latest_score").filter(pk__in=ids).order_by("pk"))
         results, fresh = trust_scores_prepare(agents=agents, now=started)
-        # Lock in id order; waits for a writer bumping one of these rows to commit or roll back.
+        # Agents before their marks, each in id order: writers that update an agent and then mark it
+        # (the chain indexer) take the same order, so the two cannot wait on each other in a cycle.
+        # NO KEY UPDATE is the lock the UPDATE below takes anyway; it leaves alone the KEY SHARE that
+        # an ingest's foreign key to the agent holds (FOR UPDATE would wait on it, and deadlock).
+        list(
+            Agent.objects.select_for_update(no_key=True)
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        # Waits for a writer bumping one of these marks to commit or roll back.
         held = dict(
             PendingRecompute.objects.select_for_update()
             .filter(agent_id__in=ids, claim=claim.token)

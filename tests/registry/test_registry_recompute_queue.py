@@ -231,3 +231,40 @@ def test_it_lets_a_drain_whose_lease_was_taken_over_store_nothing(
     assert Agent.objects.get(pk=agent.pk).latest_score_id == before
     assert recompute_settle(claim=fast) == (1, 0)
     assert scored_summary_ids(agent) == {"race-verifier": newest_summary_id(agent)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_settles_while_a_writer_updates_the_agent_then_marks_it(
+    scored_agent: tuple[Agent, Provider],
+) -> None:
+    # The chain indexer updates an agent and then marks it in one transaction. A settle that locked
+    # the mark first and then updated the agent would wait on the writer while the writer waits on
+    # it: a deadlock. Agents are locked before marks everywhere.
+    needs_postgresql()
+    agent, provider = scored_agent
+    summaries_ingest(
+        provider=provider,
+        bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)],
+    )
+    claim = recompute_claim()
+    assert set(claim.generations) == {agent.pk}
+    updated = threading.Event()
+    release = threading.Event()
+
+    def update_then_mark() -> None:
+        with transaction.atomic():
+            Agent.objects.filter(pk=agent.pk).update(owner_address="0x" + "ab" * 20)
+            updated.set()
+            assert release.wait(30)
+            recompute_mark(agent_ids=[agent.pk])
+
+    writer = InThread(update_then_mark)
+    assert updated.wait(30)
+    settle = InThread(lambda: recompute_settle(claim=claim))
+    wait_until_a_backend_waits_for_a_lock()
+    release.set()
+    writer.join()
+    assert settle.join() == (0, 1)  # the writer's mark came in first: computed again
+    assert recompute_drain() == 1
+    assert not PendingRecompute.objects.exists()
+    assert scored_summary_ids(agent) == {"race-verifier": newest_summary_id(agent)}

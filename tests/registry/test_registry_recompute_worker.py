@@ -49,6 +49,7 @@ def test_it_rescores_every_agent_after_a_worker_is_killed_mid_drain(
     assert redis_available(), "this test needs a Redis broker (REGISTRY_TEST_BROKER_URL)"
     settings.SCORE_RECOMPUTE_LEASE_SECONDS = LEASE_SECONDS
     monkeypatch.setenv("SCORE_RECOMPUTE_LEASE_SECONDS", str(LEASE_SECONDS))
+    monkeypatch.setenv("SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS", "1")  # below the lease, as settings require
     settings.AUTO_REGISTER_AGENTS = True
     provider, _ = make_provider("kill-verifier")
     for start in range(0, AGENTS, 200):
