@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from datetime import timedelta
 from functools import partial
@@ -20,6 +21,8 @@ from .idempotency import idempotent_run
 from .signatures import SignatureHeaders, SignedSubmission, submission_verify
 from .summaries import _ensure_active, canonical_digest, canonical_json_errors
 from .validation import NormalisedOutcome, outcome_validate
+
+logger = logging.getLogger(__name__)
 
 
 def outcomes_ingest(
@@ -130,8 +133,19 @@ def _store(
 
 def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
     from ..tasks import rollup_outcomes
+    from .recompute import SCHEDULING_ERRORS
 
-    rollup_outcomes.delay(provider_id, agent_id)
+    try:
+        rollup_outcomes.apply_async((provider_id, agent_id), retry=False)
+    except SCHEDULING_ERRORS:
+        # The outcomes are committed; failing the request now would only make the provider resend
+        # them. The roll-up waits for the pair's next outcome (no durable roll-up queue yet).
+        logger.warning(
+            "could not queue the outcome roll-up of provider %s, agent %s",
+            provider_id,
+            agent_id,
+            exc_info=True,
+        )
 
 
 def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
-from registry.models import Agent, PendingRecompute, Provider, VerificationSummary
+from registry.models import Agent, CheckOutcome, PendingRecompute, Provider, VerificationSummary
 from registry.services.agents import agent_register
 from registry.services.summaries import summaries_ingest
 
@@ -77,3 +79,23 @@ def test_it_stores_and_marks_a_summary_when_the_cache_is_down(
     assert VerificationSummary.objects.filter(agent=agent).count() == 1
     assert PendingRecompute.objects.filter(agent=agent).exists()
     assert Agent.objects.get(pk=agent.pk).latest_score_id is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_answers_201_for_outcomes_when_the_broker_is_down(
+    broker_down: str,
+    make_provider: Callable[..., tuple[Provider, str]],
+    keyed_client: Callable[[str], APIClient],
+) -> None:
+    agent = agent_register(subject_id="outcome-brokerless", registry="hcs-10")
+    _, key = make_provider("outcome-outage-verifier")
+    checked_at = (timezone.now() - timedelta(hours=1)).isoformat().replace("+00:00", "Z")
+    body = {
+        "agent": "outcome-brokerless",
+        "outcomes": [{"id": "o-1", "verdict": "ALLOW", "confidence": 0.9, "checkedAt": checked_at}],
+    }
+
+    response = keyed_client(key).post("/api/v1/outcomes", body, format="json")
+
+    assert response.status_code == 201, response.content
+    assert CheckOutcome.objects.filter(agent=agent).count() == 1
