@@ -347,6 +347,27 @@ class PendingRecompute(models.Model):
         return f"pending {self.agent_id}"
 
 
+class PendingRollup(models.Model):
+    """An outcome roll-up (provider, agent) requested and not yet stored; the same protocol as
+    PendingRecompute (registry/services/rollups.py): marks bump `generation`, drains claim with a
+    lease and delete only what they rolled up."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    generation = models.BigIntegerField(default=1, db_default=1)
+    claim = models.UUIDField(null=True, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["provider", "agent"], name="unique_pending_rollup")
+        ]
+
+    def __str__(self) -> str:
+        return f"pending roll-up {self.provider_id}/{self.agent_id}"
+
+
 class RecomputeRun(AppendOnlyModel):
     """One execution of the score recompute, kept so coalescing and lag can be observed."""
 

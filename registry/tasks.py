@@ -13,6 +13,7 @@ from .models import Agent, Provider, TrustScore
 from .services.collector import TransientCollectError, provider_stats_collect
 from .services.outcomes import outcomes_rollup
 from .services.recompute import recompute_drain, recompute_mark, recompute_run
+from .services.rollups import rollup_drain
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -25,6 +26,12 @@ def recompute_trust_score(agent_id: int) -> str | None:
 def drain_recomputes() -> int:
     """Recompute every agent marked pending (queued after a burst, and on the beat as a safety net)."""
     return recompute_drain()
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def drain_rollups() -> int:
+    """Roll up every (provider, agent) pair marked pending (after outcomes, and on the beat)."""
+    return rollup_drain()
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -21,8 +19,6 @@ from .idempotency import idempotent_run
 from .signatures import SignatureHeaders, SignedSubmission, submission_verify
 from .summaries import _ensure_active, canonical_digest, canonical_json_errors
 from .validation import NormalisedOutcome, outcome_validate
-
-logger = logging.getLogger(__name__)
 
 
 def outcomes_ingest(
@@ -70,7 +66,10 @@ def outcomes_ingest(
         ]
         status, answer = _store(provider, agent, raw, items)
         if answer["created"]:
-            transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
+            from .rollups import rollup_mark
+
+            # Durable and coalesced: the roll-up happens even if the broker is down right now.
+            rollup_mark(pairs=[(provider.pk, agent.pk)])
         return status, answer
 
     return idempotent_run(
@@ -129,23 +128,6 @@ def _store(
     CheckOutcome.objects.bulk_create(new)
     answer = {"agent": agent.subject_id, "created": len(new), "replayed": replayed}
     return (201 if new else 200), answer
-
-
-def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
-    from ..tasks import rollup_outcomes
-    from .recompute import SCHEDULING_ERRORS
-
-    try:
-        rollup_outcomes.apply_async((provider_id, agent_id), retry=False)
-    except SCHEDULING_ERRORS:
-        # The outcomes are committed; failing the request now would only make the provider resend
-        # them. The roll-up waits for the pair's next outcome (no durable roll-up queue yet).
-        logger.warning(
-            "could not queue the outcome roll-up of provider %s, agent %s",
-            provider_id,
-            agent_id,
-            exc_info=True,
-        )
 
 
 def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]:

@@ -13,8 +13,16 @@ from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
-from registry.models import Agent, CheckOutcome, PendingRecompute, Provider, VerificationSummary
+from registry.models import (
+    Agent,
+    CheckOutcome,
+    PendingRecompute,
+    PendingRollup,
+    Provider,
+    VerificationSummary,
+)
 from registry.services.agents import agent_register
+from registry.services.rollups import rollup_drain
 from registry.services.summaries import summaries_ingest
 
 
@@ -99,3 +107,11 @@ def test_it_answers_201_for_outcomes_when_the_broker_is_down(
 
     assert response.status_code == 201, response.content
     assert CheckOutcome.objects.filter(agent=agent).count() == 1
+    assert PendingRollup.objects.filter(agent=agent).exists()  # for the beat drain
+
+    # The beat drain, once the broker is back (here: run in process).
+    assert rollup_drain() == 1
+    assert not PendingRollup.objects.exists()
+    summary = VerificationSummary.objects.get(agent=agent, source=VerificationSummary.Source.OUTCOMES)
+    assert summary.total_checks == 1
+    assert PendingRecompute.objects.filter(agent=agent).exists()
