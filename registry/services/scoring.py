@@ -312,13 +312,14 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
             _scores_store_postgresql(fresh, now)
         else:
             TrustScore.objects.bulk_create([score for _, score in fresh])
-            Agent.objects.bulk_update(
-                [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
-            )
         for agent, score in fresh:
             agent.latest_score = score
             agent.trust_score = score.trust_score
             agent.trust_score_updated_at = now
+        if connection.vendor != "postgresql":
+            Agent.objects.bulk_update(
+                [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
+            )
     # Readers get the new records from the next request on (dropped now and again once committed,
     # so a reader racing this transaction cannot leave an old record cached).
     keys = [trust_score_cache_key(agent.subject_id) for agent, _ in fresh]
