@@ -32,6 +32,7 @@ from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExh
 from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.recompute import recompute_mark
+from registry.services.rollups import rollup_mark
 from registry.services.summaries import canonical_digest
 
 from ..chain import events as ev
@@ -550,10 +551,5 @@ def _validation_outcome(*, chain: ChainSettings, w3: Web3, event: ev.ValidationR
                 }
             ),
         )
-        transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
-
-
-def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
-    from registry.tasks import rollup_outcomes
-
-    rollup_outcomes.delay(provider_id, agent_id)
+        # Durable and coalesced like outcomes posted over HTTP (registry/services/rollups.py).
+        rollup_mark(pairs=[(provider.pk, agent.pk)])
