@@ -54,12 +54,12 @@ def measure(seed_dir: Path) -> dict[str, float]:
 
     from registry.models import Agent, PendingRecompute, TrustScore
     from registry.services.providers import provider_by_api_key
-    from registry.services.scoring import (
-        score_recompute_drain,
-        score_recompute_run,
-        score_recompute_schedule_many,
-        trust_score_compute,
+    from registry.services.recompute import (
+        recompute_drain,
+        recompute_mark,
+        recompute_run,
     )
+    from registry.services.scoring import trust_score_compute
     from registry.services.summaries import canonical_digest, summaries_ingest
     from registry.services.validation import summary_validate
     from registry.tasks import recompute_trust_score
@@ -143,11 +143,11 @@ def measure(seed_dir: Path) -> dict[str, float]:
 
     def schedule_new(i: int) -> None:
         PendingRecompute.objects.filter(agent_id=ids[i % 1000]).delete()
-        score_recompute_schedule_many(agent_ids=[ids[i % 1000]])
+        recompute_mark(agent_ids=[ids[i % 1000]])
 
     out["score_recompute_schedule_many, row new (includes the delete above)"] = cpu_ms(schedule_new, 200)
     out["score_recompute_schedule_many, row already there"] = cpu_ms(
-        lambda i: score_recompute_schedule_many(agent_ids=[ids[i % 200]]), 200
+        lambda i: recompute_mark(agent_ids=[ids[i % 200]]), 200
     )
     out["celery apply_async"] = cpu_ms(
         lambda i: recompute_trust_score.apply_async(args=[ids[i % 1000]], countdown=2), 300
@@ -173,7 +173,7 @@ def measure(seed_dir: Path) -> dict[str, float]:
         lambda i: trust_score_compute(agent=scored[i % 30]), 29
     )
     out["score_recompute_run (the task body)"] = cpu_ms(
-        lambda i: score_recompute_run(agent_id=scored[30 + i % 30].pk), 29
+        lambda i: recompute_run(agent_id=scored[30 + i % 30].pk), 29
     )
 
     # What a worker pays per agent when a drain finds many agents with new input (the usual case
@@ -185,7 +185,7 @@ def measure(seed_dir: Path) -> dict[str, float]:
             fresh = {**body, "agent": subject(n), "updatedAt": f"2026-10-0{2 + round_}T00:00:00Z"}
             summaries_ingest(provider=provider, bodies=[fresh])
         started = time.process_time()
-        drained = score_recompute_drain()
+        drained = recompute_drain()
         per_agent = (time.process_time() - started) / max(drained, 1) * 1000
     out["score_recompute_drain, 200 agents with new input (per agent)"] = round(per_agent, 3)
     return out

@@ -129,6 +129,16 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery") or "celery"
+# With acks_late, Redis hands an unacknowledged task to another worker after this long (default
+# there: an hour). It must exceed the longest task, the drain's budget plus one batch, and any
+# countdown; a killed worker's tasks come back after it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT_SECONDS", 600, minimum=30),
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's Redis transport with a fix for the worker dying when Redis restarts (see the module).
+    CELERY_BROKER_TRANSPORT = "config.celery_redis:Transport"
 CELERY_BEAT_SCHEDULE = {
     "collect-provider-stats": {
         "task": "registry.tasks.collect_all_provider_stats",
@@ -141,6 +151,11 @@ CELERY_BEAT_SCHEDULE = {
     "drain-recomputes": {
         # A safety net: drains are normally queued by the writes that need them.
         "task": "registry.tasks.drain_recomputes",
+        "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
+    },
+    "drain-rollups": {
+        # The same safety net for outcome roll-ups.
+        "task": "registry.tasks.drain_rollups",
         "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
     },
     "recompute-aging-scores": {
@@ -187,6 +202,15 @@ OPERATOR_DAILY_QUOTA = env_int("OPERATOR_DAILY_QUOTA", 100_000, minimum=0)
 OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
 # Seconds a burst of summaries for one agent is allowed to gather before one recompute runs.
 SCORE_RECOMPUTE_DELAY_SECONDS = env_float("SCORE_RECOMPUTE_DELAY_SECONDS", 2.0, minimum=0.0)
+# A drain's claim on pending agents lapses after this long, so a killed worker's agents come back.
+SCORE_RECOMPUTE_LEASE_SECONDS = env_float("SCORE_RECOMPUTE_LEASE_SECONDS", 120.0, minimum=1.0)
+# One drain task stops claiming after this long and queues a successor.
+SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS = env_float("SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS", 30.0, minimum=1.0)
+if SCORE_RECOMPUTE_LEASE_SECONDS <= SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS:
+    # A lease shorter than a drain's run would let a second drain take claims the first still works on.
+    raise ImproperlyConfigured(
+        "SCORE_RECOMPUTE_LEASE_SECONDS must exceed SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS"
+    )
 # The whole answer of one stats request (resolution to last byte), not each read.
 PULL_TIMEOUT_SECONDS = env_float("PULL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 # A stats answer longer than this is given up as it streams (an HCS-25 signal is a few hundred bytes).

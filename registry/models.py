@@ -328,13 +328,44 @@ class TrustScore(AppendOnlyModel):
 
 
 class PendingRecompute(models.Model):
-    """A recompute requested for an agent and not yet started: bursts coalesce on this row."""
+    """A recompute requested for an agent and not yet stored: bursts coalesce on this row.
+
+    See registry/services/recompute.py for the protocol: every write that changes an agent's inputs
+    bumps `generation` in its own transaction; a drain claims the row with a lease (`claim`,
+    `claimed_until`) and deletes it only in the transaction that stores the new score, and only if
+    the generation is still the one it claimed.
+    """
 
     agent = models.OneToOneField(Agent, on_delete=models.CASCADE, related_name="+")
     requested_at = models.DateTimeField(auto_now_add=True)
+    # Raw INSERTs (the summary ingest statement) rely on the database default.
+    generation = models.BigIntegerField(default=1, db_default=1)
+    claim = models.UUIDField(null=True, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"pending {self.agent_id}"
+
+
+class PendingRollup(models.Model):
+    """An outcome roll-up (provider, agent) requested and not yet stored; the same protocol as
+    PendingRecompute (registry/services/rollups.py): marks bump `generation`, drains claim with a
+    lease and delete only what they rolled up."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    generation = models.BigIntegerField(default=1, db_default=1)
+    claim = models.UUIDField(null=True, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["provider", "agent"], name="unique_pending_rollup")
+        ]
+
+    def __str__(self) -> str:
+        return f"pending roll-up {self.provider_id}/{self.agent_id}"
 
 
 class RecomputeRun(AppendOnlyModel):

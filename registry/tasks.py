@@ -12,19 +12,26 @@ from django.utils import timezone
 from .models import Agent, Provider, TrustScore
 from .services.collector import TransientCollectError, provider_stats_collect
 from .services.outcomes import outcomes_rollup
-from .services.scoring import score_recompute_drain, score_recompute_run, score_recompute_schedule_many
+from .services.recompute import recompute_drain, recompute_mark, recompute_run
+from .services.rollups import rollup_drain
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def recompute_trust_score(agent_id: int) -> str | None:
-    score = score_recompute_run(agent_id=agent_id)
+    score = recompute_run(agent_id=agent_id)
     return None if score is None else str(score.trust_score)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def drain_recomputes() -> int:
     """Recompute every agent marked pending (queued after a burst, and on the beat as a safety net)."""
-    return score_recompute_drain()
+    return recompute_drain()
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def drain_rollups() -> int:
+    """Roll up every (provider, agent) pair marked pending (after outcomes, and on the beat)."""
+    return rollup_drain()
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -67,5 +74,5 @@ def recompute_aging_scores() -> int:
         )
     )
     with transaction.atomic():
-        score_recompute_schedule_many(agent_ids=agent_ids)
+        recompute_mark(agent_ids=agent_ids)
     return len(agent_ids)

@@ -31,7 +31,8 @@ from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExh
 
 from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
 from registry.services.agents import agent_register
-from registry.services.scoring import score_recompute_schedule
+from registry.services.recompute import recompute_mark
+from registry.services.rollups import rollup_mark
 from registry.services.summaries import canonical_digest
 
 from ..chain import events as ev
@@ -206,7 +207,7 @@ def chain_rewind(*, chain: ChainSettings, cursor: ChainCursor, from_block: int) 
         locked.reorgs += 1
         locked.save(update_fields=["block_hashes", "next_block", "reorgs", "updated_at"])
         for agent_pk in agents:
-            score_recompute_schedule(agent_id=agent_pk)
+            recompute_mark(agent_ids=[agent_pk])
     cursor.refresh_from_db()
 
 
@@ -318,7 +319,7 @@ def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, valida
     elif isinstance(event, ev.Transfer) and int(event.from_address, 16) != 0:
         # A new owner changes who counts as self-reporting about this agent: rescore it.
         agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.to_address)
-        score_recompute_schedule(agent_id=agent.pk)
+        recompute_mark(agent_ids=[agent.pk])
     elif isinstance(event, ev.NewFeedback):
         _feedback_add(chain=chain, w3=w3, event=event)
     elif isinstance(event, ev.FeedbackRevoked):
@@ -394,7 +395,7 @@ def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner
         agent.refresh_from_db()
         if "owner_address" in changed:
             # The owner decides which reports about the agent are self-reported.
-            score_recompute_schedule(agent_id=agent.pk)
+            recompute_mark(agent_ids=[agent.pk])
     return agent
 
 
@@ -421,7 +422,7 @@ def _squatters_detach(*, chain: ChainSettings, agent_id: int, subject_id: str) -
             if squatter.registry == Agent.Registry.ERC8004
             else squatter.registry,
         )
-        score_recompute_schedule(agent_id=squatter.pk)
+        recompute_mark(agent_ids=[squatter.pk])
 
 
 def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
@@ -448,7 +449,7 @@ def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> N
             "block_number": event.block_number,
         },
     )
-    score_recompute_schedule(agent_id=agent.pk)
+    recompute_mark(agent_ids=[agent.pk])
 
 
 def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoked) -> None:
@@ -481,7 +482,7 @@ def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoke
             tag2=_feedback_tag(entry.tag2),
             revoked=True,
         )
-    score_recompute_schedule(agent_id=agent.pk)
+    recompute_mark(agent_ids=[agent.pk])
 
 
 def _validation_request(
@@ -550,10 +551,5 @@ def _validation_outcome(*, chain: ChainSettings, w3: Web3, event: ev.ValidationR
                 }
             ),
         )
-        transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
-
-
-def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
-    from registry.tasks import rollup_outcomes
-
-    rollup_outcomes.delay(provider_id, agent_id)
+        # Durable and coalesced like outcomes posted over HTTP (registry/services/rollups.py).
+        rollup_mark(pairs=[(provider.pk, agent.pk)])

@@ -150,7 +150,9 @@ def agents_resolve(
             problem="unknown-agent",
             errors=errors,
         )
-    for subject_id, registry, protocol, _ in missing:
+    # In subject order: two batches registering the same new agents wait on each other's unique
+    # index entries in one order, never in a cycle (a deadlock).
+    for subject_id, registry, protocol, _ in sorted(missing, key=lambda item: item[0]):
         if subject_id not in found:
             found[subject_id] = agent_register(
                 subject_id=subject_id,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -67,7 +66,10 @@ def outcomes_ingest(
         ]
         status, answer = _store(provider, agent, raw, items)
         if answer["created"]:
-            transaction.on_commit(partial(_enqueue_rollup, provider.pk, agent.pk))
+            from .rollups import rollup_mark
+
+            # Durable and coalesced: the roll-up happens even if the broker is down right now.
+            rollup_mark(pairs=[(provider.pk, agent.pk)])
         return status, answer
 
     return idempotent_run(
@@ -128,12 +130,6 @@ def _store(
     return (201 if new else 200), answer
 
 
-def _enqueue_rollup(provider_id: int, agent_id: int) -> None:
-    from ..tasks import rollup_outcomes
-
-    rollup_outcomes.delay(provider_id, agent_id)
-
-
 def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]:
     """Turn (verdict, confidence, stake) triples into an output-verification signal body.
 
@@ -168,7 +164,7 @@ def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]
 
 def outcomes_rollup(*, provider: Provider, agent: Agent) -> VerificationSummary | None:
     """Append the provider's summary of the agent over the trailing outcome window."""
-    from .scoring import score_recompute_schedule
+    from .recompute import recompute_mark
 
     now = timezone.now()
     days = settings.OUTCOME_WINDOW_DAYS
@@ -198,5 +194,5 @@ def outcomes_rollup(*, provider: Provider, agent: Agent) -> VerificationSummary 
             total_checks=body["totalChecks"],
             stake_distribution=stake,
         )
-        score_recompute_schedule(agent_id=agent.pk)
+        recompute_mark(agent_ids=[agent.pk])
     return summary

@@ -182,7 +182,7 @@ def provider_set_status(
     *, provider: Provider, status: str, actor_label: str = "", actor=None, reason: str = ""
 ) -> Provider:
     """Suspend or reinstate a provider; every agent it reported on is rescored after commit."""
-    from .scoring import score_recompute_schedule_many
+    from .recompute import recompute_mark
 
     if status not in Provider.Status.values:
         raise ApplicationError(f"Unknown status {status!r}.")
@@ -200,7 +200,7 @@ def provider_set_status(
         actor_label=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
         reason=reason,
     )
-    score_recompute_schedule_many(agent_ids=_agents_reported_by(provider))
+    recompute_mark(agent_ids=_agents_reported_by(provider))
     return provider
 
 

@@ -7,16 +7,16 @@ A recompute whose inputs and configuration are unchanged stores nothing new.
 
 from __future__ import annotations
 
+import json
 import logging
-import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from functools import partial
 from typing import Any
 
-from django.conf import settings
+import psycopg
+import redis.exceptions
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, OuterRef, Subquery
@@ -30,9 +30,7 @@ from common.errors import ApplicationError
 from ..models import (
     Agent,
     FeedbackEntry,
-    PendingRecompute,
     Provider,
-    RecomputeRun,
     ScoringConfig,
     TrustScore,
     VerificationSummary,
@@ -245,6 +243,19 @@ def trust_scores_compute_many(
     whose inputs and configuration are unchanged keeps its record (nothing is written for it).
     """
     now = now or timezone.now()
+    results, fresh = trust_scores_prepare(agents=agents, now=now)
+    if fresh:
+        trust_scores_store(fresh=fresh, now=now)
+    return results
+
+
+def trust_scores_prepare(
+    *, agents: list[Agent], now: datetime
+) -> tuple[list[tuple[TrustScore, bool]], list[tuple[Agent, TrustScore]]]:
+    """Compute without writing: per agent (score, whether it is new), and the unsaved new records.
+
+    Split from the store so the recompute queue can check it still holds its claims in between.
+    """
     config = scoring_config_current()
     params = scoring_params(config)
     ids = [agent.pk for agent in agents]
@@ -289,137 +300,101 @@ def trust_scores_compute_many(
         )
         fresh.append((agent, score))
         results.append((score, True))
-    if fresh:
-        _scores_store(fresh, now)
-    return results
+    return results, fresh
 
 
-def _scores_store(fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:
+def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:
+    """Write records made by :func:`trust_scores_prepare` and point their agents at them."""
+    if not fresh:
+        return
     with transaction.atomic():
-        TrustScore.objects.bulk_create([score for _, score in fresh])
+        if connection.vendor == "postgresql":
+            _scores_store_postgresql(fresh, now)
+        else:
+            TrustScore.objects.bulk_create([score for _, score in fresh])
         for agent, score in fresh:
             agent.latest_score = score
             agent.trust_score = score.trust_score
             agent.trust_score_updated_at = now
-        Agent.objects.bulk_update(
-            [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
-        )
+        if connection.vendor != "postgresql":
+            Agent.objects.bulk_update(
+                [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
+            )
     # Readers get the new records from the next request on (dropped now and again once committed,
     # so a reader racing this transaction cannot leave an old record cached).
     keys = [trust_score_cache_key(agent.subject_id) for agent, _ in fresh]
-    cache.delete_many(keys)
-    transaction.on_commit(partial(cache.delete_many, keys))
+    _cache_forget(keys)
+    transaction.on_commit(partial(_cache_forget, keys))
 
 
-# --- scheduling ------------------------------------------------------------------------------------
+_INSERT_SCORES = """
+INSERT INTO registry_trustscore (
+    agent_id, config_id, trust_score, trust_confidence, record, inputs, inputs_digest, computed_at,
+    newest_input_at, changes_at
+)
+SELECT u.agent_id, u.config_id, u.trust_score, u.trust_confidence, u.record::jsonb, u.inputs::jsonb,
+       u.digest, u.computed_at, u.newest, u.changes
+FROM unnest(
+    %(agent)b::bigint[], %(config)b::bigint[], %(score)b::numeric[], %(confidence)b::numeric[],
+    %(record)b::text[], %(inputs)b::text[], %(digest)b::text[], %(computed)b::timestamptz[],
+    %(newest)b::timestamptz[], %(changes)b::timestamptz[]
+) AS u(
+    agent_id, config_id, trust_score, trust_confidence, record, inputs, digest, computed_at, newest, changes
+)
+RETURNING id, agent_id
+"""
 
-# While this cache key exists a drain is queued; requests in the meantime only add pending rows.
-DRAIN_FLAG = "registry:recompute-drain-queued"
-DRAIN_BATCH = 200
+_POINT_AGENTS = """
+UPDATE registry_agent AS a
+SET latest_score_id = u.score_id, trust_score = u.trust_score, trust_score_updated_at = %(now)s
+FROM unnest(%(agent)b::bigint[], %(score_id)b::bigint[], %(score)b::numeric[])
+    AS u(agent_id, score_id, trust_score)
+WHERE a.id = u.agent_id
+"""
 
 
-def score_recompute_schedule(*, agent_id: int) -> None:
-    """Ask for the agent's score to be recomputed soon; see :func:`score_recompute_schedule_many`."""
-    score_recompute_schedule_many(agent_ids=[agent_id])
+def _scores_store_postgresql(fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:
+    """The same writes as bulk_create + bulk_update, with binary array parameters.
 
-
-def score_recompute_schedule_many(*, agent_ids: Iterable[int]) -> None:
-    """Mark agents for a recompute, in the caller's transaction; bursts coalesce into one run each.
-
-    A PendingRecompute row per agent is the coalescing point (inserting an existing one is a no-op),
-    and it commits with the data that made it necessary, so a lost task loses nothing: the beat
-    drain finds the row. After commit, at most one drain task is queued per
-    SCORE_RECOMPUTE_DELAY_SECONDS window (a cache flag), instead of one task per summary.
+    A drain of 200 agents spent most of its time in the ORM's client-side quoting of the records
+    and in bulk_update's CASE expressions; two statements with binary arrays take a fraction.
     """
-    ids = sorted(set(agent_ids))
-    if not ids:
-        return
-    PendingRecompute.objects.bulk_create([PendingRecompute(agent_id=i) for i in ids], ignore_conflicts=True)
-    score_recompute_drain_ensure()
-
-
-def score_recompute_drain_ensure() -> None:
-    """After the caller's transaction commits, queue a drain unless one is already due.
-
-    For writers that insert PendingRecompute rows themselves (the summary ingest statement).
-    """
-    transaction.on_commit(_ensure_drain)
-
-
-def _ensure_drain() -> None:
-    from ..tasks import drain_recomputes
-
-    delay = settings.SCORE_RECOMPUTE_DELAY_SECONDS
-    # The flag outlives the countdown a little; if the task is lost, it expires and the next
-    # request (or the beat drain) queues another.
-    if cache.add(DRAIN_FLAG, 1, timeout=math.ceil(delay) + 2):
-        drain_recomputes.apply_async(countdown=delay)
-
-
-def score_recompute_drain(*, batch: int = DRAIN_BATCH) -> int:
-    """Claim pending agents in batches and recompute each; returns how many were recomputed.
-
-    The flag is cleared first, so anything that lands while this runs queues exactly one more drain.
-    Claims use SKIP LOCKED (on PostgreSQL), so several workers can drain side by side.
-    """
-    cache.delete(DRAIN_FLAG)
-    done = 0
-    while True:
-        with transaction.atomic():
-            claimed = list(
-                PendingRecompute.objects.select_for_update(skip_locked=True)
-                .order_by("requested_at", "agent_id")
-                .values_list("agent_id", flat=True)[:batch]
-            )
-            PendingRecompute.objects.filter(agent_id__in=claimed).delete()
-        failed = 0
-        try:
-            _recompute_many(claimed)
-        except Exception:
-            logger.exception("recompute of %d agents together failed; retrying them one by one", len(claimed))
-            for agent_id in claimed:
-                try:
-                    _recompute(agent_id)
-                except Exception:
-                    # One agent's failure must not starve the others: put it back for the next drain.
-                    logger.exception("recompute of agent %s failed; it stays pending", agent_id)
-                    PendingRecompute.objects.bulk_create(
-                        [PendingRecompute(agent_id=agent_id)], ignore_conflicts=True
-                    )
-                    failed += 1
-        done += len(claimed) - failed
-        # Stop when the queue is empty, or when a whole batch failed (retrying it now would loop).
-        if len(claimed) < batch or failed == len(claimed):
-            return done
-
-
-def _recompute_many(agent_ids: list[int]) -> None:
-    started = timezone.now()
-    with transaction.atomic():
-        agents = list(Agent.objects.select_related("latest_score").filter(pk__in=agent_ids).order_by("pk"))
-        results = trust_scores_compute_many(agents=agents)
-        finished = timezone.now()
-        RecomputeRun.objects.bulk_create(
-            [
-                RecomputeRun(agent_id=agent.pk, started_at=started, finished_at=finished, changed=changed)
-                for agent, (_, changed) in zip(agents, results, strict=True)
-            ]
+    scores = [score for _, score in fresh]
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(
+            _INSERT_SCORES,
+            {
+                "agent": [score.agent_id for score in scores],
+                "config": [score.config_id for score in scores],
+                "score": [score.trust_score for score in scores],
+                "confidence": [score.trust_confidence for score in scores],
+                "record": [json.dumps(score.record) for score in scores],
+                "inputs": [json.dumps(score.inputs) for score in scores],
+                "digest": [score.inputs_digest for score in scores],
+                "computed": [score.computed_at for score in scores],
+                "newest": [score.newest_input_at for score in scores],
+                "changes": [score.changes_at for score in scores],
+            },
+        )
+        ids = dict((agent_id, score_id) for score_id, agent_id in cursor.fetchall())
+        for score in scores:
+            score.pk = ids[score.agent_id]
+            score._state.adding = False
+        cursor.execute(
+            _POINT_AGENTS,
+            {
+                "now": now,
+                "agent": [score.agent_id for score in scores],
+                "score_id": [score.pk for score in scores],
+                "score": [score.trust_score for score in scores],
+            },
         )
 
 
-def _recompute(agent_id: int) -> TrustScore | None:
-    started = timezone.now()
-    agent = Agent.objects.select_related("latest_score").filter(pk=agent_id).first()
-    if agent is None:
-        return None
-    score, changed = trust_score_compute(agent=agent)
-    RecomputeRun.objects.create(
-        agent_id=agent_id, started_at=started, finished_at=timezone.now(), changed=changed
-    )
-    return score
-
-
-def score_recompute_run(*, agent_id: int) -> TrustScore | None:
-    """Recompute one agent now (its pending mark, if any, is consumed)."""
-    PendingRecompute.objects.filter(agent_id=agent_id).delete()
-    return _recompute(agent_id)
+def _cache_forget(keys: list[str]) -> None:
+    # A cache that is down holds nothing to forget; failing here would only leave the score unstored.
+    try:
+        cache.delete_many(keys)
+    except (redis.exceptions.RedisError, OSError):
+        logger.warning("could not drop %d cached scores", len(keys), exc_info=True)

@@ -27,7 +27,7 @@ from common.errors import ApplicationError, FieldError, json_pointer, validation
 from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
 from .idempotency import idempotent_run
-from .scoring import score_recompute_drain_ensure, score_recompute_schedule_many
+from .recompute import recompute_drain_ensure, recompute_mark
 from .signatures import BATCH_AGENT, SignatureHeaders, SignedSubmission, submission_verify
 from .validation import NormalisedSummary, summary_validate
 
@@ -288,9 +288,12 @@ WITH incoming AS (
     ON CONFLICT ON CONSTRAINT unique_summary_window DO NOTHING
     RETURNING id, agent_id, window_days, window_end
 ), scheduled AS (
-    INSERT INTO registry_pendingrecompute (agent_id, requested_at)
-    SELECT DISTINCT agent_id, %(now)s FROM inserted
-    ON CONFLICT (agent_id) DO NOTHING
+    -- The recompute mark (see registry/services/recompute.py): bumping the generation locks the row
+    -- until this commits, so a drain cannot settle it without seeing these summaries. Ascending
+    -- agent ids: concurrent batches lock overlapping agents in one order and cannot deadlock.
+    INSERT INTO registry_pendingrecompute (agent_id, requested_at, generation)
+    SELECT agent_id, %(now)s, 1 FROM (SELECT DISTINCT agent_id FROM inserted) AS marked ORDER BY agent_id
+    ON CONFLICT (agent_id) DO UPDATE SET generation = registry_pendingrecompute.generation + 1
 )
 SELECT n.id, n.agent_id, a.subject_id, n.window_days, n.window_end
 FROM inserted n JOIN registry_agent a ON a.id = n.agent_id
@@ -349,7 +352,7 @@ def _insert_new_windows(request: _Request, indices: list[int]) -> dict[WindowKey
             created=True,
         )
     if stored:
-        score_recompute_drain_ensure()
+        recompute_drain_ensure()
     return stored
 
 
@@ -406,7 +409,7 @@ def _store_orm(
         stored[(subject_id, summary.window_days, summary.window_end)] = Ingested.of(
             summary, subject_id=subject_id, provider=provider, created=True
         )
-    score_recompute_schedule_many(agent_ids={summary.agent_id for summary in to_create})
+    recompute_mark(agent_ids={summary.agent_id for summary in to_create})
     return stored
 
 

@@ -432,6 +432,7 @@ def test_it_keeps_a_failing_agent_pending_and_still_drains_the_others(
     from registry.models import PendingRecompute
     from registry.services import scoring
     from registry.services.agents import agent_register
+    from registry.services.recompute import recompute_drain
 
     good = agent_register(subject_id="agent-drain-ok")
     bad = agent_register(subject_id="agent-drain-bad")
@@ -447,7 +448,7 @@ def test_it_keeps_a_failing_agent_pending_and_still_drains_the_others(
     PendingRecompute.objects.bulk_create(
         [PendingRecompute(agent_id=good.pk), PendingRecompute(agent_id=bad.pk)]
     )
-    assert scoring.score_recompute_drain(batch=10) == 1
+    assert recompute_drain(batch=10) == 1
     assert list(PendingRecompute.objects.values_list("agent_id", flat=True)) == [bad.pk]
     good.refresh_from_db()
     assert good.latest_score_id is not None
@@ -459,7 +460,7 @@ def test_it_scores_many_pending_agents_in_one_drain_without_mixing_their_inputs(
     # One agent per composite vector, all pending at once: the drain reads every agent's summaries and
     # feedback together and must still give each agent exactly its own vector's numbers.
     from registry.models import PendingRecompute
-    from registry.services.scoring import score_recompute_drain
+    from registry.services.recompute import recompute_drain
     from registry.services.summaries import summaries_ingest
 
     providers = [make_provider(f"verifier-{i}")[0] for i in range(4)]
@@ -473,7 +474,7 @@ def test_it_scores_many_pending_agents_in_one_drain_without_mixing_their_inputs(
         PendingRecompute.objects.get_or_create(agent=agent)
     runs_before = RecomputeRun.objects.count()
 
-    assert score_recompute_drain(batch=len(COMPOSITE_VECTORS) + 5) == len(COMPOSITE_VECTORS)
+    assert recompute_drain(batch=len(COMPOSITE_VECTORS) + 5) == len(COMPOSITE_VECTORS)
 
     assert RecomputeRun.objects.count() - runs_before == len(COMPOSITE_VECTORS)
     assert not PendingRecompute.objects.exists()

@@ -1,0 +1,266 @@
+"""The recompute queue: scores are never left stale by a crash, a race or a broker outage.
+
+Invariant: once the queue has been drained (no PendingRecompute row left), every agent's stored
+score reflects every committed input.
+
+How each step keeps it:
+
+* **Marking.** Every write that changes an agent's inputs (a summary, a rating, a provider's
+  status...) calls :func:`recompute_mark` (or, for the summary ingest statement, the same upsert
+  in SQL) *in its own transaction*: ``INSERT ... ON CONFLICT (agent_id) DO UPDATE SET generation =
+  generation + 1``. The update takes the row lock, so a drain that wants the row waits for the
+  writer to commit or roll back; and the new generation commits together with the input it
+  announces. Agents are marked in ascending id order, so two writers marking overlapping agents
+  lock them in the same order and cannot deadlock.
+* **Claiming.** A drain claims up to a batch of unclaimed rows (or rows whose lease expired) with
+  ``FOR UPDATE SKIP LOCKED`` and commits ``claim``/``claimed_until`` plus the generation it saw.
+  Nothing is deleted here: a worker killed after the claim leaves the rows behind, and once
+  ``claimed_until`` passes (SCORE_RECOMPUTE_LEASE_SECONDS) the next drain claims them again.
+* **Settling.** The drain computes the scores and, in one transaction, locks the agents and then
+  its rows (in agent id order, waiting for any writer that is bumping one), keeps only the rows it still holds
+  (a lease that expired and was taken by another drain is left to that drain, and the score it
+  computed is discarded), stores the new scores, and deletes a row only if its generation is still
+  the one claimed. A row whose generation moved announces an input this computation may not have
+  seen: its claim is released and it is recomputed (by this drain's next batch, or the next drain).
+  An input committed after the settle inserts a new row, because the old one is gone.
+
+A computation therefore never removes a mark it did not account for, and a mark outlives every
+failure between claim and settle. Scheduling a drain task is only a way to make it happen sooner:
+if the broker or cache is down, the row waits for the beat drain (`drain_recomputes`), and the write
+that created it still succeeds.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+import kombu.exceptions
+import redis.exceptions
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import Agent, PendingRecompute, RecomputeRun, TrustScore
+from .scoring import trust_score_compute, trust_scores_prepare, trust_scores_store
+
+logger = logging.getLogger(__name__)
+
+# While this cache key exists a drain is queued; requests in the meantime only mark agents.
+DRAIN_FLAG = "registry:recompute-drain-queued"
+DRAIN_BATCH = 200
+
+# What a down or restarting broker/cache raises from the after-commit scheduling; the marks are
+# already committed, so these are logged and the beat drain picks the agents up.
+SCHEDULING_ERRORS: tuple[type[BaseException], ...] = (
+    redis.exceptions.RedisError,
+    kombu.exceptions.KombuError,
+    OSError,
+)
+
+_MARK_SQL = (
+    "INSERT INTO registry_pendingrecompute (agent_id, requested_at, generation) VALUES {values} "
+    "ON CONFLICT (agent_id) DO UPDATE SET generation = registry_pendingrecompute.generation + 1"
+)
+
+
+# --- marking ---------------------------------------------------------------------------------------
+
+
+def recompute_mark(*, agent_ids: Iterable[int]) -> None:
+    """Mark agents for a recompute in the caller's transaction, and queue a drain after it commits.
+
+    Bursts coalesce on one row per agent; each mark bumps the row's generation so a drain that is
+    computing the agent at the same time knows it has to do it again.
+    """
+    ids = sorted(set(agent_ids))
+    if not ids:
+        return
+    now = timezone.now()
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Chunks keep the statement under SQLite's variable limit; ascending ids keep lock order.
+        for start in range(0, len(ids), 300):
+            chunk = ids[start : start + 300]
+            values = ", ".join(["(%s, %s, 1)"] * len(chunk))
+            params = [value for agent_id in chunk for value in (agent_id, now)]
+            cursor.execute(_MARK_SQL.format(values=values), params)
+    recompute_drain_ensure()
+
+
+def recompute_drain_ensure() -> None:
+    """After the caller's transaction commits, queue a drain unless one is already due.
+
+    For writers that mark agents themselves (the summary ingest statement).
+    """
+    transaction.on_commit(_ensure_drain)
+
+
+def _ensure_drain() -> None:
+    from ..tasks import drain_recomputes
+
+    delay = settings.SCORE_RECOMPUTE_DELAY_SECONDS
+    try:
+        # The flag outlives the countdown a little; if the task is lost, it expires and the next
+        # request (or the beat drain) queues another.
+        if cache.add(DRAIN_FLAG, 1, timeout=math.ceil(delay) + 2):
+            drain_recomputes.apply_async(countdown=delay, retry=False)
+    except SCHEDULING_ERRORS:
+        # The write is committed and its agents are marked: the beat drain will find them.
+        logger.warning("could not queue a recompute drain; the beat drain will pick it up", exc_info=True)
+
+
+# --- draining --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    token: uuid.UUID
+    generations: dict[int, int]  # agent id -> generation seen when claimed
+
+
+def recompute_claim(*, batch: int = DRAIN_BATCH) -> Claim:
+    """Claim up to `batch` pending agents (oldest request first) under a lease; commits at once."""
+    now = timezone.now()
+    token = uuid.uuid4()
+    with transaction.atomic():
+        rows = list(
+            PendingRecompute.objects.select_for_update(skip_locked=True)
+            .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+            .order_by("requested_at", "agent_id")
+            .values_list("agent_id", "generation")[:batch]
+        )
+        if rows:
+            PendingRecompute.objects.filter(agent_id__in=[agent_id for agent_id, _ in rows]).update(
+                claim=token, claimed_until=now + timedelta(seconds=settings.SCORE_RECOMPUTE_LEASE_SECONDS)
+            )
+    return Claim(token=token, generations=dict(rows))
+
+
+def recompute_settle(*, claim: Claim) -> tuple[int, int]:
+    """Score the claimed agents and settle their rows; returns (settled, released for another run).
+
+    Raises if the computation fails; the rows then stay claimed until the lease expires.
+    """
+    ids = sorted(claim.generations)
+    if not ids:
+        return 0, 0
+    started = timezone.now()
+    with transaction.atomic():
+        agents = list(Agent.objects.select_related("latest_score").filter(pk__in=ids).order_by("pk"))
+        results, fresh = trust_scores_prepare(agents=agents, now=started)
+        # Agents before their marks, each in id order: writers that update an agent and then mark it
+        # (the chain indexer) take the same order, so the two cannot wait on each other in a cycle.
+        # NO KEY UPDATE is the lock the UPDATE below takes anyway; it leaves alone the KEY SHARE that
+        # an ingest's foreign key to the agent holds (FOR UPDATE would wait on it, and deadlock).
+        list(
+            Agent.objects.select_for_update(no_key=True)
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        # Waits for a writer bumping one of these marks to commit or roll back.
+        held = dict(
+            PendingRecompute.objects.select_for_update()
+            .filter(agent_id__in=ids, claim=claim.token)
+            .order_by("agent_id")
+            .values_list("agent_id", "generation")
+        )
+        trust_scores_store(fresh=[(agent, score) for agent, score in fresh if agent.pk in held], now=started)
+        finished = timezone.now()
+        RecomputeRun.objects.bulk_create(
+            [
+                RecomputeRun(agent_id=agent.pk, started_at=started, finished_at=finished, changed=changed)
+                for agent, (_, changed) in zip(agents, results, strict=True)
+                if agent.pk in held
+            ]
+        )
+        done = [
+            agent_id for agent_id, generation in held.items() if generation == claim.generations[agent_id]
+        ]
+        moved = [agent_id for agent_id in held if agent_id not in done]
+        PendingRecompute.objects.filter(agent_id__in=done, claim=claim.token).delete()
+        if moved:
+            PendingRecompute.objects.filter(agent_id__in=moved, claim=claim.token).update(
+                claim=None, claimed_until=None
+            )
+    return len(done), len(moved)
+
+
+def recompute_drain(*, batch: int = DRAIN_BATCH, budget_seconds: float | None = None) -> int:
+    """Claim and settle batches until none is left (or the time budget is spent); returns agents settled.
+
+    Claims skip locked and leased rows, so several workers can drain side by side.
+    """
+    budget = settings.SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS if budget_seconds is None else budget_seconds
+    try:
+        # Cleared first, so anything that lands while this runs queues exactly one more drain.
+        cache.delete(DRAIN_FLAG)
+    except SCHEDULING_ERRORS:
+        logger.warning("could not clear the drain flag", exc_info=True)
+    deadline = time.monotonic() + budget
+    done = 0
+    while True:
+        claim = recompute_claim(batch=batch)
+        if not claim.generations:
+            return done
+        try:
+            settled, _ = recompute_settle(claim=claim)
+        except Exception:
+            logger.exception(
+                "recompute of %d agents together failed; trying them one by one", len(claim.generations)
+            )
+            settled = _settle_one_by_one(claim)
+            if settled == 0:
+                # The rows stay claimed until the lease expires: retrying them now would loop.
+                return done
+        done += settled
+        if len(claim.generations) < batch:
+            return done
+        if time.monotonic() > deadline:
+            # Hand over to a fresh task rather than hold one worker forever under a steady ingest.
+            _ensure_drain()
+            return done
+
+
+def _settle_one_by_one(claim: Claim) -> int:
+    settled = 0
+    for agent_id, generation in claim.generations.items():
+        try:
+            done, _ = recompute_settle(claim=Claim(token=claim.token, generations={agent_id: generation}))
+        except Exception:
+            # One agent's failure must not starve the others; its lease brings it back later.
+            logger.exception("recompute of agent %s failed; it stays pending", agent_id)
+            continue
+        settled += done
+    return settled
+
+
+def recompute_run(*, agent_id: int) -> TrustScore | None:
+    """Recompute one agent now; its pending mark is settled if no input arrived meanwhile."""
+    generation = (
+        PendingRecompute.objects.filter(agent_id=agent_id, claim__isnull=True)
+        .values_list("generation", flat=True)
+        .first()
+    )
+    started = timezone.now()
+    with transaction.atomic():
+        agent = Agent.objects.select_related("latest_score").filter(pk=agent_id).first()
+        if agent is None:
+            return None
+        score, changed = trust_score_compute(agent=agent)
+        RecomputeRun.objects.create(
+            agent_id=agent_id, started_at=started, finished_at=timezone.now(), changed=changed
+        )
+        if generation is not None:
+            # Only the mark read before computing; a newer one stays for the drain.
+            PendingRecompute.objects.filter(
+                agent_id=agent_id, generation=generation, claim__isnull=True
+            ).delete()
+    return score

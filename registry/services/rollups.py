@@ -1,0 +1,122 @@
+"""The outcome roll-up queue: the recompute queue's protocol (see recompute.py) for (provider, agent) pairs.
+
+Invariant: once drained, every pair's newest outcome summary covers every committed outcome.
+
+* **Marking.** The transaction that stores outcomes upserts a PendingRollup row for the pair and
+  bumps its generation (:func:`rollup_mark`); after commit a drain is queued, and a broker or cache
+  outage is logged only: the beat drain finds the row.
+* **Claiming.** A drain claims rows (SKIP LOCKED, a lease of SCORE_RECOMPUTE_LEASE_SECONDS) and
+  commits the claim; a killed worker's claims come back when the lease runs out.
+* **Settling.** Per pair, one transaction locks the row (still ours?), rolls the outcomes up (a new
+  summary, which marks the agent for a recompute) and deletes the row only if its generation is the
+  claimed one; otherwise it releases it for another roll-up.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import uuid
+from collections.abc import Iterable
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import Agent, PendingRollup, Provider
+from .outcomes import outcomes_rollup
+from .recompute import SCHEDULING_ERRORS
+
+logger = logging.getLogger(__name__)
+
+DRAIN_FLAG = "registry:rollup-drain-queued"
+DRAIN_BATCH = 100
+
+_MARK_SQL = (
+    "INSERT INTO registry_pendingrollup (provider_id, agent_id, requested_at, generation) VALUES {values} "
+    "ON CONFLICT (provider_id, agent_id) DO UPDATE SET generation = registry_pendingrollup.generation + 1"
+)
+
+
+def rollup_mark(*, pairs: Iterable[tuple[int, int]]) -> None:
+    """Mark (provider id, agent id) pairs for a roll-up in the caller's transaction; drain after commit."""
+    ordered = sorted(set(pairs))  # one lock order for concurrent writers
+    if not ordered:
+        return
+    now = timezone.now()
+    with transaction.atomic(), connection.cursor() as cursor:
+        for start in range(0, len(ordered), 200):
+            chunk = ordered[start : start + 200]
+            values = ", ".join(["(%s, %s, %s, 1)"] * len(chunk))
+            params = [value for provider_id, agent_id in chunk for value in (provider_id, agent_id, now)]
+            cursor.execute(_MARK_SQL.format(values=values), params)
+    transaction.on_commit(_ensure_drain)
+
+
+def _ensure_drain() -> None:
+    from ..tasks import drain_rollups
+
+    delay = settings.SCORE_RECOMPUTE_DELAY_SECONDS
+    try:
+        if cache.add(DRAIN_FLAG, 1, timeout=math.ceil(delay) + 2):
+            drain_rollups.apply_async(countdown=delay, retry=False)
+    except SCHEDULING_ERRORS:
+        logger.warning("could not queue a roll-up drain; the beat drain will pick it up", exc_info=True)
+
+
+def rollup_drain(*, batch: int = DRAIN_BATCH) -> int:
+    """Claim pending pairs and roll each up; returns how many rows were settled."""
+    try:
+        cache.delete(DRAIN_FLAG)
+    except SCHEDULING_ERRORS:
+        logger.warning("could not clear the roll-up drain flag", exc_info=True)
+    done = 0
+    while True:
+        token, claimed = _claim(batch)
+        for (provider_id, agent_id), generation in claimed.items():
+            try:
+                done += _settle(token, provider_id, agent_id, generation)
+            except Exception:
+                # Its lease brings it back later; the other pairs go on.
+                logger.exception("roll-up of provider %s, agent %s failed", provider_id, agent_id)
+        if len(claimed) < batch:
+            return done
+
+
+def _claim(batch: int) -> tuple[uuid.UUID, dict[tuple[int, int], int]]:
+    now = timezone.now()
+    token = uuid.uuid4()
+    with transaction.atomic():
+        rows = list(
+            PendingRollup.objects.select_for_update(skip_locked=True)
+            .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+            .order_by("requested_at", "id")
+            .values_list("id", "provider_id", "agent_id", "generation")[:batch]
+        )
+        PendingRollup.objects.filter(id__in=[row[0] for row in rows]).update(
+            claim=token, claimed_until=now + timedelta(seconds=settings.SCORE_RECOMPUTE_LEASE_SECONDS)
+        )
+    return token, {(provider_id, agent_id): generation for _, provider_id, agent_id, generation in rows}
+
+
+def _settle(token: uuid.UUID, provider_id: int, agent_id: int, generation: int) -> int:
+    with transaction.atomic():
+        row = (
+            PendingRollup.objects.select_for_update()
+            .filter(provider_id=provider_id, agent_id=agent_id, claim=token)
+            .first()
+        )
+        if row is None:
+            return 0  # the lease ran out and another drain took the pair
+        provider = Provider.objects.filter(pk=provider_id).first()
+        agent = Agent.objects.filter(pk=agent_id).first()
+        if provider is not None and agent is not None:
+            outcomes_rollup(provider=provider, agent=agent)
+        if row.generation == generation:
+            row.delete()
+            return 1
+        PendingRollup.objects.filter(pk=row.pk).update(claim=None, claimed_until=None)
+        return 0

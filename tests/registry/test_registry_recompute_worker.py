@@ -1,0 +1,91 @@
+"""A Celery worker killed (SIGKILL) in the middle of a drain loses no recompute: its claims come back."""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from registry_support import summary_body
+from test_registry_celery import redis_available, start_worker, stop_worker, wait_for, worker_queue
+
+from registry.models import Agent, PendingRecompute, Provider, VerificationSummary
+from registry.services.summaries import summaries_ingest
+from registry.tasks import drain_recomputes
+
+__all__ = ["worker_queue"]  # the fixture, imported for pytest
+
+AGENTS = 800  # four claims of 200: the kill lands while most of them are still to do
+LEASE_SECONDS = 2
+
+
+def every_agent_scores_its_summary(provider: Provider) -> bool:
+    if PendingRecompute.objects.exists():
+        return False
+    rows = Agent.objects.filter(subject_id__startswith="killed-").select_related("latest_score")
+    newest = dict(VerificationSummary.objects.filter(provider=provider).values_list("agent_id", "pk"))
+    return all(
+        agent.latest_score is not None
+        and agent.latest_score.record["provenance"]["summaryIds"] == {provider.slug: newest[agent.pk]}
+        for agent in rows
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_rescores_every_agent_after_a_worker_is_killed_mid_drain(
+    worker_queue: str,
+    make_provider: Callable[..., tuple[Provider, str]],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker process shares the database only on PostgreSQL here (set DATABASE_URL)")
+    assert redis_available(), "this test needs a Redis broker (REGISTRY_TEST_BROKER_URL)"
+    settings.SCORE_RECOMPUTE_LEASE_SECONDS = LEASE_SECONDS
+    monkeypatch.setenv("SCORE_RECOMPUTE_LEASE_SECONDS", str(LEASE_SECONDS))
+    monkeypatch.setenv("SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS", "1")  # below the lease, as settings require
+    settings.AUTO_REGISTER_AGENTS = True
+    provider, _ = make_provider("kill-verifier")
+    for start in range(0, AGENTS, 200):
+        summaries_ingest(
+            provider=provider,
+            bodies=[summary_body(f"killed-{n}", totalChecks=10 + n) for n in range(start, start + 200)],
+        )
+    assert PendingRecompute.objects.count() == AGENTS
+
+    with tempfile.TemporaryDirectory() as tmp:
+        first_log, second_log = Path(tmp) / "first.log", Path(tmp) / "second.log"
+        first = start_worker(worker_queue, first_log)
+        try:
+            # The drain the ingest queued starts; kill the worker as soon as it holds a claim.
+            deadline = time.monotonic() + 60
+            while not PendingRecompute.objects.filter(claim__isnull=False).exists():
+                assert first.poll() is None, first_log.read_text()[-4000:]
+                assert time.monotonic() < deadline, f"no drain started:\n{first_log.read_text()[-4000:]}"
+                time.sleep(0.005)
+            os.kill(first.pid, signal.SIGKILL)
+            first.wait(timeout=10)
+        finally:
+            stop_worker(first)
+        left = PendingRecompute.objects.count()
+        assert PendingRecompute.objects.filter(claim__isnull=False).exists(), "the kill missed the drain"
+        assert 0 < left <= AGENTS
+
+        second = start_worker(worker_queue, second_log)
+        try:
+            time.sleep(LEASE_SECONDS + 0.5)  # the dead worker's lease runs out
+            drain_recomputes.delay()
+            wait_for(
+                lambda: every_agent_scores_its_summary(provider),
+                deadline_seconds=120,
+                process=second,
+                log=second_log,
+            )
+        finally:
+            stop_worker(second)
