@@ -174,10 +174,12 @@ def _from_drf(exc: drf.APIException) -> ApplicationError:
     return ApplicationError(str(exc.detail), status=exc.status_code, problem="validation")
 
 
-def _statement_timed_out(exc: BaseException) -> bool:
-    """Whether a database error is PostgreSQL cancelling a statement (SQLSTATE 57014)."""
+def _retryable_database_error(exc: BaseException) -> bool:
+    """Whether a database error is PostgreSQL giving up on a statement that may succeed if retried:
+    cancelled by the statement timeout (57014), a deadlock victim (40P01) or a serialization
+    failure (40001)."""
     cause = exc.__cause__
-    return getattr(cause, "sqlstate", None) == "57014"
+    return getattr(cause, "sqlstate", None) in ("57014", "40P01", "40001")
 
 
 def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
@@ -203,15 +205,17 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
             "A value in the request is outside what the registry can store (too large or too long).",
             errors=[FieldError("", "A value is out of range for storage.")],
         )
-    elif isinstance(exc, OperationalError) and _statement_timed_out(exc):
-        # DB_STATEMENT_TIMEOUT_MS cut a query short: the server's time bound, not a bug. Answered
-        # like every other bound, so a client can back off and retry.
+    elif isinstance(exc, OperationalError) and _retryable_database_error(exc):
+        # DB_STATEMENT_TIMEOUT_MS cut a query short, or PostgreSQL chose this transaction as a
+        # deadlock or serialization victim: nothing was stored, and the same request may succeed
+        # when retried. Answered like every other bound, so a client can back off and retry.
         from rest_framework.views import set_rollback
 
-        logger.warning("A statement ran past the database statement timeout: %s", exc)
+        logger.warning("The database gave up on a statement (timeout, deadlock): %s", exc)
         set_rollback()
         error = ApplicationError(
-            "The request took longer than the server allows; try again later or ask for less.",
+            "The database gave up on the request (it took too long, or conflicted with another); "
+            "nothing was stored. Try again later, or ask for less.",
             status=503,
             problem="timeout",
             headers={"Retry-After": "5"},

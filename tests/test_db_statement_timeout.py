@@ -43,3 +43,51 @@ def test_it_answers_a_statement_cut_short_by_the_timeout_with_a_503_problem() ->
     assert response.headers["Retry-After"] == "5"
     # Any other operational error is still a bug to log and answer 500 (the handler declines it).
     assert problem_exception_handler(OperationalError("connection refused"), {}) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_answers_a_deadlock_victim_with_a_503_problem() -> None:
+    """Two transactions that lock two rows in opposite orders: PostgreSQL aborts one of them."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs two PostgreSQL connections")
+    import threading
+
+    from django.db import OperationalError, connections
+
+    from common.errors import problem_exception_handler
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE deadlock_probe (id int PRIMARY KEY)")
+        cursor.execute("INSERT INTO deadlock_probe VALUES (1), (2)")
+    victims: list[OperationalError] = []
+    both_locked_first = threading.Barrier(2)
+
+    def lock(first: int, second: int) -> None:
+        try:
+            with connections["default"].cursor() as cursor:
+                cursor.execute("BEGIN")
+                cursor.execute("SELECT 1 FROM deadlock_probe WHERE id = %s FOR UPDATE", [first])
+                both_locked_first.wait()
+                cursor.execute("SELECT 1 FROM deadlock_probe WHERE id = %s FOR UPDATE", [second])
+                cursor.execute("COMMIT")
+        except OperationalError as exc:
+            victims.append(exc)
+            with connections["default"].cursor() as cursor:
+                cursor.execute("ROLLBACK")
+        finally:
+            connections["default"].close()
+
+    try:
+        threads = [threading.Thread(target=lock, args=pair) for pair in ((1, 2), (2, 1))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE deadlock_probe")
+    assert len(victims) == 1
+    response = problem_exception_handler(victims[0], {})
+    assert response is not None
+    assert response.status_code == 503
+    assert response.data["type"] == "/problems/timeout"
