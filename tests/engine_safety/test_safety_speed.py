@@ -92,6 +92,8 @@ _ORIGINAL_PATTERNS = {
     ("uk_nino", 0): r"\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
     ("ipv4", 0): r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\w|-[A-Za-z]|\+\w)",
     ("mac_address", 0): r"(?<![\w:\-])[0-9A-Fa-f]{2}([:\-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:\-])|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b",
+    ("phone_nanp", 1): r"(?<![\w+\-.])1?[2-9]\d{2}[2-9]\d{6}(?![\w\-]|\.\d)",
+    ("phone_national", 0): r"(?<![\w+\-.(])(?:\(0\d{1,4}\)|0\d{1,4})(?:[ .\-/]?\d{2,4}){1,4}(?![\w\-]|\.\d)",
     ("eth_address", 0): r"\b0x[0-9a-fA-F]{40}\b",
     ("phone_intl", 0): r"(?<![\w+])\+(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|(?<![\w+])\+[2-9]\d{7,14}(?!\d)|(?<![\w+])\+[2-9]\d{1,3}(?:\s?\(0\)\s?|\d{1,4}[\s.\-])\d{2,10}(?:[\s.\-]\d{2,10}){0,4}(?:\s?(?:x|ext\.?)\s?\d{1,6}\b)?(?![\d\-])",
     ("postal_address", 0): r"\b\d{1,6}[A-Z]?\s+(?:(?:[A-Z][a-z]{1,20}|\d{1,3}(?:st|nd|rd|th)|[NSEW]|NE|NW|SE|SW)\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?",
