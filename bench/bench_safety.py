@@ -74,7 +74,7 @@ LLMVERIFY_PII = {
     "PHONE_INTL": "phone_intl",
     "SSN": "us_ssn",
     "PASSPORT": "passport",
-    "DRIVERS_LICENSE": None,
+    "DRIVERS_LICENSE": "drivers_license",
     "DATE_OF_BIRTH": "date_of_birth",
     "CREDIT_CARD": "payment_card",
     "BANK_ACCOUNT": "bank_account",
@@ -104,6 +104,8 @@ CREDENTIALS = frozenset(
         "password",
     }
 )  # fmt: skip
+# Phone types differ by layout only: any of them counts for the generated corpora's "phone".
+PHONES = frozenset({"phone_nanp", "phone_intl", "phone_national"})
 # A prediction may start this many characters before the gold value ("password: X" matched from "password").
 START_SLACK = 30
 
@@ -298,7 +300,12 @@ def compatible(predicted: str | None, gold: str) -> bool:
     """Whether a predicted type counts for a gold type."""
     if predicted is None:
         return False
-    return predicted == gold or (predicted == "generic_secret" and gold in CREDENTIALS)
+    return (
+        predicted == gold
+        or (predicted == "generic_secret" and gold in CREDENTIALS)
+        or (gold == "phone" and predicted in PHONES)
+        or (gold == "location" and predicted == "postal_address")
+    )
 
 
 def pii_metrics(
@@ -310,6 +317,10 @@ def pii_metrics(
     per_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     lookalike: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     leaked = total_values = 0
+    # Per-type precision needs the false alarms by type: a phone prediction counts against "phone" where
+    # the gold says "phone" (the generated corpora), else against its own name.
+    phone_gold = any(g["type"] == "phone" for row in rows for g in row["entities"])
+    false_by_type: dict[str, int] = defaultdict(int)
     for row, preds, red in zip(rows, predictions, redacted, strict=True):
         gold = row["entities"]
         used: set[int] = set()
@@ -326,6 +337,8 @@ def pii_metrics(
             )
             if match is None:
                 fp += 1
+                name = "phone" if phone_gold and ptype in PHONES else str(ptype)
+                false_by_type[name] += 1
             else:
                 used.add(match)
                 tp += 1
@@ -346,6 +359,7 @@ def pii_metrics(
         "entity": prf(tp, fp, fn),
         "line": prf(line_tp, line_fp, line_fn),
         "recall_per_type": {t: round(h / n, 4) for t, (h, n) in sorted(per_type.items())},
+        "f1_per_type": {t: prf(h, false_by_type[t], n - h)["f1"] for t, (h, n) in sorted(per_type.items())},
         "lookalike_flagged_rate": {t: round(h / n, 4) for t, (h, n) in sorted(lookalike.items())},
         "values_leaked_after_redaction": {
             "leaked": leaked,
@@ -492,6 +506,9 @@ def markdown(results: dict[str, Any]) -> str:
             f"| {t['values_leaked_after_redaction']['rate']} |"
         )
         rate("pii", split, block)
+        if split.startswith("generated"):
+            for kind, f1 in o["f1_per_type"].items():
+                lines.append(f"| pii | {split} | F1 {kind} | {f1} | {t['f1_per_type'].get(kind, 0.0)} |")
     if "long_document" in results:
         block = results["long_document"]
         for task in ("injection", "pii"):
@@ -530,6 +547,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="timed repetitions (best reported)")
     parser.add_argument("--splits", nargs="+", default=["dev", "holdout"], choices=["dev", "holdout"])
     parser.add_argument("--halueval", type=Path, default=DEFAULT_HALUEVAL)
+    parser.add_argument(
+        "--generated",
+        action="store_true",
+        help="also run PII on bench/corpora/generated/ (make_pii_generated.py: Faker values)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument(
         "--cpu", type=int, default=None, help="the CPU both tools run on (default: the first one allowed)"
@@ -550,6 +572,9 @@ def main(argv: list[str] | None = None) -> int:
             load(CORPORA / f"injection_{split}.jsonl"), args.repeats
         )
         results["pii"][split] = bench_pii(load(CORPORA / f"pii_{split}.jsonl"), args.repeats)
+        generated = CORPORA / "generated" / f"pii_{split}.jsonl"
+        if args.generated and generated.exists():
+            results["pii"][f"generated_{split}"] = bench_pii(load(generated), args.repeats)
     dev_texts = [r["text"] for r in load(CORPORA / "injection_dev.jsonl") if r["label"] == "benign"]
     dev_texts += [r["text"] for r in load(CORPORA / "pii_dev.jsonl")]
     results["long_document"] = bench_long_document(dev_texts, min(args.repeats, 3))

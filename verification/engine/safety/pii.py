@@ -40,6 +40,8 @@ PII_TYPE_NAMES: tuple[str, ...] = tuple(sorted({t.name for t in PII_TYPES}))
 _DEFAULT_MIN_CONFIDENCE = 0.5
 # How far past a context word an ambiguous value may start, plus room for the value itself.
 _VALUE_ROOM = 256
+# How far before a candidate its ``negative_context`` is looked for ("upgraded the agent to 1.2.3.4").
+_NEGATIVE_WINDOW = 40
 _DIGIT = re.compile(r"\d")
 _SEPARATORS = re.compile(r"[\s.\-]")
 
@@ -176,7 +178,9 @@ def _accept(kind: PiiType, match: re.Match[str], text: str, has_context: bool) -
     start, end = match.span(kind.group)
     if start < 0:
         return None
-    if kind.negative_context is not None and kind.negative_context.search(text, max(0, start - 20), start):
+    if kind.negative_context is not None and kind.negative_context.search(
+        text, max(0, start - _NEGATIVE_WINDOW), start
+    ):
         return None
     if kind.block_end is not None:
         tail = kind.block_end.search(text, end, min(len(text), end + BLOCK_LIMIT))

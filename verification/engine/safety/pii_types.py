@@ -124,7 +124,7 @@ def _check(module_is_valid: Callable[[str], bool], confidence: float, check: str
 
 _CARD_PREFIXES = re.compile(
     r"^(?:4|5[1-5]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|"
-    r"30[0-5]|36|38|62|50|5[6-8]|6[0-9])"
+    r"30[0-5]|36|38|62|50|5[6-8]|6[0-9]|1800|2131)"
 )
 
 
@@ -163,8 +163,11 @@ def _ipv4(value: str) -> tuple[float, str] | None:
         address = ipaddress.IPv4Address(value)
     except ValueError:
         return None
-    if any(len(part) > 1 and part.startswith("0") for part in value.split(".")):
+    parts = value.split(".")
+    if any(len(part) > 1 and part.startswith("0") for part in parts):
         return None  # "01.02.03.04" is a version or a date, not how addresses are written
+    if parts[0] == "0":
+        return None  # 0.0.0.0/8 holds no host: "0.9.1.2" is a version
     return (0.7 if address.is_private or address.is_loopback else 0.85), "ip_parse"
 
 
@@ -252,6 +255,84 @@ def _phone_intl(value: str) -> tuple[float, str] | None:
     return (0.8, "") if 8 <= len(_digits(value)) <= 15 else None
 
 
+# Documentation samples and placeholders that have a key's shape: AWS's own examples
+# ("AKIAIOSFODNN7EXAMPLE"), filler runs ("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx"), counting sequences.  A real
+# key is random: the chance of eight equal characters in a row in a base-62 key is below 1 in 10^11.
+_FILLER = re.compile(r"(.)\1{7,}|0123456789|123456789|abcdefghij|ABCDEFGHIJ")
+_SAMPLE_WORDS = ("example", "sample", "placeholder", "your_", "your-", "yourkey", "dummy", "redacted", "changeme", "insert", "xxxx", "_here", "-here")  # fmt: skip
+
+
+def is_sample_value(value: str) -> bool:
+    """Whether a key-shaped ``value`` is a documentation sample or a placeholder, not a secret.
+
+    >>> is_sample_value("AKIAIOSFODNN7EXAMPLE"), is_sample_value("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx")
+    (True, True)
+    >>> is_sample_value("sk_live_4eC39HqLyjWDarjtT1zdp7dc")
+    False
+    """
+    folded = lower(value)
+    return _FILLER.search(value) is not None or any(word in folded for word in _SAMPLE_WORDS)
+
+
+def _secret(confidence: float, inner: Validator | None = None) -> Validator:
+    """A validator that rejects samples and placeholders, then applies ``inner`` (if any)."""
+
+    def validate(value: str) -> tuple[float, str] | None:
+        if is_sample_value(value):
+            return None
+        return (confidence, "") if inner is None else inner(value)
+
+    return validate
+
+
+# The Bech32m constant (BIP-350): Taproot (witness version 1 and up) addresses use it, where python-stdnum
+# checks only Bech32's constant 1 (witness version 0).
+_BECH32M_CONST = 0x2BC830A3
+_BECH32_ALPHABET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def _btc(value: str) -> tuple[float, str] | None:
+    if bitcoin.is_valid(value):
+        return 0.95, "base58check_or_bech32"
+    folded = lower(value)
+    if not folded.startswith("bc1") or folded[3:4] == "q" or not 14 <= len(folded) <= 90:
+        return None  # witness version 0 ("q") must use Bech32, which stdnum checked
+    if any(c not in _BECH32_ALPHABET for c in folded[3:]):
+        return None
+    data = [_BECH32_ALPHABET.index(c) for c in folded[3:]]
+    hrp = [ord(c) >> 5 for c in "bc"] + [0] + [ord(c) & 31 for c in "bc"]
+    return (0.95, "bech32m") if bitcoin.bech32_checksum(hrp + data) == _BECH32M_CONST else None
+
+
+# Regions whose national layouts (a leading trunk "0", no country code) ``_phone_national`` tries, in order.
+_NATIONAL_REGIONS = ("GB", "DE", "FR", "IN", "AU", "IT", "ES", "NL", "IE", "BE", "CH", "AT", "SE", "PL", "BR", "JP", "MX", "ZA", "NZ")  # fmt: skip
+
+
+def _phone_national(value: str) -> tuple[float, str] | None:
+    """A number in a national layout ("020 7946 0958", "030 1234567") valid in one of the regions."""
+    import phonenumbers
+
+    for region in _NATIONAL_REGIONS:
+        try:
+            number = phonenumbers.parse(value, region)
+        except phonenumbers.NumberParseException:
+            return None
+        if phonenumbers.is_valid_number(number):
+            return 0.85, "phonenumbers"
+    return None
+
+
+def _phone_us_digits(value: str) -> tuple[float, str] | None:
+    """Ten digits in a row ("4155550132"), after a phone word: a valid NANP number."""
+    import phonenumbers
+
+    try:
+        number = phonenumbers.parse(value, "US")
+    except phonenumbers.NumberParseException:
+        return None
+    return (0.85, "phonenumbers") if phonenumbers.is_valid_number(number) else None
+
+
 def _nino(value: str) -> tuple[float, str] | None:
     compact = _compact(value).upper()
     if compact[:2] in {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"}:
@@ -272,28 +353,52 @@ _DATE = (
     rf"\d{{1,2}}\s+{_MONTHS}\s+\d{{4}})"
 )
 
+# An address written out to the postcode: number and street (any suffix), town, then a US state and ZIP
+# code or a UK postcode; the tail is what makes it an address, so the street may end in any word.
+_ZIP_OR_POSTCODE = r"(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
+# The street words of German-style addresses ("Lindenweg 12, 10115 Berlin"): the street, one
+# word, comes before the house number.
+# (The patterns themselves stay ASCII, "Stra\w{1,2}e" for "Straße": the hyperscan prefilter projects texts
+# onto ASCII and has no stand-in for a literal "ß".)
+_STRASSE_WORDS = ("tra", "weg", "Weg", "gasse", "Gasse", "llee", "platz", "Platz", "damm", "Damm", "ufer", "Ufer")  # fmt: skip
 # Substrings one of which every street suffix of ``postal_address`` contains (its regex is case-sensitive).
+# A phone extension ("x131", " ext. 12") is part of the number: redacting it with the number keeps the
+# line from naming the person's desk.
+_EXTENSION = r"(?:\s?(?:x|ext\.?)\s?\d{1,6}\b)?"
+# A URL: a scheme or "www.", then everything up to white space or a quote, less trailing punctuation
+# ("see https://x.org/a." ends at "a").
+_URL_TAIL = r"""(?:[^\s<>"'`]{0,2040}[^\s<>"'`.,;:!?)\]}])?"""
+# The path of a URL with credentials, kept with it so the redaction takes the whole URL.
+_URL_PATH = r"""(?:/(?:[^\s<>"'`]{0,2040}[^\s<>"'`.,;:!?)\]}])?)?"""
+# US state licence layouts (letters then digits: CA "A1234567", FL "S123-456-78-901-0", NY "123 456 789",
+# digits only 7-12) and the UK's "MORGA753116SM9IJ"; always after a licence word.
+_LICENCE = r"(?<![\w\-])(?:[A-Z]{1,2}\d{4,14}|[A-Z]\d{3}(?:[\- ]\d{1,4}){2,4}|\d{3}[\- ]\d{3}[\- ]\d{3}(?:[\- ]\d{3})?|\d{7,12}|[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}|\d{2}[A-Z]{3}\d{5}|[A-Z]\d{2}-\d{2}-\d{4})(?![\w\-])"
+_LICENCE_WORDS = r"\b(?:driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|driver\s+license|licen[cs]e\s+(?:no|number|#)|dl\s*(?:no|number|#)|dl|d\.l\.|dln)\b\.?"
+# Product codes and other numbers after these words are not phone numbers ("SKU 555-123-4567", "Model
+# 212-555-0147", "routing number 054043513").
+_NOT_A_PHONE = r"\b(?:sku|model|part|item|product|p/n|pn|mpn|upc|ean|serial|s/n|catalog|cat|ref|reference|order|invoice|ticket|case|tracking|routing|account|acct|policy|member|customer|licen[cs]e|passport|ssn|tax|vat)\b\W{0,4}(?:no\.?|number|num|id|code|#)?\W{0,3}$"
+
 _STREET_WORDS = ("St", "Av", "Road", "Rd", "Boulevard", "Blvd", "Dr", "Lane", "Ln", "Court", "Ct", "Way", "Pl", "Terrace", "Parkway", "Pkwy", "Cir", "Highway", "Hwy", "Sq")  # fmt: skip
 
 # fmt: off
 PII_TYPES: tuple[PiiType, ...] = (
     # --- credentials and secrets (specific formats first: they win overlaps) ----------------------
     PiiType("private_key", "credential", _c(r"-----BEGIN (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----"), 0.99, priority=5, gate=("PRIVATE KEY",), block_end=_c(r"-----END (?:[A-Z0-9]{1,12} ){0,3}PRIVATE KEY(?: BLOCK)?-----"), needs_digit=False),
-    PiiType("credential_url", "credential", _c(r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]{1,64}:[^\s@/]{1,128}@[^\s/]{1,255}", _I), 0.95, priority=5, gate=("://",), needs_digit=False, lowered_form=_c(r"[a-z](?<!\w.)[a-z0-9+.\-]{1,20}://[^\s:/@]{1,64}:[^\s@/]{1,128}@[^\s/]{1,255}")),
-    PiiType("anthropic_key", "credential", _c(r"sk-ant-(?<!\w.{7})(?:api|admin|oat)\d{2}-[A-Za-z0-9_\-]{60,200}"), 0.98, priority=5, gate=("sk-ant-",), needs_digit=False),
-    PiiType("openai_key", "credential", _c(r"sk-(?<!\w.{3})(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,200}"), 0.9, priority=4, gate=("sk-",), needs_digit=False),
-    PiiType("aws_access_key", "credential", _c(r"A(?<!\w.)(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[A-Z2-7]{16}\b"), 0.97, priority=5, gate=("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"), needs_digit=False),
-    PiiType("aws_secret_key", "credential", _c(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"), 0.9, _aws_secret, _c(r"aws_?secret|secret_?access_?key|secret\s+access\s+key|aws\s+secret", _I), True, context_window=50, priority=4, needs_digit=False, context_gate=("secret",)),
-    PiiType("github_token", "credential", _c(r"g(?<!\w.)(?:h[pousr]_[A-Za-z0-9]{36,255}\b|ithub_pat_[A-Za-z0-9_]{22,255}\b)"), 0.98, priority=5, gate=("gh", "github_pat_"), needs_digit=False),
-    PiiType("gitlab_token", "credential", _c(r"glpat-(?<!\w.{6})[0-9A-Za-z_\-]{20,64}(?![0-9A-Za-z_\-])"), 0.97, priority=5, gate=("glpat-",), needs_digit=False),
-    PiiType("slack_token", "credential", _c(r"xox(?<!\w.{3})[abposr]-(?:\d{8,13}-){1,3}[A-Za-z0-9\-]{16,64}\b"), 0.97, priority=5, gate=("xox",), min_digits=8),
+    PiiType("credential_url", "credential", _c(r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]{1,64}:[^\s@/]{1,128}@[^\s/]{1,255}" + _URL_PATH, _I), 0.95, priority=5, gate=("://",), needs_digit=False, lowered_form=_c(r"[a-z](?<!\w.)[a-z0-9+.\-]{1,20}://[^\s:/@]{1,64}:[^\s@/]{1,128}@[^\s/]{1,255}" + _URL_PATH)),
+    PiiType("anthropic_key", "credential", _c(r"sk-ant-(?<!\w.{7})(?:api|admin|oat)\d{2}-[A-Za-z0-9_\-]{60,200}"), 0.98, _secret(0.98), priority=5, gate=("sk-ant-",), needs_digit=False),
+    PiiType("openai_key", "credential", _c(r"sk-(?<!\w.{3})(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,200}"), 0.9, _secret(0.9), priority=4, gate=("sk-",), needs_digit=False),
+    PiiType("aws_access_key", "credential", _c(r"A(?<!\w.)(?:KIA|SIA|GPA|IDA|ROA|NPA|NVA|IPA)[A-Z2-7]{16}\b"), 0.97, _secret(0.97), priority=5, gate=("AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"), needs_digit=False),
+    PiiType("aws_secret_key", "credential", _c(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"), 0.9, _secret(0.9, _aws_secret), _c(r"aws_?secret|secret_?access_?key|secret\s+access\s+key|aws\s+secret", _I), True, context_window=50, priority=4, needs_digit=False, context_gate=("secret",)),
+    PiiType("github_token", "credential", _c(r"g(?<!\w.)(?:h[pousr]_[A-Za-z0-9]{36,255}\b|ithub_pat_[A-Za-z0-9_]{22,255}\b)"), 0.98, _secret(0.98), priority=5, gate=("gh", "github_pat_"), needs_digit=False),
+    PiiType("gitlab_token", "credential", _c(r"glpat-(?<!\w.{6})[0-9A-Za-z_\-]{20,64}(?![0-9A-Za-z_\-])"), 0.97, _secret(0.97), priority=5, gate=("glpat-",), needs_digit=False),
+    PiiType("slack_token", "credential", _c(r"xox(?<!\w.{3})[abposr]-(?:\d{8,13}-){1,3}[A-Za-z0-9\-]{16,64}\b"), 0.97, _secret(0.97), priority=5, gate=("xox",), min_digits=8),
     PiiType("slack_webhook", "credential", _c(r"https://hooks\.slack\.com/services/T[A-Z0-9]{6,12}/B[A-Z0-9]{6,12}/[A-Za-z0-9]{16,32}"), 0.97, priority=5, gate=("hooks.slack.com",)),
-    PiiType("stripe_key", "credential", _c(r"[srp](?<!\w.)k_(?:live|test)_[A-Za-z0-9]{16,99}\b"), 0.97, priority=5, gate=("_live_", "_test_"), needs_digit=False),
-    PiiType("google_api_key", "credential", _c(r"AIza(?<!\w.{4})[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"), 0.97, priority=5, gate=("AIza",), needs_digit=False),
-    PiiType("npm_token", "credential", _c(r"npm_(?<!\w.{4})[A-Za-z0-9]{36}\b"), 0.95, priority=5, gate=("npm_",), needs_digit=False),
-    PiiType("sendgrid_key", "credential", _c(r"SG\.(?<!\w.{3})[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"), 0.97, priority=5, gate=("SG.",), needs_digit=False),
+    PiiType("stripe_key", "credential", _c(r"[srp](?<!\w.)k_(?:live|test)_[A-Za-z0-9]{16,99}\b"), 0.97, _secret(0.97), priority=5, gate=("_live_", "_test_"), needs_digit=False),
+    PiiType("google_api_key", "credential", _c(r"AIza(?<!\w.{4})[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"), 0.97, _secret(0.97), priority=5, gate=("AIza",), needs_digit=False),
+    PiiType("npm_token", "credential", _c(r"npm_(?<!\w.{4})[A-Za-z0-9]{36}\b"), 0.95, _secret(0.95), priority=5, gate=("npm_",), needs_digit=False),
+    PiiType("sendgrid_key", "credential", _c(r"SG\.(?<!\w.{3})[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b"), 0.97, _secret(0.97), priority=5, gate=("SG.",), needs_digit=False),
     PiiType("jwt", "credential", _c(r"eyJ(?<!\w.{3})[A-Za-z0-9_\-]{5,4000}\.eyJ[A-Za-z0-9_\-]{2,8000}\.[A-Za-z0-9_\-]{0,2000}"), 0.97, _jwt, priority=5, gate=("eyJ",), needs_digit=False),
-    PiiType("generic_secret", "credential", _c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})", _I), 0.8, priority=1, group=1, needs_digit=False, context_gate=("key", "token", "secret"), lowered_form=_c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})")),
+    PiiType("generic_secret", "credential", _c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})", _I), 0.8, _secret(0.8), priority=1, group=1, needs_digit=False, context_gate=("key", "token", "secret"), lowered_form=_c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})")),
     PiiType("password", "credential", _c(r"(?<![a-z])(?:password|passwd|pwd|passphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})", _I), 0.85, _password, priority=1, group=1, needs_digit=False, context_gate=("pass", "pwd"), lowered_form=_c(r"p(?<![a-z].)(?:assword|asswd|wd|assphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})")),
     # --- financial -----------------------------------------------------------------------------
     PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)[ \-]?(?:\d[ \-]?){11,17}\d(?![\d\-]|\.\d)"), 0.95, _card, _c(r"\b(?:card|visa|master\s?card|amex|american\s+express|discover|cc|credit|debit|pay)\b", _I), context_boost=0.03, priority=3, min_digits=13),
@@ -316,19 +421,25 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("es_dni", "government_id", _c(r"\d(?<![\w\-].)\d{7}-?[A-Z](?![\w\-])"), 0.85, _check(dni.is_valid, 0.85, "dni_letter"), _c(r"\b(?:dni|nif|documento)\b", _I), context_boost=0.1, priority=3, min_digits=8),
     PiiType("uk_nino", "government_id", _c(r"[A-CEGHJ-PR-TW-Z](?<!\w.)[A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"), 0.8, _nino, _c(r"\b(?:national\s+insurance|nino|ni\s+number)\b", _I), context_boost=0.1, priority=2, min_digits=6),
     PiiType("medical_record", "health", _c(r"(?<![\w\-])[A-Z]{0,3}\d{6,10}(?![\w\-])"), 0.75, None, _c(r"\b(?:mrn|medical\s+record|patient\s+(?:id|number)|chart)\b", _I), True, priority=2, min_digits=6, context_gate=("mrn", "medical", "patient", "chart",)),
+    PiiType("drivers_license", "government_id", _c(_LICENCE), 0.85, None, _c(_LICENCE_WORDS, _I), True, context_window=30, priority=2, min_digits=5, context_gate=("licen", "dl", "d.l.")),
     # --- contact ----------------------------------------------------------------------------------
     PiiType("email", "contact", _c(r"[A-Za-z0-9._%+\-](?<![\w.+\-].)[A-Za-z0-9._%+\-]{0,63}@(?:[A-Za-z0-9\-]{1,63}\.){1,8}[A-Za-z]{2,24}\b"), 0.95, priority=2, gate=("@",), needs_digit=False),
-    PiiType("phone_nanp", "contact", _c(rf"{_NB}(?:\+?1[\s.\-]?)?(?:\([2-9]\d{{2}}\)\s?|[2-9]\d{{2}}[\s.\-])[2-9]\d{{2}}[\s.\-]\d{{4}}(?![\d\-]|\.\d)"), 0.8, None, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|contact|reach|whatsapp|number)\b", _I), context_boost=0.12, priority=1, min_digits=10),
-    PiiType("phone_intl", "contact", _c(r"\+(?<![\w+].)(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|\+(?<![\w+].)[2-9]\d{7,14}(?!\d)"), 0.8, _phone_intl, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line)\b", _I), context_boost=0.12, priority=1, gate=("+",), min_digits=8),
-    PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,5}[A-Z]?\s+(?:[A-Z][a-z]{1,20}\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?"), 0.75, priority=1, min_digits=1, gate=_STREET_WORDS),
+    PiiType("url", "network", _c(rf"h(?<![\w.\-].)ttps?://[^\s<>\"'`/]{{1,255}}{_URL_TAIL}|f(?<![\w.\-].)tp://[^\s<>\"'`/]{{1,255}}{_URL_TAIL}|w(?<![\w.\-/].)ww\.[A-Za-z0-9\-]{{1,63}}(?:\.[A-Za-z0-9\-]{{1,63}}){{1,8}}(?:[/?#]{_URL_TAIL})?(?![\w.\-])"), 0.9, priority=3, gate=("://", "www."), needs_digit=False),
+    PiiType("phone_nanp", "contact", _c(rf"{_NB}(?:(?:\+|00)?1[\s.\-]?)?(?:\([2-9]\d{{2}}\)\s?|[2-9]\d{{2}}[\s.\-])[2-9]\d{{2}}[\s.\-]\d{{4}}{_EXTENSION}(?![\d\-]|\.\d)"), 0.8, None, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|contact|reach|whatsapp|number)\b", _I), context_boost=0.12, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10),
+    PiiType("phone_nanp", "contact", _c(r"(?:1(?<![\w+\-.].)[2-9]|[2-9](?<![\w+\-.].))\d{2}[2-9]\d{6}(?![\w\-]|\.\d)"), 0.85, _phone_us_digits, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|whatsapp|sms)\b", _I), True, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "text", "whatsapp", "sms")),
+    PiiType("phone_national", "contact", _c(r"(?:\((?<![\w+\-.(].)0\d{1,4}\)|0(?<![\w+\-.(].)\d{1,4})(?:[ .\-/]?\d{2,4}){1,4}(?![\w\-]|\.\d)"), 0.85, _phone_national, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line|number|handy|portable|reach)\b", _I), True, context_window=30, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=9, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "whatsapp", "office", "line", "number", "handy", "portable", "reach")),
+    PiiType("phone_intl", "contact", _c(r"\+(?<![\w+].)(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|\+(?<![\w+].)[2-9]\d{7,14}(?!\d)|\+(?<![\w+].)[2-9]\d{1,3}(?:\s?\(0\)\s?|\d{1,4}[\s.\-])\d{2,10}(?:[\s.\-]\d{2,10}){0,4}" + _EXTENSION + r"(?![\d\-])"), 0.8, _phone_intl, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line)\b", _I), context_boost=0.12, priority=1, gate=("+",), min_digits=8),
+    PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,5}[A-Z]?\s+(?:(?:[A-Z][a-z]{1,20}|\d{1,3}(?:st|nd|rd|th)|[NSEW]|NE|NW|SE|SW)\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?"), 0.75, priority=1, min_digits=1, gate=_STREET_WORDS),
+    PiiType("postal_address", "location", _c(r"[A-Z](?<![\w\-].)[\w\-]{1,40}(?:[Ss]tra\w{1,2}e|[Ss]tr\.|[Ww]eg|[Gg]asse|[Aa]llee|[Pp]latz|[Dd]amm|[Uu]fer)\s+\d{1,4}[a-z]?(?:[\-/]\d{1,4})?(?:,\s*\d{5}\s+\w[\w\-]{1,30}(?:\s\w[\w\-]{1,30}){0,2})?(?![\w\-])"), 0.75, priority=1, min_digits=1, gate=_STRASSE_WORDS),
+    PiiType("postal_address", "location", _c(rf"(?:(?:Flat|Studio|Apartment|Apt\.?|Unit|Suite)\s+\d{{1,5}}[A-Za-z]?,\s*(?:\d{{1,6}}[A-Z]?\s+)?|\d(?<!\w.)\d{{0,5}}[A-Z]?\s+)(?:[A-Z][a-z]{{1,20}}\s+){{0,3}}[A-Z][a-z]{{1,20}},\s*(?:[A-Z][a-z]{{1,20}}\s+){{0,2}}[A-Z][a-z]{{1,20}},\s*{_ZIP_OR_POSTCODE}\b"), 0.75, priority=1, min_digits=2),
     PiiType("date_of_birth", "personal", _c(_DATE, _I), 0.9, _dob, _c(r"\b(?:dob|d\.o\.b|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)\b", _I), True, context_window=25, priority=2, min_digits=4, context_gate=("dob", "d.o.b", "birth", "born",), memo=False),
     # --- network and devices -------------------------------------------------------------------------
-    PiiType("ipv4", "network", _c(r"\d(?<![\w.].)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\w.]|\.\d)"), 0.85, _ipv4, negative_context=_c(r"\b(?:version|ver|release|section|sections|chapter|rule|clause|figure|table|step|build|§)\W{0,3}$", _I), priority=1, gate=(".",), min_digits=4),
+    PiiType("ipv4", "network", _c(r"\d(?<![\w.].)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?!\w|\.\w|-[A-Za-z]|\+\w)"), 0.85, _ipv4, negative_context=_c(r"(?:\b(?:version|versions|ver|v|release|section|sections|chapter|rule|clause|figure|table|step|build|firmware|update|updated|upgrade|upgraded|patch|package|driver|sdk|library|bump|bumped|pin|pinned|tag)(?:\s+(?:to|from|is|was|of))?\W{0,3}|\b(?:upgrad|updat|bump)\w{0,3}(?:\s+[\w\-]{1,20}){0,3}\s+to\W{0,3}|@|[=~]=|§\W{0,3})$", _I), priority=1, gate=(".",), min_digits=4),
     PiiType("ipv6", "network", _c(r"[0-9A-Fa-f:](?<![\w:].)(?:(?<=[0-9A-Fa-f])[0-9A-Fa-f]{0,3}:|(?<=:))(?:[0-9A-Fa-f]{1,4}:|:){1,6}(?::|[0-9A-Fa-f]{1,4})(?![\w:])"), 0.9, _ipv6, priority=1, gate=(":",), needs_digit=False),
     PiiType("mac_address", "network", _c(r"[0-9A-Fa-f](?<![\w:\-].)[0-9A-Fa-f]([:\-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![\w:\-])|[0-9A-Fa-f](?<!\w.)[0-9A-Fa-f]{3}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b"), 0.9, priority=2, gate=(":", "-", "."), needs_digit=False),
     # --- crypto wallets --------------------------------------------------------------------------
     PiiType("eth_address", "crypto", _c(r"0(?<!\w.)x[0-9a-fA-F]{40}\b"), 0.85, _eth, priority=3, gate=("0x",)),
-    PiiType("btc_address", "crypto", _c(r"[13b](?<!\w.)(?:(?<=[13])[1-9A-HJ-NP-Za-km-z]{25,34}|(?<=b)c1[02-9ac-hj-np-z]{11,71})\b"), 0.95, _check(bitcoin.is_valid, 0.95, "base58check_or_bech32"), priority=3, min_digits=1),
+    PiiType("btc_address", "crypto", _c(r"[13b](?<!\w.)(?:(?<=[13])[1-9A-HJ-NP-Za-km-z]{25,34}|(?<=b)c1[02-9ac-hj-np-z]{11,71})\b"), 0.95, _btc, priority=3, min_digits=1),
 )
 # fmt: on
 
