@@ -239,8 +239,10 @@ RUN_MODEL_PATH = env_str("RUN_MODEL_PATH", "") or ""
 RUN_PROXY_UPSTREAM_URL = env_str("RUN_PROXY_UPSTREAM_URL", "") or ""
 RUN_PROXY_UPSTREAM_API_KEY = env_str("RUN_PROXY_UPSTREAM_API_KEY", "") or ""
 RUN_PROXY_DEFAULT_ACTION = env_choice(
-    "RUN_PROXY_DEFAULT_ACTION", "header", ["header", "body", "block", "none"]
+    "RUN_PROXY_DEFAULT_ACTION", "header", ["header", "body", "block", "none", "revise"]
 )
+# `revise`: how many times the proxy re-asks the upstream model with the gate's revise message.
+RUN_PROXY_MAX_REVISIONS = env_int("RUN_PROXY_MAX_REVISIONS", 2, minimum=0)
 RUN_PROXY_TIMEOUT_SECONDS = env_float("RUN_PROXY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
 # Bounded cost of one run verification (verify/run and the proxy), see docs/security.md: CPU seconds the
 # engine may spend (422 budget-exceeded after that), and size caps checked before the work (413).

@@ -111,6 +111,8 @@ def test_it_counts_a_checked_run_for_the_agent(
 
 class Upstream(BaseHTTPRequestHandler):
     answer = RIGHT
+    # Answers for successive calls (a model revising its answer); `answer` once they are used up.
+    answers: list[str] = []
     seen: list[dict[str, Any]] = []
 
     def do_POST(self) -> None:
@@ -124,7 +126,10 @@ class Upstream(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {"role": "assistant", "content": Upstream.answer},
+                        "message": {
+                            "role": "assistant",
+                            "content": Upstream.answers.pop(0) if Upstream.answers else Upstream.answer,
+                        },
                         "finish_reason": "stop",
                     }
                 ],
@@ -146,6 +151,7 @@ def upstream() -> Iterator[str]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     Upstream.seen = []
+    Upstream.answers = []
     try:
         with override_settings(
             RUN_PROXY_UPSTREAM_URL=f"http://127.0.0.1:{server.server_address[1]}/v1",
@@ -200,3 +206,105 @@ def test_it_answers_502_when_the_upstream_is_down(operator: APIClient) -> None:
     with override_settings(RUN_PROXY_UPSTREAM_URL="http://127.0.0.1:9/v1", RUN_PROXY_TIMEOUT_SECONDS=2):
         response = operator.post("/v1/chat/completions", {"messages": QUESTION}, format="json")
     assert response.status_code == 502
+
+
+def test_it_refuses_a_run_without_a_final_answer(operator: APIClient) -> None:
+    # The run stops at the tool result: the model has not answered, so there is nothing to emit.
+    response = operator.post("/api/v1/verify/run", {"messages": QUESTION, "tools": TOOLS}, format="json")
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["errors"][0]["field"] == "messages[2]"
+    assert not RunVerification.objects.exists()
+
+
+def revise(operator: APIClient, *answers: str, agent: str | None = None) -> Any:
+    Upstream.answers = list(answers)
+    Upstream.answer = answers[-1]
+    headers = {"x-hallucination-action": "revise"}
+    if agent:
+        headers["x-agent-id"] = agent
+    return operator.post(
+        "/v1/chat/completions",
+        {"model": "m", "messages": QUESTION, "tools": TOOLS},
+        format="json",
+        headers=headers,
+    )
+
+
+def test_it_revises_a_flagged_answer_and_returns_the_verified_one(
+    operator: APIClient,
+    upstream: str,
+    django_capture_on_commit_callbacks: Any,
+    linked_agent: Callable[..., Agent],
+) -> None:
+    linked_agent("agent-rev")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = revise(operator, WRONG, RIGHT, agent="agent-rev")
+    assert response.status_code == 200, response.content
+    assert response.json()["choices"][0]["message"]["content"] == RIGHT
+    assert response["x-vsr-attempts"] == "2" and response["x-vsr-returned-attempt"] == "2"
+    first, second = response["x-vsr-attempt-actions"].split(",")
+    assert first != "emit" and second == "emit"
+    assert response["x-vsr-hallucination-detected"] == "false"
+    # The model was shown its answer and the gate's feedback, which names the wrong value.
+    asked = Upstream.seen[1]["body"]["messages"]
+    assert asked[: len(QUESTION)] == QUESTION
+    assert asked[-2] == {"role": "assistant", "content": WRONG}
+    assert asked[-1]["role"] == "user" and "1950" in asked[-1]["content"]
+    # Both attempts are on record; the returned one says what happened.
+    record = RunVerification.objects.get(run_id=response["x-vsr-run-id"])
+    gating = record.report["gating"]
+    assert gating["stopped"] == "emitted" and gating["returned_attempt"] == 2
+    assert [a["action"] for a in gating["attempts"]] == [first, "emit"]
+    assert gating["attempts"][0]["flagged"] == ["1950"]
+    assert RunVerification.objects.count() == 2
+    # Only the answer the client got counts for the agent.
+    verdicts = list(
+        CheckOutcome.objects.filter(provider__slug=ENGINE_SLUG, agent__subject_id="agent-rev").values_list(
+            "verdict", flat=True
+        )
+    )
+    assert verdicts == ["ALLOW"]  # emit, in the provider's verdicts
+
+
+def test_it_asks_once_when_the_first_answer_is_grounded(operator: APIClient, upstream: str) -> None:
+    response = revise(operator, RIGHT)
+    assert response.status_code == 200
+    assert response["x-vsr-attempts"] == "1" and response["x-vsr-attempt-actions"] == "emit"
+    assert len(Upstream.seen) == 1
+
+
+@override_settings(RUN_PROXY_MAX_REVISIONS=1)
+def test_it_stops_revising_after_the_limit_and_does_not_pass_the_answer_silently(
+    operator: APIClient, upstream: str
+) -> None:
+    still_wrong = "The Eiffel Tower was built in 1950 and is 500 meters tall."
+    response = revise(operator, WRONG, still_wrong)
+    assert len(Upstream.seen) == 2  # one answer, one revision: the limit
+    record = RunVerification.objects.get(run_id=response["x-vsr-run-id"])
+    gating = record.report["gating"]
+    assert gating["stopped"] == "max-revisions" and len(gating["attempts"]) == 2
+    # The best-scored answer is returned (the latest among equals), and never silently.
+    scores = [a["overall_score"] for a in gating["attempts"]]
+    best = max(range(len(scores)), key=lambda i: (scores[i], i)) + 1
+    assert gating["returned_attempt"] == best and response["x-vsr-returned-attempt"] == str(best)
+    assert response["x-vsr-revision-stopped"] == "max-revisions"
+    assert response["x-vsr-run-id"] == gating["attempts"][best - 1]["run_id"]
+    if response.status_code == 422:  # the gate said block for it
+        assert gating["attempts"][best - 1]["action"] == "block"
+        assert "1950" in response.json()["error"]["spans"]
+    else:
+        content = response.json()["choices"][0]["message"]["content"]
+        assert content.startswith((WRONG, still_wrong)) and "Warning" in content
+
+
+@override_settings(RUN_PROXY_MAX_REVISIONS=0, RUN_PROXY_DEFAULT_ACTION="revise")
+def test_it_takes_revise_as_the_default_action_and_honours_zero_revisions(
+    operator: APIClient, upstream: str
+) -> None:
+    Upstream.answer = WRONG
+    response = operator.post(
+        "/v1/chat/completions", {"model": "m", "messages": QUESTION, "tools": TOOLS}, format="json"
+    )
+    assert len(Upstream.seen) == 1
+    assert response["x-vsr-attempts"] == "1" and response["x-vsr-revision-stopped"] == "max-revisions"

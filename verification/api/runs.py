@@ -81,7 +81,9 @@ class ChatCompletionsProxyView(APIView):
                 "x-hallucination-action",
                 str,
                 OpenApiParameter.HEADER,
-                enum=["header", "body", "block", "none"],
+                enum=["header", "body", "block", "none", "revise"],
+                description="What to do with a flagged answer (default RUN_PROXY_DEFAULT_ACTION); "
+                "`revise` re-asks the upstream model with the gate's revise message.",
             ),
             OpenApiParameter(
                 "x-agent-id", str, OpenApiParameter.HEADER, description="Count the run for this agent"

@@ -114,7 +114,12 @@ def _verify(messages: Any, tools: Any, probe_answers: Any, prefix: str = "") -> 
 
 
 def _store(
-    report: HallucinationReport, *, operator: OperatorApiKey | None, agent: Agent | None, source: str
+    report: HallucinationReport,
+    *,
+    operator: OperatorApiKey | None,
+    agent: Agent | None,
+    source: str,
+    count: bool = True,
 ) -> RunVerification:
     record = RunVerification.objects.create(
         run_id=report.run_id,
@@ -130,6 +135,13 @@ def _store(
         stake=report.stake,
         report=report.to_dict(),
     )
+    if count:
+        _count(report, record=record, agent=agent)
+    return record
+
+
+def _count(report: HallucinationReport, *, record: RunVerification, agent: Agent | None) -> None:
+    """Record the run's verdict as an outcome of the engine provider for the agent."""
     # Only runs whose claims were actually checked count as verifications of the agent.
     if agent is not None and report.fact_check_needed and not report.unverified_factual:
         confidence = report.overall_score if report.action == "emit" else 1.0 - report.overall_score
@@ -141,7 +153,6 @@ def _store(
             stake=report.stake,
             checked_at=record.created_at,
         )
-    return record
 
 
 @dataclass(frozen=True)
@@ -159,6 +170,7 @@ def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
     if "messages" not in body:
         raise validation_error([FieldError("/messages", "This field is required.")], what="agent run")
     agent = _agent(body.get("agent"), "/agent", operator)
+    run_require_answer(body["messages"])
     _admit(operator)
     report = _verify(body["messages"], body.get("tools"), body.get("probeAnswers"))
     record = _store(report, operator=operator, agent=agent, source="api")
@@ -174,6 +186,52 @@ class ProxyAnswer:
     status: int
     body: dict[str, Any]
     headers: dict[str, str]
+
+
+# The proxy's actions: HaluGate's four, plus `revise`, which re-asks the upstream model with the gate's
+# revise message (at most RUN_PROXY_MAX_REVISIONS times) before answering.
+PROXY_ACTIONS = (*ACTIONS, "revise")
+
+
+def run_require_answer(messages: Any, pointer: str = "/messages") -> None:
+    """A run to verify must end with the assistant's answer: without one there is nothing to check,
+    and passing it as `emit` would count an unchecked run as a good one."""
+    if not isinstance(messages, list) or not messages:
+        return  # the engine names the shape error (not a list, empty) itself
+    last = messages[-1]
+    content = last.get("content") if isinstance(last, dict) else None
+    text = content if isinstance(content, str) else ""
+    if isinstance(content, list):  # content parts: the text parts are the answer
+        text = "".join(
+            p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    if not isinstance(last, dict) or last.get("role") != "assistant" or not text.strip():
+        raise validation_error(
+            [
+                FieldError(
+                    f"{pointer}/{len(messages) - 1}",
+                    "The run must end with the assistant's final answer (an assistant message with text).",
+                )
+            ],
+            what="agent run",
+        )
+
+
+def _answer_text(upstream: dict[str, Any]) -> str | None:
+    """The text of the upstream's first choice, or None when it asked for a tool or said nothing."""
+    choices = upstream.get("choices") or []
+    answer = (choices[0].get("message") or {}) if choices and isinstance(choices[0], dict) else {}
+    if not isinstance(answer, dict) or answer.get("tool_calls") or not isinstance(answer.get("content"), str):
+        return None
+    content: str = answer["content"]
+    return content
+
+
+@dataclass
+class _Attempt:
+    upstream: dict[str, Any]
+    report: HallucinationReport
+    record: RunVerification
 
 
 def proxy_chat_completion(
@@ -197,24 +255,118 @@ def proxy_chat_completion(
             ]
         )
     action = action or settings.RUN_PROXY_DEFAULT_ACTION
-    if action not in ACTIONS:
+    if action not in PROXY_ACTIONS:
         raise validation_error(
-            [FieldError("", f"x-hallucination-action must be one of {', '.join(ACTIONS)}.")]
+            [FieldError("", f"x-hallucination-action must be one of {', '.join(PROXY_ACTIONS)}.")]
         )
     # The header is not in the body: the problem's pointer is the document root, its detail names it.
     agent = _agent(agent_id, "", operator, name="the x-agent-id header")
     _admit(operator)
     upstream = _call_upstream(body)
-    choices = upstream.get("choices") or []
-    answer = (choices[0].get("message") or {}) if choices and isinstance(choices[0], dict) else {}
-    if not isinstance(answer, dict) or answer.get("tool_calls") or not isinstance(answer.get("content"), str):
+    text = _answer_text(upstream)
+    if text is None:
         # The model asked for a tool (or said nothing): there is no answer to verify yet.
         return ProxyAnswer(200, upstream, {})
-    messages = [*body["messages"], {"role": "assistant", "content": answer["content"]}]
+    if action == "revise":
+        return _proxy_revise(operator=operator, agent=agent, body=body, upstream=upstream, text=text)
+    messages = [*body["messages"], {"role": "assistant", "content": text}]
     report = _verify(messages, body.get("tools"), None)
     _store(report, operator=operator, agent=agent, source="proxy")
     headers, out, status = apply_action(report, upstream, action)
     headers = {**headers, "x-vsr-run-id": report.run_id}
+    return ProxyAnswer(status, out, headers)
+
+
+def _proxy_revise(
+    *,
+    operator: OperatorApiKey | None,
+    agent: Agent | None,
+    body: dict[str, Any],
+    upstream: dict[str, Any],
+    text: str,
+) -> ProxyAnswer:
+    """The gating loop: verify, and while the gate says the answer is not fit to emit, show the model its
+    answer and the gate's revise message and ask again (at most RUN_PROXY_MAX_REVISIONS times).
+
+    Every attempt is verified (each under its own RUN_BUDGET_SECONDS, each upstream call under its own
+    RUN_PROXY_TIMEOUT_SECONDS) and counts against the operator's quota. Each answer is verified against the
+    client's conversation only, not the revise exchange: that is the conversation the client will see.
+    The first answer the gate emits is returned; when none is, the best-scored one is returned with the
+    `body` warning, or blocked (422) when its gate said block. Only the returned answer counts for the agent.
+    """
+    attempts: list[_Attempt] = []
+    stopped = "emitted"
+    asked = list(body["messages"])
+    while True:
+        messages = [*body["messages"], {"role": "assistant", "content": text}]
+        report = _verify(messages, body.get("tools"), None)
+        record = _store(report, operator=operator, agent=agent, source="proxy", count=False)
+        attempts.append(_Attempt(upstream, report, record))
+        if report.action == "emit":
+            break
+        if report.unverified_factual or not report.revise_message:
+            # No tool context to check against (or nothing to tell the model): asking again cannot help.
+            stopped = "unverifiable"
+            break
+        if len(attempts) > settings.RUN_PROXY_MAX_REVISIONS:
+            stopped = "max-revisions"
+            break
+        try:
+            _admit(operator)
+        except ApplicationError as exc:
+            if exc.status != 429:
+                raise
+            stopped = "quota"
+            break
+        asked = [
+            *asked,
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": report.revise_message},
+        ]
+        upstream = _call_upstream({**body, "messages": asked})
+        revised = _answer_text(upstream)
+        if revised is None:
+            stopped = "no-answer"  # a revision that asks for a tool cannot be run by the proxy
+            break
+        text = revised
+    if stopped == "emitted":
+        chosen = len(attempts) - 1
+    else:
+        # The best verdict, the latest among equals (it had the most feedback).
+        chosen = max(range(len(attempts)), key=lambda i: (attempts[i].report.overall_score, i))
+    returned = attempts[chosen]
+    gating = {
+        "action": "revise",
+        "stopped": stopped,
+        "max_revisions": settings.RUN_PROXY_MAX_REVISIONS,
+        "returned_attempt": chosen + 1,
+        "attempts": [
+            {
+                "attempt": i + 1,
+                "run_id": a.report.run_id,
+                "action": a.report.action,
+                "overall_score": a.report.overall_score,
+                "hallucination_detected": a.report.hallucination_detected,
+                "flagged": [c.text for c in a.report.flagged_claims],
+            }
+            for i, a in enumerate(attempts)
+        ],
+    }
+    returned.record.report = {**returned.record.report, "gating": gating}
+    returned.record.save(update_fields=["report"])
+    _count(returned.report, record=returned.record, agent=agent)
+    final_action = "header" if stopped in ("emitted", "unverifiable") else "body"
+    if returned.report.action == "block" and stopped != "emitted":
+        final_action = "block"
+    headers, out, status = apply_action(returned.report, returned.upstream, final_action)
+    headers = {
+        **headers,
+        "x-vsr-run-id": returned.report.run_id,
+        "x-vsr-attempts": str(len(attempts)),
+        "x-vsr-attempt-actions": ",".join(a.report.action for a in attempts),
+        "x-vsr-returned-attempt": str(chosen + 1),
+        "x-vsr-revision-stopped": stopped,
+    }
     return ProxyAnswer(status, out, headers)
 
 
