@@ -111,9 +111,15 @@ def test_it_counts_a_checked_run_for_the_agent(
 
 class Upstream(BaseHTTPRequestHandler):
     answer = RIGHT
-    # Answers for successive calls (a model revising its answer); `answer` once they are used up.
-    answers: list[str] = []
+    # Answers for successive calls (a model revising its answer); `answer` once they are used up. A dict
+    # is sent as the whole message (a tool call).
+    answers: list[str | dict[str, Any]] = []
     seen: list[dict[str, Any]] = []
+
+    @staticmethod
+    def message() -> dict[str, Any]:
+        answer = Upstream.answers.pop(0) if Upstream.answers else Upstream.answer
+        return answer if isinstance(answer, dict) else {"role": "assistant", "content": answer}
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -126,10 +132,7 @@ class Upstream(BaseHTTPRequestHandler):
                 "choices": [
                     {
                         "index": 0,
-                        "message": {
-                            "role": "assistant",
-                            "content": Upstream.answers.pop(0) if Upstream.answers else Upstream.answer,
-                        },
+                        "message": Upstream.message(),
                         "finish_reason": "stop",
                     }
                 ],
@@ -217,9 +220,9 @@ def test_it_refuses_a_run_without_a_final_answer(operator: APIClient) -> None:
     assert not RunVerification.objects.exists()
 
 
-def revise(operator: APIClient, *answers: str, agent: str | None = None) -> Any:
+def revise(operator: APIClient, *answers: str | dict[str, Any], agent: str | None = None) -> Any:
     Upstream.answers = list(answers)
-    Upstream.answer = answers[-1]
+    Upstream.answer = answers[-1] if isinstance(answers[-1], str) else RIGHT
     headers = {"x-hallucination-action": "revise"}
     if agent:
         headers["x-agent-id"] = agent
@@ -308,3 +311,31 @@ def test_it_takes_revise_as_the_default_action_and_honours_zero_revisions(
     )
     assert len(Upstream.seen) == 1
     assert response["x-vsr-attempts"] == "1" and response["x-vsr-revision-stopped"] == "max-revisions"
+
+
+@override_settings(RUN_PROXY_MAX_REVISIONS=5, OPERATOR_DAILY_QUOTA=2)
+def test_it_stops_revising_when_the_operators_quota_runs_out(operator: APIClient, upstream: str) -> None:
+    response = revise(operator, WRONG)  # the model never gets it right
+    assert len(Upstream.seen) == 2  # each answer is a unit of the quota: two units, two answers
+    assert response["x-vsr-revision-stopped"] == "quota" and response["x-vsr-attempts"] == "2"
+    assert response.status_code in (200, 422)
+    # The quota is now used up for the next request.
+    assert revise(operator, RIGHT).status_code == 429
+
+
+def test_it_stops_revising_when_the_model_asks_for_a_tool_instead(operator: APIClient, upstream: str) -> None:
+    tool_call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c2", "type": "function", "function": {"name": "get_landmark_info", "arguments": "{}"}}
+        ],
+    }
+    response = revise(operator, WRONG, tool_call)
+    assert len(Upstream.seen) == 2
+    assert response["x-vsr-revision-stopped"] == "no-answer" and response["x-vsr-returned-attempt"] == "1"
+    if response.status_code == 200:  # the flagged first answer, with its warning, never the bare tool call
+        content = response.json()["choices"][0]["message"]["content"]
+        assert content.startswith(WRONG) and "Warning" in content
+    else:
+        assert response.status_code == 422 and "1950" in response.json()["error"]["spans"]
