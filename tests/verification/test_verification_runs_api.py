@@ -339,3 +339,13 @@ def test_it_stops_revising_when_the_model_asks_for_a_tool_instead(operator: APIC
         assert content.startswith(WRONG) and "Warning" in content
     else:
         assert response.status_code == 422 and "1950" in response.json()["error"]["spans"]
+
+
+@override_settings(RUN_MAX_ANSWER_CHARS=len(WRONG) + 10)
+def test_it_never_returns_a_revision_it_could_not_verify(operator: APIClient, upstream: str) -> None:
+    too_long = RIGHT + " It is one of the most visited monuments in the world."
+    response = revise(operator, WRONG, too_long)
+    assert len(Upstream.seen) == 2
+    assert response["x-vsr-revision-stopped"] == "unverifiable-revision"
+    assert response["x-vsr-attempts"] == "1" and response["x-vsr-returned-attempt"] == "1"
+    assert too_long not in json.dumps(response.json())

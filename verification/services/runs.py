@@ -299,7 +299,14 @@ def _proxy_revise(
     asked = list(body["messages"])
     while True:
         messages = [*body["messages"], {"role": "assistant", "content": text}]
-        report = _verify(messages, body.get("tools"), None)
+        try:
+            report = _verify(messages, body.get("tools"), None)
+        except ApplicationError:
+            if not attempts:
+                raise  # the first answer: 413 / 422 as for the other actions
+            # A revision too large to verify or over the run budget is not returned unverified.
+            stopped = "unverifiable-revision"
+            break
         record = _store(report, operator=operator, agent=agent, source="proxy", count=False)
         attempts.append(_Attempt(upstream, report, record))
         if report.action == "emit":
