@@ -301,3 +301,17 @@ def test_it_reports_the_same_posterior_as_one_fusion_of_every_signal():
         assert r.posterior == fuse(r.prior, r.signals.values())  # bit-identical, not approximately
         assert r.explanation == explain(r.verdict, r.signals, r.prior, r.posterior, r.tier_reached)
         assert r.to_dict()["explanation"] == r.explanation
+
+
+def test_it_still_flags_a_latency_spike_after_an_earlier_one_was_accepted():
+    # Issue 17: an accepted spike learned at full weight widened a young latency baseline until the
+    # next identical spike no longer broke the 3-sigma rule. It now enters at the 3-sigma limit.
+    engine = ToolVerifier()
+    for i, ms in enumerate((100.0, 110.0, 95.0, 105.0, 98.0, 102.0, 107.0, 93.0)):
+        engine.verify("lookup_item", {"id": i}, {"id": i, "name": f"item {i}"}, ms)
+    first = engine.verify("lookup_item", {"id": 100}, {"id": 100, "name": "item 100"}, 3000.0)
+    assert first.signals["spc_anomaly"].fired and first.verdict is not Verdict.BLOCK
+    engine.verify("lookup_item", {"id": 101}, {"id": 101, "name": "item 101"}, 101.0)
+    second = engine.verify("lookup_item", {"id": 102}, {"id": 102, "name": "item 102"}, 3000.0)
+    assert second.signals["spc_anomaly"].fired
+    assert "latency rules [1" in second.signals["spc_anomaly"].detail

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -67,6 +68,26 @@ def test_it_tracks_runtime_health_against_the_agents_baseline(
     health = APIClient().get("/api/v1/agents/agent-health/health").json()
     assert health["status"] == "error"
     assert health["models"][0]["baseline"]["latencySamples"] == 8
+
+
+def test_it_keeps_a_latency_spike_from_hiding_the_next_one(
+    operator: APIClient, linked_agent: Callable[..., Agent]
+) -> None:
+    linked_agent("agent-spiky")
+    url = "/api/v1/agents/agent-spiky/runtime-observations"
+
+    def post(latency: int) -> dict[str, Any]:
+        return operator.post(url, {"model": "m1", "latencyMs": latency}, format="json").json()
+
+    for latency in (850, 870, 860, 845, 875, 860):
+        post(latency)
+    spike = post(10_000)
+    assert spike["status"] == "error"
+    # Counted at the warn band's edge (2.5x the mean), not at 10 s: the mean moves ~20 %, not 2x.
+    assert spike["baseline"]["latencyMeanMs"] < 1.25 * 860
+    for latency in (855, 865, 860):
+        assert post(latency)["status"] == "ok"
+    assert post(10_000)["status"] == "error"
 
 
 def test_it_refuses_a_bad_observation(operator: APIClient, linked_agent: Callable[..., Agent]) -> None:

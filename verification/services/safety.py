@@ -15,6 +15,7 @@ from ..engine.safety import (
     MAX_SCAN_CHARS,
     HealthBaseline,
     HealthObservation,
+    HealthThresholds,
     assess_health,
     detect_injection,
     scan_text,
@@ -126,8 +127,10 @@ def runtime_observation_record(
             defaults={"baseline": HealthBaseline(agent.subject_id, body["model"]).to_dict()},
         )
         baseline = HealthBaseline.from_dict(record.baseline)
-        assessment = assess_health(baseline, observation)
-        updated = update_baseline(baseline, observation)
+        # The same thresholds judge the observation and bound how far an anomalous one moves the baseline.
+        thresholds = HealthThresholds()
+        assessment = assess_health(baseline, observation, thresholds=thresholds)
+        updated = update_baseline(baseline, observation, thresholds=thresholds)
         record.baseline = updated.to_dict()
         record.save(update_fields=["baseline", "updated_at"])
         RuntimeObservation.objects.create(

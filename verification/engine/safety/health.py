@@ -3,7 +3,13 @@
 A ``HealthBaseline`` is kept per (agent, model): running means of latency, tokens per second and of a
 structural fingerprint of the answers.  ``update_baseline`` folds one ``HealthObservation`` in (an exact
 running mean for the first ``window`` observations, then an exponential moving average with
-alpha = 1/window so the baseline follows slow change).  ``assess_health`` classifies one observation:
+alpha = 1/window so the baseline follows slow change).  Once a metric has ``min_samples``
+observations, an anomalous value enters with bounded influence: a latency above the warn band is
+folded in as if it sat at the band's edge (``mean * (1 + latency_warn_ratio)``), a token rate below it
+as ``mean * (1 - tps_warn_deficit)``, and a fingerprint outside the warn similarity moves the mean a
+quarter of its usual step.  One spike therefore cannot drag the mean up to where the next spike looks
+normal, while a lasting change still moves the baseline (by up to the band's width per observation).
+``assess_health`` classifies one observation:
 
 - latency: ``deviation = max(0, latency / mean - 1)``; ok below 1.5, warn below 3.0, else error
   (value ``deviation / 3`` capped at 1), exactly as the seed specifies;
@@ -204,30 +210,57 @@ def _fold(mean: float, count: int, x: float, window: int) -> float:
     return mean + (x - mean) / min(count + 1, window)
 
 
-def update_baseline(baseline: HealthBaseline, observation: HealthObservation) -> HealthBaseline:
+def update_baseline(
+    baseline: HealthBaseline,
+    observation: HealthObservation,
+    *,
+    thresholds: HealthThresholds | None = None,
+) -> HealthBaseline:
     """Return a new baseline with ``observation`` folded in (the input is not changed).
+
+    Anomalous values enter with bounded influence (see the module docstring); *thresholds* must be the
+    ones ``assess_health`` judged the observation with.
 
     >>> b = HealthBaseline("agent-1", "gpt-x")
     >>> for ms in (100.0, 200.0, 300.0):
     ...     b = update_baseline(b, HealthObservation(ms, 50))
     >>> b.latency_count, b.latency_mean_ms
     (3, 200.0)
+    >>> b = HealthBaseline("a", "m", latency_count=10, latency_mean_ms=100.0)
+    >>> update_baseline(b, HealthObservation(10_000.0)).latency_mean_ms  # counted as 250 ms
+    113.63636363636364
     """
+    t = thresholds or HealthThresholds()
     w = baseline.window
+    latency = observation.latency_ms
+    if baseline.latency_count >= t.min_samples and baseline.latency_mean_ms > 0:
+        latency = min(latency, baseline.latency_mean_ms * (1.0 + t.latency_warn_ratio))
     changes: dict[str, Any] = {
         "latency_count": baseline.latency_count + 1,
-        "latency_mean_ms": _fold(baseline.latency_mean_ms, baseline.latency_count, observation.latency_ms, w),
+        "latency_mean_ms": _fold(baseline.latency_mean_ms, baseline.latency_count, latency, w),
     }
     tps = observation.tokens_per_second
     if tps is not None:
+        if baseline.tps_count >= t.min_samples and baseline.tps_mean > 0:
+            tps = max(tps, baseline.tps_mean * (1.0 - t.tps_warn_deficit))
         changes["tps_count"] = baseline.tps_count + 1
         changes["tps_mean"] = _fold(baseline.tps_mean, baseline.tps_count, tps, w)
     if observation.text is not None:
         current = fingerprint(observation.text)
         n = baseline.fingerprint_count
         mean = baseline.fingerprint_mean or tuple(0.0 for _ in current)
+        # An answer of another shape moves the mean a quarter step (as if counted 4 times over).
+        weight = 1.0
+        if (
+            n >= t.min_samples
+            and baseline.fingerprint_mean
+            and cosine_similarity(current, mean) < t.fingerprint_warn_similarity
+        ):
+            weight = 0.25
         changes["fingerprint_count"] = n + 1
-        changes["fingerprint_mean"] = tuple(_fold(m, n, x, w) for m, x in zip(mean, current, strict=True))
+        changes["fingerprint_mean"] = tuple(
+            m + weight * (x - m) / min(n + 1, w) for m, x in zip(mean, current, strict=True)
+        )
     return replace(baseline, **changes)
 
 

@@ -10,7 +10,8 @@ Three kinds of state, each under its own store key:
 - argument state (one per tool and argument hash): the last accepted leaves;
 - session state (one per session): the last results the agent saw.
 
-Only results that were not blocked are learned, so a fabrication does not poison the baselines.
+Only results that were not blocked are learned, so a fabrication does not poison the baselines, and
+the latency and size baselines take an accepted spike in at their 3σ limit (``stats.push_bounded``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,14 @@ except ImportError:  # pragma: no cover - CPython has it (Counter.update uses it
 
 
 from verification.engine.tools.features import Inspected, Leaf, tpath_of
-from verification.engine.tools.stats import RunningStats, new_stats, push, push_finite
+from verification.engine.tools.stats import (
+    LATENCY_MIN_SIGMA,
+    SIZE_MIN_SIGMA,
+    RunningStats,
+    new_stats,
+    push_bounded,
+    push_finite,
+)
 from verification.engine.tools.values import as_number, is_timestamp
 
 __all__ = [
@@ -117,9 +125,13 @@ def learn_tool(
     >>> ts["n"], ts["keys"]
     (1, {'a': 1})
     """
+    if not (math.isfinite(log_latency) and math.isfinite(log_size)):
+        raise ValueError(f"baseline values must be finite, got {log_latency!r}, {log_size!r}")
     ts["n"] += 1
-    push(ts["lat"], log_latency)
-    push(ts["size"], log_size)
+    # Winsorised at the 3σ limits: an accepted result whose latency or size was a spike (its other
+    # evidence kept it below the block threshold) must not widen the bands that catch the next one.
+    push_bounded(ts["lat"], log_latency, LATENCY_MIN_SIGMA)
+    push_bounded(ts["size"], log_size, SIZE_MIN_SIGMA)
     _count_elements(ts["keys"], ins.top_keys)  # keys[k] = keys.get(k, 0) + 1 for each, in C
     if previous is not None:
         _learn_changes(ts, ins.leaves, previous, before_previous, ins.feats)

@@ -13,13 +13,16 @@ from typing import Final, TypedDict
 _isfinite: Final = math.isfinite
 
 __all__ = [
+    "LATENCY_MIN_SIGMA",
     "MIN_OBSERVATIONS",
     "RULE_WEIGHTS",
+    "SIZE_MIN_SIGMA",
     "WINDOW",
     "RunningStats",
     "envelope",
     "new_stats",
     "push",
+    "push_bounded",
     "push_finite",
     "quantile",
     "std",
@@ -30,6 +33,10 @@ __all__ = [
 WINDOW: Final = 100
 #: The seed's SPC rules activate after this many prior observations.
 MIN_OBSERVATIONS: Final = 8
+#: σ floors of the latency and size baselines (log space): a σ below ~5 % / ~15 % would make ordinary
+#: jitter, or the variety of sizes across arguments, look like a shift.
+LATENCY_MIN_SIGMA: Final = 0.05
+SIZE_MIN_SIGMA: Final = 0.06
 #: Western Electric rules 1-4 and the seed's weights.
 RULE_WEIGHTS: Final[tuple[float, float, float, float]] = (0.40, 0.25, 0.20, 0.15)
 
@@ -100,6 +107,30 @@ def push_finite(rs: RunningStats, x: float, window: int = WINDOW) -> None:
     rs["mean"] = mean
     rs["n"] = n
     rs["total"] += 1
+
+
+def push_bounded(rs: RunningStats, x: float, min_sigma: float = 0.0, window: int = WINDOW) -> None:
+    """:func:`push_finite` of *x* winsorised to the baseline's 3σ limits (σ floored at *min_sigma*).
+
+    Once the SPC rules are active (:data:`MIN_OBSERVATIONS`), a value beyond mean ± 3σ enters at the
+    limit it crossed: it still counts towards runs (rules 2-4) and a lasting shift still moves the
+    mean, but one spike cannot widen σ or drag the mean so far that the next spike looks normal.
+
+    >>> rs = new_stats()
+    >>> for v in [10.0, 11.0, 9.0, 10.0, 10.5, 9.5, 10.0, 10.2, 9.8]: push(rs, v)
+    >>> push_bounded(rs, 1000.0); rs["buf"][-1] < 13.0
+    True
+    """
+    n = rs["n"]
+    if n >= MIN_OBSERVATIONS:
+        sigma = max(math.sqrt(rs["m2"] / (n - 1)), min_sigma)
+        mean = rs["mean"]
+        limit = 3.0 * sigma
+        if x > mean + limit:
+            x = mean + limit
+        elif x < mean - limit:
+            x = mean - limit
+    push_finite(rs, x, window)
 
 
 def envelope(rs: RunningStats) -> tuple[int, float, float]:

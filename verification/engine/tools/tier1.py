@@ -8,7 +8,14 @@ from typing import Any, Final
 from verification.engine.tools.baseline import change_size
 from verification.engine.tools.features import Inspected, Leaf, tpath_of
 from verification.engine.tools.result import Signal
-from verification.engine.tools.stats import envelope, quantile, std, western_electric
+from verification.engine.tools.stats import (
+    LATENCY_MIN_SIGMA,
+    SIZE_MIN_SIGMA,
+    envelope,
+    quantile,
+    std,
+    western_electric,
+)
 from verification.engine.tools.values import as_number, is_timestamp
 
 __all__ = ["check_history", "check_plausibility", "check_session", "check_spc"]
@@ -68,12 +75,12 @@ def check_spc(
         return Signal("spc_anomaly", False, 0.0, lr, "", 1)
     channels: list[float] = []
     details: list[str] = []
-    s_lat, rules = western_electric(ts["lat"], log_latency, 0.05)
+    s_lat, rules = western_electric(ts["lat"], log_latency, LATENCY_MIN_SIGMA)
     if s_lat:
         channels.append(s_lat)
         details.append(f"latency rules {rules}")
     # Sizes vary with the arguments: a σ below ~15 % would make ordinary variety look like a shift.
-    s_size, rules = western_electric(ts["size"], log_size, 0.06)
+    s_size, rules = western_electric(ts["size"], log_size, SIZE_MIN_SIGMA)
     if s_size:
         channels.append(s_size)
         details.append(f"size rules {rules}")
