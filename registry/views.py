@@ -2,34 +2,147 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
+from markdown_it import MarkdownIt
 
 from common.throttling import throttle_page
 
+from .api.filtersets import AgentFilterSet
 from .models import Agent, TrustScore
 from .services.scoring import trust_score_compute
+
+# The chart's drawing area in SVG user units; the SVG scales to its container's width.
+CHART_WIDTH = 600
+CHART_HEIGHT = 160
+CHART_PAD = 24
+
+
+@dataclass(frozen=True)
+class ScoreChart:
+    """A score-over-time line drawn on the server: no script, so the page's CSP stays strict."""
+
+    points: str
+    dots: list[tuple[float, float, TrustScore]]
+    width: int = CHART_WIDTH
+    height: int = CHART_HEIGHT
+    pad: int = CHART_PAD
+
+
+def score_chart(history: list[TrustScore]) -> ScoreChart | None:
+    """The rated scores of `history` (oldest first) as SVG coordinates; None if fewer than two.
+
+    Unrated records are left out: a 0 that means "no data" would draw a crash that never happened.
+    """
+    rated = [h for h in history if h.trust_confidence > 0]
+    if len(rated) < 2:
+        return None
+    first, last = rated[0].computed_at, rated[-1].computed_at
+    span = (last - first).total_seconds() or 1.0
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    dots = []
+    for h in rated:
+        x = CHART_PAD + inner_w * (h.computed_at - first).total_seconds() / span
+        y = CHART_PAD + inner_h * (1 - float(h.trust_score) / 100)
+        dots.append((round(x, 1), round(y, 1), h))
+    return ScoreChart(points=" ".join(f"{x},{y}" for x, y, _ in dots), dots=dots)
 
 
 @throttle_page
 def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
     agent = get_object_or_404(Agent.objects.select_related("latest_score__config"), subject_id=subject_id)
     score = agent.latest_score or trust_score_compute(agent=agent)[0]
-    history = TrustScore.objects.filter(agent=agent).order_by("-computed_at", "-id")[:20]
+    history = list(
+        TrustScore.objects.filter(agent=agent).select_related("config").order_by("-computed_at", "-id")[:50]
+    )
     record = score.record
     context = {
         "agent": agent,
         "score": score,
+        "rated": score.trust_confidence > 0,
         "record": record,
         "adapters": record.get("breakdown", {}).get("adapters", []),
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
-        "history": history,
+        "history": history[:20],
+        "chart": score_chart(history[::-1]),
     }
     return render(request, "registry/agent.html", context)
 
 
+AGENTS_PER_PAGE = 25
+
+
 @throttle_page
 def agent_index(request: HttpRequest) -> HttpResponse:
-    agents = Agent.objects.filter(trust_score__isnull=False).order_by("-trust_score", "pk")[:100]
-    return render(request, "registry/index.html", {"agents": agents})
+    """The directory: the API's filters (search, registry, provider, score range, rated) and pages."""
+    base = Agent.objects.select_related("latest_score")
+    filters = AgentFilterSet(request.GET or None, queryset=base)
+    if filters.is_bound and not filters.is_valid():
+        invalid: dict[str, Any] = {"filters": filters, "page": None, "registries": Agent.Registry.choices}
+        return render(request, "registry/index.html", invalid, status=400)
+    agents = filters.qs
+    if not request.GET.get("ordering"):
+        # Rated agents first by score; unrated ones (zero confidence) after them, never ranked as a 0.
+        agents = agents.order_by(
+            ExpressionWrapper(Q(latest_score__trust_confidence__gt=0), output_field=BooleanField()).desc(),
+            F("trust_score").desc(nulls_last=True),
+            "pk",
+        )
+    page = Paginator(agents, AGENTS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context: dict[str, Any] = {
+        "filters": filters,
+        "page": page,
+        "query": query.urlencode(),
+        "registries": Agent.Registry.choices,
+    }
+    return render(request, "registry/index.html", context)
+
+
+# The methodology pages people reach from the agent pages and from providers' methodologyUrl (the
+# engine provider points at /docs/tool-verification). Only these files are served, never a path
+# taken from the request.
+METHODOLOGY_DOCS = {
+    "scoring": "scoring.md",
+    "tool-verification": "tool-verification.md",
+    "run-verification": "run-verification.md",
+    "safety": "safety.md",
+}
+DOCS_DIR = Path(settings.BASE_DIR) / "docs"
+_DOC_LINK = re.compile(
+    r'href="(' + "|".join(re.escape(f) for f in METHODOLOGY_DOCS.values()) + r')(#[^"]*)?"'
+)
+
+
+@lru_cache(maxsize=len(METHODOLOGY_DOCS))
+def methodology_html(slug: str) -> tuple[str, str]:
+    """(title, body HTML) of one doc, rendered once per process; raw HTML in the source is escaped."""
+    source = (DOCS_DIR / METHODOLOGY_DOCS[slug]).read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in source.splitlines() if line.startswith("# ")), slug)
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(source)
+    # Links between the served docs stay on the site; other relative links point at nothing here.
+    by_file = {f: s for s, f in METHODOLOGY_DOCS.items()}
+    body = _DOC_LINK.sub(lambda m: f'href="/docs/{by_file[m.group(1)]}{m.group(2) or ""}"', body)
+    return title, body
+
+
+@throttle_page
+def methodology_page(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in METHODOLOGY_DOCS:
+        raise Http404("No such methodology page.")
+    title, body = methodology_html(slug)
+    # Safe to mark: rendered from our own docs/ with markdown-it's raw HTML switched off.
+    context = {"title": title, "body": mark_safe(body), "pages": sorted(METHODOLOGY_DOCS)}
+    return render(request, "registry/methodology.html", context)
