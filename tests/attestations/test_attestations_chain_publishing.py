@@ -293,9 +293,11 @@ def test_it_publishes_through_the_command_and_celery_when_the_chain_is_configure
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
+    transact: Callable[..., Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     agent_id = register_agent(new_account())
+    transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
     configured = {
         "CHAIN_ENABLED": True,
         "CHAIN_NETWORK": "local",
