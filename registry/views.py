@@ -19,7 +19,8 @@ from markdown_it import MarkdownIt
 from common.throttling import throttle_page
 
 from .api.filtersets import AgentFilterSet
-from .models import Agent, TrustScore
+from .models import Agent, Provider, TrustScore
+from .selectors import provider_audit_stats
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -109,6 +110,33 @@ def agent_index(request: HttpRequest) -> HttpResponse:
         "registries": Agent.Registry.choices,
     }
     return render(request, "registry/index.html", context)
+
+
+PROVIDER_AGENTS_SHOWN = 50
+
+
+@throttle_page
+def provider_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A provider for people: methodology, status, its audit numbers and the agents it reports on.
+
+    The collusion signals stay in the admin: they are leads for an auditor, not published findings.
+    """
+    provider = get_object_or_404(Provider, slug=slug)
+    audit = provider_audit_stats(provider_ids=[provider.pk])[provider.pk]
+    agents = (
+        Agent.objects.filter(summaries__provider=provider)
+        .distinct()
+        .select_related("latest_score")
+        .order_by(F("trust_score").desc(nulls_last=True), "pk")[:PROVIDER_AGENTS_SHOWN]
+    )
+    context = {
+        "provider": provider,
+        "audit": audit,
+        "block_rate": "–" if audit.block_rate is None else f"{audit.block_rate:.2%}",
+        "agents": agents,
+        "shown": PROVIDER_AGENTS_SHOWN,
+    }
+    return render(request, "registry/provider.html", context)
 
 
 # The methodology pages people reach from the agent pages and from providers' methodologyUrl (the

@@ -148,3 +148,16 @@ def test_it_filters_rated_agents_in_the_api_like_the_page(agent_with_providers: 
     unrated = Client().get("/api/v1/agents?rated=false").json()["results"]
     assert [a["subjectId"] for a in rated] == ["agent-page"]
     assert [a["subjectId"] for a in unrated] == ["agent-new"]
+
+
+def test_it_shows_a_providers_page_with_its_audit_and_agents(agent_with_providers: str) -> None:
+    agent_page = Client().get(f"/agents/{agent_with_providers}").content.decode()
+    assert 'href="/providers/fair"' in agent_page
+    response = Client().get("/providers/fair")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Fair" in html and "10.00%" in html and "Page agent" in html
+    assert "<script" not in html and "Rubber stamp" not in html
+    stamp = Client().get("/providers/own").content.decode()
+    assert "Rubber stamp" in stamp
+    assert Client().get("/providers/nobody").status_code == 404
