@@ -303,7 +303,64 @@ class AgentAdmin(admin.ModelAdmin):
     list_display = ["subject_id", "name", "registry", "protocol", "trust_score", "trust_score_updated_at"]
     list_filter = ["registry", "auto_registered"]
     search_fields = ["subject_id", "name", "owner_address"]
-    readonly_fields = ["public_page", "latest_score", "trust_score", "trust_score_updated_at", "created_at"]
+    readonly_fields = [
+        "public_page",
+        "latest_score",
+        "trust_score",
+        "confidence",
+        "breakdown",
+        "trust_score_updated_at",
+        "created_at",
+    ]
+
+    @admin.display(description="confidence")
+    def confidence(self, obj: Agent) -> str:
+        score = obj.latest_score
+        if score is None:
+            return "–"
+        return f"{score.trust_confidence}" if score.trust_confidence > 0 else "0 (not rated yet)"
+
+    @admin.display(description="breakdown")
+    def breakdown(self, obj: Agent) -> str:
+        """The latest record's adapters and the providers it counted or left out, as on the public page."""
+        score = obj.latest_score
+        if score is None:
+            return "–"
+        record = score.record
+        adapters = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    a.get("adapterId"),
+                    a.get("weight"),
+                    a.get("total"),
+                    "yes" if a.get("inDenominator") else a.get("reason", "no"),
+                )
+                for a in record.get("breakdown", {}).get("adapters", [])
+            ),
+        )
+        verification = record.get("provenance", {}).get("outputVerification", {})
+        providers = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>quality {}, power {}</td><td>counted</td></tr>",
+            (
+                (p.get("providerId"), p.get("weight"), p.get("quality"), p.get("discriminativePower"))
+                for p in verification.get("providers", [])
+            ),
+        )
+        excluded = format_html_join(
+            "",
+            "<tr><td>{}</td><td></td><td></td><td>left out: {}</td></tr>",
+            ((e.get("providerId"), e.get("reason")) for e in verification.get("excluded", [])),
+        )
+        return format_html(
+            "<table><tr><th>adapter / provider</th><th>weight</th><th>total</th><th>counted</th></tr>"
+            "{}{}{}</table>",
+            adapters,
+            providers,
+            excluded,
+        )
 
     @admin.display(description="public page")
     def public_page(self, obj: Agent) -> str:

@@ -266,6 +266,21 @@ def test_it_names_feedback_entries_and_links_an_agent_to_its_public_page(
     assert 'href="/agents/agent-linked"' in page
 
 
+def test_it_shows_an_agents_breakdown_in_the_admin(
+    admin_client_logged_in: tuple[Client, Any], reported: dict[str, Provider]
+) -> None:
+    from registry.models import Agent
+
+    client, _ = admin_client_logged_in
+    agent = Agent.objects.get(subject_id="a1")
+    page = client.get(f"/admin/registry/agent/{agent.pk}/change/").content.decode()
+    assert "output-verification" in page and "<td>honest</td>" in page and "quality" in page
+    unrated = agent_register(subject_id="a-unrated")
+    client.get("/agents/a-unrated")  # scores it: nothing counts
+    page = client.get(f"/admin/registry/agent/{unrated.pk}/change/").content.decode()
+    assert "not rated yet" in page
+
+
 def test_it_refuses_the_status_page_to_a_staff_user_without_change_permission(
     db: None, reported: dict[str, Provider]
 ) -> None:
