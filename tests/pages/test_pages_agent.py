@@ -92,6 +92,7 @@ def test_it_draws_the_score_history_as_inline_svg_and_says_how_old_it_is(
     assert html.count("<circle ") == 2
     assert "<script" not in html
     assert " ago</time>" in html and "changes on its own in" in html
+    assert '<link rel="icon" href="data:image/svg+xml,' in html
     # Every table cell names its column, so the narrow-screen layout can stack rows.
     assert 'data-label="Trust score"' in html
 
