@@ -278,7 +278,10 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
     return problem_response(ApplicationError("Not found.", status=404, problem="not-found"), request)
 
 
-def handler500(request: HttpRequest) -> JsonResponse:
+def handler500(request: HttpRequest) -> HttpResponse:
+    """Problem details for API clients; templates/500.html (standalone, no context) for a person."""
+    if not is_api_path(request.path):
+        return defaults.server_error(request)
     return problem_response(
         ApplicationError("The server failed; the error has been logged.", status=500, problem="server-error"),
         request,

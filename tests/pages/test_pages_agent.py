@@ -162,3 +162,15 @@ def test_it_shows_a_providers_page_with_its_audit_and_agents(agent_with_provider
     stamp = Client().get("/providers/own").content.decode()
     assert "Rubber stamp" in stamp
     assert Client().get("/providers/nobody").status_code == 404
+
+
+def test_it_answers_a_person_with_an_html_500_and_a_client_with_a_problem() -> None:
+    from django.test import RequestFactory
+
+    from common.errors import handler500
+
+    page = handler500(RequestFactory().get("/agents/someone"))
+    assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
+    assert "Something went wrong" in page.content.decode()
+    api = handler500(RequestFactory().get("/api/v1/agents"))
+    assert api.status_code == 500 and api["Content-Type"] == "application/problem+json"
