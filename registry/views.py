@@ -20,7 +20,7 @@ from common.throttling import throttle_page
 
 from .api.filtersets import AgentFilterSet
 from .models import Agent, Provider, TrustScore
-from .selectors import provider_audit_stats
+from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -75,6 +75,10 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "adapters": record.get("breakdown", {}).get("adapters", []),
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
+        "disagreement": record.get("provenance", {}).get("outputVerification", {}).get("disagreement"),
+        # A provider whose discriminative power is this low blocks almost nothing (the admin's
+        # rubber-stamp threshold, as a share of full power).
+        "rubber_stamp_power": RUBBER_STAMP_BLOCK_RATE / FULL_POWER_BLOCK_RATE,
         "history": history[:20],
         "chart": score_chart(history[::-1]),
     }

@@ -44,6 +44,24 @@ def test_it_shows_the_score_breakdown_and_excluded_providers(agent_with_provider
     assert "left out: self-reported" in html
 
 
+def test_it_flags_a_rubber_stamp_provider_and_shows_disagreement(
+    db: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    agent_register(subject_id="agent-two", name="Two", registry="hcs-10")
+    strict, _ = provider_create(name="Strict", slug="strict")
+    stamp, _ = provider_create(name="Stamp", slug="stamp")
+    body = {"agent": "agent-two", "allowRate": 0.7, "blockRate": 0.3, "avgConfidence": 0.8, "totalChecks": 50}
+    with django_capture_on_commit_callbacks(execute=True):
+        summaries_ingest(provider=strict, bodies=[body])
+        summaries_ingest(provider=stamp, bodies=[{**body, "allowRate": 1.0, "blockRate": 0.0}])
+    html = Client().get("/agents/agent-two").content.decode()
+    stamp_row = html[html.index('href="/providers/stamp"') :]
+    assert "rubber stamp" in stamp_row[: stamp_row.index("</tr>")]
+    strict_row = html[html.index('href="/providers/strict"') :]
+    assert "rubber stamp" not in strict_row[: strict_row.index("</tr>")]
+    assert "Disagreement between the counted providers" in html
+
+
 def test_it_lists_scored_agents_by_score(agent_with_providers: str) -> None:
     html = Client().get("/agents/").content.decode()
     assert "Page agent" in html
