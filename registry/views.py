@@ -59,6 +59,24 @@ def score_chart(history: list[TrustScore]) -> ScoreChart | None:
     return ScoreChart(points=" ".join(f"{x},{y}" for x, y, _ in dots), dots=dots)
 
 
+# One line per component for people reading the breakdown; the maths is on /docs/scoring.
+COMPONENT_MEANINGS = {
+    "output-verification.quality": (
+        "How often independent verifiers let the agent's outputs through, weighted by their confidence, "
+        "how much they block at all and the stakes checked; lowered when they disagree."
+    ),
+    "output-verification.coverage": "How many checks back the quality figure (full at about 300 checks).",
+    "erc8004-feedback.rating": "The average on-chain ERC-8004 feedback rating.",
+    "erc8004-feedback.volume": "How much on-chain feedback backs the rating (full at about 100 entries).",
+    "erc8004-feedback.score": "No on-chain feedback yet (counts as 0 where the adapter applies).",
+}
+MODE_MEANINGS = {
+    "universal": "applies to every agent; counts as 0 when it has nothing",
+    "scoped": "applies to some registries or protocols; counts as 0 there when it has nothing",
+    "conditional": "counts only when it has data",
+}
+
+
 @throttle_page
 def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
     agent = get_object_or_404(Agent.objects.select_related("latest_score__config"), subject_id=subject_id)
@@ -72,7 +90,17 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "score": score,
         "rated": score.trust_confidence > 0,
         "record": record,
-        "adapters": record.get("breakdown", {}).get("adapters", []),
+        "adapters": [
+            {
+                **a,
+                "modeMeaning": MODE_MEANINGS.get(a.get("contributionMode", ""), ""),
+                "components": [
+                    {**c, "meaning": COMPONENT_MEANINGS.get(c.get("key", ""), "")}
+                    for c in a.get("components", [])
+                ],
+            }
+            for a in record.get("breakdown", {}).get("adapters", [])
+        ],
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
         "disagreement": record.get("provenance", {}).get("outputVerification", {}).get("disagreement"),

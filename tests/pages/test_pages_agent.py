@@ -41,6 +41,8 @@ def test_it_shows_the_score_breakdown_and_excluded_providers(agent_with_provider
     agent = Agent.objects.get(subject_id=agent_with_providers)
     assert str(agent.trust_score) in html
     assert "output-verification.quality" in html
+    # Each component says in one line what it measures, and the page links the methodology.
+    assert "How many checks back the quality figure" in html and 'href="/docs/scoring"' in html
     assert "left out: self-reported" in html
 
 
