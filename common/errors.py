@@ -39,6 +39,7 @@ PROBLEM_TYPES: dict[str, str] = {
     "conflict": "Conflicts with an earlier request",
     "rate-limited": "Too many requests",
     "unknown-agent": "Unknown agent",
+    "not-rated": "The agent is not rated yet",
     "provider-suspended": "Provider suspended",
     "signature-required": "This provider must sign its submissions",
     "invalid-signature": "The signature is not valid for this provider",
@@ -270,11 +271,17 @@ def handler403(request: HttpRequest, exception: Exception | None = None) -> Http
     )
 
 
-def handler404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Problem details for API clients; an HTML page (templates/404.html) for a person's browser."""
+    if not is_api_path(request.path):
+        return defaults.page_not_found(request, exception or Exception())
     return problem_response(ApplicationError("Not found.", status=404, problem="not-found"), request)
 
 
-def handler500(request: HttpRequest) -> JsonResponse:
+def handler500(request: HttpRequest) -> HttpResponse:
+    """Problem details for API clients; templates/500.html (standalone, no context) for a person."""
+    if not is_api_path(request.path):
+        return defaults.server_error(request)
     return problem_response(
         ApplicationError("The server failed; the error has been logged.", status=500, problem="server-error"),
         request,

@@ -36,6 +36,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("agents/", registry_views.agent_index, name="agent-index"),
     path("agents/<str:subject_id>", registry_views.agent_page, name="agent-page"),
+    path("providers/<slug:slug>", registry_views.provider_page, name="provider-page"),
+    path("docs/<slug:slug>", registry_views.methodology_page, name="methodology-page"),
     path("", RedirectView.as_view(url="/agents/", permanent=False)),
 ]
 

@@ -9,9 +9,13 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from common.errors import ApplicationError
@@ -66,6 +70,15 @@ class AuditEventInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class ProviderStatusForm(forms.Form):
+    to = forms.ChoiceField(
+        label="New status",
+        choices=[(Provider.Status.SUSPENDED, "suspended"), (Provider.Status.ACTIVE, "active")],
+    )
+    # Required: a suspension takes a provider's summaries out of every score, so the log says why.
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=1000, strip=True)
+
+
 class ProviderAdminForm(forms.ModelForm):
     """The provider form; the stats endpoint is checked like everywhere else (no inside addresses).
 
@@ -104,7 +117,19 @@ class ProviderAdmin(admin.ModelAdmin):
     ]
     list_filter = ["status"]
     search_fields = ["name", "slug", "signer_address"]
-    readonly_fields = ["status", "status_changed_at", "created_at", "audit_flags"]
+    readonly_fields = [
+        "status",
+        "status_actions",
+        "status_changed_at",
+        "created_at",
+        "agents",
+        "checks",
+        "block_rate",
+        "discriminative_power",
+        "rubber_stamp",
+        "audit_flags",
+        "last_summary",
+    ]
     inlines = [ApiKeyInline, AuditEventInline]
     _stats: dict[int, ProviderAudit]
     _collusion: dict[int, CollusionSignals]
@@ -176,6 +201,55 @@ class ProviderAdmin(admin.ModelAdmin):
     def last_summary(self, obj: Provider) -> Any:
         return self._audit(obj).last_summary_at
 
+    @admin.display(description="change status")
+    def status_actions(self, obj: Provider) -> str:
+        if obj.pk is None:
+            return ""
+        url = reverse("admin:registry_provider_status", args=[obj.pk])
+        if obj.status == Provider.Status.SUSPENDED:
+            return format_html('<a class="button" href="{}?to=active">Reinstate…</a>', url)
+        return format_html('<a class="button" href="{}?to=suspended">Suspend…</a>', url)
+
+    def get_urls(self) -> list[Any]:
+        custom = [
+            path(
+                "<path:object_id>/status/",
+                self.admin_site.admin_view(self.status_view),
+                name="registry_provider_status",
+            )
+        ]
+        return custom + super().get_urls()
+
+    def status_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Suspend or reinstate one provider with a reason, which its audit log keeps."""
+        provider = get_object_or_404(Provider, pk=object_id)
+        if not self.has_change_permission(request, provider):
+            raise PermissionDenied
+        form = ProviderStatusForm(request.POST or None, initial={"to": request.GET.get("to")})
+        if request.method == "POST" and form.is_valid():
+            status = form.cleaned_data["to"]
+            provider_set_status(
+                provider=provider,
+                status=status,
+                actor=request.user,
+                actor_label=request.user.get_username(),
+                reason=form.cleaned_data["reason"],
+            )
+            self.message_user(
+                request,
+                f"{provider.name} is {status}; its agents are being rescored.",
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(reverse("admin:registry_provider_change", args=[provider.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Change the status of {provider.name}",
+            "opts": self.model._meta,
+            "original": provider,
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/registry/provider/status.html", context)
+
     def _set_status(self, request: HttpRequest, queryset: QuerySet[Provider], status: str) -> None:
         user = request.user
         for provider in queryset:
@@ -229,7 +303,71 @@ class AgentAdmin(admin.ModelAdmin):
     list_display = ["subject_id", "name", "registry", "protocol", "trust_score", "trust_score_updated_at"]
     list_filter = ["registry", "auto_registered"]
     search_fields = ["subject_id", "name", "owner_address"]
-    readonly_fields = ["latest_score", "trust_score", "trust_score_updated_at", "created_at"]
+    readonly_fields = [
+        "public_page",
+        "latest_score",
+        "trust_score",
+        "confidence",
+        "breakdown",
+        "trust_score_updated_at",
+        "created_at",
+    ]
+
+    @admin.display(description="confidence")
+    def confidence(self, obj: Agent) -> str:
+        score = obj.latest_score
+        if score is None:
+            return "–"
+        return f"{score.trust_confidence}" if score.trust_confidence > 0 else "0 (not rated yet)"
+
+    @admin.display(description="breakdown")
+    def breakdown(self, obj: Agent) -> str:
+        """The latest record's adapters and the providers it counted or left out, as on the public page."""
+        score = obj.latest_score
+        if score is None:
+            return "–"
+        record = score.record
+        adapters = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    a.get("adapterId"),
+                    a.get("weight"),
+                    a.get("total"),
+                    "yes" if a.get("inDenominator") else a.get("reason", "no"),
+                )
+                for a in record.get("breakdown", {}).get("adapters", [])
+            ),
+        )
+        verification = record.get("provenance", {}).get("outputVerification", {})
+        providers = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>quality {}, power {}</td><td>counted</td></tr>",
+            (
+                (p.get("providerId"), p.get("weight"), p.get("quality"), p.get("discriminativePower"))
+                for p in verification.get("providers", [])
+            ),
+        )
+        excluded = format_html_join(
+            "",
+            "<tr><td>{}</td><td></td><td></td><td>left out: {}</td></tr>",
+            ((e.get("providerId"), e.get("reason")) for e in verification.get("excluded", [])),
+        )
+        return format_html(
+            "<table><tr><th>adapter / provider</th><th>weight</th><th>total</th><th>counted</th></tr>"
+            "{}{}{}</table>",
+            adapters,
+            providers,
+            excluded,
+        )
+
+    @admin.display(description="public page")
+    def public_page(self, obj: Agent) -> str:
+        if obj.pk is None:
+            return ""
+        url = reverse("agent-page", args=[obj.subject_id])
+        return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', url, url)
 
 
 @admin.register(VerificationSummary)

@@ -294,6 +294,7 @@ class FeedbackEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name_plural = "feedback entries"
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["agent", "client_address", "feedback_index"], name="unique_feedback"

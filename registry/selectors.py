@@ -55,6 +55,11 @@ def trust_score_document(*, subject_id: str) -> ScoreDocument | None:
     if score_id is None:
         return None
     body = record.encode() if isinstance(record, str) else json.dumps(record, separators=(",", ":")).encode()
+    if b'"rated"' not in body:
+        # Records stored before `rated` existed get it here (once per cache fill, not per request).
+        decoded = json.loads(body)
+        decoded["rated"] = float(decoded.get("trustConfidence") or 0) > 0
+        body = json.dumps(decoded, separators=(",", ":")).encode()
     document = ScoreDocument(f'"{digest[7:23]}-{score_id}"', body)
     cache.set(key, (document.etag, document.body), timeout=SCORE_CACHE_SECONDS)
     return document

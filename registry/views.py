@@ -2,34 +2,207 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
+from markdown_it import MarkdownIt
 
 from common.throttling import throttle_page
 
-from .models import Agent, TrustScore
+from .api.filtersets import AgentFilterSet
+from .models import Agent, Provider, TrustScore
+from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
 from .services.scoring import trust_score_compute
+
+# The chart's drawing area in SVG user units; the SVG scales to its container's width.
+CHART_WIDTH = 600
+CHART_HEIGHT = 160
+CHART_PAD = 24
+
+
+@dataclass(frozen=True)
+class ScoreChart:
+    """A score-over-time line drawn on the server: no script, so the page's CSP stays strict."""
+
+    points: str
+    dots: list[tuple[float, float, TrustScore]]
+    width: int = CHART_WIDTH
+    height: int = CHART_HEIGHT
+    pad: int = CHART_PAD
+
+
+def score_chart(history: list[TrustScore]) -> ScoreChart | None:
+    """The rated scores of `history` (oldest first) as SVG coordinates; None if fewer than two.
+
+    Unrated records are left out: a 0 that means "no data" would draw a crash that never happened.
+    """
+    rated = [h for h in history if h.trust_confidence > 0]
+    if len(rated) < 2:
+        return None
+    first, last = rated[0].computed_at, rated[-1].computed_at
+    span = (last - first).total_seconds() or 1.0
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    dots = []
+    for h in rated:
+        x = CHART_PAD + inner_w * (h.computed_at - first).total_seconds() / span
+        y = CHART_PAD + inner_h * (1 - float(h.trust_score) / 100)
+        dots.append((round(x, 1), round(y, 1), h))
+    return ScoreChart(points=" ".join(f"{x},{y}" for x, y, _ in dots), dots=dots)
+
+
+# One line per component for people reading the breakdown; the maths is on /docs/scoring.
+COMPONENT_MEANINGS = {
+    "output-verification.quality": (
+        "How often independent verifiers let the agent's outputs through, weighted by their confidence, "
+        "how much they block at all and the stakes checked; lowered when they disagree."
+    ),
+    "output-verification.coverage": "How many checks back the quality figure (full at about 300 checks).",
+    "erc8004-feedback.rating": "The average on-chain ERC-8004 feedback rating.",
+    "erc8004-feedback.volume": "How much on-chain feedback backs the rating (full at about 100 entries).",
+    "erc8004-feedback.score": "No on-chain feedback yet (counts as 0 where the adapter applies).",
+}
+MODE_MEANINGS = {
+    "universal": "applies to every agent; counts as 0 when it has nothing",
+    "scoped": "applies to some registries or protocols; counts as 0 there when it has nothing",
+    "conditional": "counts only when it has data",
+}
 
 
 @throttle_page
 def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
     agent = get_object_or_404(Agent.objects.select_related("latest_score__config"), subject_id=subject_id)
     score = agent.latest_score or trust_score_compute(agent=agent)[0]
-    history = TrustScore.objects.filter(agent=agent).order_by("-computed_at", "-id")[:20]
+    history = list(
+        TrustScore.objects.filter(agent=agent).select_related("config").order_by("-computed_at", "-id")[:50]
+    )
     record = score.record
     context = {
         "agent": agent,
         "score": score,
+        "rated": score.trust_confidence > 0,
         "record": record,
-        "adapters": record.get("breakdown", {}).get("adapters", []),
+        "adapters": [
+            {
+                **a,
+                "modeMeaning": MODE_MEANINGS.get(a.get("contributionMode", ""), ""),
+                "components": [
+                    {**c, "meaning": COMPONENT_MEANINGS.get(c.get("key", ""), "")}
+                    for c in a.get("components", [])
+                ],
+            }
+            for a in record.get("breakdown", {}).get("adapters", [])
+        ],
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
-        "history": history,
+        "disagreement": record.get("provenance", {}).get("outputVerification", {}).get("disagreement"),
+        # A provider whose discriminative power is this low blocks almost nothing (the admin's
+        # rubber-stamp threshold, as a share of full power).
+        "rubber_stamp_power": RUBBER_STAMP_BLOCK_RATE / FULL_POWER_BLOCK_RATE,
+        "history": history[:20],
+        "chart": score_chart(history[::-1]),
     }
     return render(request, "registry/agent.html", context)
 
 
+AGENTS_PER_PAGE = 25
+
+
 @throttle_page
 def agent_index(request: HttpRequest) -> HttpResponse:
-    agents = Agent.objects.filter(trust_score__isnull=False).order_by("-trust_score", "pk")[:100]
-    return render(request, "registry/index.html", {"agents": agents})
+    """The directory: the API's filters (search, registry, provider, score range, rated) and pages."""
+    base = Agent.objects.select_related("latest_score")
+    filters = AgentFilterSet(request.GET or None, queryset=base)
+    if filters.is_bound and not filters.is_valid():
+        invalid: dict[str, Any] = {"filters": filters, "page": None, "registries": Agent.Registry.choices}
+        return render(request, "registry/index.html", invalid, status=400)
+    agents = filters.qs
+    if not request.GET.get("ordering"):
+        # Rated agents first by score; unrated ones (zero confidence) after them, never ranked as a 0.
+        agents = agents.order_by(
+            ExpressionWrapper(Q(latest_score__trust_confidence__gt=0), output_field=BooleanField()).desc(),
+            F("trust_score").desc(nulls_last=True),
+            "pk",
+        )
+    page = Paginator(agents, AGENTS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context: dict[str, Any] = {
+        "filters": filters,
+        "page": page,
+        "query": query.urlencode(),
+        "registries": Agent.Registry.choices,
+    }
+    return render(request, "registry/index.html", context)
+
+
+PROVIDER_AGENTS_SHOWN = 50
+
+
+@throttle_page
+def provider_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A provider for people: methodology, status, its audit numbers and the agents it reports on.
+
+    The collusion signals stay in the admin: they are leads for an auditor, not published findings.
+    """
+    provider = get_object_or_404(Provider, slug=slug)
+    audit = provider_audit_stats(provider_ids=[provider.pk])[provider.pk]
+    agents = (
+        Agent.objects.filter(summaries__provider=provider)
+        .distinct()
+        .select_related("latest_score")
+        .order_by(F("trust_score").desc(nulls_last=True), "pk")[:PROVIDER_AGENTS_SHOWN]
+    )
+    context = {
+        "provider": provider,
+        "audit": audit,
+        "block_rate": "–" if audit.block_rate is None else f"{audit.block_rate:.2%}",
+        "agents": agents,
+        "shown": PROVIDER_AGENTS_SHOWN,
+    }
+    return render(request, "registry/provider.html", context)
+
+
+# The methodology pages people reach from the agent pages and from providers' methodologyUrl (the
+# engine provider points at /docs/tool-verification). Only these files are served, never a path
+# taken from the request.
+METHODOLOGY_DOCS = {
+    "scoring": "scoring.md",
+    "tool-verification": "tool-verification.md",
+    "run-verification": "run-verification.md",
+    "safety": "safety.md",
+}
+DOCS_DIR = Path(settings.BASE_DIR) / "docs"
+_DOC_LINK = re.compile(
+    r'href="(' + "|".join(re.escape(f) for f in METHODOLOGY_DOCS.values()) + r')(#[^"]*)?"'
+)
+
+
+@lru_cache(maxsize=len(METHODOLOGY_DOCS))
+def methodology_html(slug: str) -> tuple[str, str]:
+    """(title, body HTML) of one doc, rendered once per process; raw HTML in the source is escaped."""
+    source = (DOCS_DIR / METHODOLOGY_DOCS[slug]).read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in source.splitlines() if line.startswith("# ")), slug)
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(source)
+    # Links between the served docs stay on the site; other relative links point at nothing here.
+    by_file = {f: s for s, f in METHODOLOGY_DOCS.items()}
+    body = _DOC_LINK.sub(lambda m: f'href="/docs/{by_file[m.group(1)]}{m.group(2) or ""}"', body)
+    return title, body
+
+
+@throttle_page
+def methodology_page(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in METHODOLOGY_DOCS:
+        raise Http404("No such methodology page.")
+    title, body = methodology_html(slug)
+    # Safe to mark: rendered from our own docs/ with markdown-it's raw HTML switched off.
+    context = {"title": title, "body": mark_safe(body), "pages": sorted(METHODOLOGY_DOCS)}
+    return render(request, "registry/methodology.html", context)

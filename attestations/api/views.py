@@ -52,7 +52,8 @@ class AgentAttestationView(APIView):
     @extend_schema(
         operation_id="agents_trust_score_attestation",
         summary="The agent's current trust score as an EIP-712 attestation signed by this registry",
-        responses={200: ATTESTATION, 404: PROBLEM, 503: PROBLEM},
+        description="An agent that is not rated yet (no input counted) gets a 409 not-rated problem.",
+        responses={200: ATTESTATION, 404: PROBLEM, 409: PROBLEM, 503: PROBLEM},
         tags=["attestations"],
     )
     def get(self, request: Request, subject_id: str) -> HttpResponse:

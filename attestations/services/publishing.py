@@ -27,7 +27,7 @@ from ..chain.settings import ChainSettings
 from ..chain.tx import Fees, TransactionSigner
 from ..models import ScorePublication
 from .outbox import outgoing_due, outgoing_send
-from .scores import score_attestation_issue
+from .scores import score_attestation_issue, score_is_rated
 
 
 def score_url(*, agent: Agent) -> str:
@@ -46,6 +46,12 @@ def score_publication_request(*, score: TrustScore, chain: ChainSettings) -> Sco
             f"Agent {agent.subject_id!r} has no ERC-8004 identity on chain {chain.chain_id}.",
             status=409,
             problem="conflict",
+        )
+    if not score_is_rated(score=score):
+        raise ApplicationError(
+            f"Agent {agent.subject_id!r} is not rated yet: an unrated score is never published.",
+            status=409,
+            problem="not-rated",
         )
     try:
         with transaction.atomic():
@@ -151,7 +157,10 @@ def score_publications_auto_request(*, chain: ChainSettings, now: datetime | Non
     min_change = Decimal(str(settings.CHAIN_AUTO_PUBLISH_MIN_CHANGE))
     requested = 0
     agents = Agent.objects.filter(
-        chain_id=chain.chain_id, erc8004_agent_id__isnull=False, latest_score__isnull=False
+        chain_id=chain.chain_id,
+        erc8004_agent_id__isnull=False,
+        latest_score__isnull=False,
+        latest_score__trust_confidence__gt=0,
     ).select_related("latest_score")
     for agent in agents.iterator():
         score = agent.latest_score

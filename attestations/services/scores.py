@@ -27,8 +27,23 @@ def _digest_bytes(digest: str) -> bytes:
     return bytes.fromhex(digest.split(":", 1)[1])
 
 
+def score_is_rated(*, score: TrustScore) -> bool:
+    """Whether any input counted: with zero confidence the score 0 is "no data", not a verdict."""
+    return score.trust_confidence > 0
+
+
 def score_attestation_issue(*, score: TrustScore, now: datetime | None = None) -> ScoreAttestation:
-    """The current attestation of `score`, signing a new one when none has a quarter of its life left."""
+    """The current attestation of `score`, signing a new one when none has a quarter of its life left.
+
+    An unrated score is refused: the signed message carries no confidence, so a signed 0 would read
+    as "this agent is untrustworthy" to anyone checking the signature.
+    """
+    if not score_is_rated(score=score):
+        raise ApplicationError(
+            f"Agent {score.agent.subject_id!r} is not rated yet: no input counts towards its score.",
+            status=409,
+            problem="not-rated",
+        )
     now = now or timezone.now()
     ttl = settings.ATTESTATION_TTL_SECONDS
     fresh_until = now + timedelta(seconds=ttl / 4)

@@ -1,4 +1,4 @@
-"""Filters shared by the API and the admin."""
+"""Filters shared by the API, the public directory (/agents/) and the admin."""
 
 from __future__ import annotations
 
@@ -34,6 +34,9 @@ class AgentFilterSet(django_filters.FilterSet):
     min_score = django_filters.NumberFilter(field_name="trust_score", lookup_expr="gte")
     max_score = django_filters.NumberFilter(field_name="trust_score", lookup_expr="lte")
     scored = django_filters.BooleanFilter(field_name="trust_score", lookup_expr="isnull", exclude=True)
+    rated = django_filters.BooleanFilter(
+        method="filter_rated", label="Rated (an input counted: confidence above 0) or not yet rated"
+    )
     q = django_filters.CharFilter(method="filter_q", label="Subject id or name contains")
     ordering = NullsLastOrderingFilter(
         fields=(("trust_score", "score"), ("subject_id", "subject"), ("trust_score_updated_at", "updated")),
@@ -45,6 +48,12 @@ class AgentFilterSet(django_filters.FilterSet):
 
     def filter_provider(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         return queryset.filter(summaries__provider__slug=value).distinct()
+
+    def filter_rated(self, queryset: QuerySet[Agent], name: str, value: bool | None) -> QuerySet[Agent]:
+        if value is None:
+            return queryset
+        rated = Q(latest_score__trust_confidence__gt=0)
+        return queryset.filter(rated) if value else queryset.exclude(rated)
 
     def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))

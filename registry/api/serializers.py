@@ -91,11 +91,15 @@ class ScoringConfigSerializer(serializers.ModelSerializer):
 class TrustScoreHistorySerializer(serializers.ModelSerializer):
     trustScore = serializers.FloatField(source="trust_score")
     trustConfidence = serializers.FloatField(source="trust_confidence")
+    rated = serializers.SerializerMethodField(help_text="False when no input counted (score 0 is no data)")
     trustScoreConfigVersion = serializers.IntegerField(source="config.version")
     trustScores = serializers.JSONField(source="record.trustScores")
     inputsDigest = serializers.CharField(source="inputs_digest")
     computedAt = serializers.DateTimeField(source="computed_at")
     newestInputAt = serializers.DateTimeField(source="newest_input_at", allow_null=True)
+
+    def get_rated(self, obj: TrustScore) -> bool:
+        return obj.trust_confidence > 0
 
     class Meta:
         model = TrustScore
@@ -104,6 +108,7 @@ class TrustScoreHistorySerializer(serializers.ModelSerializer):
             "trustScore",
             "trustScores",
             "trustConfidence",
+            "rated",
             "trustScoreConfigVersion",
             "inputsDigest",
             "computedAt",

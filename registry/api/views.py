@@ -97,6 +97,10 @@ TRUST_SCORE_RECORD = {
         "trustScoreConfigVersion": {"type": "integer"},
         "trustScoreUpdatedAt": {"type": "string", "format": "date-time"},
         "trustConfidence": {"type": "number"},
+        "rated": {
+            "type": "boolean",
+            "description": "False when no input counted yet: trustScore 0 then means no data, not a verdict.",
+        },
         "breakdown": {"type": "object"},
         "provenance": {"type": "object"},
     },

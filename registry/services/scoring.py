@@ -278,6 +278,9 @@ def trust_scores_prepare(
             results.append((latest, False))
             continue
         record = result.to_hcs25(config.version, _iso(now))
+        # With zero confidence no input counted: trustScore 0 then means "no data", and clients
+        # must not read it as a verdict (HCS-25 has no such field, so this one is ours).
+        record["rated"] = result.composite.trust_confidence > 0
         record["provenance"]["newestInputAt"] = (
             _iso(gathered.newest_input_at) if gathered.newest_input_at else None
         )

@@ -218,11 +218,15 @@ def test_it_marks_a_publication_failed_when_the_registry_refuses_it(
     service_account: LocalAccount,
     identity: Any,
     transact: Callable[..., Any],
+    new_account: Callable[[], LocalAccount],
+    reputation: ReputationClient,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     # The service owns this agent: the registry refuses self-feedback, so retrying is pointless.
     receipt = transact(service_account, identity.build_register, "ipfs://own")
     agent_id = identity.registered_agent_id(receipt)
+    # Someone else rates it, so it has a score the registry is willing to sign.
+    transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
     with django_capture_on_commit_callbacks(execute=True):
         chain_index_run(chain=chain, w3=anvil_w3)
     score, _ = trust_score_compute(agent=Agent.objects.get(erc8004_agent_id=agent_id))
@@ -244,11 +248,13 @@ def test_it_gives_concurrent_publications_of_one_sender_distinct_nonces(
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
+    transact: Callable[..., Any],
 ) -> None:
     publications = []
     with override_settings(CHAIN_ENABLED=False):
         for _ in range(2):
             agent_id = register_agent(new_account())
+            transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
             chain_index_run(chain=chain, w3=anvil_w3)
             score, _ = trust_score_compute(agent=Agent.objects.get(erc8004_agent_id=agent_id))
             publications.append(score_publication_request(score=score, chain=chain))
@@ -287,9 +293,11 @@ def test_it_publishes_through_the_command_and_celery_when_the_chain_is_configure
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
+    transact: Callable[..., Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     agent_id = register_agent(new_account())
+    transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
     configured = {
         "CHAIN_ENABLED": True,
         "CHAIN_NETWORK": "local",
@@ -412,3 +420,31 @@ def test_it_auto_publishes_new_scores_that_moved_enough(
     assert ScorePublication.objects.filter(score=onchain_score, chain_id=chain.chain_id).count() == 1
     with override_settings(CHAIN_AUTO_PUBLISH=True, CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS=3600):
         assert score_publications_auto_request(chain=chain) == 0
+
+
+def test_it_refuses_to_publish_the_score_of_an_agent_that_is_not_rated(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from django.test import override_settings
+
+    from attestations.services.publishing import score_publications_auto_request
+    from common.errors import ApplicationError
+
+    agent_id = register_agent(new_account())
+    with django_capture_on_commit_callbacks(execute=True):
+        chain_index_run(chain=chain, w3=anvil_w3)
+    score, _ = trust_score_compute(agent=Agent.objects.get(erc8004_agent_id=agent_id))
+    assert score.trust_confidence == 0
+    with pytest.raises(ApplicationError) as refused:
+        score_publication_request(score=score, chain=chain)
+    assert refused.value.status == 409 and refused.value.problem == "not-rated"
+    with override_settings(
+        CHAIN_AUTO_PUBLISH=True, CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS=0, CHAIN_AUTO_PUBLISH_MIN_CHANGE=0.0
+    ):
+        assert score_publications_auto_request(chain=chain) == 0
+    assert not ScorePublication.objects.filter(score=score).exists()

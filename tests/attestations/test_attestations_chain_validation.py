@@ -16,6 +16,7 @@ from web3 import Web3
 
 from attestations.chain.events import ValidationResponse
 from attestations.chain.identity import IdentityClient, sign_agent_wallet
+from attestations.chain.reputation import ReputationClient
 from attestations.chain.settings import ChainSettings
 from attestations.chain.validation import ValidationClient
 from attestations.models import OutgoingStatus, ProviderWalletCheck, ValidationAnswer
@@ -48,11 +49,14 @@ def test_it_answers_a_validation_request_once_with_the_agents_score(
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     validation: ValidationClient,
+    reputation: ReputationClient,
     transact: Callable[..., Any],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     owner = new_account()
     agent_id = register_agent(owner)
+    # Rated by someone, so the registry has a score it is willing to sign.
+    transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
     request_hash = "0x" + keccak(os.urandom(32)).hex()
     other_hash = "0x" + keccak(os.urandom(32)).hex()
     transact(

@@ -109,3 +109,21 @@ def test_it_reports_an_expired_attestation_as_not_current(signing_key: str, scor
     assert (
         verdict["signedByThisRegistry"] is True and verdict["current"] is False and verdict["valid"] is False
     )
+
+
+def test_it_refuses_to_sign_the_score_of_an_agent_that_is_not_rated(signing_key: str, db: None) -> None:
+    agent_register(subject_id="agent-new", registry="hcs-10")
+    api = APIClient()
+    response = api.get("/api/v1/agents/agent-new/trust-score/attestation")
+    assert response.status_code == 409, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["type"].endswith("/problems/not-rated")
+    record = api.get("/api/v1/agents/agent-new/trust-score").json()
+    assert record["rated"] is False and record["trustConfidence"] == 0
+    history = api.get("/api/v1/agents/agent-new/trust-score/history").json()
+    assert [entry["rated"] for entry in history["results"]] == [False]
+
+
+def test_it_marks_a_scored_agent_as_rated(signing_key: str, scored_agent: str) -> None:
+    record = APIClient().get(f"/api/v1/agents/{scored_agent}/trust-score").json()
+    assert record["rated"] is True and record["trustConfidence"] > 0

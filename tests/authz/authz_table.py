@@ -122,6 +122,8 @@ TABLE: tuple[Rule, ...] = (
     Rule("GET", "healthz", PUBLIC),
     Rule("GET", "agents/", PUBLIC, "HTML"),
     Rule("GET", "agents/<str:subject_id>", PUBLIC, "HTML"),
+    Rule("GET", "providers/<slug:slug>", PUBLIC, "HTML", sample="/providers/provider"),
+    Rule("GET", "docs/<slug:slug>", PUBLIC, "HTML methodology pages", sample="/docs/scoring"),
     Rule("GET, POST, PUT, PATCH, DELETE", "", _all("3xx"), "redirects to /agents/"),
     # --- the admin site (one route in the URLconf; its pages sampled) ------------------------
     Rule(

@@ -87,7 +87,7 @@ def _interpolate(value: object, variables: dict[str, str]) -> str:
 def test_it_puts_every_package_the_templates_and_the_contract_artifacts_in_the_image() -> None:
     build, runtime = _stages()
     copied = _copied_sources(build)
-    missing = [name for name in [*_packages(), "templates", "contracts/build"] if name not in copied]
+    missing = [name for name in [*_packages(), "templates", "docs", "contracts/build"] if name not in copied]
     assert missing == [], f"the image's build stage does not copy {missing}"
     # The artifacts the chain clients load at run time are committed, so the image needs no Node.
     assert (ROOT / "contracts" / "build" / "IdentityRegistry.json").is_file()

@@ -224,3 +224,73 @@ def test_it_checks_the_stats_endpoint_in_the_admin_form(
     assert form.is_valid() == (error is None), form.errors
     if error is not None:
         assert form.errors["stats_endpoint"] == [error]
+
+
+def test_it_shows_the_audit_numbers_on_the_provider_page_and_changes_status_with_a_reason(
+    admin_client_logged_in: tuple[Client, Any],
+    reported: dict[str, Provider],
+    committed: Callable[[Callable[[], Any]], Any],
+) -> None:
+    client, user = admin_client_logged_in
+    stamp = reported["stamp"]
+    page = client.get(f"/admin/registry/provider/{stamp.pk}/change/").content.decode()
+    assert "blocks almost nothing" in page and "0.00%" in page and "200" in page
+    status_url = f"/admin/registry/provider/{stamp.pk}/status/"
+    assert f'href="{status_url}?to=suspended"' in page
+
+    # Without a reason nothing changes.
+    refused = client.post(status_url, {"to": "suspended", "reason": "  "})
+    assert refused.status_code == 200 and "This field is required" in refused.content.decode()
+    assert Provider.objects.get(pk=stamp.pk).status == "active"
+
+    done = committed(lambda: client.post(status_url, {"to": "suspended", "reason": "rubber stamp"}))
+    assert done.status_code == 302 and done["Location"].endswith(f"/provider/{stamp.pk}/change/")
+    assert Provider.objects.get(pk=stamp.pk).status == "suspended"
+    event = ProviderAuditEvent.objects.get(provider=stamp, action="suspended")
+    assert (event.actor, event.reason) == (user, "rubber stamp")
+    page = client.get(f"/admin/registry/provider/{stamp.pk}/change/").content.decode()
+    assert f'href="{status_url}?to=active"' in page
+
+    committed(lambda: client.post(status_url, {"to": "active", "reason": "fixed"}))
+    assert Provider.objects.get(pk=stamp.pk).status == "active"
+    assert ProviderAuditEvent.objects.get(provider=stamp, action="reinstated").reason == "fixed"
+
+
+def test_it_names_feedback_entries_and_links_an_agent_to_its_public_page(
+    admin_client_logged_in: tuple[Client, Any],
+) -> None:
+    client, _ = admin_client_logged_in
+    assert "Feedback entries" in client.get("/admin/").content.decode()
+    agent = agent_register(subject_id="agent-linked")
+    page = client.get(f"/admin/registry/agent/{agent.pk}/change/").content.decode()
+    assert 'href="/agents/agent-linked"' in page
+
+
+def test_it_shows_an_agents_breakdown_in_the_admin(
+    admin_client_logged_in: tuple[Client, Any], reported: dict[str, Provider]
+) -> None:
+    from registry.models import Agent
+
+    client, _ = admin_client_logged_in
+    agent = Agent.objects.get(subject_id="a1")
+    page = client.get(f"/admin/registry/agent/{agent.pk}/change/").content.decode()
+    assert "output-verification" in page and "<td>honest</td>" in page and "quality" in page
+    unrated = agent_register(subject_id="a-unrated")
+    client.get("/agents/a-unrated")  # scores it: nothing counts
+    page = client.get(f"/admin/registry/agent/{unrated.pk}/change/").content.decode()
+    assert "not rated yet" in page
+
+
+def test_it_refuses_the_status_page_to_a_staff_user_without_change_permission(
+    db: None, reported: dict[str, Provider]
+) -> None:
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("viewer", password="pw-viewer-123", is_staff=True)
+    client = Client()
+    client.force_login(User.objects.get(username="viewer"))
+    response = client.post(
+        f"/admin/registry/provider/{reported['stamp'].pk}/status/", {"to": "suspended", "reason": "x"}
+    )
+    assert response.status_code == 403
+    assert Provider.objects.get(pk=reported["stamp"].pk).status == "active"
