@@ -74,9 +74,12 @@ _CATEGORY_RANK = {c: i for i, c in enumerate(CATEGORIES)}
 _OPEN_QUOTE_SET = frozenset(_OPEN_QUOTES)
 _CLOSE_QUOTE_SET = frozenset(_CLOSE_QUOTES)
 _META = re.compile(
-    r"\b(?:attackers|an\s+attacker\s+(?:can|could|might|may|would)|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
+    r"\b(?:attackers|an\s+attacker\s+(?:can|could|might|may|would|\w+s)|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
     r"security\s+(?:training|concerns?|researchers?)|prompt\s+injection|jailbreak\s+(?:attempts?|prompts?)|"
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
+    # third-person accounts of an instruction given to a model, and defence advice
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?:s|ing|ed)?|trick(?:s|ing|ed)?|convinc(?:es|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|into|:)|"
+    r"(?:typical|common|classic|known)\s+(?:jailbreaks?|attacks?|injections?)|(?:defend|protect|guard)\s+against|mitigat\w*|as\s+(?:hostile|untrusted)|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
