@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     by: dict[str, list[tuple[bool, bool, float]]] = {}
     misses, alarms = [], []
     for row in rows:
-        source = "tool_result" if row["kind"] in TOOL_KINDS else "user"
-        finding = detect_injection(row["text"], source=source)
+        tool = row["kind"] in TOOL_KINDS
+        finding = detect_injection(row["text"], source="tool_result" if tool else "user")
         gold = row["label"] == "injection"
         for name in (*slices(row), f"source={row['source']}"):
             by.setdefault(name, []).append((gold, finding.is_injection, finding.risk_score))

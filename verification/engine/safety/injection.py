@@ -78,8 +78,9 @@ _META = re.compile(
     r"security\s+(?:training|concerns?|researchers?)|prompt\s+injection|jailbreak\s+(?:attempts?|prompts?)|"
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
     # third-person accounts of an instruction given to a model, and defence advice
-    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?:s|ing|ed)?|trick(?:s|ing|ed)?|convinc(?:es|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|into|:)|"
-    r"(?:typical|common|classic|known)\s+(?:jailbreaks?|attacks?|injections?)|(?:defend|protect|guard)\s+against|mitigat\w*|as\s+(?:hostile|untrusted)|"
+    # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?)\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
+    r"defend\s+against|mitigat\w*|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
