@@ -74,9 +74,13 @@ _CATEGORY_RANK = {c: i for i, c in enumerate(CATEGORIES)}
 _OPEN_QUOTE_SET = frozenset(_OPEN_QUOTES)
 _CLOSE_QUOTE_SET = frozenset(_CLOSE_QUOTES)
 _META = re.compile(
-    r"\b(?:attackers|an\s+attacker\s+(?:can|could|might|may|would)|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
+    r"\b(?:attackers|an\s+attacker\s+(?:can|could|might|may|would|\w+s)|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
     r"security\s+(?:training|concerns?|researchers?)|prompt\s+injection|jailbreak\s+(?:attempts?|prompts?)|"
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
+    # third-person accounts of an instruction given to a model, and defence advice
+    # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?)\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
+    r"defend\s+against|mitigat\w*|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
