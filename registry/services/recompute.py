@@ -39,6 +39,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import kombu.exceptions
 import redis.exceptions
@@ -105,15 +106,24 @@ def recompute_drain_ensure() -> None:
 def _ensure_drain() -> None:
     from ..tasks import drain_recomputes
 
+    drain_queue_once(task=drain_recomputes, flag=DRAIN_FLAG, what="recompute")
+
+
+def drain_queue_once(*, task: Any, flag: str, what: str) -> None:
+    """Queue `task` after SCORE_RECOMPUTE_DELAY_SECONDS unless the cache `flag` says one is due.
+
+    Shared by every durable queue drained this way (recomputes, roll-ups). A broker or cache
+    failure is logged, never raised: the write is committed and its rows are marked, so the beat
+    drain finds them.
+    """
     delay = settings.SCORE_RECOMPUTE_DELAY_SECONDS
     try:
         # The flag outlives the countdown a little; if the task is lost, it expires and the next
         # request (or the beat drain) queues another.
-        if cache.add(DRAIN_FLAG, 1, timeout=math.ceil(delay) + 2):
-            drain_recomputes.apply_async(countdown=delay, retry=False)
+        if cache.add(flag, 1, timeout=math.ceil(delay) + 2):
+            task.apply_async(countdown=delay, retry=False)
     except SCHEDULING_ERRORS:
-        # The write is committed and its agents are marked: the beat drain will find them.
-        logger.warning("could not queue a recompute drain; the beat drain will pick it up", exc_info=True)
+        logger.warning("could not queue a %s drain; the beat drain will pick it up", what, exc_info=True)
 
 
 # --- draining --------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ Invariant: once drained, every pair's newest outcome summary covers every commit
 from __future__ import annotations
 
 import logging
-import math
 import uuid
 from collections.abc import Iterable
 from datetime import timedelta
@@ -28,7 +27,7 @@ from django.utils import timezone
 
 from ..models import Agent, PendingRollup, Provider
 from .outcomes import outcomes_rollup
-from .recompute import SCHEDULING_ERRORS
+from .recompute import SCHEDULING_ERRORS, drain_queue_once
 
 logger = logging.getLogger(__name__)
 
@@ -59,12 +58,7 @@ def rollup_mark(*, pairs: Iterable[tuple[int, int]]) -> None:
 def _ensure_drain() -> None:
     from ..tasks import drain_rollups
 
-    delay = settings.SCORE_RECOMPUTE_DELAY_SECONDS
-    try:
-        if cache.add(DRAIN_FLAG, 1, timeout=math.ceil(delay) + 2):
-            drain_rollups.apply_async(countdown=delay, retry=False)
-    except SCHEDULING_ERRORS:
-        logger.warning("could not queue a roll-up drain; the beat drain will pick it up", exc_info=True)
+    drain_queue_once(task=drain_rollups, flag=DRAIN_FLAG, what="roll-up")
 
 
 def rollup_drain(*, batch: int = DRAIN_BATCH) -> int:

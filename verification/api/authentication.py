@@ -21,6 +21,20 @@ class OperatorPrincipal:
     is_authenticated: bool = True
 
 
+def request_operator_key(request: Request) -> OperatorApiKey | None:
+    """The operator key a request was made with, or None (anonymous, or another kind of key)."""
+    principal = request.user
+    return principal.operator if isinstance(principal, OperatorPrincipal) else None
+
+
+def request_operator_key_required(request: Request) -> OperatorApiKey:
+    """The operator key of a request to a view that IsOperator guards (401 if there is none)."""
+    key = request_operator_key(request)
+    if key is None:
+        raise exceptions.NotAuthenticated("An operator API key is required (Authorization: Bearer tro_…).")
+    return key
+
+
 class OperatorKeyAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[OperatorPrincipal, str] | None:
         header = request.META.get("HTTP_AUTHORIZATION", "")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +10,7 @@ from rest_framework.views import APIView
 from registry.api.views import PROBLEM
 
 from ..services.runs import proxy_chat_completion, run_verify
-from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+from .authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 
 RUN_IN = {
     "type": "object",
@@ -37,11 +35,6 @@ REPORT = {
 }
 
 
-def _operator(request: Request) -> Any:
-    principal = request.user
-    return principal.operator if isinstance(principal, OperatorPrincipal) else None
-
-
 class RunVerifyView(APIView):
     authentication_classes = [OperatorKeyAuthentication]
     permission_classes = [IsOperator]
@@ -63,7 +56,7 @@ class RunVerifyView(APIView):
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
-        verified = run_verify(operator=_operator(request), body=request.data)
+        verified = run_verify(operator=request_operator_key(request), body=request.data)
         report = verified.report.to_dict()
         report["injection_findings"] = verified.injections
         return Response(report, headers=verified.headers)
@@ -106,7 +99,7 @@ class ChatCompletionsProxyView(APIView):
     )
     def post(self, request: Request) -> Response:
         answer = proxy_chat_completion(
-            operator=_operator(request),
+            operator=request_operator_key(request),
             body=request.data,
             action=request.headers.get("x-hallucination-action"),
             agent_id=request.headers.get("x-agent-id"),

@@ -11,7 +11,6 @@ from rest_framework.views import APIView
 from registry.api.views import PROBLEM, ReadThrottle
 from registry.models import Agent
 
-from ..models import OperatorApiKey
 from ..services.safety import (
     OBSERVATION_SCHEMA,
     SCAN_SCHEMA,
@@ -19,14 +18,9 @@ from ..services.safety import (
     runtime_observation_record,
     text_scan,
 )
-from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+from .authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 
 OBJECT = OpenApiResponse(response={"type": "object"})
-
-
-def _operator(request: Request) -> OperatorApiKey | None:
-    principal = request.user
-    return principal.operator if isinstance(principal, OperatorPrincipal) else None
 
 
 class ScanView(APIView):
@@ -41,7 +35,7 @@ class ScanView(APIView):
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
-        return Response(text_scan(body=request.data, operator=_operator(request)))
+        return Response(text_scan(body=request.data, operator=request_operator_key(request)))
 
 
 class RuntimeObservationView(APIView):
@@ -66,7 +60,7 @@ class RuntimeObservationView(APIView):
     def post(self, request: Request, subject_id: str) -> Response:
         agent = get_object_or_404(Agent, subject_id=subject_id)
         return Response(
-            runtime_observation_record(agent=agent, body=request.data, operator=_operator(request))
+            runtime_observation_record(agent=agent, body=request.data, operator=request_operator_key(request))
         )
 
 

@@ -23,18 +23,18 @@ from ..services.tools import (
     tool_profile_save,
     tool_profile_to_dict,
 )
-from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+from .authentication import (
+    IsOperator,
+    OperatorKeyAuthentication,
+    request_operator_key,
+    request_operator_key_required,
+)
 
 RESULT = {
     "type": "object",
     "description": "VerificationResult: verdict, confidence (P(hallucination)), signals, tier_reached, "
     "explanation, prior, posterior, is_hallucinated, plus the verification id for feedback.",
 }
-
-
-def _operator(request: Request) -> Any:
-    principal = request.user
-    return principal.operator if isinstance(principal, OperatorPrincipal) else None
 
 
 class ToolCallVerifyView(APIView):
@@ -61,11 +61,17 @@ class ToolCallVerifyView(APIView):
             if not isinstance(calls, list) or not 1 <= len(calls) <= 500:
                 raise validation_error([FieldError("/calls", "Expected 1 to 500 calls.")], what="batch")
             return Response(
-                {"results": tool_calls_verify(operator=_operator(request), calls=calls, batch=True)}
+                {
+                    "results": tool_calls_verify(
+                        operator=request_operator_key(request), calls=calls, batch=True
+                    )
+                }
             )
         if not isinstance(body, dict):
             raise validation_error([FieldError("", "Expected a tool call object.")], what="tool call")
-        return Response(tool_calls_verify(operator=_operator(request), calls=[body], batch=False)[0])
+        return Response(
+            tool_calls_verify(operator=request_operator_key(request), calls=[body], batch=False)[0]
+        )
 
 
 class ToolFeedbackView(APIView):
@@ -89,7 +95,9 @@ class ToolFeedbackView(APIView):
     def post(self, request: Request, verification_id: str) -> Response:
         return Response(
             tool_feedback_record(
-                public_id=verification_id, body=request.data, operator=_operator(request).owner
+                public_id=verification_id,
+                body=request.data,
+                operator=request_operator_key_required(request).owner,
             )
         )
 
@@ -138,7 +146,7 @@ class ToolProfileView(APIView):
         tags=["engine"],
     )
     def put(self, request: Request, tool: str) -> Response:
-        operator = _operator(request)
+        operator = request_operator_key_required(request)
         record = tool_profile_save(
             tool_name=tool, data=request.data, actor=f"operator:{operator.name}", operator=operator.owner
         )
