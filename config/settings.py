@@ -95,7 +95,10 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------------------
-DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+# DATABASE_URL may come from a file (DATABASE_URL_FILE) like every secret: it carries the password.
+DATABASES = {
+    "default": environ.Env.db_url_config(env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+}
 _db = DATABASES["default"]
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database, so a Celery worker started by a test sees the same rows.
