@@ -168,3 +168,14 @@ def test_it_does_not_take_the_item_of_a_sentence_that_names_its_own_from_the_one
     ]
     answer = "Order R4410022 totals $95. Shipment S7710 carries the $80 order."
     assert _flagged(_run(turns, answer)) == []
+
+
+def test_it_ships_the_agentdojo_corpus_as_clean_runs_that_verify():
+    path = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "agentdojo_clean.jsonl"
+    lines = [json.loads(raw) for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
+    assert len({line["id"] for line in lines}) == len(lines) > 0
+    for line in lines:
+        assert line["label"] == {"hallucinated": False, "fact_check_needed": True, "spans": []}
+        assert line["messages"][-1]["role"] == "assistant" and line["messages"][-1]["content"]
+        report = verify_run(line["messages"], line["tools"])
+        assert report.fact_check_needed and not report.unverified_factual
