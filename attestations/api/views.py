@@ -91,7 +91,7 @@ FEEDBACK_FILE = {
             "type": "string",
             "example": "eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
         },
-        "agentId": {"type": ["integer", "string"]},
+        "agentId": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
         "clientAddress": {"type": "string"},
         "createdAt": {"type": "string", "format": "date-time"},
         "value": {"type": "integer"},
