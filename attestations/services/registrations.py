@@ -87,9 +87,11 @@ def agent_uri_set(*, agent: Agent, chain: ChainSettings, uri: str, block: int) -
 
 def agent_uri_restore(*, agent: Agent, chain: ChainSettings) -> None:
     """After a rewind: the URI from the agent's newest remaining URI event, or no registration at all."""
+    if agent.erc8004_agent_id is None:
+        return
     latest = (
         ChainEvent.objects.filter(
-            chain_id=chain.chain_id, name__in=list(_URI_EVENTS), args__agent_id=agent.erc8004_agent_id
+            chain_id=chain.chain_id, name__in=list(_URI_EVENTS), args__agent_id=int(agent.erc8004_agent_id)
         )
         .order_by("-block_number", "-log_index")
         .first()

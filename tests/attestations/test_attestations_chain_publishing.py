@@ -15,7 +15,7 @@ import rfc8785
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.utils import timezone
 from eth_account import Account
 from eth_account.messages import encode_typed_data
@@ -499,6 +499,10 @@ def test_it_serves_at_the_feedback_uri_an_erc8004_feedback_file_carrying_the_sig
     assert signer == service_account.address
     assert attestation["typedData"]["message"]["score"] == event.value
     assert attestation["typedData"]["message"]["agentId"] == onchain_score.agent.subject_id
+
+    # The agent page lists the publication with its transaction hash and the feedback file.
+    page = Client().get(f"/agents/{onchain_score.agent.subject_id}").content.decode()
+    assert sent.tx_hash in page and f'href="{event.feedback_uri}"' in page
 
 
 def test_it_answers_404_for_a_feedback_file_that_was_never_prepared(
