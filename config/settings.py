@@ -426,6 +426,8 @@ CHAIN_VALIDATION_REGISTRY = env_str("CHAIN_VALIDATION_REGISTRY", "") or ""
 CHAIN_START_BLOCK = _chain_optional_int("CHAIN_START_BLOCK", 0)
 CHAIN_CONFIRMATIONS = _chain_optional_int("CHAIN_CONFIRMATIONS", 0)
 CHAIN_MAX_BLOCK_RANGE = _chain_optional_int("CHAIN_MAX_BLOCK_RANGE", 1)
+# Agents' ipfs:// registration files are fetched through this gateway (an https URL ending in /).
+CHAIN_IPFS_GATEWAY = env_str("CHAIN_IPFS_GATEWAY", "https://ipfs.io/ipfs/") or "https://ipfs.io/ipfs/"
 # Published feedback: tag1 names the standard, tag2 the HCS-25 adapter (or "composite" for the trust score).
 CHAIN_FEEDBACK_TAG1 = env_str("CHAIN_FEEDBACK_TAG1", "hcs-25") or "hcs-25"
 CHAIN_FEEDBACK_TAG2 = env_str("CHAIN_FEEDBACK_TAG2", "composite") or "composite"

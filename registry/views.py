@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
+from attestations.selectors import agent_feedback_summarize, agent_publications_list, agent_registration_get
 from common.throttling import throttle_page
 
 from .api.filtersets import AgentFilterSet
@@ -109,6 +110,10 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "rubber_stamp_power": RUBBER_STAMP_BLOCK_RATE / FULL_POWER_BLOCK_RATE,
         "history": history[:20],
         "chart": score_chart(history[::-1]),
+        # ERC-8004: the owner's registration file, the chain's feedback, our publications.
+        "registration": agent_registration_get(agent=agent),
+        "feedback": agent_feedback_summarize(agent=agent),
+        "publications": agent_publications_list(agent=agent),
     }
     return render(request, "registry/agent.html", context)
 
