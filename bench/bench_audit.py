@@ -47,7 +47,7 @@ SEED_AGENTS = """
 INSERT INTO registry_agent (subject_id, name, registry, protocol, owner_address, auto_registered, created_at)
 SELECT 'audit-' || lpad(g::text, 8, '0'), '', 'other', '',
        CASE WHEN g % 10 = 0 THEN '0x' || lpad(to_hex(g % 97), 40, '0') ELSE '' END, false, now()
-FROM generate_series(1, %s) g
+FROM generate_series(1, {agents}) g
 """
 
 # base: varied rates; copy: base's rates exactly; stamp: allows everything. Every tenth agent also
@@ -90,7 +90,6 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from registry.models import Provider
     from registry.services.audit import provider_audit_refresh
@@ -107,7 +106,7 @@ def main() -> None:
         provider_create(name=slug.title(), slug=slug)
     with connection.cursor() as cursor:
         cursor.execute("SET statement_timeout = 0")
-        cursor.execute(SEED_AGENTS, [args.agents])
+        cursor.execute(SEED_AGENTS.format(agents=int(args.agents)))
         cursor.execute(SEED_SUMMARIES)
         cursor.execute("SELECT COUNT(*) FROM registry_verificationsummary")
         summaries = cursor.fetchone()[0]
@@ -123,7 +122,13 @@ def main() -> None:
         response = client.get(url, secure=True)
         assert response.status_code == 200, (url, response.status_code)
 
-    with CaptureQueriesContext(connection) as queries:
+    queries: list[str] = []
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
         get("/admin/registry/provider/")
     base = Provider.objects.get(slug="base")
     result = {

@@ -228,6 +228,8 @@ class ProviderAdmin(admin.ModelAdmin):
     ]
     list_filter = ["status"]
     search_fields = ["name", "slug", "signer_address"]
+    # The provider's own agent identity: an id box, not a <select> of every agent (a million options).
+    raw_id_fields = ["agent"]
     readonly_fields = [
         "status",
         "status_actions",
