@@ -40,6 +40,9 @@ from .models import (
 )
 from .selectors import (
     FULL_POWER_BLOCK_RATE,
+    LENIENCY_DELTA,
+    OWNER_CONCENTRATION_FLAG,
+    CollusionSignals,
     ProviderAudit,
     provider_audit_history,
     provider_audit_of,
@@ -203,6 +206,17 @@ def block_rate_chart(snapshots: list[ProviderAuditSnapshot]) -> str:
     )
 
 
+def short_flag_labels(signals: CollusionSignals) -> list[str]:
+    """One or two words per flag of `signals.flags`, in the same order (the list's narrow column)."""
+    labels = []
+    if signals.owner_concentration is not None and signals.owner_concentration >= OWNER_CONCENTRATION_FLAG:
+        labels.append(f"capture {signals.owner_concentration:.0%}")
+    labels.extend(f"copies {slug}" for slug, _, _ in signals.copies)
+    if signals.leniency is not None and signals.leniency >= LENIENCY_DELTA:
+        labels.append(f"lenient +{signals.leniency:.0%}")
+    return labels
+
+
 @admin.register(Provider)
 class ProviderAdmin(admin.ModelAdmin):
     """Providers with their stored audit numbers (ProviderAuditStats; "Refresh now" recomputes them).
@@ -214,8 +228,8 @@ class ProviderAdmin(admin.ModelAdmin):
     form = ProviderAdminForm
     # A URL typed without a scheme means https (Django 6.0's default; 5.2 warns unless told).
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    # The slug names and links the provider (the name is on its page): every column counts at 1400 px.
     list_display = [
-        "name",
         "slug",
         "status",
         "agents",
@@ -226,6 +240,7 @@ class ProviderAdmin(admin.ModelAdmin):
         "audit_flags",
         "last_summary",
     ]
+    list_display_links = ["slug"]
     list_filter = ["status"]
     search_fields = ["name", "slug", "signer_address"]
     # The provider's own agent identity: an id box, not a <select> of every agent (a million options).
@@ -240,7 +255,7 @@ class ProviderAdmin(admin.ModelAdmin):
         "block_rate",
         "discriminative_power",
         "rubber_stamp",
-        "audit_flags",
+        "collusion_signals",
         "last_summary",
         "audit_computed_at",
         "block_rate_over_time",
@@ -293,23 +308,35 @@ class ProviderAdmin(admin.ModelAdmin):
 
     @admin.display(description="collusion / capture")
     def audit_flags(self, obj: Provider) -> str:
-        flags = provider_signals_of(self._stored(obj)).flags
-        if not flags:
+        signals = provider_signals_of(self._stored(obj))
+        if not signals.flags:
             return ""
-        # Each flag wraps inside a bounded width instead of widening the whole table.
+        # The list shows one short label per flag (the sentence is its tooltip and on the change
+        # page), so the column stays narrow enough for the list to fit 1400 px.
+        labels = short_flag_labels(signals)
         return format_html_join(
-            "", '<div style="color:#b00;max-width:22em;white-space:normal">⚠ {}</div>', ((f,) for f in flags)
+            "",
+            '<div style="color:#b00;white-space:nowrap" title="{}">⚠ {}</div>',
+            ((full, short) for short, full in zip(labels, signals.flags, strict=True)),
         )
 
-    @admin.display(description="last summary")
+    @admin.display(description="collusion / capture")
+    def collusion_signals(self, obj: Provider) -> str:
+        """The change page's version of audit_flags: each flag as a sentence naming its evidence."""
+        flags = provider_signals_of(self._stored(obj)).flags
+        if not flags:
+            return "none"
+        return format_html_join("", '<div style="color:#b00">⚠ {}</div>', ((f,) for f in flags))
+
+    @admin.display(description="latest")
     def last_summary(self, obj: Provider) -> str:
         at = self._audit(obj).last_summary_at
         if at is None:
             return "–"
+        local = timezone.localtime(at)
+        # Date over time: two short lines instead of one wide one.
         return format_html(
-            '<time datetime="{}" style="white-space:nowrap">{}</time>',
-            at.isoformat(),
-            timezone.localtime(at).strftime("%Y-%m-%d %H:%M"),
+            '<time datetime="{}">{}<br>{}</time>', at.isoformat(), f"{local:%Y-%m-%d}", f"{local:%H:%M}"
         )
 
     @admin.display(description="audit computed")

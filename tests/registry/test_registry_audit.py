@@ -245,8 +245,10 @@ def test_it_lists_providers_in_a_constant_number_of_queries(
     assert changelist_queries(client) == few
     assert 3 <= few <= 12  # session, user, freshness, counts, the providers with their stats
     assert 'id="audit-computed"' in page and "Refresh audit numbers" in page
-    # The stored signals are on the list (the copier of q0 is flagged there).
-    assert "reports the same rates as q0" in page
+    # The stored signals are on the list: a short label, the sentence as its tooltip.
+    assert re.search(r'title="reports the same rates as q0 on 8 agents[^"]*">⚠ copies q0<', page)
+    change = client.get(f"/admin/registry/provider/{three_providers[2].pk}/change/").content.decode()
+    assert "⚠ allows 40% more than the other providers on 16 agents" in change
 
 
 def test_it_draws_the_block_rate_over_time_on_the_providers_admin_page(
