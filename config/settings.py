@@ -156,6 +156,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "registry.tasks.drain_recomputes",
         "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
     },
+    "refresh-provider-audit": {
+        # The admin's and the provider pages' audit numbers and collusion signals (stored, not live).
+        "task": "registry.tasks.refresh_provider_audit",
+        "schedule": env_float("AUDIT_REFRESH_INTERVAL_SECONDS", 900.0, minimum=10.0),
+    },
     "drain-rollups": {
         # The same safety net for outcome roll-ups.
         "task": "registry.tasks.drain_rollups",
