@@ -45,6 +45,10 @@ _ENVELOPE_MARGIN: Final = 0.25
 _SESSION_SWING: Final = 50.0
 # Relative to the typical real change (90th percentile), a change this many times larger is suspect.
 _CHANGE_FACTOR: Final = 3.0
+# A jump is decisive when its log ratio is this many times the largest real change of the field...
+_STABLE_JUMP: Final = 3.0
+# ...of which at least this many were learned.
+_MIN_STABLE_CHANGES: Final = 8
 # Before any change scale is learned, a jump by this factor counts (the seed's $650 -> $50 case).
 _UNLEARNED_RATIO: Final = 8.0
 
@@ -242,10 +246,13 @@ def _change_evidence(
     pending: dict[str, Any] | None = None,
     args_changed: bool = False,
     feats: tuple[Leaf, ...] | None = None,
+    trusted: bool = True,
 ) -> tuple[float, bool, list[str]]:
     """Score how implausible the change from *old_leaves* to *leaves* (same arguments) is.
 
-    *feats* are the classified leaves of *leaves* (their tool-level paths are reused).
+    *feats* are the classified leaves of *leaves* (their tool-level paths are reused). *trusted*
+    says *old_leaves* was accepted, not only flagged: a jump away from a doubtful reference is never
+    decisive (the reference may be the fabrication).
     """
     if old_leaves == leaves:
         return 0.0, False, []  # the common case, compared in C
@@ -374,6 +381,17 @@ def _change_evidence(
                     a90 = quantile(amounts, 0.9) if amounts and len(amounts) >= 5 else 0.0
                     if abs(y - x) <= _CHANGE_FACTOR * a90:
                         s *= 0.5  # an ordinary amount, only an unusual ratio: weaker evidence
+                    elif (
+                        trusted
+                        and not within_session
+                        and x > 0
+                        and y > 0
+                        and ratio >= _UNLEARNED_RATIO
+                        and _stable_jump(c, ratio)
+                    ):
+                        # An order-of-magnitude jump for the same arguments in a field whose real
+                        # changes were all far smaller: no real process moves like that in one step.
+                        s, decisive = 1.0, True
             elif ratio >= _UNLEARNED_RATIO:
                 # No change scale learned yet: only an order-of-magnitude jump is evidence.
                 s = 1.0 if not within_session else 0.8
@@ -393,6 +411,25 @@ def _change_evidence(
             best = max(best, 0.6)
             details.append(f"{path} flipped {old!r} -> {v!r}; it changes in {rate:.0%} of repeats")
     return best, decisive, details
+
+
+def _stable_jump(c: dict[str, Any], ratio: float) -> bool:
+    """True when a jump by *ratio* dwarfs every real change of the field (its history shows it stable).
+
+    Needs :data:`_MIN_STABLE_CHANGES` learned changes; the jump's log ratio must be at least
+    :data:`_STABLE_JUMP` times the largest of them (a field that once moved 10x for real, such as a
+    restocked counter, never qualifies for a 10x jump). The caller asks only when the absolute amount
+    of the change is unusual too.
+
+    >>> _stable_jump({"d": [0.01] * 10, "a": [0.5] * 10}, 10.0)
+    True
+    >>> _stable_jump({"d": [0.01] * 9 + [2.5], "a": [0.5] * 10}, 10.0)
+    False
+    """
+    d: list[float] = c["d"]
+    if len(d) < _MIN_STABLE_CHANGES:
+        return False
+    return math.log(ratio) >= _STABLE_JUMP * max(d)
 
 
 def check_history(
@@ -421,7 +458,16 @@ def check_history(
         pending=pending,
         args_changed=args_changed,
         feats=ins.feats,
+        trusted=args_state.get("ok", True),
     )
+    if score > 0 and pending:
+        # Close to the result held back last time (not only equal to it): two independent calls agree
+        # on the new level, so the change was real (a restock, a split) and the values move on from it.
+        agree, _, _ = _change_evidence(
+            ts, pending, ins.leaves, within_session=False, args_changed=args_changed, feats=ins.feats
+        )
+        if agree == 0.0:
+            score, decisive = 0.0, False
     previous = args_state.get("prev")
     if score > 0 and previous:
         # Consistent with the result before the last one: the last accepted result was the odd one out.
