@@ -89,7 +89,10 @@ def fit_knots(scores: Sequence[float], labels: Sequence[int], n_knots: int = 24)
     """
     iso = IsotonicCalibrator().fit(scores, labels)
     qs = np.quantile(np.asarray(scores, dtype=float), np.linspace(0.0, 1.0, n_knots))
-    xs = sorted({0.0, 1.0, *(round(float(q), 4) for q in qs)})
+    # Quantiles put knots where the calls are (below the accept threshold); a 0.05 grid keeps the
+    # flag band, where few calls fall but the map changes fastest, resolved too.
+    grid = (round(0.05 * k, 2) for k in range(1, 20))
+    xs = sorted({0.0, 1.0, *grid, *(round(float(q), 4) for q in qs)})
     knots: list[tuple[float, float]] = []
     for x in xs:
         y = round(iso.predict(x), 4)

@@ -148,6 +148,7 @@ def learn_tool(
     types: dict[str, dict[str, Any]] = ts["types"]
     num_state: dict[str, Any] = ts["num"]
     rnd: dict[str, Any] = ts["rnd"]
+    ints_state: dict[str, Any] = ts.setdefault("ints", {})
     ints: list[tuple[str, float]] = []
     lengths: list[tuple[str, float]] = []
     for path, tp, _, tc, x, round_value in ins.feats:
@@ -167,6 +168,13 @@ def learn_tool(
         ns = num_state.get(tp)
         if ns is None:
             ns = num_state[tp] = {"raw": new_stats(), "log": new_stats(), "nonpos": 0, "neg": 0}
+        # How often the field held a whole number (tier1.check_spc: a count turned fraction).
+        w = ints_state.get(tp)
+        if w is None:
+            w = ints_state[tp] = [0, 0]
+        w[1] += 1
+        if x.is_integer():
+            w[0] += 1
         # x is finite (and so is its log): stats.push without its check, inlined.
         push_finite(ns["raw"], x)
         if x > 0:
