@@ -138,3 +138,10 @@ def test_it_refuses_knots_that_are_not_a_monotone_probability_map():
     with pytest.raises(ValueError):
         TableCalibrator([(0.0, 0.1)])
     assert TableCalibrator(DEFAULT_KNOTS).knots()[0][0] == 0.0
+
+
+def test_it_fits_the_shipped_calibration_on_development_seeds_only():
+    from verification.engine.eval.tool_streams import CALIBRATION_SEEDS, DEV_SEEDS, HELDOUT_SEEDS
+
+    assert set(DEV_SEEDS) <= set(CALIBRATION_SEEDS)
+    assert not set(CALIBRATION_SEEDS) & set(HELDOUT_SEEDS)
