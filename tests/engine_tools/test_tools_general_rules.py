@@ -145,3 +145,45 @@ def test_it_fits_the_shipped_calibration_on_development_seeds_only():
 
     assert set(DEV_SEEDS) <= set(CALIBRATION_SEEDS)
     assert not set(CALIBRATION_SEEDS) & set(HELDOUT_SEEDS)
+
+
+def test_it_reads_a_fraction_in_a_whole_number_field_as_a_type_change():
+    engine = ToolVerifier()
+    for i in range(60):
+        engine.verify("stock", {"id": i % 6}, {"id": i % 6, "stock": float(500 - i)}, 90.0)
+    r = engine.verify("stock", {"id": 9}, {"id": 9, "stock": 431.37}, 90.0)
+    assert r.signals["spc_anomaly"].fired
+    assert "field type changed" in r.signals["spc_anomaly"].detail
+
+
+def test_it_blocks_a_value_beyond_the_learned_bounds_by_their_whole_width():
+    engine = ToolVerifier()
+    rng = random.Random(11)
+    for i in range(150):
+        key = i % 12
+        engine.verify("meter", {"id": key}, {"id": key, "pct": round(50 + rng.gauss(0, 12), 1)}, 90.0)
+    r = engine.verify("meter", {"id": 3}, {"id": 3, "pct": 361.7}, 90.0)
+    assert r.verdict is Verdict.BLOCK, r.explanation
+    assert r.signals["value_plausibility"].decisive
+    # The same value for arguments never seen may be a new entity of another scale: not decisive.
+    fresh = engine.verify("meter", {"id": 99}, {"id": 99, "pct": 361.7}, 90.0)
+    assert not fresh.signals["value_plausibility"].decisive
+
+
+def test_it_learns_a_flagged_change_once_the_next_call_confirms_it():
+    engine = ToolVerifier()
+    clock = 0
+
+    def call(key: int, balance: float) -> Verdict:
+        nonlocal clock
+        clock += 1
+        stamp = f"2025-01-01T{clock // 3600:02d}:{clock // 60 % 60:02d}:{clock % 60:02d}Z"
+        result = {"id": key, "balance": balance, "as_of": stamp}
+        return engine.verify("ledger", {"id": key}, result, 90.0).verdict
+
+    for i in range(80):  # the timestamp changes every call, the balance never: it looks fixed
+        call(i % 4, 100.0 + i % 4)
+    assert call(1, 99.0) is Verdict.FLAG  # a "fixed attribute" changed
+    call(1, 99.0)  # the next call confirms it
+    learned = engine.store.get("tool:ledger")["chg"]["/balance"]["chg"]
+    assert learned == 1
