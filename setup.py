@@ -56,6 +56,7 @@ COMPILED = [
     "verification/engine/text.py",
     "verification/engine/tools/adaptive.py",
     "verification/engine/tools/baseline.py",
+    "verification/engine/tools/confidence.py",
     "verification/engine/tools/engine.py",
     "verification/engine/tools/features.py",
     "verification/engine/tools/fusion.py",

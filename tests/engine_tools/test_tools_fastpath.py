@@ -30,6 +30,7 @@ from verification.engine.tools.tier0 import (
     check_length,
     check_pattern,
     check_schema,
+    habitual_missing,
     log_size,
 )
 from verification.engine.tools.tier1 import check_history, check_plausibility, check_session, check_spc
@@ -51,7 +52,7 @@ class ReferenceVerifier(ToolVerifier):
         threshold = adaptive.adapted_threshold(fb, self.block_threshold)
         decisive_lr = lrs["decisive"]
         tier0 = (
-            check_schema(profile, ins, ts, lrs["schema_mismatch"]),
+            check_schema(profile, ins, ts, lrs["schema_mismatch"], habitual_missing(ts, ins)),
             check_pattern(profile, ins, self.limits.max_pattern_chars, lrs["pattern_mismatch"]),
             check_latency(
                 profile, ms, lrs["latency_anomaly"], decisive_lr, registered=registered, tool_state=ts
@@ -102,7 +103,10 @@ class ReferenceVerifier(ToolVerifier):
             updates[args_key] = lambda s: hold_pending(s, leaves)
         if updates:
             self.store.update_many(updates)
-        return new_result(verdict, posterior, signals, tier, prior, tool, threshold, {})
+        extra = (
+            {} if self.calibrator is None else {"calibrated_confidence": self.calibrator.predict(posterior)}
+        )
+        return new_result(verdict, posterior, signals, tier, prior, tool, threshold, extra)
 
 
 def _outcome(r: VerificationResult) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 from tqdm import tqdm
 
 from verification.engine.tools import ResultRejectedError, ToolVerifier, Verdict
-from verification.engine.tools.calibration import auroc, calibration_report
+from verification.engine.tools.calibration import auroc, calibration_by_tool, calibration_report
 
 __all__ = ["evaluate_tool_results", "main", "prf"]
 
@@ -88,6 +88,7 @@ def evaluate_tool_results(
     confidence_by_id: dict[str, float] = {}
     labels: list[int] = []
     scores: list[float] = []
+    calibrated: list[float] = []
     verdicts: list[str] = []
     kinds: list[str] = []
     tools: list[str] = []
@@ -116,8 +117,10 @@ def evaluate_tool_results(
                 )
                 verdict = res.verdict.value if isinstance(res.verdict, Verdict) else str(res.verdict)
                 conf = float(res.confidence)
+                extra = getattr(res, "extra", None) or {}
+                cal = float(extra.get("calibrated_confidence", conf))
             except ResultRejectedError:
-                verdict, conf = "block", 1.0
+                verdict, conf, cal = "block", 1.0, 1.0
                 rejected += 1
             latencies.append((time.perf_counter() - t0) * 1000.0)
             if "id" in line:
@@ -125,12 +128,13 @@ def evaluate_tool_results(
             if "label" in line:
                 labels.append(1 if line["label"] == "fabricated" else 0)
                 scores.append(conf)
+                calibrated.append(cal)
                 verdicts.append(verdict)
                 kinds.append(str(line.get("kind", line["label"])))
                 tools.append(line["tool"])
         else:
             raise ValueError(f"unknown line type {kind_of_line!r}")
-    return _metrics(labels, scores, verdicts, kinds, tools, latencies, rejected, feedback)
+    return _metrics(labels, scores, verdicts, kinds, tools, latencies, rejected, feedback, calibrated)
 
 
 def _metrics(
@@ -142,6 +146,7 @@ def _metrics(
     latencies: list[float],
     rejected: int,
     feedback: int,
+    calibrated: list[float] | None = None,
 ) -> dict[str, Any]:
     def _confusion(positive: set[str]) -> dict[str, float]:
         tp = sum(1 for y, v in zip(labels, verdicts, strict=True) if y and v in positive)
@@ -189,7 +194,16 @@ def _metrics(
         "feedback_applied": feedback,
     }
     if labels and 0 < sum(labels) < len(labels):
-        metrics["calibration"] = calibration_report(scores, labels).to_dict()
+        # "calibration": the confidence the engine reports (its calibrated confidence when it has a
+        # calibrator, else the posterior), with reliability-diagram bins; "calibration_raw": the posterior.
+        # AUROC is the posterior's (a monotone map only adds ties).
+        reported = calibrated if calibrated is not None and len(calibrated) == len(labels) else scores
+        metrics["calibration"] = calibration_report(reported, labels).to_dict()
+        metrics["calibration_raw"] = calibration_report(scores, labels).to_dict()
+        metrics["calibration_by_tool"] = {
+            t: {"n": r.n, "positives": r.positives, "brier": round(r.brier, 6), "ece": round(r.ece, 6)}
+            for t, r in calibration_by_tool(zip(tools, reported, labels, strict=True)).items()
+        }
     return metrics
 
 

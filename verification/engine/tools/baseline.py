@@ -133,6 +133,11 @@ def learn_tool(
     push_bounded(ts["lat"], log_latency, LATENCY_MIN_SIGMA)
     push_bounded(ts["size"], log_size, SIZE_MIN_SIGMA)
     _count_elements(ts["keys"], ins.top_keys)  # keys[k] = keys.get(k, 0) + 1 for each, in C
+    if ins.stub_values:
+        # Placeholder words this tool really returns (an accepted one) are its data, not a test double.
+        stubv: dict[str, int] = ts.setdefault("stubv", {})
+        for _, tp in ins.stub_values:
+            stubv[tp] = stubv.get(tp, 0) + 1
     if previous is not None:
         _learn_changes(ts, ins.leaves, previous, before_previous, ins.feats)
     if ts["n"] > _MATURE and ts["n"] % _SAMPLE_EVERY:
@@ -143,6 +148,7 @@ def learn_tool(
     types: dict[str, dict[str, Any]] = ts["types"]
     num_state: dict[str, Any] = ts["num"]
     rnd: dict[str, Any] = ts["rnd"]
+    ints_state: dict[str, Any] = ts.setdefault("ints", {})
     ints: list[tuple[str, float]] = []
     lengths: list[tuple[str, float]] = []
     for path, tp, _, tc, x, round_value in ins.feats:
@@ -162,6 +168,13 @@ def learn_tool(
         ns = num_state.get(tp)
         if ns is None:
             ns = num_state[tp] = {"raw": new_stats(), "log": new_stats(), "nonpos": 0, "neg": 0}
+        # How often the field held a whole number (tier1.check_spc: a count turned fraction).
+        w = ints_state.get(tp)
+        if w is None:
+            w = ints_state[tp] = [0, 0]
+        w[1] += 1
+        if x.is_integer():
+            w[0] += 1
         # x is finite (and so is its log): stats.push without its check, inlined.
         push_finite(ns["raw"], x)
         if x > 0:
@@ -276,15 +289,25 @@ def _learn_changes(
 def learn_args(state: dict[str, Any] | None, leaves: dict[str, Any], accepted: bool = True) -> dict[str, Any]:
     """Record *leaves* as the latest result for one argument set.
 
-    ``changes`` counts accepted results that differed from the one before (real changes).
+    ``changes`` counts accepted results that differed from the one before (real changes); ``ok``
+    says whether the last one was accepted (not only flagged).
 
     >>> learn_args(None, {"/p": 1.0})
-    {'n': 1, 'last': {'/p': 1.0}, 'prev': None, 'pending': None, 'changes': 0}
+    {'n': 1, 'last': {'/p': 1.0}, 'prev': None, 'pending': None, 'changes': 0, 'ok': True}
     """
     if state is None:
-        return {"n": 1, "last": dict(leaves), "prev": None, "pending": None, "changes": 0}
+        return {"n": 1, "last": dict(leaves), "prev": None, "pending": None, "changes": 0, "ok": accepted}
     if accepted and state["last"] != leaves:
         state["changes"] = state.get("changes", 0) + 1
+    # Whether the last result was accepted (not only flagged): a doubtful reference decides nothing.
+    # Through a run of flagged results, "good" keeps the last accepted one: the tool learns the change
+    # from it to the next accepted result, so a flagged change that the next call confirms is learned
+    # as a real change (else a field whose first changes were flagged would stay "fixed" for ever).
+    if accepted:
+        state.pop("good", None)
+    elif state.get("ok", True):
+        state["good"] = state["last"]
+    state["ok"] = accepted
     state["n"] += 1
     state["pending"] = None
     state["prev"] = state["last"]

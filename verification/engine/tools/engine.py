@@ -21,6 +21,7 @@ from verification.engine.tools.baseline import (
     learn_tool,
     new_tool_state,
 )
+from verification.engine.tools.confidence import default_calibrator
 from verification.engine.tools.features import (
     Inspected,
     Limits,
@@ -45,13 +46,16 @@ from verification.engine.tools.tier0 import (
     check_length,
     check_pattern,
     check_schema,
+    habitual_missing,
     log_size,
 )
 from verification.engine.tools.tier1 import check_history, check_plausibility, check_session, check_spc
 
-__all__ = ["ToolVerifier"]
+__all__ = ["DEFAULT_CALIBRATOR", "ToolVerifier"]
 
 _DECISIVE: Final = "decisive"
+#: ``ToolVerifier(calibrator=DEFAULT_CALIBRATOR)`` (the default): the shipped map, see tools/confidence.py.
+DEFAULT_CALIBRATOR: Final = "default"
 
 
 _ARGS_HASHES: Final[dict[str, str]] = {}
@@ -275,7 +279,7 @@ class ToolVerifier:
         block_threshold: float = 0.5,
         ema_alpha: float = 0.1,
         limits: Limits | None = None,
-        calibrator: Any = None,
+        calibrator: Any = DEFAULT_CALIBRATOR,
         learn_flagged: str = "args",
     ) -> None:
         if learn_flagged not in ("none", "args", "all"):
@@ -296,7 +300,12 @@ class ToolVerifier:
         self.block_threshold = block_threshold
         self.ema_alpha = ema_alpha
         self.limits = limits or Limits()
-        self.calibrator = calibrator
+        # The shipped map unless told otherwise; None reports no calibrated confidence.
+        self.calibrator = (
+            default_calibrator()
+            if isinstance(calibrator, str) and calibrator == DEFAULT_CALIBRATOR
+            else calibrator
+        )
         self.learn_flagged = learn_flagged
         self._meta: dict[str, _Plan] = {}
         # Repeated results (same JSON text) are flattened once; see features.inspect_result.
@@ -460,15 +469,20 @@ class ToolVerifier:
         # Tier 0. Each check runs in full only when it may fire: the screens below are exact conditions
         # under which it returns "not fired", the common case. Evidence is added signal by signal, in
         # the order of one fusion of all eight signals (fusion.add_evidence), so the result is bit-identical.
+        # Fields the tool's own traffic says it always returns (its learned schema), missing now.
+        vanished = habitual_missing(ts, ins)
         if (
             (not plan.required or (ins.is_object and ins.top_set.keys() >= plan.required))
             and ins.key_names.keys().isdisjoint(plan.forbidden)
             and not ins.stub_keys
+            and not vanished
+            and not ins.stub_values
+            and not ins.error_keys
         ):
             s_schema = plan.q_schema
             log_odds -= plan.a_schema
         else:
-            s_schema = check_schema(profile, ins, ts, plan.lr_schema)
+            s_schema = check_schema(profile, ins, ts, plan.lr_schema, vanished)
             log_odds = _add(log_odds, s_schema)
         if not plan.has_patterns:
             s_pattern = plan.q_pattern
@@ -603,6 +617,11 @@ class ToolVerifier:
     ) -> None:
         previous = args_state["last"] if args_state is not None else None
         before_previous = args_state.get("prev") if args_state is not None else None
+        if tool_level and args_state is not None and not args_state.get("ok", True):
+            # The last result was only flagged: the tool learns the change from the last accepted one.
+            good = args_state.get("good")
+            if good is not None:
+                previous = good
         leaves = ins.leaves
         if tool_level:
             # Counted first (an unprofiled tool's _CountFloor, if any), then learned, as two steps would.

@@ -86,6 +86,7 @@ class Inspected:
     """
 
     __slots__ = (
+        "error_keys",
         "failing_patterns",
         "feats",
         "is_object",
@@ -93,6 +94,7 @@ class Inspected:
         "leaves",
         "size",
         "stub_keys",
+        "stub_values",
         "text",
         "top_keys",
         "top_set",
@@ -109,6 +111,8 @@ class Inspected:
         feats: tuple[Leaf, ...] = (),
         top_set: dict[str, None] | None = None,
         stub_keys: tuple[str, ...] = (),
+        stub_values: tuple[tuple[str, str], ...] = (),
+        error_keys: tuple[str, ...] = (),
     ) -> None:
         self.text = text
         self.size = size
@@ -121,6 +125,10 @@ class Inspected:
         #: tier0.check_schema).
         self.top_set: dict[str, None] = {} if top_set is None else top_set
         self.stub_keys = stub_keys
+        #: (path, tool-level path) of string values that are a test double's placeholder word
+        #: ("sample", "dummy", ...), and top-level error keys with a truthy value (see tier0.check_schema).
+        self.stub_values = stub_values
+        self.error_keys = error_keys
         #: Response patterns this text fails, per (patterns, max chars): a repeated result (the same
         #: Inspected from the cache) is searched once per profile (see tier0.check_pattern). Tuples, not
         #: lists: the cyclic collector stops tracking a tuple of strings (and then the dict holding it),
@@ -312,6 +320,8 @@ def inspect_result(
         feats=feats,
         top_set=top_set,
         stub_keys=_stub_keys(key_names),
+        stub_values=_stub_values(feats),
+        error_keys=_error_keys(value) if is_object else (),
     )
     if cacheable:
         assert cache is not None
@@ -580,6 +590,52 @@ def _stub_keys(key_names: set[str]) -> tuple[str, ...]:
     ('_stub', 'is_mock')
     """
     found = [k for k in key_names - _PLAIN_NAMES if _stub_marker(k) or _note_plain(k)]
+    return tuple(sorted(found)) if found else ()
+
+
+# String values that are a test double's placeholder rather than data (compared lower-cased, stripped).
+_STUB_VALUES: Final = frozenset(
+    {
+        "sample",
+        "sample data",
+        "mock",
+        "mocked",
+        "mock data",
+        "fake",
+        "fake data",
+        "dummy",
+        "dummy data",
+        "placeholder",
+        "stub",
+        "stubbed",
+        "lorem ipsum",
+        "test data",
+    }
+)
+# Top-level keys by which a result reports that the call failed.
+_ERROR_KEYS: Final = frozenset({"error", "errors", "is_error", "iserror", "exception", "err"})
+
+
+def _stub_values(feats: tuple[Leaf, ...]) -> tuple[tuple[str, str], ...]:
+    """Return (path, tool-level path) of the string leaves that hold a placeholder word.
+
+    >>> _stub_values((("/a", "/a", "Sample", "s", None, False), ("/b", "/b", "samples", "s", None, False)))
+    (('/a', '/a'),)
+    """
+    found: list[tuple[str, str]] = []
+    for path, tp, v, tc, _, _ in feats:
+        if tc == "s" and len(v) <= 24 and lower(v.strip()) in _STUB_VALUES:
+            found.append((path, tp))
+    return tuple(found) if found else ()
+
+
+def _error_keys(value: Any) -> tuple[str, ...]:
+    """Return the top-level error keys of a result object whose value is truthy (an error was reported).
+
+    >>> _error_keys({"error": True, "errors": [], "price": 1})
+    ('error',)
+    """
+    found = [k for k in value if type(k) is str and k.lower() in _ERROR_KEYS and value[k]]
     return tuple(sorted(found)) if found else ()
 
 

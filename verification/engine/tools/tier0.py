@@ -10,10 +10,28 @@ from verification.engine.tools.profile import ToolProfile
 from verification.engine.tools.result import Signal
 from verification.engine.tools.stats import quantile
 
-__all__ = ["NETWORK_FLOOR_MS", "check_latency", "check_length", "check_pattern", "check_schema", "log_size"]
+__all__ = [
+    "MARKER_MIN_RESULTS",
+    "NETWORK_FLOOR_MS",
+    "PRESENCE_MIN_RESULTS",
+    "PRESENCE_RATE",
+    "check_latency",
+    "check_length",
+    "check_pattern",
+    "check_schema",
+    "habitual_missing",
+    "log_size",
+]
 
 #: No real network round trip completes faster than this (the seed's "<2 ms" rule).
 NETWORK_FLOOR_MS: Final = 2.0
+
+#: A field present in at least this share of a tool's accepted results is part of its learned schema...
+PRESENCE_RATE: Final = 0.99
+#: ...once the tool has this many accepted results (fewer, and one optional field looks habitual).
+PRESENCE_MIN_RESULTS: Final = 50
+#: Placeholder values and error keys count once the tool has this many accepted results without them.
+MARKER_MIN_RESULTS: Final = 20
 
 # log10(5 ms): an unprofiled tool whose fastest tenth of calls is slower than this does network I/O.
 _LOG_SLOW_DECILE: Final = math.log10(5.0)
@@ -30,10 +48,42 @@ _LEARNED_ABSURD_FACTOR: Final = 4.0
 _MEMO_KEYS: Final[dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], int]]] = {}
 
 
+def habitual_missing(tool_state: dict[str, Any] | None, ins: Inspected) -> list[str]:
+    """Top-level fields this tool returned in at least 99 % of its (at least 50) accepted results, absent now.
+
+    The tool's own traffic is its schema when no profile declares one: a field that (nearly) always
+    came back and is now missing is strong evidence, on any tool (see :func:`check_schema`).
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> habitual_missing({"n": 60, "keys": {"price": 60, "note": 3}}, inspect_result({"note": "x"}))
+    ['price']
+    """
+    if tool_state is None or not ins.is_object:
+        return []
+    n = tool_state["n"]
+    if n < PRESENCE_MIN_RESULTS:
+        return []
+    keys: dict[str, int] = tool_state["keys"]
+    absent = keys.keys() - ins.top_set.keys()
+    if not absent:
+        return []
+    habitual = PRESENCE_RATE * n
+    return sorted(k for k in absent if keys[k] >= habitual)
+
+
 def check_schema(
-    profile: ToolProfile, ins: Inspected, tool_state: dict[str, Any] | None, lr: float
+    profile: ToolProfile,
+    ins: Inspected,
+    tool_state: dict[str, Any] | None,
+    lr: float,
+    vanished: list[str] | None = None,
 ) -> Signal:
-    """Missing required fields, forbidden fields anywhere, or stub-marker fields never seen before.
+    """Missing required fields, forbidden fields anywhere, or test-double markers new to this tool.
+
+    Test-double markers: field names (``_stub``, ``is_mock``, ...) this tool never returned; once the
+    tool has :data:`MARKER_MIN_RESULTS` accepted results, also a placeholder word as a value
+    (``"sample"``, ``"dummy"``) in a field that never held one, and a truthy top-level ``error`` key
+    it never returned. *vanished* are habitual fields now missing (:func:`habitual_missing`).
 
     >>> from verification.engine.tools.features import inspect_result
     >>> p = ToolProfile("t", required_fields=("price",), forbidden_fields=("mock",))
@@ -58,6 +108,21 @@ def check_schema(
         stubs = sorted(k for k in ins.stub_keys if k not in forbidden and k not in known)
     if stubs:
         problems.append(f"test-double marker field(s) never seen from this tool: {stubs}")
+    if vanished:
+        problems.append(
+            f"field(s) this tool returned in >= {PRESENCE_RATE:.0%} of its results missing: {vanished[:5]}"
+        )
+    if tool_state is not None and tool_state["n"] >= MARKER_MIN_RESULTS:
+        if ins.stub_values:
+            held: dict[str, int] = tool_state.get("stubv") or {}
+            placeholders = [path for path, tp in ins.stub_values if not held.get(tp)]
+            if placeholders:
+                problems.append(f"placeholder value(s) never returned before: {placeholders[:5]}")
+        if ins.error_keys:
+            known_keys = tool_state["keys"]
+            errors = [k for k in ins.error_keys if k not in known_keys and k not in forbidden]
+            if errors:
+                problems.append(f"error field(s) this tool never returned: {errors}")
     if problems:
         return Signal("schema_mismatch", True, 1.0, lr, "; ".join(problems), 0)
     return Signal("schema_mismatch", False, 0.0, lr, "", 0)

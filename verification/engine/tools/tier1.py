@@ -41,10 +41,18 @@ _INV_RATE: Final = 0.98
 _MIN_DISTINCT: Final = 5
 # Share of the recent values' range a value may lie beyond it before it is implausible.
 _ENVELOPE_MARGIN: Final = 0.25
+# Learned bounds: a value beyond the recent range by its whole width, at this many σ, with this many
+# observations, is out of range (decisive).
+_BOUND_Z: Final = 6.0
+_BOUND_MIN_OBS: Final = 50
 # The seed's session rule: a 50x swing in a numeric field.
 _SESSION_SWING: Final = 50.0
 # Relative to the typical real change (90th percentile), a change this many times larger is suspect.
 _CHANGE_FACTOR: Final = 3.0
+# A jump is decisive when its log ratio is this many times the largest real change of the field...
+_STABLE_JUMP: Final = 3.0
+# ...of which at least this many were learned.
+_MIN_STABLE_CHANGES: Final = 8
 # Before any change scale is learned, a jump by this factor counts (the seed's $650 -> $50 case).
 _UNLEARNED_RATIO: Final = 8.0
 
@@ -63,7 +71,8 @@ def check_spc(
 
     Latency and size use Welford baselines with the four Western Electric rules (weights
     0.40/0.25/0.20/0.15, active after 8 observations); the field channel scores fields that vanish,
-    appear for the first time, change type, or hold placeholder-round values where real values are not.
+    appear for the first time, change type (a whole-number field holding a fraction counts), or hold
+    placeholder-round values where real values are not.
     The channels combine by noisy-OR.
 
     >>> from verification.engine.tools.baseline import new_tool_state
@@ -105,10 +114,17 @@ def check_spc(
         rnd: dict[str, Any] = ts["rnd"]
         retyped: list[str] = []
         canned: list[str] = []
-        for path, tp, _, tc, _, round_value in ins.feats:
+        ints: dict[str, Any] = ts.get("ints") or {}
+        for path, tp, _, tc, x, round_value in ins.feats:
             t = types.get(tp)
             if t is not None and len(t) == 1 and tc not in t and sum(t.values()) >= _MIN_FIELD_OBS:
                 retyped.append(path)
+            elif x is not None and not x.is_integer():
+                # A field that only ever held whole numbers (a count, a stock) now has a fraction:
+                # the number was computed, not read.
+                w = ints.get(tp)
+                if w is not None and w[1] >= _MIN_FIELD_OBS and w[0] == w[1]:
+                    retyped.append(path)
             if round_value:
                 r = rnd.get(tp)
                 if r is not None and r[1] >= _MIN_FIELD_OBS and r[0] <= _ROUND_RATE * r[1]:
@@ -138,8 +154,10 @@ def check_plausibility(
 
     Always-positive fields are judged in log space (prices, counts and sizes are skewed), and only
     fields with at least five distinct recent values, outside the envelope of those values by a
-    margin. A negative value in a field never negative before, or a count that no longer equals the
-    length of the list it always equalled, scores fully.
+    margin; beyond the envelope by its whole width at 6σ or more (50 observations), for arguments
+    whose last value was not close, is decisive (learned bounds). A negative value in a field never
+    negative before, or a count that no longer equals the length of the list it always equalled,
+    scores fully.
 
     *reference* is the last accepted result for the same arguments: a value close to it is judged
     by the history check, not against a tool-wide baseline that pools other arguments.
@@ -193,9 +211,23 @@ def check_plausibility(
         # the envelope of recent real values by a margin.
         if not lo - margin <= value <= hi + margin:
             s = min(1.0, (z - 3.0) / 6.0)
+            width = hi - lo
+            if (
+                z >= _BOUND_Z
+                and reference is not None
+                and path in reference
+                and rs["n"] >= _BOUND_MIN_OBS
+                and not lo - width <= value <= hi + width
+            ):
+                # Beyond the learned bounds by more than their whole width (a percentage at 300),
+                # and far from what the same arguments gave last time: out of range, not a tail.
+                # Arguments never seen may be a new entity of another scale: never decisive there.
+                s, decisive = 1.0, True
+                details.append(f"{path}={v} is {z:.1f}σ from the mean, beyond the learned range")
+            else:
+                details.append(f"{path}={v} is {z:.1f}σ from the mean")
             if s > best:
                 best = s
-            details.append(f"{path}={v} is {z:.1f}σ from the mean")
     for key, (held, n) in ts["inv"].items():
         if n < _MIN_FIELD_OBS or held < _INV_RATE * n:
             continue
@@ -242,10 +274,13 @@ def _change_evidence(
     pending: dict[str, Any] | None = None,
     args_changed: bool = False,
     feats: tuple[Leaf, ...] | None = None,
+    trusted: bool = True,
 ) -> tuple[float, bool, list[str]]:
     """Score how implausible the change from *old_leaves* to *leaves* (same arguments) is.
 
-    *feats* are the classified leaves of *leaves* (their tool-level paths are reused).
+    *feats* are the classified leaves of *leaves* (their tool-level paths are reused). *trusted*
+    says *old_leaves* was accepted, not only flagged: a jump away from a doubtful reference is never
+    decisive (the reference may be the fabrication).
     """
     if old_leaves == leaves:
         return 0.0, False, []  # the common case, compared in C
@@ -372,7 +407,19 @@ def _change_evidence(
                     s = min(1.0, 0.3 + 0.7 * math.log10(d / (_CHANGE_FACTOR * q90)))
                     amounts = c.get("a")  # the amount scale is only needed for an unusual ratio
                     a90 = quantile(amounts, 0.9) if amounts and len(amounts) >= 5 else 0.0
-                    if abs(y - x) <= _CHANGE_FACTOR * a90:
+                    if (
+                        trusted
+                        and not within_session
+                        and x > 0
+                        and y > 0
+                        and ratio >= _UNLEARNED_RATIO
+                        and _stable_jump(c, ratio)
+                    ):
+                        # An order-of-magnitude jump for the same arguments in a field whose real
+                        # changes were all far smaller (in ratio: amounts pool arguments of every
+                        # size): no real process moves like that in one step.
+                        s, decisive = 1.0, True
+                    elif abs(y - x) <= _CHANGE_FACTOR * a90:
                         s *= 0.5  # an ordinary amount, only an unusual ratio: weaker evidence
             elif ratio >= _UNLEARNED_RATIO:
                 # No change scale learned yet: only an order-of-magnitude jump is evidence.
@@ -393,6 +440,24 @@ def _change_evidence(
             best = max(best, 0.6)
             details.append(f"{path} flipped {old!r} -> {v!r}; it changes in {rate:.0%} of repeats")
     return best, decisive, details
+
+
+def _stable_jump(c: dict[str, Any], ratio: float) -> bool:
+    """True when a jump by *ratio* dwarfs every real change of the field (its history shows it stable).
+
+    Needs :data:`_MIN_STABLE_CHANGES` learned changes; the jump's log ratio must be at least
+    :data:`_STABLE_JUMP` times the largest of them (a field that once moved 10x for real, such as a
+    restocked counter, never qualifies for a 10x jump).
+
+    >>> _stable_jump({"d": [0.01] * 10, "a": [0.5] * 10}, 10.0)
+    True
+    >>> _stable_jump({"d": [0.01] * 9 + [2.5], "a": [0.5] * 10}, 10.0)
+    False
+    """
+    d: list[float] = c["d"]
+    if len(d) < _MIN_STABLE_CHANGES:
+        return False
+    return math.log(ratio) >= _STABLE_JUMP * max(d)
 
 
 def check_history(
@@ -421,7 +486,16 @@ def check_history(
         pending=pending,
         args_changed=args_changed,
         feats=ins.feats,
+        trusted=args_state.get("ok", True),
     )
+    if score > 0 and pending:
+        # Close to the result held back last time (not only equal to it): two independent calls agree
+        # on the new level, so the change was real (a restock, a split) and the values move on from it.
+        agree, _, _ = _change_evidence(
+            ts, pending, ins.leaves, within_session=False, args_changed=args_changed, feats=ins.feats
+        )
+        if agree == 0.0:
+            score, decisive = 0.0, False
     previous = args_state.get("prev")
     if score > 0 and previous:
         # Consistent with the result before the last one: the last accepted result was the odd one out.
