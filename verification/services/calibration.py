@@ -21,6 +21,7 @@ from ..engine.tools.calibration import (
     calibration_report,
     fit_calibrator,
 )
+from ..engine.tools.confidence import default_calibrator
 from ..models import ToolCalibration, ToolVerification
 
 CALIBRATION_VERSION_KEY = "verification:tool-calibration:version"
@@ -83,15 +84,25 @@ def tool_calibration_fit(*, min_labels: int | None = None) -> ToolCalibration | 
     return record
 
 
+_SHIPPED = default_calibrator()
+
+
 def calibrated_probability(posterior: float) -> float:
-    """The calibrated P(hallucination) for a posterior; the posterior itself before any fit."""
+    """The calibrated P(hallucination) for a posterior.
+
+    Before this deployment has fitted a map from its own labels, the engine's shipped map
+    (engine/tools/confidence.py, fitted on generated development streams) stands in: the raw
+    posterior is a ranking score that is off by 0.10-0.14 as a probability.
+    """
     global _cached
     version = cache.get(CALIBRATION_VERSION_KEY, 0)
     if _cached[0] != version:
         record = ToolCalibration.objects.order_by("-fitted_at", "-id").first()
         _cached = (version, _build(record) if record is not None else None)
     calibrator = _cached[1]
-    return posterior if calibrator is None else min(1.0, max(0.0, calibrator.predict(posterior)))
+    if calibrator is None:
+        return min(1.0, max(0.0, _SHIPPED.predict(posterior)))
+    return min(1.0, max(0.0, calibrator.predict(posterior)))
 
 
 def tool_calibration_report() -> dict[str, Any]:
