@@ -25,6 +25,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "bench-secret-key")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "0")
 os.environ.setdefault("CELERY_BROKER_URL", "memory://")
+# Seeding a million rows is one statement; the service statement timeout is for requests.
+os.environ.setdefault("DB_STATEMENT_TIMEOUT_MS", "0")
 
 AGENTS = int(os.environ.get("AGENTS", "100000"))
 PROVIDERS = int(os.environ.get("PROVIDERS", "3"))
