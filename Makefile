@@ -23,11 +23,13 @@ ENGINE_SOURCES := $(shell find verification/engine -name '*.py' 2>/dev/null)
 prereqs:
 	@PYTHON=$(PYTHON) sh .ci/check-prereqs
 
+# editable_mode=compat: the project's root goes on sys.path through a .pth file. The default mode
+# installs an import hook for our many top-level packages and prints a warning banner on every install.
 $(STAMP): pyproject.toml setup.py mypyc-build.ini $(ENGINE_SOURCES)
 	@PYTHON=$(PYTHON) sh .ci/check-prereqs
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[dev]'
+	$(PIP) install --quiet -e '.[dev]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 install: $(STAMP) node

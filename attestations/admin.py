@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from .models import (
+    AgentRegistration,
     ChainCursor,
     ChainEvent,
     ProviderWalletCheck,
@@ -73,3 +74,13 @@ class ChainEventAdmin(ReadOnlyAdmin):
     list_display = ["name", "status", "chain_id", "block_number", "log_index", "tx_hash", "indexed_at"]
     list_filter = ["status", "name", "chain_id"]
     search_fields = ["tx_hash", "error"]
+
+
+@admin.register(AgentRegistration)
+class AgentRegistrationAdmin(ReadOnlyAdmin):
+    """Agents' registration files: the invalid and unreachable ones say why in `error`."""
+
+    list_display = ["agent", "status", "name", "lists_agent", "attempts", "fetched_at", "updated_at"]
+    list_filter = ["status", "lists_agent"]
+    search_fields = ["agent__subject_id", "name"]
+    list_select_related = ["agent"]

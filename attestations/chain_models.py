@@ -12,6 +12,8 @@ from django.db import models
 from registry.models import Agent, Provider, TrustScore
 
 __all__ = [
+    "AgentRegistration",
+    "AgentRegistrationStatus",
     "ChainCursor",
     "ChainEvent",
     "ChainEventStatus",
@@ -169,6 +171,9 @@ class ScorePublication(OutgoingTransaction):
     endpoint = models.CharField(max_length=500, blank=True)
     feedback_uri = models.CharField(max_length=500, blank=True)
     feedback_hash = models.CharField(max_length=66, blank=True)
+    # The ERC-8004 feedback file served at feedback_uri, byte for byte (keccak256 = feedback_hash).
+    # Empty for publications prepared before feedback files existed: their feedbackURI is the attestation.
+    feedback_document = models.TextField(blank=True)
 
     class Meta:
         ordering: ClassVar = ["-created_at", "-id"]
@@ -227,3 +232,49 @@ class ProviderWalletCheck(models.Model):
 
     def __str__(self) -> str:
         return f"wallet of {self.provider_id}: {'ok' if self.matches else 'MISMATCH'}"
+
+
+class AgentRegistrationStatus(models.TextChoices):
+    PENDING = "pending", "Pending: the URI is known, the file is not fetched yet"
+    FETCHED = "fetched", "Fetched and valid"
+    INVALID = "invalid", "Not a registration file, or refused (not retried until the URI changes)"
+    UNREACHABLE = "unreachable", "Could not be fetched (retried with backoff)"
+
+
+class AgentRegistration(models.Model):
+    """An on-chain agent's agentURI and what its registration file says (name, description, endpoints).
+
+    The URI comes from the agent's latest Registered/URIUpdated event; the file is fetched by a Celery task
+    through the hardened outbound client, never in a request, and kept only when it has the shape of an
+    ERC-8004 registration file. Everything here was written by the agent's owner: it is shown as the
+    agent's own claim, never as something the registry vouches for.
+    """
+
+    agent = models.OneToOneField(Agent, on_delete=models.CASCADE, related_name="registration")
+    # eip155:{chainId}:{identityRegistry}, to check that the file names this agent back.
+    agent_registry = models.CharField(max_length=120)
+    # Display text of the on-chain URI (see ChainEvent for the raw bytes); data: URIs can be long.
+    agent_uri = models.TextField()
+    uri_block = models.PositiveBigIntegerField(help_text="Block of the event that set the URI")
+    status = models.CharField(
+        max_length=16,
+        choices=AgentRegistrationStatus.choices,
+        default=AgentRegistrationStatus.PENDING,
+        db_index=True,
+    )
+    name = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+    image = models.CharField(max_length=2048, blank=True)
+    # [{"name", "endpoint", "version"}] from the file's services (or the older endpoints) list.
+    endpoints = models.JSONField(default=list, blank=True)
+    active = models.BooleanField(null=True, blank=True)
+    # Whether the file's registrations list names this agent (agentRegistry + agentId): anyone can point
+    # a URI at someone else's file, so a file that does not name the agent back is flagged.
+    lists_agent = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    fetched_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"registration of agent {self.agent_id} ({self.status})"

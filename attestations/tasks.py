@@ -11,6 +11,7 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError, transaction
 
+from .chain.registration import RegistrationUnreachable
 from .services.chain import chain_context, chain_signer, validator_address
 from .services.indexer import chain_index_run
 from .services.outbox import TRANSIENT_ERRORS, TransientChainError
@@ -19,6 +20,7 @@ from .services.publishing import (
     score_publications_auto_request,
     score_publications_due,
 )
+from .services.registrations import agent_registration_fetch
 from .services.validation_responder import validation_answer_send, validation_answers_due
 from .services.wallets import provider_wallets_check as wallets_check_run
 
@@ -94,3 +96,17 @@ def provider_wallets_check() -> int:
     if context is None:
         return 0
     return len(wallets_check_run(chain=context.chain, w3=context.w3))
+
+
+# An agent's host that is down now may be up in a minute: a few tries over about an hour, then the
+# registration stays "unreachable" until the agent's URI changes.
+@shared_task(
+    autoretry_for=(RegistrationUnreachable,),
+    retry_backoff=30,
+    retry_backoff_max=1800,
+    max_retries=5,
+)
+def fetch_agent_registration(registration_id: int, uri: str) -> str | None:
+    """Fetch and check one agent's registration file (queued by the indexer when its URI is set)."""
+    row = agent_registration_fetch(registration_id=registration_id, uri=uri)
+    return None if row is None else row.status

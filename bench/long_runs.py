@@ -7,7 +7,11 @@ transcripts of issue 14's set A. The agent's turns restate the tool results the 
 airport codes with their city, polite filler and headings. The final answer, the part that is verified,
 draws on several of the results, and now and then (about one run in six) gets one value wrong.
 
-    python bench/long_runs.py --count 200 --seed 14 > /tmp/long_runs.jsonl   # one run per line
+    python bench/long_runs.py --count 200 --seed 14 > /tmp/long_runs.jsonl   # one labelled run per line
+    python manage.py evaluate --task groundedness /tmp/long_runs.jsonl         # P/R/F1, clean-flag rate
+
+Each line is in the groundedness format of ``evaluate``: ``{"id", "messages", "label"}`` with the label
+``{"hallucinated", "spans": [{"start", "end", "text"}]}`` naming the planted wrong value in the final answer.
 
 ``bench/bench_runs.py`` imports ``make_long_run`` and times these runs next to its short synthetic ones.
 """
@@ -71,7 +75,6 @@ FILLER = [
     "I'll be happy to take care of that for you.",
     "Is there anything else you would like me to check?",
 ]
-TOOLS = ["get_customer", "get_order", "list_orders", "get_flight", "get_booking", "refund_estimate"]
 
 
 def _day(rng: random.Random) -> date:
@@ -150,8 +153,12 @@ def _customer(rng: random.Random) -> dict[str, Any]:
     }
 
 
-def _turn(rng: random.Random, k: int, wrong: bool) -> tuple[str, str, dict[str, Any], str]:
-    """(user request, tool name, tool result, the agent's reply restating it) for one exchange."""
+def _turn(rng: random.Random, k: int, wrong: bool) -> tuple[str, str, dict[str, Any], str, str]:
+    """(user request, tool name, tool result, the agent's reply restating it, the wrong value) for one
+    exchange; the wrong value is the text of the reply that disagrees with the result ("" when right).
+
+    Planting an error draws no extra random numbers, so a run is the same text with or without it except
+    for that value (the latency set stays comparable across versions)."""
     kind = rng.randrange(5)
     if kind == 0:
         c = _customer(rng)
@@ -163,6 +170,7 @@ def _turn(rng: random.Random, k: int, wrong: bool) -> tuple[str, str, dict[str, 
             f"I found your account, {c['name'].split()[0]}. You're a {c['tier']} member since "
             f"{_say_date(c['member_since'])} with {pts:,} loyalty points, and we have "
             f"{c['email']} on file.",
+            f"{pts:,} loyalty points" if wrong else "",
         )
     if kind == 1:
         o = _order(rng)
@@ -174,17 +182,21 @@ def _turn(rng: random.Random, k: int, wrong: bool) -> tuple[str, str, dict[str, 
             f"Order {o['order_id']} is {o['status']}. It was placed on {_say_date(o['placed'])} and "
             f"should arrive by {_say_date(o['estimated_delivery'])} via {o['shipping']['carrier']}. "
             f"It has {len(o['items'])} item(s) totalling ${total:,.2f}.",
+            f"${total:,.2f}" if wrong else "",
         )
     if kind == 2:
         orders = [_order(rng) for _ in range(rng.randrange(3, 8))]
         open_orders = [o for o in orders if o["status"] in ("processing", "shipped")]
+        # A miscount of the orders on file is this exchange's error (the list itself stays right).
+        on_file = len(orders) + (2 if wrong else 0)
         return (
             "Which of my orders are still open?",
             "list_orders",
             {"orders": orders, "count": len(orders)},
-            f"You have {len(orders)} orders on file and {len(open_orders)} of them are still open: "
+            f"You have {on_file} orders on file and {len(open_orders)} of them are still open: "
             + ", ".join(f"{o['order_id']} ({o['status']})" for o in open_orders[:4])
             + ".",
+            f"{on_file} orders" if wrong else "",
         )
     if kind == 3:
         f = _flight(rng)
@@ -201,6 +213,7 @@ def _turn(rng: random.Random, k: int, wrong: bool) -> tuple[str, str, dict[str, 
             f"{AIRPORTS[f['destination']]} ({f['destination']}) on {_say_date(f['date'])} is "
             f"{f['status']}. It departs at {dep} from gate {f['gate']}; economy is about "
             f"${round(f['fare']['economy']):,} and there are {f['seats_left']} seats left.",
+            dep if wrong else "",
         )
     o = _order(rng)
     refund = round(o["total"] + o["shipping"]["cost"], 2)
@@ -219,6 +232,7 @@ def _turn(rng: random.Random, k: int, wrong: bool) -> tuple[str, str, dict[str, 
         est,
         f"If you return order {o['order_id']}, you'd get ${shown:,.2f} back to your original payment "
         f"method within {est['days']} business days.",
+        f"${shown:,.2f}" if wrong else "",
     )
 
 
@@ -231,15 +245,31 @@ def make_long_run(
     max_bytes: int = 40_000,
 ) -> list[dict[str, Any]]:
     """One customer-service run of 15-40 messages and 10-40 KB (as JSON) ending with the final answer."""
+    return make_long_case(
+        rng, min_messages=min_messages, max_messages=max_messages, min_bytes=min_bytes, max_bytes=max_bytes
+    )[0]
+
+
+def make_long_case(
+    rng: random.Random,
+    *,
+    min_messages: int = 15,
+    max_messages: int = 40,
+    min_bytes: int = 10_000,
+    max_bytes: int = 40_000,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """One run (as :func:`make_long_run`) and its label in the groundedness format of ``evaluate``:
+    ``{"hallucinated": bool, "spans": [{"start", "end", "text"}]}``, the span of the planted wrong value in
+    the final answer (none when the run is right)."""
     while True:  # the padding aims at a size; the few runs that miss the range are drawn again
-        run = _long_run(rng, min_messages, max_messages, min_bytes, max_bytes)
+        run, label = _long_run(rng, min_messages, max_messages, min_bytes, max_bytes)
         if min_bytes <= len(json.dumps(run)) <= max_bytes:
-            return run
+            return run, label
 
 
 def _long_run(
     rng: random.Random, min_messages: int, max_messages: int, min_bytes: int, max_bytes: int
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     target_msgs = rng.randrange(min_messages, max_messages + 1)
     # The padding lands within about 1.5 KB of its aim: aim inside the range by that much.
     target_bytes = rng.randrange(min_bytes + 1_500, max_bytes + 1)
@@ -256,7 +286,7 @@ def _long_run(
     turns = min((max_messages - 5) // 4, max(3, -(-(target_msgs - 5) // 4)))
     share = (target_bytes - 1_500) // (turns + 1) - 250
     for k in range(turns):
-        user, tool, result, reply = _turn(rng, k, wrong=False)
+        user, tool, result, reply, _ = _turn(rng, k, wrong=False)
         content = json.dumps(result)
         # Pad results with the long, irrelevant fields real APIs return until the run reaches its size.
         while len(content) + len(user) + len(reply) + 300 < share:
@@ -290,7 +320,7 @@ def _long_run(
     k = turns
     wrong = rng.random() < 1 / 6
     # The final answer sums up: the earlier replies' values again (the verified part), one maybe wrong.
-    final_user, tool, result, reply = _turn(rng, k, wrong=wrong)
+    final_user, tool, result, reply, planted = _turn(rng, k, wrong=wrong)
     call_id = f"call_{k}"
     msgs += [
         {"role": "user", "content": final_user},
@@ -308,10 +338,15 @@ def _long_run(
         {"role": "tool", "tool_call_id": call_id, "content": json.dumps(result)},
     ]
     recap = " ".join(rng.sample(replies, min(3, len(replies))))
-    msgs.append(
-        {"role": "assistant", "content": f"**Summary**\n\n{reply} To recap: {recap} {rng.choice(FILLER)}"}
-    )
-    return msgs
+    head = "**Summary**\n\n"
+    answer = f"{head}{reply} To recap: {recap} {rng.choice(FILLER)}"
+    msgs.append({"role": "assistant", "content": answer})
+    spans = []
+    if planted:
+        start = len(head) + reply.index(planted)
+        spans.append({"start": start, "end": start + len(planted), "text": planted})
+        assert answer[start : start + len(planted)] == planted
+    return msgs, {"hallucinated": bool(planted), "fact_check_needed": True, "spans": spans}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -322,8 +357,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=14)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    for _ in range(args.count):
-        sys.stdout.write(json.dumps({"messages": make_long_run(rng), "tools": TOOLS}) + "\n")
+    for i in range(args.count):
+        messages, label = make_long_case(rng)
+        line = {"id": f"long-{args.seed}-{i}", "messages": messages, "label": label}
+        sys.stdout.write(json.dumps(line) + "\n")
     return 0
 
 

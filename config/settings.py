@@ -95,7 +95,10 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------------------
-DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+# DATABASE_URL may come from a file (DATABASE_URL_FILE) like every secret: it carries the password.
+DATABASES = {
+    "default": environ.Env.db_url_config(env_str("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+}
 _db = DATABASES["default"]
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # A file-backed test database, so a Celery worker started by a test sees the same rows.
@@ -152,6 +155,11 @@ CELERY_BEAT_SCHEDULE = {
         # A safety net: drains are normally queued by the writes that need them.
         "task": "registry.tasks.drain_recomputes",
         "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
+    },
+    "refresh-provider-audit": {
+        # The admin's and the provider pages' audit numbers and collusion signals (stored, not live).
+        "task": "registry.tasks.refresh_provider_audit",
+        "schedule": env_float("AUDIT_REFRESH_INTERVAL_SECONDS", 900.0, minimum=10.0),
     },
     "drain-rollups": {
         # The same safety net for outcome roll-ups.
@@ -423,6 +431,8 @@ CHAIN_VALIDATION_REGISTRY = env_str("CHAIN_VALIDATION_REGISTRY", "") or ""
 CHAIN_START_BLOCK = _chain_optional_int("CHAIN_START_BLOCK", 0)
 CHAIN_CONFIRMATIONS = _chain_optional_int("CHAIN_CONFIRMATIONS", 0)
 CHAIN_MAX_BLOCK_RANGE = _chain_optional_int("CHAIN_MAX_BLOCK_RANGE", 1)
+# Agents' ipfs:// registration files are fetched through this gateway (an https URL ending in /).
+CHAIN_IPFS_GATEWAY = env_str("CHAIN_IPFS_GATEWAY", "https://ipfs.io/ipfs/") or "https://ipfs.io/ipfs/"
 # Published feedback: tag1 names the standard, tag2 the HCS-25 adapter (or "composite" for the trust score).
 CHAIN_FEEDBACK_TAG1 = env_str("CHAIN_FEEDBACK_TAG1", "hcs-25") or "hcs-25"
 CHAIN_FEEDBACK_TAG2 = env_str("CHAIN_FEEDBACK_TAG2", "composite") or "composite"

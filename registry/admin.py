@@ -5,18 +5,23 @@ Summaries, outcomes, scores and configurations are evidence: read-only here.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import models
+from django.core.paginator import Paginator
+from django.db import connection, models, transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
+from django.utils.timesince import timesince
 
 from common.errors import ApplicationError
 
@@ -27,18 +32,69 @@ from .models import (
     Provider,
     ProviderApiKey,
     ProviderAuditEvent,
+    ProviderAuditSnapshot,
+    ProviderAuditStats,
     RescoreJob,
     ScoringConfig,
     TrustScore,
     VerificationSummary,
 )
-from .selectors import CollusionSignals, ProviderAudit, provider_audit_stats, provider_collusion_signals
+from .selectors import (
+    FULL_POWER_BLOCK_RATE,
+    LENIENCY_DELTA,
+    OWNER_CONCENTRATION_FLAG,
+    CollusionSignals,
+    ProviderAudit,
+    provider_audit_history,
+    provider_audit_of,
+    provider_signals_of,
+)
 from .services.providers import api_key_revoke_record, provider_set_status, provider_stats_endpoint_check
 from .services.rescore import RescoreProgress, rescore_progress
 from .services.scoring import scoring_config_create
+from .tasks import refresh_provider_audit
+
+# The block-rate chart's drawing area in SVG user units (the public score chart's proportions).
+CHART_WIDTH = 600
+CHART_HEIGHT = 160
+CHART_PAD = 24
+# Changelists count matching rows exactly up to this many; beyond it, PostgreSQL's estimate.
+EXACT_COUNT_CAP = 10_000
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class EstimatedCountPaginator(Paginator):
+    """A paginator whose count never scans a huge table.
+
+    Django's admin counts the filtered rows on every page (COUNT(*): about 0.1 s at a million agents,
+    seconds over millions of summaries). Here the count is exact up to EXACT_COUNT_CAP (a LIMITed
+    subquery reads at most that many rows); above it, PostgreSQL's planner estimate for the same
+    query stands in: the page says "about", and deep page numbers may be off by the estimate's error.
+    """
+
+    @cached_property
+    def count(self) -> int:
+        query: QuerySet[Any] = self.object_list  # type: ignore[assignment]  # the admin passes a queryset
+        capped: int = query.order_by()[: EXACT_COUNT_CAP + 1].count()
+        if capped <= EXACT_COUNT_CAP or connection.vendor != "postgresql":
+            return capped if capped <= EXACT_COUNT_CAP else query.count()
+        sql, params = query.order_by().query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+            plan = cursor.fetchone()[0]
+        if isinstance(plan, str):
+            plan = json.loads(plan)
+        return max(capped, int(plan[0]["Plan"]["Plan Rows"]))
+
+
+class LargeTableAdmin(admin.ModelAdmin):
+    """A changelist over a table that grows with the registry: no full COUNT(*) per page."""
+
+    paginator = EstimatedCountPaginator
+    # The "N total" link would count the whole table on every page.
+    show_full_result_count = False
+
+
+class ReadOnlyAdmin(LargeTableAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -100,13 +156,82 @@ class ProviderAdminForm(forms.ModelForm):
         return url
 
 
+def block_rate_chart(snapshots: list[ProviderAuditSnapshot]) -> str:
+    """The block rate of each audit snapshot (oldest first) as an inline SVG line; "" if under two.
+
+    Drawn on the server like the public agent page's score chart: no script, no CDN. The y axis runs
+    from 0 to the larger of the highest rate and twice full discriminative power, so a rubber stamp
+    hugs the bottom line.
+    """
+    points = [s for s in snapshots if s.block_rate is not None]
+    if len(points) < 2:
+        return ""
+    width, height, pad = CHART_WIDTH, CHART_HEIGHT, CHART_PAD
+    top = max(2 * FULL_POWER_BLOCK_RATE, max(float(s.block_rate or 0) for s in points))
+    first, last = points[0].computed_at, points[-1].computed_at
+    span = (last - first).total_seconds() or 1.0
+    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+    coords = [
+        (
+            round(pad + inner_w * (s.computed_at - first).total_seconds() / span, 1),
+            round(pad + inner_h * (1 - float(s.block_rate or 0) / top), 1),
+            s,
+        )
+        for s in points
+    ]
+    dots = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="2.5" fill="#4f46e5"><title>{} on {} UTC ({} checks)</title></circle>',
+        (
+            (x, y, f"{float(s.block_rate or 0):.2%}", s.computed_at.strftime("%Y-%m-%d %H:%M"), s.checks)
+            for x, y, s in coords
+        ),
+    )
+    return format_html(
+        '<svg viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
+        'aria-label="Block rate over time, 0 to {top}">'
+        '<line x1="{p}" y1="{p}" x2="{r}" y2="{p}" stroke="#e3e6ec"/>'
+        '<line x1="{p}" y1="{b}" x2="{r}" y2="{b}" stroke="#e3e6ec"/>'
+        '<text x="2" y="{ty}" font-size="11" fill="#6b7280">{top}</text>'
+        '<text x="2" y="{by}" font-size="11" fill="#6b7280">0%</text>'
+        '<polyline points="{points}" fill="none" stroke="#4f46e5" stroke-width="2"/>{dots}</svg>',
+        w=width,
+        h=height,
+        p=pad,
+        r=width - pad,
+        b=height - pad,
+        ty=pad + 4,
+        by=height - pad + 4,
+        top=f"{top:.0%}",
+        points=" ".join(f"{x},{y}" for x, y, _ in coords),
+        dots=dots,
+    )
+
+
+def short_flag_labels(signals: CollusionSignals) -> list[str]:
+    """One or two words per flag of `signals.flags`, in the same order (the list's narrow column)."""
+    labels = []
+    if signals.owner_concentration is not None and signals.owner_concentration >= OWNER_CONCENTRATION_FLAG:
+        labels.append(f"capture {signals.owner_concentration:.0%}")
+    labels.extend(f"copies {slug}" for slug, _, _ in signals.copies)
+    if signals.leniency is not None and signals.leniency >= LENIENCY_DELTA:
+        labels.append(f"lenient +{signals.leniency:.0%}")
+    return labels
+
+
 @admin.register(Provider)
 class ProviderAdmin(admin.ModelAdmin):
+    """Providers with their stored audit numbers (ProviderAuditStats; "Refresh now" recomputes them).
+
+    The changelist reads one joined row per provider: a constant number of queries whatever the
+    number of agents and summaries. Column headers are short so the list fits 1400 px.
+    """
+
     form = ProviderAdminForm
     # A URL typed without a scheme means https (Django 6.0's default; 5.2 warns unless told).
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    # The slug names and links the provider (the name is on its page): every column counts at 1400 px.
     list_display = [
-        "name",
         "slug",
         "status",
         "agents",
@@ -117,8 +242,11 @@ class ProviderAdmin(admin.ModelAdmin):
         "audit_flags",
         "last_summary",
     ]
+    list_display_links = ["slug"]
     list_filter = ["status"]
     search_fields = ["name", "slug", "signer_address"]
+    # The provider's own agent identity: an id box, not a <select> of every agent (a million options).
+    raw_id_fields = ["agent"]
     readonly_fields = [
         "status",
         "status_actions",
@@ -129,79 +257,108 @@ class ProviderAdmin(admin.ModelAdmin):
         "block_rate",
         "discriminative_power",
         "rubber_stamp",
-        "audit_flags",
+        "collusion_signals",
         "last_summary",
+        "audit_computed_at",
+        "block_rate_over_time",
     ]
     inlines = [ApiKeyInline, AuditEventInline]
-    _stats: dict[int, ProviderAudit]
-    _collusion: dict[int, CollusionSignals]
     actions = ["suspend", "reinstate"]
+    change_list_template = "admin/registry/provider/change_list.html"
 
-    # The audit numbers are computed once per page for all rows (the admin instance is shared, so
-    # each view starts from a clean cache).
-    def change_view(
-        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
-    ) -> Any:
-        self._stats, self._collusion = {}, {}
-        return super().change_view(request, object_id, form_url, extra_context)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Provider]:
+        return super().get_queryset(request).select_related("audit_stats")
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
-        self._stats, self._collusion = {}, {}
-        response = super().changelist_view(request, extra_context)
-        cl = getattr(response, "context_data", {}).get("cl")
-        if cl is not None:
-            ids = [p.pk for p in cl.result_list]
-            self._stats = provider_audit_stats(provider_ids=ids)
-            self._collusion = provider_collusion_signals(provider_ids=ids)
-        return response
+        newest = ProviderAuditStats.objects.order_by("-computed_at").values_list("computed_at", flat=True)
+        context = {"audit_computed_at": newest.first(), **(extra_context or {})}
+        return super().changelist_view(request, context)
+
+    def _stored(self, obj: Provider) -> ProviderAuditStats | None:
+        # A missing reverse one-to-one raises RelatedObjectDoesNotExist, an AttributeError.
+        return getattr(obj, "audit_stats", None) if obj.pk is not None else None
 
     def _audit(self, obj: Provider) -> ProviderAudit:
-        stats = getattr(self, "_stats", None) or {}
-        if obj.pk not in stats:
-            stats.update(provider_audit_stats(provider_ids=[obj.pk]))
-            self._stats = stats
-        return stats[obj.pk]
+        return provider_audit_of(self._stored(obj))
 
     @admin.display(description="agents")
     def agents(self, obj: Provider) -> int:
         return self._audit(obj).agents
 
-    @admin.display(description="checks contributed")
+    @admin.display(description="checks")
     def checks(self, obj: Provider) -> int:
         return self._audit(obj).checks
 
-    @admin.display(description="block rate")
+    @admin.display(description="block")
     def block_rate(self, obj: Provider) -> str:
         rate = self._audit(obj).block_rate
         return "–" if rate is None else f"{rate:.2%}"
 
-    @admin.display(description="discriminative power")
+    @admin.display(description="power")
     def discriminative_power(self, obj: Provider) -> str:
         dp = self._audit(obj).discriminative_power
         return "–" if dp is None else f"{dp:.2f}"
 
-    @admin.display(description="rubber stamp?")
+    @admin.display(description="stamp?")
     def rubber_stamp(self, obj: Provider) -> str:
         if self._audit(obj).rubber_stamp:
-            return format_html('<strong style="color:#b00">{}</strong>', "⚠ blocks almost nothing")
+            return format_html(
+                '<strong style="color:#b00;display:inline-block;max-width:7em">{}</strong>',
+                "⚠ blocks almost nothing",
+            )
         return ""
 
     @admin.display(description="collusion / capture")
     def audit_flags(self, obj: Provider) -> str:
-        if obj.pk is None:
-            return ""
-        cached = getattr(self, "_collusion", None) or {}
-        if obj.pk not in cached:
-            cached.update(provider_collusion_signals(provider_ids=[obj.pk]))
-            self._collusion = cached
-        signals = cached[obj.pk]
+        signals = provider_signals_of(self._stored(obj))
         if not signals.flags:
             return ""
-        return format_html_join("", '<div style="color:#b00">⚠ {}</div>', ((flag,) for flag in signals.flags))
+        # The list shows one short label per flag (the sentence is its tooltip and on the change
+        # page), so the column stays narrow enough for the list to fit 1400 px.
+        labels = short_flag_labels(signals)
+        return format_html_join(
+            "",
+            '<div style="color:#b00;white-space:nowrap" title="{}">⚠ {}</div>',
+            ((full, short) for short, full in zip(labels, signals.flags, strict=True)),
+        )
 
-    @admin.display(description="last summary")
-    def last_summary(self, obj: Provider) -> Any:
-        return self._audit(obj).last_summary_at
+    @admin.display(description="collusion / capture")
+    def collusion_signals(self, obj: Provider) -> str:
+        """The change page's version of audit_flags: each flag as a sentence naming its evidence."""
+        flags = provider_signals_of(self._stored(obj)).flags
+        if not flags:
+            return "none"
+        return format_html_join("", '<div style="color:#b00">⚠ {}</div>', ((f,) for f in flags))
+
+    @admin.display(description="latest")
+    def last_summary(self, obj: Provider) -> str:
+        at = self._audit(obj).last_summary_at
+        if at is None:
+            return "–"
+        local = timezone.localtime(at)
+        # Date over time: two short lines instead of one wide one.
+        return format_html(
+            '<time datetime="{}">{}<br>{}</time>', at.isoformat(), f"{local:%Y-%m-%d}", f"{local:%H:%M}"
+        )
+
+    @admin.display(description="audit computed")
+    def audit_computed_at(self, obj: Provider) -> str:
+        at = self._audit(obj).computed_at
+        if at is None:
+            return "never: press “Refresh audit numbers” on the provider list"
+        return format_html(
+            '<time datetime="{}">{}</time> ({} ago)',
+            at.isoformat(),
+            timezone.localtime(at).strftime("%Y-%m-%d %H:%M:%S"),
+            timesince(at),
+        )
+
+    @admin.display(description="block rate over time")
+    def block_rate_over_time(self, obj: Provider) -> str:
+        if obj.pk is None:
+            return ""
+        chart = block_rate_chart(provider_audit_history(provider_id=obj.pk))
+        return chart or "Fewer than two audit snapshots with checks so far."
 
     @admin.display(description="change status")
     def status_actions(self, obj: Provider) -> str:
@@ -218,7 +375,12 @@ class ProviderAdmin(admin.ModelAdmin):
                 "<path:object_id>/status/",
                 self.admin_site.admin_view(self.status_view),
                 name="registry_provider_status",
-            )
+            ),
+            path(
+                "refresh-audit/",
+                self.admin_site.admin_view(self.refresh_audit_view),
+                name="registry_provider_refresh_audit",
+            ),
         ]
         return custom + super().get_urls()
 
@@ -251,6 +413,18 @@ class ProviderAdmin(admin.ModelAdmin):
             "form": form,
         }
         return TemplateResponse(request, "admin/registry/provider/status.html", context)
+
+    def refresh_audit_view(self, request: HttpRequest) -> HttpResponse:
+        """POST: queue a refresh of every provider's audit numbers (a few seconds at a million agents)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        transaction.on_commit(refresh_provider_audit.delay)
+        self.message_user(
+            request, "The audit numbers are being recomputed; reload in a moment.", messages.SUCCESS
+        )
+        return HttpResponseRedirect(reverse("admin:registry_provider_changelist"))
 
     def _set_status(self, request: HttpRequest, queryset: QuerySet[Provider], status: str) -> None:
         user = request.user
@@ -301,7 +475,7 @@ class ProviderApiKeyAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Agent)
-class AgentAdmin(admin.ModelAdmin):
+class AgentAdmin(LargeTableAdmin):
     list_display = ["subject_id", "name", "registry", "protocol", "trust_score", "trust_score_updated_at"]
     list_filter = ["registry", "auto_registered"]
     search_fields = ["subject_id", "name", "owner_address"]
@@ -386,9 +560,11 @@ class VerificationSummaryAdmin(ReadOnlyAdmin):
         "window_end",
         "received_at",
     ]
-    list_filter = ["source", "provider"]
+    list_filter = ["source", "provider", ("received_at", admin.DateFieldListFilter)]
     search_fields = ["agent__subject_id", "provider__slug"]
-    date_hierarchy = "received_at"
+    # Newest first by the primary key: the model's (window_end, id) order has no index of its own and
+    # would sort every summary per page. A date hierarchy would scan them all for its year links.
+    ordering = ["-id"]
 
 
 @admin.register(CheckOutcome)
@@ -405,13 +581,15 @@ class CheckOutcomeAdmin(ReadOnlyAdmin):
     ]
     list_filter = ["verdict", "provider"]
     search_fields = ["outcome_id", "agent__subject_id"]
+    ordering = ["-id"]
 
 
 @admin.register(TrustScore)
 class TrustScoreAdmin(ReadOnlyAdmin):
     list_display = ["agent", "trust_score", "trust_confidence", "config", "computed_at", "newest_input_at"]
     search_fields = ["agent__subject_id"]
-    date_hierarchy = "computed_at"
+    list_filter = [("computed_at", admin.DateFieldListFilter)]
+    ordering = ["-id"]
 
 
 @admin.register(ProviderAuditEvent)

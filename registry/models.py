@@ -427,3 +427,51 @@ class RescoreJob(models.Model):
 
     def __str__(self) -> str:
         return f"rescore {self.pk}: {self.reason}"
+
+
+class ProviderAuditStats(models.Model):
+    """A provider's audit numbers and collusion signals as of `computed_at`.
+
+    Maintained by registry.services.audit.provider_audit_refresh (beat, admin button, command) so the
+    admin and the public provider page read one row instead of recomputing over every summary.
+    Meanings are those of registry.selectors.ProviderAudit and CollusionSignals.
+    """
+
+    provider = models.OneToOneField(
+        Provider, on_delete=models.CASCADE, primary_key=True, related_name="audit_stats"
+    )
+    agents = models.PositiveBigIntegerField(default=0)
+    checks = models.PositiveBigIntegerField(default=0)
+    # Sum of block_rate x total_checks over the latest summaries: block rate = blocked / checks.
+    blocked_checks = models.FloatField(default=0.0)
+    last_summary_at = models.DateTimeField(null=True, blank=True)
+    owner_concentration = models.FloatField(null=True, blank=True)
+    top_owner = models.CharField(max_length=42, blank=True)
+    # [[other provider's slug, shared agents, mean |Δallow|+|Δblock|], ...] for pairs that look copied.
+    copies = models.JSONField(default=list, blank=True)
+    leniency = models.FloatField(null=True, blank=True)
+    lenient_agents = models.PositiveBigIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "provider audit stats"
+
+    def __str__(self) -> str:
+        return f"audit of {self.provider_id} at {self.computed_at:%Y-%m-%d %H:%M}"
+
+
+class ProviderAuditSnapshot(models.Model):
+    """One refresh's headline numbers for a provider, kept for the block-rate-over-time chart."""
+
+    provider = models.ForeignKey(Provider, on_delete=models.CASCADE, related_name="audit_snapshots")
+    computed_at = models.DateTimeField()
+    agents = models.PositiveBigIntegerField()
+    checks = models.PositiveBigIntegerField()
+    block_rate = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar = ["-computed_at", "-id"]
+        indexes: ClassVar = [models.Index(fields=["provider", "-computed_at"], name="audit_snapshot_history")]
+
+    def __str__(self) -> str:
+        return f"{self.provider_id} at {self.computed_at:%Y-%m-%d %H:%M}"

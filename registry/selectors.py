@@ -9,9 +9,8 @@ from datetime import datetime
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, F, Max, OuterRef, Subquery, Sum
 
-from .models import Agent, VerificationSummary
+from .models import Agent, ProviderAuditSnapshot, ProviderAuditStats
 
 SCORE_CACHE_SECONDS = 300
 
@@ -72,10 +71,14 @@ FULL_POWER_BLOCK_RATE = 0.05
 
 @dataclass(frozen=True)
 class ProviderAudit:
+    """A provider's coverage and block rate over its latest summary of each agent, as last refreshed."""
+
     agents: int
     checks: int
     block_rate: float | None
     last_summary_at: datetime | None
+    # When registry.services.audit last computed these; None if it never has.
+    computed_at: datetime | None = None
 
     @property
     def discriminative_power(self) -> float | None:
@@ -88,34 +91,34 @@ class ProviderAudit:
         return self.checks > 0 and self.block_rate is not None and self.block_rate < RUBBER_STAMP_BLOCK_RATE
 
 
+def provider_audit_of(stats: ProviderAuditStats | None) -> ProviderAudit:
+    """The audit numbers of one stored row (zeros before the first refresh)."""
+    if stats is None:
+        return ProviderAudit(0, 0, None, None)
+    return ProviderAudit(
+        agents=stats.agents,
+        checks=stats.checks,
+        block_rate=(stats.blocked_checks / stats.checks) if stats.checks else None,
+        last_summary_at=stats.last_summary_at,
+        computed_at=stats.computed_at,
+    )
+
+
 def provider_audit_stats(*, provider_ids: Iterable[int]) -> dict[int, ProviderAudit]:
-    """Per provider, over its latest summary of each agent: agents, checks, check-weighted block rate."""
+    """Per provider, over its latest summary of each agent: agents, checks, check-weighted block rate.
+
+    Read from ProviderAuditStats (one indexed query); registry.services.audit.provider_audit_refresh
+    computes them.
+    """
     ids = list(provider_ids)
-    newest = (
-        VerificationSummary.objects.filter(provider_id=OuterRef("provider_id"), agent_id=OuterRef("agent_id"))
-        .order_by("-window_end", "-id")
-        .values("id")[:1]
-    )
-    rows = (
-        VerificationSummary.objects.filter(provider_id__in=ids, id=Subquery(newest))
-        .values("provider_id")
-        .annotate(
-            agents=Count("agent_id", distinct=True),
-            checks=Sum("total_checks"),
-            blocked=Sum(F("block_rate") * F("total_checks")),
-            last=Max("received_at"),
-        )
-    )
-    out = {pid: ProviderAudit(0, 0, None, None) for pid in ids}
-    for row in rows:
-        checks = int(row["checks"] or 0)
-        out[row["provider_id"]] = ProviderAudit(
-            agents=row["agents"],
-            checks=checks,
-            block_rate=(float(row["blocked"]) / checks) if checks else None,
-            last_summary_at=row["last"],
-        )
-    return out
+    stored = {row.provider_id: row for row in ProviderAuditStats.objects.filter(provider_id__in=ids)}
+    return {pid: provider_audit_of(stored.get(pid)) for pid in ids}
+
+
+def provider_audit_history(*, provider_id: int, limit: int = 200) -> list[ProviderAuditSnapshot]:
+    """The provider's newest `limit` audit snapshots, oldest first (for the block-rate chart)."""
+    newest = ProviderAuditSnapshot.objects.filter(provider_id=provider_id).order_by("-computed_at", "-id")
+    return list(newest[:limit])[::-1]
 
 
 # --- collusion and capture ---------------------------------------------------------------------------
@@ -153,56 +156,24 @@ class CollusionSignals:
         return out
 
 
-def _latest_by_provider(
-    provider_ids: list[int] | None = None,
-) -> dict[int, dict[int, tuple[float, float, str]]]:
-    """provider -> agent -> (allow rate, block rate, agent owner) of the newest summary."""
-    newest = (
-        VerificationSummary.objects.filter(provider_id=OuterRef("provider_id"), agent_id=OuterRef("agent_id"))
-        .order_by("-window_end", "-id")
-        .values("id")[:1]
+def provider_signals_of(stats: ProviderAuditStats | None) -> CollusionSignals:
+    """The collusion signals of one stored row (none before the first refresh)."""
+    if stats is None:
+        return CollusionSignals(None, None, [], None, 0)
+    return CollusionSignals(
+        owner_concentration=stats.owner_concentration,
+        top_owner=stats.top_owner or None,
+        copies=[(str(slug), int(shared), float(delta)) for slug, shared, delta in stats.copies],
+        leniency=stats.leniency,
+        lenient_agents=stats.lenient_agents,
     )
-    rows = VerificationSummary.objects.filter(id=Subquery(newest))
-    if provider_ids is not None:
-        shared_agents = VerificationSummary.objects.filter(provider_id__in=provider_ids).values("agent_id")
-        rows = rows.filter(agent_id__in=shared_agents)
-    out: dict[int, dict[int, tuple[float, float, str]]] = {}
-    for provider_id, agent_id, allow, block, owner in rows.values_list(
-        "provider_id", "agent_id", "allow_rate", "block_rate", "agent__owner_address"
-    ):
-        out.setdefault(provider_id, {})[agent_id] = (allow, block, (owner or "").lower())
-    return out
 
 
 def provider_collusion_signals(*, provider_ids: Iterable[int]) -> dict[int, CollusionSignals]:
-    """Capture (one owner's agents), copying (identical rates) and leniency against peers."""
-    from .models import Provider
+    """Capture (one owner's agents), copying (identical rates) and leniency against peers.
 
+    Read from ProviderAuditStats, as of its computed_at (see registry.services.audit).
+    """
     ids = list(provider_ids)
-    latest = _latest_by_provider(ids)
-    slugs = dict(Provider.objects.values_list("pk", "slug"))
-    out: dict[int, CollusionSignals] = {}
-    for pid in ids:
-        mine = latest.get(pid, {})
-        owners = [owner for _, _, owner in mine.values() if owner]
-        top_owner, concentration = None, None
-        if owners:
-            top_owner = max(set(owners), key=owners.count)
-            concentration = owners.count(top_owner) / len(mine)
-        copies = []
-        lenient_deltas: list[float] = []
-        for other, theirs in latest.items():
-            if other == pid:
-                continue
-            shared = set(mine) & set(theirs)
-            if not shared:
-                continue
-            deltas = [abs(mine[a][0] - theirs[a][0]) + abs(mine[a][1] - theirs[a][1]) for a in shared]
-            if len(shared) >= MIN_SHARED_AGENTS and sum(deltas) / len(deltas) < COPY_RATE_DELTA:
-                copies.append((slugs.get(other, str(other)), len(shared), sum(deltas) / len(deltas)))
-            lenient_deltas.extend(mine[a][0] - theirs[a][0] for a in shared)
-        leniency = (
-            sum(lenient_deltas) / len(lenient_deltas) if len(lenient_deltas) >= MIN_SHARED_AGENTS else None
-        )
-        out[pid] = CollusionSignals(concentration, top_owner, copies, leniency, len(lenient_deltas))
-    return out
+    stored = {row.provider_id: row for row in ProviderAuditStats.objects.filter(provider_id__in=ids)}
+    return {pid: provider_signals_of(stored.get(pid)) for pid in ids}

@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .models import Agent, Provider, TrustScore
+from .services.audit import provider_audit_refresh
 from .services.collector import TransientCollectError, provider_stats_collect
 from .services.outcomes import outcomes_rollup
 from .services.recompute import recompute_drain, recompute_mark, recompute_run
@@ -88,3 +89,10 @@ def recompute_aging_scores() -> int:
     with transaction.atomic():
         recompute_mark(agent_ids=agent_ids)
     return len(agent_ids)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def refresh_provider_audit() -> int | None:
+    """Beat and the admin button: recompute the stored provider audit numbers (skipped if one runs)."""
+    done = provider_audit_refresh(wait=False)
+    return None if done is None else done.providers

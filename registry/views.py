@@ -10,16 +10,17 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import BooleanField, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
+from attestations.selectors import agent_feedback_summarize, agent_publications_list, agent_registration_get
 from common.throttling import throttle_page
 
 from .api.filtersets import AgentFilterSet
-from .models import Agent, Provider, TrustScore
+from .models import Agent, Provider, TrustScore, VerificationSummary
 from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
 from .services.scoring import trust_score_compute
 
@@ -109,6 +110,10 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "rubber_stamp_power": RUBBER_STAMP_BLOCK_RATE / FULL_POWER_BLOCK_RATE,
         "history": history[:20],
         "chart": score_chart(history[::-1]),
+        # ERC-8004: the owner's registration file, the chain's feedback, our publications.
+        "registration": agent_registration_get(agent=agent),
+        "feedback": agent_feedback_summarize(agent=agent),
+        "publications": agent_publications_list(agent=agent),
     }
     return render(request, "registry/agent.html", context)
 
@@ -151,13 +156,17 @@ PROVIDER_AGENTS_SHOWN = 50
 def provider_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A provider for people: methodology, status, its audit numbers and the agents it reports on.
 
+    The audit numbers are the stored ones (registry.services.audit refreshes them), dated on the page.
+
     The collusion signals stay in the admin: they are leads for an auditor, not published findings.
     """
     provider = get_object_or_404(Provider, slug=slug)
     audit = provider_audit_stats(provider_ids=[provider.pk])[provider.pk]
+    # A semi-join (EXISTS on the summary_latest index) rather than join + DISTINCT: the ordered index
+    # walk stops after the first PROVIDER_AGENTS_SHOWN covered agents.
+    covered = VerificationSummary.objects.filter(agent_id=OuterRef("pk"), provider=provider)
     agents = (
-        Agent.objects.filter(summaries__provider=provider)
-        .distinct()
+        Agent.objects.filter(Exists(covered))
         .select_related("latest_score")
         .order_by(F("trust_score").desc(nulls_last=True), "pk")[:PROVIDER_AGENTS_SHOWN]
     )

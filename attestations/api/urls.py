@@ -16,6 +16,7 @@ urlpatterns = [
         name="agent-score-publications",
     ),
     path("attestations/<int:attestation_id>", views.AttestationDocumentView.as_view(), name="attestation"),
+    path("feedback/<int:publication_id>", views.FeedbackFileView.as_view(), name="feedback-file"),
     path("attestations/verify", views.AttestationVerifyView.as_view(), name="attestation-verify"),
     path("attestations/signer", views.SignerView.as_view(), name="attestation-signer"),
 ]

@@ -15,6 +15,7 @@ from registry.models import Agent
 from registry.services.scoring import trust_score_compute
 
 from ..services.keys import service_key
+from ..services.publishing import score_publication_feedback
 from ..services.scores import (
     attestation_document,
     attestation_domain,
@@ -75,6 +76,48 @@ class AttestationDocumentView(APIView):
     def get(self, request: Request, attestation_id: int) -> HttpResponse:
         attestation = attestation_document(attestation_id=attestation_id)
         return _document_response(attestation.document, attestation.pk, attestation.document_hash)
+
+
+FEEDBACK_FILE = {
+    "type": "object",
+    "description": (
+        "The ERC-8004 off-chain feedback file of one published score (RFC 8785 canonical JSON; its "
+        "keccak256 is the feedbackHash on chain): agentRegistry, agentId, clientAddress, createdAt, value, "
+        "valueDecimals, tag1, tag2, endpoint, and the signed attestation of the score."
+    ),
+    "required": ["agentRegistry", "agentId", "clientAddress", "createdAt", "value", "valueDecimals"],
+    "properties": {
+        "agentRegistry": {
+            "type": "string",
+            "example": "eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
+        },
+        "agentId": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        "clientAddress": {"type": "string"},
+        "createdAt": {"type": "string", "format": "date-time"},
+        "value": {"type": "integer"},
+        "valueDecimals": {"type": "integer"},
+        "tag1": {"type": "string"},
+        "tag2": {"type": "string"},
+        "endpoint": {"type": "string"},
+        "attestation": ATTESTATION,
+    },
+}
+
+
+class FeedbackFileView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        operation_id="feedback_file_retrieve",
+        summary="The ERC-8004 feedback file at a published feedbackURI, byte for byte",
+        responses={200: FEEDBACK_FILE, 404: PROBLEM},
+        tags=["attestations"],
+    )
+    def get(self, request: Request, publication_id: int) -> HttpResponse:
+        publication = score_publication_feedback(publication_id=publication_id)
+        response = HttpResponse(publication.feedback_document, content_type="application/json")
+        response["X-Document-Keccak256"] = publication.feedback_hash
+        return response
 
 
 class AttestationVerifyView(APIView):

@@ -8,18 +8,34 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
-from untrusted.fetch import OutboundError, Resolver, fetch
+from jsonschema import Draft202012Validator
+
+from untrusted.fetch import (
+    OutboundError,
+    OutboundFailed,
+    OutboundRefused,
+    OutboundTooLarge,
+    Resolver,
+    fetch,
+)
 from untrusted.jsonbounds import loads
 
 __all__ = [
     "DEFAULT_IPFS_GATEWAY",
     "DEFAULT_MAX_BYTES",
+    "REGISTRATION_SCHEMA",
     "REGISTRATION_TYPE",
+    "Registration",
     "RegistrationFetchError",
+    "RegistrationInvalid",
+    "RegistrationUnreachable",
     "fetch_registration_file",
+    "registration_read",
     "resolve_uri",
 ]
 
@@ -31,6 +47,122 @@ _JSON_MEDIA_TYPES = ("", "application/json", "text/plain")
 
 class RegistrationFetchError(ValueError):
     """The registration file could not be fetched or is not a JSON object."""
+
+
+class RegistrationUnreachable(RegistrationFetchError):
+    """The host could not be reached or answered an error that may pass (timeout, 5xx, 429): retry later."""
+
+
+class RegistrationInvalid(ValueError):
+    """The document is JSON but not an ERC-8004 registration file; `problems` say where."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+_SHORT = {"type": "string", "maxLength": 200}
+_URI = {"type": "string", "maxLength": 2048}
+_SERVICE = {
+    "type": "object",
+    "required": ["name", "endpoint"],
+    "properties": {"name": _SHORT, "endpoint": _URI, "version": _SHORT},
+}
+#: The registration-file shape of the ERC ("registration-v1"). `type` and `name` are required; the other
+#: fields the ERC lists are checked when present, so a file that leaves out an image still shows its
+#: name. Bounds keep what the page shows small. `services` is the ERC's current name for the list,
+#: `endpoints` the earlier draft's; both are read.
+REGISTRATION_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["type", "name"],
+    "properties": {
+        "type": {"const": REGISTRATION_TYPE},
+        "name": {"type": "string", "minLength": 1, "maxLength": 200},
+        "description": {"type": "string", "maxLength": 10_000},
+        "image": _URI,
+        "services": {"type": "array", "maxItems": 64, "items": _SERVICE},
+        "endpoints": {"type": "array", "maxItems": 64, "items": _SERVICE},
+        "active": {"type": "boolean"},
+        "x402Support": {"type": "boolean"},
+        "supportedTrust": {"type": "array", "maxItems": 16, "items": _SHORT},
+        "registrations": {
+            "type": "array",
+            "maxItems": 64,
+            "items": {
+                "type": "object",
+                "required": ["agentId", "agentRegistry"],
+                "properties": {
+                    "agentId": {"type": ["integer", "string"]},
+                    "agentRegistry": _SHORT,
+                },
+            },
+        },
+    },
+}
+_VALIDATOR = Draft202012Validator(REGISTRATION_SCHEMA)
+_MAX_PROBLEMS = 5
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What the registry keeps of a valid registration file."""
+
+    name: str
+    description: str = ""
+    image: str = ""
+    endpoints: list[dict[str, str]] = field(default_factory=list)
+    active: bool | None = None
+    #: The file's registrations list names this agent (agentRegistry and agentId).
+    lists_agent: bool = False
+
+
+# NUL and lone surrogates (JSON allows "\u0000" and "\ud800") cannot be stored in PostgreSQL text.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _clean(text: str) -> str:
+    return _UNSTORABLE.sub("\ufffd", text)
+
+
+def registration_read(document: dict[str, Any], *, agent_registry: str, agent_id: int) -> Registration:
+    """Check `document` against REGISTRATION_SCHEMA and keep what the agent page shows.
+
+    >>> doc = {"type": REGISTRATION_TYPE, "name": "Scout", "services": [{"name": "MCP", "endpoint": "https://m"}],
+    ...     "registrations": [{"agentId": 3, "agentRegistry": "eip155:8453:0xAB"}]}
+    >>> r = registration_read(doc, agent_registry="eip155:8453:0xab", agent_id=3)
+    >>> r.name, r.endpoints, r.lists_agent
+    ('Scout', [{'name': 'MCP', 'endpoint': 'https://m', 'version': ''}], True)
+    >>> try:
+    ...     registration_read({"name": 5}, agent_registry="x", agent_id=0)
+    ... except RegistrationInvalid as invalid:
+    ...     invalid.problems
+    ["(root): 'type' is a required property", "name: 5 is not of type 'string'"]
+    """
+    errors = sorted(
+        _VALIDATOR.iter_errors(document), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
+    )
+    if errors:
+        problems = [
+            f"{'.'.join(str(p) for p in error.absolute_path) or '(root)'}: {error.message[:200]}"
+            for error in errors[:_MAX_PROBLEMS]
+        ]
+        raise RegistrationInvalid(problems)
+    services = document.get("services") or document.get("endpoints") or []
+    listed = any(
+        str(entry["agentId"]) == str(agent_id) and entry["agentRegistry"].lower() == agent_registry.lower()
+        for entry in document.get("registrations", [])
+    )
+    return Registration(
+        name=_clean(document["name"]),
+        description=_clean(document.get("description", "")),
+        image=_clean(document.get("image", "")),
+        endpoints=[
+            {key: _clean(s.get(key, "")) for key in ("name", "endpoint", "version")} for s in services
+        ],
+        active=document.get("active"),
+        lists_agent=listed,
+    )
 
 
 def resolve_uri(uri: str, *, ipfs_gateway: str = DEFAULT_IPFS_GATEWAY) -> str:
@@ -136,8 +268,16 @@ def _download(
             max_redirects=3,
             resolver=resolver,
         )
+    except (OutboundRefused, OutboundTooLarge) as error:
+        # A forbidden address or an oversized file: trying again would end the same way.
+        raise RegistrationFetchError(f"fetching {url} refused: {error}") from None
+    except OutboundFailed as error:
+        # Unreachable, timed out, bad TLS: a later try may succeed.
+        raise RegistrationUnreachable(f"fetching {url} failed: {type(error).__name__}: {error}") from None
     except OutboundError as error:
         raise RegistrationFetchError(f"fetching {url} failed: {type(error).__name__}: {error}") from None
+    if answer.status >= 500 or answer.status == 429:
+        raise RegistrationUnreachable(f"fetching {url} answered HTTP {answer.status}")
     if answer.status != 200:
         raise RegistrationFetchError(f"fetching {url} answered HTTP {answer.status}")
     return answer.content

@@ -33,6 +33,7 @@ def chain_settings_from_django() -> ChainSettings:
         "CHAIN_START_BLOCK": settings.CHAIN_START_BLOCK,
         "CHAIN_CONFIRMATIONS": settings.CHAIN_CONFIRMATIONS,
         "CHAIN_MAX_BLOCK_RANGE": settings.CHAIN_MAX_BLOCK_RANGE,
+        "CHAIN_IPFS_GATEWAY": settings.CHAIN_IPFS_GATEWAY,
     }
     # Unset values stay out so the network preset supplies them.
     mapping.update({key: str(value) for key, value in optional.items() if value not in (None, "")})

@@ -42,6 +42,7 @@ from ..chain.scan import find_reorg, scan_logs
 from ..chain.settings import ChainSettings
 from ..models import ChainCursor, ChainEvent, ChainEventStatus, OutgoingStatus, ValidationAnswer
 from .chain import agent_subject_id
+from .registrations import agent_uri_restore, agent_uri_set
 
 logger = logging.getLogger(__name__)
 
@@ -178,10 +179,13 @@ def chain_rewind(*, chain: ChainSettings, cursor: ChainCursor, from_block: int) 
         locked = ChainCursor.objects.select_for_update().get(pk=cursor.pk)
         orphaned = list(ChainEvent.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block))
         agents: set[int] = set()
+        uri_changed: dict[int, Agent] = {}
         for row in orphaned:
             agent = _known_agent(chain=chain, agent_id=row.args.get("agent_id"))
             if agent is None:
                 continue
+            if row.name in ("Registered", "URIUpdated"):
+                uri_changed[agent.pk] = agent
             if row.name == "NewFeedback":
                 FeedbackEntry.objects.filter(
                     agent=agent,
@@ -206,6 +210,9 @@ def chain_rewind(*, chain: ChainSettings, cursor: ChainCursor, from_block: int) 
         locked.next_block = min(locked.next_block, from_block)
         locked.reorgs += 1
         locked.save(update_fields=["block_hashes", "next_block", "reorgs", "updated_at"])
+        # An orphaned URI event: the agent's URI is the one its newest remaining event set.
+        for agent in uri_changed.values():
+            agent_uri_restore(agent=agent, chain=chain)
         for agent_pk in agents:
             recompute_mark(agent_ids=[agent_pk])
     cursor.refresh_from_db()
@@ -312,10 +319,12 @@ def _feedback_tag(text: str) -> str:
 
 def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, validator: str | None) -> None:
     if isinstance(event, ev.Registered):
-        onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.owner)
+        agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.owner)
+        agent_uri_set(agent=agent, chain=chain, uri=event.agent_uri, block=event.block_number)
     elif isinstance(event, ev.URIUpdated):
         agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
         _refresh_owner(chain=chain, w3=w3, agent=agent)
+        agent_uri_set(agent=agent, chain=chain, uri=event.new_uri, block=event.block_number)
     elif isinstance(event, ev.Transfer) and int(event.from_address, 16) != 0:
         # A new owner changes who counts as self-reporting about this agent: rescore it.
         agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.to_address)

@@ -1,12 +1,14 @@
 """Publish trust scores to the ERC-8004 ReputationRegistry as giveFeedback.
 
 value = score x 100 with 2 decimals; tag1/tag2 name HCS-25 and the adapter; endpoint is the score's
-URL; feedbackURI is the signed attestation's URL and feedbackHash the keccak256 of the bytes served
-there. Sending goes through services.outbox, which guarantees one transaction per publication.
+URL; feedbackURI is the URL of the publication's ERC-8004 feedback file (which carries the signed
+attestation) and feedbackHash the keccak256 of the bytes served there. Sending goes through
+services.outbox, which guarantees one transaction per publication.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import partial
@@ -15,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from eth_utils import keccak
 from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams
@@ -22,6 +25,7 @@ from web3.types import TxParams
 from common.errors import ApplicationError
 from registry.models import Agent, TrustScore
 
+from ..chain.publish import feedback_file
 from ..chain.reputation import ReputationClient, score_to_feedback_value
 from ..chain.settings import ChainSettings
 from ..chain.tx import Fees, TransactionSigner
@@ -36,6 +40,10 @@ def score_url(*, agent: Agent) -> str:
 
 def attestation_url(*, attestation_id: int) -> str:
     return f"{settings.SITE_URL}/api/v1/attestations/{attestation_id}"
+
+
+def feedback_url(*, publication_id: int) -> str:
+    return f"{settings.SITE_URL}/api/v1/feedback/{publication_id}"
 
 
 def score_publication_request(*, score: TrustScore, chain: ChainSettings) -> ScorePublication:
@@ -71,22 +79,43 @@ def _enqueue(publication_id: int) -> None:
     publish_score.delay(publication_id)
 
 
-def _prepare(publication: ScorePublication) -> None:
-    """Fix what will be published (attestation, value, tags, URIs) before the transaction is signed."""
+def _prepare(publication: ScorePublication, *, chain: ChainSettings, client_address: str) -> None:
+    """Fix what will be published (attestation, feedback file, value, tags, URIs) before signing.
+
+    Done once: a retry or a re-signing sends the same feedbackURI and feedbackHash, so the file served
+    there always hashes to what the chain holds.
+    """
     if publication.attestation_id is not None:
         return
     score = TrustScore.objects.select_related("agent", "config").get(pk=publication.score_id)
+    assert score.agent.erc8004_agent_id is not None and chain.identity_registry is not None
     attestation = score_attestation_issue(score=score)
     value, decimals = score_to_feedback_value(score.trust_score)
+    tag1, tag2 = settings.CHAIN_FEEDBACK_TAG1, settings.CHAIN_FEEDBACK_TAG2
+    endpoint = score_url(agent=score.agent)
+    document = feedback_file(
+        chain_id=chain.chain_id,
+        identity_registry=chain.identity_registry,
+        agent_id=int(score.agent.erc8004_agent_id),
+        client_address=client_address,
+        created_at=timezone.now(),
+        value=value,
+        value_decimals=decimals,
+        tag1=tag1,
+        tag2=tag2,
+        endpoint=endpoint,
+        attestation=json.loads(attestation.document),
+    )
     ScorePublication.objects.filter(pk=publication.pk).update(
         attestation=attestation,
         value=value,
         value_decimals=decimals,
-        tag1=settings.CHAIN_FEEDBACK_TAG1,
-        tag2=settings.CHAIN_FEEDBACK_TAG2,
-        endpoint=score_url(agent=score.agent),
-        feedback_uri=attestation_url(attestation_id=attestation.pk),
-        feedback_hash=attestation.document_hash,
+        tag1=tag1,
+        tag2=tag2,
+        endpoint=endpoint,
+        feedback_uri=feedback_url(publication_id=publication.pk),
+        feedback_document=document.decode(),
+        feedback_hash="0x" + keccak(document).hex(),
     )
     publication.refresh_from_db()
 
@@ -130,13 +159,25 @@ def score_publication_send(
         w3=w3,
         signer=signer,
         build=_builder(chain, w3),
-        prepare=_prepare,
+        prepare=partial(_prepare, chain=chain, client_address=signer.address),
         receipt_timeout=receipt_timeout,
     )
 
 
 def score_publications_due(*, chain: ChainSettings) -> list[int]:
     return outgoing_due(model=ScorePublication, chain_id=chain.chain_id)
+
+
+def score_publication_feedback(*, publication_id: int) -> ScorePublication:
+    """The publication whose feedback file is served at its feedbackURI (404 until it is prepared)."""
+    publication = (
+        ScorePublication.objects.filter(pk=publication_id)
+        .exclude(feedback_document="")
+        .only("pk", "feedback_document", "feedback_hash")
+    ).first()
+    if publication is None:
+        raise ApplicationError("No such feedback file.", status=404, problem="not-found")
+    return publication
 
 
 def score_publications_list(*, agent: Agent) -> list[ScorePublication]:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from io import StringIO
 from typing import Any
 
 import pytest
 import requests
+import rfc8785
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.utils import timezone
+from eth_account import Account
+from eth_account.messages import encode_typed_data
 from eth_account.signers.local import LocalAccount
 from eth_utils import keccak
 from hexbytes import HexBytes
@@ -94,7 +98,7 @@ def test_it_publishes_the_score_times_100_with_tags_and_the_attestation_hash(
     receipt = anvil_w3.eth.get_transaction_receipt(HexBytes(sent.tx_hash))
     (event,) = [e for e in reputation.events_in(receipt) if isinstance(e, NewFeedback)]
     assert event.endpoint == f"{settings.SITE_URL}/api/v1/agents/{onchain_score.agent.subject_id}/trust-score"
-    assert event.feedback_uri.startswith(f"{settings.SITE_URL}/api/v1/attestations/")
+    assert event.feedback_uri == f"{settings.SITE_URL}/api/v1/feedback/{sent.pk}"
     served = APIClient().get(event.feedback_uri.removeprefix(settings.SITE_URL))
     assert served.status_code == 200
     assert event.feedback_hash == "0x" + keccak(served.content).hex()
@@ -448,3 +452,64 @@ def test_it_refuses_to_publish_the_score_of_an_agent_that_is_not_rated(
     ):
         assert score_publications_auto_request(chain=chain) == 0
     assert not ScorePublication.objects.filter(score=score).exists()
+
+
+def test_it_serves_at_the_feedback_uri_an_erc8004_feedback_file_carrying_the_signed_attestation(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    service_account: LocalAccount,
+    onchain_score: TrustScore,
+    reputation: ReputationClient,
+) -> None:
+    publication = score_publication_request(score=onchain_score, chain=chain)
+    before = timezone.now().replace(microsecond=0)
+    sent = score_publication_send(
+        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
+    )
+    assert sent.status == OutgoingStatus.CONFIRMED, sent.last_error
+    receipt = anvil_w3.eth.get_transaction_receipt(HexBytes(sent.tx_hash))
+    (event,) = [e for e in reputation.events_in(receipt) if isinstance(e, NewFeedback)]
+
+    served = APIClient().get(event.feedback_uri.removeprefix(settings.SITE_URL))
+    assert served.status_code == 200
+    assert served["Content-Type"] == "application/json"
+    # The chain's hash is of the exact bytes served, and those bytes are canonical (RFC 8785).
+    assert event.feedback_hash == "0x" + keccak(served.content).hex()
+    file = json.loads(served.content)
+    assert rfc8785.dumps(file) == served.content
+
+    # Every field the ERC requires, each agreeing with the transaction and the chain.
+    agent_id = int(onchain_score.agent.erc8004_agent_id or 0)
+    assert file["agentRegistry"] == f"eip155:{chain.chain_id}:{chain.identity_registry}"
+    assert file["agentId"] == agent_id == event.agent_id
+    assert file["clientAddress"] == f"eip155:{chain.chain_id}:{service_account.address}"
+    assert event.client_address.lower() == service_account.address.lower()
+    created = datetime.strptime(file["createdAt"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert before <= created <= timezone.now()
+    assert (file["value"], file["valueDecimals"]) == (event.value, event.value_decimals)
+    assert (file["tag1"], file["tag2"], file["endpoint"]) == (event.tag1, event.tag2, event.endpoint)
+
+    # The signed attestation inside checks out against this registry's signer and the score.
+    attestation = file["attestation"]
+    assert attestation["signer"] == service_account.address
+    signer = Account.recover_message(
+        encode_typed_data(full_message=attestation["typedData"]), signature=attestation["signature"]
+    )
+    assert signer == service_account.address
+    assert attestation["typedData"]["message"]["score"] == event.value
+    assert attestation["typedData"]["message"]["agentId"] == onchain_score.agent.subject_id
+
+    # The agent page lists the publication with its transaction hash and the feedback file.
+    page = Client().get(f"/agents/{onchain_score.agent.subject_id}").content.decode()
+    assert sent.tx_hash in page and f'href="{event.feedback_uri}"' in page
+
+
+def test_it_answers_404_for_a_feedback_file_that_was_never_prepared(
+    db: None, chain: ChainSettings, onchain_score: TrustScore
+) -> None:
+    publication = score_publication_request(score=onchain_score, chain=chain)
+    for path in (f"/api/v1/feedback/{publication.pk}", "/api/v1/feedback/999999"):
+        answer = APIClient().get(path)
+        assert answer.status_code == 404
+        assert answer["Content-Type"].startswith("application/problem+json")

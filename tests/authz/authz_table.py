@@ -85,6 +85,13 @@ TABLE: tuple[Rule, ...] = (
     Rule("GET", "api/v1/agents/<str:subject_id>/trust-score/attestation", PUBLIC),
     Rule("GET", "api/v1/agents/<str:subject_id>/trust-score/publications", PUBLIC),
     Rule("GET", "api/v1/attestations/<int:attestation_id>", PUBLIC),
+    Rule(
+        "GET",
+        "api/v1/feedback/<int:publication_id>",
+        _all("404"),
+        "a publication's ERC-8004 feedback file, for anyone; the sample names none, so 404 (not 401/403)",
+        sample="/api/v1/feedback/999999",
+    ),
     Rule("POST", "api/v1/attestations/verify", PUBLIC, "checks a signature; stores nothing"),
     Rule("GET", "api/v1/attestations/signer", PUBLIC),
     # --- the verification engine: operator writes --------------------------------------------
@@ -120,6 +127,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("GET", "api/docs/", PUBLIC),
     Rule("GET", "problems/<slug:slug>", PUBLIC),
     Rule("GET", "healthz", PUBLIC),
+    Rule("GET", "favicon.ico", PUBLIC, "the site icon"),
     Rule("GET", "agents/", PUBLIC, "HTML"),
     Rule("GET", "agents/<str:subject_id>", PUBLIC, "HTML"),
     Rule("GET", "providers/<slug:slug>", PUBLIC, "HTML", sample="/providers/provider"),

@@ -118,21 +118,40 @@ def test_it_keeps_local_state_and_secrets_out_of_the_build_context() -> None:
 
 
 def test_it_keeps_the_compose_secrets_out_of_git() -> None:
-    for path in ("docker/secrets/secret_key", "docker/secrets/signing_key", "docker/registry.env"):
+    for path in (
+        "docker/secrets/secret_key",
+        "docker/secrets/signing_key",
+        "docker/secrets/database_url",
+        "docker/secrets/db_password",
+        "docker/registry.env",
+    ):
         ignored = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT, check=False)
         assert ignored.returncode == 0, f"{path} is not ignored by git"
 
 
-def test_it_gives_every_app_service_the_django_key_and_the_signing_key() -> None:
+def test_it_gives_every_app_service_the_django_key_the_signing_key_and_the_database_url() -> None:
     compose = _compose()
     declared = compose["secrets"]
     assert declared["secret_key"]["file"] == "./secrets/secret_key"
     assert declared["signing_key"]["file"] == "./secrets/signing_key"
+    assert declared["database_url"]["file"] == "./secrets/database_url"
     for name in (*APP_SERVICES, "migrate"):
         service = compose["services"][name]
-        assert set(service["secrets"]) == {"secret_key", "signing_key"}, name
+        assert set(service["secrets"]) == {"secret_key", "signing_key", "database_url"}, name
         assert service["environment"]["SECRET_KEY_FILE"] == "/run/secrets/secret_key"
         assert service["environment"]["TRUST_REGISTRY_SIGNING_KEY_FILE"] == "/run/secrets/signing_key"
+        # The URL carries PostgreSQL's password: never inline in the compose file.
+        assert service["environment"]["DATABASE_URL_FILE"] == "/run/secrets/database_url"
+        assert "DATABASE_URL" not in service["environment"], name
+
+
+def test_it_keeps_the_database_password_in_a_secret_file() -> None:
+    compose = _compose()
+    postgres = compose["services"]["postgres"]
+    assert compose["secrets"]["db_password"]["file"] == "./secrets/db_password"
+    assert postgres["secrets"] == ["db_password"]
+    assert postgres["environment"]["POSTGRES_PASSWORD_FILE"] == "/run/secrets/db_password"
+    assert "POSTGRES_PASSWORD" not in postgres["environment"]
 
 
 def test_it_restarts_long_running_services_and_migrates_once_before_them() -> None:
@@ -180,7 +199,8 @@ def compose_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     web = _compose()["services"]["web"]
     env = {name: _interpolate(value, {}) for name, value in web["environment"].items()}
     env = {name: value.replace("/run/secrets/", f"{work}/") for name, value in env.items()}
-    env["DATABASE_URL"] = f"sqlite:///{work / 'db.sqlite3'}"
+    # The registry reads its database URL from the secret file, as in compose (SQLite stands in here).
+    (work / "database_url").write_text(f"sqlite:///{work / 'db.sqlite3'}\n")
     for name in ("REDIS_URL", "CELERY_BROKER_URL"):
         env.pop(name)
         if os.environ.get(name):

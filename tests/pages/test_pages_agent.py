@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from registry.services.agents import agent_register
+from registry.services.audit import provider_audit_refresh
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
 
@@ -29,6 +30,8 @@ def agent_with_providers(db: None, django_capture_on_commit_callbacks: Any) -> s
     with django_capture_on_commit_callbacks(execute=True):
         summaries_ingest(provider=fair, bodies=[body])
         summaries_ingest(provider=own, bodies=[{**body, "blockRate": 0.0}])
+    # The provider pages show the stored audit numbers: the beat's refresh, run here at once.
+    provider_audit_refresh()
     return "agent-page"
 
 

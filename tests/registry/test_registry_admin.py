@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from registry.models import Provider, ProviderAuditEvent, TrustScore, VerificationSummary
 from registry.services.agents import agent_register
+from registry.services.audit import provider_audit_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +76,8 @@ def reported(
     for key, body in pushes:
         response = committed(partial(keyed_client(key).post, "/api/v1/summaries", body, format="json"))
         assert response.status_code == 201, response.content
+    # The admin shows the stored audit numbers: the beat's refresh, run here at once.
+    provider_audit_refresh()
     return {"honest": honest, "stamp": stamp, "quiet": quiet}
 
 

@@ -1,4 +1,4 @@
-"""Collusion and capture signals in the provider audit."""
+"""Collusion and capture signals in the provider audit (stored by the audit refresh, then read)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from registry.models import Provider
 from registry.selectors import provider_collusion_signals
 from registry.services.agents import agent_register
+from registry.services.audit import provider_audit_refresh
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
 
@@ -34,6 +35,7 @@ def test_it_flags_a_provider_whose_agents_mostly_share_one_owner(agents: list[st
     captive, _ = provider_create(name="Captive", slug="captive")
     for name in agents:
         push(captive, name, 0.9, 0.1)
+    provider_audit_refresh()  # the signals are stored, recomputed by the refresh
     signals = provider_collusion_signals(provider_ids=[captive.pk])[captive.pk]
     assert signals.owner_concentration == pytest.approx(5 / 6)
     assert signals.top_owner == OWNER
@@ -49,6 +51,7 @@ def test_it_flags_providers_that_report_identical_rates(agents: list[str]) -> No
         push(first, name, rate, 1 - rate)
         push(copier, name, rate, 1 - rate)
         push(honest, name, rate - 0.05, 1 - rate + 0.05)
+    provider_audit_refresh()  # the signals are stored, recomputed by the refresh
     signals = provider_collusion_signals(provider_ids=[first.pk, copier.pk, honest.pk])
     assert [slug for slug, _, _ in signals[copier.pk].copies] == ["first"]
     assert signals[honest.pk].copies == []
@@ -60,6 +63,7 @@ def test_it_flags_a_provider_far_more_lenient_than_its_peers(agents: list[str]) 
     for name in agents:
         push(strict, name, 0.6, 0.4)
         push(lenient, name, 0.99, 0.0)
+    provider_audit_refresh()  # the signals are stored, recomputed by the refresh
     signals = provider_collusion_signals(provider_ids=[strict.pk, lenient.pk])
     assert signals[lenient.pk].leniency == pytest.approx(0.39)
     assert any("allows" in flag for flag in signals[lenient.pk].flags)

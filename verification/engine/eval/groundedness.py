@@ -27,7 +27,9 @@ from typing import Any
 
 from tqdm import tqdm
 
+from verification.engine.eval.calibrate_runs import expected_calibration_error
 from verification.engine.runs import verify_run
+from verification.engine.runs.calibration import load_calibration
 
 __all__ = ["evaluate_groundedness", "main"]
 
@@ -138,6 +140,11 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
     # of the lines with span labels: the engine's scores as probabilities of a hallucination.
     response_scores: list[tuple[float, bool]] = []
     claim_scores: list[tuple[float, bool]] = []
+    # The same with the calibrated probabilities (runs/calibration.json), and the action its thresholds take.
+    calibration = load_calibration()
+    cal_response: list[tuple[float, bool]] = []
+    cal_claims: list[tuple[float, bool]] = []
+    cal_actions: dict[str, Counter[str]] = defaultdict(Counter)
     tp = fp = fn = tn = 0
     stp = sfp = sfn = 0
     ctp = cfp = cfn = 0
@@ -173,10 +180,16 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         answer = messages[-1].get("content") or "" if messages else ""
         gold_all = [(s["start"], s["end"]) for s in label.get("spans", [])]
         response_scores.append((1.0 - report.overall_score, gold))
+        probs = calibration.of_report(report) if calibration is not None else None
+        if probs is not None:
+            cal_response.append((probs["response"], gold))
+            cal_actions[probs["action"]]["hallucinated" if gold else "clean"] += 1
         if label.get("span_labels") is not False:
-            for c in report.claims:
+            for k, c in enumerate(report.claims):
                 inside = any(c.span[0] < g[1] and g[0] < c.span[1] for g in gold_all)
                 claim_scores.append((1.0 - c.score, gold and inside))
+                if probs is not None:
+                    cal_claims.append((probs["claims"][k], gold and inside))
         for c in report.claims:
             if c.label == "CONTRADICTED":
                 contradicted += 1
@@ -250,6 +263,20 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         "original_clean_flag_rate": round(sum(originals) / len(originals), 4) if originals else None,
         "by_variant": {k: dict(v) for k, v in sorted(by_variant.items())},
         "auroc": {"response": _auroc(response_scores), "claim": _auroc(claim_scores)},
+        # Calibrated probabilities (fitted on other sets, see calibrate_runs): their ECE and AUROC here, and
+        # how the fitted thresholds' actions fall on clean and hallucinated lines.
+        "calibration": {
+            "ece": {
+                "response": expected_calibration_error(cal_response),
+                "claim": expected_calibration_error(cal_claims),
+            },
+            "auroc": {"response": _auroc(cal_response), "claim": _auroc(cal_claims)},
+            "actions": {k: dict(v) for k, v in sorted(cal_actions.items())},
+            "thresholds": calibration.thresholds,
+            "fitted_on": calibration.meta.get("fitted_on"),
+        }
+        if calibration is not None
+        else None,
         # Contradicted claims that cite the evidence saying otherwise (a report explains what it flags).
         "contradicted_claims": contradicted,
         "contradicted_with_evidence": round(cited / contradicted, 4) if contradicted else None,

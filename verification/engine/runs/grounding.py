@@ -492,6 +492,7 @@ def ground_answer(
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
+    findings = _drop_code_expansions(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
             # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
@@ -506,6 +507,64 @@ def ground_answer(
 
 
 _RIVAL_CITES = 3
+
+# A short code in capitals ("CDG", "LHR", "NYSE", "B2"): what a tool returns for a place, a carrier, a market.
+_CODE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
+
+
+def _drop_code_expansions(answer: str, findings: list[Finding]) -> list[Finding]:
+    """Without the unsupported names that spell out a supported code next to them in parentheses.
+
+    "from Paris (CDG)" or "CDG (Paris)" when the tool returned "CDG": the name is the agent's expansion of
+    the code (an airport's city, an exchange's name), general knowledge the results do not speak to, not a
+    value the run states; the code itself is the claim, and it is checked. A name that stands alone, or next
+    to a code nothing supports, is still a claim.
+
+    >>> from .mentions import Mention
+    >>> ans = "Flight from Paris (CDG) to Oslo."
+    >>> paris = Finding(Mention("entity", 12, 17, "Paris"), "UNSUPPORTED", (0, 31), [], "")
+    >>> cdg = Finding(Mention("entity", 19, 22, "CDG"), "SUPPORTED", (0, 31), [], "")
+    >>> oslo = Finding(Mention("entity", 27, 31, "Oslo"), "UNSUPPORTED", (0, 31), [], "")
+    >>> [f.mention.text for f in _drop_code_expansions(ans, [paris, cdg, oslo])]
+    ['CDG', 'Oslo']
+    >>> ans = "It lands at CDG (Paris)."
+    >>> cdg = Finding(Mention("entity", 12, 15, "CDG"), "SUPPORTED", (0, 24), [], "")
+    >>> paris = Finding(Mention("entity", 17, 22, "Paris"), "UNSUPPORTED", (0, 24), [], "")
+    >>> [f.mention.text for f in _drop_code_expansions(ans, [cdg, paris])]
+    ['CDG']
+    """
+    codes = {
+        (f.mention.start, f.mention.end)
+        for f in findings
+        if f.label == "SUPPORTED" and f.mention.kind in ("entity", "id") and _CODE.fullmatch(f.mention.text)
+    }
+    if not codes:
+        return findings
+    out: list[Finding] = []
+    for f in findings:
+        m = f.mention
+        if f.label == "UNSUPPORTED" and m.kind == "entity":
+            # "Name (CODE)": the code in the parentheses right after the name.
+            after = answer[m.end : m.end + 12]
+            open_at = len(after) - len(after.lstrip(" "))
+            if after[open_at : open_at + 1] == "(":
+                a = m.end + open_at + 1
+                close = answer.find(")", a, a + 8)
+                if close > 0 and (a, close) in codes:
+                    continue
+            # "CODE (Name)": the name alone in parentheses right after the code.
+            if answer[m.start - 1 : m.start] == "(" and answer[m.end : m.end + 1] == ")":
+                lo = max(0, m.start - 9)
+                before = answer[lo : m.start - 1].rstrip(" ")
+                code = _CODE.search(before)
+                if (
+                    code is not None
+                    and code.end() == len(before)
+                    and (lo + code.start(), lo + code.end()) in codes
+                ):
+                    continue
+        out.append(f)
+    return out
 
 
 def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:

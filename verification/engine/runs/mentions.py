@@ -308,8 +308,9 @@ _DIRECTION_WORDS = frozenset({
     "beats", "won", "wins", "defeated", "lost", "loses", "drew",
 })  # fmt: skip
 _DIRECTION_RE = re.compile(_words(list(_DIRECTION_WORDS)) + r"\b")
+# A name never runs over a line break: a heading line and the line under it are two things.
 _ENTITY_RE = re.compile(
-    r"(?:[A-Z][\w'’.&-]*|&)(?:(?:\s+|\s*&\s*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&-]*))*"
+    r"(?:[A-Z][\w'’.&-]*|&)(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&-]*))*"
 )
 _ENTITY_BREAK = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bDr)(?<!\bMrs)\.\s+")
 _LIKELIHOOD_WORDS = frozenset({"likely", "unlikely", "probable", "improbable"})
@@ -332,6 +333,10 @@ _MODIFIERS = frozenset({
     "more", "pending", "active", "other", "additional", "remaining", "top", "oldest", "earliest",
 })  # fmt: skip
 _NEXT_WORD = re.compile(r"[\s-]+([A-Za-z][a-z]+)")
+_TIME_NOUNS = frozenset({
+    "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "night", "nights", "week",
+    "weeks", "month", "months", "year", "years",
+})  # fmt: skip
 
 
 def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
@@ -340,12 +345,18 @@ def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
     >>> t = "the 3 most recent emails"
     >>> _counted_noun(t, 6, "most"), _counted_noun(t, 6, None), _counted_noun("2 new", 2, "new")
     ('emails', None, None)
+    >>> _counted_noun("in 8 business days", 5, "business"), _counted_noun("3 seats left", 2, "seats")
+    ('days', 'seats')
     """
     if noun is None:
         return None
     word, pos = noun, start
     for _ in range(3):
         if lower(word) not in _MODIFIERS:
+            # A noun before a unit of time modifies it: "8 business days" counts days, not business.
+            nxt = _NEXT_WORD.match(text, pos + len(word))
+            if nxt is not None and lower(nxt.group(1)) in _TIME_NOUNS:
+                return nxt.group(1)
             return word
         nxt = _NEXT_WORD.match(text, pos + len(word))
         if nxt is None:
@@ -549,8 +560,48 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     n_words = len(surface.split())
     at_start = _sentence_start(text, a)
     # A capitalised single word that opens a sentence is usually an ordinary word ("Latest", "Sprint").
-    strong = not (at_start and n_words == 1 and not surface.isupper())
+    strong = not (at_start and n_words == 1 and not surface.isupper()) and not _heading(text, a, b)
     return [Mention("entity", a, b, surface, strong=strong, sentence_start=at_start)]
+
+
+_MARKUP = "#*_>-+• \t"
+
+
+def _heading(text: str, a: int, b: int) -> bool:
+    r"""Whether ``text[a:b]`` is a heading or a field label rather than a name the text asserts.
+
+    A heading is a line of its own in a longer text, set off by markup (``## Summary``, ``**Total Cost**``)
+    or ending with a colon (``Flight details:``); a field label opens its line, is set off by markup and
+    followed by a colon (``**Flight Duration:** 5 hours``). Such words title what follows; the values
+    after them are the claims. A name in one is still checked when the evidence has it (``strong`` off).
+
+    >>> t = "**Summary**\n\nYour order shipped."
+    >>> _heading(t, 2, 9), _heading("## Next Steps\nCall us.", 3, 13), _heading("**Total Cost:** $45", 2, 12)
+    (True, True, True)
+    >>> _heading("**Summary**", 2, 9), _heading("We fly to Paris: it is lovely.", 10, 15)
+    (False, False)
+    >>> _heading("Olivia Smith: 4", 0, 12)
+    False
+    """
+    line_start = text.rfind("\n", 0, a) + 1
+    line_end = text.find("\n", b)
+    if line_end < 0:
+        line_end = len(text)
+    before = text[line_start:a]
+    if not all(_function_word(w) for w in before.strip(_MARKUP).split()):
+        return False  # the name does not open its line (function words before it are part of the title)
+    after = text[b:line_end].lstrip("*_ \t")
+    if after.startswith(":"):
+        # A heading line ending with a colon, or a label set off by markup ("**Total Cost:** $45"). A plain
+        # "Olivia Smith: 4" may be an item and its value: the name stays a claim.
+        return not after[1:].strip() or "**" in text[line_start:a] or "__" in text[line_start:a]
+    if after.strip():
+        return False
+    if not text[:line_start].strip() and not text[line_end:].strip():
+        return False  # the whole text: a bare answer ("**Paris**") is the claim itself
+    # A line of its own: a heading when markup sets it off (a list item "- Paris" is a value, not a title).
+    line = text[line_start:line_end].strip()
+    return line.startswith("#") or (line.startswith(("**", "__")) and line.endswith(("**", "__")))
 
 
 def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:

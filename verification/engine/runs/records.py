@@ -76,7 +76,8 @@ def best_record(
     """The record the target's clause talks about.
 
     In the target's own clause, the nearest anchor before it (a supported value of exactly one record of the
-    same list) decides; in wider windows (the sentence, the sentence before) all anchors must agree.
+    same list) decides; in wider windows (the sentence, the sentence before) all anchors must agree, and only
+    values of no other record at all anchor there.
     ``lookup`` (made once for ``findings`` and ``sentences``) spares the calls for one answer from scanning
     every finding and sentence again.
     """
@@ -98,7 +99,7 @@ def best_record(
     # ("at 8:30 AM in Room 2A"), never against other names or the wider sentence.
     is_name = target.mention.kind == "entity"
     # The findings that name exactly one record of these lists, found once: every window below tries them.
-    named: list[tuple[int, int, Any]] = []  # (start, end, record)
+    named: list[tuple[int, int, Any, bool]] = []  # (start, end, record, names no item outside these lists)
     lists_key = frozenset(lists)
     for g in nearby:
         m = g.mention
@@ -120,13 +121,16 @@ def best_record(
             if memo is not None:
                 memo[key] = one
         if one is not None:
-            named.append((m.start, m.end, one))
+            # A value that is also a value of another result or another list ("about $541", a flight's fare
+            # and an order's item price) names its item only up close: from a wider window it is as likely
+            # a recap of that other result's value.
+            named.append((m.start, m.end, one, len(g.records) == 1))
     if not named:
         return None
     # Near: in the target's own clause, the nearest anchor before it decides (in English the item comes
     # before its value: "X costs $5").
     for w in [c for c in _clauses(answer, sent, ",;", True, lookup) if c[0] <= pos < c[1] + 1]:
-        near = [(pos - e, r) for s, e, r in named if w[0] <= s < w[1] and e <= pos]
+        near = [(pos - e, r) for s, e, r, _ in named if w[0] <= s < w[1] and e <= pos]
         if near:
             return min(near, key=lambda x: x[0])[1]
         # A value of the target's own item elsewhere in its clause ("followed by 1:1 with Grace Haddad from
@@ -139,10 +143,13 @@ def best_record(
         return None
     # Wide: the target's part of the sentence, the sentence, the sentence before; all anchors must agree.
     wide = [c for c in _clauses(answer, sent, ";", False, lookup) if c[0] <= pos < c[1] + 1] + [sent]
-    if idx > 0 and not _NEW_ITEM.search(answer, sent[0], sent[1]):
+    # A sentence that turns to another item, or names one by an identifier of its own ("Order W123 is
+    # cancelled" after a sentence about a flight), does not take its item from the sentence before.
+    own_id = any(g.mention.kind == "id" and sent[0] <= g.mention.start < sent[1] for g in nearby)
+    if idx > 0 and not own_id and not _NEW_ITEM.search(answer, sent[0], sent[1]):
         wide.append(sentences[idx - 1])
     for w in wide:
-        anchors = {r for s, e, r in named if w[0] <= s < w[1]}
+        anchors = {r for s, e, r, only in named if only and w[0] <= s < w[1]}
         if anchors:
             return anchors.pop() if len(anchors) == 1 else None
     return None

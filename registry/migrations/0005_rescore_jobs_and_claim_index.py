@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('registry', '0003_feedback_entries_plural'),
+        ('registry', '0004_provider_audit_stats'),
     ]
 
     operations = [
