@@ -34,6 +34,7 @@ from .models import (
     ProviderAuditEvent,
     ProviderAuditSnapshot,
     ProviderAuditStats,
+    RescoreJob,
     ScoringConfig,
     TrustScore,
     VerificationSummary,
@@ -49,6 +50,7 @@ from .selectors import (
     provider_signals_of,
 )
 from .services.providers import api_key_revoke_record, provider_set_status, provider_stats_endpoint_check
+from .services.rescore import RescoreProgress, rescore_progress
 from .services.scoring import scoring_config_create
 from .tasks import refresh_provider_audit
 
@@ -630,3 +632,35 @@ class ScoringConfigAdmin(admin.ModelAdmin):
         )
         obj.pk = stored.pk
         obj._state.adding = False
+
+
+# --- rescore jobs (registry/services/rescore.py) ---------------------------------------------------
+
+
+@admin.register(RescoreJob)
+class RescoreJobAdmin(ReadOnlyAdmin):
+    """Full rescores (a provider suspended, a new configuration): progress and ETA read from the queue."""
+
+    list_display = ["pk", "reason", "status", "progress", "eta", "requested_by", "created_at", "finished_at"]
+    list_filter = ["status"]
+    # Progress counts the queue once per unfinished job; a page shows few jobs.
+    list_per_page = 20
+
+    def _progress(self, obj: RescoreJob) -> RescoreProgress:
+        # Both columns of a row share one count.
+        state: RescoreProgress | None = getattr(obj, "_progress_read", None)
+        if state is None:
+            state = rescore_progress(job=obj)
+            obj._progress_read = state  # type: ignore[attr-defined]
+        return state
+
+    def progress(self, obj: RescoreJob) -> str:
+        state = self._progress(obj)
+        share = f" ({100 * state.done / state.total:.1f} %)" if state.total else ""
+        return f"{state.done:,} / {state.total:,}{share}"
+
+    def eta(self, obj: RescoreJob) -> str:
+        state = self._progress(obj)
+        if state.finished:
+            return "done"
+        return state.eta.isoformat(timespec="seconds") if state.eta else "-"

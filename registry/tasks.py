@@ -14,6 +14,7 @@ from .services.audit import provider_audit_refresh
 from .services.collector import TransientCollectError, provider_stats_collect
 from .services.outcomes import outcomes_rollup
 from .services.recompute import recompute_drain, recompute_mark, recompute_run
+from .services.rescore import rescore_enqueue, rescore_jobs_resume
 from .services.rollups import rollup_drain
 
 
@@ -25,8 +26,19 @@ def recompute_trust_score(agent_id: int) -> str | None:
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def drain_recomputes() -> int:
-    """Recompute every agent marked pending (queued after a burst, and on the beat as a safety net)."""
+    """Recompute every agent marked pending (queued after a burst, and on the beat as a safety net).
+
+    On the beat it also resumes rescore jobs whose enqueue task was lost and settles their progress.
+    """
+    rescore_jobs_resume()
     return recompute_drain()
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def enqueue_rescore(job_id: int) -> int | None:
+    """Mark a rescore job's agents for the recompute queue (resumable; see services/rescore.py)."""
+    job = rescore_enqueue(job_id=job_id)
+    return None if job is None else job.total
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

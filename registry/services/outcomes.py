@@ -18,6 +18,7 @@ from .agents import agents_resolve
 from .idempotency import idempotent_run
 from .signatures import SignatureHeaders, SignedSubmission, submission_verify
 from .summaries import _ensure_active, canonical_digest, canonical_json_errors
+from .transactions import transaction_run_retrying
 from .validation import NormalisedOutcome, outcome_validate
 
 
@@ -72,8 +73,11 @@ def outcomes_ingest(
             rollup_mark(pairs=[(provider.pk, agent.pk)])
         return status, answer
 
-    return idempotent_run(
-        provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store, verify=verify
+    # A deadlock or serialization victim is rolled back whole and run again (bounded).
+    return transaction_run_retrying(
+        work=lambda: idempotent_run(
+            provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store, verify=verify
+        )
     )
 
 
@@ -125,6 +129,9 @@ def _store(
             problem="conflict",
             errors=conflicts,
         )
+    # Outcome ids in ascending order: two batches repeating the same ids in different orders wait
+    # on each other's unique index entries in one order, never in a cycle.
+    new.sort(key=lambda outcome: outcome.outcome_id)
     CheckOutcome.objects.bulk_create(new)
     answer = {"agent": agent.subject_id, "created": len(new), "replayed": replayed}
     return (201 if new else 200), answer

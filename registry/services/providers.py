@@ -15,7 +15,7 @@ from common.errors import ApplicationError, FieldError
 from common.keycache import KeyLookupCache
 from untrusted.fetch import validate_url
 
-from ..models import Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
+from ..models import Provider, ProviderApiKey, ProviderAuditEvent
 
 KEY_PREFIX = "trk_"
 
@@ -171,18 +171,16 @@ def provider_create(
     return provider, issued
 
 
-def _agents_reported_by(provider: Provider) -> list[int]:
-    return list(
-        VerificationSummary.objects.filter(provider=provider).values_list("agent_id", flat=True).distinct()
-    )
-
-
 @transaction.atomic
 def provider_set_status(
     *, provider: Provider, status: str, actor_label: str = "", actor=None, reason: str = ""
 ) -> Provider:
-    """Suspend or reinstate a provider; every agent it reported on is rescored after commit."""
-    from .recompute import recompute_mark
+    """Suspend or reinstate a provider; every agent it reported on is rescored after commit.
+
+    The rescore is a RescoreJob stored with the status change (services/rescore.py): a provider with
+    a million agents is marked in chunks, not as a million ids in this transaction.
+    """
+    from .rescore import rescore_start
 
     if status not in Provider.Status.values:
         raise ApplicationError(f"Unknown status {status!r}.")
@@ -200,7 +198,11 @@ def provider_set_status(
         actor_label=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
         reason=reason,
     )
-    recompute_mark(agent_ids=_agents_reported_by(provider))
+    rescore_start(
+        reason=f"provider {provider.slug} {action}",
+        provider=provider,
+        requested_by=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
+    )
     return provider
 
 

@@ -38,10 +38,11 @@ import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import kombu.exceptions
+import psycopg
 import redis.exceptions
 from django.conf import settings
 from django.core.cache import cache
@@ -68,7 +69,8 @@ SCHEDULING_ERRORS: tuple[type[BaseException], ...] = (
 
 _MARK_SQL = (
     "INSERT INTO registry_pendingrecompute (agent_id, requested_at, generation) VALUES {values} "
-    "ON CONFLICT (agent_id) DO UPDATE SET generation = registry_pendingrecompute.generation + 1"
+    "ON CONFLICT (agent_id) DO UPDATE SET generation = registry_pendingrecompute.generation + 1, "
+    "priority = 0"
 )
 
 
@@ -136,14 +138,18 @@ class Claim:
 
 
 def recompute_claim(*, batch: int = DRAIN_BATCH) -> Claim:
-    """Claim up to `batch` pending agents (oldest request first) under a lease; commits at once."""
+    """Claim up to `batch` pending agents under a lease; commits at once.
+
+    Changed inputs first (oldest request first), then the marks of a bulk rescore (RescoreJob).
+    """
     now = timezone.now()
     token = uuid.uuid4()
     with transaction.atomic():
         rows = list(
             PendingRecompute.objects.select_for_update(skip_locked=True)
             .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
-            .order_by("requested_at", "agent_id")
+            # The pending_claim_order index: read in this order and stop after a batch.
+            .order_by("priority", "requested_at", "agent_id")
             .values_list("agent_id", "generation")[:batch]
         )
         if rows:
@@ -163,7 +169,13 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
         return 0, 0
     started = timezone.now()
     with transaction.atomic():
-        agents = list(Agent.objects.select_related("latest_score").filter(pk__in=ids).order_by("pk"))
+        # The previous record's JSON is not needed (only its digest and configuration are compared).
+        agents = list(
+            Agent.objects.select_related("latest_score")
+            .defer("latest_score__record", "latest_score__inputs")
+            .filter(pk__in=ids)
+            .order_by("pk")
+        )
         results, fresh = trust_scores_prepare(agents=agents, now=started)
         # Agents before their marks, each in id order: writers that update an agent and then mark it
         # (the chain indexer) take the same order, so the two cannot wait on each other in a cycle.
@@ -183,13 +195,14 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
             .values_list("agent_id", "generation")
         )
         trust_scores_store(fresh=[(agent, score) for agent, score in fresh if agent.pk in held], now=started)
-        finished = timezone.now()
-        RecomputeRun.objects.bulk_create(
-            [
-                RecomputeRun(agent_id=agent.pk, started_at=started, finished_at=finished, changed=changed)
+        _runs_record(
+            runs=[
+                (agent.pk, changed)
                 for agent, (_, changed) in zip(agents, results, strict=True)
                 if agent.pk in held
-            ]
+            ],
+            started=started,
+            finished=timezone.now(),
         )
         done = [
             agent_id for agent_id, generation in held.items() if generation == claim.generations[agent_id]
@@ -201,6 +214,38 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
                 claim=None, claimed_until=None
             )
     return len(done), len(moved)
+
+
+_INSERT_RUNS = """
+INSERT INTO registry_recomputerun (agent_id, started_at, finished_at, changed)
+SELECT u.agent_id, %(started)s, %(finished)s, u.changed
+FROM unnest(%(agent)b::bigint[], %(changed)b::boolean[]) AS u(agent_id, changed)
+"""
+
+
+def _runs_record(*, runs: list[tuple[int, bool]], started: datetime, finished: datetime) -> None:
+    """One RecomputeRun per settled agent: one statement with array parameters on PostgreSQL."""
+    if not runs:
+        return
+    if connection.vendor != "postgresql":
+        RecomputeRun.objects.bulk_create(
+            [
+                RecomputeRun(agent_id=agent_id, started_at=started, finished_at=finished, changed=changed)
+                for agent_id, changed in runs
+            ]
+        )
+        return
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(
+            _INSERT_RUNS,
+            {
+                "started": started,
+                "finished": finished,
+                "agent": [agent_id for agent_id, _ in runs],
+                "changed": [changed for _, changed in runs],
+            },
+        )
 
 
 def recompute_drain(*, batch: int = DRAIN_BATCH, budget_seconds: float | None = None) -> int:

@@ -66,9 +66,16 @@ def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by:
         latest = ScoringConfig.objects.aggregate(v=Max("version"))["v"] or 0
         try:
             with transaction.atomic():
-                return ScoringConfig.objects.create(
+                config = ScoringConfig.objects.create(
                     version=latest + 1, params=canonical, digest=digest, note=note, created_by=created_by
                 )
+                if latest:
+                    # The newest configuration is the one in force: every score moves to it. (The
+                    # first one is made on first use, before anything was scored.)
+                    from .rescore import rescore_start
+
+                    rescore_start(reason=f"scoring configuration v{config.version}", requested_by=created_by)
+                return config
         except IntegrityError:
             continue  # another process took that version number; look again
     raise ApplicationError(
@@ -114,8 +121,91 @@ def latest_summaries_many(agent_ids: list[int]) -> dict[int, list[VerificationSu
     return by_agent
 
 
+@dataclass(frozen=True, slots=True)
+class SummaryRow:
+    """The columns of a stored summary that scoring reads, loaded without a model instance.
+
+    The drain scores hundreds of agents per batch; building a VerificationSummary (and its
+    Provider, and decoding its raw body) for each of their summaries cost more than the maths.
+    """
+
+    pk: int
+    agent_id: int
+    provider: Provider
+    window_end: datetime
+    received_at: datetime
+    allow_rate: float
+    block_rate: float
+    uncertain_rate: float | None
+    avg_confidence: float
+    total_checks: int
+    stake_distribution: dict[str, Any] | None
+
+
+_LATEST_ROWS = """
+SELECT DISTINCT ON (agent_id, provider_id)
+       id, agent_id, provider_id, window_end, received_at, allow_rate, block_rate, uncertain_rate,
+       avg_confidence, total_checks, stake_distribution
+FROM registry_verificationsummary
+WHERE agent_id = ANY(%(ids)b::bigint[])
+ORDER BY agent_id, provider_id, window_end DESC, id DESC
+"""
+
+
+def latest_summary_rows_many(agent_ids: list[int]) -> dict[int, list[SummaryRow]]:
+    """`latest_summaries_many` as plain rows: one query, no model instances, no raw bodies.
+
+    Same rows, same order (per agent, by provider slug); the providers are loaded once.
+    """
+    by_agent: dict[int, list[SummaryRow]] = {agent_id: [] for agent_id in agent_ids}
+    if connection.vendor != "postgresql":
+        for agent_id, stored in latest_summaries_many(agent_ids).items():
+            by_agent[agent_id] = [
+                SummaryRow(
+                    pk=row.pk,
+                    agent_id=row.agent_id,
+                    provider=row.provider,
+                    window_end=row.window_end,
+                    received_at=row.received_at,
+                    allow_rate=row.allow_rate,
+                    block_rate=row.block_rate,
+                    uncertain_rate=row.uncertain_rate,
+                    avg_confidence=row.avg_confidence,
+                    total_checks=row.total_checks,
+                    stake_distribution=row.stake_distribution,
+                )
+                for row in stored
+            ]
+        return by_agent
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_LATEST_ROWS, {"ids": agent_ids})
+        rows = cursor.fetchall()
+    providers = Provider.objects.in_bulk({row[2] for row in rows})
+    for pk, agent_id, provider_id, window_end, received, allow, block, uncertain, conf, checks, stake in rows:
+        by_agent[agent_id].append(
+            SummaryRow(
+                pk=pk,
+                agent_id=agent_id,
+                provider=providers[provider_id],
+                window_end=window_end,
+                received_at=received,
+                allow_rate=allow,
+                block_rate=block,
+                uncertain_rate=uncertain,
+                avg_confidence=conf,
+                total_checks=checks,
+                # Django loads jsonb as text on its connections (its JSONField decodes it).
+                stake_distribution=json.loads(stake) if isinstance(stake, str | bytes) else stake,
+            )
+        )
+    for summaries in by_agent.values():
+        summaries.sort(key=lambda row: row.provider.slug)
+    return by_agent
+
+
 def exclusion_reason(
-    summary: VerificationSummary, agent: Agent, now: datetime, max_age_days: float
+    summary: VerificationSummary | SummaryRow, agent: Agent, now: datetime, max_age_days: float
 ) -> str | None:
     """Why a provider's summary does not count for this agent, or None when it counts."""
     provider: Provider = summary.provider
@@ -184,7 +274,7 @@ def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> S
 
 def _inputs_from(
     agent: Agent,
-    rows: list[VerificationSummary],
+    rows: list[VerificationSummary] | list[SummaryRow],
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     now: datetime,
@@ -259,7 +349,7 @@ def trust_scores_prepare(
     config = scoring_config_current()
     params = scoring_params(config)
     ids = [agent.pk for agent in agents]
-    rows = latest_summaries_many(ids)
+    rows = latest_summary_rows_many(ids)
     feedback = feedback_summaries_many(ids, params.erc8004_feedback.rating_tag)
     results: list[tuple[TrustScore, bool]] = []
     fresh: list[tuple[Agent, TrustScore]] = []

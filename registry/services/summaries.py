@@ -29,6 +29,7 @@ from .agents import agents_resolve
 from .idempotency import idempotent_run
 from .recompute import recompute_drain_ensure, recompute_mark
 from .signatures import BATCH_AGENT, SignatureHeaders, SignedSubmission, submission_verify
+from .transactions import transaction_run_retrying
 from .validation import NormalisedSummary, summary_validate
 
 
@@ -182,8 +183,12 @@ def summaries_ingest(
             answer = results[0].to_dict()
         return (201 if created else 200), answer
 
-    return idempotent_run(
-        provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store, verify=verify
+    # Deadlock and serialization victims are rolled back whole and run again (bounded), so a
+    # client sees a conflict between concurrent batches only as a slower answer.
+    return transaction_run_retrying(
+        work=lambda: idempotent_run(
+            provider=provider, key=idempotency_key, fingerprint=fingerprint, store=store, verify=verify
+        )
     )
 
 
@@ -285,6 +290,10 @@ WITH incoming AS (
     SELECT %(provider)s, a.id, %(source)s, i.window_days, i.window_end, %(now)s, '', i.digest,
            i.raw::jsonb, i.allow, i.block, i.uncertain, i.confidence, i.checks, i.stake::jsonb
     FROM incoming i JOIN registry_agent a ON a.subject_id = i.subject_id
+    -- One lock order for every request: a window another batch is inserting is waited for in
+    -- ascending (agent, window) order, the order the marks below take too, so two batches naming
+    -- the same windows in different orders queue behind each other instead of deadlocking.
+    ORDER BY a.id, i.window_days, i.window_end
     ON CONFLICT ON CONSTRAINT unique_summary_window DO NOTHING
     RETURNING id, agent_id, window_days, window_end
 ), scheduled AS (
@@ -293,7 +302,7 @@ WITH incoming AS (
     -- agent ids: concurrent batches lock overlapping agents in one order and cannot deadlock.
     INSERT INTO registry_pendingrecompute (agent_id, requested_at, generation)
     SELECT agent_id, %(now)s, 1 FROM (SELECT DISTINCT agent_id FROM inserted) AS marked ORDER BY agent_id
-    ON CONFLICT (agent_id) DO UPDATE SET generation = registry_pendingrecompute.generation + 1
+    ON CONFLICT (agent_id) DO UPDATE SET generation = registry_pendingrecompute.generation + 1, priority = 0
 )
 SELECT n.id, n.agent_id, a.subject_id, n.window_days, n.window_end
 FROM inserted n JOIN registry_agent a ON a.id = n.agent_id
@@ -404,6 +413,8 @@ def _store_orm(
             conflicts.append(FieldError(_pointer(prefix, i, "updatedAt"), _conflict_message(earlier)))
     if conflicts:
         return stored
+    # Ascending (agent, window), the order of the PostgreSQL statement: see _INSERT_NEW_WINDOWS.
+    to_create.sort(key=lambda summary: (summary.agent.pk, summary.window_days, summary.window_end))
     for summary in VerificationSummary.objects.bulk_create(to_create):
         subject_id = summary.agent.subject_id
         stored[(subject_id, summary.window_days, summary.window_end)] = Ingested.of(
