@@ -265,6 +265,8 @@ def seed(agents: int, out: Path) -> None:
     template_rows = [agent_rows[t.pk] for t in templates]
     with transaction.atomic(), connection.cursor() as django_cursor:
         raw = django_cursor.cursor
+        # The per-statement bound (DB_STATEMENT_TIMEOUT_MS) is for requests, not for a bulk load.
+        raw.execute("SET LOCAL statement_timeout = 0")
         # Scores first: the agent rows point at them, and the agent trigger reads the score's
         # confidence (the foreign keys are deferred to the commit).
         score_ids: dict[int, int] = {}
@@ -613,6 +615,8 @@ def measure(n: int, args: argparse.Namespace, work: Path, scripts: dict[str, Pat
                     BATCH,
                 ),
             ):
+                # Requests still queued from the run before (the slow admin page) finish first.
+                base.wait_idle(pid)
                 run = base.wrk_run(
                     name=name,
                     base=url,

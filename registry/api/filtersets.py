@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 
 from common.pagination import KeysetOrdering, SortKey
@@ -74,7 +75,14 @@ class AgentFilterSet(django_filters.FilterSet):
         if value is None:
             return queryset
         # trust_rank is set exactly when the newest score is rated (its trigger, migration 0004).
-        return queryset.filter(trust_rank__isnull=not value)
+        if value:
+            return queryset.filter(trust_rank__isnull=False)
+        # Unrated agents are the NULL end of the score index the page walks: said with that index's
+        # own expression (scores are never below 0 nor 1000), it bounds the index range instead of
+        # filtering every rated agent read before them, and its statistics give the planner the share.
+        ordering = self.data.get("ordering") or DEFAULT_AGENT_ORDERING
+        null_as = RANK_NULL_ASC if ordering == "score" else RANK_NULL_DESC
+        return queryset.alias(_rank=Coalesce(F("trust_rank"), Value(null_as))).filter(_rank=null_as)
 
     def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         # icontains is UPPER(column::text) LIKE UPPER('%value%'): trigram indexes on exactly those
