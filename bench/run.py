@@ -33,7 +33,7 @@ TIME_LIMIT_S = float(os.environ.get("BENCH_TIME_LIMIT", 1800))
 
 # Also start granian and PostgreSQL (bench_hostile: the worst requests and their server CPU time): after
 # the in-process ones, before the long HTTP load.
-SERVER = ("hostile",)
+SERVER = ("hostile", "scale")
 
 
 def discover() -> list[str]:

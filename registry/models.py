@@ -6,11 +6,15 @@ update or delete a stored row, so every published score can be recomputed from w
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 
 SUBJECT_ID_RE = r"^[A-Za-z0-9._:;=@+\-]{1,255}$"
 ADDRESS_RE = r"^0x[0-9a-fA-F]{40}$"
@@ -46,6 +50,19 @@ class AppendOnlyModel(models.Model):
         raise AppendOnlyError(f"{type(self).__name__} rows are append-only")
 
 
+# Sort keys of the agent lists: a NULL key (unrated, never updated) stands for a value past every
+# real one in the direction sorted, so NULLs come last both ways and a plain row comparison
+# `(key, id) < (last key, last id)` finds the next page inside the index.
+RANK_NULL_DESC = Decimal("-1")  # scores are 0..100
+RANK_NULL_ASC = Decimal("1000")
+UPDATED_NULL_DESC = datetime(1, 1, 2, tzinfo=UTC)
+UPDATED_NULL_ASC = datetime(9999, 12, 30, tzinfo=UTC)
+RANK_DESC = Coalesce(F("trust_rank"), Value(RANK_NULL_DESC)).desc()
+RANK_ASC = Coalesce(F("trust_rank"), Value(RANK_NULL_ASC)).asc()
+UPDATED_DESC = Coalesce(F("trust_score_updated_at"), Value(UPDATED_NULL_DESC)).desc()
+UPDATED_ASC = Coalesce(F("trust_score_updated_at"), Value(UPDATED_NULL_ASC)).asc()
+
+
 class Agent(models.Model):
     """A subject of trust scoring (HCS-25 "subject")."""
 
@@ -72,9 +89,25 @@ class Agent(models.Model):
     )
     trust_score = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True, db_index=True)
     trust_score_updated_at = models.DateTimeField(null=True, blank=True)
+    # The lists' score sort key: trust_score when the newest score is rated (confidence above 0), else
+    # NULL, so unrated agents sort last (and `rated=` filters) through the same index. A database trigger
+    # (migration 0004) sets it from latest_score on every write of latest_score or trust_score, so each
+    # writer of scores keeps it right without knowing of it; it is never serialised.
+    trust_rank = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True, editable=False)
 
     class Meta:
         ordering: ClassVar = ["subject_id"]
+        # One index per list ordering (registry/api/filtersets.py AGENT_ORDERINGS builds the same
+        # expressions): NULL keys are COALESCEd past every real value, and the id tie-break runs in the
+        # key's direction, so a keyset page is one range of one index with no sort.
+        indexes: ClassVar = [
+            models.Index(RANK_DESC, F("id").desc(), name="agent_rank_desc"),
+            models.Index(RANK_ASC, F("id").asc(), name="agent_rank_asc"),
+            models.Index(F("registry"), RANK_DESC, F("id").desc(), name="agent_registry_rank_desc"),
+            models.Index(F("registry"), RANK_ASC, F("id").asc(), name="agent_registry_rank_asc"),
+            models.Index(UPDATED_DESC, F("id").desc(), name="agent_updated_desc"),
+            models.Index(UPDATED_ASC, F("id").asc(), name="agent_updated_asc"),
+        ]
         constraints: ClassVar = [
             models.UniqueConstraint(
                 fields=["chain_id", "erc8004_agent_id"],

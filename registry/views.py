@@ -9,17 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.paginator import Paginator
-from django.db.models import BooleanField, Exists, ExpressionWrapper, F, OuterRef, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db.models import Exists, OuterRef
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
 from attestations.selectors import agent_feedback_summarize, agent_publications_list, agent_registration_get
+from common.errors import ApplicationError
+from common.pagination import keyset_page
 from common.throttling import throttle_page
 
-from .api.filtersets import AgentFilterSet
+from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .models import Agent, Provider, TrustScore, VerificationSummary
 from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
 from .services.scoring import trust_score_compute
@@ -123,30 +124,44 @@ AGENTS_PER_PAGE = 25
 
 @throttle_page
 def agent_index(request: HttpRequest) -> HttpResponse:
-    """The directory: the API's filters (search, registry, provider, score range, rated) and pages."""
+    """The directory: the API's filters (search, registry, provider, score range, rated), its
+    orderings and its cursor pages (registry/api/filtersets.py, common/pagination.py)."""
     base = Agent.objects.select_related("latest_score")
     filters = AgentFilterSet(request.GET or None, queryset=base)
+    context: dict[str, Any] = {"filters": filters, "page": None, "registries": Agent.Registry.choices}
     if filters.is_bound and not filters.is_valid():
-        invalid: dict[str, Any] = {"filters": filters, "page": None, "registries": Agent.Registry.choices}
-        return render(request, "registry/index.html", invalid, status=400)
-    agents = filters.qs
-    if not request.GET.get("ordering"):
-        # Rated agents first by score; unrated ones (zero confidence) after them, never ranked as a 0.
-        agents = agents.order_by(
-            ExpressionWrapper(Q(latest_score__trust_confidence__gt=0), output_field=BooleanField()).desc(),
-            F("trust_score").desc(nulls_last=True),
-            "pk",
+        return render(request, "registry/index.html", context, status=400)
+    ordering_name = request.GET.get("ordering") or DEFAULT_AGENT_ORDERING
+    try:
+        page = keyset_page(
+            filters.qs,
+            ordering_name=ordering_name,
+            ordering=AGENT_ORDERINGS[ordering_name],
+            cursor=request.GET.get("cursor") or None,
+            limit=AGENTS_PER_PAGE,
         )
-    page = Paginator(agents, AGENTS_PER_PAGE).get_page(request.GET.get("page"))
+    except ApplicationError as error:
+        context["cursor_error"] = error.errors[0].detail if error.errors else error.detail
+        return render(request, "registry/index.html", context, status=error.status)
     query = request.GET.copy()
-    query.pop("page", None)
-    context: dict[str, Any] = {
-        "filters": filters,
-        "page": page,
-        "query": query.urlencode(),
-        "registries": Agent.Registry.choices,
-    }
+    query.pop("cursor", None)
+    context.update(
+        {
+            "page": page,
+            "next_query": _with_cursor(query, page.next_cursor),
+            "previous_query": _with_cursor(query, page.previous_cursor),
+        }
+    )
     return render(request, "registry/index.html", context)
+
+
+def _with_cursor(query: QueryDict, cursor: str | None) -> str | None:
+    """The directory's query string with `cursor` set, or None when there is no such page."""
+    if cursor is None:
+        return None
+    linked = query.copy()
+    linked["cursor"] = cursor
+    return linked.urlencode()
 
 
 PROVIDER_AGENTS_SHOWN = 50
@@ -162,13 +177,12 @@ def provider_page(request: HttpRequest, slug: str) -> HttpResponse:
     """
     provider = get_object_or_404(Provider, slug=slug)
     audit = provider_audit_stats(provider_ids=[provider.pk])[provider.pk]
-    # A semi-join (EXISTS on the summary_latest index) rather than join + DISTINCT: the ordered index
-    # walk stops after the first PROVIDER_AGENTS_SHOWN covered agents.
-    covered = VerificationSummary.objects.filter(agent_id=OuterRef("pk"), provider=provider)
+    # The directory's provider filter and best-first ordering (a semi-join down one index).
+    reported = VerificationSummary.objects.filter(agent=OuterRef("pk"), provider=provider)
     agents = (
-        Agent.objects.filter(Exists(covered))
+        Agent.objects.filter(Exists(reported))
         .select_related("latest_score")
-        .order_by(F("trust_score").desc(nulls_last=True), "pk")[:PROVIDER_AGENTS_SHOWN]
+        .order_by(*AGENT_ORDERINGS[DEFAULT_AGENT_ORDERING].order_by())[:PROVIDER_AGENTS_SHOWN]
     )
     context = {
         "provider": provider,

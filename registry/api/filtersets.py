@@ -5,26 +5,40 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db.models import F, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 
-from ..models import Agent
+from common.pagination import KeysetOrdering, SortKey
 
+from ..models import (
+    RANK_NULL_ASC,
+    RANK_NULL_DESC,
+    UPDATED_NULL_ASC,
+    UPDATED_NULL_DESC,
+    Agent,
+    Provider,
+    VerificationSummary,
+)
 
-class NullsLastOrderingFilter(django_filters.OrderingFilter):
-    """Unscored agents sort last whichever way the score is ordered."""
-
-    def filter(self, qs: QuerySet[Agent], value: list[str] | None) -> QuerySet[Agent]:
-        if not value:
-            return qs
-        exprs = []
-        for param in value:
-            field = self.get_ordering_value(param)
-            if field.startswith("-"):
-                exprs.append(F(field[1:]).desc(nulls_last=True))
-            else:
-                exprs.append(F(field).asc(nulls_last=True))
-        return qs.order_by(*exprs, "pk")
+# The list orderings (the `ordering` parameter): each ends in a unique key and matches one index of
+# Agent (registry/models.py), NULL keys standing past every real value so they come last both ways.
+# Score orderings sort on trust_rank (NULL for unrated agents), so unrated agents come last, as
+# `rated=false` selects them; ties break by id in the ordering's direction.
+AGENT_ORDERINGS: dict[str, KeysetOrdering] = {
+    "-score": KeysetOrdering((SortKey("trust_rank", RANK_NULL_DESC), SortKey("pk")), descending=True),
+    "score": KeysetOrdering((SortKey("trust_rank", RANK_NULL_ASC), SortKey("pk")), descending=False),
+    "-updated": KeysetOrdering(
+        (SortKey("trust_score_updated_at", UPDATED_NULL_DESC), SortKey("pk")), descending=True
+    ),
+    "updated": KeysetOrdering(
+        (SortKey("trust_score_updated_at", UPDATED_NULL_ASC), SortKey("pk")), descending=False
+    ),
+    # subject_id is unique: its own index orders it.
+    "-subject": KeysetOrdering((SortKey("subject_id"),), descending=True),
+    "subject": KeysetOrdering((SortKey("subject_id"),), descending=False),
+}
+DEFAULT_AGENT_ORDERING = "-score"
 
 
 class AgentFilterSet(django_filters.FilterSet):
@@ -38,8 +52,10 @@ class AgentFilterSet(django_filters.FilterSet):
         method="filter_rated", label="Rated (an input counted: confidence above 0) or not yet rated"
     )
     q = django_filters.CharFilter(method="filter_q", label="Subject id or name contains")
-    ordering = NullsLastOrderingFilter(
-        fields=(("trust_score", "score"), ("subject_id", "subject"), ("trust_score_updated_at", "updated")),
+    ordering = django_filters.ChoiceFilter(
+        choices=[(name, name) for name in AGENT_ORDERINGS],
+        method="filter_ordering",
+        label="Sort order (default -score: best first; unrated and unscored agents last either way)",
     )
 
     class Meta:
@@ -47,16 +63,34 @@ class AgentFilterSet(django_filters.FilterSet):
         fields = ["registry", "protocol"]
 
     def filter_provider(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
-        return queryset.filter(summaries__provider__slug=value).distinct()
+        # A semi-join: EXISTS probes the (agent, provider, window) index once per agent considered,
+        # where a join would read every summary of the provider and de-duplicate agents.
+        provider_id = Provider.objects.filter(slug=value).values_list("pk", flat=True).first()
+        if provider_id is None:
+            return queryset.none()
+        reported = VerificationSummary.objects.filter(agent=OuterRef("pk"), provider_id=provider_id)
+        return queryset.filter(Exists(reported))
 
     def filter_rated(self, queryset: QuerySet[Agent], name: str, value: bool | None) -> QuerySet[Agent]:
         if value is None:
             return queryset
-        rated = Q(latest_score__trust_confidence__gt=0)
-        return queryset.filter(rated) if value else queryset.exclude(rated)
+        # trust_rank is set exactly when the newest score is rated (its trigger, migration 0004).
+        if value:
+            return queryset.filter(trust_rank__isnull=False)
+        # Unrated agents are the NULL end of the score index the page walks: said with that index's
+        # own expression (scores are never below 0 nor 1000), it bounds the index range instead of
+        # filtering every rated agent read before them, and its statistics give the planner the share.
+        ordering = self.data.get("ordering") or DEFAULT_AGENT_ORDERING
+        null_as = RANK_NULL_ASC if ordering == "score" else RANK_NULL_DESC
+        return queryset.alias(_rank=Coalesce(F("trust_rank"), Value(null_as))).filter(_rank=null_as)
 
     def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
+        # icontains is UPPER(column::text) LIKE UPPER('%value%'): trigram indexes on exactly those
+        # expressions (migration 0004, PostgreSQL) answer it.
         return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
+
+    def filter_ordering(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
+        return queryset.order_by(*AGENT_ORDERINGS[value].order_by())
 
 
 class EmptyFilterValueExtension(DjangoFilterExtension):

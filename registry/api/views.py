@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import ApplicationError, FieldError, validation_error
+from common.pagination import KeysetPagination
 from common.throttling import ReadThrottle
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
@@ -28,7 +29,7 @@ from ..services.scoring import scoring_config_current, trust_score_compute
 from ..services.signatures import SignatureHeaders
 from ..services.summaries import summaries_ingest
 from .authentication import IsProvider, ProviderPrincipal
-from .filtersets import AgentFilterSet
+from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .serializers import (
     AgentCreateSerializer,
     AgentSerializer,
@@ -227,9 +228,13 @@ class AgentListView(generics.ListCreateAPIView):
     serializer_class = AgentSerializer
     filterset_class = AgentFilterSet
     throttle_classes = [ReadThrottle]
+    # Cursor pages: each page is one index range, whatever the number of agents (common/pagination.py).
+    pagination_class = KeysetPagination
+    keyset_orderings = AGENT_ORDERINGS
+    default_ordering = DEFAULT_AGENT_ORDERING
 
     def get_queryset(self) -> QuerySet[Agent]:
-        return Agent.objects.order_by(F("trust_score").desc(nulls_last=True), "pk")
+        return Agent.objects.order_by(*AGENT_ORDERINGS[DEFAULT_AGENT_ORDERING].order_by())
 
     def get_permissions(self) -> list[Any]:
         return [IsProvider()] if self.request.method == "POST" else [AllowAny()]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -156,9 +158,18 @@ def test_it_searches_filters_and_pages_the_directory(agent_with_providers: str) 
     rated = client.get("/agents/?rated=true").content.decode()
     assert "Page agent" in rated and "Bulk" not in rated
     unrated = client.get("/agents/?rated=false&registry=other").content.decode()
-    assert "Page agent" not in unrated and "page 1 of 2" in unrated
-    second = client.get("/agents/?rated=false&registry=other&page=2").content.decode()
-    assert "rated=false&amp;registry=other&amp;page=1" in second
+    assert "Page agent" not in unrated and 'rel="prev"' not in unrated
+    # Cursor pages, as in the API: the next link keeps the filters and carries the cursor.
+    following = re.search(r'href="\?([^"]+)" rel="next"', unrated)
+    assert following is not None
+    next_query = unescape(following.group(1))
+    assert "rated=false" in next_query and "registry=other" in next_query and "cursor=" in next_query
+    second = client.get(f"/agents/?{next_query}").content.decode()
+    assert 'rel="prev"' in second and 'rel="next"' not in second
+    shown = re.findall(r">Bulk (\d+)<", unrated) + re.findall(r">Bulk (\d+)<", second)
+    assert sorted(shown, key=int) == [str(n) for n in range(AGENTS_PER_PAGE + 2)]
+    tampered = client.get(f"/agents/?{next_query}x")
+    assert tampered.status_code == 400 and "cursor" in tampered.content.decode()
     assert "Page agent" in client.get("/agents/?provider=fair").content.decode()
     assert "Page agent" not in client.get("/agents/?min_score=101").content.decode()
     bad = client.get("/agents/?min_score=lots")

@@ -54,8 +54,8 @@ def subjects(api: APIClient, query: str) -> list[str]:
 
 
 def test_it_lists_agents_with_their_scores(api: APIClient, population: dict[str, float | None]) -> None:
-    data = api.get("/api/v1/agents").json()
-    assert data["count"] == 4
+    data = api.get("/api/v1/agents?count=exact").json()
+    assert data["count"] == 4 and data["countCapped"] is False
     assert {a["subjectId"]: a["trustScore"] for a in data["results"]} == population
     alpha = next(a for a in data["results"] if a["subjectId"] == "alpha")
     assert alpha["registry"] == "hcs-10" and alpha["name"] == "Alpha Bot"
@@ -221,4 +221,4 @@ def test_it_registers_agents_for_providers_only(
     bad = client.post("/api/v1/agents", {**body, "subjectId": "x y"}, format="json")
     assert bad.status_code == 400
     assert [e["field"] for e in bad.json()["errors"]] == ["subjectId"]
-    assert api.get("/api/v1/agents?registry=hcs-10").json()["count"] == 1
+    assert api.get("/api/v1/agents?registry=hcs-10&count=exact").json()["count"] == 1
