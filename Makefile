@@ -23,13 +23,14 @@ ENGINE_SOURCES := $(shell find verification/engine -name '*.py' 2>/dev/null)
 prereqs:
 	@PYTHON=$(PYTHON) sh .ci/check-prereqs
 
-# editable_mode=compat: the project's root goes on sys.path through a .pth file. The default mode
-# installs an import hook for our many top-level packages and prints a warning banner on every install.
+# setuptools prints an "Editable installation ... be careful with folders" banner on every editable
+# install of a project with several top-level packages (ours is a flat layout on purpose); it is
+# information, not a problem, so pip is told not to show it. (editable_mode=compat prints another.)
 $(STAMP): pyproject.toml setup.py mypyc-build.ini $(ENGINE_SOURCES)
 	@PYTHON=$(PYTHON) sh .ci/check-prereqs
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	PYTHONWARNINGS='ignore:Editable installation' $(PIP) install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP) node
