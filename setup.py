@@ -44,6 +44,7 @@ COMPILED = [
     "verification/engine/safety/injection.py",
     "verification/engine/safety/injection_rules.py",
     "verification/engine/safety/pii.py",
+    "verification/engine/safety/pii_names.py",
     "verification/engine/safety/pii_types.py",
     "verification/engine/safety/prefilter.py",
     "verification/engine/safety/risk.py",

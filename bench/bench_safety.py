@@ -304,7 +304,7 @@ def compatible(predicted: str | None, gold: str) -> bool:
         predicted == gold
         or (predicted == "generic_secret" and gold in CREDENTIALS)
         or (gold == "phone" and predicted in PHONES)
-        or (gold == "location" and predicted == "postal_address")
+        or (gold == "location" and predicted in ("postal_address", "location"))
     )
 
 
@@ -552,6 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run PII on bench/corpora/generated/ (make_pii_generated.py: Faker values)",
     )
+    parser.add_argument("--pii-only", action="store_true", help="run the PII comparisons only")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument(
         "--cpu", type=int, default=None, help="the CPU both tools run on (default: the first one allowed)"
@@ -568,17 +569,22 @@ def main(argv: list[str] | None = None) -> int:
         "pii_prefilter_ready": prepare_pii_prefilter(timeout=None),
     }
     for split in args.splits:
-        results["injection"][split] = bench_injection(
-            load(CORPORA / f"injection_{split}.jsonl"), args.repeats
-        )
+        if not args.pii_only:
+            results["injection"][split] = bench_injection(
+                load(CORPORA / f"injection_{split}.jsonl"), args.repeats
+            )
         results["pii"][split] = bench_pii(load(CORPORA / f"pii_{split}.jsonl"), args.repeats)
         generated = CORPORA / "generated" / f"pii_{split}.jsonl"
         if args.generated and generated.exists():
             results["pii"][f"generated_{split}"] = bench_pii(load(generated), args.repeats)
+    # The second hold-out, from presidio-evaluator's templates and people (make_pii_generated.py --presidio).
+    presidio = CORPORA / "generated" / "pii_presidio.jsonl"
+    if args.generated and presidio.exists():
+        results["pii"]["generated_presidio"] = bench_pii(load(presidio), args.repeats)
     dev_texts = [r["text"] for r in load(CORPORA / "injection_dev.jsonl") if r["label"] == "benign"]
     dev_texts += [r["text"] for r in load(CORPORA / "pii_dev.jsonl")]
     results["long_document"] = bench_long_document(dev_texts, min(args.repeats, 3))
-    if args.halueval.exists():
+    if args.halueval.exists() and not args.pii_only:
         results["risk"] = bench_risk(halueval_rows(args.halueval), args.repeats)
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=False).stdout.strip()
     version = json.loads((ROOT / "node_modules" / "llmverify" / "package.json").read_text())["version"]

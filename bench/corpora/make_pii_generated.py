@@ -13,6 +13,9 @@ Types are the engine's names where it has one, and ``person`` / ``location`` for
 their recall is measured anyway, so the report shows what a redactor still lets through.
 
 Run:  python bench/corpora/make_pii_generated.py   (needs the ``bench`` extra: Faker)
+      python bench/corpora/make_pii_generated.py --presidio   (also ``generated/pii_presidio.jsonl``, a
+      second hold-out from presidio-evaluator's templates and people: ``pip install --no-deps
+      presidio-evaluator==0.3.2``)
 """
 
 # ruff: noqa: E501  (the template tables keep one template per line)
@@ -22,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 import string
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -196,12 +200,146 @@ def write(name: str, seed: int, locales: list[str], templates: list[str], lines:
     return path
 
 
+# --- a second hold-out from presidio-evaluator's data (issue 16) -------------------------------------
+# Its sentence templates and its FakeNameGenerator.com people (names, streets and towns of 30 countries,
+# not Faker's lists) are read from the installed package; Faker (seeded) fills the other slots.  The
+# detector's rules were written without reading these templates: the set is measured, never tuned on.
+# Slot -> our type ("" = filled but not PII here: organisations, ages, jobs, dates, nationalities).
+_PRESIDIO_SLOTS = {
+    "person": "person", "name": "person", "first_name": "person", "last_name": "person",
+    "name_female": "person", "name_male": "person", "first_name_male": "person",
+    "first_name_female": "person", "first_name_nonbinary": "person", "last_name_male": "person",
+    "last_name_female": "person", "city": "location", "country": "location", "address": "location",
+    "street_name": "location", "building_number": "location", "secondary_address": "location",
+    "postcode": "location", "zipcode": "location", "state_abbr": "location", "email": "email",
+    "phone_number": "phone", "credit_card_number": "payment_card", "iban": "iban", "ssn": "us_ssn",
+    "ip_address": "ipv4", "url": "url", "date_of_birth": "date_of_birth",
+    "us_driver_license": "drivers_license",
+}  # fmt: skip
+
+
+def _presidio_data() -> tuple[list[str], list[dict[str, str]], list[str]]:
+    """presidio-evaluator's templates, people and driver's licence numbers (``pip install presidio-evaluator --no-deps``)."""
+    import csv
+    import importlib.util
+
+    spec = importlib.util.find_spec("presidio_evaluator")  # found, not imported: its __init__ needs spaCy
+    if spec is None or spec.origin is None:
+        raise SystemExit("pip install --no-deps 'presidio-evaluator==0.3.2' first")
+    raw = Path(spec.origin).parent / "data_generator" / "raw_data"
+    templates = [
+        t.strip() for t in (raw / "templates.txt").read_text(encoding="utf-8").splitlines() if t.strip()
+    ]
+    with (raw / "FakeNameGenerator.com_3000.csv").open(encoding="utf-8-sig") as handle:
+        people = list(csv.DictReader(handle))
+    licences = (raw / "us_driver_licenses.csv").read_text(encoding="utf-8").split()[1:]
+    return templates, people, licences
+
+
+def _presidio_value(
+    slot: str, person: dict[str, str], fake: Faker, rng: random.Random, licences: list[str]
+) -> str:
+    street = person["StreetAddress"]
+    number, _, street_name = street.partition(" ") if street[:1].isdigit() else ("", "", street)
+    values = {
+        "person": f"{person['GivenName']} {person['Surname']}",
+        "name": f"{person['GivenName']} {person['MiddleInitial']}. {person['Surname']}"
+        if rng.random() < 0.2
+        else f"{person['GivenName']} {person['Surname']}",
+        "first_name": person["GivenName"],
+        "last_name": person["Surname"],
+        "city": person["City"],
+        "country": person["CountryFull"],
+        "address": f"{street}, {person['City']}, {person['ZipCode']}",
+        "street_name": street_name,
+        "building_number": number or str(rng.randint(1, 300)),
+        "postcode": person["ZipCode"],
+        "zipcode": person["ZipCode"],
+        "state_abbr": person["State"],
+        "secondary_address": fake.secondary_address(),
+        "email": fake.email(),
+        "phone_number": fake.phone_number(),
+        "credit_card_number": fake.credit_card_number(),
+        "iban": fake.iban(),
+        "ssn": _ssn(rng),
+        "ip_address": fake.ipv4_public(),
+        "url": fake.url(),
+        "us_driver_license": rng.choice(licences),
+        "date_of_birth": fake.date_of_birth(minimum_age=18, maximum_age=90).strftime("%B %d, %Y"),
+        "organization": fake.company(),
+        "age": str(rng.randint(18, 90)),
+        "year": str(rng.randint(1950, 2024)),
+        "job": fake.job(),
+        "nationality": fake.country(),
+        "date_time": fake.date_time().strftime("%Y-%m-%d %H:%M"),
+        "day_of_week": fake.day_of_week(),
+        "prefix": fake.prefix(),
+        "prefix_male": fake.prefix_male(),
+        "prefix_female": fake.prefix_female(),
+    }
+    if slot.startswith(("first_name_", "name_")):
+        return person["GivenName"] if slot.startswith("first") else values["person"]
+    if slot.startswith("last_name_"):
+        return person["Surname"]
+    if slot in ("nation_woman", "nation_plural"):
+        return fake.country()
+    return values.get(slot, fake.word())
+
+
+def write_presidio(seed: int = 47, lines: int = 1_000) -> Path:
+    """``generated/pii_presidio.jsonl``: presidio-evaluator's templates filled with its own people."""
+    templates, people, licences = _presidio_data()
+    rng = random.Random(seed)
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    rows: list[dict[str, object]] = []
+    for i in range(lines):
+        template, person = rng.choice(templates), rng.choice(people)
+        text = ""
+        entities: list[dict[str, object]] = []
+        pos = 0
+        while (open_ := template.find("{{", pos)) >= 0:
+            close = template.index("}}", open_)
+            text += template[pos:open_]
+            slot = template[open_ + 2 : close].strip()
+            value = _presidio_value(slot, person, fake, rng, licences)
+            kind = _PRESIDIO_SLOTS.get(slot, "")
+            last = entities[-1] if entities else None
+            # Adjacent slots of one kind ("{{first_name}} {{last_name}}", "{{building_number}} {{street_name}}")
+            # are one value.
+            if (
+                kind
+                and last is not None
+                and last["type"] == kind
+                and text[int(str(last["end"])) :].strip(" ,") == ""
+            ):
+                last["end"] = len(text) + len(value)
+                last["value"] = text[int(str(last["start"])) :] + value
+            elif kind and value:
+                entities.append(
+                    {"type": kind, "start": len(text), "end": len(text) + len(value), "value": value}
+                )
+            text += value
+            pos = close + 2
+        text += template[pos:]
+        row: dict[str, object] = {"id": f"presidio-{i}", "text": text, "entities": entities}
+        if not entities:
+            row["lookalike"] = "no_pii_slot"  # a template whose slots hold no PII (organisations, ages)
+        rows.append(row)
+    OUT.mkdir(exist_ok=True)
+    path = OUT / "pii_presidio.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
 def main() -> None:
     # The hold-out adds locales (and so phone and address layouts) the dev part never shows.
     print(write("dev", 11, ["en_US", "en_GB", "de_DE"], DEV_TEMPLATES, 600))
     print(
         write("holdout", 29, ["en_US", "en_GB", "de_DE", "fr_FR", "en_AU", "en_IN"], HOLDOUT_TEMPLATES, 600)
     )
+    if "--presidio" in sys.argv:
+        print(write_presidio())
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ MODULES = [
     "verification.engine.safety.injection",
     "verification.engine.safety.injection_rules",
     "verification.engine.safety.pii",
+    "verification.engine.safety.pii_names",
     "verification.engine.safety.prefilter",
     "verification.engine.safety.risk",
     "verification.engine.safety.scan",

@@ -134,6 +134,8 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "ipv6": ("host {v}", "2001:db8::8a2e:370:7334"),
     "mac_address": ("device {v}", "00:1A:2B:3C:4D:5E"),
     "postal_address": ("Ship to {v}.", "742 Evergreen Terrace, Springfield, OR 97403"),
+    "person": ("Dear {v}, thanks for writing.", "Ilse Marchetti"),
+    "location": ("She lives in {v} now.", "Lisbon"),
     "date_of_birth": ("DOB: {v}", "1984-03-12"),
     "eth_address": ("wallet {v}", to_checksum_address("0x" + "5aae" * 10)),
     "btc_address": ("btc {v}", _btc()),

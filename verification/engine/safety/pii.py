@@ -2,7 +2,9 @@
 
 ``detect_pii`` finds candidates of every type, keeps those whose checksum or format check passes and
 whose required context is present, gives each a confidence, and resolves overlaps in favour of the more
-specific type.  ``redact_pii`` replaces the matches by placeholders that are stable: the same value gets
+specific type.  Person names and places come from ``pii_names`` (gazetteers and cues) and lose every
+overlap to a typed value.
+``redact_pii`` replaces the matches by placeholders that are stable: the same value gets
 the same placeholder everywhere in a text (``[EMAIL_1]`` twice), and with a ``key`` the placeholder is
 a keyed hash of the value, stable across texts (``[EMAIL_3f9a0c12]``) without revealing it.
 """
@@ -21,6 +23,7 @@ from typing import Any, cast
 from ..text import lower
 from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
+from .pii_names import NAME_TYPES, find_names
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
 
@@ -35,7 +38,9 @@ __all__ = [
 ]
 
 #: Every type name ``detect_pii`` can report, sorted.
-PII_TYPE_NAMES: tuple[str, ...] = tuple(sorted({t.name for t in PII_TYPES}))
+PII_TYPE_NAMES: tuple[str, ...] = tuple(sorted({t.name for t in PII_TYPES} | set(NAME_TYPES)))
+# Names and places lose every overlap: a street in a postal address, a name inside an e-mail address.
+_NAME_PRIORITY = -1
 
 _DEFAULT_MIN_CONFIDENCE = 0.5
 # How far past a context word an ambiguous value may start, plus room for the value itself.
@@ -51,7 +56,9 @@ class PiiMatch:
     """One PII value found in a text: its type, character span, confidence and the check it passed.
 
     ``check`` names the checksum or format validation that passed ("luhn", "iban_mod97", ...), or is
-    empty when the type has none; ``context`` tells whether a context word was found before it.
+    empty when the type has none; for a ``person`` or ``location`` it names the evidence ("title",
+    "cue+gazetteer", "first_name+surname", see ``pii_names``).  ``context`` tells whether a context
+    word was found before it.
 
     The constructor is written out rather than generated (``init=False``): compiled with mypyc, a
     generated ``__init__`` stays interpreted Python.  It takes the same parameters as the generated one
@@ -756,6 +763,22 @@ def detect_pii(
             key = (match.type, match.start, match.end)
             if key not in found or found[key][1].confidence < match.confidence:
                 found[key] = (kind.priority, match)
+    if wanted is None or "person" in wanted or "location" in wanted:
+        for name in find_names(text):
+            if name.confidence >= min_confidence and (wanted is None or name.type in wanted):
+                found[(name.type, name.start, name.end)] = (
+                    _NAME_PRIORITY,
+                    PiiMatch(
+                        name.type,
+                        NAME_TYPES[name.type],
+                        name.start,
+                        name.end,
+                        name.value,
+                        name.confidence,
+                        name.evidence,
+                        name.evidence != "first_name+surname" and name.evidence != "first_name",
+                    ),
+                )
     if len(found) <= 1:
         return [match for _, match in found.values()]  # nothing to resolve
     return _resolve(list(found.values()))

@@ -340,6 +340,49 @@ def _nino(value: str) -> tuple[float, str] | None:
     return 0.85, "nino_rules"
 
 
+# Words that number things other than houses: "Order 12, 12345 Items" is not an address.
+_NOT_A_STREET = frozenset(
+    {
+        "order",
+        "invoice",
+        "ticket",
+        "case",
+        "item",
+        "version",
+        "page",
+        "step",
+        "section",
+        "chapter",
+        "table",
+        "figure",
+        "room",
+        "line",
+        "row",
+        "build",
+        "release",
+        "issue",
+        "ref",
+        "reference",
+        "note",
+        "slide",
+        "part",
+        "unit",
+        "question",
+        "task",
+        "sprint",
+        "week",
+        "day",
+        "level",
+    }
+)
+
+
+def _street_number_town(value: str) -> tuple[float, str] | None:
+    """A "Street 12, 12345 Town" candidate whose first word numbers something else is not an address."""
+    first = lower(value.split(None, 1)[0])
+    return None if first in _NOT_A_STREET else (0.75, "street_postcode_town")
+
+
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
@@ -356,6 +399,11 @@ _DATE = (
 # An address written out to the postcode: number and street (any suffix), town, then a US state and ZIP
 # code or a UK postcode; the tail is what makes it an address, so the street may end in any word.
 _ZIP_OR_POSTCODE = r"(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})"
+# US state and territory codes, for "Town, ST 12345".
+_US_STATE = r"(?:A[KLRSZ]|C[AOT]|D[CE]|F[LM]|G[AU]|HI|I[ADLN]|K[SY]|LA|M[ADEINOPST]|N[CDEHJMVY]|O[HKR]|P[AR]|RI|S[CD]|T[NX]|UT|V[AIT]|W[AIVY])"
+# A town after a postcode: a capitalised word, then hyphenated parts or up to two more capitalised words
+# ("Duhamel-les-Bains", "Bad Brückenau").  ``[^\W\d_a-z]``: a letter that is not a lower-case ASCII one.
+_TOWN = r"[^\W\d_a-z][\w']{1,30}(?:-[\w']{1,30}|\s[^\W\d_a-z][\w'\-]{1,30}){0,3}"
 # The street words of German-style addresses ("Lindenweg 12, 10115 Berlin"): the street, one
 # word, comes before the house number.
 # (The patterns themselves stay ASCII, "Stra\w{1,2}e" for "Straße": the hyperscan prefilter projects texts
@@ -432,6 +480,19 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,5}[A-Z]?\s+(?:(?:[A-Z][a-z]{1,20}|\d{1,3}(?:st|nd|rd|th)|[NSEW]|NE|NW|SE|SW)\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?"), 0.75, priority=1, min_digits=1, gate=_STREET_WORDS),
     PiiType("postal_address", "location", _c(r"[A-Z](?<![\w\-].)[\w\-]{1,40}(?:[Ss]tra\w{1,2}e|[Ss]tr\.|[Ww]eg|[Gg]asse|[Aa]llee|[Pp]latz|[Dd]amm|[Uu]fer)\s+\d{1,4}[a-z]?(?:[\-/]\d{1,4})?(?:,\s*\d{5}\s+\w[\w\-]{1,30}(?:\s\w[\w\-]{1,30}){0,2})?(?![\w\-])"), 0.75, priority=1, min_digits=1, gate=_STRASSE_WORDS),
     PiiType("postal_address", "location", _c(rf"(?:(?:Flat|Studio|Apartment|Apt\.?|Unit|Suite)\s+\d{{1,5}}[A-Za-z]?,\s*(?:\d{{1,6}}[A-Z]?\s+)?|\d(?<!\w.)\d{{0,5}}[A-Z]?\s+)(?:[A-Z][a-z]{{1,20}}\s+){{0,3}}[A-Z][a-z]{{1,20}},\s*(?:[A-Z][a-z]{{1,20}}\s+){{0,2}}[A-Z][a-z]{{1,20}},\s*{_ZIP_OR_POSTCODE}\b"), 0.75, priority=1, min_digits=2),
+    # International layouts (issue 16): French streets ("6, rue Hamon, 16804 Sainte-Foy"), street and
+    # house number then a 5-digit or Dutch postcode ("Calle Mayor 5, 28013 Madrid"), Indian PIN codes
+    # after the town ("28, MG Road, Malda-374605"), Australian states ("1/56 Smith St, Hove, SA 5048")
+    # and US military mail ("PSC 1234, Box 567, APO AE 09012").  Each ends in what only an address ends in.
+    PiiType("postal_address", "location", _c(rf"(?:\d(?<!\w.)\d{{0,3}}(?:\s?(?:bis|ter))?,?\s+)?(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Cc]hemin|[Pp]lace|[Aa]ll\wes?|[Ii]mpasse|[Qq]uai|[Rr]oute|[Cc]ours|[Pp]assage)\s+(?:[\w'\-]{{1,30}}\s+){{0,5}}?[\w'\-]{{1,30}},\s*\d{{5}}\s+{_TOWN}"), 0.75, priority=1, min_digits=5, needs_digit=True),
+    PiiType("postal_address", "location", _c(rf"[A-Z](?<![\w\-].)[\w'\-]{{1,30}}(?:\s(?:[A-Z][\w'\-]{{0,30}}|d[aeiou]|de[ils]|della|dos|das|van|von|der|den|la|le|y)){{0,3}}\s\d{{1,4}}[a-z]?(?:[/\-]\d{{1,4}})?,\s*(?:\d{{5}}|\d{{4}}\s?[A-Z]{{2}})\s+{_TOWN}"), 0.75, _street_number_town, priority=1, min_digits=5),
+    PiiType("postal_address", "location", _c(r"\d(?<!\w.)[\d/\-]{0,6}[A-Z]?,\s*(?:[^\W\d_][\w.'\- ]{1,40},\s*){1,3}[^\W\d_][\w. ]{1,30}?(?:\s*-\s*|\s+)[1-9]\d{5}(?![\d\-])"), 0.75, priority=1, min_digits=7),
+    PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,4}(?:/\d{1,5})?[A-Z]?\s+(?:[A-Z][a-z]{1,20}\s+){0,3}[A-Z][a-z]{1,20},\s*(?:[A-Z][a-z]{1,20}\s+){0,2}[A-Z][a-z]{1,20},?\s+(?:ACT|NSW|NT|QLD|SA|TAS|VIC|WA),?\s+\d{4}(?![\d\-])"), 0.75, priority=1, min_digits=5),
+    # Without a house number: street, town and UK postcode ("Chambers Pike, Hove, BN3 2AB"); a US town,
+    # state and ZIP code ("Springfield, IL 62704").
+    PiiType("postal_address", "location", _c(r"[A-Z](?<!\w.)[a-z]{1,20}(?:\s+[A-Z][a-z]{1,20}){0,3},\s*(?:[A-Z][a-z]{1,20}\s+){0,2}[A-Z][a-z]{1,20},?\s+[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b"), 0.75, priority=1, min_digits=2),
+    PiiType("postal_address", "location", _c(rf"[A-Z](?<!\w.)[a-z]{{1,20}}(?:\s[A-Z][a-z]{{1,20}}){{0,2}},\s*{_US_STATE}\s+\d{{5}}(?:-\d{{4}})?(?![\d\-])"), 0.75, priority=1, min_digits=5),
+    PiiType("postal_address", "location", _c(r"(?:PSC|Unit|USNS|USNV|USS|USCGC|CMR)\s+[\w ]{1,30},\s*(?:Box\s+\d{1,5},\s*)?(?:APO|FPO|DPO)\s+A[AEP]\s+\d{5}(?!\d)"), 0.8, priority=1, min_digits=5, gate=("APO", "FPO", "DPO")),
     PiiType("date_of_birth", "personal", _c(_DATE, _I), 0.9, _dob, _c(r"\b(?:dob|d\.o\.b|date\s+of\s+birth|birth\s*date|birthday|born(?:\s+on)?)\b", _I), True, context_window=25, priority=2, min_digits=4, context_gate=("dob", "d.o.b", "birth", "born",), memo=False),
     # --- network and devices -------------------------------------------------------------------------
     PiiType("ipv4", "network", _c(r"\d(?<![\w.].)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?!\w|\.\w|-[A-Za-z]|\+\w)"), 0.85, _ipv4, negative_context=_c(r"(?:\b(?:version|versions|ver|v|release|section|sections|chapter|rule|clause|figure|table|step|build|firmware|update|updated|upgrade|upgraded|patch|package|driver|sdk|library|bump|bumped|pin|pinned|tag)(?:\s+(?:to|from|is|was|of))?\W{0,3}|\b(?:upgrad|updat|bump)\w{0,3}(?:\s+[\w\-]{1,20}){0,3}\s+to\W{0,3}|@|[=~]=|§\W{0,3})$", _I), priority=1, gate=(".",), min_digits=4),

@@ -1,0 +1,138 @@
+"""Person names and places (issue 16): gazetteers plus cues, no model."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verification.engine.safety import detect_pii, redact_pii
+from verification.engine.safety.pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
+from verification.engine.safety.pii_names import find_names
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(m.type, m.value) for m in detect_pii(text) if m.type in ("person", "location")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Dear Ms Okafor, your parcel is held.", [("person", "Okafor")]),
+        ("My name is Tobiah Wrenfield and I need a refund.", [("person", "Tobiah Wrenfield")]),
+        ("Patient Margaret Oyelaran, DOB 1950-02-11.", [("person", "Margaret Oyelaran")]),
+        ("The ticket was opened by Kevin Marsh yesterday.", [("person", "Kevin Marsh")]),
+        ("Yesterday Laura Fernsby asked for the invoice.", [("person", "Laura Fernsby")]),
+        ("Regards,\nPriya Raman", [("person", "Priya Raman")]),
+        ("From: Jens Albrecht <jens@example.org>", [("person", "Jens Albrecht")]),
+        ("Contact: Heike Sommerfeld", [("person", "Heike Sommerfeld")]),
+        ("Please call Sarah tomorrow.", [("person", "Sarah")]),
+        ("Dr. Amara Nwosu signed the form.", [("person", "Amara Nwosu")]),
+        ("Hi David  Attached is the invoice.", [("person", "David")]),
+    ],
+)
+def test_it_finds_person_names_from_cues_and_the_name_lists(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Best Regards, the Support Team",
+        "May I ask how Customer Service handles this?",
+        "Will you check the Release Notes for April?",
+        "The New York Times ran the story.",
+        "Grace Period ends on Monday.",
+        "Open the Settings page and click Save Changes.",
+        "Ship it to 12 Susan Shores, Port Kimberly, MN 13513.",
+        "Our Paris line is busy.",
+        "Status: in Progress",
+        "Error in Reading the file",
+        "What does DROP TABLE do in Postgres?",
+        "Your card was charged by Athena Diagnostics.",
+    ],
+)
+def test_it_does_not_read_common_capitalised_words_as_names_or_places(text: str) -> None:
+    assert [t for t, v in _found(text) if t == "person" or (t == "location" and "Shores" not in v)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She lives in Lisbon now.", [("location", "Lisbon")]),
+        ("We moved to New Zealand last year.", [("location", "New Zealand")]),
+        ("Our office is based in Rio de Janeiro.", [("location", "Rio de Janeiro")]),
+        ("The parcel went to Lyon, France.", [("location", "Lyon, France")]),
+        ("Born in Kenya, raised in Texas.", [("location", "Kenya"), ("location", "Texas")]),
+    ],
+)
+def test_it_finds_places_after_a_place_cue(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+def test_it_reads_a_first_name_after_to_as_a_person_and_a_country_as_a_place() -> None:
+    assert _found("Send it to Charlotte Brennan.") == [("person", "Charlotte Brennan")]
+    assert _found("Flights to Jordan are full.") == [("location", "Jordan")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Livraison: 6, rue Hamon, 16804 Sainte-Foy, merci.", "6, rue Hamon, 16804 Sainte-Foy"),
+        ("Ship to Calle Mayor 5, 28013 Madrid.", "Calle Mayor 5, 28013 Madrid"),
+        ("Address: 28, MG Road, Bengaluru - 560001", "28, MG Road, Bengaluru - 560001"),
+        ("Post to 1/56 Andrews Court, Hove, SA 5048 please", "1/56 Andrews Court, Hove, SA 5048"),
+        ("Mail to PSC 6044, Box 1163, APO AP 36390.", "PSC 6044, Box 1163, APO AP 36390"),
+    ],
+)
+def test_it_finds_international_address_layouts(text: str, value: str) -> None:
+    assert ("postal_address", value) in [(m.type, m.value) for m in detect_pii(text)]
+
+
+def test_it_does_not_read_an_order_number_and_a_count_as_an_address() -> None:
+    assert detect_pii("Order 12, 12345 Items in stock") == []
+
+
+def test_it_redacts_names_and_places_with_the_rest() -> None:
+    text = "Hi, this is Tobiah Wrenfield from Lisbon, Portugal; mail tobiah@example.org."
+    redacted = redact_pii(text).text
+    assert "Wrenfield" not in redacted and "Lisbon" not in redacted and "tobiah@" not in redacted
+    assert "[PERSON_1]" in redacted and "[LOCATION_1]" in redacted
+
+
+def test_it_gives_a_street_in_an_address_to_the_address() -> None:
+    [match] = detect_pii("Deliver to 742 Evergreen Terrace, Springfield, OR 97403.")
+    assert match.type == "postal_address"
+
+
+def test_it_filters_names_by_type_and_confidence() -> None:
+    text = "Dear Ms Okafor, see you in Lisbon."
+    assert [m.type for m in detect_pii(text, types=["location"])] == ["location"]
+    assert [m.type for m in detect_pii(text, types=["email"])] == []
+    assert detect_pii(text, min_confidence=0.99) == []
+
+
+def test_it_ships_name_and_place_lists_of_the_documented_sizes() -> None:
+    assert len(FIRST_NAMES.split("|")) > 5_000
+    assert len(SURNAMES.split("|")) > 20_000
+    assert {"France", "Texas", "Europe"} <= set(REGIONS.split("|"))
+    assert {"Lisbon", "Madrid"} <= set(CITIES.split("|"))
+
+
+_PIECES = [*"AaBbMmJjSsDr .,:-\n'é", "Mr ", "in ", "Dear ", "Anna ", "Lisbon, France", "Smith"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=60))
+def test_it_reports_spans_that_hold_their_value_and_never_overlap(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    found = find_names(text)
+    for match in found:
+        assert text[match.start : match.end] == match.value
+        assert 0.5 <= match.confidence <= 1.0
+    for left, right in itertools.pairwise(found):
+        assert left.end <= right.start

@@ -1,0 +1,444 @@
+"""Person names and places in free text, from gazetteers and context cues (no model).
+
+A redactor that misses names lets most of what identifies a person through, but a name is just a run of
+capitalised words: "Rachel Johnson", and also "New York", "Best Regards" and "Customer Service".  This
+module decides from what a reader would use:
+
+- **gazetteers** (``pii_gazetteer_data``, built from the US census name lists and GeoNames by
+  ``pii_gazetteer_build.py``): 5,163 first names, 24,792 surnames, 308 countries, US states and
+  continents, 32,077 cities of at least 15,000 people;
+- **cues before the words**: a title ("Mr", "Dr", "Frau"), a phrase that introduces a person ("my name
+  is", "Dear", "signed", "regards,", "From:", "Name:"), a role noun ("customer", "patient",
+  "cardholder"), a verb of contact ("call", "ask for", "reach"), or for places a preposition or a phrase
+  that introduces a place ("in", "from", "lives in", "based in", "City:");
+- **cues after**: an e-mail address in angle brackets or parentheses, a verb of saying ("wrote",
+  "said");
+- **shape**: a known first name followed by a capitalised word that is not a common word, a place or
+  an organisation word; a first name that is also an English word ("Will", "May", "Grace") needs a cue
+  or a known surname and no sentence start.
+
+Places need a cue (or the "City, Region" layout): "Berlin" alone is as often a company or a topic.
+Each match has a confidence; the strongest evidence sets it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import lower
+from .pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
+
+__all__ = ["NAME_TYPES", "NameMatch", "find_names"]
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words of a space-separated list (the tables below read as prose that way)."""
+    return frozenset(text.split())
+
+
+def _phrases(text: str) -> frozenset[str]:
+    """The phrases of a ``|``-separated list."""
+    return frozenset(text.split("|"))
+
+
+#: The types this module reports, and their categories.
+NAME_TYPES: dict[str, str] = {"person": "personal", "location": "location"}
+
+_FIRST: frozenset[str] = frozenset(FIRST_NAMES.split("|"))
+_SURNAME: frozenset[str] = frozenset(SURNAMES.split("|"))
+_REGION: frozenset[str] = frozenset(REGIONS.split("|"))
+# Cities whose name is also a common capitalised word ("in Progress", "in Reading the file"): left out.
+_NOT_A_CITY = _words(
+    "Enterprise Temple Metro Mission Mobile Sale Independence Surprise Paradise Union Tours Split Most "
+    "Reading Nice Orange Normal Bath Bury Sandy Buffalo Mons Commerce Industry Opportunity Liberty Marina "
+    "Progress Justice Pace Deal Of Along Much Gap Bar Hull Battle Wells Ely Rugby Street Date Pride"
+)
+_CITY: frozenset[str] = frozenset(CITIES.split("|")) - _NOT_A_CITY
+_PLACE: frozenset[str] = _REGION | _CITY
+# First words of the places of several words ("New" of "New Zealand"), to try the longer names there.
+_PLACE_PREFIXES: frozenset[str] = frozenset(p.split()[0] for p in _PLACE if " " in p)
+# The longest place name, in words ("Rio de Janeiro", "Saint Vincent and the Grenadines").
+_PLACE_WORDS = max(len(p.split()) for p in _PLACE)
+
+# First names that are also common English words or words often capitalised: they count as a first
+# name only with a cue, or before a known surname away from a sentence start.
+_AMBIGUOUS_FIRST = _words(
+    "Al Amber An Angel April Art August Autumn Bell Bill Bob Buck Bud Carol Carry Chance Chase Christian "
+    "Clay Cliff Coy Crystal Daisy Dale Dawn Dean Dick Don Drew Dusty Earl Ed Else Ernest Faith Forest "
+    "Frank Gay Gene Ginger Glen Golden Grace Grant Guy Ha Harley Heather Holly Hope Houston Hunter In Iris "
+    "Ivy Jack Jade Jay Jean Joy June King Kit Lance Lane Le Lily Long Love Ma Mack Major Mark Marshall "
+    "Mason Max May Melody Mercy Merry Miles Misty Moon Nova Ok Olive Ora Pa Page Pat Pearl Penny Precious "
+    "Prince Ray Reed Rich Rocky Rod Rose Royal Ruby Rusty Sandy Season So Son Spring Star Sterling Sue "
+    "Summer Sun Sunny Tad Van Velvet Violet Wade Will Winter Young Georgia Virginia Carolina Dakota Paris "
+    "Florence Victoria Charlotte Austin Jackson Lincoln Madison Chelsea Sydney Adelaide Regina Asia India "
+    "China Jordan Israel Chad Sierra Denver Dallas Phoenix Tyler Logan Cameron Taylor Morgan Parker "
+    "Harper Carter Cooper Sawyer Spencer Wallace Walker"
+)
+# Capitalised words that are never part of a person's name: function words, greetings, titles of
+# roles, organisation and place words, days and months.  A run of capitalised words is cut at them.
+_NOT_NAME = _words(
+    "A An The This That These Those It Its I Im I'm We You Your Our My Me He She They Them His Her "
+    "And Or But If Then So As At By For From In Into Of On To With Without Via Per Not No Yes Is Are Was "
+    "Be Do Does Did Has Have Had Can Could Will Would Should May Might Must Shall Let Please Pls Kindly "
+    "Hi Hello Hey Dear Thanks Thank Regards Best Cheers Sincerely Yours Kind Warm Greetings Welcome "
+    "Ok Okay Sorry Note Re Fwd Fw Subject Attn Cc Bcc Sent Date Time Name Names Signed Signature "
+    "Mr Mrs Ms Miss Mx Dr Prof Sir Madam Dame Lord Lady Herr Frau Mme Mlle Monsieur Madame Rev Hon "
+    "Customer Customers Client Patient User Users Applicant Employee Staff Tenant Cardholder Beneficiary "
+    "Holder Member Guest Passenger Driver Student Candidate Caller Recipient Sender Owner Manager Agent "
+    "Admin Administrator Contact Account Team Support Service Services Desk Help Sales Billing Security "
+    "Customer Department Dept Office Group Company Co Corp Corporation Inc Ltd Llc Plc Gmbh Ag Sa Bank "
+    "University College School Elementary Academy Music Records Studios Media Hospital Clinic Center "
+    "Centre Institute Foundation Association Society Brothers Bros Labs Systems Solutions Technologies "
+    "Consulting Partners Holdings Industries Enterprises Diagnostics Healthcare Capital Ventures "
+    "Logistics Software Analytics Pharmaceuticals Motors Foods Insurance Financial "
+    "Club Council Committee Board Ministry Agency Authority Court Police Church Hotel Airport Station "
+    "Airlines Airways Railway Store Shop Market Mall Museum Library Mountain Apt Suite Unit Flat Studio "
+    "Box "
+    "Island Islands Saint St Ste North South East West Northern Southern "
+    "Eastern Western Central Upper Lower New Old Great Little Grand Royal National International Global "
+    "General United Federal State States City County Province Region District Republic Kingdom Empire "
+    "Street Road Avenue Ave Boulevard Blvd Drive Lane Way Place Square Terrace Parkway Highway Route Rd "
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mon Tue Wed Thu Fri Sat Sun January "
+    "February March April May June July August September October November December Jan Feb Mar Apr Jun "
+    "Jul Aug Sep Sept Oct Nov Dec Today Tomorrow Yesterday Morning Evening Night Christmas Easter "
+    "English French German Spanish Italian Chinese Japanese American British European Indian "
+    "Error Warning Info Debug Status Order Invoice Ticket Issue Request Report Update Version "
+    "Release Section Chapter Table Figure Step Item Product Model Total Amount Payment Card "
+    "Credit Debit Phone Mobile Email Mail Address Home Work Office Login Password User Id Number No "
+    "Open Closed Done New Pending Yes True False None Null Api Url Http Https Json Http Sql Python Java "
+    "Google Microsoft Apple Amazon Facebook Meta Twitter Github Slack Zoom Windows Linux Android Ios"
+)
+# The words of ``_NOT_NAME`` that end an organisation's name.
+_ORG_WORDS = _words(
+    "Team Support Service Services Department Dept Office Group Company Co Corp Corporation Inc Ltd Llc "
+    "Plc Gmbh Ag Sa Bank University College School Elementary Academy Music Records Studios Media "
+    "Hospital Clinic Center Centre Institute Foundation Association Society Brothers Bros Labs Systems "
+    "Solutions Technologies Consulting Partners Holdings Industries Enterprises Diagnostics Healthcare "
+    "Capital Ventures Logistics Software Analytics Pharmaceuticals Motors Foods Insurance Financial Club "
+    "Council Committee Board Ministry Agency Authority Hotel Airport Station Airlines Airways Railway Store "
+    "Shop Market Mall Museum Library"
+)
+_TITLES = _words(
+    "mr mrs ms miss mx dr prof sir madam dame lord lady herr frau mme mlle monsieur madame rev hon"
+)
+
+# A capitalised word standing alone: Latin letters with accents, inner apostrophes and hyphens
+# ("O'Brien", "Karl-Jürgen"), a trailing dot for titles, and initials ("J. Smith").  At least one
+# lower-case letter follows the capital, so keys, hashes and all-capital words give no candidates.  The
+# pattern starts with a character class, then a look-behind over it (the idiom of ``pii_types``), so
+# that ``re`` skips straight to capitals.
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
+_LOWER = "a-zß-öø-ÿā-ž"
+_CAPITALISED = re.compile(
+    rf"[{_UPPER}](?<![\w'’\-].)(?:(?:[{_LOWER}]+|['’][{_UPPER}]?[{_LOWER}]+)(?:['’][A-Za-z][{_LOWER}]*|(?<=Mc)[A-Z][{_LOWER}]*)*"
+    rf"(?:-[{_UPPER}{_LOWER}][{_LOWER}]+)*\.?|\.(?=[ \t][{_UPPER}]))(?![\w@])"
+)
+_PARTICLES = _words("van von de der den del della di da du dos das le la bin ibn al ter ten y")
+# Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
+_DOTTED = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
+
+# Cues: the (up to four) lower-case words before a name, looked up as one string.
+_TITLE_CUES = frozenset(_TITLES)
+_STRONG_CUES = _phrases(
+    "my name is|my name's|name is|i am|i'm|this is|dear|signed|signed by|regards|sincerely|yours|"
+    "attn|attention|c/o|care of|full name|first name|last name|surname|contact person|author|"
+    "customer|client|patient|applicant|employee|tenant|cardholder|card holder|beneficiary|"
+    "account holder|holder|member|guest|passenger|driver|student|candidate|caller|recipient|sender|"
+    "owner|landlord|manager|supervisor|assignee|reporter|requester|nurse|doctor|physician|witness|"
+    "spouse|husband|wife|son|daughter|mother|father|brother|sister|friend|colleague|ask for|"
+    "speak to|speak with|talk to|leave it with|hand it to|assigned to|approved by|reviewed by|"
+    "written by|sent by|prepared by|on behalf of|name on card|name on the card|name on account|"
+    "name on licence|name on license|name on the licence|name on the license"
+)
+# "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
+# them a single word must be a known first name, several words must hold a known first or surname.
+# Written as a label ("Contact: ..."), a weak cue is a strong one.
+_WEAK_CUES = _words(
+    "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name"
+) | {"thank you"}
+_PLACE_CUES = _phrases(
+    "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
+    "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
+    "headquartered in|flying to|flight to|travel to|travelling to|traveling to|trip to|ship to|"
+    "shipped to|deliver to|delivered to|city|town|country|state|region|location|place of birth|"
+    "birthplace|hometown|residence|resident of|citizen of|native of"
+)
+# Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
+_STRONG_PLACE_CUES = _phrases(
+    "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
+    "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
+    "native of"
+)
+# Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens").
+_LABEL_PLACE_CUES = frozenset(("city", "town", "place of birth", "birthplace", "hometown"))
+# The last words of the cue phrases: a word before a segment that is none of them starts no cue.
+_CUE_LAST_WORDS = frozenset(
+    p.split()[-1] for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES) for p in table
+) | frozenset(t + "." for t in _TITLE_CUES)
+_PLACE_CUE_LAST_WORDS = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
+# Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
+_SHARED_CUES = frozenset(("to", "from", "at"))
+_CUE_WINDOW = 48
+_CUE_STRIP = " \t\n:,-"
+_WORD_STRIP = "\"'“”‘’()[]<>*_"
+# After a name: an e-mail in brackets, a verb of saying (a person wrote this).
+_AFTER_PERSON = re.compile(
+    r"[ \t]*(?:<[^<>@\s]{1,64}@|\([^()@\s]{1,64}@|(?:wrote|writes|said|says|asked|replied|called|"
+    r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
+)
+_UNIT_AFTER = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
+_HOUSE_NUMBER = re.compile(r"\d{1,6}[a-z]?(?:[/\-]\d{1,5})?")
+_UNIT_WORDS = _words("flat studio unit apt apt. suite apartment")
+_SENTENCE_ENDS = frozenset('.!?:;\n"“([')
+# "City, Region": Austin, Texas; Lyon, France.
+_AFTER_CITY = re.compile(rf"[ \t]*,[ \t]*([{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}][{_LOWER}]+){{0,3}})")
+
+
+class NameMatch:
+    """One name or place: type, span, value, confidence, and the evidence that decided it."""
+
+    def __init__(self, type: str, start: int, end: int, value: str, confidence: float, evidence: str) -> None:
+        self.type = type
+        self.start = start
+        self.end = end
+        self.value = value
+        self.confidence = confidence
+        self.evidence = evidence
+
+
+class _Before:
+    """The words before a position, lower-cased (up to ``_CUE_WINDOW`` characters), read once."""
+
+    def __init__(self, text: str, start: int) -> None:
+        window = text[max(0, start - _CUE_WINDOW) : start]
+        stripped = window.rstrip(_CUE_STRIP)
+        tail = window[len(stripped) :]
+        self.colon = ":" in tail
+        self.sentence_start = not stripped or stripped[-1] in _SENTENCE_ENDS or "\n" in tail
+        if "\n" in tail and "," not in tail:
+            stripped = ""  # a line break ends the phrase before it, unless a comma leads on ("Regards,\n")
+        words = lower(stripped).split()[-4:]
+        self.words = [w.strip(_WORD_STRIP) for w in words]
+
+    def cue(self, table: frozenset[str]) -> str:
+        """The longest phrase of ``table`` that ends the words before, or ""."""
+        words = self.words
+        for n in range(min(4, len(words)), 0, -1):
+            phrase = " ".join(words[-n:])
+            if phrase in table:
+                return phrase
+        return ""
+
+
+def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tuple[float, str] | None:
+    """Whether ``words`` name a person: the confidence and the deciding evidence, or ``None``.
+
+    ``cue`` is 1 after a title, 2 after a strong cue, 3 after a weak one, 0 without.
+    """
+    first, last = words[0], words[-1]
+    n = len(words)
+    known_first = first in _FIRST
+    known_last = n > 1 and last in _SURNAME
+    known = known_first or known_last or (n == 1 and first in _SURNAME)
+    if cue == 1:
+        return 0.9, "title"
+    if cue == 2:
+        if n > 1:
+            return (0.9, "cue+gazetteer") if known_first or known_last else (0.8, "cue")
+        return (0.75, "cue+gazetteer") if known else None
+    if after and (n > 1 or known_first):
+        return 0.85, "name_before_email_or_verb"
+    if cue == 3:
+        if n == 1:
+            return (0.7, "weak_cue+first_name") if known_first and first not in _AMBIGUOUS_FIRST else None
+        return (0.8, "weak_cue+gazetteer") if known_first or known_last else None
+    if n < 2 or any(w in _REGION for w in words):
+        return None
+    if known_first and first not in _AMBIGUOUS_FIRST:
+        return (0.85, "first_name+surname") if known_last else (0.7, "first_name")
+    if known_first and known_last and not sentence_start:
+        return 0.6, "ambiguous_first_name+surname"
+    return None
+
+
+def _last_word(text: str, start: int) -> str:
+    """The lower-cased word before ``start`` as ``_Before`` reads its last one (or a superset's)."""
+    window = text[max(0, start - _CUE_WINDOW) : start].rstrip(_CUE_STRIP)
+    cut = max(window.rfind(" "), window.rfind("\n"), window.rfind("\t"))
+    return lower(window[cut + 1 :]).strip(_WORD_STRIP)
+
+
+def _emit_person(text: str, words: list[str], start: int, end: int, out: list[NameMatch]) -> None:
+    # Most segments are a capitalised word at a sentence start: settle them from one look at the word
+    # before.  Without a cue ending in that word, only a listed first name starting two or more words
+    # (the shape rule), or a name before an e-mail or a verb of saying, can be a person (``_person``).
+    if (
+        _last_word(text, start) not in _CUE_LAST_WORDS
+        and not (len(words) > 1 and words[0] in _FIRST)
+        and (not (len(words) > 1 or words[0] in _FIRST) or _AFTER_PERSON.match(text, end) is None)
+    ):
+        return
+    before = _Before(text, start)
+    last = before.words[-1] if before.words else ""
+    if _HOUSE_NUMBER.fullmatch(last) or (len(before.words) >= 2 and before.words[-2] in _UNIT_WORDS):
+        return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
+    if _UNIT_AFTER.match(text, end):
+        return  # "Mary Plaza Suite 8"
+    cue = 0
+    if before.cue(_TITLE_CUES) or last.rstrip(".") in _TITLE_CUES:
+        cue = 1
+    elif before.cue(_STRONG_CUES):
+        cue = 2
+    elif before.cue(_WEAK_CUES):
+        cue = 2 if before.colon else 3
+    after = _AFTER_PERSON.match(text, end) is not None
+    verdict = _person(words, cue, after, before.sentence_start)
+    if verdict is not None:
+        out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """The capitalised words of ``text`` that stand alone, as (word, start, end) without a final dot."""
+    out: list[tuple[str, int, int]] = []
+    for match in _CAPITALISED.finditer(text):
+        start, end = match.span()
+        word = match.group()
+        if word[-1] == "." and word not in _DOTTED and len(word) > 2:
+            word = word[:-1]  # a sentence end, not an abbreviation ("Smith." but "Dr." and "J.")
+            end -= 1
+        out.append((word, start, end))
+    return out
+
+
+def _joined(text: str, left_end: int, right_start: int) -> bool:
+    """Whether two capitalised words belong to one name: one space or tab, or particles between."""
+    gap = text[left_end:right_start]
+    if gap == " " or gap == "\t":
+        return True
+    if len(gap) > 12 or gap[:1] not in " \t" or gap[-1:] not in " \t":
+        return False
+    particles = gap.split()  # none in a gap of blanks only ("Hi David  Attached is ..."): not joined
+    return bool(particles) and all(p in _PARTICLES for p in particles)
+
+
+def _place_at(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int) -> int:
+    """How many tokens from ``i`` (up to ``stop``) name a place (the longest such name), 0 if none."""
+    for n in range(min(stop - i, _PLACE_WORDS), 0, -1):
+        if text[tokens[i][1] : tokens[i + n - 1][2]] in _PLACE:
+            return n
+    return 0
+
+
+def _unknown_place(
+    text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch]
+) -> int:
+    """A place missing from the gazetteer, known by its cue or by the region after it: how many tokens.
+
+    "lives in Kangerlussuaq", "hometown: Little Snoring"; "Kangerlussuaq, Greenland".  Up to three
+    capitalised words that are not common capitalised words.
+    """
+    n = 1
+    while n < 3 and i + n < stop and tokens[i + n][0] not in _NOT_NAME:
+        n += 1
+    start, end = tokens[i][1], tokens[i + n - 1][2]
+    # Cheap rejections first: a region needs a comma right after, a cue its last word right before.
+    comma = "," in text[end : end + 3]
+    if not comma and _last_word(text, start) not in _PLACE_CUE_LAST_WORDS:
+        return 0
+    region = _AFTER_CITY.match(text, end) if comma else None
+    if region is not None and region.group(1) in _REGION and text[start:end] not in _REGION:
+        out.append(
+            NameMatch("location", start, region.end(), text[start : region.end()], 0.75, "place_region")
+        )
+        while i + n < stop and tokens[i + n][1] < region.end():
+            n += 1
+        return n
+    before = _Before(text, start)
+    cue = before.cue(_STRONG_PLACE_CUES)
+    if cue and (before.colon or cue not in _LABEL_PLACE_CUES):
+        out.append(NameMatch("location", start, end, text[start:end], 0.7, "strong_place_cue"))
+        return n
+    return 0
+
+
+def find_names(text: str) -> list[NameMatch]:
+    """Person names and places in ``text``, ordered by position (they never overlap).
+
+    >>> [(m.type, m.value) for m in find_names("Dear Ms Okafor, your parcel from Lyon, France is held.")]
+    [('person', 'Okafor'), ('location', 'Lyon, France')]
+    """
+    out: list[NameMatch] = []
+    tokens = _tokens(text)
+    count = len(tokens)
+    i = 0
+    while i < count:
+        # A run: tokens joined by single spaces (or particles).
+        stop = i + 1
+        while stop < count and _joined(text, tokens[stop - 1][2], tokens[stop][1]):
+            stop += 1
+        _run(text, tokens, i, stop, out)
+        i = stop
+    return out
+
+
+def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch]) -> None:
+    """Places and names in the run ``tokens[i:stop]``, appended to ``out`` in order."""
+    words: list[str] = []
+    seg_start = seg_end = -1
+    while i <= stop:
+        word, start, end = tokens[i] if i < stop else ("", -1, -1)
+        located = 0
+        if i < stop and (word in _PLACE or (word in _PLACE_PREFIXES and i + 1 < stop)):
+            places = _place_at(text, tokens, i, stop)
+            if places:
+                place_end = tokens[i + places - 1][2]
+                name = text[start:place_end]
+                region = _AFTER_CITY.match(text, place_end)
+                if region is not None and region.group(1) in _REGION and name not in _REGION:
+                    out.append(
+                        NameMatch(
+                            "location", start, region.end(), text[start : region.end()], 0.85, "city_region"
+                        )
+                    )
+                    located = places
+                    while i + located < stop and tokens[i + located][1] < region.end():
+                        located += 1
+                    if i + located == stop and stop < len(tokens) and tokens[stop][1] < region.end():
+                        pass  # the region ran into the next run: it is skipped there by position
+                else:
+                    cue = _Before(text, start).cue(_PLACE_CUES)
+                    if cue and not (
+                        cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION
+                    ):
+                        out.append(NameMatch("location", start, place_end, name, 0.8, "cue+gazetteer"))
+                        located = places
+        elif (
+            i < stop
+            and word not in _NOT_NAME
+            and word not in _FIRST
+            and (located := _unknown_place(text, tokens, i, stop, out))
+        ):
+            pass
+        if (
+            i == stop
+            or located
+            or word in _NOT_NAME
+            or lower(word).rstrip(".") in _TITLES
+            or (not words and word in _PARTICLES)
+        ):
+            while words and words[-1] in _PARTICLES:
+                words.pop()
+            # Words right before an organisation word name the organisation ("Athena Diagnostics").
+            if words and not (i < stop and word in _ORG_WORDS):
+                _emit_person(text, words, seg_start, seg_end, out)
+            words = []
+            i += max(1, located)
+            continue
+        if out and out[-1].end > start:
+            i += 1
+            continue  # inside a "City, Region" just reported
+        if not words:
+            seg_start = start
+        words.append(word)
+        seg_end = end
+        i += 1
