@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_deploy_entrypoint import ENTRYPOINT, ROOT, _free_port, container_env  # noqa: F401 - a fixture
+from test_deploy_entrypoint import ENTRYPOINT, PROXIED, ROOT, _free_port, container_env  # noqa: F401 - a fixture
 
 REQUESTS = 30
 
@@ -46,7 +46,7 @@ def web_two_workers(
         )
     port = int(env["PORT"])
     try:
-        _wait(lambda: _healthz(port) and len(_workers(proc.pid)) == 2, proc, log)
+        _wait(lambda: _healthz(port) and len(_listening(port, proc.pid)) == 2, proc, log)
         yield port, proc
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -71,6 +71,14 @@ def _workers(pid: int) -> list[int]:
     return sorted(int(line) for line in out.stdout.split())
 
 
+def _listening(port: int, granian: int) -> list[int]:
+    """The workers with a listening socket on the port (each has its own: SO_REUSEPORT)."""
+    out = subprocess.run(
+        ["ss", "-Htlnp", f"( sport = :{port} )"], capture_output=True, text=True, check=True
+    ).stdout
+    return [pid for pid in _workers(granian) if f"pid={pid}," in out]
+
+
 def _healthz(port: int) -> bool:
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -93,7 +101,7 @@ class KeepAliveClient:
     def get(self, path: str) -> int:
         for attempt in range(2):
             try:
-                self.conn.request("GET", path)
+                self.conn.request("GET", path, headers=PROXIED)
                 answer = self.conn.getresponse()
                 answer.read()
                 return answer.status
@@ -116,7 +124,7 @@ def _fresh_get(port: int, path: str) -> int:
     for attempt in range(2):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         try:
-            conn.request("GET", path)
+            conn.request("GET", path, headers=PROXIED)
             answer = conn.getresponse()
             answer.read()
             return answer.status
@@ -140,10 +148,11 @@ def test_it_keeps_answering_when_a_web_worker_is_killed(
     assert [client.get("/healthz") for _ in range(REQUESTS)] == [200] * REQUESTS
     assert [_fresh_get(port, "/api/v1/agents") for _ in range(REQUESTS)] == [200] * REQUESTS
 
-    # granian replaces the dead worker (--respawn-failed-workers in docker/entrypoint.sh).
+    # granian replaces the dead worker (--respawn-failed-workers in docker/entrypoint.sh); the
+    # replacement opens its own listening socket once the application is loaded.
     log = tmp_path / "web.log"
-    _wait(lambda: len(_workers(proc.pid)) == 2 and first not in _workers(proc.pid), proc, log)
-    (replacement,) = [pid for pid in _workers(proc.pid) if pid != second]
+    _wait(lambda: len(_listening(port, proc.pid)) == 2 and first not in _listening(port, proc.pid), proc, log)
+    (replacement,) = [pid for pid in _listening(port, proc.pid) if pid != second]
 
     # With the other original worker gone as well, what answers is the replacement (or the worker
     # that replaces the second one): a respawned worker takes new connections.
