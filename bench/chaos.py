@@ -769,7 +769,8 @@ def summarise(
     failed = [a for a in load.attempts if not 200 <= a.status < 300]
     bounds = [f["at"] for f in faults] + [float("inf")]
     for index, fault in enumerate(faults):
-        window = [a for a in failed if bounds[index] <= a.started < bounds[index + 1]]
+        # By when the failure was seen: a request in flight when the fault struck started before it.
+        window = [a for a in failed if bounds[index] <= a.ended < bounds[index + 1]]
         fault["failed_attempts"] = len(window)
         fault["write_outage_s"] = round(max(a.ended for a in window) - fault["at"], 2) if window else 0.0
         in_window = [
