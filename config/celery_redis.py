@@ -15,14 +15,18 @@ import logging
 from typing import Any
 
 from kombu.transport import redis as kombu_redis
+from kombu.transport import virtual as kombu_virtual
 
 logger = logging.getLogger(__name__)
 
 
 class QoS(kombu_redis.QoS):  # type: ignore[misc]
-    def restore_unacked_once(self, stderr: Any = None) -> Any:
+    def _connection_gone(self) -> bool:
         transport = getattr(self.channel, "connection", None)
-        if transport is None or getattr(transport, "client", None) is None:
+        return transport is None or getattr(transport, "client", None) is None
+
+    def restore_unacked_once(self, stderr: Any = None) -> Any:
+        if self._connection_gone():
             self._on_collect.cancel()
             self._flush()
             state = self._delivered
@@ -36,6 +40,22 @@ class QoS(kombu_redis.QoS):  # type: ignore[misc]
             state.restored = True  # type: ignore[attr-defined]  # kombu marks the dict the same way
             return None
         return super().restore_unacked_once(stderr)
+
+    # The same bug one step later (issue 15's chaos run): a task that finishes after the connection
+    # was lost acks (or rejects) on the closed channel, and the AttributeError from its missing
+    # connection kills the worker. The message is still in Redis's unacked set: it comes back after
+    # the visibility timeout and runs again, which the drain tasks are built to allow.
+    def ack(self, delivery_tag: Any) -> Any:
+        if self._connection_gone():
+            logger.warning("broker connection gone: message %s is not acknowledged", delivery_tag)
+            return kombu_virtual.QoS.ack(self, delivery_tag)  # this process's bookkeeping only
+        return super().ack(delivery_tag)
+
+    def reject(self, delivery_tag: Any, requeue: bool = False) -> Any:
+        if self._connection_gone():
+            logger.warning("broker connection gone: message %s is not rejected", delivery_tag)
+            return kombu_virtual.QoS.ack(self, delivery_tag)
+        return super().reject(delivery_tag, requeue=requeue)
 
 
 class Channel(kombu_redis.Channel):  # type: ignore[misc]

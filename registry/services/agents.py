@@ -43,6 +43,12 @@ def agent_register(
     try:
         agent.full_clean()
     except ValidationError as exc:
+        # A concurrent request registered it since the lookup above (full_clean's uniqueness check
+        # sees its commit): that agent is the answer, not a 400 (issue 15's chaos run, two batches
+        # naming the same new agent).
+        raced = Agent.objects.filter(subject_id=subject_id).first()
+        if raced is not None:
+            return raced
         # The API validates formats first, so what is left is mostly a taken on-chain identity.
         conflict = NON_FIELD_ERRORS in exc.message_dict
         raise ApplicationError(
