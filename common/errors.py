@@ -47,6 +47,7 @@ PROBLEM_TYPES: dict[str, str] = {
     "nonce-replayed": "The signature nonce was already used",
     "server-error": "Internal server error",
     "timeout": "The request took too long",
+    "unavailable": "Service unavailable",
 }
 
 
@@ -183,6 +184,29 @@ def _retryable_database_error(exc: BaseException) -> bool:
     return getattr(cause, "sqlstate", None) in ("57014", "40P01", "40001")
 
 
+# SQLSTATEs of a database that is not there: connection exceptions (class 08) and a server shutting
+# down or starting up (57P01-57P03).
+_UNAVAILABLE_SQLSTATES = ("57P01", "57P02", "57P03")
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether a database error means the database cannot be reached (restarting, down, starting up)
+    rather than a bug: no SQLSTATE at all (the connection failed or was lost) or a connection class one."""
+    if not isinstance(exc, OperationalError):
+        return False
+    state = getattr(exc.__cause__, "sqlstate", None)
+    return state is None or state.startswith("08") or state in _UNAVAILABLE_SQLSTATES
+
+
+def unavailable_error() -> ApplicationError:
+    return ApplicationError(
+        "The database is unavailable (restarting or unreachable); nothing was stored. Try again shortly.",
+        status=503,
+        problem="unavailable",
+        headers={"Retry-After": "5"},
+    )
+
+
 def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: every error leaves as problem details."""
     if isinstance(exc, Http404):
@@ -221,6 +245,10 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
             problem="timeout",
             headers={"Retry-After": "5"},
         )
+    elif database_unavailable(exc):
+        # A PostgreSQL restart (issue 15's chaos run answered 500s): the client should retry.
+        logger.warning("The database is unavailable: %s", exc)
+        error = unavailable_error()
     else:
         return None  # a bug: let Django log it and answer 500 through handler500
     request = context.get("request")

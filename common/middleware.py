@@ -8,7 +8,14 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
-from .errors import ApplicationError, FieldError, is_api_path, problem_response
+from .errors import (
+    ApplicationError,
+    FieldError,
+    database_unavailable,
+    is_api_path,
+    problem_response,
+    unavailable_error,
+)
 
 # Problem type of an error answer that reached the client without one (slug by status code).
 _PROBLEM_BY_STATUS = {
@@ -75,6 +82,13 @@ class ProblemErrorsMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        """A database that cannot be reached outside a DRF view (a session or admin lookup on an API
+        path) is a 503 the client may retry, as inside one (common.errors.problem_exception_handler)."""
+        if is_api_path(request.path) and database_unavailable(exception):
+            return problem_response(unavailable_error(), request)
+        return None
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)

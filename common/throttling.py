@@ -22,6 +22,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse
 from rest_framework import exceptions
 from rest_framework.settings import api_settings
@@ -31,6 +32,9 @@ from .errors import ApplicationError, problem_response
 from .keycache import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
+
+# Where the counters go while the shared cache cannot be reached (RequestThrottle.allow_in_bucket).
+_LOCAL_COUNTERS = LocMemCache("throttle-fallback", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -106,11 +110,14 @@ class RequestThrottle(SimpleRateThrottle):
         try:
             return bool(super().allow_request(request, view))
         except CACHE_ERRORS:
-            # The counters live in the shared cache; while it is unreachable nothing can be counted.
-            # Refusing everything would turn a Redis restart into an outage of the whole API (issue
-            # 15's chaos run: every request answered 500), so the limit is off until it is back.
-            logger.warning("rate-limit counters unreachable; letting %s through", self.scope, exc_info=True)
-            return True
+            # The counters live in the shared cache. While it is unreachable, refusing everything would
+            # turn a Redis restart into an outage of the whole API (issue 15's chaos run: every request
+            # answered 500), and letting everything through would lift every cost bound. So each process
+            # counts on its own until the cache is back: the limit holds per process (at most
+            # WEB_CONCURRENCY times looser in all), never off.
+            logger.warning("rate-limit counters unreachable; counting %s in this process", self.scope)
+            self.cache = _LOCAL_COUNTERS
+            return bool(super().allow_request(request, view))
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.ident}

@@ -41,8 +41,43 @@ def test_it_answers_a_statement_cut_short_by_the_timeout_with_a_503_problem() ->
     assert response.status_code == 503
     assert response.data["type"] == "/problems/timeout"
     assert response.headers["Retry-After"] == "5"
-    # Any other operational error is still a bug to log and answer 500 (the handler declines it).
-    assert problem_exception_handler(OperationalError("connection refused"), {}) is None
+    # An operational error with any other SQLSTATE is still a bug to log and answer 500 (declined).
+    internal = OperationalError("internal error")
+    internal.__cause__ = type("InternalError", (Exception,), {"sqlstate": "XX000"})()
+    assert problem_exception_handler(internal, {}) is None
+
+
+@pytest.mark.django_db
+def test_it_answers_a_database_it_cannot_reach_with_a_503_problem() -> None:
+    """A PostgreSQL restart (issue 15's chaos run): requests failed with 500 while it was down. A real
+    connection attempt to a port nothing listens on is what the web process sees then."""
+    import socket
+
+    from django.db import OperationalError, connection
+    from django.test import RequestFactory
+
+    from common.errors import problem_exception_handler
+    from common.middleware import ProblemErrorsMiddleware
+
+    if connection.vendor != "postgresql":
+        pytest.skip("connects with the PostgreSQL backend")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    down = type(connection)({**connection.settings_dict, "HOST": "127.0.0.1", "PORT": closed}, alias="down")
+    with pytest.raises(OperationalError) as refused:
+        down.ensure_connection()
+    response = problem_exception_handler(refused.value, {})
+    assert response is not None
+    assert response.status_code == 503
+    assert response.data["type"] == "/problems/unavailable"
+    assert response.headers["Retry-After"] == "5"
+    # Outside DRF (a session lookup on an API path), the middleware answers the same way...
+    middleware = ProblemErrorsMiddleware(lambda request: None)  # type: ignore[arg-type,return-value]
+    answer = middleware.process_exception(RequestFactory().get("/api/v1/agents"), refused.value)
+    assert answer is not None and answer.status_code == 503
+    # ... and leaves pages for people to Django's 500 page.
+    assert middleware.process_exception(RequestFactory().get("/agents/"), refused.value) is None
 
 
 @pytest.mark.django_db(transaction=True)

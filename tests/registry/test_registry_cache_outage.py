@@ -19,6 +19,7 @@ from django.test import override_settings
 from registry_support import summary_body
 from rest_framework.test import APIClient
 
+from common.throttling import _LOCAL_COUNTERS
 from registry.models import Provider, ProviderApiKey, VerificationSummary
 from registry.services.providers import api_key_cache_clear
 
@@ -82,3 +83,19 @@ def test_it_keeps_authenticating_from_the_database_when_the_cache_goes_down(
         assert refused.status_code == 401, refused.content
         assert refused["Content-Type"].startswith("application/problem+json")
     api_key_cache_clear()
+
+
+def test_it_keeps_a_rate_limit_in_each_process_while_the_cache_is_down(
+    provider_client: tuple[Provider, APIClient], redis_down: None, settings: Any
+) -> None:
+    """Letting everything through while Redis restarts would lift every cost bound: each process
+    counts on its own instead, so the limit still holds per process."""
+    rates = {"reads": "3/minute", "reads-authenticated": "3/minute", "writes": "3/minute"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    _LOCAL_COUNTERS.clear()
+    try:
+        anonymous = APIClient()
+        answers = [anonymous.get("/api/v1/agents").status_code for _ in range(5)]
+    finally:
+        _LOCAL_COUNTERS.clear()
+    assert answers == [200, 200, 200, 429, 429], answers
