@@ -15,7 +15,7 @@ from common.errors import ApplicationError, FieldError
 from common.keycache import KeyLookupCache
 from untrusted.fetch import validate_url
 
-from ..models import Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
+from ..models import Agent, Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
 
 KEY_PREFIX = "trk_"
 
@@ -200,7 +200,16 @@ def provider_set_status(
         actor_label=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
         reason=reason,
     )
-    recompute_mark(agent_ids=_agents_reported_by(provider))
+    reported = _agents_reported_by(provider)
+    recompute_mark(agent_ids=reported)
+    if status == Provider.Status.SUSPENDED:
+        from webhooks.enqueue import webhook_provider_suspended_enqueue
+
+        webhook_provider_suspended_enqueue(
+            provider_slug=provider.slug,
+            agents=dict(Agent.objects.filter(pk__in=reported).values_list("pk", "subject_id")),
+            reason=reason,
+        )
     return provider
 
 
