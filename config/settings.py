@@ -162,6 +162,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "registry.tasks.drain_rollups",
         "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
     },
+    "webhook-deliveries-sweep": {
+        # Pending webhook deliveries whose task was lost, and retries longer than a broker countdown.
+        "task": "webhooks.tasks.webhook_deliveries_sweep",
+        "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
+    },
     "recompute-aging-scores": {
         "task": "registry.tasks.recompute_aging_scores",
         "schedule": env_float("AGING_SCAN_INTERVAL_SECONDS", 3600.0, minimum=10.0),

@@ -63,10 +63,10 @@ def _queue(pairs: list[tuple[WebhookEvent, list[WebhookSubscription]]]) -> None:
 
 
 def _send(delivery_ids: list[int]) -> None:
-    from .tasks import webhook_deliver
+    from .tasks import webhook_deliver_queue
 
     for delivery_id in delivery_ids:
-        webhook_deliver.delay(delivery_id)
+        webhook_deliver_queue(delivery_id)
 
 
 def webhook_score_changes_enqueue(*, changes: list[ScoreChange]) -> int:

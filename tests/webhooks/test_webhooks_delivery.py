@@ -15,7 +15,9 @@ from django.utils import timezone
 from provider_client.webhooks import WebhookVerificationError, verify_webhook
 from registry.models import Provider
 from registry.services.providers import provider_set_status
-from webhooks.models import WebhookSubscription
+from webhooks.models import WebhookDelivery, WebhookSubscription
+from webhooks.services.deliveries import webhook_delivery_attempt
+from webhooks.tasks import webhook_deliveries_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +204,40 @@ def test_it_sends_nothing_for_events_not_subscribed(marketplace, provider, recei
     push(committed, provider, "agent-1", allow=0.9)
     push(committed, provider, "agent-1", allow=0.2)
     assert receiver.requests == []
+
+
+def test_it_sweeps_deliveries_whose_task_was_lost(marketplace, provider, receiver):
+    created = subscribe(marketplace, receiver.url)
+    _, client = provider
+    # No on-commit callbacks run: the delivery rows are written, their tasks never queued.
+    assert client.post("/api/v1/summaries", summary("agent-1"), format="json").status_code == 201
+    from registry.models import Agent
+    from registry.services.scoring import trust_score_compute
+
+    trust_score_compute(agent=Agent.objects.get(subject_id="agent-1"))
+    assert receiver.requests == []
+    assert webhook_deliveries_sweep() == 0  # not overdue yet
+    WebhookDelivery.objects.update(created_at=timezone.now() - timedelta(minutes=5))
+    assert webhook_deliveries_sweep() == 1
+    assert len(receiver.requests) == 1
+    assert independent_signatures(created["secret"], receiver.requests[0].headers, receiver.requests[0].body)
+    assert webhook_deliveries_sweep() == 0
+
+
+def test_it_does_not_attempt_a_delivery_before_it_is_due(marketplace, provider, receiver, committed):
+    subscribe(marketplace, receiver.url)
+    receiver.statuses = [500]
+    _, client = provider
+    assert client.post("/api/v1/summaries", summary("agent-1"), format="json").status_code == 201
+    from registry.models import Agent
+    from registry.services.scoring import trust_score_compute
+
+    trust_score_compute(agent=Agent.objects.get(subject_id="agent-1"))
+    (delivery,) = WebhookDelivery.objects.all()
+    assert webhook_delivery_attempt(delivery_id=delivery.pk) is not None  # the 500: a retry is due later
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now() + timedelta(hours=1))
+    # A duplicate task (a broker redelivery) before then does nothing.
+    assert webhook_delivery_attempt(delivery_id=delivery.pk) is None
+    assert len(receiver.requests) == 1
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("pending", 1)

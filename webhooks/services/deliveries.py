@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from provider_client.webhooks import sign_webhook
@@ -17,8 +18,19 @@ from untrusted.fetch import OutboundError, fetch
 from ..models import WebhookDelivery, WebhookSubscription
 from .subscriptions import webhook_url_policy
 
+logger = logging.getLogger(__name__)
+
 #: The receiver's answer is not used; a long one is cut off, not waited for.
 MAX_ANSWER_BYTES = 64 * 1024
+#: A claimed attempt's lease runs this long past the request's deadline; then the sweep may retry it.
+LEASE_MARGIN_SECONDS = 30
+DUE_TOLERANCE = timedelta(seconds=1)
+#: The sweep queues deliveries overdue by this long (their task was lost, or their worker died).
+SWEEP_GRACE = timedelta(seconds=60)
+SWEEP_BATCH = 1000
+#: Retries due later than this are left to the sweep instead of a broker countdown: the Redis
+#: broker hands an unacknowledged delayed task out again after its visibility timeout.
+MAX_COUNTDOWN_SECONDS = 300.0
 
 
 def webhook_retry_delay(*, attempt: int, rng: random.Random | None = None) -> float:
@@ -75,13 +87,20 @@ def webhook_delivery_attempt(*, delivery_id: int) -> float | None:
     Delivery is at least once (a worker that dies after the POST and before the write sends it again),
     which is why receivers dedupe on webhook-id (docs/webhooks.md).
     """
-    delivery = (
-        WebhookDelivery.objects.select_related("subscription", "event")
-        .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
-        .first()
+    now = timezone.now()
+    # Claim the attempt: one conditional UPDATE, so a task the broker delivered twice, or one the
+    # sweep queued again while the first was only late, does not POST twice at once; a task that
+    # comes before the delivery is due (a broker redelivery of a retry) does nothing.
+    claimed = (
+        WebhookDelivery.objects.filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
+        .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now + DUE_TOLERANCE))
+        .update(
+            next_attempt_at=now + timedelta(seconds=settings.WEBHOOK_TIMEOUT_SECONDS + LEASE_MARGIN_SECONDS)
+        )
     )
-    if delivery is None:
+    if not claimed:
         return None
+    delivery = WebhookDelivery.objects.select_related("subscription", "event").get(pk=delivery_id)
     subscription = delivery.subscription
     if not subscription.is_active:
         delivery.status = WebhookDelivery.Status.FAILED
@@ -141,3 +160,14 @@ def webhook_delivery_attempt(*, delivery_id: int) -> float | None:
         delivery.next_attempt_at = now + timedelta(seconds=delay)
     delivery.save()
     return delay
+
+
+def webhook_deliveries_due(*, now: datetime | None = None, batch: int = SWEEP_BATCH) -> list[int]:
+    """Pending deliveries overdue by SWEEP_GRACE (lost task, dead worker, long retry): ids to queue."""
+    cutoff = (now or timezone.now()) - SWEEP_GRACE
+    return list(
+        WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
+        .filter(Q(next_attempt_at__lte=cutoff) | Q(next_attempt_at__isnull=True, created_at__lte=cutoff))
+        .order_by("pk")
+        .values_list("pk", flat=True)[:batch]
+    )
