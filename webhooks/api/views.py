@@ -146,7 +146,12 @@ class DeliveryListView(generics.ListAPIView):
     permission_classes = [IsOperator]
     serializer_class = DeliverySerializer
 
-    @extend_schema(operation_id="webhook_deliveries_list", tags=["webhooks"])
+    @extend_schema(
+        operation_id="webhook_deliveries_list",
+        summary="The delivery log of one subscription: status, attempts, response code, latency",
+        responses={200: OBJECT, 400: PROBLEM, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM},
+        tags=["webhooks"],
+    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
