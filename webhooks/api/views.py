@@ -156,5 +156,7 @@ class DeliveryListView(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[WebhookDelivery]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no request, no pk
+            return WebhookDelivery.objects.none()
         subscription = _own(self.request, self.kwargs["pk"])
         return WebhookDelivery.objects.filter(subscription=subscription).select_related("event")
