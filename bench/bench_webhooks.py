@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,11 @@ def main() -> None:
     with override_settings(WEBHOOK_MAX_SUBSCRIPTIONS=SUBSCRIPTIONS):
         for n in range(SUBSCRIPTIONS):
             webhook_subscription_create(
-                operator=operator, url=f"{base}/{n}", events=["score.changed"], agents=[], min_change=0
+                operator=operator,
+                url=f"{base}/{n}",
+                events=["score.changed"],
+                agents=[],
+                min_change=Decimal(0),
             )
     agents = Agent.objects.bulk_create(
         [Agent(subject_id=f"bench-{n}", name=f"Bench {n}") for n in range(CHANGES)]
@@ -109,10 +114,10 @@ def main() -> None:
             ScoreChange(
                 agent_id=agent.pk,
                 subject_id=agent.subject_id,
-                previous_score=50,  # type: ignore[arg-type]
+                previous_score=Decimal(50),
                 previous_rated=True,
-                trust_score=60,  # type: ignore[arg-type]
-                trust_confidence=1,  # type: ignore[arg-type]
+                trust_score=Decimal(60),
+                trust_confidence=Decimal(1),
                 rated=True,
                 computed_at=now,
             )
