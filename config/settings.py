@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "registry",
     "verification",
     "attestations",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -166,6 +167,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "registry.tasks.drain_rollups",
         "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
     },
+    "webhook-deliveries-sweep": {
+        # Pending webhook deliveries whose task was lost, and retries longer than a broker countdown.
+        "task": "webhooks.tasks.webhook_deliveries_sweep",
+        "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
+    },
     "recompute-aging-scores": {
         "task": "registry.tasks.recompute_aging_scores",
         "schedule": env_float("AGING_SCAN_INTERVAL_SECONDS", 3600.0, minimum=10.0),
@@ -227,6 +233,17 @@ PULL_MAX_BYTES = env_int("PULL_MAX_BYTES", 256 * 1024, minimum=1024)
 # are refused unless these are on (local development and tests). Metadata addresses are always refused.
 OUTBOUND_ALLOW_HTTP = env_bool("OUTBOUND_ALLOW_HTTP", False)
 OUTBOUND_ALLOW_PRIVATE = env_bool("OUTBOUND_ALLOW_PRIVATE", False)
+# Signed webhooks (docs/webhooks.md).
+WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 8, minimum=1)
+WEBHOOK_BACKOFF_BASE_SECONDS = env_float("WEBHOOK_BACKOFF_BASE_SECONDS", 5.0, minimum=0.0)
+WEBHOOK_BACKOFF_MAX_SECONDS = env_float("WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0, minimum=0.0)
+WEBHOOK_DISABLE_AFTER = env_int("WEBHOOK_DISABLE_AFTER", 5, minimum=1)
+WEBHOOK_SECRET_OVERLAP_SECONDS = env_int("WEBHOOK_SECRET_OVERLAP_SECONDS", 86_400, minimum=0)
+WEBHOOK_MAX_SUBSCRIPTIONS = env_int("WEBHOOK_MAX_SUBSCRIPTIONS", 20, minimum=1)
+# Tests and local development only: hosts (exact, e.g. 127.0.0.1) a webhook may reach over plain http
+# at a private address. Everything else goes through the outbound guard like any URL from outside.
+WEBHOOK_TEST_ALLOWED_HOSTS = env_list("WEBHOOK_TEST_ALLOWED_HOSTS", [])
 # Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
 ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)

@@ -40,6 +40,7 @@ urlpatterns = [
     path("api/v1/", include("registry.api.urls")),
     path("api/v1/", include("attestations.api.urls")),
     path("api/v1/", include((verification_api_urls, "engine"))),
+    path("api/v1/", include("webhooks.api.urls")),
     # The HCS-25 reference stats endpoint of the in-repo engine, where other registries expect it.
     path("v1/", include("verification.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -484,8 +484,12 @@ def fetch(
     headers: dict[str, str] | None = None,
     resolver: Resolver | None = None,
     ssl_context: ssl.SSLContext | None = None,
+    method: str = "GET",
+    content: bytes | None = None,
 ) -> Fetched:
-    """GET `url` within the bounds; the body is read only for a 2xx answer.
+    """GET `url` (or `method` with `content`, e.g. a webhook POST) within the bounds.
+
+    The answer's body is read only for a 2xx answer.
 
     Raises OutboundRefused (policy: scheme, host, address, redirect), OutboundTimeout (deadline),
     OutboundTooLarge (byte cap) or OutboundFailed (anything else that kept the answer away).
@@ -504,7 +508,7 @@ def fetch(
     try:
         with pool:
             for hop in range(max_redirects + 1):
-                answer = _get(pool, current, sent, deadline, max_bytes)
+                answer = _get(pool, current, sent, deadline, max_bytes, method=method, content=content)
                 if answer.status not in _REDIRECTS:
                     return Fetched(
                         url=str(current),
@@ -549,13 +553,20 @@ def _get(
     headers: list[tuple[bytes, bytes]],
     deadline: float,
     max_bytes: int,
+    *,
+    method: str = "GET",
+    content: bytes | None = None,
 ) -> _Answer:
     left = max(deadline - time.monotonic(), 0.001)
     timeouts = {"connect": left, "read": left, "write": left, "pool": left}
+    sent = [(b"Host", _host_header(url)), *headers]
+    if content is not None:
+        sent.append((b"Content-Length", str(len(content)).encode()))
     with pool.stream(
-        "GET",
+        method,
         _request_target(url),
-        headers=[(b"Host", _host_header(url)), *headers],
+        headers=sent,
+        content=content,
         extensions={"timeout": timeouts},
     ) as response:
         received = {

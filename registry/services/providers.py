@@ -9,13 +9,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError
 from common.keycache import KeyLookupCache
 from untrusted.fetch import validate_url
 
-from ..models import Provider, ProviderApiKey, ProviderAuditEvent
+from ..models import Agent, Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
 
 KEY_PREFIX = "trk_"
 
@@ -203,6 +204,19 @@ def provider_set_status(
         provider=provider,
         requested_by=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
     )
+    if status == Provider.Status.SUSPENDED:
+        from webhooks.enqueue import webhook_provider_suspended_enqueue, webhooks_wanted
+
+        if webhooks_wanted():
+            # Only read when someone subscribed: one pass over the provider's summaries (semi-join).
+            reported = Agent.objects.filter(
+                Exists(VerificationSummary.objects.filter(agent=OuterRef("pk"), provider=provider))
+            )
+            webhook_provider_suspended_enqueue(
+                provider_slug=provider.slug,
+                agents=dict(reported.values_list("pk", "subject_id")),
+                reason=reason,
+            )
     return provider
 
 

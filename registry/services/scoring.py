@@ -400,6 +400,24 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
     """Write records made by :func:`trust_scores_prepare` and point their agents at them."""
     if not fresh:
         return
+    from webhooks.enqueue import ScoreChange, webhook_score_changes_enqueue
+
+    # The scores these replace, read before the agents point at the new ones (for webhooks).
+    changes = [
+        ScoreChange(
+            agent_id=agent.pk,
+            subject_id=agent.subject_id,
+            previous_score=agent.latest_score.trust_score if agent.latest_score is not None else None,
+            previous_rated=bool(agent.latest_score.record.get("rated"))
+            if agent.latest_score is not None
+            else None,
+            trust_score=score.trust_score,
+            trust_confidence=score.trust_confidence,
+            rated=bool(score.record.get("rated")),
+            computed_at=now,
+        )
+        for agent, score in fresh
+    ]
     with transaction.atomic():
         if connection.vendor == "postgresql":
             _scores_store_postgresql(fresh, now)
@@ -413,6 +431,7 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
             Agent.objects.bulk_update(
                 [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
             )
+        webhook_score_changes_enqueue(changes=changes)
     # Readers get the new records from the next request on (dropped now and again once committed,
     # so a reader racing this transaction cannot leave an old record cached).
     keys = [trust_score_cache_key(agent.subject_id) for agent, _ in fresh]

@@ -116,3 +116,4 @@ class World:
     attestation_id: int
     attestation: dict[str, Any]
     clients: dict[str, APIClient]
+    webhook_subscription_id: int = 0

@@ -115,6 +115,27 @@ TABLE: tuple[Rule, ...] = (
     Rule("GET", "api/v1/operators/me", OPERATOR_ANY),
     Rule("POST", "api/v1/operators/me/wallet/challenge", OPERATOR_ANY),
     Rule("POST", "api/v1/operators/me/wallet", OPERATOR_ANY, "EIP-191 signature of the challenge"),
+    # --- webhooks: an operator's (a marketplace's) own subscriptions -------------------------
+    Rule("GET", "api/v1/webhooks/subscriptions", OPERATOR_ANY, "only its own"),
+    Rule("POST", "api/v1/webhooks/subscriptions", OPERATOR_ANY, "URL through the SSRF guard; capped"),
+    Rule(
+        "GET, PATCH, DELETE",
+        "api/v1/webhooks/subscriptions/<int:pk>",
+        OPERATOR_FOR_AGENT,
+        "only the subscription's operator",
+    ),
+    Rule(
+        "POST",
+        "api/v1/webhooks/subscriptions/<int:pk>/rotate-secret",
+        OPERATOR_FOR_AGENT,
+        "only the subscription's operator",
+    ),
+    Rule(
+        "GET",
+        "api/v1/webhooks/subscriptions/<int:pk>/deliveries",
+        OPERATOR_FOR_AGENT,
+        "only the subscription's operator",
+    ),
     # --- the verification engine: public reads -----------------------------------------------
     Rule("GET", "api/v1/verify/calibration", PUBLIC),
     Rule("GET", "api/v1/agents/<str:subject_id>/health", PUBLIC),

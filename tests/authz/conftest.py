@@ -6,6 +6,7 @@ import json
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from http.server import ThreadingHTTPServer
 from typing import Any
 
@@ -35,6 +36,7 @@ from verification.models import Operator, ToolVerification
 from verification.services.engine_provider import engine_outcome_record
 from verification.services.operators import operator_agent_link_grant
 from verification.services.tools import operator_key_create, tool_engine_reset, tool_profile_save
+from webhooks.services.subscriptions import webhook_subscription_create
 
 
 @pytest.fixture(scope="session")
@@ -101,6 +103,13 @@ def world(
             explanation="seed",
             execution_time_ms=100.0,
         )
+        subscription = webhook_subscription_create(
+            operator=operator_key.record.owner,
+            url="https://93.184.215.14/hook",
+            events=["score.changed"],
+            agents=[],
+            min_change=Decimal(1),
+        )
         attestation = APIClient().get(f"/api/v1/agents/{LINKED}/trust-score/attestation")
         assert attestation.status_code == 200, attestation.content
         attestation_id = int(attestation["Link"].split("/attestations/")[1].split(">")[0])
@@ -129,6 +138,7 @@ def world(
             attestation_id=attestation_id,
             attestation=json.loads(attestation.content),
             clients=clients,
+            webhook_subscription_id=subscription.pk,
         )
         tool_engine_reset(clear_state=True)
     service_key_reset()

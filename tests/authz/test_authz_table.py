@@ -86,6 +86,7 @@ PARAMS: dict[str, Callable[[World], str]] = {
     "attestation_id": lambda w: str(w.attestation_id),
     "verification_id": lambda w: w.verification_id,
     "tool": lambda w: TOOL,
+    "pk": lambda w: str(w.webhook_subscription_id),
 }
 PROBLEM_SLUG = "validation"
 
@@ -149,6 +150,11 @@ BODIES: dict[tuple[str, str], Callable[[World, APIClient], Any]] = {
     },
     ("POST", "api/v1/operators/me/wallet/challenge"): lambda w, c: {"address": WALLET.address},
     ("POST", "api/v1/operators/me/wallet"): _wallet_proof,
+    ("POST", "api/v1/webhooks/subscriptions"): lambda w, c: {
+        "url": "https://93.184.215.14/hook",
+        "events": ["score.changed"],
+    },
+    ("PATCH", "api/v1/webhooks/subscriptions/<int:pk>"): lambda w, c: {"minChange": 2},
 }
 HEADERS: dict[tuple[str, str], dict[str, str]] = {("POST", "v1/chat/completions"): {"x-agent-id": LINKED}}
 

@@ -1,0 +1,1 @@
+"""Signed webhooks for marketplaces: subscriptions, events, deliveries (docs/webhooks.md)."""
