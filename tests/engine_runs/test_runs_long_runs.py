@@ -171,7 +171,7 @@ def test_it_does_not_take_the_item_of_a_sentence_that_names_its_own_from_the_one
 
 
 def test_it_ships_the_agentdojo_corpus_as_clean_runs_that_verify():
-    path = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "agentdojo_clean.jsonl"
+    path = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "runs" / "agentdojo_clean.jsonl"
     lines = [json.loads(raw) for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
     assert len({line["id"] for line in lines}) == len(lines) > 0
     for line in lines:

@@ -15,8 +15,8 @@ Every answer is correct by construction (AgentDojo's utility checks accept it), 
 the false-positive rate; nobody here wrote the answers or the tool results, and no rule is tuned on it.
 
     pip install agentdojo==0.1.35          # into a scratch venv: not a project dependency
-    python bench/corpora/make_agentdojo_clean.py > bench/corpora/agentdojo_clean.jsonl
-    python manage.py evaluate --task groundedness bench/corpora/agentdojo_clean.jsonl
+    python bench/corpora/runs/make_agentdojo_clean.py > bench/corpora/runs/agentdojo_clean.jsonl
+    python manage.py evaluate --task groundedness bench/corpora/runs/agentdojo_clean.jsonl
 """
 
 from __future__ import annotations
