@@ -53,7 +53,7 @@ def test_it_answers_a_database_it_cannot_reach_with_a_503_problem() -> None:
     connection attempt to a port nothing listens on is what the web process sees then."""
     import socket
 
-    from django.db import OperationalError, connection
+    from django.db import OperationalError, connection, connections
     from django.test import RequestFactory
 
     from common.errors import problem_exception_handler
@@ -64,7 +64,8 @@ def test_it_answers_a_database_it_cannot_reach_with_a_503_problem() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]
-    down = type(connection)({**connection.settings_dict, "HOST": "127.0.0.1", "PORT": closed}, alias="down")
+    default = connections["default"]
+    down = type(default)({**default.settings_dict, "HOST": "127.0.0.1", "PORT": closed}, alias="down")
     with pytest.raises(OperationalError) as refused:
         down.ensure_connection()
     response = problem_exception_handler(refused.value, {})

@@ -84,7 +84,7 @@ def test_it_reports_calibrated_confidence_to_the_registry(
         .order_by("checked_at")
         .values_list("confidence", flat=True)
     )
-    assert confidences[0] == pytest.approx(shipped_confidence)
+    assert confidences[0] == pytest.approx(shipped_confidence, abs=1e-5)  # the API rounds the posterior
     # Half of the similar calls were hallucinations, so the calibrated confidence is near one half.
     assert abs(confidences[1] - 0.5) < abs(confidences[0] - 0.5)
     assert ToolVerification.objects.filter(agent__subject_id="agent-cal").count() == 2

@@ -635,7 +635,7 @@ def _error_keys(value: Any) -> tuple[str, ...]:
     >>> _error_keys({"error": True, "errors": [], "price": 1})
     ('error',)
     """
-    found = [k for k in value if type(k) is str and k.lower() in _ERROR_KEYS and value[k]]
+    found = [k for k in value if type(k) is str and lower(k) in _ERROR_KEYS and value[k]]
     return tuple(sorted(found)) if found else ()
 
 
