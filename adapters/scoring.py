@@ -24,7 +24,14 @@ from adapters.output_verification import (
 )
 from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, ScoringParams
 
-__all__ = ["Subject", "TrustScoreRecord", "score_from_inputs", "score_subject", "scoring_inputs"]
+__all__ = [
+    "Subject",
+    "TrustScoreRecord",
+    "score_from_inputs",
+    "score_subject",
+    "scoring_inputs",
+    "scoring_inputs_digest",
+]
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,29 @@ def _canonical_params(params: ScoringParams) -> bytes:
     return canonical_json(params.to_dict())
 
 
+def scoring_inputs_digest(
+    subject: Subject,
+    *,
+    summaries: Sequence[ProviderSummary],
+    feedback: FeedbackSummary | None,
+    params: ScoringParams,
+    extra_components: Mapping[str, Sequence[Component]] | None = None,
+) -> tuple[dict[str, Any], str]:
+    """Return the :func:`scoring_inputs` and their digest, as :func:`score_subject` records them.
+
+    For batch scoring (:mod:`adapters.vectorised`), which needs the digest of each subject
+    but computes the numbers for all of them at once.
+
+    >>> kw = {"summaries": [], "feedback": None, "params": ScoringParams()}
+    >>> scoring_inputs_digest(Subject("a"), **kw)[1] == score_subject(Subject("a"), **kw).inputs_digest
+    True
+    """
+    inputs = scoring_inputs(
+        subject, summaries=summaries, feedback=feedback, params=params, extra_components=extra_components
+    )
+    return inputs, inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
+
+
 def score_subject(
     subject: Subject,
     *,
@@ -206,10 +236,9 @@ def score_subject(
                 stale_multiplier=params.stale_multiplier,
             )
         results.append(result)
-    inputs = scoring_inputs(
+    inputs, digest = scoring_inputs_digest(
         subject, summaries=summaries, feedback=feedback, params=params, extra_components=extra
     )
-    digest = inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
     return TrustScoreRecord(
         subject=subject,
         composite=composite(results),

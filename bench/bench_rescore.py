@@ -35,7 +35,7 @@ ROUNDS = int(os.environ.get("ROUNDS", "2"))
 
 _SEED_AGENTS = """
 INSERT INTO registry_agent (subject_id, name, registry, protocol, owner_address, auto_registered, created_at)
-SELECT 'rescore-' || lpad(n::text, 8, '0'), '', CASE WHEN n % 3 = 0 THEN 'erc-8004' ELSE 'other' END, '', '',
+SELECT 'rescore-' || lpad(n::text, 8, '0'), '', CASE WHEN n %% 3 = 0 THEN 'erc-8004' ELSE 'other' END, '', '',
        false, now()
 FROM generate_series(1, %(agents)s) AS n
 """
@@ -80,7 +80,7 @@ def main() -> None:
     started = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute(_SEED_AGENTS, {"agents": AGENTS})
-        cursor.execute(_SEED_SUMMARIES)
+        cursor.execute(_SEED_SUMMARIES, {})  # params given, so the SQL's %% are unescaped
         cursor.execute("ANALYZE")
     seeded = time.perf_counter() - started
     base = scoring_config_current()
