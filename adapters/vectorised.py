@@ -15,6 +15,10 @@ what :func:`adapters.scoring.score_subject` gives for the same agent:
 Eligibility (suspended, self-reported, stale providers) is decided by the caller and
 expressed through ``mask``; slots with zero checks never count, as in the scalar path.
 Only the two built-in adapters are supported here.
+
+:func:`hcs25_records` turns one :func:`score_batch` (which also returns the per-provider
+provenance terms) into the HCS-25 records that ``score_subject(...).to_hcs25(...)`` gives,
+dict for dict: the recompute drain stores those.
 """
 
 from __future__ import annotations

@@ -346,6 +346,8 @@ def trust_scores_prepare(
     """Compute without writing: per agent (score, whether it is new), and the unsaved new records.
 
     Split from the store so the recompute queue can check it still holds its claims in between.
+    Under the built-in adapters the records of all changed agents are built in one vectorised pass
+    (`adapters.vectorised.hcs25_records`), equal to scoring each agent on its own.
     """
     config = scoring_config_current()
     params = scoring_params(config)
