@@ -27,7 +27,14 @@ from adapters.params import (
     StakeWeights,
 )
 from adapters.scoring import Subject, TrustScoreRecord, score_from_inputs, score_subject, scoring_inputs
-from adapters.vectorised import BatchScores, applicability_flags, pack_subjects, score_batch
+from adapters.vectorised import (
+    BatchScores,
+    applicability_flags,
+    batch_supported,
+    hcs25_records,
+    pack_subjects,
+    score_batch,
+)
 
 __all__ = [
     "AdapterResult",
@@ -50,8 +57,10 @@ __all__ = [
     "adapter_result",
     "adapter_total",
     "applicability_flags",
+    "batch_supported",
     "clamp",
     "composite",
+    "hcs25_records",
     "inputs_digest",
     "pack_subjects",
     "provider_quality",

@@ -24,7 +24,14 @@ from adapters.output_verification import (
 )
 from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, ScoringParams
 
-__all__ = ["Subject", "TrustScoreRecord", "score_from_inputs", "score_subject", "scoring_inputs"]
+__all__ = [
+    "Subject",
+    "TrustScoreRecord",
+    "score_from_inputs",
+    "score_subject",
+    "scoring_inputs",
+    "scoring_inputs_digest",
+]
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,16 @@ def scoring_inputs(
     >>> sorted(scoring_inputs(Subject("a"), summaries=[], feedback=None, params=ScoringParams()))
     ['erc8004Feedback', 'extraComponents', 'outputVerification', 'params', 'subject']
     """
+    return _inputs(subject, summaries, feedback, params.to_dict(), extra_components)
+
+
+def _inputs(
+    subject: Subject,
+    summaries: Sequence[ProviderSummary],
+    feedback: FeedbackSummary | None,
+    params: dict[str, Any],
+    extra_components: Mapping[str, Sequence[Component]] | None,
+) -> dict[str, Any]:
     extra = {
         adapter_id: [
             {"key": c.key, "value": c.value, "status": c.status, "nonScorable": c.non_scorable}
@@ -89,7 +106,7 @@ def scoring_inputs(
         if feedback is None
         else {"averageScore": feedback.average_score, "totalFeedbacks": feedback.total_feedbacks},
         "extraComponents": extra,
-        "params": params.to_dict(),
+        "params": params,
     }
 
 
@@ -154,10 +171,38 @@ class TrustScoreRecord:
 
 
 @lru_cache(maxsize=64)
+def _params_dict(params: ScoringParams) -> dict[str, Any]:
+    return params.to_dict()
+
+
+@lru_cache(maxsize=64)
 def _canonical_params(params: ScoringParams) -> bytes:
     # A configuration is shared by every subject scored under it; serialising it once
     # halves the cost of scoring one subject.
     return canonical_json(params.to_dict())
+
+
+def scoring_inputs_digest(
+    subject: Subject,
+    *,
+    summaries: Sequence[ProviderSummary],
+    feedback: FeedbackSummary | None,
+    params: ScoringParams,
+    extra_components: Mapping[str, Sequence[Component]] | None = None,
+) -> tuple[dict[str, Any], str]:
+    """Return the :func:`scoring_inputs` and their digest, as :func:`score_subject` records them.
+
+    For batch scoring (:mod:`adapters.vectorised`), which needs the digest of each subject
+    but computes the numbers for all of them at once.  Unlike :func:`scoring_inputs`, the
+    ``"params"`` member is one dict shared by every subject scored under *params* (building
+    it per subject cost a tenth of a drain's CPU): treat the inputs as read-only.
+
+    >>> kw = {"summaries": [], "feedback": None, "params": ScoringParams()}
+    >>> scoring_inputs_digest(Subject("a"), **kw)[1] == score_subject(Subject("a"), **kw).inputs_digest
+    True
+    """
+    inputs = _inputs(subject, summaries, feedback, _params_dict(params), extra_components)
+    return inputs, inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
 
 
 def score_subject(

@@ -15,6 +15,10 @@ what :func:`adapters.scoring.score_subject` gives for the same agent:
 Eligibility (suspended, self-reported, stale providers) is decided by the caller and
 expressed through ``mask``; slots with zero checks never count, as in the scalar path.
 Only the two built-in adapters are supported here.
+
+:func:`hcs25_records` turns one :func:`score_batch` (which also returns the per-provider
+provenance terms) into the HCS-25 records that ``score_subject(...).to_hcs25(...)`` gives,
+dict for dict: the recompute drain stores those.
 """
 
 from __future__ import annotations
@@ -26,13 +30,27 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from adapters.erc8004_feedback import FeedbackSummary
+from adapters.core import REASON_INFORMATIONAL, REASON_NO_OUTPUT, REASON_NOT_APPLICABLE
+from adapters.erc8004_feedback import RATING_KEY, VOLUME_KEY, FeedbackSummary
 from adapters.numbers import clamp_array, round_half_up_array
-from adapters.output_verification import ProviderSummary, exclusion_reason
+from adapters.output_verification import (
+    COVERAGE_KEY,
+    QUALITY_KEY,
+    REASON_INSUFFICIENT_SAMPLE,
+    ProviderSummary,
+    exclusion_reason,
+)
 from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, STAKE_LEVELS, AdapterSpec, ScoringParams
 from adapters.scoring import Subject
 
-__all__ = ["BatchScores", "applicability_flags", "pack_subjects", "score_batch"]
+__all__ = [
+    "BatchScores",
+    "applicability_flags",
+    "batch_supported",
+    "hcs25_records",
+    "pack_subjects",
+    "score_batch",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -61,6 +79,12 @@ class BatchScores:
     feedback_in_denominator: BoolArray
     trust_score: FloatArray
     trust_confidence: FloatArray
+    # Per provider slot (agents x providers), the output-verification provenance terms of
+    # eligible slots, unrounded (0 in slots that are unused or not eligible).
+    provider_weight: FloatArray
+    provider_quality: FloatArray
+    discriminative_power: FloatArray
+    stake_multiplier: FloatArray
 
 
 def applicability_flags(
@@ -280,6 +304,10 @@ def score_batch(
         feedback_in_denominator=np.zeros(agents, dtype=np.bool_),
         trust_score=np.zeros(agents),
         trust_confidence=np.zeros(agents),
+        provider_weight=np.zeros(shape),
+        provider_quality=np.zeros(shape),
+        discriminative_power=np.zeros(shape),
+        stake_multiplier=np.zeros(shape),
     )
     for begin in range(0, agents, CHUNK_AGENTS):
         _score_chunk(inputs, slice(begin, min(begin + CHUNK_AGENTS, agents)), params, out)
@@ -403,6 +431,10 @@ def _score_chunk(inputs: _Inputs, rows: slice, params: ScoringParams, out: Batch
     scored_any = denominator > 0.0
     safe_den = np.where(scored_any, denominator, 1.0)
 
+    out.provider_weight[rows] = w
+    out.provider_quality[rows] = np.where(eligible, q, 0.0)
+    out.discriminative_power[rows] = np.where(eligible, dp, 0.0)
+    out.stake_multiplier[rows] = np.where(eligible, sm, 0.0)
     out.quality[rows] = quality
     out.coverage[rows] = coverage
     out.ov_total[rows] = ov_total
@@ -427,3 +459,211 @@ def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
     if not np.all((clean >= 0.0) & (clean <= 1.0)):
         raise ValueError(f"{name} must hold finite rates in [0, 1] for every provider in mask")
     return clean
+
+
+def batch_supported(params: ScoringParams) -> bool:
+    """Whether :func:`hcs25_records` can score under *params* (only the built-in adapters).
+
+    >>> batch_supported(ScoringParams())
+    True
+    """
+    return all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
+
+
+def _adapter_entry(
+    spec: AdapterSpec,
+    *,
+    applicable: bool,
+    in_denominator: bool,
+    components: list[dict[str, Any]],
+    total: float,
+    reason: str | None,
+) -> dict[str, Any]:
+    # The shape of core.AdapterResult.to_breakdown(), key for key.
+    entry: dict[str, Any] = {
+        "adapterId": spec.adapter_id,
+        "contributionMode": spec.mode,
+        "applicable": applicable,
+        "inDenominator": in_denominator,
+        "weight": spec.weight,
+        "components": components,
+        "total": total,
+    }
+    if reason is not None:
+        entry["reason"] = reason
+    return entry
+
+
+def hcs25_records(
+    items: Sequence[tuple[Subject, Sequence[ProviderSummary], FeedbackSummary | None]],
+    params: ScoringParams,
+    *,
+    digests: Sequence[str],
+    config_version: int,
+    updated_at_iso: str,
+) -> list[dict[str, Any]]:
+    """The HCS-25 records of many subjects at once, equal to ``score_subject(...).to_hcs25(...)``.
+
+    The numbers (composite, adapter totals, per-provider weights, qualities, discriminative
+    powers and stake multipliers) come from one :func:`score_batch`; only the dicts are built
+    per subject.  *digests* are the subjects' inputs digests
+    (:func:`adapters.scoring.scoring_inputs_digest`), which the record carries.  Only the
+    built-in adapters are supported (:func:`batch_supported`).
+
+    >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
+    >>> rec = hcs25_records([(Subject("a"), [s], None)], ScoringParams(), digests=["sha256:x"],
+    ...                     config_version=1, updated_at_iso="2026-01-01T00:00:00Z")[0]
+    >>> rec["trustScore"], rec["provenance"]["outputVerification"]["providers"][0]["quality"]
+    (42.74, 43.2)
+    """
+    if not batch_supported(params):
+        raise ValueError("hcs25_records() supports only the built-in adapters")
+    if len(digests) != len(items):
+        raise ValueError(f"digests must have one entry per subject ({len(items)}), got {len(digests)}")
+    if not items:
+        return []
+    packed = pack_subjects(items, params)
+    out = score_batch(**packed, params=params)
+    ovp = params.output_verification
+    ov_spec = params.spec(OUTPUT_VERIFICATION)
+    # Rounded once for the whole batch, and turned into Python floats (tolist keeps every bit).
+    weights = _round_rows(out.provider_weight, 6)
+    qualities = _round_rows(out.provider_quality, 2)
+    powers = _round_rows(out.discriminative_power, 4)
+    multipliers = _round_rows(out.stake_multiplier, 4)
+    mean_quality = _round(np.nan_to_num(out.mean_quality)).tolist()
+    disagreement = _round(np.nan_to_num(out.disagreement)).tolist()
+    columns = {
+        name: getattr(out, name).tolist()
+        for name in (
+            "quality",
+            "coverage",
+            "ov_total",
+            "ov_applicable",
+            "total_checks",
+            "feedback_rating",
+            "feedback_volume",
+            "feedback_total",
+            "trust_score",
+            "trust_confidence",
+        )
+    }
+    ov_registry = packed["ov_registry_ok"].tolist()
+    fb_registry = packed["feedback_registry_ok"].tolist()
+    has_feedback = (packed["feedback_count"] > 0).tolist()
+    records = []
+    for i, (subject, summaries, _) in enumerate(items):
+        scores: dict[str, float] = {}
+        breakdown = []
+        for spec in params.adapters:
+            in_den_if_ok = spec.weight > 0
+            informational = None if in_den_if_ok else REASON_INFORMATIONAL
+            if spec.adapter_id == OUTPUT_VERIFICATION:
+                if not ov_registry[i]:
+                    entry = _adapter_entry(
+                        spec, applicable=False, in_denominator=False, components=[], total=0.0,
+                        reason=REASON_NOT_APPLICABLE,
+                    )  # fmt: skip
+                elif not columns["ov_applicable"][i]:
+                    entry = _adapter_entry(
+                        spec, applicable=False, in_denominator=False, components=[], total=0.0,
+                        reason=REASON_INSUFFICIENT_SAMPLE,
+                    )  # fmt: skip
+                else:
+                    quality, coverage = columns["quality"][i], columns["coverage"][i]
+                    scores[QUALITY_KEY] = quality
+                    scores[COVERAGE_KEY] = coverage
+                    entry = _adapter_entry(
+                        spec,
+                        applicable=True,
+                        in_denominator=in_den_if_ok,
+                        components=[
+                            {"key": QUALITY_KEY, "value": quality, "status": "ok"},
+                            {"key": COVERAGE_KEY, "value": coverage, "status": "ok"},
+                        ],
+                        total=columns["ov_total"][i],
+                        reason=informational,
+                    )
+            elif not fb_registry[i]:
+                entry = _adapter_entry(
+                    spec, applicable=False, in_denominator=False, components=[], total=0.0,
+                    reason=REASON_NOT_APPLICABLE,
+                )  # fmt: skip
+            elif has_feedback[i]:
+                rating, volume = columns["feedback_rating"][i], columns["feedback_volume"][i]
+                scores[RATING_KEY] = rating
+                scores[VOLUME_KEY] = volume
+                entry = _adapter_entry(
+                    spec,
+                    applicable=True,
+                    in_denominator=in_den_if_ok,
+                    components=[
+                        {"key": RATING_KEY, "value": rating, "status": "ok"},
+                        {"key": VOLUME_KEY, "value": volume, "status": "ok"},
+                    ],
+                    total=columns["feedback_total"][i],
+                    reason=informational,
+                )
+            elif spec.mode == "conditional":
+                entry = _adapter_entry(
+                    spec, applicable=True, in_denominator=False, components=[], total=0.0,
+                    reason=REASON_NO_OUTPUT,
+                )  # fmt: skip
+            else:
+                # HCS-25 penalises missing output of a universal/scoped adapter with a 0.
+                scores[spec.default_component_key] = 0.0
+                entry = _adapter_entry(
+                    spec,
+                    applicable=True,
+                    in_denominator=in_den_if_ok,
+                    components=[{"key": spec.default_component_key, "value": 0.0, "status": "missing"}],
+                    total=0.0,
+                    reason=REASON_NO_OUTPUT if in_den_if_ok else REASON_INFORMATIONAL,
+                )
+            breakdown.append(entry)
+        trust_score = columns["trust_score"][i]
+        scores["total"] = trust_score
+        provenance: dict[str, Any] = {"inputsDigest": digests[i]}
+        if ov_spec is not None:
+            providers = []
+            excluded = []
+            for j, summary in enumerate(summaries):
+                reason = exclusion_reason(summary, ovp)
+                if reason is not None:
+                    excluded.append({"providerId": summary.provider_id, "reason": reason})
+                    continue
+                providers.append(
+                    {
+                        "providerId": summary.provider_id,
+                        "totalChecks": summary.total_checks,
+                        "weight": weights[i][j],
+                        "quality": qualities[i][j],
+                        "discriminativePower": powers[i][j],
+                        "stakeMultiplier": multipliers[i][j],
+                    }
+                )
+            provenance["outputVerification"] = {
+                "providers": providers,
+                "excluded": excluded,
+                "disagreement": disagreement[i] if providers else None,
+                "meanQuality": mean_quality[i] if providers else None,
+                "totalChecks": columns["total_checks"][i],
+            }
+        records.append(
+            {
+                "subjectId": subject.subject_id,
+                "trustScore": trust_score,
+                "trustScores": scores,
+                "trustScoreConfigVersion": config_version,
+                "trustScoreUpdatedAt": updated_at_iso,
+                "trustConfidence": columns["trust_confidence"][i],
+                "breakdown": {"adapters": breakdown},
+                "provenance": provenance,
+            }
+        )
+    return records
+
+
+def _round_rows(x: FloatArray, places: int) -> list[list[float]]:
+    rounded: list[list[float]] = _round(x, places).tolist()
+    return rounded

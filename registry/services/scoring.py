@@ -24,7 +24,8 @@ from django.utils import timezone
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
 from adapters.numbers import clamp
-from adapters.scoring import scoring_inputs
+from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
+from adapters.vectorised import batch_supported, hcs25_records
 from common.errors import ApplicationError
 
 from ..models import (
@@ -345,55 +346,76 @@ def trust_scores_prepare(
     """Compute without writing: per agent (score, whether it is new), and the unsaved new records.
 
     Split from the store so the recompute queue can check it still holds its claims in between.
+    Under the built-in adapters the records of all changed agents are built in one vectorised pass
+    (`adapters.vectorised.hcs25_records`), equal to scoring each agent on its own.
     """
     config = scoring_config_current()
     params = scoring_params(config)
     ids = [agent.pk for agent in agents]
     rows = latest_summary_rows_many(ids)
     feedback = feedback_summaries_many(ids, params.erc8004_feedback.rating_tag)
-    results: list[tuple[TrustScore, bool]] = []
-    fresh: list[tuple[Agent, TrustScore]] = []
+    batch = batch_supported(params)
+    updated_at = _iso(now)
+    results: list[tuple[TrustScore, bool] | None] = []
+    # Agents whose inputs or configuration changed, with what their new record needs.
+    changed: list[tuple[int, Agent, Subject, ScoreInputs, dict[str, Any], str, TrustScoreRecord | None]] = []
     for agent in agents:
         gathered = _inputs_from(agent, rows[agent.pk], feedback[agent.pk], params, now)
         subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
-        result = score_subject(
-            subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
-        )
+        scalar: TrustScoreRecord | None = None
+        if batch:
+            # Only the digest per agent: the numbers of every changed agent come from one batch below.
+            inputs, digest = scoring_inputs_digest(
+                subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+            )
+        else:
+            scalar = score_subject(
+                subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+            )
+            inputs, digest = dict(scalar.inputs), scalar.inputs_digest
         latest = agent.latest_score
-        if (
-            latest is not None
-            and latest.inputs_digest == result.inputs_digest
-            and latest.config_id == config.pk
-        ):
+        if latest is not None and latest.inputs_digest == digest and latest.config_id == config.pk:
             results.append((latest, False))
             continue
-        record = result.to_hcs25(config.version, _iso(now))
+        changed.append((len(results), agent, subject, gathered, inputs, digest, scalar))
+        results.append(None)
+    if batch:
+        records = hcs25_records(
+            [(subject, gathered.summaries, gathered.feedback) for _, _, subject, gathered, *_ in changed],
+            params,
+            digests=[digest for *_, digest, _ in changed],
+            config_version=config.version,
+            updated_at_iso=updated_at,
+        )
+    else:
+        records = [
+            scalar.to_hcs25(config.version, updated_at) for *_, scalar in changed if scalar is not None
+        ]
+    fresh: list[tuple[Agent, TrustScore]] = []
+    for (index, agent, _, gathered, inputs, digest, _), record in zip(changed, records, strict=True):
         # With zero confidence no input counted: trustScore 0 then means "no data", and clients
         # must not read it as a verdict (HCS-25 has no such field, so this one is ours).
-        record["rated"] = result.composite.trust_confidence > 0
+        record["rated"] = record["trustConfidence"] > 0
         record["provenance"]["newestInputAt"] = (
             _iso(gathered.newest_input_at) if gathered.newest_input_at else None
         )
         record["provenance"]["summaryIds"] = gathered.summary_ids
         record["provenance"]["changesAt"] = _iso(gathered.changes_at) if gathered.changes_at else None
-        inputs = dict(result.inputs) or scoring_inputs(
-            subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
-        )
         score = TrustScore(
             agent=agent,
             config=config,
-            trust_score=Decimal(str(result.trust_score)),
-            trust_confidence=Decimal(str(result.composite.trust_confidence)),
+            trust_score=Decimal(str(record["trustScore"])),
+            trust_confidence=Decimal(str(record["trustConfidence"])),
             record=record,
             inputs=inputs,
-            inputs_digest=result.inputs_digest,
+            inputs_digest=digest,
             computed_at=now,
             newest_input_at=gathered.newest_input_at,
             changes_at=gathered.changes_at,
         )
         fresh.append((agent, score))
-        results.append((score, True))
-    return results, fresh
+        results[index] = (score, True)
+    return [result for result in results if result is not None], fresh
 
 
 def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) -> None:

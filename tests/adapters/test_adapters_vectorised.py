@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,8 @@ from adapters import (
     ScoringParams,
     Subject,
     applicability_flags,
+    batch_supported,
+    hcs25_records,
     pack_subjects,
     score_batch,
     score_subject,
@@ -247,3 +250,32 @@ def test_it_packs_subjects_like_the_scalar_path_sees_them(
     out = score_batch(**pack_subjects(items, config), params=config)
     expected = [score_subject(s, summaries=p, feedback=f, params=config).trust_score for s, p, f in items]
     assert out.trust_score.tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(population=st.lists(agents(), min_size=1, max_size=8), config=params())
+def test_it_builds_the_scalar_paths_hcs25_records_in_a_batch(
+    population: list[Agent], config: ScoringParams
+) -> None:
+    # The whole stored record: breakdown, reasons, trustScores keys and per-provider provenance.
+    items = [
+        (Subject(f"a{i}", a.registry, a.protocol), a.summaries, a.feedback) for i, a in enumerate(population)
+    ]
+    scalar = [score_subject(s, summaries=p, feedback=f, params=config) for s, p, f in items]
+    records = hcs25_records(
+        items,
+        config,
+        digests=[r.inputs_digest for r in scalar],
+        config_version=7,
+        updated_at_iso="2026-01-01T00:00:00Z",
+    )
+    expected = [r.to_hcs25(7, "2026-01-01T00:00:00Z") for r in scalar]
+    # JSON text with keys in order: equal bits for every float, equal key order for every dict.
+    assert [json.dumps(r) for r in records] == [json.dumps(r) for r in expected]
+
+
+def test_it_refuses_batch_records_for_adapters_it_does_not_know() -> None:
+    config = ScoringParams(adapters=(AdapterSpec("availability", "scoped"),))
+    assert not batch_supported(config)
+    with pytest.raises(ValueError, match="built-in"):
+        hcs25_records([(Subject("a"), [], None)], config, digests=["x"], config_version=1, updated_at_iso="t")

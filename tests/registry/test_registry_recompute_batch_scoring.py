@@ -7,13 +7,15 @@ field, and the inputs it reads must be the ones the ORM path (`score_inputs_gath
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
-from adapters.scoring import Subject, scoring_inputs
+from adapters.scoring import Subject, score_subject, scoring_inputs
 from registry.models import Agent, FeedbackEntry, Provider, VerificationSummary
 from registry.services.providers import provider_create
 from registry.services.recompute import recompute_drain, recompute_mark
@@ -117,6 +119,20 @@ def test_it_scores_a_batch_exactly_as_each_agent_alone(seed: int) -> None:
             subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
         )
         assert score.record["provenance"]["summaryIds"] == gathered.summary_ids
+        # The batch numbers (adapters.vectorised) are the scalar path's, bit for bit and key for key.
+        scalar = score_subject(
+            subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+        )
+        record = {k: v for k, v in score.record.items() if k != "rated"}
+        record["provenance"] = {
+            k: v
+            for k, v in record["provenance"].items()
+            if k not in ("newestInputAt", "summaryIds", "changesAt")
+        }
+        expected = scalar.to_hcs25(score.config.version, score.record["trustScoreUpdatedAt"])
+        assert json.dumps(record) == json.dumps(expected)
+        assert score.inputs_digest == scalar.inputs_digest
+        assert score.trust_score == Decimal(str(scalar.trust_score))
         assert (score.newest_input_at, score.changes_at) == (gathered.newest_input_at, gathered.changes_at)
 
 
