@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery_support import stop_worker, wait_for, worker_database_url
 from django.conf import settings as django_settings
 from django.db import connection
 from registry_support import summary_body
-from test_registry_celery import stop_worker, wait_for, worker_database_url
 
 from config.celery import app as celery_app
 from registry.models import Agent, PendingRecompute, Provider

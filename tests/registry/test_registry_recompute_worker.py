@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery_support import redis_available, start_worker, stop_worker, wait_for, worker_queue
 from django.db import connection
 from registry_support import summary_body
-from test_registry_celery import redis_available, start_worker, stop_worker, wait_for, worker_queue
 
 from registry.models import Agent, PendingRecompute, Provider, VerificationSummary
 from registry.services.summaries import summaries_ingest

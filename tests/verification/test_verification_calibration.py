@@ -9,6 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from registry.models import Agent, CheckOutcome
+from verification.engine.tools.calibration import PlattCalibrator
 from verification.engine.tools.confidence import default_calibrator
 from verification.models import ToolVerification
 from verification.services.calibration import tool_calibration_fit
@@ -76,17 +77,24 @@ def test_it_reports_calibrated_confidence_to_the_registry(
     # Before this deployment fitted a map, the engine's shipped map (fitted on generated streams) applies.
     p = default_calibrator().predict(before["posterior"])
     shipped_confidence = p if before["verdict"] == "block" else 1 - p
-    tool_calibration_fit(min_labels=20)
+    record = tool_calibration_fit(min_labels=20)
+    assert record is not None and record.method == "platt"
     with django_capture_on_commit_callbacks(execute=True):
-        verify(operator, 101, agent="agent-cal")
+        after = verify(operator, 101, agent="agent-cal")
     confidences = list(
         CheckOutcome.objects.filter(agent__subject_id="agent-cal", provider__slug=ENGINE_SLUG)
         .order_by("checked_at")
         .values_list("confidence", flat=True)
     )
     assert confidences[0] == pytest.approx(shipped_confidence, abs=1e-5)  # the API rounds the posterior
-    # Half of the similar calls were hallucinations, so the calibrated confidence is near one half.
-    assert abs(confidences[1] - 0.5) < abs(confidences[0] - 0.5)
+    # Once fitted, the deployment's own map (from its labels) replaces the shipped one.
+    fitted = PlattCalibrator()
+    fitted.a, fitted.b = float(record.params["a"]), float(record.params["b"])
+    p_fitted = float(fitted.predict(after["posterior"]))
+    p_shipped = default_calibrator().predict(after["posterior"])
+    expected = p_fitted if after["verdict"] == "block" else 1 - p_fitted
+    assert confidences[1] == pytest.approx(expected, abs=1e-4)
+    assert abs(p_fitted - p_shipped) > 1e-3  # the two maps differ here, so the check above can fail
     assert ToolVerification.objects.filter(agent__subject_id="agent-cal").count() == 2
 
 
