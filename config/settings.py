@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "verification",
     "attestations",
     "webhooks",
+    "canaries",
 ]
 
 MIDDLEWARE = [
@@ -172,6 +173,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "webhooks.tasks.webhook_deliveries_sweep",
         "schedule": env_float("DRAIN_INTERVAL_SECONDS", 60.0, minimum=1.0),
     },
+    "canary-rounds": {
+        # Labelled canary runs to providers' check endpoints (docs/canaries.md), spread over the interval.
+        "task": "canaries.tasks.canary_rounds_schedule",
+        "schedule": env_float("CANARY_INTERVAL_SECONDS", 6 * 3600.0, minimum=60.0),
+    },
     "recompute-aging-scores": {
         "task": "registry.tasks.recompute_aging_scores",
         "schedule": env_float("AGING_SCAN_INTERVAL_SECONDS", 3600.0, minimum=10.0),
@@ -244,6 +250,11 @@ WEBHOOK_MAX_SUBSCRIPTIONS = env_int("WEBHOOK_MAX_SUBSCRIPTIONS", 20, minimum=1)
 # Tests and local development only: hosts (exact, e.g. 127.0.0.1) a webhook may reach over plain http
 # at a private address. Everything else goes through the outbound guard like any URL from outside.
 WEBHOOK_TEST_ALLOWED_HOSTS = env_list("WEBHOOK_TEST_ALLOWED_HOSTS", [])
+# Canary cases to providers' check endpoints (docs/canaries.md). 0 cases per round sends none.
+CANARY_INTERVAL_SECONDS = env_float("CANARY_INTERVAL_SECONDS", 6 * 3600.0, minimum=60.0)
+CANARY_CASES_PER_ROUND = env_int("CANARY_CASES_PER_ROUND", 2, minimum=0)
+CANARY_TIMEOUT_SECONDS = env_float("CANARY_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+CANARY_WINDOW_DAYS = env_int("CANARY_WINDOW_DAYS", 30, minimum=1)
 # Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
 ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)

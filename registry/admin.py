@@ -49,7 +49,7 @@ from .selectors import (
     provider_audit_of,
     provider_signals_of,
 )
-from .services.providers import api_key_revoke_record, provider_set_status, provider_stats_endpoint_check
+from .services.providers import api_key_revoke_record, provider_endpoint_check, provider_set_status
 from .services.rescore import RescoreProgress, rescore_progress
 from .services.scoring import scoring_config_create
 from .tasks import refresh_provider_audit
@@ -146,14 +146,25 @@ class ProviderAdminForm(forms.ModelForm):
     stats_endpoint = forms.URLField(
         required=False, assume_scheme="https", help_text="Base URL serving GET /v1/stats/{agent_id} (https)"
     )
+    check_endpoint = forms.URLField(
+        required=False,
+        assume_scheme="https",
+        help_text="URL answering POST {messages, tools} with {verdict, confidence}: canary cases (https)",
+    )
 
-    def clean_stats_endpoint(self) -> str:
-        url: str = self.cleaned_data.get("stats_endpoint") or ""
+    def _endpoint(self, name: str, field: str) -> str:
+        url: str = self.cleaned_data.get(name) or ""
         try:
-            provider_stats_endpoint_check(url=url)
+            provider_endpoint_check(url=url, field=field)
         except ApplicationError as error:
             raise forms.ValidationError(error.errors[0].detail if error.errors else error.detail) from None
         return url
+
+    def clean_stats_endpoint(self) -> str:
+        return self._endpoint("stats_endpoint", "statsEndpoint")
+
+    def clean_check_endpoint(self) -> str:
+        return self._endpoint("check_endpoint", "checkEndpoint")
 
 
 def block_rate_chart(snapshots: list[ProviderAuditSnapshot]) -> str:
@@ -261,13 +272,14 @@ class ProviderAdmin(admin.ModelAdmin):
         "last_summary",
         "audit_computed_at",
         "block_rate_over_time",
+        "canary_accuracy",
     ]
     inlines = [ApiKeyInline, AuditEventInline]
     actions = ["suspend", "reinstate"]
     change_list_template = "admin/registry/provider/change_list.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Provider]:
-        return super().get_queryset(request).select_related("audit_stats")
+        return super().get_queryset(request).select_related("audit_stats", "accuracy")
 
     def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> Any:
         newest = ProviderAuditStats.objects.order_by("-computed_at").values_list("computed_at", flat=True)
@@ -298,6 +310,11 @@ class ProviderAdmin(admin.ModelAdmin):
     def discriminative_power(self, obj: Provider) -> str:
         dp = self._audit(obj).discriminative_power
         return "–" if dp is None else f"{dp:.2f}"
+
+    @admin.display(description="accuracy on canary cases")
+    def canary_accuracy(self, obj: Provider) -> str:
+        accuracy = getattr(obj, "accuracy", None) if obj.pk is not None else None
+        return "no canary cases yet" if accuracy is None else accuracy.summary()
 
     @admin.display(description="stamp?")
     def rubber_stamp(self, obj: Provider) -> str:

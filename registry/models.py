@@ -133,6 +133,10 @@ class Provider(models.Model):
     signer_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     stats_endpoint = models.URLField(blank=True, help_text="Base URL serving GET /v1/stats/{agent_id}")
+    # Where the registry sends labelled canary runs to measure the provider's error rates (canaries app).
+    check_endpoint = models.URLField(
+        blank=True, help_text="URL answering POST {messages, tools} with {verdict, confidence}"
+    )
     # Independence: the provider's own operator address and, when the provider is itself an agent,
     # that agent. A summary about an agent with the same owner, or about itself, is self-reported.
     operator_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
@@ -508,3 +512,65 @@ class ProviderAuditSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.provider_id} at {self.computed_at:%Y-%m-%d %H:%M}"
+
+
+class ProviderAccuracy(models.Model):
+    """A provider's error rates measured on canary cases (known answers) over the last `window_days`.
+
+    Written by the canaries app (canaries.services.provider_accuracy_refresh); read by the admin, the
+    provider page and the API. A false positive is a faithful case the provider blocked; a false negative
+    a fabricated case it allowed. UNCERTAIN answers are abstentions, counted on their own, and cases
+    without a usable answer (timeouts, errors, malformed bodies) are failures: neither enters a rate.
+    Bounds are 95 % Wilson intervals (adapters.intervals).
+    """
+
+    provider = models.OneToOneField(
+        Provider, on_delete=models.CASCADE, primary_key=True, related_name="accuracy"
+    )
+    window_days = models.PositiveIntegerField()
+    cases = models.PositiveIntegerField(default=0)
+    faithful_answered = models.PositiveIntegerField(default=0)
+    fabricated_answered = models.PositiveIntegerField(default=0)
+    false_positives = models.PositiveIntegerField(default=0)
+    false_negatives = models.PositiveIntegerField(default=0)
+    abstentions = models.PositiveIntegerField(default=0)
+    failures = models.PositiveIntegerField(default=0)
+    false_positive_rate = models.FloatField(null=True, blank=True)
+    false_positive_low = models.FloatField(default=0.0)
+    false_positive_high = models.FloatField(default=1.0)
+    false_negative_rate = models.FloatField(null=True, blank=True)
+    false_negative_low = models.FloatField(default=0.0)
+    false_negative_high = models.FloatField(default=1.0)
+    last_case_at = models.DateTimeField(null=True, blank=True)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "provider accuracies"
+
+    def __str__(self) -> str:
+        return f"accuracy of {self.provider_id} at {self.computed_at:%Y-%m-%d %H:%M}"
+
+    def summary(self) -> str:
+        """One line for people: both rates with their intervals and what they rest on."""
+        fp = _rate_text(
+            self.false_positive_rate,
+            self.false_positive_low,
+            self.false_positive_high,
+            f"{self.false_positives} of {self.faithful_answered}",
+        )
+        fn = _rate_text(
+            self.false_negative_rate,
+            self.false_negative_low,
+            self.false_negative_high,
+            f"{self.false_negatives} of {self.fabricated_answered}",
+        )
+        return (
+            f"false positives {fp}; false negatives {fn}; {self.abstentions} uncertain, "
+            f"{self.failures} unanswered of {self.cases} cases in {self.window_days} days"
+        )
+
+
+def _rate_text(value: float | None, low: float, high: float, counts: str) -> str:
+    if value is None:
+        return "not measured yet"
+    return f"{value:.1%} ({counts}; 95 % interval {low:.1%}-{high:.1%})"

@@ -202,6 +202,7 @@ METHODOLOGY_DOCS = {
     "tool-verification": "tool-verification.md",
     "run-verification": "run-verification.md",
     "safety": "safety.md",
+    "canaries": "canaries.md",
 }
 DOCS_DIR = Path(settings.BASE_DIR) / "docs"
 _DOC_LINK = re.compile(

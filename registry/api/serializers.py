@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from ..models import Agent, Provider, ScoringConfig, TrustScore
+from ..models import Agent, Provider, ProviderAccuracy, ScoringConfig, TrustScore
 
 
 class AgentSerializer(serializers.ModelSerializer):
@@ -60,11 +60,58 @@ class AgentCreateSerializer(serializers.Serializer):
     # that sends them is refused (registry.services.agents.agent_registration_authorize).
 
 
+class ProviderAccuracySerializer(serializers.ModelSerializer):
+    """A provider's error rates on canary cases (known answers) with 95 % Wilson intervals."""
+
+    windowDays = serializers.IntegerField(source="window_days")
+    faithfulAnswered = serializers.IntegerField(source="faithful_answered")
+    fabricatedAnswered = serializers.IntegerField(source="fabricated_answered")
+    falsePositives = serializers.IntegerField(source="false_positives")
+    falseNegatives = serializers.IntegerField(source="false_negatives")
+    falsePositiveRate = serializers.FloatField(source="false_positive_rate", allow_null=True)
+    falsePositiveInterval = serializers.SerializerMethodField()
+    falseNegativeRate = serializers.FloatField(source="false_negative_rate", allow_null=True)
+    falseNegativeInterval = serializers.SerializerMethodField()
+    lastCaseAt = serializers.DateTimeField(source="last_case_at", allow_null=True)
+    computedAt = serializers.DateTimeField(source="computed_at")
+
+    class Meta:
+        model = ProviderAccuracy
+        fields = [
+            "windowDays",
+            "cases",
+            "faithfulAnswered",
+            "fabricatedAnswered",
+            "falsePositives",
+            "falseNegatives",
+            "abstentions",
+            "failures",
+            "falsePositiveRate",
+            "falsePositiveInterval",
+            "falseNegativeRate",
+            "falseNegativeInterval",
+            "lastCaseAt",
+            "computedAt",
+        ]
+
+    def get_falsePositiveInterval(self, obj: ProviderAccuracy) -> list[float]:
+        return [obj.false_positive_low, obj.false_positive_high]
+
+    def get_falseNegativeInterval(self, obj: ProviderAccuracy) -> list[float]:
+        return [obj.false_negative_low, obj.false_negative_high]
+
+
 class ProviderSerializer(serializers.ModelSerializer):
     methodologyUrl = serializers.CharField(source="methodology_url", help_text="A URL, or empty.")
     signerAddress = serializers.CharField(source="signer_address")
     independenceStatement = serializers.CharField(source="independence_statement")
     createdAt = serializers.DateTimeField(source="created_at")
+    accuracy = ProviderAccuracySerializer(
+        read_only=True,
+        allow_null=True,
+        help_text="Error rates on the registry's canary cases; null until the provider has a check endpoint "
+        "and has been sent cases.",
+    )
 
     class Meta:
         model = Provider
@@ -76,6 +123,7 @@ class ProviderSerializer(serializers.ModelSerializer):
             "status",
             "independenceStatement",
             "createdAt",
+            "accuracy",
         ]
 
 

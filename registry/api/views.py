@@ -332,7 +332,7 @@ class TrustScoreHistoryView(generics.ListAPIView):
 class ProviderListView(generics.ListAPIView):
     serializer_class = ProviderSerializer
     throttle_classes = [ReadThrottle]
-    queryset = Provider.objects.order_by("slug")
+    queryset = Provider.objects.select_related("accuracy").order_by("slug")
     filterset_fields = ["status"]
 
 
@@ -346,7 +346,7 @@ class ProviderListView(generics.ListAPIView):
 class ProviderDetailView(generics.RetrieveAPIView):
     serializer_class = ProviderSerializer
     throttle_classes = [ReadThrottle]
-    queryset = Provider.objects.all()
+    queryset = Provider.objects.select_related("accuracy")
     lookup_field = "slug"
 
 

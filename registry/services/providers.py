@@ -119,12 +119,13 @@ def provider_by_api_key(*, plaintext: str) -> Provider | None:
     return key.provider
 
 
-def provider_stats_endpoint_check(*, url: str) -> None:
-    """Refuse a stats endpoint the collector may not call (400 naming statsEndpoint); "" is none.
+def provider_endpoint_check(*, url: str, field: str = "statsEndpoint") -> None:
+    """Refuse an endpoint the registry may not call (400 naming `field`); "" is none.
 
-    The collector checks again at every connection (untrusted.fetch); this is the early, clear answer
-    for whoever configures it: https only, no loopback, private, link-local, CGNAT, ULA or metadata
-    address, literal or resolved (OUTBOUND_ALLOW_HTTP / OUTBOUND_ALLOW_PRIVATE for development).
+    For the stats endpoint (the collector) and the check endpoint (canaries). Both are checked again
+    at every connection (untrusted.fetch); this is the early, clear answer for whoever configures them:
+    https only, no loopback, private, link-local, CGNAT, ULA or metadata address, literal or resolved
+    (OUTBOUND_ALLOW_HTTP / OUTBOUND_ALLOW_PRIVATE for development).
     """
     if not url:
         return
@@ -133,10 +134,10 @@ def provider_stats_endpoint_check(*, url: str) -> None:
     )
     if problem:
         raise ApplicationError(
-            f"The stats endpoint is not allowed: {problem}.",
+            f"The {field} is not allowed: {problem}.",
             status=400,
             problem="validation",
-            errors=[FieldError("/statsEndpoint", problem)],
+            errors=[FieldError(f"/{field}", problem)],
         )
 
 
@@ -148,6 +149,7 @@ def provider_create(
     signer_address: str = "",
     methodology_url: str = "",
     stats_endpoint: str = "",
+    check_endpoint: str = "",
     operator_address: str = "",
     independence_statement: str = "",
     with_key: bool = True,
@@ -155,13 +157,15 @@ def provider_create(
     """Create a provider (and, by default, its first API key)."""
     if Provider.objects.filter(slug=slug).exists():
         raise ApplicationError(f"A provider with slug {slug!r} exists.", status=409, problem="conflict")
-    provider_stats_endpoint_check(url=stats_endpoint)
+    provider_endpoint_check(url=stats_endpoint, field="statsEndpoint")
+    provider_endpoint_check(url=check_endpoint, field="checkEndpoint")
     provider = Provider(
         name=name,
         slug=slug,
         signer_address=signer_address,
         methodology_url=methodology_url,
         stats_endpoint=stats_endpoint,
+        check_endpoint=check_endpoint,
         operator_address=operator_address,
         independence_statement=independence_statement,
     )

@@ -16,6 +16,7 @@ MODULES = [
     "adapters.digest",
     "adapters.scoring",
     "adapters.vectorised",
+    "adapters.intervals",
 ]
 
 

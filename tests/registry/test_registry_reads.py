@@ -144,6 +144,7 @@ def test_it_shows_providers_public_fields_only(
         "status",
         "independenceStatement",
         "createdAt",
+        "accuracy",
     }
     assert row["methodologyUrl"] == "https://example.com/method"
     assert row["signerAddress"] == "0x" + "ab" * 20

@@ -22,6 +22,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--methodology-url", default="")
         parser.add_argument("--stats-endpoint", default="", help="Base URL serving GET /v1/stats/{agent_id}")
+        parser.add_argument(
+            "--check-endpoint", default="", help="URL answering POST {messages, tools}: canary cases"
+        )
         parser.add_argument("--operator-address", default="", help="Owner address, for self-report detection")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -32,6 +35,7 @@ class Command(BaseCommand):
                 signer_address=options["signer_address"],
                 methodology_url=options["methodology_url"],
                 stats_endpoint=options["stats_endpoint"],
+                check_endpoint=options["check_endpoint"],
                 operator_address=options["operator_address"],
             )
         except ApplicationError as exc:
