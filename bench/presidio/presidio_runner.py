@@ -5,7 +5,9 @@ not depend on), so it imports nothing of ours. Reads rows {"id", "text"}; writes
 each row's detections [entity_type, start, end], its anonymised text (every detection replaced by
 <ENTITY_TYPE>, as Presidio's anonymiser does by default) and the best CPU and wall time of one pass.
 
-    presidio-venv/bin/python bench/presidio/presidio_runner.py rows.jsonl REPEATS LOOPS
+    presidio-venv/bin/python bench/presidio/presidio_runner.py rows.jsonl REPEATS LOOPS [SPACY_MODEL]
+
+SPACY_MODEL is the installed spaCy package to load (default en_core_web_sm).
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from presidio_anonymizer import AnonymizerEngine
 
 def main() -> int:
     path, repeats, loops = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    model = sys.argv[4] if len(sys.argv) > 4 else "en_core_web_sm"
     with open(path, encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
     provider = NlpEngineProvider(
         nlp_configuration={
             "nlp_engine_name": "spacy",
-            "models": [{"lang_code": "en", "model_name": "en_core_web_sm"}],
+            "models": [{"lang_code": "en", "model_name": model}],
         }
     )
     analyzer = AnalyzerEngine(nlp_engine=provider.create_engine(), supported_languages=["en"])
