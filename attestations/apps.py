@@ -23,13 +23,13 @@ class AttestationsConfig(AppConfig):
             raise ImproperlyConfigured(str(error)) from None
         from django.conf import settings
 
-        if settings.CHAIN_ENABLED:
+        if settings.CHAIN_ENABLED or settings.CHAIN_DEPLOYMENTS:
             # Imported only here: it brings web3, which a registry without the chain never loads.
             from common.errors import ApplicationError
 
-            from .services.chain import chain_settings_from_django
+            from .services.chain import chain_settings_all
 
             try:
-                chain_settings_from_django()
+                chain_settings_all()
             except ApplicationError as error:
                 raise ImproperlyConfigured(error.detail) from None

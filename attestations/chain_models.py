@@ -271,6 +271,8 @@ class AgentRegistration(models.Model):
     # Whether the file's registrations list names this agent (agentRegistry + agentId): anyone can point
     # a URI at someone else's file, so a file that does not name the agent back is flagged.
     lists_agent = models.BooleanField(default=False)
+    # The other identities (subject ids on other chains or registries) the file's registrations list names.
+    other_identities = models.JSONField(default=list, blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
     fetched_at = models.DateTimeField(null=True, blank=True)

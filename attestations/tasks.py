@@ -12,7 +12,8 @@ from celery import shared_task
 from django.db import OperationalError, transaction
 
 from .chain.registration import RegistrationUnreachable
-from .services.chain import chain_context, chain_signer, validator_address
+from .models import ScorePublication, ValidationAnswer
+from .services.chain import chain_context, chain_contexts, chain_signer, validator_address
 from .services.indexer import chain_index_run
 from .services.outbox import TRANSIENT_ERRORS, TransientChainError
 from .services.publishing import (
@@ -33,8 +34,16 @@ _RETRY = {
 
 
 @shared_task(**_RETRY)
-def chain_index() -> dict[str, Any] | None:
-    context = chain_context()
+def chain_index(chain_id: int | None = None) -> dict[str, Any] | None:
+    """Index one deployment. Without a chain id (beat): the first one here, and one task per other one,
+    so a slow or unreachable node never holds up the others."""
+    if chain_id is None:
+        contexts = chain_contexts()
+        for other in contexts[1:]:
+            chain_index.delay(other.chain.chain_id)
+        context = contexts[0] if contexts else None
+    else:
+        context = chain_context(chain_id=chain_id)
     if context is None:
         return None
     run = chain_index_run(chain=context.chain, w3=context.w3, validator=validator_address())
@@ -43,7 +52,8 @@ def chain_index() -> dict[str, Any] | None:
 
 @shared_task(**_RETRY)
 def publish_score(publication_id: int) -> str | None:
-    context = chain_context()
+    chain_id = ScorePublication.objects.filter(pk=publication_id).values_list("chain_id", flat=True).first()
+    context = None if chain_id is None else chain_context(chain_id=chain_id)
     if context is None:
         return None
     publication = score_publication_send(
@@ -54,7 +64,8 @@ def publish_score(publication_id: int) -> str | None:
 
 @shared_task(**_RETRY)
 def answer_validation_request(answer_id: int) -> str | None:
-    context = chain_context()
+    chain_id = ValidationAnswer.objects.filter(pk=answer_id).values_list("chain_id", flat=True).first()
+    context = None if chain_id is None else chain_context(chain_id=chain_id)
     if context is None:
         return None
     answer = validation_answer_send(
@@ -67,35 +78,32 @@ def answer_validation_request(answer_id: int) -> str | None:
 def score_publications_sweep() -> int:
     """Beat: publish new scores (when auto-publishing is on), and re-drive publications left
     pending, unconfirmed or claimed by a dead worker."""
-    context = chain_context()
-    if context is None:
-        return 0
-    with transaction.atomic():
-        score_publications_auto_request(chain=context.chain)
-    due = score_publications_due(chain=context.chain)
-    for publication_id in due:
-        publish_score.delay(publication_id)
-    return len(due)
+    queued = 0
+    for context in chain_contexts():
+        with transaction.atomic():
+            score_publications_auto_request(chain=context.chain)
+        due = score_publications_due(chain=context.chain)
+        for publication_id in due:
+            publish_score.delay(publication_id)
+        queued += len(due)
+    return queued
 
 
 @shared_task
 def validation_answers_sweep() -> int:
     """Beat: the validation responder; answers requests the indexer found and retries unfinished ones."""
-    context = chain_context()
-    if context is None:
-        return 0
-    due = validation_answers_due(chain=context.chain)
-    for answer_id in due:
-        answer_validation_request.delay(answer_id)
-    return len(due)
+    queued = 0
+    for context in chain_contexts():
+        due = validation_answers_due(chain=context.chain)
+        for answer_id in due:
+            answer_validation_request.delay(answer_id)
+        queued += len(due)
+    return queued
 
 
 @shared_task(**_RETRY)
 def provider_wallets_check() -> int:
-    context = chain_context()
-    if context is None:
-        return 0
-    return len(wallets_check_run(chain=context.chain, w3=context.w3))
+    return sum(len(wallets_check_run(chain=c.chain, w3=c.w3)) for c in chain_contexts())
 
 
 # An agent's host that is down now may be up in a minute: a few tries over about an hour, then the

@@ -459,6 +459,10 @@ CHAIN_VALIDATION_REGISTRY = env_str("CHAIN_VALIDATION_REGISTRY", "") or ""
 CHAIN_START_BLOCK = _chain_optional_int("CHAIN_START_BLOCK", 0)
 CHAIN_CONFIRMATIONS = _chain_optional_int("CHAIN_CONFIRMATIONS", 0)
 CHAIN_MAX_BLOCK_RANGE = _chain_optional_int("CHAIN_MAX_BLOCK_RANGE", 1)
+# More ERC-8004 deployments to index and publish on, beside the one above: a JSON list of objects with the
+# keys network, chainId, rpcUrl, identityRegistry, reputationRegistry, validationRegistry, startBlock,
+# confirmations, maxBlockRange (docs/chain.md "Many chains"). CHAIN_DEPLOYMENTS_FILE reads it from a file.
+CHAIN_DEPLOYMENTS = env_str("CHAIN_DEPLOYMENTS", "") or ""
 # Agents' ipfs:// registration files are fetched through this gateway (an https URL ending in /).
 CHAIN_IPFS_GATEWAY = env_str("CHAIN_IPFS_GATEWAY", "https://ipfs.io/ipfs/") or "https://ipfs.io/ipfs/"
 # Published feedback: tag1 names the standard, tag2 the HCS-25 adapter (or "composite" for the trust score).
@@ -477,7 +481,7 @@ CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS = env_int(
     "CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS", 86_400, minimum=0
 )
 CHAIN_AUTO_PUBLISH_MIN_CHANGE = env_float("CHAIN_AUTO_PUBLISH_MIN_CHANGE", 1.0, minimum=0.0)
-if CHAIN_ENABLED:
+if CHAIN_ENABLED or CHAIN_DEPLOYMENTS:
     CELERY_BEAT_SCHEDULE.update(
         {
             "chain-index": {

@@ -574,3 +574,26 @@ def _rate_text(value: float | None, low: float, high: float, counts: str) -> str
     if value is None:
         return "not measured yet"
     return f"{value:.1%} ({counts}; 95 % interval {low:.1%}-{high:.1%})"
+
+
+class AgentLink(models.Model):
+    """One identity of an agent that is registered more than once (on several chains), and the
+    identity that stands for all of them (the primary: the earliest registered).
+
+    Written by attestations.services.links from what the chains and the registration files say: the
+    same owner address on each chain, or a registration file that names the other identity and has the
+    same owner. Only identities with the same owner are ever linked, so nobody can attach their agent to
+    someone else's. The primary itself has no row.
+    """
+
+    class Reason(models.TextChoices):
+        SAME_OWNER = "same-owner", "Same owner, the owner's only agent on each chain"
+        REGISTRATION_FILE = "registration-file", "Named by a registration file, same owner"
+
+    agent = models.OneToOneField(Agent, on_delete=models.CASCADE, primary_key=True, related_name="link")
+    primary = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="linked_identities")
+    reason = models.CharField(max_length=32, choices=Reason.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.agent_id} is {self.primary_id} ({self.reason})"

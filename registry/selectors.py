@@ -10,7 +10,7 @@ from datetime import datetime
 from django.core.cache import cache
 from django.db import connection
 
-from .models import Agent, ProviderAuditSnapshot, ProviderAuditStats
+from .models import Agent, AgentLink, ProviderAuditSnapshot, ProviderAuditStats
 
 SCORE_CACHE_SECONDS = 300
 
@@ -177,3 +177,16 @@ def provider_collusion_signals(*, provider_ids: Iterable[int]) -> dict[int, Coll
     ids = list(provider_ids)
     stored = {row.provider_id: row for row in ProviderAuditStats.objects.filter(provider_id__in=ids)}
     return {pid: provider_signals_of(stored.get(pid)) for pid in ids}
+
+
+def agent_identity_ids(*, agent: Agent) -> set[int]:
+    """Ids of the identities linked with `agent` (registry.AgentLink), itself included."""
+    link = AgentLink.objects.filter(agent=agent).values_list("primary_id", flat=True).first()
+    primary = link if link is not None else agent.pk
+    members = set(AgentLink.objects.filter(primary_id=primary).values_list("agent_id", flat=True))
+    return members | {primary, agent.pk}
+
+
+def agent_identities(*, agent: Agent) -> list[Agent]:
+    """Every identity of the agent (on every chain), the primary first; just the agent when unlinked."""
+    return list(Agent.objects.filter(pk__in=agent_identity_ids(agent=agent)).order_by("created_at", "pk"))

@@ -22,7 +22,7 @@ from common.throttling import throttle_page
 
 from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .models import Agent, Provider, TrustScore, VerificationSummary
-from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
+from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, agent_identities, provider_audit_stats
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -113,6 +113,7 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "chart": score_chart(history[::-1]),
         # ERC-8004: the owner's registration file, the chain's feedback, our publications.
         "registration": agent_registration_get(agent=agent),
+        "identities": agent_identities(agent=agent),
         "feedback": agent_feedback_summarize(agent=agent),
         "publications": agent_publications_list(agent=agent),
     }
@@ -203,6 +204,7 @@ METHODOLOGY_DOCS = {
     "run-verification": "run-verification.md",
     "safety": "safety.md",
     "canaries": "canaries.md",
+    "chain": "chain.md",
 }
 DOCS_DIR = Path(settings.BASE_DIR) / "docs"
 _DOC_LINK = re.compile(

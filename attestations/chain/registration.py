@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
+from eth_utils import to_checksum_address
 from jsonschema import Draft202012Validator
 
 from untrusted.fetch import (
@@ -115,6 +116,8 @@ class Registration:
     active: bool | None = None
     #: The file's registrations list names this agent (agentRegistry and agentId).
     lists_agent: bool = False
+    #: The other identities the file names, as subject ids (eip155:{chainId}:{registry}:{agentId}).
+    others: list[str] = field(default_factory=list)
 
 
 # NUL and lone surrogates (JSON allows "\u0000" and "\ud800") cannot be stored in PostgreSQL text.
@@ -131,8 +134,8 @@ def registration_read(document: dict[str, Any], *, agent_registry: str, agent_id
     >>> doc = {"type": REGISTRATION_TYPE, "name": "Scout", "services": [{"name": "MCP", "endpoint": "https://m"}],
     ...     "registrations": [{"agentId": 3, "agentRegistry": "eip155:8453:0xAB"}]}
     >>> r = registration_read(doc, agent_registry="eip155:8453:0xab", agent_id=3)
-    >>> r.name, r.endpoints, r.lists_agent
-    ('Scout', [{'name': 'MCP', 'endpoint': 'https://m', 'version': ''}], True)
+    >>> r.name, r.endpoints, r.lists_agent, r.others
+    ('Scout', [{'name': 'MCP', 'endpoint': 'https://m', 'version': ''}], True, [])
     >>> try:
     ...     registration_read({"name": 5}, agent_registry="x", agent_id=0)
     ... except RegistrationInvalid as invalid:
@@ -153,6 +156,15 @@ def registration_read(document: dict[str, Any], *, agent_registry: str, agent_id
         str(entry["agentId"]) == str(agent_id) and entry["agentRegistry"].lower() == agent_registry.lower()
         for entry in document.get("registrations", [])
     )
+    others: list[str] = []
+    for entry in document.get("registrations", []):
+        subject = _eip155_subject(entry["agentRegistry"], entry["agentId"])
+        if (
+            subject is not None
+            and subject.lower() != f"{agent_registry}:{agent_id}".lower()
+            and subject not in others
+        ):
+            others.append(subject)
     return Registration(
         name=_clean(document["name"]),
         description=_clean(document.get("description", "")),
@@ -162,7 +174,26 @@ def registration_read(document: dict[str, Any], *, agent_registry: str, agent_id
         ],
         active=document.get("active"),
         lists_agent=listed,
+        others=others,
     )
+
+
+_EIP155_REGISTRY = re.compile(r"^eip155:([1-9][0-9]{0,18}):(0x[0-9a-fA-F]{40})$")
+
+
+def _eip155_subject(agent_registry: str, agent_id: int | str) -> str | None:
+    """The subject id of a registrations entry (checksummed registry), or None when it is not one.
+
+    >>> _eip155_subject("eip155:1:0x" + "ab" * 20, "12")
+    'eip155:1:0xABaBaBaBABabABabAbAbABAbABabababaBaBABaB:12'
+    >>> _eip155_subject("hedera:mainnet:0.0.5", 1) is None
+    True
+    """
+    match = _EIP155_REGISTRY.match(agent_registry.strip())
+    text = str(agent_id).strip()
+    if match is None or not text.isdigit() or len(text) > 78:
+        return None
+    return f"eip155:{int(match.group(1))}:{to_checksum_address(match.group(2))}:{int(text)}"
 
 
 def resolve_uri(uri: str, *, ipfs_gateway: str = DEFAULT_IPFS_GATEWAY) -> str:

@@ -9,13 +9,21 @@ The chain is switched off unless ``CHAIN_ENABLED`` says otherwise, so the servic
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
 from eth_utils import is_address, is_checksum_address, to_checksum_address
 
-__all__ = ["ENV_KEYS", "NETWORKS", "ChainSettings", "NetworkPreset"]
+__all__ = [
+    "DEPLOYMENT_KEYS",
+    "ENV_KEYS",
+    "NETWORKS",
+    "ChainSettings",
+    "NetworkPreset",
+    "deployments_from_json",
+]
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,25 @@ NETWORKS: Final[dict[str, NetworkPreset]] = {
     "base-sepolia": NetworkPreset(
         name="base-sepolia",
         chain_id=84532,
+        identity_registry="0x8004A818BFB912233c491871b3d84c89A494BD9e",
+        reputation_registry="0x8004B663056A597Dffe9eCcC1965A193B7388713",
+        planned_validation_registry="0x8004Cb1BF31DAf7788923b405b754f57acEB4272",
+        confirmations=12,
+        rpc_url="",
+    ),
+    # The registries have the same addresses on every mainnet, and on every testnet (INTERFACE.md).
+    "ethereum": NetworkPreset(
+        name="ethereum",
+        chain_id=1,
+        identity_registry="0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
+        reputation_registry="0x8004BAa17C55a88189AE136b182e5fdA19dE9b63",
+        planned_validation_registry="0x8004Cc8439f36fd5F9F049D9fF86523Df6dAAB58",
+        confirmations=12,
+        rpc_url="",
+    ),
+    "sepolia": NetworkPreset(
+        name="sepolia",
+        chain_id=11155111,
         identity_registry="0x8004A818BFB912233c491871b3d84c89A494BD9e",
         reputation_registry="0x8004B663056A597Dffe9eCcC1965A193B7388713",
         planned_validation_registry="0x8004Cb1BF31DAf7788923b405b754f57acEB4272",
@@ -171,6 +198,93 @@ class ChainSettings:
         except ValueError as error:
             key = "CHAIN_RPC_URL" if "RPC URL" in str(error) else "CHAIN_*"
             raise ValueError(f"{key}: {error}") from None
+
+
+#: The keys of one entry of CHAIN_DEPLOYMENTS, and the CHAIN_* setting each stands for.
+DEPLOYMENT_KEYS: Final[dict[str, str]] = {
+    "network": "CHAIN_NETWORK",
+    "chainId": "CHAIN_ID",
+    "rpcUrl": "CHAIN_RPC_URL",
+    "identityRegistry": "CHAIN_IDENTITY_REGISTRY",
+    "reputationRegistry": "CHAIN_REPUTATION_REGISTRY",
+    "validationRegistry": "CHAIN_VALIDATION_REGISTRY",
+    "startBlock": "CHAIN_START_BLOCK",
+    "confirmations": "CHAIN_CONFIRMATIONS",
+    "maxBlockRange": "CHAIN_MAX_BLOCK_RANGE",
+}
+MAX_DEPLOYMENTS: Final = 32
+
+
+def deployments_from_json(text: str, *, ipfs_gateway: str | None = None) -> list[ChainSettings]:
+    """The extra ERC-8004 deployments of CHAIN_DEPLOYMENTS: a JSON list of objects, one per chain.
+
+    Each object takes the keys of DEPLOYMENT_KEYS with the meaning (and checks) of the CHAIN_* setting
+    each stands for; `rpcUrl` is required and the network preset (by `network` name or `chainId`)
+    supplies the rest. Every deployment listed is enabled. Errors name the entry and the key.
+
+    >>> [d.chain_id for d in deployments_from_json('[{"network": "ethereum", "rpcUrl": "https://eth.example"}]')]
+    [1]
+    >>> deployments_from_json('[{"network": "sepolia"}]')
+    Traceback (most recent call last):
+    ...
+    ValueError: CHAIN_DEPLOYMENTS[0].rpcUrl: required
+    >>> deployments_from_json('[{"network": "base", "rpcUrl": "https://a.example", "colour": 1}]')
+    Traceback (most recent call last):
+    ...
+    ValueError: CHAIN_DEPLOYMENTS[0].colour: unknown key (known: chainId, confirmations, ...)
+    """
+    if not text.strip():
+        return []
+    try:
+        entries = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"CHAIN_DEPLOYMENTS: not JSON ({error})") from None
+    if not isinstance(entries, list):
+        raise ValueError("CHAIN_DEPLOYMENTS: expected a JSON list of deployments")
+    if len(entries) > MAX_DEPLOYMENTS:
+        raise ValueError(f"CHAIN_DEPLOYMENTS: at most {MAX_DEPLOYMENTS} deployments, not {len(entries)}")
+    deployments: list[ChainSettings] = []
+    for index, entry in enumerate(entries):
+        where = f"CHAIN_DEPLOYMENTS[{index}]"
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where}: expected an object")
+        for key in entry:
+            if key not in DEPLOYMENT_KEYS:
+                raise ValueError(f"{where}.{key}: unknown key (known: {', '.join(sorted(DEPLOYMENT_KEYS))})")
+        if not str(entry.get("rpcUrl") or "").strip():
+            raise ValueError(f"{where}.rpcUrl: required")
+        network = entry.get("network")
+        if network is None and "chainId" in entry:
+            # A chain id names its preset when there is one; otherwise Base's addresses stay as defaults.
+            network = str(entry["chainId"]) if _int_or_none(entry["chainId"]) in _NETWORK_BY_ID else "base"
+        mapping = {"CHAIN_ENABLED": "1", "CHAIN_NETWORK": str(network or "base")}
+        mapping.update({DEPLOYMENT_KEYS[k]: str(v) for k, v in entry.items() if k != "network"})
+        if ipfs_gateway:
+            mapping["CHAIN_IPFS_GATEWAY"] = ipfs_gateway
+        try:
+            deployment = ChainSettings.from_mapping(mapping)
+        except ValueError as error:
+            message = str(error)
+            for key, setting in DEPLOYMENT_KEYS.items():
+                message = message.replace(setting, f"{where}.{key}")
+            raise ValueError(message) from None
+        deployments.append(deployment)
+    return deployments
+
+
+def _int_or_none(value: object) -> int | None:
+    """`value` as an int when it is one (or a string of digits), else None.
+
+    >>> _int_or_none("8453"), _int_or_none(1.5), _int_or_none(True)
+    (8453, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def _preset(value: str, *, key: str) -> NetworkPreset:

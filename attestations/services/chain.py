@@ -13,7 +13,7 @@ from web3 import Web3
 
 from common.errors import ApplicationError
 
-from ..chain.settings import ChainSettings
+from ..chain.settings import ChainSettings, deployments_from_json
 from ..keys import ServiceKey
 from .keys import service_key
 
@@ -43,6 +43,31 @@ def chain_settings_from_django() -> ChainSettings:
         raise ApplicationError(f"Chain misconfigured: {exc}", status=503, problem="server-error") from None
 
 
+def chain_settings_all() -> list[ChainSettings]:
+    """Every enabled deployment: the CHAIN_* one (when CHAIN_ENABLED) first, then CHAIN_DEPLOYMENTS.
+
+    Two deployments on one chain id are a configuration error: cursors, nonces and publications are
+    kept per chain id.
+    """
+    primary = chain_settings_from_django()
+    try:
+        extra = deployments_from_json(settings.CHAIN_DEPLOYMENTS, ipfs_gateway=settings.CHAIN_IPFS_GATEWAY)
+    except ValueError as exc:
+        raise ApplicationError(f"Chain misconfigured: {exc}", status=503, problem="server-error") from None
+    chains = ([primary] if primary.enabled else []) + extra
+    seen: set[int] = set()
+    for chain in chains:
+        if chain.chain_id in seen:
+            raise ApplicationError(
+                f"Chain misconfigured: chain id {chain.chain_id} is configured twice (CHAIN_* and "
+                "CHAIN_DEPLOYMENTS each name a chain once).",
+                status=503,
+                problem="server-error",
+            )
+        seen.add(chain.chain_id)
+    return chains
+
+
 def chain_web3(*, chain: ChainSettings, timeout: float = 30.0) -> Web3:
     return Web3(Web3.HTTPProvider(chain.rpc_url, request_kwargs={"timeout": timeout}))
 
@@ -55,12 +80,18 @@ class ChainContext:
     w3: Web3
 
 
-def chain_context() -> ChainContext | None:
-    """The configured chain, or None when CHAIN_ENABLED is off (tasks then do nothing)."""
-    chain = chain_settings_from_django()
-    if not chain.enabled:
-        return None
-    return ChainContext(chain=chain, w3=chain_web3(chain=chain))
+def chain_context(*, chain_id: int | None = None) -> ChainContext | None:
+    """The deployment on `chain_id` (by default the first one configured), or None when there is none
+    (tasks then do nothing)."""
+    for chain in chain_settings_all():
+        if chain_id is None or chain.chain_id == chain_id:
+            return ChainContext(chain=chain, w3=chain_web3(chain=chain))
+    return None
+
+
+def chain_contexts() -> list[ChainContext]:
+    """One context per configured deployment, in configuration order."""
+    return [ChainContext(chain=chain, w3=chain_web3(chain=chain)) for chain in chain_settings_all()]
 
 
 def chain_signer() -> ServiceKey:

@@ -42,6 +42,7 @@ from ..chain.scan import find_reorg, scan_logs
 from ..chain.settings import ChainSettings
 from ..models import ChainCursor, ChainEvent, ChainEventStatus, OutgoingStatus, ValidationAnswer
 from .chain import agent_subject_id
+from .links import agent_links_refresh
 from .registrations import agent_uri_restore, agent_uri_set
 
 logger = logging.getLogger(__name__)
@@ -377,13 +378,16 @@ def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner
         owners_read.add(agent_id)
     checksummed = Web3.to_checksum_address(owner) if owner else owner
     if agent is None:
-        return agent_register(
+        agent = agent_register(
             subject_id=subject_id,
             registry=Agent.Registry.ERC8004,
             owner_address=checksummed or "",
             chain_id=chain.chain_id,
             erc8004_agent_id=agent_id,
         )
+        # The same owner may have registered this agent on another chain already.
+        agent_links_refresh(agent=agent)
+        return agent
     facts: dict[str, Any] = {
         "registry": Agent.Registry.ERC8004,
         "chain_id": chain.chain_id,
@@ -403,8 +407,10 @@ def onchain_agent_ensure(*, chain: ChainSettings, w3: Web3, agent_id: int, owner
         Agent.objects.filter(pk=agent.pk).update(**changed)
         agent.refresh_from_db()
         if "owner_address" in changed:
-            # The owner decides which reports about the agent are self-reported.
+            # The owner decides which reports about the agent are self-reported, and which of its
+            # identities on other chains it is linked with.
             recompute_mark(agent_ids=[agent.pk])
+            agent_links_refresh(agent=agent)
     return agent
 
 
@@ -442,6 +448,7 @@ def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
         return
     if owner.lower() != agent.owner_address.lower():
         Agent.objects.filter(pk=agent.pk).update(owner_address=Web3.to_checksum_address(owner))
+        agent_links_refresh(agent=agent)
 
 
 def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> None:

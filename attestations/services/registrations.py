@@ -33,6 +33,7 @@ from ..chain.registration import (
 )
 from ..chain.settings import ChainSettings
 from ..models import AgentRegistration, AgentRegistrationStatus, ChainEvent
+from .links import agent_links_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -175,9 +176,12 @@ def agent_registration_fetch(*, registration_id: int, uri: str) -> AgentRegistra
             endpoints=read.endpoints,
             active=read.active,
             lists_agent=read.lists_agent,
+            other_identities=read.others,
             error="",
             attempts=F("attempts") + 1,
             fetched_at=timezone.now(),
         )
+        # The file may name the agent's identities on other chains.
+        agent_links_refresh(agent=row.agent)
     row.refresh_from_db()
     return row

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ..models import Agent, Provider, ProviderAccuracy, ScoringConfig, TrustScore
+from ..selectors import agent_identities
 
 
 class AgentSerializer(serializers.ModelSerializer):
@@ -32,6 +34,30 @@ class AgentSerializer(serializers.ModelSerializer):
             "trustScoreUpdatedAt",
             "createdAt",
         ]
+
+
+class AgentIdentitySerializer(serializers.ModelSerializer):
+    subjectId = serializers.CharField(source="subject_id")
+    chainId = serializers.IntegerField(source="chain_id", allow_null=True)
+    erc8004AgentId = serializers.CharField(source="erc8004_agent_id", allow_null=True)
+
+    class Meta:
+        model = Agent
+        fields = ["subjectId", "chainId", "erc8004AgentId"]
+
+
+class AgentDetailSerializer(AgentSerializer):
+    identities = serializers.SerializerMethodField(
+        help_text="The agent's identities on every chain (ERC-8004 registrations with the same owner that "
+        "the chains or its registration file link), the primary first; just this one when unlinked."
+    )
+
+    class Meta(AgentSerializer.Meta):
+        fields = [*AgentSerializer.Meta.fields, "identities"]
+
+    @extend_schema_field(AgentIdentitySerializer(many=True))
+    def get_identities(self, obj: Agent) -> list[dict[str, Any]]:
+        return list(AgentIdentitySerializer(agent_identities(agent=obj), many=True).data)
 
 
 class _StrictStrings:

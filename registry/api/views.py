@@ -32,6 +32,7 @@ from .authentication import IsProvider, ProviderPrincipal
 from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .serializers import (
     AgentCreateSerializer,
+    AgentDetailSerializer,
     AgentSerializer,
     ProviderSerializer,
     ScoringConfigSerializer,
@@ -266,10 +267,12 @@ class AgentListView(generics.ListCreateAPIView):
 
 
 @extend_schema_view(
-    get=extend_schema(summary="One agent", tags=["agents"], responses={200: AgentSerializer, 404: PROBLEM})
+    get=extend_schema(
+        summary="One agent", tags=["agents"], responses={200: AgentDetailSerializer, 404: PROBLEM}
+    )
 )
 class AgentDetailView(generics.RetrieveAPIView):
-    serializer_class = AgentSerializer
+    serializer_class = AgentDetailSerializer
     throttle_classes = [ReadThrottle]
     queryset = Agent.objects.all()
     lookup_field = "subject_id"

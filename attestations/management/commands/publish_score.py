@@ -11,7 +11,7 @@ from common.errors import ApplicationError
 from registry.models import Agent
 from registry.services.scoring import trust_score_compute
 
-from ...services.chain import chain_settings_from_django
+from ...services.chain import chain_settings_all
 from ...services.publishing import score_publication_request
 
 
@@ -22,12 +22,14 @@ class Command(BaseCommand):
         parser.add_argument("subject_id")
 
     def handle(self, *args: Any, subject_id: str, **options: Any) -> None:
-        chain = chain_settings_from_django()
-        if not chain.enabled:
+        chains = chain_settings_all()
+        if not chains:
             raise CommandError("The chain is off: set CHAIN_ENABLED=1 and CHAIN_RPC_URL.")
         agent = Agent.objects.select_related("latest_score__config").filter(subject_id=subject_id).first()
         if agent is None:
             raise CommandError(f"No agent {subject_id!r}.")
+        # An agent's feedback goes to the reputation registry of the chain its identity is on.
+        chain = next((c for c in chains if c.chain_id == agent.chain_id), chains[0])
         try:
             with transaction.atomic():
                 score = agent.latest_score or trust_score_compute(agent=agent)[0]
