@@ -255,6 +255,8 @@ CANARY_INTERVAL_SECONDS = env_float("CANARY_INTERVAL_SECONDS", 6 * 3600.0, minim
 CANARY_CASES_PER_ROUND = env_int("CANARY_CASES_PER_ROUND", 2, minimum=0)
 CANARY_TIMEOUT_SECONDS = env_float("CANARY_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 CANARY_WINDOW_DAYS = env_int("CANARY_WINDOW_DAYS", 30, minimum=1)
+# The in-repo engine is measured too, in process (it has no check endpoint of its own).
+CANARY_ENGINE = env_bool("CANARY_ENGINE", True)
 # Signed trust (the key itself is read from the environment by attestations.services.keys, never here).
 ATTESTATION_TTL_SECONDS = env_int("ATTESTATION_TTL_SECONDS", 86_400, minimum=60)
 ATTESTATION_CHAIN_ID = env_int("ATTESTATION_CHAIN_ID", 8453, minimum=1)

@@ -19,6 +19,7 @@ from typing import Any
 import rfc8785
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from registry.models import Provider
@@ -80,6 +81,28 @@ def canary_answer_parse(*, content: bytes) -> tuple[str, float | None]:
     return VERDICT_ALIASES[verdict.upper()], confidence
 
 
+def _engine_answer(body: dict[str, Any]) -> tuple[str, float | None]:
+    """The in-repo engine's verdict on a case, in process, as its outcomes record it (SPEC 4.3).
+
+    The engine reports into the registry like any other provider, so it is measured like one: the run
+    goes through the run verifier with the service's configuration and budget, and the report's action
+    maps to a verdict exactly as the engine's own outcomes do (emit ALLOW, flag/revise UNCERTAIN, block
+    BLOCK).
+    """
+    from verification.engine.budget import Budget
+    from verification.engine.runs.verify import verify_run
+    from verification.services.engine_provider import VERDICT_TO_OUTCOME
+    from verification.services.runs import run_config
+
+    report = verify_run(
+        body["messages"],
+        body["tools"],
+        config=run_config(),
+        budget=Budget(settings.RUN_BUDGET_SECONDS),
+    )
+    return VERDICT_TO_OUTCOME[report.action], None
+
+
 def canary_case_send(*, case: CanaryCase) -> CanaryCase:
     """POST the case to its provider's check endpoint and store the answer (or why there is none).
 
@@ -89,7 +112,12 @@ def canary_case_send(*, case: CanaryCase) -> CanaryCase:
     provider = case.provider
     started = time.perf_counter()
     verdict, confidence, error = "", None, ""
-    if not provider.check_endpoint:
+    if _is_engine(provider) and not provider.check_endpoint:
+        try:
+            verdict, confidence = _engine_answer(case.body)
+        except Exception as exc:  # the engine's own failure is a failed case, like a provider's
+            error = f"{type(exc).__name__}: {exc}"
+    elif not provider.check_endpoint:
         error = "the provider has no check endpoint"
     else:
         try:
@@ -132,7 +160,7 @@ def canary_round_run(*, provider: Provider, cases: int | None = None) -> list[Ca
     """
     from .accuracy import provider_accuracy_refresh
 
-    if not provider.is_active or not provider.check_endpoint:
+    if not provider.is_active or not (provider.check_endpoint or _is_engine(provider)):
         return []
     count = settings.CANARY_CASES_PER_ROUND if cases is None else cases
     sent = [canary_case_send(case=canary_case_create(provider=provider)) for _ in range(count)]
@@ -140,11 +168,20 @@ def canary_round_run(*, provider: Provider, cases: int | None = None) -> list[Ca
     return sent
 
 
+def _is_engine(provider: Provider) -> bool:
+    from verification.services.engine_provider import ENGINE_SLUG
+
+    return bool(settings.CANARY_ENGINE) and provider.slug == ENGINE_SLUG
+
+
 def canary_providers_due() -> list[int]:
-    """Ids of the providers a scheduled round goes to: active, with a check endpoint."""
-    return list(
-        Provider.objects.filter(status=Provider.Status.ACTIVE)
-        .exclude(check_endpoint="")
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+    """Ids of the providers a scheduled round goes to: active, with a check endpoint (and the in-repo
+    engine, which answers in process, unless CANARY_ENGINE is off)."""
+    from verification.services.engine_provider import ENGINE_SLUG
+
+    providers = Provider.objects.filter(status=Provider.Status.ACTIVE)
+    if settings.CANARY_ENGINE:
+        providers = providers.exclude(Q(check_endpoint="") & ~Q(slug=ENGINE_SLUG))
+    else:
+        providers = providers.exclude(check_endpoint="")
+    return list(providers.order_by("pk").values_list("pk", flat=True))

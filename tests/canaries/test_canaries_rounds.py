@@ -235,3 +235,21 @@ def test_it_publishes_the_rates_in_the_api_the_page_and_the_admin(check_endpoint
     assert "accuracy on canary cases" in change.lower() and accuracy.summary() in change
     cases = staff.get("/admin/canaries/canarycase/")
     assert cases.status_code == 200 and "public" in cases.content.decode()
+
+
+def test_it_measures_the_in_repo_engine_in_process_like_any_provider(settings: Any) -> None:
+    from verification.services.engine_provider import engine_provider
+
+    engine = engine_provider()
+    # It has no check endpoint: the beat still gives it a round, answered by the run verifier itself.
+    assert canary_rounds_schedule.apply().get() == 1
+    accuracy = ProviderAccuracy.objects.get(provider=engine)
+    assert accuracy.cases == settings.CANARY_CASES_PER_ROUND and accuracy.failures == 0
+    sent = canary_round_run(provider=engine, cases=30)
+    assert {case.verdict for case in sent} <= {"ALLOW", "BLOCK", "UNCERTAIN"}
+    accuracy.refresh_from_db()
+    assert accuracy.false_positives <= 1
+    assert accuracy.false_negatives + accuracy.abstentions < sum(c.label == "fabricated" for c in sent) / 2 + 1
+    settings.CANARY_ENGINE = False
+    assert canary_round_run(provider=engine, cases=3) == []
+    assert canary_rounds_schedule.apply().get() == 0
