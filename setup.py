@@ -4,7 +4,8 @@ Everything else about the package is declared in pyproject.toml. The compiled mo
 typed Python sources (mypy checks them as usual); mypyc turns them into extension modules that do
 the same thing 1.4-2x faster (docs/benchmarks.md). The sources stay the
 reference: set TRUST_REGISTRY_PURE_PYTHON=1 to install without compiling, and the tests check that
-no compiled module is older than its source (tests/conftest.py).
+no compiled module is older than its source (tests/conftest.py). The rules compiled code follows to
+give the same results as its source are written once, in COMPILED.md.
 """
 
 from __future__ import annotations
