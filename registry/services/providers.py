@@ -224,15 +224,6 @@ def provider_set_status(
     return provider
 
 
-def provider_is_independent_of(*, provider: Provider, agent_id: int, agent_owner: str) -> bool:
-    """A provider that is the agent, or shares its owner, reports on itself."""
-    if provider.agent_id is not None and provider.agent_id == agent_id:
-        return False
-    return not (
-        provider.operator_address and agent_owner and provider.operator_address.lower() == agent_owner.lower()
-    )
-
-
 __all__ = [
     "IssuedKey",
     "api_key_create",
@@ -240,6 +231,6 @@ __all__ = [
     "api_key_revoke",
     "provider_by_api_key",
     "provider_create",
-    "provider_is_independent_of",
+    "provider_endpoint_check",
     "provider_set_status",
 ]

@@ -113,11 +113,6 @@ class SortedValues:
         j = bisect.bisect_right(self.keys, hi)
         return self.items[i:j]
 
-    def any_between(self, lo: float, hi: float) -> bool:
-        """Whether some key lies in ``[lo, hi]``."""
-        i = bisect.bisect_left(self.keys, lo)
-        return i < len(self.keys) and self.keys[i] <= hi
-
 
 def derive(m: Mention, operands: Sequence[float], percent: bool, physical: bool) -> str:
     """One step of arithmetic on ``operands`` that gives the stated value, named, or "".
