@@ -16,3 +16,22 @@ def evm_snapshot(node: Any) -> Iterator[None]:
     finally:
         reverted = node.provider.make_request("evm_revert", [snapshot])
         assert reverted.get("result") is True, f"evm_revert failed: {reverted}"
+
+
+def local_chain_settings(w3: Any, rpc_url: str, deployed: Any) -> Any:
+    """ChainSettings for registries `deployed` on a local node: enabled, final at once, scanned from
+    the block after the deployment."""
+    from attestations.chain.settings import ChainSettings
+
+    return ChainSettings.for_network(
+        "local",
+        enabled=True,
+        chain_id=int(w3.eth.chain_id),
+        rpc_url=rpc_url,
+        identity_registry=deployed.identity,
+        reputation_registry=deployed.reputation,
+        validation_registry=deployed.validation,
+        confirmations=0,
+        start_block=deployed.block_number + 1,
+        max_block_range=1000,
+    )

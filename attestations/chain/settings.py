@@ -40,44 +40,30 @@ class NetworkPreset:
     rpc_url: str
 
 
+# The registries have the same addresses on every mainnet, and on every testnet (INTERFACE.md): identity,
+# reputation, and the ValidationRegistry's planned address (no canonical deployment yet; kept for reference).
+_MAINNET: Final = (
+    "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
+    "0x8004BAa17C55a88189AE136b182e5fdA19dE9b63",
+    "0x8004Cc8439f36fd5F9F049D9fF86523Df6dAAB58",
+)
+_TESTNET: Final = (
+    "0x8004A818BFB912233c491871b3d84c89A494BD9e",
+    "0x8004B663056A597Dffe9eCcC1965A193B7388713",
+    "0x8004Cb1BF31DAf7788923b405b754f57acEB4272",
+)
+
+
+def _canonical(name: str, chain_id: int, addresses: tuple[str, str, str]) -> NetworkPreset:
+    identity, reputation, validation = addresses
+    return NetworkPreset(name, chain_id, identity, reputation, validation, confirmations=12, rpc_url="")
+
+
 NETWORKS: Final[dict[str, NetworkPreset]] = {
-    "base": NetworkPreset(
-        name="base",
-        chain_id=8453,
-        identity_registry="0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
-        reputation_registry="0x8004BAa17C55a88189AE136b182e5fdA19dE9b63",
-        planned_validation_registry="0x8004Cc8439f36fd5F9F049D9fF86523Df6dAAB58",
-        confirmations=12,
-        rpc_url="",
-    ),
-    "base-sepolia": NetworkPreset(
-        name="base-sepolia",
-        chain_id=84532,
-        identity_registry="0x8004A818BFB912233c491871b3d84c89A494BD9e",
-        reputation_registry="0x8004B663056A597Dffe9eCcC1965A193B7388713",
-        planned_validation_registry="0x8004Cb1BF31DAf7788923b405b754f57acEB4272",
-        confirmations=12,
-        rpc_url="",
-    ),
-    # The registries have the same addresses on every mainnet, and on every testnet (INTERFACE.md).
-    "ethereum": NetworkPreset(
-        name="ethereum",
-        chain_id=1,
-        identity_registry="0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
-        reputation_registry="0x8004BAa17C55a88189AE136b182e5fdA19dE9b63",
-        planned_validation_registry="0x8004Cc8439f36fd5F9F049D9fF86523Df6dAAB58",
-        confirmations=12,
-        rpc_url="",
-    ),
-    "sepolia": NetworkPreset(
-        name="sepolia",
-        chain_id=11155111,
-        identity_registry="0x8004A818BFB912233c491871b3d84c89A494BD9e",
-        reputation_registry="0x8004B663056A597Dffe9eCcC1965A193B7388713",
-        planned_validation_registry="0x8004Cb1BF31DAf7788923b405b754f57acEB4272",
-        confirmations=12,
-        rpc_url="",
-    ),
+    "base": _canonical("base", 8453, _MAINNET),
+    "base-sepolia": _canonical("base-sepolia", 84532, _TESTNET),
+    "ethereum": _canonical("ethereum", 1, _MAINNET),
+    "sepolia": _canonical("sepolia", 11155111, _TESTNET),
     # A local node (anvil) has no canonical registries: deploy them and configure their addresses.
     "local": NetworkPreset(
         name="local",

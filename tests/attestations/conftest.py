@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from evm_support import evm_snapshot
+from evm_support import evm_snapshot, local_chain_settings
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
@@ -76,18 +76,8 @@ def service_account(monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalAccount]:
 
 @pytest.fixture
 def chain(anvil_w3: Web3, anvil_node: AnvilNode, deployed: DeployedRegistries) -> ChainSettings:
-    return ChainSettings.for_network(
-        "local",
-        enabled=True,
-        chain_id=int(anvil_w3.eth.chain_id),
-        rpc_url=anvil_node.rpc_url,
-        identity_registry=deployed.identity,
-        reputation_registry=deployed.reputation,
-        validation_registry=deployed.validation,
-        confirmations=0,
-        start_block=deployed.block_number + 1,
-        max_block_range=1000,
-    )
+    settings: ChainSettings = local_chain_settings(anvil_w3, anvil_node.rpc_url, deployed)
+    return settings
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from evm_support import evm_snapshot
+from evm_support import evm_snapshot, local_chain_settings
 from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
@@ -78,19 +78,7 @@ class Node:
 
 
 def _node(w3: Web3, rpc_url: str, deployed: DeployedRegistries) -> Node:
-    settings = ChainSettings.for_network(
-        "local",
-        enabled=True,
-        chain_id=int(w3.eth.chain_id),
-        rpc_url=rpc_url,
-        identity_registry=deployed.identity,
-        reputation_registry=deployed.reputation,
-        validation_registry=deployed.validation,
-        confirmations=0,
-        start_block=deployed.block_number + 1,
-        max_block_range=1000,
-    )
-    return Node(w3=w3, deployed=deployed, settings=settings)
+    return Node(w3=w3, deployed=deployed, settings=local_chain_settings(w3, rpc_url, deployed))
 
 
 @pytest.fixture(scope="session")

@@ -249,7 +249,9 @@ def test_it_measures_the_in_repo_engine_in_process_like_any_provider(settings: A
     assert {case.verdict for case in sent} <= {"ALLOW", "BLOCK", "UNCERTAIN"}
     accuracy.refresh_from_db()
     assert accuracy.false_positives <= 1
-    assert accuracy.false_negatives + accuracy.abstentions < sum(c.label == "fabricated" for c in sent) / 2 + 1
+    assert (
+        accuracy.false_negatives + accuracy.abstentions < sum(c.label == "fabricated" for c in sent) / 2 + 1
+    )
     settings.CANARY_ENGINE = False
     assert canary_round_run(provider=engine, cases=3) == []
     assert canary_rounds_schedule.apply().get() == 0

@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import json
 import random
+
+# English month names: Python starts in the C locale, and nothing here calls setlocale.
+from calendar import month_name
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -50,20 +53,6 @@ _FLIGHT_STATUS = ["on time", "delayed", "cancelled", "boarding", "diverted"]
 _ORDER_STATUS = ["shipped", "processing", "delivered", "returned", "on hold"]
 _CARRIERS = ["QX", "LM", "TV", "RB", "KZ", "FN"]
 _HOTELS = ["Harbour View Inn", "Maple Court Hotel", "The Linden", "Casa Alta", "Northgate Suites"]
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 @dataclass(frozen=True)
@@ -114,11 +103,11 @@ def _clock(rng: random.Random) -> tuple[str, str, Callable[[random.Random], str]
 
 def _day(rng: random.Random) -> tuple[str, str, Callable[[random.Random], str]]:
     when = date(2026, 1, 1) + timedelta(days=rng.randrange(0, 700))
-    spoken = when.isoformat() if rng.random() < 0.4 else f"{_MONTHS[when.month - 1]} {when.day}, {when.year}"
+    spoken = when.isoformat() if rng.random() < 0.4 else f"{month_name[when.month]} {when.day}, {when.year}"
 
     def wrong(r: random.Random) -> str:
         other = when + timedelta(days=r.choice([-9, -5, -3, 3, 6, 11]))
-        return f"{_MONTHS[other.month - 1]} {other.day}, {other.year}"
+        return f"{month_name[other.month]} {other.day}, {other.year}"
 
     return when.isoformat(), spoken, wrong
 
