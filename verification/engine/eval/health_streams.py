@@ -9,16 +9,16 @@ module generates streams that exercise that, and replays them through ``assess_h
 What a stream holds, drawn from the seed: 3-8 (agent, model) pairs, each with its own latency level
 (150 ms - 4 s), noise (lognormal, heavy-tailed or bimodal with a warm cache), diurnal seasonality, token
 rate, answer length and answer style (prose, bullet lists, questions, figures); sessions with quiet
-periods and bursts.  Events, after a warm-up of 30 normal calls per pair:
+periods and bursts.  Events, after a warm-up of 8-30 normal calls per pair (a young baseline is the easiest to poison):
 
 ========================  ========  ============================================================
 kind                      label     what happens
 ========================  ========  ============================================================
 ``normal``                normal    ordinary traffic
-``spike``                 anomalous one call 4.5-20x slower than usual (a timeout reported late)
-``spike_repeat``          anomalous a second spike 3-15 calls after a first one, normal calls between
-                                    (the poisoning probe: still flagged only if the first spike did
-                                    not enter the baseline)
+``spike``                 anomalous one call 4.5-20x slower than usual (8-30x when the first of a pair)
+``spike_repeat``          anomalous a second spike (4.5-8x) 3-15 calls after a first one, normal calls
+                                    between (the poisoning probe: still an error only if the first
+                                    spike did not drag the baseline up)
 ``burst``                 anomalous 3-8 consecutive calls 4-12x slower (an outage)
 ``slow``                  anomalous one call 3.2-3.9x slower (a warn-level slowdown)
 ``tps_drop``              anomalous normal latency, 15-35 % of the usual tokens (a truncated answer)
@@ -77,7 +77,6 @@ ANOMALOUS_KINDS: tuple[str, ...] = (
     "shift_onset",
 )
 _EVENTS: tuple[str, ...] = ("spike_pair", "spike", "burst", "slow", "tps_drop", "shape", "shift", "drift")
-_WARMUP = 30
 _STYLES = ("prose", "bullets", "questions", "figures")
 _WORDS = (
     "service", "request", "region", "result", "account", "summary", "report", "update", "customer",
@@ -98,6 +97,7 @@ class _Pair:
     tokens: int
     style: str
     with_text: bool
+    warmup: int
     # Mutable state: a lasting slowdown, a drift in progress, queued event calls.
     factor: float = 1.0
     drift_left: int = 0
@@ -151,6 +151,7 @@ def _pairs(rng: random.Random) -> list[_Pair]:
                 tokens=rng.randint(40, 400),
                 style=style,
                 with_text=rng.random() < 0.8,
+                warmup=rng.randint(8, 30),
             )
         )
     return out
@@ -183,9 +184,11 @@ def _schedule(rng: random.Random, p: _Pair, event: str) -> None:
     """Queue the calls of one event: (kind, label, latency factor, token factor, style or None)."""
     q = p.queue
     if event == "spike_pair":
-        q.append(("spike", "anomalous", rng.uniform(4.5, 20), 1.0, None))
+        # A large spike, then a smaller one: the second is still an error against the usual level,
+        # but not against a mean the first one dragged up.
+        q.append(("spike", "anomalous", rng.uniform(8, 30), 1.0, None))
         q.extend(("recovery", "normal", 1.0, 1.0, None) for _ in range(rng.randint(3, 15)))
-        q.append(("spike_repeat", "anomalous", rng.uniform(4.5, 20), 1.0, None))
+        q.append(("spike_repeat", "anomalous", rng.uniform(4.5, 8), 1.0, None))
     elif event == "spike":
         q.append(("spike", "anomalous", rng.uniform(4.5, 20), 1.0, None))
     elif event == "burst":
@@ -227,7 +230,7 @@ def generate_health_stream(seed: int, observations: int = 4000) -> list[dict[str
         p = rng.choice(pairs)
         for _ in range(min(1 + int(rng.expovariate(1 / rng.choice((4, 12, 30)))), observations - n)):
             clock += timedelta(seconds=rng.expovariate(1 / 15))
-            if p.calls >= _WARMUP and not p.queue and rng.random() < event_rate:
+            if p.calls >= p.warmup and not p.queue and rng.random() < event_rate:
                 _schedule(rng, p, rng.choices(_EVENTS, weights)[0])
             kind, label, lat_f, tok_f, style = p.queue.pop(0) if p.queue else ("normal", "normal", 1, 1, None)
             if p.drift_left > 0:
