@@ -6,10 +6,11 @@ verifier's: an anomalous observation learned into the baseline makes the next on
 module generates streams that exercise that, and replays them through ``assess_health`` then
 ``update_baseline`` (the order ``runtime_observation_record`` uses), so the figures can be reproduced.
 
-What a stream holds, drawn from the seed: 3-8 (agent, model) pairs, each with its own latency level
-(150 ms - 4 s), noise (lognormal, heavy-tailed or bimodal with a warm cache), diurnal seasonality, token
-rate, answer length and answer style (prose, bullet lists, questions, figures); sessions with quiet
-periods and bursts.  Events, after a warm-up of 8-30 normal calls per pair (a young baseline is the easiest to poison):
+What a stream holds, drawn from the seed: 3-8 (agent, model) pairs, each with its own latency (time to
+first token 80 ms - 1.5 s, lognormal, heavy-tailed or bimodal with a warm cache, plus tokens over its
+token rate), diurnal load, answer length and answer style (prose, bullet lists, questions, figures);
+sessions with quiet periods and bursts.  Events, after a warm-up of 8-30 normal calls per pair (a young
+baseline is the easiest to poison):
 
 ========================  ========  ============================================================
 kind                      label     what happens
