@@ -19,7 +19,7 @@ from tools_support import json_values
 
 from verification.engine.store import MemoryStore
 from verification.engine.tools import ToolVerifier, Verdict, VerificationResult, adaptive
-from verification.engine.tools.baseline import count_floor, hold_pending, new_tool_state
+from verification.engine.tools.baseline import count_floor, count_gone, hold_pending, new_tool_state
 from verification.engine.tools.features import Limits, _feats, _flatten, inspect_result
 from verification.engine.tools.fusion import add_evidence, prior_log_odds, probability, verdict_for
 from verification.engine.tools.result import Tier, new_result
@@ -51,8 +51,11 @@ class ReferenceVerifier(ToolVerifier):
         prior = adaptive.adapted_prior(fb, self.prior)
         threshold = adaptive.adapted_threshold(fb, self.block_threshold)
         decisive_lr = lrs["decisive"]
+        reference = None
+        if args_state is not None:
+            reference = args_state["last"] if args_state.get("ok", True) else args_state.get("good")
         tier0 = (
-            check_schema(profile, ins, ts, lrs["schema_mismatch"], habitual_missing(ts, ins)),
+            check_schema(profile, ins, ts, lrs["schema_mismatch"], habitual_missing(ts, ins, reference)),
             check_pattern(profile, ins, self.limits.max_pattern_chars, lrs["pattern_mismatch"]),
             check_latency(
                 profile, ms, lrs["latency_anomaly"], decisive_lr, registered=registered, tool_state=ts
@@ -84,7 +87,13 @@ class ReferenceVerifier(ToolVerifier):
         if not registered and profile.has_network_io:
             fast = ms < NETWORK_FLOOR_MS
             updates[tool_key] = lambda s: count_floor(s or new_tool_state(), fast)
-        if verdict is Verdict.ACCEPT or (verdict is Verdict.FLAG and self.learn_flagged != "none"):
+        learned = verdict is Verdict.ACCEPT or (verdict is Verdict.FLAG and self.learn_flagged != "none")
+        if not (learned and (verdict is Verdict.ACCEPT or self.learn_flagged == "all")) and reference and ts:
+            floor = updates.get(tool_key)
+            updates[tool_key] = lambda s: count_gone(
+                floor(s) if floor else s or new_tool_state(), ins, reference
+            )
+        if learned:
             self._learn(
                 updates,
                 tool_key,

@@ -36,10 +36,56 @@ def test_it_blocks_a_habitual_field_missing_on_an_unprofiled_tool():
     assert "price" in r.signals["schema_mismatch"].detail
 
 
-def test_it_does_not_treat_a_field_as_habitual_before_fifty_results():
+def test_it_does_not_treat_a_field_as_habitual_before_twenty_results():
+    engine = ToolVerifier()
+    _warm(engine, calls=15)
+    r = engine.verify("quote", {"id": "E1"}, {"id": "E1", "currency": "EUR"}, 120.0)
+    assert not r.signals["schema_mismatch"].fired
+
+
+def test_it_does_not_use_the_warm_up_rule_for_arguments_never_seen():
     engine = ToolVerifier()
     _warm(engine, calls=30)
+    r = engine.verify("quote", {"id": "NEW"}, {"id": "NEW", "currency": "EUR"}, 120.0)
+    assert not r.signals["schema_mismatch"].fired
+
+
+def test_it_blocks_a_field_the_same_arguments_just_returned_after_a_short_warm_up():
+    # 30 results: too few for the 99 %-of-50 rule, enough for the same arguments' own history.
+    engine = ToolVerifier()
+    _warm(engine, calls=30)
+    engine.verify("quote", {"id": "E1"}, _quote("E1", 20.0), 120.0)
     r = engine.verify("quote", {"id": "E1"}, {"id": "E1", "currency": "EUR"}, 120.0)
+    assert r.verdict is Verdict.BLOCK
+    assert "price" in r.signals["schema_mismatch"].detail
+
+
+def test_it_still_blocks_a_missing_field_after_early_fabrications_slipped_through():
+    # Accepted results without the field lower its presence below 99 % for good; the same arguments
+    # dropping it is evidence those results do not take away.
+    engine = ToolVerifier()
+    rng = random.Random(5)
+    for i in range(200):
+        entity = f"E{rng.randrange(6)}"
+        result = _quote(entity, 10.0 + rng.uniform(-0.05, 0.05))
+        if i in (3, 9, 14):
+            del result["price"]
+        engine.verify("quote", {"id": entity}, result, 100.0)
+    engine.verify("quote", {"id": "E1"}, _quote("E1", 10.0), 100.0)
+    r = engine.verify("quote", {"id": "E1"}, {"id": "E1", "currency": "EUR"}, 100.0)
+    assert r.verdict is Verdict.BLOCK
+
+
+def test_it_does_not_block_a_field_that_comes_and_goes_for_the_same_arguments():
+    # Present in 92 % of the results but dropped between two calls for the same arguments: optional.
+    engine = ToolVerifier()
+    rng = random.Random(11)
+    for _ in range(200):
+        entity = f"E{rng.randrange(4)}"
+        extra = {"bid": 9.9} if rng.random() < 0.92 else {}
+        engine.verify("quote", {"id": entity}, _quote(entity, 10.0, **extra), 100.0)
+    engine.verify("quote", {"id": "E1"}, _quote("E1", 10.0, bid=9.9), 100.0)
+    r = engine.verify("quote", {"id": "E1"}, _quote("E1", 10.0), 100.0)
     assert not r.signals["schema_mismatch"].fired
 
 

@@ -4,11 +4,17 @@ A ``HealthBaseline`` is kept per (agent, model): running means of latency, token
 structural fingerprint of the answers.  ``update_baseline`` folds one ``HealthObservation`` in (an exact
 running mean for the first ``window`` observations, then an exponential moving average with
 alpha = 1/window so the baseline follows slow change).  Once a metric has ``min_samples``
-observations, an anomalous value enters with bounded influence: a latency above the warn band is
-folded in as if it sat at the band's edge (``mean * (1 + latency_warn_ratio)``), a token rate below it
-as ``mean * (1 - tps_warn_deficit)``, and a fingerprint outside the warn similarity moves the mean a
-quarter of its usual step.  One spike therefore cannot drag the mean up to where the next spike looks
-normal, while a lasting change still moves the baseline (by up to the band's width per observation).
+observations, a value enters with bounded influence: it is clipped into the warn band on the ratio
+scale, ``[mean / k, mean * k]`` with ``k = 1 + latency_warn_ratio`` for latency and
+``k = 1 / (1 - tps_warn_deficit)`` for the token rate.  The clip is symmetric, so clipping the
+anomalous side does not bias the mean towards the other (clipping only low token rates drove the mean
+up on noisy traffic until a third of ordinary calls warned: see ``eval/health_streams.py``).  A
+fingerprint outside the warn similarity moves the mean a quarter of its usual step.  One spike
+therefore cannot drag the mean up to where the next spike looks normal.  A lasting change is
+recognised instead of being fought: each observation beyond the warn band adds one to a run counter
+and each one within it takes one off; when the counter reaches ``relearn_after`` (12) the baseline
+restarts at the mean of the values beyond the band (a provider that is now 3x slower for good stops
+alerting after about a dozen calls, an outage of a few calls does not move the baseline).
 ``assess_health`` classifies one observation:
 
 - latency: ``deviation = max(0, latency / mean - 1)``; ok below 1.5, warn below 3.0, else error
@@ -161,6 +167,10 @@ class HealthBaseline:
     tps_mean: float = 0.0
     fingerprint_count: int = 0
     fingerprint_mean: tuple[float, ...] = ()
+    latency_run: int = 0
+    latency_run_sum: float = 0.0
+    tps_run: int = 0
+    tps_run_sum: float = 0.0
 
     def __post_init__(self) -> None:
         if self.window < 1:
@@ -183,6 +193,10 @@ class HealthBaseline:
             "tps_mean": self.tps_mean,
             "fingerprint_count": self.fingerprint_count,
             "fingerprint_mean": list(self.fingerprint_mean),
+            "latency_run": self.latency_run,
+            "latency_run_sum": self.latency_run_sum,
+            "tps_run": self.tps_run,
+            "tps_run_sum": self.tps_run_sum,
         }
 
     @classmethod
@@ -202,7 +216,28 @@ class HealthBaseline:
             tps_mean=float(data.get("tps_mean", 0.0)),
             fingerprint_count=int(data.get("fingerprint_count", 0)),
             fingerprint_mean=tuple(float(x) for x in data.get("fingerprint_mean", ())),
+            latency_run=int(data.get("latency_run", 0)),
+            latency_run_sum=float(data.get("latency_run_sum", 0.0)),
+            tps_run=int(data.get("tps_run", 0)),
+            tps_run_sum=float(data.get("tps_run_sum", 0.0)),
         )
+
+
+def _clamp(x: float, mean: float, edge: float) -> float:
+    # Into [mean / edge, mean * edge]: symmetric on the ratio scale, so clipping the anomalous side
+    # does not bias the mean towards the other (clipping only low token rates drove the mean up until
+    # ordinary calls fell below the band, were clipped in turn, and a third of them warned).
+    return min(max(x, mean / edge), mean * edge)
+
+
+def _run(run: int, run_sum: float, outside: bool, x: float) -> tuple[int, float]:
+    # Evidence of a lasting change: +1 for an observation beyond the warn band, -1 for one within it
+    # (a noisy new level still has calls inside the old band), with the sum of the values beyond it.
+    if outside:
+        return run + 1, run_sum + x
+    if run <= 1:
+        return 0, 0.0
+    return run - 1, run_sum * (run - 1) / run
 
 
 def _fold(mean: float, count: int, x: float, window: int) -> float:
@@ -233,33 +268,56 @@ def update_baseline(
     t = thresholds or HealthThresholds()
     w = baseline.window
     latency = observation.latency_ms
-    if baseline.latency_count >= t.min_samples and baseline.latency_mean_ms > 0:
-        latency = min(latency, baseline.latency_mean_ms * (1.0 + t.latency_warn_ratio))
-    changes: dict[str, Any] = {
-        "latency_count": baseline.latency_count + 1,
-        "latency_mean_ms": _fold(baseline.latency_mean_ms, baseline.latency_count, latency, w),
-    }
+    changes: dict[str, Any] = {"latency_count": baseline.latency_count + 1}
+    mean = baseline.latency_mean_ms
+    if baseline.latency_count >= t.min_samples and mean > 0:
+        # Outside the warn band: a run of such values is counted, a single one enters at the band's edge.
+        run, run_sum = _run(
+            baseline.latency_run,
+            baseline.latency_run_sum,
+            latency > mean * (1 + t.latency_warn_ratio),
+            latency,
+        )
+        if run >= t.relearn_after:
+            # A lasting change, not an anomaly: the baseline restarts at the run's level.
+            changes["latency_mean_ms"], run, run_sum = run_sum / run, 0, 0.0
+        else:
+            edge = 1.0 + t.latency_warn_ratio
+            changes["latency_mean_ms"] = _fold(mean, baseline.latency_count, _clamp(latency, mean, edge), w)
+        changes["latency_run"], changes["latency_run_sum"] = run, run_sum
+    else:
+        changes["latency_mean_ms"] = _fold(mean, baseline.latency_count, latency, w)
     tps = observation.tokens_per_second
     if tps is not None:
-        if baseline.tps_count >= t.min_samples and baseline.tps_mean > 0:
-            tps = max(tps, baseline.tps_mean * (1.0 - t.tps_warn_deficit))
         changes["tps_count"] = baseline.tps_count + 1
-        changes["tps_mean"] = _fold(baseline.tps_mean, baseline.tps_count, tps, w)
+        mean = baseline.tps_mean
+        if baseline.tps_count >= t.min_samples and mean > 0:
+            run, run_sum = _run(
+                baseline.tps_run, baseline.tps_run_sum, tps < mean * (1 - t.tps_warn_deficit), tps
+            )
+            if run >= t.relearn_after:
+                changes["tps_mean"], run, run_sum = run_sum / run, 0, 0.0
+            else:
+                edge = 1.0 / (1.0 - t.tps_warn_deficit)
+                changes["tps_mean"] = _fold(mean, baseline.tps_count, _clamp(tps, mean, edge), w)
+            changes["tps_run"], changes["tps_run_sum"] = run, run_sum
+        else:
+            changes["tps_mean"] = _fold(mean, baseline.tps_count, tps, w)
     if observation.text is not None:
         current = fingerprint(observation.text)
         n = baseline.fingerprint_count
-        mean = baseline.fingerprint_mean or tuple(0.0 for _ in current)
+        fp_mean = baseline.fingerprint_mean or tuple(0.0 for _ in current)
         # An answer of another shape moves the mean a quarter step (as if counted 4 times over).
         weight = 1.0
         if (
             n >= t.min_samples
             and baseline.fingerprint_mean
-            and cosine_similarity(current, mean) < t.fingerprint_warn_similarity
+            and cosine_similarity(current, fp_mean) < t.fingerprint_warn_similarity
         ):
             weight = 0.25
         changes["fingerprint_count"] = n + 1
         changes["fingerprint_mean"] = tuple(
-            m + weight * (x - m) / min(n + 1, w) for m, x in zip(mean, current, strict=True)
+            m + weight * (x - m) / min(n + 1, w) for m, x in zip(fp_mean, current, strict=True)
         )
     return replace(baseline, **changes)
 
@@ -275,6 +333,7 @@ class HealthThresholds:
     fingerprint_warn_similarity: float = 0.90
     fingerprint_error_similarity: float = 0.75
     min_samples: int = 5
+    relearn_after: int = 12
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - CPython has it (Counter.update uses it
             mapping[k] = mapping.get(k, 0) + 1
 
 
-from verification.engine.tools.features import Inspected, Leaf, tpath_of
+from verification.engine.tools.features import Inspected, Leaf, has_field, tpath_of
 from verification.engine.tools.stats import (
     LATENCY_MIN_SIGMA,
     SIZE_MIN_SIGMA,
@@ -43,6 +43,7 @@ __all__ = [
     "SESSION_WINDOW",
     "change_size",
     "count_floor",
+    "count_gone",
     "hold_pending",
     "learn_args",
     "learn_session",
@@ -140,6 +141,7 @@ def learn_tool(
             stubv[tp] = stubv.get(tp, 0) + 1
     if previous is not None:
         _learn_changes(ts, ins.leaves, previous, before_previous, ins.feats)
+        count_gone(ts, ins, previous)
     if ts["n"] > _MATURE and ts["n"] % _SAMPLE_EVERY:
         # A mature baseline is refreshed from every few accepted results: the estimates stay
         # current while the per-field bookkeeping, the bulk of the cost, is paid less often.
@@ -313,6 +315,26 @@ def learn_args(state: dict[str, Any] | None, leaves: dict[str, Any], accepted: b
     state["prev"] = state["last"]
     state["last"] = dict(leaves)
     return state
+
+
+def count_gone(ts: dict[str, Any], ins: Inspected, reference: dict[str, Any]) -> dict[str, Any]:
+    """Count the top-level fields *reference* (the last accepted result for the same arguments) held
+    and *ins* does not (tier0.habitual_missing: a field that comes and goes for the same arguments is
+    optional). Counted for every verified result, accepted or not: a real optional field is often
+    flagged when it first goes missing, and counting only accepted results would never learn that.
+
+    >>> from verification.engine.tools.features import inspect_result
+    >>> count_gone({"keys": {"a": 3, "b": 3}}, inspect_result({"a": 1}), {"/a": 1, "/b": 2})["gone"]
+    {'b': 1}
+    """
+    if ins.is_object:
+        dropped = ts["keys"].keys() - ins.top_set.keys()
+        if dropped:
+            gone: dict[str, int] = ts.setdefault("gone", {})
+            for k in dropped:
+                if has_field(reference, k):
+                    gone[k] = gone.get(k, 0) + 1
+    return ts
 
 
 def count_floor(ts: dict[str, Any], below_floor: bool) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from verification.engine.store import MemoryStore, StateStore
 from verification.engine.tools import adaptive
 from verification.engine.tools.baseline import (
     count_floor,
+    count_gone,
     hold_pending,
     learn_args,
     learn_session,
@@ -48,6 +49,7 @@ from verification.engine.tools.tier0 import (
     check_schema,
     habitual_missing,
     log_size,
+    vanished_any,
 )
 from verification.engine.tools.tier1 import check_history, check_plausibility, check_session, check_spc
 
@@ -180,6 +182,21 @@ class _CountFloor:
 
     def __call__(self, state: Any) -> Any:
         return count_floor(state or new_tool_state(), self.fast)
+
+
+class _CountGone:
+    """Count fields dropped for the same arguments by a result not learned (``baseline.count_gone``)."""
+
+    __slots__ = ("floor", "ins", "reference")
+
+    def __init__(self, floor: Any, ins: Inspected, reference: dict[str, Any]) -> None:
+        self.floor = floor
+        self.ins = ins
+        self.reference = reference
+
+    def __call__(self, state: Any) -> Any:
+        ts = self.floor(state) if self.floor is not None else state or new_tool_state()
+        return count_gone(ts, self.ins, self.reference)
 
 
 class _LearnTool:
@@ -470,7 +487,11 @@ class ToolVerifier:
         # under which it returns "not fired", the common case. Evidence is added signal by signal, in
         # the order of one fusion of all eight signals (fusion.add_evidence), so the result is bit-identical.
         # Fields the tool's own traffic says it always returns (its learned schema), missing now.
-        vanished = habitual_missing(ts, ins)
+        # The reference for these arguments: the last result if it was accepted, else the last accepted one.
+        reference: dict[str, Any] | None = None
+        if args_state is not None:
+            reference = args_state["last"] if args_state.get("ok", True) else args_state.get("good")
+        vanished = habitual_missing(ts, ins, reference)
         if (
             (not plan.required or (ins.is_object and ins.top_set.keys() >= plan.required))
             and ins.key_names.keys().isdisjoint(plan.forbidden)
@@ -559,6 +580,15 @@ class ToolVerifier:
             # really does network I/O (see check_latency).
             updates[tool_key] = _CountFloor(ms < NETWORK_FLOOR_MS)
         learned = verdict is Verdict.ACCEPT or (verdict is Verdict.FLAG and self.learn_flagged != "none")
+        tool_level = verdict is Verdict.ACCEPT or self.learn_flagged == "all"
+        if (
+            not (learned and tool_level)
+            and reference is not None
+            and ts is not None
+            and vanished_any(ts, ins)
+        ):
+            # Not learned tool-wide, but a field these arguments held is gone: counted all the same.
+            updates[tool_key] = _CountGone(updates.get(tool_key), ins, reference)
         if learned:
             self._learn(
                 updates,
@@ -571,7 +601,7 @@ class ToolVerifier:
                 log_latency,
                 size_log,
                 args_state,
-                tool_level=verdict is Verdict.ACCEPT or self.learn_flagged == "all",
+                tool_level=tool_level,
             )
         elif args_state is not None and history_fired:
             # Not learned, but kept: if the next call for these arguments agrees, the change was real.

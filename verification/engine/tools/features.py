@@ -30,6 +30,7 @@ __all__ = [
     "ResultRejectedError",
     "canonical_dumps",
     "dumps",
+    "has_field",
     "inspect_result",
     "tpath_of",
 ]
@@ -210,6 +211,19 @@ def _stub_marker(key: str) -> bool:
     """
     tokens = _TOKEN_SPLIT.split(lower(_CAMEL.sub("_", key)))
     return any(t in _STUB_TOKENS for t in tokens)
+
+
+def has_field(leaves: dict[str, Any], key: str) -> bool:
+    """Whether flattened *leaves* hold the top-level field *key* (a scalar, or anything under it).
+
+    >>> has_field({"/a/b": 1}, "a"), has_field({"/ab": 1}, "a")
+    (True, False)
+    """
+    path = "/" + key
+    if path in leaves:
+        return True
+    prefix = path + "/"
+    return any(p.startswith(prefix) for p in leaves)
 
 
 @lru_cache(maxsize=8192)

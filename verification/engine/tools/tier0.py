@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from verification.engine.tools.features import Inspected
+from verification.engine.tools.features import Inspected, has_field
 from verification.engine.tools.profile import ToolProfile
 from verification.engine.tools.result import Signal
 from verification.engine.tools.stats import quantile
@@ -21,6 +21,7 @@ __all__ = [
     "check_schema",
     "habitual_missing",
     "log_size",
+    "vanished_any",
 ]
 
 #: No real network round trip completes faster than this (the seed's "<2 ms" rule).
@@ -30,6 +31,12 @@ NETWORK_FLOOR_MS: Final = 2.0
 PRESENCE_RATE: Final = 0.99
 #: ...once the tool has this many accepted results (fewer, and one optional field looks habitual).
 PRESENCE_MIN_RESULTS: Final = 50
+#: The warm-up rule (habitual_missing): a field in >= 90 % of >= 20 accepted results, held by the last
+#: result for the same arguments, that vanished in <= 2 % of >= 10 learned same-argument repeats.
+ARGS_PRESENCE_RATE: Final = 0.9
+ARGS_PRESENCE_MIN_RESULTS: Final = 20
+VANISH_RATE: Final = 0.05
+VANISH_MIN_REPEATS: Final = 10
 #: Placeholder values and error keys count once the tool has this many accepted results without them.
 MARKER_MIN_RESULTS: Final = 20
 
@@ -48,11 +55,31 @@ _LEARNED_ABSURD_FACTOR: Final = 4.0
 _MEMO_KEYS: Final[dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], int]]] = {}
 
 
-def habitual_missing(tool_state: dict[str, Any] | None, ins: Inspected) -> list[str]:
-    """Top-level fields this tool returned in at least 99 % of its (at least 50) accepted results, absent now.
+def vanished_any(tool_state: dict[str, Any], ins: Inspected) -> bool:
+    """Whether a top-level field this tool has returned is absent from *ins* (a cheap screen).
 
-    The tool's own traffic is its schema when no profile declares one: a field that (nearly) always
-    came back and is now missing is strong evidence, on any tool (see :func:`check_schema`).
+    >>> from verification.engine.tools.features import inspect_result
+    >>> vanished_any({"keys": {"a": 1}}, inspect_result({"b": 2}))
+    True
+    """
+    return ins.is_object and not ins.top_set.keys() >= tool_state["keys"].keys()
+
+
+def habitual_missing(
+    tool_state: dict[str, Any] | None, ins: Inspected, reference: dict[str, Any] | None = None
+) -> list[str]:
+    """Fields the tool's own traffic says it always returns, absent now.
+
+    The tool's own traffic is its schema when no profile declares one, in two ways:
+
+    - a top-level field present in at least 99 % of the tool's (at least 50) accepted results;
+    - from 20 accepted results on (the warm-up): a field present in at least 90 % of them that the
+      last accepted result for the *same arguments* (*reference*) held, if, over at least 10 learned
+      repeats of the same arguments, the field almost never vanished between two of them (at most 2 %:
+      optional fields come and go for the same arguments, required ones do not). Accepted results
+      missing the field lower its presence, so a rule on presence alone is defeated by the first few
+      fabrications that slipped through; the same arguments dropping a field they just returned is
+      evidence that does not depend on them.
 
     >>> from verification.engine.tools.features import inspect_result
     >>> habitual_missing({"n": 60, "keys": {"price": 60, "note": 3}}, inspect_result({"note": "x"}))
@@ -61,14 +88,27 @@ def habitual_missing(tool_state: dict[str, Any] | None, ins: Inspected) -> list[
     if tool_state is None or not ins.is_object:
         return []
     n = tool_state["n"]
-    if n < PRESENCE_MIN_RESULTS:
+    if n < ARGS_PRESENCE_MIN_RESULTS:
         return []
     keys: dict[str, int] = tool_state["keys"]
     absent = keys.keys() - ins.top_set.keys()
     if not absent:
         return []
-    habitual = PRESENCE_RATE * n
-    return sorted(k for k in absent if keys[k] >= habitual)
+    found = [k for k in absent if keys[k] >= PRESENCE_RATE * n] if n >= PRESENCE_MIN_RESULTS else []
+    if reference is not None and len(found) < len(absent):
+        repeats: int = tool_state["same_args"][0]
+        if repeats >= VANISH_MIN_REPEATS:
+            gone: dict[str, int] = tool_state.get("gone") or {}
+            limit = VANISH_RATE * repeats
+            for k in absent:
+                if (
+                    keys[k] >= ARGS_PRESENCE_RATE * n
+                    and gone.get(k, 0) <= limit
+                    and k not in found
+                    and has_field(reference, k)
+                ):
+                    found.append(k)
+    return sorted(found)
 
 
 def check_schema(
@@ -109,9 +149,7 @@ def check_schema(
     if stubs:
         problems.append(f"test-double marker field(s) never seen from this tool: {stubs}")
     if vanished:
-        problems.append(
-            f"field(s) this tool returned in >= {PRESENCE_RATE:.0%} of its results missing: {vanished[:5]}"
-        )
+        problems.append(f"field(s) this tool habitually returns missing (learned schema): {vanished[:5]}")
     if tool_state is not None and tool_state["n"] >= MARKER_MIN_RESULTS:
         if ins.stub_values:
             held: dict[str, int] = tool_state.get("stubv") or {}
