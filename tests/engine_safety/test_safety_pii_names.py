@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.engine.safety import detect_pii, redact_pii
+from verification.engine.safety import detect_pii, pii_names, redact_pii
 from verification.engine.safety.pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
 from verification.engine.safety.pii_names import find_names
 
@@ -136,3 +136,34 @@ def test_it_reports_spans_that_hold_their_value_and_never_overlap(pieces: list[s
         assert 0.5 <= match.confidence <= 1.0
     for left, right in itertools.pairwise(found):
         assert left.end <= right.start
+
+
+_ASCII_PIECES = [*"AaBbMmJjSsOo .,:-'@\t\n", "Mc", "Dr.", "O'Brien", "Anna-Lena", "x1", "_"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_ASCII_PIECES), max_size=40))
+def test_it_tokenises_ascii_text_with_the_ascii_pattern_as_with_the_full_one(pieces: list[str]) -> None:
+    # The ASCII pattern is a speed path (issue 16): on ASCII text it must find exactly the same words.
+    text = "".join(pieces)
+    full = [m.span() for m in pii_names._CAPITALISED.finditer(text)]
+    assert [m.span() for m in pii_names._CAPITALISED_ASCII.finditer(text)] == full
+
+
+def test_it_looks_words_up_in_one_table_that_agrees_with_every_list() -> None:
+    # One dict look-up per word replaces one per list (issue 16, speed): each bit must mean its list.
+    tables = {
+        pii_names._F_FIRST: pii_names._FIRST,
+        pii_names._F_SURNAME: pii_names._SURNAME,
+        pii_names._F_PLACE: pii_names._PLACE,
+        pii_names._F_PREFIX: pii_names._PLACE_PREFIXES,
+        pii_names._F_STOP: pii_names._STOP,
+        pii_names._F_ORG: pii_names._ORG_WORDS,
+        pii_names._F_REGION: pii_names._REGION,
+        pii_names._F_AMBIGUOUS: pii_names._AMBIGUOUS_FIRST,
+    }
+    words = set().union(*tables.values()) | {"Zzyzxq", "Hello", "Mr."}
+    for word in words:
+        flags = pii_names._FLAGS.get(word, 0)
+        for bit, table in tables.items():
+            assert bool(flags & bit) == (word in table), (word, bit)

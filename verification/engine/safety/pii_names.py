@@ -24,6 +24,7 @@ Each match has a confidence; the strongest evidence sets it.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from ..text import lower
 from .pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
@@ -44,25 +45,25 @@ def _phrases(text: str) -> frozenset[str]:
 #: The types this module reports, and their categories.
 NAME_TYPES: dict[str, str] = {"person": "personal", "location": "location"}
 
-_FIRST: frozenset[str] = frozenset(FIRST_NAMES.split("|"))
-_SURNAME: frozenset[str] = frozenset(SURNAMES.split("|"))
-_REGION: frozenset[str] = frozenset(REGIONS.split("|"))
+_FIRST: Final = frozenset(FIRST_NAMES.split("|"))
+_SURNAME: Final = frozenset(SURNAMES.split("|"))
+_REGION: Final = frozenset(REGIONS.split("|"))
 # Cities whose name is also a common capitalised word ("in Progress", "in Reading the file"): left out.
-_NOT_A_CITY = _words(
+_NOT_A_CITY: Final = _words(
     "Enterprise Temple Metro Mission Mobile Sale Independence Surprise Paradise Union Tours Split Most "
     "Reading Nice Orange Normal Bath Bury Sandy Buffalo Mons Commerce Industry Opportunity Liberty Marina "
     "Progress Justice Pace Deal Of Along Much Gap Bar Hull Battle Wells Ely Rugby Street Date Pride"
 )
-_CITY: frozenset[str] = frozenset(CITIES.split("|")) - _NOT_A_CITY
-_PLACE: frozenset[str] = _REGION | _CITY
+_CITY: Final = frozenset(CITIES.split("|")) - _NOT_A_CITY
+_PLACE: Final = _REGION | _CITY
 # First words of the places of several words ("New" of "New Zealand"), to try the longer names there.
-_PLACE_PREFIXES: frozenset[str] = frozenset(p.split()[0] for p in _PLACE if " " in p)
+_PLACE_PREFIXES: Final = frozenset(p.split()[0] for p in _PLACE if " " in p)
 # The longest place name, in words ("Rio de Janeiro", "Saint Vincent and the Grenadines").
-_PLACE_WORDS = max(len(p.split()) for p in _PLACE)
+_PLACE_WORDS: Final = max(len(p.split()) for p in _PLACE)
 
 # First names that are also common English words or words often capitalised: they count as a first
 # name only with a cue, or before a known surname away from a sentence start.
-_AMBIGUOUS_FIRST = _words(
+_AMBIGUOUS_FIRST: Final = _words(
     "Al Amber An Angel April Art August Autumn Bell Bill Bob Buck Bud Carol Carry Chance Chase Christian "
     "Clay Cliff Coy Crystal Daisy Dale Dawn Dean Dick Don Drew Dusty Earl Ed Else Ernest Faith Forest "
     "Frank Gay Gene Ginger Glen Golden Grace Grant Guy Ha Harley Heather Holly Hope Houston Hunter In Iris "
@@ -76,7 +77,7 @@ _AMBIGUOUS_FIRST = _words(
 )
 # Capitalised words that are never part of a person's name: function words, greetings, titles of
 # roles, organisation and place words, days and months.  A run of capitalised words is cut at them.
-_NOT_NAME = _words(
+_NOT_NAME: Final = _words(
     "A An The This That These Those It Its I Im I'm We You Your Our My Me He She They Them His Her "
     "And Or But If Then So As At By For From In Into Of On To With Without Via Per Not No Yes Is Are Was "
     "Be Do Does Did Has Have Had Can Could Will Would Should May Might Must Shall Let Please Pls Kindly "
@@ -109,7 +110,7 @@ _NOT_NAME = _words(
     "Google Microsoft Apple Amazon Facebook Meta Twitter Github Slack Zoom Windows Linux Android Ios"
 )
 # The words of ``_NOT_NAME`` that end an organisation's name.
-_ORG_WORDS = _words(
+_ORG_WORDS: Final = _words(
     "Team Support Service Services Department Dept Office Group Company Co Corp Corporation Inc Ltd Llc "
     "Plc Gmbh Ag Sa Bank University College School Elementary Academy Music Records Studios Media "
     "Hospital Clinic Center Centre Institute Foundation Association Society Brothers Bros Labs Systems "
@@ -118,8 +119,13 @@ _ORG_WORDS = _words(
     "Council Committee Board Ministry Agency Authority Hotel Airport Station Airlines Airways Railway Store "
     "Shop Market Mall Museum Library"
 )
-_TITLES = _words(
+_TITLES: Final = _words(
     "mr mrs ms miss mx dr prof sir madam dame lord lady herr frau mme mlle monsieur madame rev hon"
+)
+# Where a run of capitalised words is cut: the words above and the titles with their dot ("Dr."), as
+# the tokens write them (a capital, then lower case), so that no token is lower-cased to be looked up.
+_STOP: Final = (
+    _NOT_NAME | frozenset(t.capitalize() for t in _TITLES) | frozenset(t.capitalize() + "." for t in _TITLES)
 )
 
 # A capitalised word standing alone: Latin letters with accents, inner apostrophes and hyphens
@@ -127,19 +133,28 @@ _TITLES = _words(
 # lower-case letter follows the capital, so keys, hashes and all-capital words give no candidates.  The
 # pattern starts with a character class, then a look-behind over it (the idiom of ``pii_types``), so
 # that ``re`` skips straight to capitals.
-_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
-_LOWER = "a-zß-öø-ÿā-ž"
-_CAPITALISED = re.compile(
-    rf"[{_UPPER}](?<![\w'’\-].)(?:(?:[{_LOWER}]+|['’][{_UPPER}]?[{_LOWER}]+)(?:['’][A-Za-z][{_LOWER}]*|(?<=Mc)[A-Z][{_LOWER}]*)*"
-    rf"(?:-[{_UPPER}{_LOWER}][{_LOWER}]+)*\.?|\.(?=[ \t][{_UPPER}]))(?![\w@])"
-)
-_PARTICLES = _words("van von de der den del della di da du dos das le la bin ibn al ter ten y")
+_UPPER: Final = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽ"
+_LOWER: Final = "a-zß-öø-ÿā-ž"
+
+
+def _capitalised(upper: str, lower: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"[{upper}](?<![\w'’\-].)(?:(?:[{lower}]+|['’][{upper}]?[{lower}]+)(?:['’][A-Za-z][{lower}]*|(?<=Mc)[A-Z][{lower}]*)*"
+        rf"(?:-[{upper}{lower}][{lower}]+)*\.?|\.(?=[ \t][{upper}]))(?![\w@])"
+    )
+
+
+_CAPITALISED: Final = _capitalised(_UPPER, _LOWER)
+# The same pattern for ASCII texts (most): the accented letters cannot occur there, and ``re`` tests
+# each character of the text against the first class, which is cheaper without them.  Same matches.
+_CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
+_PARTICLES: Final = _words("van von de der den del della di da du dos das le la bin ibn al ter ten y")
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
-_DOTTED = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
+_DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
 
 # Cues: the (up to four) lower-case words before a name, looked up as one string.
-_TITLE_CUES = frozenset(_TITLES)
-_STRONG_CUES = _phrases(
+_TITLE_CUES: Final = frozenset(_TITLES)
+_STRONG_CUES: Final = _phrases(
     "my name is|my name's|name is|i am|i'm|this is|dear|signed|signed by|regards|sincerely|yours|"
     "attn|attention|c/o|care of|full name|first name|last name|surname|contact person|author|"
     "customer|client|patient|applicant|employee|tenant|cardholder|card holder|beneficiary|"
@@ -153,10 +168,10 @@ _STRONG_CUES = _phrases(
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
 # Written as a label ("Contact: ..."), a weak cue is a strong one.
-_WEAK_CUES = _words(
+_WEAK_CUES: Final = _words(
     "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name"
 ) | {"thank you"}
-_PLACE_CUES = _phrases(
+_PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
     "headquartered in|flying to|flight to|travel to|travelling to|traveling to|trip to|ship to|"
@@ -164,34 +179,67 @@ _PLACE_CUES = _phrases(
     "birthplace|hometown|residence|resident of|citizen of|native of"
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
-_STRONG_PLACE_CUES = _phrases(
+_STRONG_PLACE_CUES: Final = _phrases(
     "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
     "native of"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens").
-_LABEL_PLACE_CUES = frozenset(("city", "town", "place of birth", "birthplace", "hometown"))
+_LABEL_PLACE_CUES: Final = frozenset(("city", "town", "place of birth", "birthplace", "hometown"))
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
-_CUE_LAST_WORDS = frozenset(
+_CUE_LAST_WORDS: Final = frozenset(
     p.split()[-1] for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES) for p in table
 ) | frozenset(t + "." for t in _TITLE_CUES)
-_PLACE_CUE_LAST_WORDS = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
+_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
-_SHARED_CUES = frozenset(("to", "from", "at"))
-_CUE_WINDOW = 48
-_CUE_STRIP = " \t\n:,-"
-_WORD_STRIP = "\"'“”‘’()[]<>*_"
+_SHARED_CUES: Final = frozenset(("to", "from", "at"))
+_CUE_WINDOW: Final = 48
+_CUE_STRIP: Final = " \t\n:,-"
+_BLANKS: Final = " \t\n"
+_WORD_STRIP: Final = "\"'“”‘’()[]<>*_"
 # After a name: an e-mail in brackets, a verb of saying (a person wrote this).
-_AFTER_PERSON = re.compile(
+_AFTER_PERSON: Final = re.compile(
     r"[ \t]*(?:<[^<>@\s]{1,64}@|\([^()@\s]{1,64}@|(?:wrote|writes|said|says|asked|replied|called|"
     r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
 )
-_UNIT_AFTER = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
-_HOUSE_NUMBER = re.compile(r"\d{1,6}[a-z]?(?:[/\-]\d{1,5})?")
-_UNIT_WORDS = _words("flat studio unit apt apt. suite apartment")
-_SENTENCE_ENDS = frozenset('.!?:;\n"“([')
+_UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
+_HOUSE_NUMBER: Final = re.compile(r"\d{1,6}[a-z]?(?:[/\-]\d{1,5})?")
+_UNIT_WORDS: Final = _words("flat studio unit apt apt. suite apartment")
+_SENTENCE_ENDS: Final = frozenset('.!?:;\n"“([')
 # "City, Region": Austin, Texas; Lyon, France.
-_AFTER_CITY = re.compile(rf"[ \t]*,[ \t]*([{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}][{_LOWER}]+){{0,3}})")
+_AFTER_CITY: Final = re.compile(rf"[ \t]*,[ \t]*([{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}][{_LOWER}]+){{0,3}})")
+
+
+# One look-up per word instead of one per table (the gazetteers are large sets: each look-up is a
+# cache miss): the tables a capitalised word belongs to, as bits.
+_F_FIRST: Final = 1
+_F_SURNAME: Final = 2
+_F_PLACE: Final = 4
+_F_PREFIX: Final = 8
+_F_STOP: Final = 16
+_F_ORG: Final = 32
+_F_REGION: Final = 64
+_F_AMBIGUOUS: Final = 128
+
+
+def _flag_table() -> dict[str, int]:
+    table: dict[str, int] = {}
+    for bit, words in (
+        (_F_FIRST, _FIRST),
+        (_F_SURNAME, _SURNAME),
+        (_F_PLACE, _PLACE),
+        (_F_PREFIX, _PLACE_PREFIXES),
+        (_F_STOP, _STOP),
+        (_F_ORG, _ORG_WORDS),
+        (_F_REGION, _REGION),
+        (_F_AMBIGUOUS, _AMBIGUOUS_FIRST),
+    ):
+        for word in words:
+            table[word] = table.get(word, 0) | bit
+    return table
+
+
+_FLAGS: Final = _flag_table()
 
 
 class NameMatch:
@@ -219,12 +267,12 @@ class _Before:
             stripped = ""  # a line break ends the phrase before it, unless a comma leads on ("Regards,\n")
         words = lower(stripped).split()[-4:]
         self.words = [w.strip(_WORD_STRIP) for w in words]
+        # The phrases that end the words before, longest first, joined once for every table asked.
+        self.phrases = [" ".join(self.words[-n:]) for n in range(len(self.words), 0, -1)]
 
     def cue(self, table: frozenset[str]) -> str:
         """The longest phrase of ``table`` that ends the words before, or ""."""
-        words = self.words
-        for n in range(min(4, len(words)), 0, -1):
-            phrase = " ".join(words[-n:])
+        for phrase in self.phrases:
             if phrase in table:
                 return phrase
         return ""
@@ -237,9 +285,11 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
     """
     first, last = words[0], words[-1]
     n = len(words)
-    known_first = first in _FIRST
-    known_last = n > 1 and last in _SURNAME
-    known = known_first or known_last or (n == 1 and first in _SURNAME)
+    first_flags = _FLAGS.get(first, 0)
+    known_first = first_flags & _F_FIRST != 0
+    ambiguous = first_flags & _F_AMBIGUOUS != 0
+    known_last = n > 1 and _FLAGS.get(last, 0) & _F_SURNAME != 0
+    known = known_first or known_last or (n == 1 and first_flags & _F_SURNAME != 0)
     if cue == 1:
         return 0.9, "title"
     if cue == 2:
@@ -250,11 +300,11 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
         return 0.85, "name_before_email_or_verb"
     if cue == 3:
         if n == 1:
-            return (0.7, "weak_cue+first_name") if known_first and first not in _AMBIGUOUS_FIRST else None
+            return (0.7, "weak_cue+first_name") if known_first and not ambiguous else None
         return (0.8, "weak_cue+gazetteer") if known_first or known_last else None
-    if n < 2 or any(w in _REGION for w in words):
+    if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words):
         return None
-    if known_first and first not in _AMBIGUOUS_FIRST:
+    if known_first and not ambiguous:
         return (0.85, "first_name+surname") if known_last else (0.7, "first_name")
     if known_first and known_last and not sentence_start:
         return 0.6, "ambiguous_first_name+surname"
@@ -262,20 +312,36 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
 
 
 def _last_word(text: str, start: int) -> str:
-    """The lower-cased word before ``start`` as ``_Before`` reads its last one (or a superset's)."""
-    window = text[max(0, start - _CUE_WINDOW) : start].rstrip(_CUE_STRIP)
-    cut = max(window.rfind(" "), window.rfind("\n"), window.rfind("\t"))
-    return lower(window[cut + 1 :]).strip(_WORD_STRIP)
+    """The lower-cased word before ``start`` as ``_Before`` reads its last one (or a superset's).
+
+    Read backwards a character at a time: most words before a capitalised word are short, and the
+    whole window (a slice, three ``rfind``, a lower-casing) cost more than the word (issue 16, speed).
+    """
+    low = start - _CUE_WINDOW if start > _CUE_WINDOW else 0
+    end = start
+    while end > low and text[end - 1] in _CUE_STRIP:
+        end -= 1
+    if end == low:
+        return ""
+    begin = end - 1
+    while begin > low and text[begin - 1] not in _BLANKS:
+        begin -= 1
+    return lower(text[begin:end]).strip(_WORD_STRIP)
 
 
-def _emit_person(text: str, words: list[str], start: int, end: int, out: list[NameMatch]) -> None:
+def _emit_person(
+    text: str, words: list[str], start: int, end: int, out: list[NameMatch], last_word: str | None = None
+) -> None:
     # Most segments are a capitalised word at a sentence start: settle them from one look at the word
     # before.  Without a cue ending in that word, only a listed first name starting two or more words
     # (the shape rule), or a name before an e-mail or a verb of saying, can be a person (``_person``).
+    # ``last_word``: the word before ``start`` when the caller read it already.
+    several = len(words) > 1
+    first_name = _FLAGS.get(words[0], 0) & _F_FIRST != 0
     if (
-        _last_word(text, start) not in _CUE_LAST_WORDS
-        and not (len(words) > 1 and words[0] in _FIRST)
-        and (not (len(words) > 1 or words[0] in _FIRST) or _AFTER_PERSON.match(text, end) is None)
+        (_last_word(text, start) if last_word is None else last_word) not in _CUE_LAST_WORDS
+        and not (several and first_name)
+        and (not (several or first_name) or _AFTER_PERSON.match(text, end) is None)
     ):
         return
     before = _Before(text, start)
@@ -291,7 +357,7 @@ def _emit_person(text: str, words: list[str], start: int, end: int, out: list[Na
         cue = 2
     elif before.cue(_WEAK_CUES):
         cue = 2 if before.colon else 3
-    after = _AFTER_PERSON.match(text, end) is not None
+    after = cue != 1 and cue != 2 and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
@@ -300,7 +366,7 @@ def _emit_person(text: str, words: list[str], start: int, end: int, out: list[Na
 def _tokens(text: str) -> list[tuple[str, int, int]]:
     """The capitalised words of ``text`` that stand alone, as (word, start, end) without a final dot."""
     out: list[tuple[str, int, int]] = []
-    for match in _CAPITALISED.finditer(text):
+    for match in (_CAPITALISED_ASCII if text.isascii() else _CAPITALISED).finditer(text):
         start, end = match.span()
         word = match.group()
         if word[-1] == "." and word not in _DOTTED and len(word) > 2:
@@ -330,7 +396,7 @@ def _place_at(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int) 
 
 
 def _unknown_place(
-    text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch]
+    text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch], last_word: str
 ) -> int:
     """A place missing from the gazetteer, known by its cue or by the region after it: how many tokens.
 
@@ -343,7 +409,7 @@ def _unknown_place(
     start, end = tokens[i][1], tokens[i + n - 1][2]
     # Cheap rejections first: a region needs a comma right after, a cue its last word right before.
     comma = "," in text[end : end + 3]
-    if not comma and _last_word(text, start) not in _PLACE_CUE_LAST_WORDS:
+    if not comma and last_word not in _PLACE_CUE_LAST_WORDS:
         return 0
     region = _AFTER_CITY.match(text, end) if comma else None
     if region is not None and region.group(1) in _REGION and text[start:end] not in _REGION:
@@ -385,10 +451,13 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
     """Places and names in the run ``tokens[i:stop]``, appended to ``out`` in order."""
     words: list[str] = []
     seg_start = seg_end = -1
+    seg_last: str | None = None  # the word before the segment, once read
     while i <= stop:
         word, start, end = tokens[i] if i < stop else ("", -1, -1)
+        flags = _FLAGS.get(word, 0)
         located = 0
-        if i < stop and (word in _PLACE or (word in _PLACE_PREFIXES and i + 1 < stop)):
+        last_word: str | None = None
+        if i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
             places = _place_at(text, tokens, i, stop)
             if places:
                 place_end = tokens[i + places - 1][2]
@@ -412,25 +481,15 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                     ):
                         out.append(NameMatch("location", start, place_end, name, 0.8, "cue+gazetteer"))
                         located = places
-        elif (
-            i < stop
-            and word not in _NOT_NAME
-            and word not in _FIRST
-            and (located := _unknown_place(text, tokens, i, stop, out))
-        ):
-            pass
-        if (
-            i == stop
-            or located
-            or word in _NOT_NAME
-            or lower(word).rstrip(".") in _TITLES
-            or (not words and word in _PARTICLES)
-        ):
+        elif i < stop and not flags & (_F_STOP | _F_FIRST):
+            last_word = _last_word(text, start)
+            located = _unknown_place(text, tokens, i, stop, out, last_word)
+        if i == stop or located or flags & _F_STOP or (not words and word in _PARTICLES):
             while words and words[-1] in _PARTICLES:
                 words.pop()
             # Words right before an organisation word name the organisation ("Athena Diagnostics").
-            if words and not (i < stop and word in _ORG_WORDS):
-                _emit_person(text, words, seg_start, seg_end, out)
+            if words and not (i < stop and flags & _F_ORG):
+                _emit_person(text, words, seg_start, seg_end, out, seg_last)
             words = []
             i += max(1, located)
             continue
@@ -439,6 +498,7 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
             continue  # inside a "City, Region" just reported
         if not words:
             seg_start = start
+            seg_last = last_word
         words.append(word)
         seg_end = end
         i += 1
