@@ -91,10 +91,20 @@ def _attestation(subject_id: str) -> dict[str, Any]:
 def verifier(
     anvil_w3: Web3, service_account: LocalAccount, new_account: Callable[[], LocalAccount]
 ) -> Iterator[tuple[TrustScoreVerifierClient, LocalAccount]]:
-    """A verifier trusting the service key in the registry's domain; yields it and its owner."""
+    """A verifier built from what the registry publishes (its signer and EIP-712 domain); yields it and
+    its owner."""
+    published = APIClient().get("/api/v1/attestations/signer").json()
+    assert published["signer"] == service_account.address
+    domain = published["domain"]
+    assert domain["chainId"] == settings.ATTESTATION_CHAIN_ID and "verifyingContract" not in domain
     owner = new_account()
     address = deploy_verifier(
-        anvil_w3, owner, signers=[service_account.address], chain_id=settings.ATTESTATION_CHAIN_ID
+        anvil_w3,
+        owner,
+        signers=[published["signer"]],
+        chain_id=domain["chainId"],
+        name=domain["name"],
+        version=domain["version"],
     )
     yield TrustScoreVerifierClient(anvil_w3, address), owner
 

@@ -218,3 +218,15 @@ def test_it_streams_live_in_shadow_mode_and_says_what_block_would_have_done(
     assert RunVerification.objects.get(run_id=verdict["run_id"]).shadow is True
     counters = operator.get("/api/v1/operators/me").json()["shadow"]["endpoints"]["proxy"]
     assert counters == {"checks": 1, "wouldBlock": 1, "wouldWarn": 0}
+
+
+def test_it_verifies_within_the_run_caps_live_and_refuses_a_held_answer_over_them(
+    operator: APIClient, upstream: str
+) -> None:
+    with override_settings(RUN_MAX_ANSWER_CHARS=20):
+        live = _events(_stream(operator, RIGHT, "header"))
+        assert _content(live) == RIGHT
+        assert live[-2][1]["verified"] is False and live[-2][1]["reason"] == "payload-too-large"
+        held = _stream(operator, RIGHT, "block")
+        assert held.status_code == 413 and held["Content-Type"].startswith("application/problem+json")
+    assert RunVerification.objects.count() == 0

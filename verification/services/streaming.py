@@ -222,8 +222,12 @@ def _verdict(
     body: dict[str, Any],
     action: str,
     shadow: bool,
+    held: bool = False,
 ) -> _Verdict:
-    """Verify the collected answer (stored and counted as a proxied run) and describe the verdict."""
+    """Verify the collected answer (stored and counted as a proxied run) and describe the verdict.
+
+    An answer over a size cap or the run budget is described as not verified in a live stream (its
+    events are already sent); a held one is the usual 413 / 422, as for a non-streamed request."""
     if answer.tool_call or answer.error or not answer.text.strip():
         reason = "no-answer" if not answer.error else "upstream-error"
         return _Verdict(None, {"verified": False, "reason": reason}, {})
@@ -231,6 +235,8 @@ def _verdict(
     try:
         report = _verify(messages, body.get("tools"), None)
     except ApplicationError as exc:
+        if held:
+            raise
         return _Verdict(None, {"verified": False, "reason": exc.problem, "detail": exc.detail}, {})
     _store(report, operator=operator, agent=agent, source="proxy", shadow=shadow)
     headers = {**report_headers(report), "x-vsr-run-id": report.run_id}
@@ -315,7 +321,9 @@ def _held(
             held.append(event.raw)
     except _StreamFailed as failed:
         raise ApplicationError(str(failed), status=502, problem="server-error") from None
-    verdict = _verdict(answer, operator=operator, agent=agent, body=body, action=action, shadow=False)
+    verdict = _verdict(
+        answer, operator=operator, agent=agent, body=body, action=action, shadow=False, held=True
+    )
     report = verdict.report
     if report is not None:
         headers, out, status = apply_action(report, _as_completion(answer), action)
