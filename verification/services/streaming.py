@@ -187,7 +187,8 @@ def _events(response: httpx.Response) -> Iterator[SseEvent]:
     reader = SseReader()
     size = 0
     try:
-        for chunk in response.iter_bytes():
+        chunks = response.iter_bytes()
+        for chunk in chunks:
             size += len(chunk)
             if size > settings.RUN_PROXY_STREAM_MAX_BYTES:
                 raise _StreamFailed(
@@ -198,6 +199,12 @@ def _events(response: httpx.Response) -> Iterator[SseEvent]:
                 raise _StreamFailed("upstream_timeout", "The upstream stream outlasted the proxy timeout.")
             for event in reader.feed(chunk):
                 if event.data == "[DONE]":
+                    # Read the end of the response (within the same bounds), so its connection goes back
+                    # to the pool instead of being cut.
+                    for rest in chunks:
+                        size += len(rest)
+                        if size > settings.RUN_PROXY_STREAM_MAX_BYTES or time.monotonic() > deadline:
+                            break
                     return
                 yield event
     except httpx.HTTPError as exc:
