@@ -25,6 +25,7 @@ class StreamingUpstream(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     answer = RIGHT
     tool_call = False
+    plain = False
     hold = False
     release = threading.Event()
     finished = threading.Event()
@@ -47,6 +48,14 @@ class StreamingUpstream(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         StreamingUpstream.seen.append(body)
+        if StreamingUpstream.plain:  # an upstream that ignores stream: true
+            payload = json.dumps({"choices": [{"index": 0, "message": {"content": RIGHT}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
@@ -85,6 +94,7 @@ def upstream() -> Iterator[str]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     StreamingUpstream.seen, StreamingUpstream.tool_call, StreamingUpstream.hold = [], False, False
+    StreamingUpstream.plain = False
     StreamingUpstream.release, StreamingUpstream.finished = threading.Event(), threading.Event()
     try:
         with override_settings(RUN_PROXY_UPSTREAM_URL=f"http://127.0.0.1:{server.server_address[1]}/v1"):
@@ -230,3 +240,10 @@ def test_it_verifies_within_the_run_caps_live_and_refuses_a_held_answer_over_the
         held = _stream(operator, RIGHT, "block")
         assert held.status_code == 413 and held["Content-Type"].startswith("application/problem+json")
     assert RunVerification.objects.count() == 0
+
+
+def test_it_answers_502_when_the_upstream_does_not_stream(operator: APIClient, upstream: str) -> None:
+    StreamingUpstream.plain = True
+    for action in ("header", "block"):
+        response = _stream(operator, RIGHT, action)
+        assert response.status_code == 502 and "did not stream" in response.json()["detail"]

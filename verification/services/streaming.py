@@ -50,6 +50,8 @@ from .shadow import shadow_count
 
 VERDICT_EVENT = "vsr.verification"
 DONE = b"data: [DONE]\n\n"
+# Chat-completion chunks come as unnamed events ("message", the default type, named or not).
+_CHUNK_EVENTS = (None, "message")
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,15 @@ def _open(body: dict[str, Any]) -> httpx.Response:
             status=502,
             problem="server-error",
             extra={"upstreamStatus": response.status_code},
+        )
+    kind = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "text/event-stream":
+        # An upstream that ignores `stream: true` would otherwise reach the client as an empty stream.
+        response.close()
+        raise ApplicationError(
+            f"The upstream model did not stream its answer (content type {kind[:60]!r}).",
+            status=502,
+            problem="server-error",
         )
     return response
 
@@ -298,7 +309,7 @@ def _live(
     answer = _Answer()
     try:
         for event in _events(response):
-            if event.data is not None and event.event is None:
+            if event.data is not None and event.event in _CHUNK_EVENTS:
                 answer.take(event.data)
             yield event.raw
     except _StreamFailed as failed:
@@ -323,7 +334,7 @@ def _held(
     finish_at: int | None = None
     try:
         for event in _events(response):
-            if event.data is not None and event.event is None and answer.take(event.data):
+            if event.data is not None and event.event in _CHUNK_EVENTS and answer.take(event.data):
                 finish_at = len(held) if finish_at is None else finish_at
             held.append(event.raw)
     except _StreamFailed as failed:
