@@ -100,8 +100,11 @@ class ChatCompletionsProxyView(APIView):
         ],
         request={"application/json": {"type": "object", "description": "A chat-completions request."}},
         responses={
-            # With stream: true, text/event-stream: the upstream's chunks, then a vsr.verification event.
-            200: OpenApiResponse(response={"type": "object"}),
+            (200, "application/json"): OpenApiResponse(response={"type": "object"}),
+            # With stream: true: the upstream's chunks, then a vsr.verification event, then [DONE].
+            (200, "text/event-stream"): OpenApiResponse(
+                response={"type": "string"}, description="Server-sent events (stream: true)"
+            ),
             400: PROBLEM,
             401: PROBLEM,
             403: PROBLEM,
