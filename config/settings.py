@@ -282,6 +282,11 @@ RUN_PROXY_DEFAULT_ACTION = env_choice(
 # `revise`: how many times the proxy re-asks the upstream model with the gate's revise message.
 RUN_PROXY_MAX_REVISIONS = env_int("RUN_PROXY_MAX_REVISIONS", 2, minimum=0)
 RUN_PROXY_TIMEOUT_SECONDS = env_float("RUN_PROXY_TIMEOUT_SECONDS", 60.0, minimum=1.0)
+# A streamed proxy answer (stream: true) is read up to this many bytes of upstream events; the answer's
+# text is held for verification within it (docs/run-verification.md, "Streaming").
+RUN_PROXY_STREAM_MAX_BYTES = env_int("RUN_PROXY_STREAM_MAX_BYTES", 1024 * 1024, minimum=1024)
+# Shadow mode for the proxy and the verify endpoints: verify and count, enforce nothing.
+ENGINE_SHADOW_MODE = env_bool("ENGINE_SHADOW_MODE", False)
 # Bounded cost of one run verification (verify/run and the proxy), see docs/security.md: CPU seconds the
 # engine may spend (422 budget-exceeded after that), and size caps checked before the work (413).
 RUN_BUDGET_SECONDS = env_float("RUN_BUDGET_SECONDS", 2.0, minimum=0.01)

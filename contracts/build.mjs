@@ -16,7 +16,14 @@ const solc = require("solc");
 
 const SOURCE_DIR = join(here, "src");
 const BUILD_DIR = join(here, "build");
-const CONTRACTS = ["IdentityRegistry", "ReputationRegistry", "ValidationRegistry", "ERC1271WalletMock"];
+const CONTRACTS = [
+  "IdentityRegistry",
+  "ReputationRegistry",
+  "ValidationRegistry",
+  "ERC1271WalletMock",
+  "TrustScoreVerifier",
+  "TrustGatedEscrow",
+];
 
 const settings = {
   // viaIR lets readAllFeedback return seven arrays without "stack too deep".

@@ -16,6 +16,7 @@ from .models import (
     OperatorAgentLink,
     OperatorApiKey,
     RunVerification,
+    ShadowCount,
     ToolProfileRecord,
     ToolVerification,
 )
@@ -50,7 +51,7 @@ class ToolProfileAdmin(admin.ModelAdmin):
 @admin.register(ToolVerification)
 class ToolVerificationAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "tool", "verdict", "posterior", "confidence", "agent", "was_hallucination"]
-    list_filter = ["verdict", "tool", "was_hallucination"]
+    list_filter = ["verdict", "tool", "was_hallucination", "shadow"]
     search_fields = ["tool", "public_id", "session_id"]
     date_hierarchy = "created_at"
 
@@ -91,9 +92,19 @@ class RunVerificationAdmin(ReadOnlyAdmin):
         "hallucination_detected",
         "agent",
     ]
-    list_filter = ["action", "hallucination_detected", "request_type", "source"]
+    list_filter = ["action", "hallucination_detected", "request_type", "source", "shadow"]
     search_fields = ["run_id", "agent__subject_id"]
     date_hierarchy = "created_at"
+
+
+@admin.register(ShadowCount)
+class ShadowCountAdmin(ReadOnlyAdmin):
+    """Shadow mode: verifications per operator, day and endpoint, and what enforcing would have done."""
+
+    list_display = ["day", "operator", "endpoint", "checks", "would_block", "would_warn"]
+    list_filter = ["endpoint", "day"]
+    search_fields = ["operator__name"]
+    date_hierarchy = "day"
 
 
 # --- operators and their links to agents (the authorization model; docs/security.md) --------------

@@ -162,6 +162,7 @@ class ToolVerification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     was_hallucination = models.BooleanField(null=True, blank=True)
     feedback_at = models.DateTimeField(null=True, blank=True)
+    shadow = models.BooleanField(default=False, help_text="Shadow mode: the verdict was not enforced")
 
     class Meta:
         ordering: ClassVar = ["-created_at"]
@@ -187,12 +188,40 @@ class RunVerification(models.Model):
     stake = models.CharField(max_length=16)
     report = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    shadow = models.BooleanField(default=False, help_text="Shadow mode: the verdict was not enforced")
 
     class Meta:
         ordering: ClassVar = ["-created_at"]
 
     def __str__(self) -> str:
         return f"run {self.run_id}: {self.action}"
+
+
+class ShadowCount(models.Model):
+    """Shadow-mode verifications of one operator on one UTC day at one endpoint, and what they would
+    have done had they been enforced (docs/run-verification.md, "Shadow mode")."""
+
+    class Endpoint(models.TextChoices):
+        PROXY = "proxy"
+        RUN = "run"
+        TOOL_CALL = "tool-call"
+
+    operator = models.ForeignKey(Operator, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    endpoint = models.CharField(max_length=16, choices=Endpoint.choices)
+    checks = models.PositiveIntegerField(default=0)
+    would_block = models.PositiveIntegerField(default=0, help_text="refused or blocked had it been enforced")
+    would_warn = models.PositiveIntegerField(
+        default=0, help_text="annotated, revised or flagged had it been enforced"
+    )
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["operator", "day", "endpoint"], name="shadow_count_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.operator_id} {self.day} {self.endpoint}: {self.would_block}/{self.checks} would block"
 
 
 class HealthBaselineRecord(models.Model):

@@ -59,7 +59,7 @@ class OperatorMeView(APIView):
 
     @extend_schema(
         operation_id="operator_me",
-        summary="This operator: status, proven wallet, and the agents it may act for",
+        summary="This operator: status, proven wallet, the agents it may act for, shadow-mode counters",
         responses={200: OpenApiResponse(response={"type": "object"}), 401: PROBLEM, 403: PROBLEM},
         tags=["engine"],
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponseBase, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -9,7 +10,8 @@ from rest_framework.views import APIView
 
 from registry.api.views import PROBLEM
 
-from ..services.runs import proxy_chat_completion, run_verify
+from ..services.runs import ProxyStream, proxy_chat_completion, run_verify
+from ..services.shadow import SHADOW_HEADER, shadow_requested
 from .authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 
 RUN_IN = {
@@ -35,6 +37,16 @@ REPORT = {
 }
 
 
+SHADOW_PARAMETER = OpenApiParameter(
+    SHADOW_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    enum=["true", "false"],
+    description="Shadow mode: verify and count, enforce nothing (always on with ENGINE_SHADOW_MODE); "
+    "x-vsr-shadow-would says what enforcement would have done.",
+)
+
+
 class RunVerifyView(APIView):
     authentication_classes = [OperatorKeyAuthentication]
     permission_classes = [IsOperator]
@@ -42,6 +54,7 @@ class RunVerifyView(APIView):
     @extend_schema(
         operation_id="verify_run",
         summary="Verify an agent run for hallucinations; the report also comes as x-vsr-* headers",
+        parameters=[SHADOW_PARAMETER],
         request={"application/json": RUN_IN},
         # 413: a size cap (answer, run, checkable values, comparisons); 422: the CPU budget ran out.
         responses={
@@ -56,10 +69,12 @@ class RunVerifyView(APIView):
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
-        verified = run_verify(operator=request_operator_key(request), body=request.data)
-        report = verified.report.to_dict()
-        report["injection_findings"] = verified.injections
-        return Response(report, headers=verified.headers)
+        verified = run_verify(
+            operator=request_operator_key(request),
+            body=request.data,
+            shadow=shadow_requested(header=request.headers.get(SHADOW_HEADER)),
+        )
+        return Response(verified.body(), headers=verified.headers)
 
 
 class ChatCompletionsProxyView(APIView):
@@ -81,10 +96,15 @@ class ChatCompletionsProxyView(APIView):
             OpenApiParameter(
                 "x-agent-id", str, OpenApiParameter.HEADER, description="Count the run for this agent"
             ),
+            SHADOW_PARAMETER,
         ],
         request={"application/json": {"type": "object", "description": "A chat-completions request."}},
         responses={
-            200: OpenApiResponse(response={"type": "object"}),
+            (200, "application/json"): OpenApiResponse(response={"type": "object"}),
+            # With stream: true: the upstream's chunks, then a vsr.verification event, then [DONE].
+            (200, "text/event-stream"): OpenApiResponse(
+                response={"type": "string"}, description="Server-sent events (stream: true)"
+            ),
             400: PROBLEM,
             401: PROBLEM,
             403: PROBLEM,
@@ -97,11 +117,19 @@ class ChatCompletionsProxyView(APIView):
         },
         tags=["engine"],
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> HttpResponseBase:
         answer = proxy_chat_completion(
             operator=request_operator_key(request),
             body=request.data,
             action=request.headers.get("x-hallucination-action"),
             agent_id=request.headers.get("x-agent-id"),
+            shadow=shadow_requested(header=request.headers.get(SHADOW_HEADER)),
         )
+        if isinstance(answer, ProxyStream):
+            streamed = StreamingHttpResponse(answer.events, content_type="text/event-stream")
+            # No caching, and no buffering in a reverse proxy in front (nginx reads X-Accel-Buffering).
+            headers = {**answer.headers, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+            for name, value in headers.items():
+                streamed[name] = value
+            return streamed
         return Response(answer.body, status=answer.status, headers=answer.headers)

@@ -16,6 +16,7 @@ from registry.api.views import PROBLEM, ReadThrottle
 from ..models import ToolProfileRecord
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from ..services.calibration import tool_calibration_report
+from ..services.shadow import SHADOW_HEADER, shadow_requested
 from ..services.tools import (
     tool_baseline,
     tool_calls_verify,
@@ -29,6 +30,7 @@ from .authentication import (
     request_operator_key,
     request_operator_key_required,
 )
+from .runs import SHADOW_PARAMETER
 
 RESULT = {
     "type": "object",
@@ -44,6 +46,7 @@ class ToolCallVerifyView(APIView):
     @extend_schema(
         operation_id="verify_tool_call",
         summary='Verify one tool-call result, or a batch of them in order ({"calls": [...]})',
+        parameters=[SHADOW_PARAMETER],
         request={"application/json": {"oneOf": [TOOL_CALL_SCHEMA, TOOL_CALL_BATCH_SCHEMA]}},
         responses={
             200: OpenApiResponse(response=RESULT),
@@ -56,6 +59,7 @@ class ToolCallVerifyView(APIView):
     )
     def post(self, request: Request) -> Response:
         body = request.data
+        shadow = shadow_requested(header=request.headers.get(SHADOW_HEADER))
         if isinstance(body, dict) and "calls" in body:
             calls = body["calls"]
             if not isinstance(calls, list) or not 1 <= len(calls) <= 500:
@@ -63,14 +67,16 @@ class ToolCallVerifyView(APIView):
             return Response(
                 {
                     "results": tool_calls_verify(
-                        operator=request_operator_key(request), calls=calls, batch=True
+                        operator=request_operator_key(request), calls=calls, batch=True, shadow=shadow
                     )
                 }
             )
         if not isinstance(body, dict):
             raise validation_error([FieldError("", "Expected a tool call object.")], what="tool call")
         return Response(
-            tool_calls_verify(operator=request_operator_key(request), calls=[body], batch=False)[0]
+            tool_calls_verify(
+                operator=request_operator_key(request), calls=[body], batch=False, shadow=shadow
+            )[0]
         )
 
 

@@ -23,6 +23,7 @@ from common.errors import ApplicationError, FieldError
 from registry.models import Agent
 
 from ..models import Operator, OperatorAgentLink, OperatorApiKey, OperatorDailyUsage, ToolProfileRecord
+from .shadow import shadow_counters
 
 ONCHAIN_PREFIX = "eip155:"
 WALLET_CHALLENGE_SECONDS = 600
@@ -249,4 +250,5 @@ def operator_summary(*, operator: Operator) -> dict[str, object]:
         ),
         "linkedAgents": sorted({link.agent.subject_id for link in links} | set(onchain)),
         "dailyQuota": settings.OPERATOR_DAILY_QUOTA,
+        "shadow": shadow_counters(operator=operator),
     }

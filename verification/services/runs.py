@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +29,11 @@ from ..engine.runs import (
     report_headers,
     verify_run,
 )
-from ..models import OperatorApiKey, RunVerification
+from ..models import OperatorApiKey, RunVerification, ShadowCount
 from .engine_provider import engine_outcome_record
 from .operators import operator_agent_authorize, operator_ensure_active, operator_quota_consume
 from .safety import run_injection_signals
+from .shadow import shadow_count
 
 _INDEX = re.compile(r"\[(\d+)\]")
 
@@ -120,8 +122,10 @@ def _store(
     agent: Agent | None,
     source: str,
     count: bool = True,
+    shadow: bool = False,
 ) -> RunVerification:
     record = RunVerification.objects.create(
+        shadow=shadow,
         run_id=report.run_id,
         operator=operator,
         agent=agent,
@@ -161,10 +165,34 @@ class RunVerified:
     report: HallucinationReport
     headers: dict[str, str]
     injections: list[dict[str, Any]]
+    # In shadow mode, what the gate's verdict would have done: "block", "revise" or "pass".
+    shadow_would: str | None = None
+
+    def body(self) -> dict[str, Any]:
+        """The answer's JSON: the report, its injection findings and, in shadow mode, the real verdict
+        under `shadow` while `action` says `emit` (nothing is enforced)."""
+        out = self.report.to_dict()
+        out["injection_findings"] = self.injections
+        if self.shadow_would is not None:
+            out["shadow"] = {"action": out["action"], "would": self.shadow_would}
+            out["action"] = "emit"
+        return out
 
 
-def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
-    """Verify a run posted to /api/v1/verify/run and persist its report."""
+# The gate's action -> what it would have done in shadow mode.
+_GATE_WOULD = {"block": "block", "revise": "revise", "emit": "pass"}
+
+
+def _shadow_headers(headers: dict[str, str], would: str) -> dict[str, str]:
+    return {**headers, "x-vsr-action": "emit", "x-vsr-shadow": "true", "x-vsr-shadow-would": would}
+
+
+def run_verify(*, operator: OperatorApiKey | None, body: Any, shadow: bool = False) -> RunVerified:
+    """Verify a run posted to /api/v1/verify/run and persist its report.
+
+    In shadow mode the report's `action` is `emit` and the gate's own verdict is under `shadow`; the
+    run is stored (marked) and still counts for its agent, as an observation of the agent's output.
+    """
     if not isinstance(body, dict):
         raise validation_error([FieldError("", "Expected an object with messages.")], what="agent run")
     if "messages" not in body:
@@ -173,12 +201,19 @@ def run_verify(*, operator: OperatorApiKey | None, body: Any) -> RunVerified:
     run_require_answer(body["messages"])
     _admit(operator)
     report = _verify(body["messages"], body.get("tools"), body.get("probeAnswers"))
-    record = _store(report, operator=operator, agent=agent, source="api")
+    record = _store(report, operator=operator, agent=agent, source="api", shadow=shadow)
     injections = run_injection_signals(body["messages"])
     headers = report_headers(report)
     if injections:
         headers["x-vsr-injection-detected"] = "true"
-    return RunVerified(record=record, report=report, headers=headers, injections=injections)
+    would = None
+    if shadow:
+        would = _GATE_WOULD.get(report.action, "pass")
+        shadow_count(operator=operator, endpoint=ShadowCount.Endpoint.RUN, would=[would])
+        headers = _shadow_headers(headers, would)
+    return RunVerified(
+        record=record, report=report, headers=headers, injections=injections, shadow_would=would
+    )
 
 
 @dataclass(frozen=True)
@@ -186,6 +221,14 @@ class ProxyAnswer:
     status: int
     body: dict[str, Any]
     headers: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ProxyStream:
+    """A streamed answer: server-sent events, sent as they are produced."""
+
+    headers: dict[str, str]
+    events: Iterator[bytes]
 
 
 # The proxy's actions: HaluGate's four, plus `revise`, which re-asks the upstream model with the gate's
@@ -234,10 +277,30 @@ class _Attempt:
     record: RunVerification
 
 
+def proxy_would(report: HallucinationReport, upstream: dict[str, Any], action: str) -> str:
+    """What `action` would have done to this answer: "block", "annotate", "revise" or "pass"."""
+    if action == "revise":
+        retry = report.action != "emit" and not report.unverified_factual and bool(report.revise_message)
+        return "revise" if retry else "pass"
+    _, out, status = apply_action(report, upstream, action)
+    if status == 422:
+        return "block"
+    return "annotate" if out is not upstream else "pass"
+
+
 def proxy_chat_completion(
-    *, operator: OperatorApiKey | None, body: Any, action: str | None, agent_id: str | None
-) -> ProxyAnswer:
-    """Forward a chat completion upstream, verify the answer against the request's tool messages."""
+    *,
+    operator: OperatorApiKey | None,
+    body: Any,
+    action: str | None,
+    agent_id: str | None,
+    shadow: bool = False,
+) -> ProxyAnswer | ProxyStream:
+    """Forward a chat completion upstream, verify the answer against the request's tool messages.
+
+    `stream: true` is answered as server-sent events (:mod:`.streaming`). In shadow mode the answer is
+    passed on untouched whatever the action, with what the action would have done in the headers.
+    """
     if not settings.RUN_PROXY_UPSTREAM_URL:
         raise ApplicationError(
             "The verifying proxy has no upstream configured.", status=503, problem="server-error"
@@ -246,32 +309,53 @@ def proxy_chat_completion(
         raise validation_error(
             [FieldError("/messages", "Expected a list of messages.")], what="chat completion"
         )
-    if body.get("stream"):
-        raise validation_error(
-            [
-                FieldError(
-                    "/stream", "Streaming is not supported: the whole answer is verified before it is sent."
-                )
-            ]
-        )
     action = action or settings.RUN_PROXY_DEFAULT_ACTION
     if action not in PROXY_ACTIONS:
         raise validation_error(
             [FieldError("", f"x-hallucination-action must be one of {', '.join(PROXY_ACTIONS)}.")]
         )
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool):
+        raise validation_error([FieldError("/stream", "Expected true or false.")], what="chat completion")
+    if stream and action == "revise" and not shadow:
+        raise validation_error(
+            [
+                FieldError(
+                    "/stream",
+                    "The revise action re-asks the model before answering, so it cannot stream; stream "
+                    "with header, none, body or block, or send stream: false.",
+                )
+            ],
+            what="chat completion",
+        )
     # The header is not in the body: the problem's pointer is the document root, its detail names it.
     agent = _agent(agent_id, "", operator, name="the x-agent-id header")
     _admit(operator)
+    if stream:
+        from .streaming import proxy_stream  # the SSE half of the proxy
+
+        return proxy_stream(operator=operator, agent=agent, body=body, action=action, shadow=shadow)
     upstream = _call_upstream(body)
     text = _answer_text(upstream)
     if text is None:
         # The model asked for a tool (or said nothing): there is no answer to verify yet.
         return ProxyAnswer(200, upstream, {})
-    if action == "revise":
+    if action == "revise" and not shadow:
         return _proxy_revise(operator=operator, agent=agent, body=body, upstream=upstream, text=text)
     messages = [*body["messages"], {"role": "assistant", "content": text}]
     report = _verify(messages, body.get("tools"), None)
-    _store(report, operator=operator, agent=agent, source="proxy")
+    _store(report, operator=operator, agent=agent, source="proxy", shadow=shadow)
+    if shadow:
+        would = proxy_would(report, upstream, action)
+        shadow_count(operator=operator, endpoint=ShadowCount.Endpoint.PROXY, would=[would])
+        # The proxy is the one that enforces, so x-vsr-action keeps the gate's verdict here.
+        headers = {
+            **report_headers(report),
+            "x-vsr-run-id": report.run_id,
+            "x-vsr-shadow": "true",
+            "x-vsr-shadow-would": would,
+        }
+        return ProxyAnswer(200, upstream, headers)
     headers, out, status = apply_action(report, upstream, action)
     headers = {**headers, "x-vsr-run-id": report.run_id}
     return ProxyAnswer(status, out, headers)
@@ -388,11 +472,21 @@ def _upstream() -> httpx.Client:
     return _upstream_client
 
 
-def _call_upstream(body: dict[str, Any]) -> dict[str, Any]:
+def upstream_target() -> tuple[str, dict[str, str]]:
+    """The upstream's chat-completions URL and the headers every call to it carries."""
     url = settings.RUN_PROXY_UPSTREAM_URL.rstrip("/") + "/chat/completions"
     headers = {"Content-Type": "application/json"}
     if settings.RUN_PROXY_UPSTREAM_API_KEY:
         headers["Authorization"] = f"Bearer {settings.RUN_PROXY_UPSTREAM_API_KEY}"
+    return url, headers
+
+
+def upstream_client() -> httpx.Client:
+    return _upstream()
+
+
+def _call_upstream(body: dict[str, Any]) -> dict[str, Any]:
+    url, headers = upstream_target()
     # httpx's timeout bounds each read, not the answer: an upstream sending a byte every few seconds
     # would hold the request forever. The whole exchange gets RUN_PROXY_TIMEOUT_SECONDS (and the answer
     # MAX_BODY_BYTES); verification then has its own budget, so a proxied request is bounded by the sum.

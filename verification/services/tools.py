@@ -25,7 +25,7 @@ from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
 from ..engine.tools.patterns import pattern_problem
 from ..engine.tools.stats import quantile
-from ..models import Operator, OperatorApiKey, ToolProfileRecord, ToolVerification
+from ..models import Operator, OperatorApiKey, ShadowCount, ToolProfileRecord, ToolVerification
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from .calibration import calibrated_probability
 from .engine_provider import engine_outcome_record
@@ -35,6 +35,7 @@ from .operators import (
     operator_quota_consume,
     tool_profile_authorize_edit,
 )
+from .shadow import shadow_count
 
 OPERATOR_KEY_PREFIX = "tro_"
 PROFILE_VERSION_KEY = "verification:tool-profiles:version"
@@ -301,10 +302,18 @@ def tool_call_validate(body: Any, *, prefix: list[str | int]) -> list[FieldError
     return errors
 
 
+# A tool verdict -> what it would have done in shadow mode.
+_VERDICT_WOULD = {"block": "block", "flag": "flag", "accept": "pass"}
+
+
 def tool_calls_verify(
-    *, operator: OperatorApiKey | None, calls: list[dict[str, Any]], batch: bool
+    *, operator: OperatorApiKey | None, calls: list[dict[str, Any]], batch: bool, shadow: bool = False
 ) -> list[dict[str, Any]]:
-    """Verify calls in order (state accumulates), store each, and count it for its agent."""
+    """Verify calls in order (state accumulates), store each, and count it for its agent.
+
+    In shadow mode each result says `accept` (and `is_hallucinated: false`) with the engine's own
+    verdict under `shadow`; the verification is stored (marked) and still counts for its agent.
+    """
     errors: list[FieldError] = []
     for index, call in enumerate(calls):
         errors.extend(tool_call_validate(call, prefix=["calls", index] if batch else []))
@@ -374,6 +383,7 @@ def tool_calls_verify(
             signals={name: signal.to_dict() for name, signal in result.signals.items()},
             explanation=result.explanation,
             execution_time_ms=float(call["executionTimeMs"]),
+            shadow=shadow,
         )
         if agent is not None:
             engine_outcome_record(
@@ -384,7 +394,22 @@ def tool_calls_verify(
                 stake=stakes.get(call["tool"], "medium"),
                 checked_at=record.created_at,
             )
-        out.append({"id": str(record.public_id), **result.to_dict()})
+        item = {"id": str(record.public_id), **result.to_dict()}
+        if shadow:
+            would = _VERDICT_WOULD.get(item["verdict"], "pass")
+            item["shadow"] = {
+                "verdict": item["verdict"],
+                "is_hallucinated": item["is_hallucinated"],
+                "would": would,
+            }
+            item["verdict"], item["is_hallucinated"] = "accept", False
+        out.append(item)
+    if shadow:
+        shadow_count(
+            operator=operator,
+            endpoint=ShadowCount.Endpoint.TOOL_CALL,
+            would=[item["shadow"]["would"] for item in out],
+        )
     return out
 
 
