@@ -211,5 +211,6 @@ def audit_snapshots_prune(*, now: datetime, provider_ids: list[int] | None = Non
     deleted = 0
     for provider_id in provider_ids:
         # Nothing refers to a snapshot: Django deletes them with one DELETE, no rows fetched.
-        deleted += ProviderAuditSnapshot.objects.filter(provider_id=provider_id, computed_at__lt=cutoff).delete()[0]
+        old = ProviderAuditSnapshot.objects.filter(provider_id=provider_id, computed_at__lt=cutoff)
+        deleted += old.delete()[0]
     return deleted
