@@ -23,6 +23,7 @@ from registry.services.recompute import (
     recompute_mark,
     recompute_settle,
 )
+from registry.services import rescore
 from registry.services.rescore import rescore_enqueue, rescore_jobs_resume, rescore_progress, rescore_start
 from registry.services.scoring import scoring_config_create, scoring_config_current
 
@@ -136,6 +137,24 @@ def test_it_reports_progress_and_an_eta_while_running() -> None:
     assert (progress.total, progress.done, progress.remaining, progress.finished) == (10, 4, 6, False)
     assert progress.eta is not None and progress.eta >= job.enqueued_at
     assert RescoreJob.objects.get(pk=job.pk).done == 4
+
+
+@pytest.mark.usefixtures("drain_held_back")
+def test_it_recounts_a_running_jobs_progress_on_a_drain_at_most_once_per_interval() -> None:
+    job, _ = _started_job("recounted", 10)
+    recount_key = rescore._RECOUNT_KEY.format(job_id=job.pk)
+    cache.delete(recount_key)
+    recompute_settle(claim=recompute_claim(batch=4))
+    rescore_jobs_resume()  # what every drain task does first
+    assert RescoreJob.objects.get(pk=job.pk).done == 4
+    recompute_settle(claim=recompute_claim(batch=3))
+    rescore_jobs_resume()  # within the interval: no recount
+    assert RescoreJob.objects.get(pk=job.pk).done == 4
+    cache.delete(recount_key)  # the interval has passed
+    rescore_jobs_resume()
+    assert RescoreJob.objects.get(pk=job.pk).done == 7
+    # Read directly (the admin page, the command), progress is always counted.
+    assert rescore_progress(job=job).done == 7
 
 
 @pytest.mark.usefixtures("drain_held_back")
