@@ -15,6 +15,7 @@ from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, PendingRecompute, Provider, RescoreJob
+from registry.services import rescore
 from registry.services.providers import provider_set_status
 from registry.services.recompute import (
     DRAIN_FLAG,
@@ -23,7 +24,6 @@ from registry.services.recompute import (
     recompute_mark,
     recompute_settle,
 )
-from registry.services import rescore
 from registry.services.rescore import rescore_enqueue, rescore_jobs_resume, rescore_progress, rescore_start
 from registry.services.scoring import scoring_config_create, scoring_config_current
 
