@@ -430,7 +430,9 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
             agent_id=agent.pk,
             subject_id=agent.subject_id,
             previous_score=agent.latest_score.trust_score if agent.latest_score is not None else None,
-            previous_rated=bool(agent.latest_score.record.get("rated"))
+            # A record is rated exactly when its confidence is above 0 (trust_scores_prepare); the
+            # column says so without loading the record, which the drain defers (one query per agent).
+            previous_rated=agent.latest_score.trust_confidence > 0
             if agent.latest_score is not None
             else None,
             trust_score=score.trust_score,

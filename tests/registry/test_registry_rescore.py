@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from registry_support import summary_body
 from rest_framework.test import APIClient
 
@@ -155,6 +156,28 @@ def test_it_recounts_a_running_jobs_progress_on_a_drain_at_most_once_per_interva
     assert RescoreJob.objects.get(pk=job.pk).done == 7
     # Read directly (the admin page, the command), progress is always counted.
     assert rescore_progress(job=job).done == 7
+
+
+@pytest.mark.usefixtures("drain_held_back")
+def test_it_settles_a_batch_of_rescored_agents_in_queries_that_do_not_grow_with_it(
+    make_provider: Callable[..., tuple[Provider, str]],
+) -> None:
+    _, key = make_provider("counted")
+    ids = _agents_with_summaries(key, 12)
+    cache.set(DRAIN_FLAG, 1, timeout=300)  # that drain cleared it: step by hand again
+    params: dict[str, Any] = dict(scoring_config_current().params)
+    params["stale_multiplier"] = 0.25 if params.get("stale_multiplier") != 0.25 else 0.5
+    with transaction.atomic():
+        scoring_config_create(params=params, note="every score changes")
+    assert PendingRecompute.objects.count() == len(ids)
+    queries = []
+    for batch in (3, 9):  # every agent has a previous score, read for the score-change webhooks
+        with CaptureQueriesContext(connection) as captured:
+            settled, _ = recompute_settle(claim=recompute_claim(batch=batch))
+        assert settled == batch
+        queries.append(len(captured.captured_queries))
+    assert queries[0] == queries[1], queries
+    assert not PendingRecompute.objects.exists()
 
 
 @pytest.mark.usefixtures("drain_held_back")
