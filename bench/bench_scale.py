@@ -3,6 +3,8 @@
     python bench/bench_scale.py --agents 10000,100000            # ~3 min
     python bench/bench_scale.py --agents 10000,100000,1000000    # plus the 1 M seed (several minutes)
     python bench/bench_scale.py --agents 10000 --duration 3      # quicker
+    python bench/bench_scale.py --agents 1000000 --keep          # seed bench_scale_1000000, keep it
+    python bench/bench_scale.py --agents 1000000 --reuse         # rerun the reads on it, no seeding
 
 For each size, in order: creates a fresh PostgreSQL database (`bench_scale` on 127.0.0.1:5432, user
 postgres) and migrates it; seeds it (3 providers, agents, one summary per provider and rated agent, one
@@ -10,8 +12,11 @@ trust score per agent; see `seed`); VACUUM ANALYZE; EXPLAIN ANALYZE of each list
 builds it; starts granian with docker/entrypoint.sh's flags (production settings, DEBUG off, Redis
 cache, Celery queued to Redis with no worker, read rate limit off); logs an admin in; drives each
 endpoint with wrk (16 connections, `--duration` s) after timing one request at a time; drops the
-database. Prints a markdown table with the EXPLAIN summaries and the database size per agent, and
-writes bench/results/scale.json.
+database. With `--keep` the database is `bench_scale_<N>` and stays; with `--reuse` a
+`bench_scale_<N>` that holds a finished seed of N agents (recorded in its table `bench_scale_seed`,
+with the providers' keys) is migrated, VACUUM ANALYZEd and measured again without seeding (the write
+runs add summaries to it; the number of agents does not change). Prints a markdown table with the
+EXPLAIN summaries and the database size per agent, and writes bench/results/scale.json.
 
 Seeding is fast because almost nothing goes through the ORM: 40 template agents go through the services
 (summaries_ingest, trust_score_compute), and their stored rows - every column as the service wrote it,
@@ -124,11 +129,16 @@ end
 )
 
 
-def bench_env() -> dict[str, str]:
+def db_name(agents: int, *, kept: bool) -> str:
+    """`bench_scale`, or `bench_scale_<N>` for a database that is kept (or reused) between runs."""
+    return f"{DB_NAME}_{agents}" if kept else DB_NAME
+
+
+def bench_env(name: str = DB_NAME) -> dict[str, str]:
     env = base.bench_env(conn_max_age=60)
     env.update(
         {
-            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
             "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
             "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
         }
@@ -143,19 +153,35 @@ def redis_flush() -> None:
         redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB).flushdb()
 
 
-def database_create() -> None:
+def database_create(name: str) -> None:
     with base._pg_connect() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
 
 
-def database_drop() -> None:
+def database_drop(name: str) -> None:
     with contextlib.suppress(Exception), base._pg_connect() as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def _db(**kwargs: Any) -> Any:
-    return base._pg_connect(f"postgresql://postgres@127.0.0.1:5432/{DB_NAME}", **kwargs)
+def database_seeded(name: str, agents: int) -> bool:
+    """Whether database `name` exists and a finished seed of `agents` agents is recorded in it."""
+    with base._pg_connect() as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
+            return False
+    with _db(name) as conn:
+        if conn.execute("SELECT to_regclass('bench_scale_seed')").fetchone()[0] is None:
+            return False
+        row = conn.execute("SELECT (info->>'agents')::int FROM bench_scale_seed").fetchone()
+        count = conn.execute("SELECT count(*) FROM registry_agent").fetchone()[0]
+    return row is not None and row[0] == agents and count == agents
+
+
+def _db(name: str | None = None, **kwargs: Any) -> Any:
+    """A connection to the benchmark database (in a child step: the one DATABASE_URL names)."""
+    if name is None:
+        name = urllib.parse.urlsplit(os.environ["DATABASE_URL"]).path.lstrip("/")
+    return base._pg_connect(f"postgresql://postgres@127.0.0.1:5432/{name}", **kwargs)
 
 
 # --- seeding (child process, Django set up) -----------------------------------------------------------
@@ -317,15 +343,8 @@ def seed(agents: int, out: Path) -> None:
     with _db() as conn:
         conn.execute("VACUUM ANALYZE")
     analysed = time.perf_counter()
-    from django.conf import settings
-    from django.test import Client
 
-    admin = get_user_model().objects.create_superuser(ADMIN_USER, "admin@bench.invalid", ADMIN_PASSWORD)
-    # A logged-in admin's session, made as Django's test client logs in (production cookies are
-    # Secure, which an http:// client would not send back from a login form).
-    client = Client()
-    client.force_login(admin)
-    session_cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    get_user_model().objects.create_superuser(ADMIN_USER, "admin@bench.invalid", ADMIN_PASSWORD)
     # Cursors deep in each list: the page 50 rows before the end (what `offset=N-50` asked before).
     deep = {}
     for name in ("-score", "score", "-updated", "subject"):
@@ -333,28 +352,50 @@ def seed(agents: int, out: Path) -> None:
         last = Agent.objects.order_by(*ordering.order_by())[max(agents - 51, 0)]
         deep[name] = cursor_encode(ordering_name=name, direction="n", values=ordering.values_of(last))
     unrated = Agent.objects.filter(trust_rank__isnull=True).count()
+    info = {
+        "keys": keys,
+        "agents": agents,
+        "providers": PROVIDERS,
+        "unrated_agents": unrated,
+        "templates_through_services": len(templates),
+        "copied": copied,
+        "template_s": round(serviced - started, 2),
+        "copy_s": round(copied_at - serviced, 2),
+        "vacuum_analyze_s": round(analysed - copied_at, 2),
+        "deep_cursors": deep,
+        "trust_scores": TrustScore.objects.count() if agents <= 100_000 else None,
+    }
+    # Kept with the data, so that `--reuse` can run the reads and writes again without seeding (the
+    # provider keys' plaintexts are not in the registry's tables).
+    with _db() as conn:
+        conn.execute("CREATE TABLE bench_scale_seed (info jsonb NOT NULL)")
+        conn.execute("INSERT INTO bench_scale_seed (info) VALUES (%s::jsonb)", [json.dumps(info)])
+    session_write(out)
+
+
+def session_write(out: Path) -> None:
+    """seed.json (the recorded seed, a fresh admin session) and the subject lists for wrk."""
+    _django()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    with _db() as conn:
+        info = conn.execute("SELECT info FROM bench_scale_seed").fetchone()[0]
+    agents = info["agents"]
+    admin = get_user_model().objects.get(username=ADMIN_USER)
+    # A logged-in admin's session, made as Django's test client logs in (production cookies are
+    # Secure, which an http:// client would not send back from a login form).
+    client = Client()
+    client.force_login(admin)
+    info["admin_cookie"] = (
+        f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    )
     subjects = [f"scale:agent-{i:07d}" for i in range(0, agents, max(1, agents // SUBJECTS_FOR_LOAD))]
     (out / "subjects.txt").write_text("\n".join(subjects) + "\n")
     # Batches name a small set of agents, so concurrent batches overlap (in different orders).
     (out / "batch-subjects.txt").write_text("\n".join(subjects[:5000]) + "\n")
-    (out / "seed.json").write_text(
-        json.dumps(
-            {
-                "keys": keys,
-                "admin_cookie": session_cookie,
-                "agents": agents,
-                "providers": PROVIDERS,
-                "unrated_agents": unrated,
-                "templates_through_services": len(templates),
-                "copied": copied,
-                "template_s": round(serviced - started, 2),
-                "copy_s": round(copied_at - serviced, 2),
-                "vacuum_analyze_s": round(analysed - copied_at, 2),
-                "deep_cursors": deep,
-                "trust_scores": TrustScore.objects.count() if agents <= 100_000 else None,
-            }
-        )
-    )
+    (out / "seed.json").write_text(json.dumps(info))
 
 
 def _name(i: int) -> str:
@@ -474,30 +515,41 @@ def granian_command(port: int) -> list[str]:
 
 
 def measure(n: int, args: argparse.Namespace, work: Path, scripts: dict[str, Path]) -> dict[str, Any]:
-    env = bench_env()
+    kept = args.keep or args.reuse
+    name = db_name(n, kept=kept)
+    env = bench_env(name)
     redis_flush()
-    database_create()
-    result: dict[str, Any] = {"agents": n}
+    result: dict[str, Any] = {"agents": n, "database": name}
+    me = str(Path(__file__).resolve())
+    reused = args.reuse and database_seeded(name, n)
+    if not reused:
+        database_create(name)
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=env, check=True
         )
-        print(f"[{n:,}] seeding ...", flush=True)
         t0 = time.perf_counter()
-        me = str(Path(__file__).resolve())
-        subprocess.run(
-            [sys.executable, me, "seed", "--agents", str(n), "--out", str(work)],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        if reused:
+            print(f"[{n:,}] reusing {name}: migrated; VACUUM ANALYZE ...", flush=True)
+            with _db(name) as conn:
+                conn.execute("VACUUM ANALYZE")
+            subprocess.run([sys.executable, me, "session", "--out", str(work)], cwd=ROOT, env=env, check=True)
+        else:
+            print(f"[{n:,}] seeding {name} ...", flush=True)
+            subprocess.run(
+                [sys.executable, me, "seed", "--agents", str(n), "--out", str(work)],
+                cwd=ROOT,
+                env=env,
+                check=True,
+            )
         seeded = json.loads((work / "seed.json").read_text())
         seeded["seed_total_s"] = round(time.perf_counter() - t0, 1)
+        seeded["reused"] = reused
         result["seed"] = {
             k: v for k, v in seeded.items() if k not in ("keys", "deep_cursors", "admin_cookie")
         }
-        print(f"[{n:,}] seeded in {seeded['seed_total_s']} s; EXPLAIN ...", flush=True)
-        with _db() as conn:
+        print(f"[{n:,}] ready in {seeded['seed_total_s']} s; EXPLAIN ...", flush=True)
+        with _db(name) as conn:
             size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
             tables = conn.execute(
                 "SELECT relname, pg_total_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n "
@@ -640,7 +692,8 @@ def measure(n: int, args: argparse.Namespace, work: Path, scripts: dict[str, Pat
             result["load_average_after_runs"] = [round(x, 1) for x in os.getloadavg()]
             result["server_log_tail"] = (work / "server.log").read_text(errors="replace")[-3000:]
     finally:
-        database_drop()
+        if not kept:
+            database_drop(name)
         redis_flush()
     return result
 
@@ -706,16 +759,32 @@ def main(argv: list[str] | None = None) -> int:
     seed_parser.add_argument("--out", type=Path, required=True)
     explain_parser = sub.add_parser("explain")
     explain_parser.add_argument("--out", type=Path, required=True)
+    session_parser = sub.add_parser("session")
+    session_parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--agents", default="10000,100000", help="comma-separated sizes")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per wrk run")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="seed into bench_scale_<N> and leave it in place afterwards (for --reuse)",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="if bench_scale_<N> holds a finished seed of N agents: migrate it, VACUUM ANALYZE, skip "
+        "seeding (and keep it); otherwise seed it as --keep does",
+    )
     args = parser.parse_args(argv)
     if args.step == "seed":
         seed(args.agents, args.out)
         return 0
     if args.step == "explain":
         explain(args.out)
+        return 0
+    if args.step == "session":
+        session_write(args.out)
         return 0
     base.ensure_wrk()
     if not base.postgres_available():

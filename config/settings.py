@@ -220,6 +220,12 @@ AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
 OPERATOR_DAILY_QUOTA = env_int("OPERATOR_DAILY_QUOTA", 100_000, minimum=0)
 # Outcomes are rolled up into a summary over this many trailing days.
 OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
+# An agent search (`q=`) ranks at most this many matching agents (in table order) by the ordering asked:
+# its cost stays bounded however many agents match; a search matching more shows the best of these.
+AGENT_SEARCH_MAX_MATCHES = env_int("AGENT_SEARCH_MAX_MATCHES", 1000, minimum=1)
+# Provider audit snapshots (the admin's block-rate-over-time chart) older than this many days are
+# deleted by each audit refresh; 0 keeps them all.
+AUDIT_SNAPSHOT_RETENTION_DAYS = env_int("AUDIT_SNAPSHOT_RETENTION_DAYS", 90, minimum=0)
 # Seconds a burst of summaries for one agent is allowed to gather before one recompute runs.
 SCORE_RECOMPUTE_DELAY_SECONDS = env_float("SCORE_RECOMPUTE_DELAY_SECONDS", 2.0, minimum=0.0)
 # A drain's claim on pending agents lapses after this long, so a killed worker's agents come back.

@@ -28,7 +28,8 @@ def recompute_trust_score(agent_id: int) -> str | None:
 def drain_recomputes() -> int:
     """Recompute every agent marked pending (queued after a burst, and on the beat as a safety net).
 
-    On the beat it also resumes rescore jobs whose enqueue task was lost and settles their progress.
+    It first resumes rescore jobs whose enqueue task was lost and settles their progress (at most every
+    rescore.PROGRESS_RECOUNT_SECONDS per job).
     """
     rescore_jobs_resume()
     return recompute_drain()

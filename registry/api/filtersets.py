@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.conf import settings
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db import connection
+from django.db.models import BooleanField, Exists, F, Func, OuterRef, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 
@@ -39,6 +42,14 @@ AGENT_ORDERINGS: dict[str, KeysetOrdering] = {
     "subject": KeysetOrdering((SortKey("subject_id"),), descending=False),
 }
 DEFAULT_AGENT_ORDERING = "-score"
+
+
+class _EqualsAny(Func):
+    """`(column = ANY(array))` (PostgreSQL): a condition on an array-valued expression."""
+
+    template = "(%(expressions)s))"
+    arg_joiner = " = ANY("
+    output_field = BooleanField()
 
 
 class AgentFilterSet(django_filters.FilterSet):
@@ -86,8 +97,21 @@ class AgentFilterSet(django_filters.FilterSet):
 
     def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         # icontains is UPPER(column::text) LIKE UPPER('%value%'): trigram indexes on exactly those
-        # expressions (migration 0004, PostgreSQL) answer it.
-        return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
+        # expressions (migration 0006, PostgreSQL) answer it. A search ranks at most
+        # AGENT_SEARCH_MAX_MATCHES matches (the first the trigram bitmap yields, in table order): the
+        # page sorts that bounded set, where walking the ordering's index filtering names costs
+        # rows-read per match, which grows with N when the matches sit low in the ordering.
+        matches = (
+            Agent.objects.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
+            .order_by()
+            .values("pk")[: settings.AGENT_SEARCH_MAX_MATCHES]
+        )
+        if connection.vendor != "postgresql":
+            return queryset.filter(pk__in=matches)
+        # `id = ANY(ARRAY(SELECT ... LIMIT n))`: the matches are collected once (an InitPlan) and
+        # fetched by primary key, whatever the table's size. (With `id IN (...)` the planner may
+        # instead hash them and scan the whole table.)
+        return queryset.filter(_EqualsAny(F("pk"), ArraySubquery(matches)))
 
     def filter_ordering(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         return queryset.order_by(*AGENT_ORDERINGS[value].order_by())

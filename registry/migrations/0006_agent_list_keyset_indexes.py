@@ -5,6 +5,11 @@
 - One btree index per list ordering (see Agent.Meta.indexes).
 - pg_trgm GIN indexes on UPPER(subject_id) and UPPER(name), the expressions `icontains` compares,
   on PostgreSQL only (SQLite, the `make run` default, has no trigram indexes and needs none at its size).
+
+Not atomic, so that on PostgreSQL every index is built CONCURRENTLY (writes to registry_agent go on
+while it builds) and the backfill commits in chunks of agents instead of locking every scored agent in
+one statement. An interrupted run can leave an INVALID index behind: see docs/reliability.md ("Migrations on a
+big registry").
 """
 
 from __future__ import annotations
@@ -56,15 +61,24 @@ _SQLITE_DROP = [
     "DROP TRIGGER IF EXISTS registry_agent_trust_rank_insert",
     "DROP TRIGGER IF EXISTS registry_agent_trust_rank_update",
 ]
-# Fires the trigger on every scored agent: fills trust_rank for agents scored before this migration.
-_BACKFILL = "UPDATE registry_agent SET trust_score = trust_score WHERE latest_score_id IS NOT NULL"
+# Fires the trigger on every scored agent: fills trust_rank for agents scored before this migration,
+# a range of ids per statement (each its own transaction: the migration is not atomic).
+_BACKFILL = (
+    "UPDATE registry_agent SET trust_score = trust_score "
+    "WHERE latest_score_id IS NOT NULL AND id > %s AND id <= %s"
+)
+BACKFILL_CHUNK = 10_000
 
 _TRIGRAM_INDEXES = [
-    "CREATE INDEX IF NOT EXISTS agent_subject_trgm ON registry_agent "
+    "CREATE INDEX CONCURRENTLY IF NOT EXISTS agent_subject_trgm ON registry_agent "
     "USING gin (UPPER(subject_id::text) gin_trgm_ops)",
-    "CREATE INDEX IF NOT EXISTS agent_name_trgm ON registry_agent USING gin (UPPER(name::text) gin_trgm_ops)",
+    "CREATE INDEX CONCURRENTLY IF NOT EXISTS agent_name_trgm ON registry_agent "
+    "USING gin (UPPER(name::text) gin_trgm_ops)",
 ]
-_TRIGRAM_DROP = ["DROP INDEX IF EXISTS agent_subject_trgm", "DROP INDEX IF EXISTS agent_name_trgm"]
+_TRIGRAM_DROP = [
+    "DROP INDEX CONCURRENTLY IF EXISTS agent_subject_trgm",
+    "DROP INDEX CONCURRENTLY IF EXISTS agent_name_trgm",
+]
 
 
 def _run(schema_editor: Any, statements: list[str]) -> None:
@@ -78,7 +92,11 @@ def rank_trigger_create(apps: Any, schema_editor: Any) -> None:
         _run(schema_editor, [_PG_TRIGGER])
     elif vendor == "sqlite":
         _run(schema_editor, _SQLITE_TRIGGERS)
-    _run(schema_editor, [_BACKFILL])
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM registry_agent")
+        (last,) = cursor.fetchone()
+    for start in range(0, last, BACKFILL_CHUNK):
+        schema_editor.execute(_BACKFILL, (start, start + BACKFILL_CHUNK))
 
 
 def rank_trigger_drop(apps: Any, schema_editor: Any) -> None:
@@ -110,7 +128,29 @@ def _coalesce(field: str, value: Any) -> Any:
     return django.db.models.functions.comparison.Coalesce(models.F(field), models.Value(value))
 
 
+class AddIndexConcurrently(migrations.AddIndex):
+    """AddIndex that builds CONCURRENTLY on PostgreSQL (django.contrib.postgres's own operation only
+    runs there) and as usual elsewhere; the migration must not be atomic."""
+
+    def database_forwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
+        model = to_state.apps.get_model(app_label, self.model_name)
+        if self.allow_migrate_model(schema_editor.connection.alias, model):
+            if schema_editor.connection.vendor == "postgresql":
+                schema_editor.add_index(model, self.index, concurrently=True)
+            else:
+                schema_editor.add_index(model, self.index)
+
+    def database_backwards(self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any) -> None:
+        model = from_state.apps.get_model(app_label, self.model_name)
+        if self.allow_migrate_model(schema_editor.connection.alias, model):
+            if schema_editor.connection.vendor == "postgresql":
+                schema_editor.remove_index(model, self.index, concurrently=True)
+            else:
+                schema_editor.remove_index(model, self.index)
+
+
 class Migration(migrations.Migration):
+    atomic = False
     dependencies = [("registry", "0005_rescore_jobs_and_claim_index")]
 
     operations = [
@@ -121,7 +161,7 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(rank_trigger_create, rank_trigger_drop),
         # One index per list ordering: NULL keys COALESCEd past every real value, ties by id.
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="agent",
             index=models.Index(
                 models.OrderBy(_coalesce("trust_rank", RANK_NULL_DESC), descending=True),
@@ -129,7 +169,7 @@ class Migration(migrations.Migration):
                 name="agent_rank_desc",
             ),
         ),
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="agent",
             index=models.Index(
                 models.OrderBy(_coalesce("trust_rank", RANK_NULL_ASC)),
@@ -137,7 +177,7 @@ class Migration(migrations.Migration):
                 name="agent_rank_asc",
             ),
         ),
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="agent",
             index=models.Index(
                 models.F("registry"),
@@ -146,7 +186,7 @@ class Migration(migrations.Migration):
                 name="agent_registry_rank_desc",
             ),
         ),
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="agent",
             index=models.Index(
                 models.F("registry"),
@@ -155,7 +195,7 @@ class Migration(migrations.Migration):
                 name="agent_registry_rank_asc",
             ),
         ),
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="agent",
             index=models.Index(
                 models.OrderBy(_coalesce("trust_score_updated_at", UPDATED_NULL_DESC), descending=True),
@@ -163,7 +203,7 @@ class Migration(migrations.Migration):
                 name="agent_updated_desc",
             ),
         ),
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="agent",
             index=models.Index(
                 models.OrderBy(_coalesce("trust_score_updated_at", UPDATED_NULL_ASC)),

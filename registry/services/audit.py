@@ -13,9 +13,10 @@ pair of providers joined on the agent for copying and leniency. Nothing row-size
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -86,6 +87,7 @@ class AuditRefresh:
 
     computed_at: datetime
     providers: int
+    pruned: int = 0  # snapshots deleted as older than AUDIT_SNAPSHOT_RETENTION_DAYS
 
 
 def _as_datetime(value: Any) -> datetime | None:
@@ -191,4 +193,24 @@ def provider_audit_refresh(*, wait: bool = True) -> AuditRefresh | None:
             stats, update_conflicts=True, unique_fields=["provider"], update_fields=fields
         )
         ProviderAuditSnapshot.objects.bulk_create(snapshots)
-    return AuditRefresh(computed_at=computed_at, providers=len(stats))
+        pruned = audit_snapshots_prune(now=computed_at, provider_ids=list(slugs))
+    return AuditRefresh(computed_at=computed_at, providers=len(stats), pruned=pruned)
+
+
+def audit_snapshots_prune(*, now: datetime, provider_ids: list[int] | None = None) -> int:
+    """Delete snapshots older than AUDIT_SNAPSHOT_RETENTION_DAYS (none when it is 0); returns how many.
+
+    Per provider, so each delete is a range of the (provider, -computed_at) index.
+    """
+    days = settings.AUDIT_SNAPSHOT_RETENTION_DAYS
+    if days <= 0:
+        return 0
+    if provider_ids is None:
+        provider_ids = list(Provider.objects.values_list("pk", flat=True))
+    cutoff = now - timedelta(days=days)
+    deleted = 0
+    for provider_id in provider_ids:
+        # Nothing refers to a snapshot: Django deletes them with one DELETE, no rows fetched.
+        old = ProviderAuditSnapshot.objects.filter(provider_id=provider_id, computed_at__lt=cutoff)
+        deleted += old.delete()[0]
+    return deleted

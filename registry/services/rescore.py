@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -26,6 +27,11 @@ from ..models import PendingRecompute, Provider, RescoreJob
 from .recompute import SCHEDULING_ERRORS, recompute_drain_ensure
 
 logger = logging.getLogger(__name__)
+
+#: The drain task settles running jobs' progress at most this often per job: the recount reads the
+#: job's pending rows (up to the whole registry), and the drain runs every few seconds under load.
+PROGRESS_RECOUNT_SECONDS = 30
+_RECOUNT_KEY = "registry:rescore-progress-counted:{job_id}"
 
 #: Agents marked per transaction: long enough to amortise the statement, short enough that a
 #: chunk's row locks do not hold up the drain or an ingest for long.
@@ -163,12 +169,25 @@ def rescore_progress(*, job: RescoreJob) -> RescoreProgress:
 
 
 def rescore_jobs_resume() -> int:
-    """Beat: finish the enqueue of jobs whose task was lost, and settle the progress of running ones."""
+    """Every drain: finish the enqueue of jobs whose task was lost, and settle the progress of running
+    ones (each at most every PROGRESS_RECOUNT_SECONDS, so a drain's own cost does not grow with a job)."""
     resumed = 0
     for job in RescoreJob.objects.exclude(status=RescoreJob.Status.DONE).order_by("pk"):
         if job.status in (RescoreJob.Status.QUEUED, RescoreJob.Status.ENQUEUING):
             rescore_enqueue(job_id=job.pk, wait=False)
             resumed += 1
-        else:
+        elif _recount_due(job.pk):
             rescore_progress(job=job)
     return resumed
+
+
+def _recount_due(job_id: int) -> bool:
+    """True for the first caller per job in each PROGRESS_RECOUNT_SECONDS (a cache flag).
+
+    With the cache down, no: the admin page and `rescore_all` still count when they are read.
+    """
+    try:
+        return bool(cache.add(_RECOUNT_KEY.format(job_id=job_id), 1, timeout=PROGRESS_RECOUNT_SECONDS))
+    except SCHEDULING_ERRORS:
+        logger.warning("could not check when rescore job %s was last counted", job_id, exc_info=True)
+        return False

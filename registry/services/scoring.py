@@ -430,7 +430,9 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
             agent_id=agent.pk,
             subject_id=agent.subject_id,
             previous_score=agent.latest_score.trust_score if agent.latest_score is not None else None,
-            previous_rated=bool(agent.latest_score.record.get("rated"))
+            # A record is rated exactly when its confidence is above 0 (trust_scores_prepare); the
+            # column says so without loading the record, which the drain defers (one query per agent).
+            previous_rated=agent.latest_score.trust_confidence > 0
             if agent.latest_score is not None
             else None,
             trust_score=score.trust_score,
@@ -504,7 +506,7 @@ def _scores_store_postgresql(fresh: list[tuple[Agent, TrustScore]], now: datetim
                 "score": [score.trust_score for score in scores],
                 "confidence": [score.trust_confidence for score in scores],
                 "record": [json.dumps(score.record) for score in scores],
-                "inputs": [json.dumps(score.inputs) for score in scores],
+                "inputs": inputs_json_many([score.inputs for score in scores]),
                 "digest": [score.inputs_digest for score in scores],
                 "computed": [score.computed_at for score in scores],
                 "newest": [score.newest_input_at for score in scores],
@@ -524,6 +526,27 @@ def _scores_store_postgresql(fresh: list[tuple[Agent, TrustScore]], now: datetim
                 "score": [score.trust_score for score in scores],
             },
         )
+
+
+def inputs_json_many(inputs: list[dict[str, Any]]) -> list[str]:
+    """`json.dumps` of each agent's inputs, the same text, with each shared `params` dict encoded once.
+
+    The inputs of a batch share one `params` dict per configuration (`scoring_inputs_digest`), its
+    last member and half its text: it is encoded once and spliced after the rest.
+    """
+    encoded: dict[int, str] = {}
+    texts = []
+    for one in inputs:
+        params = one.get("params")
+        if not isinstance(params, dict) or next(reversed(one)) != "params" or len(one) < 2:
+            texts.append(json.dumps(one))
+            continue
+        text = encoded.get(id(params))
+        if text is None:
+            text = encoded[id(params)] = json.dumps(params)
+        head = json.dumps({key: value for key, value in one.items() if key != "params"})
+        texts.append(f'{head[:-1]}, "params": {text}}}')
+    return texts
 
 
 def _cache_forget(keys: list[str]) -> None:

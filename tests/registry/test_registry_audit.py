@@ -201,6 +201,30 @@ def test_it_refreshes_idempotently_and_keeps_a_snapshot_per_run(three_providers:
     assert [(s.agents, s.checks, s.block_rate) for s in snapshots] == [(8, 800, pytest.approx(0.4))] * 2
 
 
+@pytest.mark.parametrize("retention_days", [30, 0])
+def test_it_prunes_snapshots_older_than_the_retention_on_refresh(
+    three_providers: list[Provider], retention_days: int, settings: Any
+) -> None:
+    settings.AUDIT_SNAPSHOT_RETENTION_DAYS = retention_days
+    now = datetime.now(UTC)
+    ages = [400, 31, 29, 1]  # days
+    for provider in three_providers:
+        ProviderAuditSnapshot.objects.bulk_create(
+            ProviderAuditSnapshot(
+                provider=provider, computed_at=now - timedelta(days=age), agents=1, checks=1, block_rate=0.0
+            )
+            for age in ages
+        )
+    done = provider_audit_refresh()
+    assert done is not None
+    kept_ages = [age for age in ages if not retention_days or age < retention_days]
+    assert done.pruned == 3 * (len(ages) - len(kept_ages))
+    for provider in three_providers:
+        stored = ProviderAuditSnapshot.objects.filter(provider=provider).order_by("computed_at")
+        # The seeded ones inside the retention, then this refresh's own.
+        assert [round((now - s.computed_at) / timedelta(days=1)) for s in stored] == [*kept_ages, 0]
+
+
 def test_it_fires_the_planted_copy_leniency_and_capture_signals(three_providers: list[Provider]) -> None:
     original, copier, stamp = three_providers
     provider_audit_refresh()

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -395,6 +396,56 @@ def test_it_reads_a_list_page_as_one_index_range_without_sorting(
                 # The cursor bounds the index range; it is not a filter over rows read from its start.
                 condition = scans[0].get("Index Cond", "")
                 assert ">" in condition or "<" in condition, (page, plan)
+
+
+def outer_nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plan's nodes outside its InitPlans (the subqueries run once before it)."""
+    found = [plan]
+    for child in plan.get("Plans", []):
+        if child.get("Parent Relationship") != "InitPlan":
+            found += outer_nodes(child)
+    return found
+
+
+def test_it_fetches_a_searchs_bounded_matches_by_primary_key(
+    api: APIClient, big_table: dict[str, Any]
+) -> None:
+    # The matches are collected once (an InitPlan, at most AGENT_SEARCH_MAX_MATCHES of them) and the
+    # page reads them by id, whatever the table's size; no scan of the table or its orderings' indexes.
+    for query in ("q=weather", "q=plan-0012", "q=WEATHER&ordering=subject", "q=agent&ordering=-updated"):
+        plan = list_plan(api, query)
+        scans = [n for n in outer_nodes(plan) if n.get("Relation Name") == "registry_agent"]
+        assert [(n["Node Type"], n.get("Index Name")) for n in scans] == [
+            ("Index Scan", "registry_agent_pkey")
+        ], (query, plan)
+        assert "ANY" in scans[0]["Index Cond"], (query, plan)
+        assert [n for n in nodes(plan) if n.get("Parent Relationship") == "InitPlan"], (query, plan)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(specs=agent_specs, limit=st.integers(1, 5), ordering=st.sampled_from(ORDERINGS))
+def test_it_walks_a_search_exactly_once_in_each_ordering(
+    api: APIClient, specs: list[AgentSpec], limit: int, ordering: str
+) -> None:
+    tag, agents = population(specs)
+    # Upper case: the search ignores case. `walk1x` does not match `walk10x...` of another example.
+    seen, pages = walk(api, f"q={tag.upper()}X&ordering={ordering}&limit={limit}")
+    assert seen == expected(agents, ordering)
+    if pages[-1]["results"]:
+        assert walk_back(api, pages[-1]) == seen
+
+
+def test_it_ranks_at_most_the_search_cap_of_matches_each_once(api: APIClient) -> None:
+    tag, agents = population([(Decimal(i), True, i % 5) for i in range(9)])
+    with override_settings(AGENT_SEARCH_MAX_MATCHES=5):
+        for ordering in ("-score", "subject"):
+            seen, pages = walk(api, f"q={tag}x&ordering={ordering}&limit=2")
+            assert len(seen) == len(set(seen)) == 5
+            # The capped set, in the ordering asked.
+            assert seen == [subject for subject in expected(agents, ordering) if subject in seen]
+            assert walk_back(api, pages[-1]) == seen
+            capped = api.get(f"/api/v1/agents?q={tag}x&ordering={ordering}&count=exact").json()
+            assert (capped["count"], capped["countCapped"]) == (5, False)
 
 
 def test_it_answers_a_search_from_the_trigram_indexes(api: APIClient, big_table: dict[str, Any]) -> None:

@@ -14,12 +14,16 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from adapters.scoring import Subject, score_subject, scoring_inputs
 from registry.models import Agent, FeedbackEntry, Provider, VerificationSummary
 from registry.services.providers import provider_create
 from registry.services.recompute import recompute_drain, recompute_mark
 from registry.services.scoring import (
+    inputs_json_many,
     score_inputs_gather,
     scoring_config_current,
     scoring_params,
@@ -149,3 +153,34 @@ def test_it_stores_from_the_drain_what_one_agent_alone_would_store() -> None:
         assert changed
         for field in FIELDS:
             assert getattr(drained, field) == getattr(alone, field), (agent.subject_id, field)
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@hypothesis_settings(max_examples=200, deadline=None)
+@given(
+    shared=st.lists(st.dictionaries(st.text(max_size=5), _json_values, max_size=4), min_size=1, max_size=3),
+    rows=st.lists(
+        st.tuples(st.dictionaries(st.text(max_size=5), _json_values, max_size=4), st.integers(0, 9)),
+        max_size=6,
+    ),
+)
+def test_it_encodes_a_batchs_inputs_as_json_dumps_does_each(
+    shared: list[dict[str, object]], rows: list[tuple[dict[str, object], int]]
+) -> None:
+    # Inputs whose `params` is one of a few shared dicts (last, as the scoring inputs have it), or
+    # anywhere else, or missing: the text is json.dumps's, byte for byte.
+    inputs: list[dict[str, object]] = []
+    for members, pick in rows:
+        one = {k: v for k, v in members.items() if k != "params"}
+        if pick < 6:
+            one["params"] = shared[pick % len(shared)]
+        elif pick < 8:
+            one = {"params": shared[0], **one}
+        inputs.append(one)
+    assert inputs_json_many(inputs) == [json.dumps(one) for one in inputs]

@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, PendingRecompute, Provider, RescoreJob
+from registry.services import rescore
 from registry.services.providers import provider_set_status
 from registry.services.recompute import (
     DRAIN_FLAG,
@@ -136,6 +138,46 @@ def test_it_reports_progress_and_an_eta_while_running() -> None:
     assert (progress.total, progress.done, progress.remaining, progress.finished) == (10, 4, 6, False)
     assert progress.eta is not None and progress.eta >= job.enqueued_at
     assert RescoreJob.objects.get(pk=job.pk).done == 4
+
+
+@pytest.mark.usefixtures("drain_held_back")
+def test_it_recounts_a_running_jobs_progress_on_a_drain_at_most_once_per_interval() -> None:
+    job, _ = _started_job("recounted", 10)
+    recount_key = rescore._RECOUNT_KEY.format(job_id=job.pk)
+    cache.delete(recount_key)
+    recompute_settle(claim=recompute_claim(batch=4))
+    rescore_jobs_resume()  # what every drain task does first
+    assert RescoreJob.objects.get(pk=job.pk).done == 4
+    recompute_settle(claim=recompute_claim(batch=3))
+    rescore_jobs_resume()  # within the interval: no recount
+    assert RescoreJob.objects.get(pk=job.pk).done == 4
+    cache.delete(recount_key)  # the interval has passed
+    rescore_jobs_resume()
+    assert RescoreJob.objects.get(pk=job.pk).done == 7
+    # Read directly (the admin page, the command), progress is always counted.
+    assert rescore_progress(job=job).done == 7
+
+
+@pytest.mark.usefixtures("drain_held_back")
+def test_it_settles_a_batch_of_rescored_agents_in_queries_that_do_not_grow_with_it(
+    make_provider: Callable[..., tuple[Provider, str]],
+) -> None:
+    _, key = make_provider("counted")
+    ids = _agents_with_summaries(key, 12)
+    cache.set(DRAIN_FLAG, 1, timeout=300)  # that drain cleared it: step by hand again
+    params: dict[str, Any] = dict(scoring_config_current().params)
+    params["stale_multiplier"] = 0.25 if params.get("stale_multiplier") != 0.25 else 0.5
+    with transaction.atomic():
+        scoring_config_create(params=params, note="every score changes")
+    assert PendingRecompute.objects.count() == len(ids)
+    queries = []
+    for batch in (3, 9):  # every agent has a previous score, read for the score-change webhooks
+        with CaptureQueriesContext(connection) as captured:
+            settled, _ = recompute_settle(claim=recompute_claim(batch=batch))
+        assert settled == batch
+        queries.append(len(captured.captured_queries))
+    assert queries[0] == queries[1], queries
+    assert not PendingRecompute.objects.exists()
 
 
 @pytest.mark.usefixtures("drain_held_back")
