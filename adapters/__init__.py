@@ -3,12 +3,14 @@
 Layout: ``numbers`` (clamp, half-up rounding), ``params`` (configuration),
 ``core`` (components, modes, composite), ``output_verification`` and
 ``erc8004_feedback`` (the two adapters), ``scoring`` (one subject end to end),
+``graph`` (HCS-25 v1.1 composition graphs and explanations),
 ``digest`` (inputs digest), ``vectorised`` (many agents at once with numpy).
 """
 
 from adapters.core import AdapterResult, Component, CompositeScore, adapter_result, adapter_total, composite
 from adapters.digest import inputs_digest
 from adapters.erc8004_feedback import FeedbackSummary, score_erc8004_feedback
+from adapters.graph import CompositionGraph, GraphError, GraphNode, evaluate_graph, explain, implicit_graph
 from adapters.numbers import clamp, round_half_up, round_half_up_array
 from adapters.output_verification import (
     ExcludedProvider,
@@ -42,9 +44,12 @@ __all__ = [
     "BatchScores",
     "Component",
     "CompositeScore",
+    "CompositionGraph",
     "Erc8004FeedbackParams",
     "ExcludedProvider",
     "FeedbackSummary",
+    "GraphError",
+    "GraphNode",
     "OutputVerificationParams",
     "OutputVerificationProvenance",
     "ProviderContribution",
@@ -60,7 +65,10 @@ __all__ = [
     "batch_supported",
     "clamp",
     "composite",
+    "evaluate_graph",
+    "explain",
     "hcs25_records",
+    "implicit_graph",
     "inputs_digest",
     "pack_subjects",
     "provider_quality",

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
+from adapters.graph import CompositionGraph, implicit_graph
+
 __all__ = [
     "ADAPTER_ID_PATTERN",
     "CONTRIBUTION_MODES",
@@ -358,7 +360,11 @@ def _default_adapters() -> tuple[AdapterSpec, ...]:
 class ScoringParams:
     """The whole scoring configuration: adapter specs, per-adapter constants, stale multiplier.
 
-    The adapter order is the order of the breakdown and of the composite's sums.
+    The adapter order is the order of the breakdown and of the composite's sums.  ``graph``
+    is the optional HCS-25 v1.1 composition graph (:mod:`adapters.graph`); without one the
+    score is the composite (the implicit one-node weightedMean graph).  The plain-JSON form
+    carries ``graph`` only when there is one, so configurations made before graphs existed
+    keep their digests.
 
     >>> params = ScoringParams()
     >>> [spec.adapter_id for spec in params.adapters]
@@ -371,6 +377,7 @@ class ScoringParams:
     output_verification: OutputVerificationParams = field(default_factory=OutputVerificationParams)
     erc8004_feedback: Erc8004FeedbackParams = field(default_factory=Erc8004FeedbackParams)
     stale_multiplier: float = 1.0
+    graph: CompositionGraph | None = None
 
     def __post_init__(self) -> None:
         owner = "ScoringParams"
@@ -393,6 +400,13 @@ class ScoringParams:
         if multiplier > 1.0:
             raise ValueError(f"{owner}.stale_multiplier must be in [0, 1], got {self.stale_multiplier!r}")
         object.__setattr__(self, "stale_multiplier", multiplier)
+        if self.graph is not None:
+            if not isinstance(self.graph, CompositionGraph):
+                raise ValueError(f"{owner}.graph must be a CompositionGraph, got {self.graph!r}")
+            # Re-validated against these adapters (a graph built for other adapters is refused).
+            CompositionGraph.from_dict(
+                self.graph.to_dict(), adapter_ids=[spec.adapter_id for spec in adapters]
+            )
 
     def spec(self, adapter_id: str) -> AdapterSpec | None:
         """Return the spec of *adapter_id*, or None when the configuration leaves it out.
@@ -405,18 +419,31 @@ class ScoringParams:
                 return spec
         return None
 
+    def effective_graph(self) -> CompositionGraph:
+        """The graph scores are explained with: ``graph``, or the implicit composite graph.
+
+        >>> ScoringParams().effective_graph().graph_id
+        'hcs25-composite'
+        """
+        if self.graph is not None:
+            return self.graph
+        return implicit_graph([(spec.adapter_id, spec.weight) for spec in self.adapters])
+
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-JSON form stored in the ScoringConfig row.
 
         >>> sorted(ScoringParams().to_dict())
         ['adapters', 'erc8004_feedback', 'output_verification', 'stale_multiplier']
         """
-        return {
+        out: dict[str, Any] = {
             "adapters": [spec.to_dict() for spec in self.adapters],
             "output_verification": self.output_verification.to_dict(),
             "erc8004_feedback": self.erc8004_feedback.to_dict(),
             "stale_multiplier": self.stale_multiplier,
         }
+        if self.graph is not None:
+            out["graph"] = self.graph.to_dict()
+        return out
 
     @classmethod
     def from_dict(cls, data: object) -> ScoringParams:
@@ -450,4 +477,9 @@ class ScoringParams:
             )
         if "stale_multiplier" in data:
             kwargs["stale_multiplier"] = data["stale_multiplier"]
+        if data.get("graph") is not None:
+            adapters = kwargs.get("adapters", _default_adapters())
+            kwargs["graph"] = CompositionGraph.from_dict(
+                data["graph"], adapter_ids=[spec.adapter_id for spec in adapters]
+            )
         return cast(ScoringParams, cls(**kwargs))

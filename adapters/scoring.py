@@ -9,13 +9,14 @@ This is the entry point the registry calls::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from adapters.core import AdapterResult, Component, CompositeScore, adapter_result, composite
 from adapters.digest import canonical_json, inputs_digest
 from adapters.erc8004_feedback import FeedbackSummary, score_erc8004_feedback
+from adapters.graph import evaluate_graph, explain
 from adapters.numbers import round_half_up
 from adapters.output_verification import (
     OutputVerificationProvenance,
@@ -27,6 +28,7 @@ from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, ScoringParams
 __all__ = [
     "Subject",
     "TrustScoreRecord",
+    "graph_outcome",
     "score_from_inputs",
     "score_subject",
     "scoring_inputs",
@@ -110,6 +112,23 @@ def _inputs(
     }
 
 
+def graph_outcome(
+    params: ScoringParams, breakdown: Sequence[Mapping[str, Any]], composite_score: float
+) -> tuple[float, dict[str, Any]]:
+    """Return the trust score and the published explanation for a record's *breakdown*.
+
+    With a composition graph in *params* the score is the graph's output; without one it
+    is *composite_score*, which the implicit one-node weightedMean graph reproduces.
+    Both the one-by-one and the batch paths call this on the same breakdown entries.
+
+    >>> graph_outcome(ScoringParams(), [], 0.0)[1]["graphId"]
+    'hcs25-composite'
+    """
+    evaluation = evaluate_graph(params.effective_graph(), breakdown)
+    score = composite_score if params.graph is None else evaluation.trust_score
+    return score, explain(evaluation)
+
+
 @dataclass(frozen=True)
 class TrustScoreRecord:
     """A subject's score: composite, per-adapter results, provenance and the inputs digest."""
@@ -120,11 +139,17 @@ class TrustScoreRecord:
     output_verification: OutputVerificationProvenance | None
     inputs_digest: str
     inputs: dict[str, Any] = field(repr=False, default_factory=dict)
+    explanation: dict[str, Any] = field(repr=False, default_factory=dict)
 
     @property
     def trust_score(self) -> float:
-        """The composite score (``trustScores.total``)."""
+        """The trust score (``trustScores.total``): the graph's output, or the composite."""
         return self.composite.trust_score
+
+    @property
+    def graph_id(self) -> str:
+        """The id of the composition graph the score was made with (the implicit one by default)."""
+        return str(self.explanation.get("graphId", ""))
 
     def to_hcs25(self, config_version: int, updated_at_iso: str) -> dict[str, Any]:
         """Return the JSON record of SPEC 2.3 (HCS-25 shape plus our provenance).
@@ -165,7 +190,9 @@ class TrustScoreRecord:
             "trustScoreConfigVersion": config_version,
             "trustScoreUpdatedAt": updated_at_iso,
             "trustConfidence": self.composite.trust_confidence,
+            "compositionGraphId": self.graph_id,
             "breakdown": {"adapters": list(self.composite.breakdown)},
+            "explanation": self.explanation,
             "provenance": provenance,
         }
 
@@ -255,9 +282,16 @@ def score_subject(
         subject, summaries=summaries, feedback=feedback, params=params, extra_components=extra
     )
     digest = inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
+    combined = composite(results)
+    score, explanation = graph_outcome(params, combined.breakdown, combined.trust_score)
+    if score != combined.trust_score:
+        combined = replace(
+            combined, trust_score=score, trust_scores={**combined.trust_scores, "total": score}
+        )
     return TrustScoreRecord(
         subject=subject,
-        composite=composite(results),
+        composite=combined,
+        explanation=explanation,
         results=tuple(results),
         output_verification=ov_provenance,
         inputs_digest=digest,

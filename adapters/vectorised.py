@@ -41,7 +41,7 @@ from adapters.output_verification import (
     exclusion_reason,
 )
 from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, STAKE_LEVELS, AdapterSpec, ScoringParams
-from adapters.scoring import Subject
+from adapters.scoring import Subject, graph_outcome
 
 __all__ = [
     "BatchScores",
@@ -621,7 +621,9 @@ def hcs25_records(
                     reason=REASON_NO_OUTPUT if in_den_if_ok else REASON_INFORMATIONAL,
                 )
             breakdown.append(entry)
-        trust_score = columns["trust_score"][i]
+        # The graph (or the implicit composite graph) runs on the same breakdown dicts as the
+        # one-by-one path, so the explanation and a graph's score are the same bytes.
+        trust_score, explanation = graph_outcome(params, breakdown, columns["trust_score"][i])
         scores["total"] = trust_score
         provenance: dict[str, Any] = {"inputsDigest": digests[i]}
         if ov_spec is not None:
@@ -657,7 +659,9 @@ def hcs25_records(
                 "trustScoreConfigVersion": config_version,
                 "trustScoreUpdatedAt": updated_at_iso,
                 "trustConfidence": columns["trust_confidence"][i],
+                "compositionGraphId": explanation["graphId"],
                 "breakdown": {"adapters": breakdown},
+                "explanation": explanation,
                 "provenance": provenance,
             }
         )
