@@ -22,7 +22,12 @@ from common.throttling import throttle_page
 
 from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .models import Agent, Provider, TrustScore, VerificationSummary
-from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
+from .selectors import (
+    FULL_POWER_BLOCK_RATE,
+    RUBBER_STAMP_BLOCK_RATE,
+    provider_audit_stats,
+    trust_score_explanation,
+)
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -103,6 +108,8 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
             }
             for a in record.get("breakdown", {}).get("adapters", [])
         ],
+        # The HCS-25 v1.1 graph trace (computed for records stored before explanations existed).
+        "trace": trust_score_explanation(score=score)["explanation"],
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
         "disagreement": record.get("provenance", {}).get("outputVerification", {}).get("disagreement"),

@@ -23,10 +23,11 @@ from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
+from adapters.graph import GraphError
 from adapters.numbers import clamp
 from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
 from adapters.vectorised import batch_supported, hcs25_records
-from common.errors import ApplicationError
+from common.errors import ApplicationError, FieldError
 
 from ..models import (
     Agent,
@@ -56,6 +57,11 @@ def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by:
     """Store a new numbered configuration, or return the stored one with identical params."""
     try:
         parsed = ScoringParams.from_dict(params)
+    except GraphError as exc:
+        # The composition graph's own checks know the exact field (JSON pointer into params).
+        raise ApplicationError(
+            f"Invalid scoring configuration: {exc}", errors=[FieldError(exc.pointer, exc.detail)]
+        ) from None
     except ValueError as exc:
         raise ApplicationError(f"Invalid scoring configuration: {exc}") from None
     canonical = parsed.to_dict()
