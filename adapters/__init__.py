@@ -4,6 +4,7 @@ Layout: ``numbers`` (clamp, half-up rounding), ``params`` (configuration),
 ``core`` (components, modes, composite), ``output_verification`` and
 ``erc8004_feedback`` (the two adapters), ``scoring`` (one subject end to end),
 ``graph`` (HCS-25 v1.1 composition graphs and explanations),
+``sybil`` (reviewer standing, curated feedback, the sybil-resistance adapter),
 ``digest`` (inputs digest), ``vectorised`` (many agents at once with numpy).
 """
 
@@ -29,6 +30,14 @@ from adapters.params import (
     StakeWeights,
 )
 from adapters.scoring import Subject, TrustScoreRecord, score_from_inputs, score_subject, scoring_inputs
+from adapters.sybil import (
+    Rating,
+    ReviewerStanding,
+    SybilParams,
+    reviewer_standings,
+    score_sybil_resistance,
+    weighted_feedback,
+)
 from adapters.vectorised import (
     BatchScores,
     applicability_flags,
@@ -55,9 +64,12 @@ __all__ = [
     "ProviderContribution",
     "ProviderQuality",
     "ProviderSummary",
+    "Rating",
+    "ReviewerStanding",
     "ScoringParams",
     "StakeWeights",
     "Subject",
+    "SybilParams",
     "TrustScoreRecord",
     "adapter_result",
     "adapter_total",
@@ -72,6 +84,7 @@ __all__ = [
     "inputs_digest",
     "pack_subjects",
     "provider_quality",
+    "reviewer_standings",
     "round_half_up",
     "round_half_up_array",
     "score_batch",
@@ -79,5 +92,7 @@ __all__ = [
     "score_from_inputs",
     "score_output_verification",
     "score_subject",
+    "score_sybil_resistance",
     "scoring_inputs",
+    "weighted_feedback",
 ]

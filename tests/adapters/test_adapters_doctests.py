@@ -16,6 +16,8 @@ MODULES = [
     "adapters.digest",
     "adapters.scoring",
     "adapters.vectorised",
+    "adapters.graph",
+    "adapters.sybil",
 ]
 
 
