@@ -21,9 +21,11 @@ from adapters.numbers import round_half_up
 from adapters.output_verification import (
     OutputVerificationProvenance,
     ProviderSummary,
+    exclusion_reason,
     score_output_verification,
 )
-from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, ScoringParams
+from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, SYBIL_RESISTANCE, ScoringParams
+from adapters.sybil import ReviewerStanding, score_sybil_resistance, standing_from_input
 
 __all__ = [
     "Subject",
@@ -74,13 +76,14 @@ def scoring_inputs(
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     extra_components: Mapping[str, Sequence[Component]] | None = None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> dict[str, Any]:
     """Return the plain-JSON scoring inputs that :attr:`TrustScoreRecord.inputs_digest` covers.
 
     >>> sorted(scoring_inputs(Subject("a"), summaries=[], feedback=None, params=ScoringParams()))
     ['erc8004Feedback', 'extraComponents', 'outputVerification', 'params', 'subject']
     """
-    return _inputs(subject, summaries, feedback, params.to_dict(), extra_components)
+    return _inputs(subject, summaries, feedback, params.to_dict(), extra_components, reviewers)
 
 
 def _inputs(
@@ -89,6 +92,7 @@ def _inputs(
     feedback: FeedbackSummary | None,
     params: dict[str, Any],
     extra_components: Mapping[str, Sequence[Component]] | None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> dict[str, Any]:
     extra = {
         adapter_id: [
@@ -97,7 +101,7 @@ def _inputs(
         ]
         for adapter_id, components in sorted((extra_components or {}).items())
     }
-    return {
+    inputs: dict[str, Any] = {
         "subject": {
             "subjectId": subject.subject_id,
             "registry": subject.registry,
@@ -110,6 +114,10 @@ def _inputs(
         "extraComponents": extra,
         "params": params,
     }
+    if reviewers is not None:
+        # Only when reviewer standing is in play, so other records keep their digests.
+        inputs["reviewers"] = [standing.to_input() for standing in reviewers]
+    return inputs
 
 
 def graph_outcome(
@@ -140,6 +148,7 @@ class TrustScoreRecord:
     inputs_digest: str
     inputs: dict[str, Any] = field(repr=False, default_factory=dict)
     explanation: dict[str, Any] = field(repr=False, default_factory=dict)
+    reviewers: dict[str, Any] | None = field(repr=False, default=None)
 
     @property
     def trust_score(self) -> float:
@@ -183,6 +192,8 @@ class TrustScoreRecord:
                 "meanQuality": None if ov.mean_quality is None else round_half_up(ov.mean_quality),
                 "totalChecks": ov.total_checks,
             }
+        if self.reviewers is not None:
+            provenance["reviewers"] = self.reviewers
         return {
             "subjectId": self.subject.subject_id,
             "trustScore": self.composite.trust_score,
@@ -239,11 +250,16 @@ def score_subject(
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     extra_components: Mapping[str, Sequence[Component]] | None = None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> TrustScoreRecord:
     """Score *subject* under *params* from its provider summaries and ERC-8004 feedback.
 
-    Adapters other than the two built-in ones take their (already normalised) components
+    Adapters other than the built-in ones take their (already normalised) components
     from *extra_components*; an adapter without any gets the HCS-25 "no output" treatment.
+    The sybil-resistance adapter reads *reviewers* (the standings of the subject's ERC-8004
+    reviewers, :func:`adapters.sybil.reviewer_standings`) and counts the independent,
+    eligible providers among *summaries*; *feedback* is then expected to be the curated,
+    standing-weighted summary (:func:`adapters.sybil.weighted_feedback`).
 
     >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
     >>> rec = score_subject(Subject("a", "erc-8004"), summaries=[s], feedback=FeedbackSummary(88, 10),
@@ -270,6 +286,16 @@ def score_subject(
             result = score_erc8004_feedback(
                 feedback, subject.registry, params.erc8004_feedback, spec, subject.protocol
             )
+        elif spec.adapter_id == SYBIL_RESISTANCE and spec.adapter_id not in extra:
+            independent = sum(1 for s in summaries if exclusion_reason(s, params.output_verification) is None)
+            result = score_sybil_resistance(
+                reviewers or (),
+                independent,
+                params=params.sybil_params(),
+                spec=spec,
+                registry=subject.registry,
+                protocol=subject.protocol,
+            )
         else:
             result = adapter_result(
                 spec,
@@ -279,7 +305,12 @@ def score_subject(
             )
         results.append(result)
     inputs = scoring_inputs(
-        subject, summaries=summaries, feedback=feedback, params=params, extra_components=extra
+        subject,
+        summaries=summaries,
+        feedback=feedback,
+        params=params,
+        extra_components=extra,
+        reviewers=reviewers,
     )
     digest = inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
     combined = composite(results)
@@ -288,10 +319,19 @@ def score_subject(
         combined = replace(
             combined, trust_score=score, trust_scores={**combined.trust_scores, "total": score}
         )
+    reviewer_provenance = None
+    if reviewers is not None:
+        floor = params.sybil_params().min_standing
+        reviewer_provenance = {
+            # The curated clientAddresses set: what getSummary should be asked about.
+            "clientAddresses": sorted(r.reviewer for r in reviewers if r.standing >= floor),
+            "standings": [r.to_dict() for r in reviewers],
+        }
     return TrustScoreRecord(
         subject=subject,
         composite=combined,
         explanation=explanation,
+        reviewers=reviewer_provenance,
         results=tuple(results),
         output_verification=ov_provenance,
         inputs_digest=digest,
@@ -340,6 +380,9 @@ def score_from_inputs(inputs: Mapping[str, Any]) -> TrustScoreRecord:
                 ]
                 for adapter_id, comps in inputs.get("extraComponents", {}).items()
             },
+            reviewers=None
+            if inputs.get("reviewers") is None
+            else [standing_from_input(r) for r in inputs["reviewers"]],
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"scoring inputs are malformed: {exc!r}") from exc

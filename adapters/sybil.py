@@ -34,13 +34,13 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from adapters.core import AdapterResult, Component, adapter_result
 from adapters.erc8004_feedback import FeedbackSummary
 from adapters.numbers import clamp, log10, round_half_up
-from adapters.params import AdapterSpec
+from adapters.params import AdapterSpec, SybilParams
 
 __all__ = [
     "PROVIDERS_KEY",
@@ -51,58 +51,13 @@ __all__ = [
     "SybilParams",
     "reviewer_standings",
     "score_sybil_resistance",
+    "standing_from_input",
     "weighted_feedback",
 ]
 
 SYBIL_RESISTANCE = "sybil-resistance"
 REVIEWERS_KEY = "sybil-resistance.reviewers"
 PROVIDERS_KEY = "sybil-resistance.providers"
-
-
-def _positive(owner: str, name: str, value: object, *, hi: float = math.inf, open_lo: bool = True) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{owner}.{name} must be a finite number, got {value!r}")
-    if (value <= 0 if open_lo else value < 0) or value > hi:
-        raise ValueError(f"{owner}.{name} must be in {'(' if open_lo else '['}0, {hi:g}], got {value!r}")
-    return float(value)
-
-
-@dataclass(frozen=True)
-class SybilParams:
-    """The constants of reviewer standing and of the sybil-resistance adapter, with defaults.
-
-    >>> SybilParams().min_age_days, SybilParams().min_standing
-    (30.0, 0.2)
-    """
-
-    min_age_days: float = 30.0
-    cluster_similarity: float = 0.8
-    cluster_min_shared: int = 2
-    neutral_agreement: float = 0.5
-    min_standing: float = 0.2
-    reviewers_target: float = 20.0
-    providers_target: float = 3.0
-
-    def __post_init__(self) -> None:
-        owner = "SybilParams"
-        object.__setattr__(self, "min_age_days", _positive(owner, "min_age_days", self.min_age_days))
-        for name in ("cluster_similarity", "min_standing"):
-            object.__setattr__(self, name, _positive(owner, name, getattr(self, name), hi=1.0))
-        agreement = _positive(owner, "neutral_agreement", self.neutral_agreement, hi=1.0, open_lo=False)
-        object.__setattr__(self, "neutral_agreement", agreement)
-        for name in ("reviewers_target", "providers_target"):
-            object.__setattr__(self, name, _positive(owner, name, getattr(self, name)))
-        shared = self.cluster_min_shared
-        if isinstance(shared, bool) or not isinstance(shared, int) or shared < 1:
-            raise ValueError(f"{owner}.cluster_min_shared must be an integer >= 1, got {shared!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the plain-JSON form.
-
-        >>> SybilParams().to_dict()["cluster_min_shared"]
-        2
-        """
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -140,6 +95,21 @@ class ReviewerStanding:
     cluster_size: int
     standing: float
 
+    def to_input(self) -> dict[str, Any]:
+        """Return the exact plain-JSON form the inputs digest covers (unrounded).
+
+        >>> ReviewerStanding("0xa", True, 1.0, 0.5, 1, 0.5).to_input()["clusterSize"]
+        1
+        """
+        return {
+            "reviewer": self.reviewer,
+            "independent": self.independent,
+            "age": self.age,
+            "agreement": self.agreement,
+            "clusterSize": self.cluster_size,
+            "standing": self.standing,
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """Return the provenance entry (rounded to 4 decimals).
 
@@ -154,6 +124,26 @@ class ReviewerStanding:
             "clusterSize": self.cluster_size,
             "standing": round_half_up(self.standing, 4),
         }
+
+
+def standing_from_input(data: Mapping[str, Any]) -> ReviewerStanding:
+    """Rebuild a standing from its :meth:`ReviewerStanding.to_input` form.
+
+    >>> s = ReviewerStanding("0xa", True, 0.5, 0.75, 2, 0.1875)
+    >>> standing_from_input(s.to_input()) == s
+    True
+    """
+    try:
+        return ReviewerStanding(
+            str(data["reviewer"]),
+            bool(data["independent"]),
+            float(data["age"]),
+            float(data["agreement"]),
+            int(data["clusterSize"]),
+            float(data["standing"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"reviewer standing is malformed: {exc!r}") from exc
 
 
 def _together(a: str, b: str, rated: Mapping[str, set[str]], params: SybilParams) -> bool:

@@ -462,12 +462,14 @@ def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
 
 
 def batch_supported(params: ScoringParams) -> bool:
-    """Whether :func:`hcs25_records` can score under *params* (only the built-in adapters).
+    """Whether :func:`hcs25_records` can score under *params* (the built-in adapters, no reviewer weighting).
 
     >>> batch_supported(ScoringParams())
     True
     """
-    return all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
+    # Reviewer standing (SPEC 2.4) is per-subject provenance the batch does not build.
+    builtin = all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
+    return builtin and not params.reviewer_weighting()
 
 
 def _adapter_entry(
