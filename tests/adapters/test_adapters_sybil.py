@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -137,3 +138,36 @@ def test_it_keeps_standings_in_the_unit_interval_and_the_summary_in_range(
     if summary is not None:
         values = [r.value for r in ratings if r.subject == TARGET and r.reviewer in curated]
         assert min(values) - 1e-9 <= summary.average_score <= max(values) + 1e-9
+
+
+def _floor_record(ratings: list[Rating], ages: dict[str, float], providers: int) -> dict[str, Any]:
+    from adapters import ProviderSummary, ScoringParams, Subject, score_from_inputs, score_subject
+
+    params = ScoringParams.sybil_floor()
+    standings = reviewer_standings(ratings, subject=TARGET, excluded=(), age_days=ages, params=PARAMS)
+    feedback, _ = weighted_feedback(ratings, standings, subject=TARGET, params=PARAMS)
+    summaries = [ProviderSummary(f"p{i}", 0.9, 0.1, 0.0, 0.9, 500) for i in range(providers)]
+    record = score_subject(
+        Subject(TARGET, "erc-8004"),
+        summaries=summaries,
+        feedback=feedback,
+        params=params,
+        reviewers=standings,
+    )
+    again = score_from_inputs(record.inputs)
+    assert (again.trust_score, again.inputs_digest) == (record.trust_score, record.inputs_digest)
+    return record.to_hcs25(1, "2026-01-01T00:00:00Z")
+
+
+def test_it_caps_thin_evidence_with_the_sybil_floor_and_recomputes_from_the_inputs() -> None:
+    ratings, ages = honest_world(10, rating=90.0)
+    thin = _floor_record(ratings, ages, providers=1)
+    broad = _floor_record(ratings, ages, providers=3)
+    attacked = _floor_record(ratings + fresh_ring(100), ages, providers=1)
+    assert thin["compositionGraphId"] == "sybil-floor-1"
+    assert attacked["trustScore"] == thin["trustScore"] < broad["trustScore"]
+    nodes = {n["name"]: n for n in thin["explanation"]["nodes"]}
+    assert nodes["governed"]["constraintApplied"] is True
+    assert thin["trustScore"] == nodes["governed"]["value"] < nodes["evidence"]["value"]
+    provenance = thin["provenance"]["reviewers"]
+    assert provenance["clientAddresses"] == sorted({r.reviewer for r in ratings if r.subject == TARGET})
