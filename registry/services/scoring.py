@@ -276,7 +276,8 @@ def reviewer_evidence_many(
 
     Three queries for the whole batch: the agents' reviewers, every rating those reviewers gave
     and every rating of the agents they rated (for the consensus), and when each reviewer was
-    first seen (its age). Independence: the agent's owner is never an independent reviewer.
+    first seen (its age). Independence: the agent's owner, and the operator and signer addresses of
+    a provider that is the agent or shares its owner, are never independent reviewers of it.
     """
     tag = params.erc8004_feedback.rating_tag
     sybil = params.sybil_params()
@@ -303,9 +304,26 @@ def reviewer_evidence_many(
     for address, first in first_seen:
         days = max(0.0, (now - first).total_seconds() / 86400.0)
         ages[address.lower()] = max(ages.get(address.lower(), 0.0), days)
+    # Not independent of an agent: its owner, and the operator and signer addresses of the providers
+    # that are the agent or share its owner (the agent's own wallets and provider).
+    owners = {agent.owner_address.lower() for agent in agents if agent.owner_address}
+    own_addresses: dict[str, set[str]] = {}
+    for agent_id, operator, signer in Provider.objects.filter(
+        Q(agent_id__in=ids) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
+        if owners
+        else Q(agent_id__in=ids)
+    ).values_list("agent_id", "operator_address", "signer_address"):
+        addresses = {a.lower() for a in (operator, signer) if a}
+        if agent_id in ids:
+            own_addresses.setdefault(str(agent_id), set()).update(addresses)
+        if operator and operator.lower() in owners:
+            own_addresses.setdefault(operator.lower(), set()).update(addresses)
     out = {}
     for agent in agents:
-        excluded = [agent.owner_address] if agent.owner_address else []
+        excluded = {agent.owner_address.lower()} if agent.owner_address else set()
+        excluded |= own_addresses.get(str(agent.pk), set())
+        if agent.owner_address:
+            excluded |= own_addresses.get(agent.owner_address.lower(), set())
         standings = reviewer_standings(
             ratings, subject=str(agent.pk), excluded=excluded, age_days=ages, params=sybil
         )

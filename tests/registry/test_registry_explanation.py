@@ -32,7 +32,7 @@ REFS = [
     "component:erc8004-feedback.volume",
     "component:erc8004-feedback.score",
 ]
-SYBIL_FLOOR = {
+SYBIL_FLOOR: dict[str, Any] = {
     "id": "feedback-floor-1",
     "nodes": [
         {"name": "quality", "op": "mean", "inputs": ["adapter:output-verification"]},
@@ -180,7 +180,7 @@ def test_it_shows_the_field_error_in_the_admin_form(admin_client_logged_in: tupl
     bad = {**scoring_config_current().params, "graph": {**SYBIL_FLOOR, "output": "nowhere"}}
     form = form_class(data={"params": json.dumps(bad), "note": "x"})
     assert not form.is_valid()
-    assert form.errors["params"][0].startswith("/graph/output:")
+    assert str(form.errors["params"][0]).startswith("/graph/output:")
     good = form_class(data={"params": json.dumps({**bad, "graph": SYBIL_FLOOR}), "note": "x"})
     assert good.is_valid(), good.errors
 
