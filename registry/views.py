@@ -110,6 +110,8 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         ],
         # The HCS-25 v1.1 graph trace (computed for records stored before explanations existed).
         "trace": trust_score_explanation(score=score)["explanation"],
+        # Reviewer standings (SPEC 2.4), when the configuration rates the raters; the first 100.
+        "reviewers": _reviewers_shown(record.get("provenance", {}).get("reviewers")),
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
         "disagreement": record.get("provenance", {}).get("outputVerification", {}).get("disagreement"),
@@ -124,6 +126,12 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "publications": agent_publications_list(agent=agent),
     }
     return render(request, "registry/agent.html", context)
+
+
+def _reviewers_shown(reviewers: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not reviewers:
+        return None
+    return {**reviewers, "total": len(reviewers["standings"]), "standings": reviewers["standings"][:100]}
 
 
 AGENTS_PER_PAGE = 25

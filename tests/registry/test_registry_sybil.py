@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
 from registry.models import FeedbackEntry, Provider
@@ -54,3 +55,6 @@ def test_it_gives_the_owner_and_the_agents_own_provider_wallets_no_standing(
         assert (standing[address.lower()]["independent"], standing[address.lower()]["standing"]) == (False, 0)
     assert reviewers["clientAddresses"] == sorted(HONEST)
     assert all(standing[a]["independent"] and standing[a]["standing"] > 0.2 for a in HONEST)
+    page = Client().get("/agents/own-wallets").content.decode()
+    assert "Rating the raters: 4 of 7" in page
+    assert f"<code>{SIGNER}</code>" in page
