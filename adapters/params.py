@@ -17,18 +17,22 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
+from adapters.graph import CompositionGraph, implicit_graph
+
 __all__ = [
     "ADAPTER_ID_PATTERN",
     "CONTRIBUTION_MODES",
     "ERC8004_FEEDBACK",
     "OUTPUT_VERIFICATION",
     "STAKE_LEVELS",
+    "SYBIL_RESISTANCE",
     "AdapterSpec",
     "ContributionMode",
     "Erc8004FeedbackParams",
     "OutputVerificationParams",
     "ScoringParams",
     "StakeWeights",
+    "SybilParams",
 ]
 
 ContributionMode = Literal["universal", "scoped", "conditional"]
@@ -45,6 +49,7 @@ _COMPONENT_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+$"
 #: Adapter ids this package knows how to compute.
 OUTPUT_VERIFICATION = "output-verification"
 ERC8004_FEEDBACK = "erc8004-feedback"
+SYBIL_RESISTANCE = "sybil-resistance"
 
 #: The stake levels of the output-verification signal, in the order the numpy path uses.
 STAKE_LEVELS: tuple[str, ...] = ("low", "medium", "high", "critical")
@@ -347,6 +352,63 @@ class Erc8004FeedbackParams:
         return cls(**data)
 
 
+def _positive(owner: str, name: str, value: object, *, hi: float = math.inf, open_lo: bool = True) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{owner}.{name} must be a finite number, got {value!r}")
+    if (value <= 0 if open_lo else value < 0) or value > hi:
+        raise ValueError(f"{owner}.{name} must be in {'(' if open_lo else '['}0, {hi:g}], got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class SybilParams:
+    """The constants of reviewer standing and of the sybil-resistance adapter (:mod:`adapters.sybil`).
+
+    >>> SybilParams().min_age_days, SybilParams().min_standing
+    (30.0, 0.2)
+    """
+
+    min_age_days: float = 30.0
+    cluster_similarity: float = 0.8
+    cluster_min_shared: int = 2
+    neutral_agreement: float = 0.5
+    min_standing: float = 0.2
+    reviewers_target: float = 20.0
+    providers_target: float = 3.0
+
+    def __post_init__(self) -> None:
+        owner = "SybilParams"
+        object.__setattr__(self, "min_age_days", _positive(owner, "min_age_days", self.min_age_days))
+        for name in ("cluster_similarity", "min_standing"):
+            object.__setattr__(self, name, _positive(owner, name, getattr(self, name), hi=1.0))
+        agreement = _positive(owner, "neutral_agreement", self.neutral_agreement, hi=1.0, open_lo=False)
+        object.__setattr__(self, "neutral_agreement", agreement)
+        for name in ("reviewers_target", "providers_target"):
+            object.__setattr__(self, name, _positive(owner, name, getattr(self, name)))
+        shared = self.cluster_min_shared
+        if isinstance(shared, bool) or not isinstance(shared, int) or shared < 1:
+            raise ValueError(f"{owner}.cluster_min_shared must be an integer >= 1, got {shared!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the plain-JSON form.
+
+        >>> SybilParams().to_dict()["cluster_min_shared"]
+        2
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: object, owner: str = "SybilParams") -> SybilParams:
+        """Build from the plain-JSON form; omitted fields take their defaults.
+
+        >>> SybilParams.from_dict({"min_age_days": 7}).min_age_days
+        7.0
+        """
+        data = _mapping(owner, data)
+        _reject_unknown(owner, data, cls)
+        return cls(**data)
+
+
 def _default_adapters() -> tuple[AdapterSpec, ...]:
     return (
         AdapterSpec(OUTPUT_VERIFICATION, "scoped", 1.0),
@@ -358,7 +420,11 @@ def _default_adapters() -> tuple[AdapterSpec, ...]:
 class ScoringParams:
     """The whole scoring configuration: adapter specs, per-adapter constants, stale multiplier.
 
-    The adapter order is the order of the breakdown and of the composite's sums.
+    The adapter order is the order of the breakdown and of the composite's sums.  ``graph``
+    is the optional HCS-25 v1.1 composition graph (:mod:`adapters.graph`); without one the
+    score is the composite (the implicit one-node weightedMean graph).  The plain-JSON form
+    carries ``graph`` only when there is one, so configurations made before graphs existed
+    keep their digests.
 
     >>> params = ScoringParams()
     >>> [spec.adapter_id for spec in params.adapters]
@@ -371,6 +437,8 @@ class ScoringParams:
     output_verification: OutputVerificationParams = field(default_factory=OutputVerificationParams)
     erc8004_feedback: Erc8004FeedbackParams = field(default_factory=Erc8004FeedbackParams)
     stale_multiplier: float = 1.0
+    graph: CompositionGraph | None = None
+    sybil: SybilParams | None = None
 
     def __post_init__(self) -> None:
         owner = "ScoringParams"
@@ -393,6 +461,15 @@ class ScoringParams:
         if multiplier > 1.0:
             raise ValueError(f"{owner}.stale_multiplier must be in [0, 1], got {self.stale_multiplier!r}")
         object.__setattr__(self, "stale_multiplier", multiplier)
+        if self.sybil is not None and not isinstance(self.sybil, SybilParams):
+            raise ValueError(f"{owner}.sybil must be a SybilParams, got {self.sybil!r}")
+        if self.graph is not None:
+            if not isinstance(self.graph, CompositionGraph):
+                raise ValueError(f"{owner}.graph must be a CompositionGraph, got {self.graph!r}")
+            # Re-validated against these adapters (a graph built for other adapters is refused).
+            CompositionGraph.from_dict(
+                self.graph.to_dict(), adapter_ids=[spec.adapter_id for spec in adapters]
+            )
 
     def spec(self, adapter_id: str) -> AdapterSpec | None:
         """Return the spec of *adapter_id*, or None when the configuration leaves it out.
@@ -405,18 +482,83 @@ class ScoringParams:
                 return spec
         return None
 
+    def sybil_params(self) -> SybilParams:
+        """The reviewer-standing constants: ``sybil``, or the defaults.
+
+        >>> ScoringParams().sybil_params().min_standing
+        0.2
+        """
+        return self.sybil if self.sybil is not None else SybilParams()
+
+    def reviewer_weighting(self) -> bool:
+        """Whether ERC-8004 feedback is weighted by reviewer standing: when the configuration has
+        the sybil-resistance adapter or its own ``sybil`` constants.
+
+        >>> ScoringParams().reviewer_weighting()
+        False
+        """
+        return self.sybil is not None or self.spec(SYBIL_RESISTANCE) is not None
+
+    @classmethod
+    def sybil_floor(cls) -> ScoringParams:
+        """The SPEC 2.4 configuration: the built-in adapters, sybil-resistance as a floor over them.
+
+        sybil-resistance has weight 0 (it is not averaged in) and the graph caps the weighted
+        mean of the other two by it.
+
+        >>> ScoringParams.sybil_floor().graph.graph_id
+        'sybil-floor-1'
+        """
+        adapters = (*_default_adapters(), AdapterSpec(SYBIL_RESISTANCE, "universal", 0.0))
+        graph = CompositionGraph.from_dict(
+            {
+                "id": "sybil-floor-1",
+                "nodes": [
+                    {
+                        "name": "evidence",
+                        "op": "weightedMean",
+                        "inputs": [f"adapter:{OUTPUT_VERIFICATION}", f"adapter:{ERC8004_FEEDBACK}"],
+                        "params": {"weights": [1.0, 1.0]},
+                    },
+                    {
+                        "name": "governed",
+                        "op": "floor",
+                        "inputs": ["node:evidence", f"adapter:{SYBIL_RESISTANCE}"],
+                    },
+                ],
+                "output": "governed",
+            },
+            adapter_ids=[spec.adapter_id for spec in adapters],
+        )
+        return cls(adapters=adapters, graph=graph, sybil=SybilParams())
+
+    def effective_graph(self) -> CompositionGraph:
+        """The graph scores are explained with: ``graph``, or the implicit composite graph.
+
+        >>> ScoringParams().effective_graph().graph_id
+        'hcs25-composite'
+        """
+        if self.graph is not None:
+            return self.graph
+        return implicit_graph([(spec.adapter_id, spec.weight) for spec in self.adapters])
+
     def to_dict(self) -> dict[str, Any]:
         """Return the plain-JSON form stored in the ScoringConfig row.
 
         >>> sorted(ScoringParams().to_dict())
         ['adapters', 'erc8004_feedback', 'output_verification', 'stale_multiplier']
         """
-        return {
+        out: dict[str, Any] = {
             "adapters": [spec.to_dict() for spec in self.adapters],
             "output_verification": self.output_verification.to_dict(),
             "erc8004_feedback": self.erc8004_feedback.to_dict(),
             "stale_multiplier": self.stale_multiplier,
         }
+        if self.graph is not None:
+            out["graph"] = self.graph.to_dict()
+        if self.sybil is not None:
+            out["sybil"] = self.sybil.to_dict()
+        return out
 
     @classmethod
     def from_dict(cls, data: object) -> ScoringParams:
@@ -450,4 +592,11 @@ class ScoringParams:
             )
         if "stale_multiplier" in data:
             kwargs["stale_multiplier"] = data["stale_multiplier"]
+        if data.get("sybil") is not None:
+            kwargs["sybil"] = SybilParams.from_dict(data["sybil"], f"{owner}.sybil")
+        if data.get("graph") is not None:
+            adapters = kwargs.get("adapters", _default_adapters())
+            kwargs["graph"] = CompositionGraph.from_dict(
+                data["graph"], adapter_ids=[spec.adapter_id for spec in adapters]
+            )
         return cast(ScoringParams, cls(**kwargs))

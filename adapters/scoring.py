@@ -9,24 +9,28 @@ This is the entry point the registry calls::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from adapters.core import AdapterResult, Component, CompositeScore, adapter_result, composite
 from adapters.digest import canonical_json, inputs_digest
 from adapters.erc8004_feedback import FeedbackSummary, score_erc8004_feedback
+from adapters.graph import evaluate_graph, explain
 from adapters.numbers import round_half_up
 from adapters.output_verification import (
     OutputVerificationProvenance,
     ProviderSummary,
+    exclusion_reason,
     score_output_verification,
 )
-from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, ScoringParams
+from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, SYBIL_RESISTANCE, ScoringParams
+from adapters.sybil import ReviewerStanding, score_sybil_resistance, standing_from_input
 
 __all__ = [
     "Subject",
     "TrustScoreRecord",
+    "graph_outcome",
     "score_from_inputs",
     "score_subject",
     "scoring_inputs",
@@ -72,13 +76,14 @@ def scoring_inputs(
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     extra_components: Mapping[str, Sequence[Component]] | None = None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> dict[str, Any]:
     """Return the plain-JSON scoring inputs that :attr:`TrustScoreRecord.inputs_digest` covers.
 
     >>> sorted(scoring_inputs(Subject("a"), summaries=[], feedback=None, params=ScoringParams()))
     ['erc8004Feedback', 'extraComponents', 'outputVerification', 'params', 'subject']
     """
-    return _inputs(subject, summaries, feedback, params.to_dict(), extra_components)
+    return _inputs(subject, summaries, feedback, params.to_dict(), extra_components, reviewers)
 
 
 def _inputs(
@@ -87,6 +92,7 @@ def _inputs(
     feedback: FeedbackSummary | None,
     params: dict[str, Any],
     extra_components: Mapping[str, Sequence[Component]] | None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> dict[str, Any]:
     extra = {
         adapter_id: [
@@ -95,7 +101,7 @@ def _inputs(
         ]
         for adapter_id, components in sorted((extra_components or {}).items())
     }
-    return {
+    inputs: dict[str, Any] = {
         "subject": {
             "subjectId": subject.subject_id,
             "registry": subject.registry,
@@ -108,6 +114,27 @@ def _inputs(
         "extraComponents": extra,
         "params": params,
     }
+    if reviewers is not None:
+        # Only when reviewer standing is in play, so other records keep their digests.
+        inputs["reviewers"] = [standing.to_input() for standing in reviewers]
+    return inputs
+
+
+def graph_outcome(
+    params: ScoringParams, breakdown: Sequence[Mapping[str, Any]], composite_score: float
+) -> tuple[float, dict[str, Any]]:
+    """Return the trust score and the published explanation for a record's *breakdown*.
+
+    With a composition graph in *params* the score is the graph's output; without one it
+    is *composite_score*, which the implicit one-node weightedMean graph reproduces.
+    Both the one-by-one and the batch paths call this on the same breakdown entries.
+
+    >>> graph_outcome(ScoringParams(), [], 0.0)[1]["graphId"]
+    'hcs25-composite'
+    """
+    evaluation = evaluate_graph(params.effective_graph(), breakdown)
+    score = composite_score if params.graph is None else evaluation.trust_score
+    return score, explain(evaluation)
 
 
 @dataclass(frozen=True)
@@ -120,11 +147,18 @@ class TrustScoreRecord:
     output_verification: OutputVerificationProvenance | None
     inputs_digest: str
     inputs: dict[str, Any] = field(repr=False, default_factory=dict)
+    explanation: dict[str, Any] = field(repr=False, default_factory=dict)
+    reviewers: dict[str, Any] | None = field(repr=False, default=None)
 
     @property
     def trust_score(self) -> float:
-        """The composite score (``trustScores.total``)."""
+        """The trust score (``trustScores.total``): the graph's output, or the composite."""
         return self.composite.trust_score
+
+    @property
+    def graph_id(self) -> str:
+        """The id of the composition graph the score was made with (the implicit one by default)."""
+        return str(self.explanation.get("graphId", ""))
 
     def to_hcs25(self, config_version: int, updated_at_iso: str) -> dict[str, Any]:
         """Return the JSON record of SPEC 2.3 (HCS-25 shape plus our provenance).
@@ -158,6 +192,8 @@ class TrustScoreRecord:
                 "meanQuality": None if ov.mean_quality is None else round_half_up(ov.mean_quality),
                 "totalChecks": ov.total_checks,
             }
+        if self.reviewers is not None:
+            provenance["reviewers"] = self.reviewers
         return {
             "subjectId": self.subject.subject_id,
             "trustScore": self.composite.trust_score,
@@ -165,7 +201,9 @@ class TrustScoreRecord:
             "trustScoreConfigVersion": config_version,
             "trustScoreUpdatedAt": updated_at_iso,
             "trustConfidence": self.composite.trust_confidence,
+            "compositionGraphId": self.graph_id,
             "breakdown": {"adapters": list(self.composite.breakdown)},
+            "explanation": self.explanation,
             "provenance": provenance,
         }
 
@@ -212,11 +250,16 @@ def score_subject(
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     extra_components: Mapping[str, Sequence[Component]] | None = None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> TrustScoreRecord:
     """Score *subject* under *params* from its provider summaries and ERC-8004 feedback.
 
-    Adapters other than the two built-in ones take their (already normalised) components
+    Adapters other than the built-in ones take their (already normalised) components
     from *extra_components*; an adapter without any gets the HCS-25 "no output" treatment.
+    The sybil-resistance adapter reads *reviewers* (the standings of the subject's ERC-8004
+    reviewers, :func:`adapters.sybil.reviewer_standings`) and counts the independent,
+    eligible providers among *summaries*; *feedback* is then expected to be the curated,
+    standing-weighted summary (:func:`adapters.sybil.weighted_feedback`).
 
     >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
     >>> rec = score_subject(Subject("a", "erc-8004"), summaries=[s], feedback=FeedbackSummary(88, 10),
@@ -243,6 +286,16 @@ def score_subject(
             result = score_erc8004_feedback(
                 feedback, subject.registry, params.erc8004_feedback, spec, subject.protocol
             )
+        elif spec.adapter_id == SYBIL_RESISTANCE and spec.adapter_id not in extra:
+            independent = sum(1 for s in summaries if exclusion_reason(s, params.output_verification) is None)
+            result = score_sybil_resistance(
+                reviewers or (),
+                independent,
+                params=params.sybil_params(),
+                spec=spec,
+                registry=subject.registry,
+                protocol=subject.protocol,
+            )
         else:
             result = adapter_result(
                 spec,
@@ -252,12 +305,33 @@ def score_subject(
             )
         results.append(result)
     inputs = scoring_inputs(
-        subject, summaries=summaries, feedback=feedback, params=params, extra_components=extra
+        subject,
+        summaries=summaries,
+        feedback=feedback,
+        params=params,
+        extra_components=extra,
+        reviewers=reviewers,
     )
     digest = inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
+    combined = composite(results)
+    score, explanation = graph_outcome(params, combined.breakdown, combined.trust_score)
+    if score != combined.trust_score:
+        combined = replace(
+            combined, trust_score=score, trust_scores={**combined.trust_scores, "total": score}
+        )
+    reviewer_provenance = None
+    if reviewers is not None:
+        floor = params.sybil_params().min_standing
+        reviewer_provenance = {
+            # The curated clientAddresses set: what getSummary should be asked about.
+            "clientAddresses": sorted(r.reviewer for r in reviewers if r.standing >= floor),
+            "standings": [r.to_dict() for r in reviewers],
+        }
     return TrustScoreRecord(
         subject=subject,
-        composite=composite(results),
+        composite=combined,
+        explanation=explanation,
+        reviewers=reviewer_provenance,
         results=tuple(results),
         output_verification=ov_provenance,
         inputs_digest=digest,
@@ -306,6 +380,9 @@ def score_from_inputs(inputs: Mapping[str, Any]) -> TrustScoreRecord:
                 ]
                 for adapter_id, comps in inputs.get("extraComponents", {}).items()
             },
+            reviewers=None
+            if inputs.get("reviewers") is None
+            else [standing_from_input(r) for r in inputs["reviewers"]],
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"scoring inputs are malformed: {exc!r}") from exc

@@ -41,7 +41,7 @@ from adapters.output_verification import (
     exclusion_reason,
 )
 from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, STAKE_LEVELS, AdapterSpec, ScoringParams
-from adapters.scoring import Subject
+from adapters.scoring import Subject, graph_outcome
 
 __all__ = [
     "BatchScores",
@@ -462,12 +462,14 @@ def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
 
 
 def batch_supported(params: ScoringParams) -> bool:
-    """Whether :func:`hcs25_records` can score under *params* (only the built-in adapters).
+    """Whether :func:`hcs25_records` can score under *params* (the built-in adapters, no reviewer weighting).
 
     >>> batch_supported(ScoringParams())
     True
     """
-    return all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
+    # Reviewer standing (SPEC 2.4) is per-subject provenance the batch does not build.
+    builtin = all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
+    return builtin and not params.reviewer_weighting()
 
 
 def _adapter_entry(
@@ -621,7 +623,9 @@ def hcs25_records(
                     reason=REASON_NO_OUTPUT if in_den_if_ok else REASON_INFORMATIONAL,
                 )
             breakdown.append(entry)
-        trust_score = columns["trust_score"][i]
+        # The graph (or the implicit composite graph) runs on the same breakdown dicts as the
+        # one-by-one path, so the explanation and a graph's score are the same bytes.
+        trust_score, explanation = graph_outcome(params, breakdown, columns["trust_score"][i])
         scores["total"] = trust_score
         provenance: dict[str, Any] = {"inputsDigest": digests[i]}
         if ov_spec is not None:
@@ -657,7 +661,9 @@ def hcs25_records(
                 "trustScoreConfigVersion": config_version,
                 "trustScoreUpdatedAt": updated_at_iso,
                 "trustConfidence": columns["trust_confidence"][i],
+                "compositionGraphId": explanation["graphId"],
                 "breakdown": {"adapters": breakdown},
+                "explanation": explanation,
                 "provenance": provenance,
             }
         )

@@ -152,11 +152,12 @@ def _scoring_split(agents: int = 4000, repeats: int = 5) -> dict[str, float]:
     the same two cores); timing the step in one process, path after path, shows what the batch saves.
     `scalar`: score_subject + to_hcs25 per agent (the drain before issue 22's batch scoring);
     `batch`: the inputs digest per agent + hcs25_records per 200 (the drain now); `digest`: the
-    inputs digest alone, which both paths pay.
+    inputs digest alone, which both paths pay; `explanation`: the composition graph and its
+    explanation alone (`graph_outcome` on each record's breakdown), which both paths now pay.
     """
     from django.utils import timezone
 
-    from adapters.scoring import Subject, score_subject, scoring_inputs_digest
+    from adapters.scoring import Subject, graph_outcome, score_subject, scoring_inputs_digest
     from adapters.vectorised import hcs25_records
     from registry.models import Agent
     from registry.services import scoring
@@ -188,9 +189,16 @@ def _scoring_split(agents: int = 4000, repeats: int = 5) -> dict[str, float]:
     def digest() -> None:
         digests(items)
 
-    best = {"scalar": math.inf, "batch": math.inf, "digest": math.inf}
+    records = hcs25_records(items, params, digests=digests(items), config_version=1, updated_at_iso="t")
+
+    def explanation() -> None:
+        for record in records:
+            graph_outcome(params, record["breakdown"]["adapters"], record["trustScore"])
+
+    best = {"scalar": math.inf, "batch": math.inf, "digest": math.inf, "explanation": math.inf}
+    steps = (("scalar", scalar), ("batch", batch), ("digest", digest), ("explanation", explanation))
     for _ in range(repeats):
-        for name, step in (("scalar", scalar), ("batch", batch), ("digest", digest)):
+        for name, step in steps:
             started = time.process_time()
             step()
             best[name] = min(best[name], time.process_time() - started)

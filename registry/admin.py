@@ -23,6 +23,8 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.timesince import timesince
 
+from adapters import ScoringParams
+from adapters.graph import GraphError
 from common.errors import ApplicationError
 
 from .models import (
@@ -630,10 +632,29 @@ class FeedbackEntryAdmin(ReadOnlyAdmin):
     list_filter = ["tag1", "revoked"]
 
 
+class ScoringConfigAdminForm(forms.ModelForm):
+    class Meta:
+        model = ScoringConfig
+        fields = ["params", "note"]
+
+    def clean_params(self) -> Any:
+        # The same checks as the service (composition graph included), shown on the field
+        # instead of failing the save.
+        params = self.cleaned_data["params"]
+        try:
+            ScoringParams.from_dict(params)
+        except GraphError as error:
+            raise forms.ValidationError(f"{error.pointer}: {error.detail}") from None
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+        return params
+
+
 @admin.register(ScoringConfig)
 class ScoringConfigAdmin(admin.ModelAdmin):
     """New versions may be added; stored versions never change."""
 
+    form = ScoringConfigAdminForm
     list_display = ["version", "digest", "note", "created_by", "created_at"]
     fields = ["params", "note"]
 

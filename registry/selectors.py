@@ -6,11 +6,15 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
 
-from .models import Agent, AgentLink, ProviderAuditSnapshot, ProviderAuditStats
+from adapters import ScoringParams
+from adapters.scoring import graph_outcome
+
+from .models import Agent, AgentLink, ProviderAuditSnapshot, ProviderAuditStats, TrustScore
 
 SCORE_CACHE_SECONDS = 300
 
@@ -62,6 +66,31 @@ def trust_score_document(*, subject_id: str) -> ScoreDocument | None:
     document = ScoreDocument(f'"{digest[7:23]}-{score_id}"', body)
     cache.set(key, (document.etag, document.body), timeout=SCORE_CACHE_SECONDS)
     return document
+
+
+def trust_score_explanation(*, score: TrustScore) -> dict[str, Any]:
+    """The score explanation of *score*: its graph, breakdown and node trace (HCS-25 v1.1).
+
+    Records stored before explanations existed get theirs computed from their breakdown and
+    their configuration, which is what the stored explanation would have said.
+    """
+    record = score.record
+    params = ScoringParams.from_dict(score.config.params)
+    breakdown = record.get("breakdown", {}).get("adapters", [])
+    explanation = record.get("explanation")
+    if explanation is None:
+        explanation = graph_outcome(params, breakdown, record["trustScore"])[1]
+    return {
+        "subjectId": record["subjectId"],
+        "trustScore": record["trustScore"],
+        "trustScoreConfigVersion": record["trustScoreConfigVersion"],
+        "trustScoreUpdatedAt": record["trustScoreUpdatedAt"],
+        "compositionGraphId": explanation["graphId"],
+        "graph": params.effective_graph().to_dict(),
+        "staleMultiplier": params.stale_multiplier,
+        "breakdown": {"adapters": breakdown},
+        "explanation": explanation,
+    }
 
 
 # Below this block rate a verifier is close to a rubber stamp (SPEC: discriminative power).

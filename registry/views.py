@@ -22,7 +22,13 @@ from common.throttling import throttle_page
 
 from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .models import Agent, Provider, TrustScore, VerificationSummary
-from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, agent_identities, provider_audit_stats
+from .selectors import (
+    FULL_POWER_BLOCK_RATE,
+    RUBBER_STAMP_BLOCK_RATE,
+    agent_identities,
+    provider_audit_stats,
+    trust_score_explanation,
+)
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -103,6 +109,10 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
             }
             for a in record.get("breakdown", {}).get("adapters", [])
         ],
+        # The HCS-25 v1.1 graph trace (computed for records stored before explanations existed).
+        "trace": trust_score_explanation(score=score)["explanation"],
+        # Reviewer standings (SPEC 2.4), when the configuration rates the raters; the first 100.
+        "reviewers": _reviewers_shown(record.get("provenance", {}).get("reviewers")),
         "providers": record.get("provenance", {}).get("outputVerification", {}).get("providers", []),
         "excluded": record.get("provenance", {}).get("outputVerification", {}).get("excluded", []),
         "disagreement": record.get("provenance", {}).get("outputVerification", {}).get("disagreement"),
@@ -118,6 +128,12 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "publications": agent_publications_list(agent=agent),
     }
     return render(request, "registry/agent.html", context)
+
+
+def _reviewers_shown(reviewers: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not reviewers:
+        return None
+    return {**reviewers, "total": len(reviewers["standings"]), "standings": reviewers["standings"][:100]}
 
 
 AGENTS_PER_PAGE = 25

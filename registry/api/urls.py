@@ -12,6 +12,11 @@ urlpatterns = [
     path("agents/<str:subject_id>", views.AgentDetailView.as_view(), name="agent"),
     path("agents/<str:subject_id>/trust-score", views.TrustScoreView.as_view(), name="trust-score"),
     path(
+        "agents/<str:subject_id>/trust-score/explanation",
+        views.TrustScoreExplanationView.as_view(),
+        name="trust-score-explanation",
+    ),
+    path(
         "agents/<str:subject_id>/trust-score/history",
         views.TrustScoreHistoryView.as_view(),
         name="trust-score-history",

@@ -22,7 +22,7 @@ from common.throttling import ReadThrottle
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
 from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
-from ..selectors import trust_score_document
+from ..selectors import trust_score_document, trust_score_explanation
 from ..services.agents import agent_register_for_provider, agent_registration_authorize
 from ..services.outcomes import outcomes_ingest
 from ..services.scoring import scoring_config_current, trust_score_compute
@@ -103,8 +103,33 @@ TRUST_SCORE_RECORD = {
             "type": "boolean",
             "description": "False when no input counted yet: trustScore 0 then means no data, not a verdict.",
         },
+        "compositionGraphId": {
+            "type": "string",
+            "description": "The HCS-25 v1.1 composition graph the score was made with "
+            "(`hcs25-composite`: the composite, no graph configured).",
+        },
         "breakdown": {"type": "object"},
+        "explanation": {
+            "type": "object",
+            "description": "The graph trace that recomputes trustScores.total.",
+        },
         "provenance": {"type": "object"},
+    },
+}
+TRUST_SCORE_EXPLANATION = {
+    "type": "object",
+    "description": "What recomputing the agent's current trustScores.total takes: the graph of the "
+    "score's configuration, the published breakdown and the node-by-node trace.",
+    "properties": {
+        "subjectId": {"type": "string"},
+        "trustScore": {"type": "number"},
+        "trustScoreConfigVersion": {"type": "integer"},
+        "trustScoreUpdatedAt": {"type": "string", "format": "date-time"},
+        "compositionGraphId": {"type": "string"},
+        "graph": {"type": "object"},
+        "staleMultiplier": {"type": "number"},
+        "breakdown": {"type": "object"},
+        "explanation": {"type": "object"},
     },
 }
 
@@ -305,6 +330,28 @@ class TrustScoreView(APIView):
         response["ETag"] = document.etag
         response["Cache-Control"] = "public, max-age=5"
         return response
+
+
+class TrustScoreExplanationView(APIView):
+    throttle_classes = [ReadThrottle]
+
+    @extend_schema(
+        operation_id="agents_trust_score_explanation",
+        summary="How an agent's current trust score is composed (HCS-25 v1.1 score explanation)",
+        responses={200: TRUST_SCORE_EXPLANATION, 404: PROBLEM},
+        tags=["agents"],
+    )
+    def get(self, request: Request, subject_id: str) -> Response:
+        # Public like the score itself; the cost is one row and a graph of at most
+        # MAX_GRAPH_NODES x MAX_GRAPH_INPUTS references.
+        agent = Agent.objects.select_related("latest_score__config").filter(subject_id=subject_id).first()
+        if agent is None:
+            raise ApplicationError("Not found.", status=404, problem="not-found")
+        if agent.latest_score is None:
+            trust_score_compute(agent=agent)
+            agent = Agent.objects.select_related("latest_score__config").get(pk=agent.pk)
+        assert agent.latest_score is not None
+        return Response(trust_score_explanation(score=agent.latest_score))
 
 
 @extend_schema_view(

@@ -19,14 +19,16 @@ import psycopg
 import redis.exceptions
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
+from adapters.graph import GraphError
 from adapters.numbers import clamp
 from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
+from adapters.sybil import Rating, ReviewerStanding, reviewer_standings, weighted_feedback
 from adapters.vectorised import batch_supported, hcs25_records
-from common.errors import ApplicationError
+from common.errors import ApplicationError, FieldError
 
 from ..models import (
     Agent,
@@ -56,6 +58,11 @@ def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by:
     """Store a new numbered configuration, or return the stored one with identical params."""
     try:
         parsed = ScoringParams.from_dict(params)
+    except GraphError as exc:
+        # The composition graph's own checks know the exact field (JSON pointer into params).
+        raise ApplicationError(
+            f"Invalid scoring configuration: {exc}", errors=[FieldError(exc.pointer, exc.detail)]
+        ) from None
     except ValueError as exc:
         raise ApplicationError(f"Invalid scoring configuration: {exc}") from None
     canonical = parsed.to_dict()
@@ -248,6 +255,83 @@ def feedback_summaries_many(agent_ids: list[int], rating_tag: str) -> dict[int, 
     }
 
 
+@dataclass(frozen=True)
+class ReviewerEvidence:
+    """An agent's ERC-8004 reviewers rated (SPEC 2.4) and the curated feedback they leave."""
+
+    standings: tuple[ReviewerStanding, ...]
+    feedback: FeedbackSummary | None
+    client_addresses: tuple[str, ...]
+
+
+# Rows read to rate one batch's reviewers (their ratings elsewhere and the consensus there); past this
+# the newest rows count. Bounds the cost of a recompute whatever a reviewer's history.
+REVIEWER_ROWS_MAX = 50_000
+
+
+def reviewer_evidence_many(
+    agents: list[Agent], params: ScoringParams, now: datetime
+) -> dict[int, ReviewerEvidence]:
+    """Per agent, its reviewers' standings and the standing-weighted feedback of the curated set.
+
+    Three queries for the whole batch: the agents' reviewers, every rating those reviewers gave
+    and every rating of the agents they rated (for the consensus), and when each reviewer was
+    first seen (its age). Independence: the agent's owner, and the operator and signer addresses of
+    a provider that is the agent or shares its owner, are never independent reviewers of it.
+    """
+    tag = params.erc8004_feedback.rating_tag
+    sybil = params.sybil_params()
+    ids = [agent.pk for agent in agents]
+    live = FeedbackEntry.objects.filter(revoked=False, tag1=tag)
+    reviewers = set(live.filter(agent_id__in=ids).values_list("client_address", flat=True))
+    rated_agents = set(live.filter(client_address__in=reviewers).values_list("agent_id", flat=True))
+    rows = (
+        live.filter(Q(client_address__in=reviewers) | Q(agent_id__in=rated_agents | set(ids)))
+        .order_by("-id")
+        .values_list("agent_id", "client_address", "value", "value_decimals")[:REVIEWER_ROWS_MAX]
+    )
+    ratings = [
+        Rating(address, str(agent_id), clamp(float(Decimal(value) / (Decimal(10) ** decimals))))
+        for agent_id, address, value, decimals in rows
+    ]
+    first_seen = (
+        FeedbackEntry.objects.filter(client_address__in=reviewers)
+        .values("client_address")
+        .annotate(first=Min("created_at"))
+        .values_list("client_address", "first")
+    )
+    ages: dict[str, float] = {}
+    for address, first in first_seen:
+        days = max(0.0, (now - first).total_seconds() / 86400.0)
+        ages[address.lower()] = max(ages.get(address.lower(), 0.0), days)
+    # Not independent of an agent: its owner, and the operator and signer addresses of the providers
+    # that are the agent or share its owner (the agent's own wallets and provider).
+    owners = {agent.owner_address.lower() for agent in agents if agent.owner_address}
+    own_addresses: dict[str, set[str]] = {}
+    for agent_id, operator, signer in Provider.objects.filter(
+        Q(agent_id__in=ids) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
+        if owners
+        else Q(agent_id__in=ids)
+    ).values_list("agent_id", "operator_address", "signer_address"):
+        addresses = {a.lower() for a in (operator, signer) if a}
+        if agent_id in ids:
+            own_addresses.setdefault(str(agent_id), set()).update(addresses)
+        if operator and operator.lower() in owners:
+            own_addresses.setdefault(operator.lower(), set()).update(addresses)
+    out = {}
+    for agent in agents:
+        excluded = {agent.owner_address.lower()} if agent.owner_address else set()
+        excluded |= own_addresses.get(str(agent.pk), set())
+        if agent.owner_address:
+            excluded |= own_addresses.get(agent.owner_address.lower(), set())
+        standings = reviewer_standings(
+            ratings, subject=str(agent.pk), excluded=excluded, age_days=ages, params=sybil
+        )
+        feedback, curated = weighted_feedback(ratings, standings, subject=str(agent.pk), params=sybil)
+        out[agent.pk] = ReviewerEvidence(standings, feedback, curated)
+    return out
+
+
 def _stake_checks(distribution: dict[str, Any] | None) -> dict[str, int] | None:
     if distribution is None:
         return None
@@ -354,6 +438,10 @@ def trust_scores_prepare(
     ids = [agent.pk for agent in agents]
     rows = latest_summary_rows_many(ids)
     feedback = feedback_summaries_many(ids, params.erc8004_feedback.rating_tag)
+    # Rating the raters (SPEC 2.4): the feedback read is the curated, standing-weighted one.
+    evidence = reviewer_evidence_many(agents, params, now) if params.reviewer_weighting() else {}
+    for agent_id, found in evidence.items():
+        feedback[agent_id] = found.feedback
     batch = batch_supported(params)
     updated_at = _iso(now)
     results: list[tuple[TrustScore, bool] | None] = []
@@ -370,7 +458,11 @@ def trust_scores_prepare(
             )
         else:
             scalar = score_subject(
-                subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+                subject,
+                summaries=gathered.summaries,
+                feedback=gathered.feedback,
+                params=params,
+                reviewers=evidence[agent.pk].standings if agent.pk in evidence else None,
             )
             inputs, digest = dict(scalar.inputs), scalar.inputs_digest
         latest = agent.latest_score

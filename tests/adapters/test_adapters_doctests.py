@@ -17,6 +17,8 @@ MODULES = [
     "adapters.scoring",
     "adapters.vectorised",
     "adapters.intervals",
+    "adapters.graph",
+    "adapters.sybil",
 ]
 
 

@@ -25,7 +25,9 @@ from adapters import (
     score_batch,
     score_subject,
 )
+from adapters.graph import CompositionGraph
 from adapters.params import CONTRIBUTION_MODES, STAKE_LEVELS
+from tests.adapters.graph_support import graphs
 
 rates = st.one_of(
     st.floats(min_value=0.0, max_value=1.0, allow_nan=False),
@@ -81,7 +83,8 @@ def agents(draw: st.DrawFn) -> Agent:
 
 
 @st.composite
-def params(draw: st.DrawFn) -> ScoringParams:
+def params(draw: st.DrawFn, with_graph: bool = False) -> ScoringParams:
+    # score_batch computes the composite; a graph applies when hcs25_records builds the records.
     modes = st.sampled_from(CONTRIBUTION_MODES)
     weights = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7])
     ov = AdapterSpec(
@@ -104,7 +107,17 @@ def params(draw: st.DrawFn) -> ScoringParams:
         min_checks=draw(st.sampled_from([10, 1, 50])),
         disagreement_factor=draw(st.sampled_from([0.5, 1.0, 0.0])),
     )
-    return ScoringParams(adapters=adapters, output_verification=ov_params)
+    graph = None
+    if with_graph and draw(st.booleans()):
+        # Sometimes an HCS-25 v1.1 composition graph over the drawn adapters.
+        ids = [spec.adapter_id for spec in adapters]
+        keys = {
+            "output-verification": ("quality", "coverage"),
+            "erc8004-feedback": ("rating", "volume", "score"),
+        }
+        refs = [f"adapter:{a}" for a in ids] + [f"component:{a}.{k}" for a in ids for k in keys[a]]
+        graph = CompositionGraph.from_dict(draw(graphs(refs)), adapter_ids=ids)
+    return ScoringParams(adapters=adapters, output_verification=ov_params, graph=graph)
 
 
 def _batch(population: list[Agent], config: ScoringParams) -> tuple[dict[str, np.ndarray], BatchScores]:
@@ -253,7 +266,7 @@ def test_it_packs_subjects_like_the_scalar_path_sees_them(
 
 
 @settings(max_examples=200, deadline=None)
-@given(population=st.lists(agents(), min_size=1, max_size=8), config=params())
+@given(population=st.lists(agents(), min_size=1, max_size=8), config=params(with_graph=True))
 def test_it_builds_the_scalar_paths_hcs25_records_in_a_batch(
     population: list[Agent], config: ScoringParams
 ) -> None:

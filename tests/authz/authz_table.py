@@ -76,6 +76,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("GET", "api/v1/agents/<str:subject_id>", PUBLIC),
     Rule("GET", "api/v1/agents/<str:subject_id>/trust-score", PUBLIC),
     Rule("GET", "api/v1/agents/<str:subject_id>/trust-score/history", PUBLIC),
+    Rule("GET", "api/v1/agents/<str:subject_id>/trust-score/explanation", PUBLIC),
     Rule("GET", "api/v1/providers", PUBLIC),
     Rule("GET", "api/v1/providers/<slug:slug>", PUBLIC),
     Rule("GET", "api/v1/scoring-config", PUBLIC),

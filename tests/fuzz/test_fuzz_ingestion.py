@@ -103,6 +103,7 @@ def _reads_conform(world: FuzzWorld, agent: str) -> None:
         "/api/v1/agents/{subject_id}",
         "/api/v1/agents/{subject_id}/trust-score",
         "/api/v1/agents/{subject_id}/trust-score/history",
+        "/api/v1/agents/{subject_id}/trust-score/explanation",
     ):
         assert _send(path, "GET", world, path_parameters={"subject_id": agent}) == 200
     # 409 not-rated: a summary can be left out (stale window), and no 0 is signed for an unrated agent.
