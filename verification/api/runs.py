@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.casing import camelize
 from registry.api.views import PROBLEM
 
 from ..services.runs import proxy_chat_completion, run_verify
@@ -31,7 +32,7 @@ RUN_IN = {
 }
 REPORT = {
     "type": "object",
-    "description": "HallucinationReport (run_id, claims, tool_call_validations, ...).",
+    "description": "HallucinationReport (runId, claims, toolCallValidations, ...).",
 }
 
 
@@ -59,7 +60,7 @@ class RunVerifyView(APIView):
         verified = run_verify(operator=request_operator_key(request), body=request.data)
         report = verified.report.to_dict()
         report["injection_findings"] = verified.injections
-        return Response(report, headers=verified.headers)
+        return Response(camelize(report), headers=verified.headers)
 
 
 class ChatCompletionsProxyView(APIView):
