@@ -23,6 +23,7 @@ from common.throttling import throttle_page
 from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
 from .models import Agent, Provider, TrustScore, VerificationSummary
 from .selectors import FULL_POWER_BLOCK_RATE, RUBBER_STAMP_BLOCK_RATE, provider_audit_stats
+from .services.audit import CALIBRATION_WINDOW_DAYS
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -190,6 +191,7 @@ def provider_page(request: HttpRequest, slug: str) -> HttpResponse:
         "block_rate": "–" if audit.block_rate is None else f"{audit.block_rate:.2%}",
         "agents": agents,
         "shown": PROVIDER_AGENTS_SHOWN,
+        "calibration_days": CALIBRATION_WINDOW_DAYS,
     }
     return render(request, "registry/provider.html", context)
 
