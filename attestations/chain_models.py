@@ -123,6 +123,9 @@ class OutgoingStatus(models.TextChoices):
     SENT = "sent", "Sent, awaiting receipt"
     CONFIRMED = "confirmed", "Confirmed"
     FAILED = "failed", "Failed"
+    # A validation request about an agent that is not rated yet: no score to answer with (a 0 would read
+    # as a verdict). The responder's sweep sets it back to pending once the agent is rated.
+    DEFERRED = "deferred", "Deferred until the agent is rated"
 
 
 class OutgoingTransaction(models.Model):
@@ -276,6 +279,9 @@ class AgentRegistration(models.Model):
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
     fetched_at = models.DateTimeField(null=True, blank=True)
+    # When the file at this URI was last fetched or queued for a fetch: the periodic refresh re-reads
+    # https files (their content can change under the same URI) oldest first, by this column.
+    checked_at = models.DateTimeField(null=True, blank=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -22,7 +22,12 @@ from .services.publishing import (
     score_publications_due,
 )
 from .services.registrations import agent_registration_fetch
-from .services.validation_responder import validation_answer_send, validation_answers_due
+from .services.registrations import agent_registrations_refresh as _refresh
+from .services.validation_responder import (
+    validation_answer_send,
+    validation_answers_due,
+    validation_answers_resume,
+)
 from .services.wallets import provider_wallets_check as wallets_check_run
 
 _RETRY = {
@@ -91,9 +96,11 @@ def score_publications_sweep() -> int:
 
 @shared_task
 def validation_answers_sweep() -> int:
-    """Beat: the validation responder; answers requests the indexer found and retries unfinished ones."""
+    """Beat: the validation responder; answers requests the indexer found and retries unfinished ones,
+    and hands back the deferred answers of agents rated since (on every configured chain)."""
     queued = 0
     for context in chain_contexts():
+        validation_answers_resume(chain=context.chain)
         due = validation_answers_due(chain=context.chain)
         for answer_id in due:
             answer_validation_request.delay(answer_id)
@@ -118,3 +125,10 @@ def fetch_agent_registration(registration_id: int, uri: str) -> str | None:
     """Fetch and check one agent's registration file (queued by the indexer when its URI is set)."""
     row = agent_registration_fetch(registration_id=registration_id, uri=uri)
     return None if row is None else row.status
+
+
+@shared_task
+def agent_registrations_refresh() -> int:
+    """Beat: re-read agents' https registration files not read for REGISTRATION_REFRESH_SECONDS
+    (bounded by REGISTRATION_REFRESH_BATCH per run); each is fetched by its own task."""
+    return len(_refresh())

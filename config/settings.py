@@ -494,6 +494,10 @@ CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS = env_int(
     "CHAIN_AUTO_PUBLISH_MIN_INTERVAL_SECONDS", 86_400, minimum=0
 )
 CHAIN_AUTO_PUBLISH_MIN_CHANGE = env_float("CHAIN_AUTO_PUBLISH_MIN_CHANGE", 1.0, minimum=0.0)
+# Agents' https registration files are re-read when this old (the URI did not change, the file may
+# have); each beat run queues at most REGISTRATION_REFRESH_BATCH of them, oldest first.
+REGISTRATION_REFRESH_SECONDS = env_int("REGISTRATION_REFRESH_SECONDS", 86_400, minimum=60)
+REGISTRATION_REFRESH_BATCH = env_int("REGISTRATION_REFRESH_BATCH", 200, minimum=1)
 if CHAIN_ENABLED or CHAIN_DEPLOYMENTS:
     CELERY_BEAT_SCHEDULE.update(
         {
@@ -508,6 +512,10 @@ if CHAIN_ENABLED or CHAIN_DEPLOYMENTS:
             "chain-publications": {
                 "task": "attestations.tasks.score_publications_sweep",
                 "schedule": env_float("CHAIN_PUBLISH_SWEEP_INTERVAL_SECONDS", 300.0, minimum=1.0),
+            },
+            "chain-registration-refresh": {
+                "task": "attestations.tasks.agent_registrations_refresh",
+                "schedule": env_float("REGISTRATION_REFRESH_INTERVAL_SECONDS", 600.0, minimum=10.0),
             },
             "chain-wallet-check": {
                 "task": "attestations.tasks.provider_wallets_check",

@@ -190,13 +190,19 @@ class RegistryClient:
         )
 
     def push_summary(self, summary: dict[str, Any], *, idempotency_key: str | None = None) -> httpx.Response:
-        """POST one summary (it names its agent in `agent`)."""
+        """POST one summary (it names its agent in `agent`).
+
+        201 with `"status": "created"` when stored; 200 with `"status": "replayed"` when the registry already
+        had it (the same window and body, the same `idempotency_key`, or the same signed request again).
+        """
         return self._post("/api/v1/summaries", summary, summary["agent"], idempotency_key)
 
     def push_batch(
         self, summaries: list[dict[str, Any]], *, idempotency_key: str | None = None
     ) -> httpx.Response:
-        """POST many summaries at once; the signature covers the whole batch."""
+        """POST many summaries at once; the signature covers the whole batch. The answer counts `created`
+        and `replayed` items (a retried `idempotency_key`: all of them replayed) and each item's status.
+        """
         return self._post("/api/v1/summaries/batch", {"summaries": summaries}, BATCH_AGENT, idempotency_key)
 
     def push_outcomes(

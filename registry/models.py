@@ -488,6 +488,10 @@ class ProviderAuditStats(models.Model):
     copies = models.JSONField(default=list, blank=True)
     leniency = models.FloatField(null=True, blank=True)
     lenient_agents = models.PositiveBigIntegerField(default=0)
+    # Calibration of the provider's confidence against the other providers' verdicts on the same agents:
+    # [[bin (0-9, confidence tenths), outcomes, mean confidence, mean agreement], ...] over its decided
+    # outcomes of the last CALIBRATION_WINDOW_DAYS (registry.services.audit).
+    calibration = models.JSONField(default=list, blank=True)
     computed_at = models.DateTimeField()
 
     class Meta:

@@ -99,6 +99,26 @@ FULL_POWER_BLOCK_RATE = 0.05
 
 
 @dataclass(frozen=True)
+class CalibrationBin:
+    """Outcomes whose confidence falls in [low, low + 0.1): how many, their mean confidence, and how
+    often the other providers' checks of the same agents agree with their verdict (the mean agreement)."""
+
+    low: float
+    outcomes: int
+    confidence: float
+    agreement: float
+
+    @property
+    def high(self) -> float:
+        return round(min(1.0, self.low + 0.1), 1)
+
+    @property
+    def gap(self) -> float:
+        """Confidence minus agreement: above 0 the provider is overconfident in this bin."""
+        return self.confidence - self.agreement
+
+
+@dataclass(frozen=True)
 class ProviderAudit:
     """A provider's coverage and block rate over its latest summary of each agent, as last refreshed."""
 
@@ -108,6 +128,20 @@ class ProviderAudit:
     last_summary_at: datetime | None
     # When registry.services.audit last computed these; None if it never has.
     computed_at: datetime | None = None
+    # Reliability bins of its confidence against the other providers' verdicts (CalibrationBin).
+    calibration: tuple[CalibrationBin, ...] = ()
+
+    @property
+    def calibration_outcomes(self) -> int:
+        return sum(b.outcomes for b in self.calibration)
+
+    @property
+    def calibration_error(self) -> float | None:
+        """Expected calibration error: the outcome-weighted mean |confidence - agreement| over the bins."""
+        total = self.calibration_outcomes
+        if not total:
+            return None
+        return sum(b.outcomes * abs(b.confidence - b.agreement) for b in self.calibration) / total
 
     @property
     def discriminative_power(self) -> float | None:
@@ -130,6 +164,10 @@ def provider_audit_of(stats: ProviderAuditStats | None) -> ProviderAudit:
         block_rate=(stats.blocked_checks / stats.checks) if stats.checks else None,
         last_summary_at=stats.last_summary_at,
         computed_at=stats.computed_at,
+        calibration=tuple(
+            CalibrationBin(low=int(b) / 10, outcomes=int(n), confidence=float(c), agreement=float(a))
+            for b, n, c, a in stats.calibration or []
+        ),
     )
 
 

@@ -29,6 +29,7 @@ from .selectors import (
     provider_audit_stats,
     trust_score_explanation,
 )
+from .services.audit import CALIBRATION_WINDOW_DAYS
 from .services.scoring import trust_score_compute
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
@@ -207,6 +208,7 @@ def provider_page(request: HttpRequest, slug: str) -> HttpResponse:
         "block_rate": "–" if audit.block_rate is None else f"{audit.block_rate:.2%}",
         "agents": agents,
         "shown": PROVIDER_AGENTS_SHOWN,
+        "calibration_days": CALIBRATION_WINDOW_DAYS,
     }
     return render(request, "registry/provider.html", context)
 

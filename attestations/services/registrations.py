@@ -5,19 +5,25 @@ the `fetch_agent_registration` task (never in a request), through untrusted.fetc
 CHAIN_IPFS_GATEWAY) or data: URIs only, at most 256 KiB and 10 s, no private or metadata addresses
 (OUTBOUND_ALLOW_HTTP / OUTBOUND_ALLOW_PRIVATE relax that for development and tests). A host that cannot
 be reached is retried with backoff; a refused URI or a file that is not a registration file is recorded
-as invalid and left until the URI changes.
+as invalid.
+
+A file behind an https (or allowed http) URI can change while the on-chain URI stays the same, so
+`agent_registrations_refresh` (beat) re-reads those at most every REGISTRATION_REFRESH_SECONDS, oldest
+first and at most REGISTRATION_REFRESH_BATCH per run. ipfs:// and data: URIs name their content and
+are never re-read.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from celery.exceptions import Retry
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from registry.models import Agent
@@ -52,6 +58,7 @@ _CLEARED: dict[str, Any] = {
     "error": "",
     "attempts": 0,
     "fetched_at": None,
+    "checked_at": None,
 }
 
 
@@ -121,7 +128,9 @@ def _enqueue(registration_id: int, uri: str) -> None:
 
 def _store(registration_id: int, uri: str, **values: Any) -> bool:
     """Write the outcome of fetching `uri`, unless the agent's URI changed meanwhile (that one wins)."""
-    changed = AgentRegistration.objects.filter(pk=registration_id, agent_uri=uri).update(**values)
+    changed = AgentRegistration.objects.filter(pk=registration_id, agent_uri=uri).update(
+        checked_at=timezone.now(), **values
+    )
     return changed == 1
 
 
@@ -185,3 +194,35 @@ def agent_registration_fetch(*, registration_id: int, uri: str) -> AgentRegistra
         agent_links_refresh(agent=row.agent)
     row.refresh_from_db()
     return row
+
+
+# Schemes whose content can change under the same URI (ipfs:// and data: name their content).
+_MUTABLE = Q(agent_uri__istartswith="https://") | Q(agent_uri__istartswith="http://")
+
+
+def agent_registrations_refresh(*, now: datetime | None = None, limit: int | None = None) -> list[int]:
+    """Queue a fresh fetch of the registration files not read for REGISTRATION_REFRESH_SECONDS.
+
+    Only https/http URIs (the content of ipfs:// and data: URIs cannot change); fetched, invalid and
+    unreachable ones alike (a pending one has its fetch queued already); oldest first, at most `limit`
+    (REGISTRATION_REFRESH_BATCH). Each is stamped as checked when queued, so the next run takes the next
+    ones. Returns the registrations queued.
+    """
+    now = now or timezone.now()
+    limit = settings.REGISTRATION_REFRESH_BATCH if limit is None else limit
+    cutoff = now - timedelta(seconds=settings.REGISTRATION_REFRESH_SECONDS)
+    stale = (
+        AgentRegistration.objects.filter(_MUTABLE)
+        .exclude(status=AgentRegistrationStatus.PENDING)
+        .filter(Q(checked_at__lt=cutoff) | Q(checked_at__isnull=True))
+        .order_by(F("checked_at").asc(nulls_first=True), "id")
+        .values_list("pk", "agent_uri")[:limit]
+    )
+    queued: list[int] = []
+    with transaction.atomic():
+        for registration_id, uri in stale:
+            # Conditional on the URI: a URI set meanwhile has its own fetch queued.
+            if AgentRegistration.objects.filter(pk=registration_id, agent_uri=uri).update(checked_at=now):
+                transaction.on_commit(partial(_enqueue, registration_id, uri))
+                queued.append(registration_id)
+    return queued

@@ -3,6 +3,10 @@
 response = the score rounded half up to an integer 0-100; responseURI = the signed attestation's URL;
 responseHash = its keccak256; tag = CHAIN_VALIDATION_TAG ("hcs-25"). The indexer creates one
 ValidationAnswer per request hash; services.outbox sends it exactly once.
+
+An agent that is not rated yet (no input counts towards its score) is not answered with a 0, which would
+read as a verdict: the answer is deferred (status `deferred`, nothing signed or sent) and the responder's
+sweep (`validation_answers_resume`) hands it back to the outbox once the agent is rated.
 """
 
 from __future__ import annotations
@@ -11,19 +15,24 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.conf import settings
+from django.db.models import F
 from web3 import Web3
 from web3.types import TxParams
 
+from common.errors import ApplicationError
 from registry.models import Agent
 from registry.services.scoring import trust_score_compute
 
 from ..chain.settings import ChainSettings
 from ..chain.tx import Fees, TransactionSigner
 from ..chain.validation import ValidationClient
-from ..models import ValidationAnswer
+from ..models import OutgoingStatus, ValidationAnswer
 from .outbox import outgoing_due, outgoing_send
 from .publishing import attestation_url
-from .scores import score_attestation_issue
+from .scores import score_attestation_issue, score_is_rated
+
+# How many deferred answers one sweep hands back to the outbox (the rest wait for the next sweep).
+RESUME_BATCH = 500
 
 
 def validation_response_value(score: Decimal) -> int:
@@ -80,16 +89,62 @@ def validation_answer_send(
     signer: TransactionSigner,
     receipt_timeout: float | None = None,
 ) -> ValidationAnswer:
-    """Send (or finish sending) our response to one validation request."""
-    return outgoing_send(
-        model=ValidationAnswer,
-        pk=answer_id,
-        chain=chain,
-        w3=w3,
-        signer=signer,
-        build=_builder(chain, w3),
-        prepare=_prepare,
-        receipt_timeout=receipt_timeout,
+    """Send (or finish sending) our response to one validation request; defer it while the agent is
+    not rated (nothing is signed or sent, and no attempt is counted)."""
+    answer = ValidationAnswer.objects.get(pk=answer_id)
+    unprepared = (
+        answer.status == OutgoingStatus.PENDING and not answer.tx_hash and answer.attestation_id is None
+    )
+    if unprepared and not _agent_rated(answer):
+        return _defer(answer_id)
+    try:
+        return outgoing_send(
+            model=ValidationAnswer,
+            pk=answer_id,
+            chain=chain,
+            w3=w3,
+            signer=signer,
+            build=_builder(chain, w3),
+            prepare=_prepare,
+            receipt_timeout=receipt_timeout,
+        )
+    except ApplicationError as error:
+        if error.problem != "not-rated":
+            raise
+        # Rated when checked, unrated by the time it was prepared: the outbox counted an attempt.
+        ValidationAnswer.objects.filter(pk=answer_id).update(attempts=F("attempts") - 1)
+        return _defer(answer_id)
+
+
+def _agent_rated(answer: ValidationAnswer) -> bool:
+    """Whether the agent has a score worth answering with (computed now if it has none yet)."""
+    if answer.agent_id is None:
+        return False
+    agent = Agent.objects.select_related("latest_score").get(pk=answer.agent_id)
+    score = agent.latest_score or trust_score_compute(agent=agent)[0]
+    return score_is_rated(score=score)
+
+
+def _defer(answer_id: int) -> ValidationAnswer:
+    ValidationAnswer.objects.filter(
+        pk=answer_id, status=OutgoingStatus.PENDING, claim_token="", tx_hash="", attestation__isnull=True
+    ).update(status=OutgoingStatus.DEFERRED, last_error="deferred: the agent is not rated yet")
+    return ValidationAnswer.objects.get(pk=answer_id)
+
+
+def validation_answers_resume(*, chain: ChainSettings, limit: int = RESUME_BATCH) -> int:
+    """Hand deferred answers whose agent is now rated back to the outbox (oldest first, at most `limit`)."""
+    ids = list(
+        ValidationAnswer.objects.filter(
+            chain_id=chain.chain_id,
+            status=OutgoingStatus.DEFERRED,
+            agent__latest_score__trust_confidence__gt=0,
+        )
+        .order_by("created_at", "id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return ValidationAnswer.objects.filter(pk__in=ids, status=OutgoingStatus.DEFERRED).update(
+        status=OutgoingStatus.PENDING, last_error=""
     )
 
 

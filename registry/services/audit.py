@@ -81,6 +81,38 @@ GROUP BY m.provider_id, t.provider_id
 """
 
 
+# How a provider's confidence is calibrated, with no ground truth to hand: each of its decided outcomes
+# (ALLOW or BLOCK) of the last CALIBRATION_WINDOW_DAYS is set against what the other providers say of
+# the same agent, their check-weighted block share over their latest summaries. A BLOCK "agrees" by that
+# share, an ALLOW by its complement. Binned by tenths of confidence ([0, 0.1) ... [0.9, 1]): in a
+# calibrated provider the mean agreement of each bin is near its mean confidence. Agents no other
+# provider reports on are left out.
+CALIBRATION_WINDOW_DAYS = 30
+CALIBRATION_BINS = 10
+
+_CALIBRATION = """
+SELECT o.provider_id,
+       CASE WHEN o.confidence < 0.1 THEN 0 WHEN o.confidence < 0.2 THEN 1 WHEN o.confidence < 0.3 THEN 2
+            WHEN o.confidence < 0.4 THEN 3 WHEN o.confidence < 0.5 THEN 4 WHEN o.confidence < 0.6 THEN 5
+            WHEN o.confidence < 0.7 THEN 6 WHEN o.confidence < 0.8 THEN 7 WHEN o.confidence < 0.9 THEN 8
+            ELSE 9 END AS bin,
+       COUNT(*),
+       AVG(o.confidence),
+       AVG(CASE WHEN o.verdict = 'BLOCK' THEN x.block_share ELSE 1 - x.block_share END)
+FROM registry_checkoutcome o
+JOIN (
+    SELECT m.agent_id, m.provider_id,
+           SUM(t.block_rate * t.total_checks) / SUM(t.total_checks) AS block_share
+    FROM audit_latest m
+    JOIN audit_latest t ON t.agent_id = m.agent_id AND t.provider_id <> m.provider_id AND t.total_checks > 0
+    GROUP BY m.agent_id, m.provider_id
+) x ON x.agent_id = o.agent_id AND x.provider_id = o.provider_id
+WHERE o.verdict IN ('ALLOW', 'BLOCK') AND o.checked_at >= %s AND o.confidence >= 0
+GROUP BY 1, 2
+ORDER BY 1, 2
+"""
+
+
 @dataclass(frozen=True)
 class AuditRefresh:
     """What one refresh stored."""
@@ -144,6 +176,12 @@ def provider_audit_refresh(*, wait: bool = True) -> AuditRefresh | None:
         top_owner = {row[0]: (row[1], int(row[2])) for row in cursor.fetchall()}
         cursor.execute(_PAIRS)
         pairs = cursor.fetchall()
+        cursor.execute(_CALIBRATION, [computed_at - timedelta(days=CALIBRATION_WINDOW_DAYS)])
+        calibration: dict[int, list[list[Any]]] = {}
+        for pid, bin_index, count, confidence, agreement in cursor.fetchall():
+            calibration.setdefault(pid, []).append(
+                [int(bin_index), int(count), round(float(confidence), 4), round(float(agreement), 4)]
+            )
         cursor.execute(drop)
 
         slugs = dict(Provider.objects.values_list("pk", "slug"))
@@ -176,6 +214,7 @@ def provider_audit_refresh(*, wait: bool = True) -> AuditRefresh | None:
                 copies=sorted(copies[pid]),
                 leniency=(lenient_sum[pid] / lenient_n[pid]) if lenient_n[pid] >= MIN_SHARED_AGENTS else None,
                 lenient_agents=lenient_n[pid],
+                calibration=calibration.get(pid, []),
                 computed_at=computed_at,
             )
             stats.append(row)

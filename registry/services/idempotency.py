@@ -57,7 +57,24 @@ def idempotent_replay(
             problem="conflict",
             extra={"idempotencyKey": key},
         )
-    return 200, record.response_body
+    return 200, answer_as_replay(record.response_body)
+
+
+def answer_as_replay(body: dict[str, Any]) -> dict[str, Any]:
+    """The stored first answer, told as a replay: nothing was stored this time.
+
+    `"status": "created"` reads `"replayed"`, a count of created items moves to `replayed` (a batch,
+    outcomes), and each result of a batch is told the same way; everything else is the first answer.
+    """
+    out = dict(body)
+    if out.get("status") == "created":
+        out["status"] = "replayed"
+    created, replayed = out.get("created"), out.get("replayed")
+    if type(created) is int and type(replayed) is int:
+        out["created"], out["replayed"] = 0, created + replayed
+    if isinstance(out.get("results"), list):
+        out["results"] = [answer_as_replay(r) if isinstance(r, dict) else r for r in out["results"]]
+    return out
 
 
 def idempotent_store(
@@ -83,7 +100,7 @@ def signed_replay(*, provider: Provider, submission: SignedSubmission) -> tuple[
             status=409,
             problem="nonce-replayed",
         )
-    return 200, record.response_body
+    return 200, answer_as_replay(record.response_body)
 
 
 def idempotent_run(

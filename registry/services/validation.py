@@ -17,7 +17,7 @@ from django.conf import settings
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as SchemaError
 
-from common.errors import FieldError, json_pointer
+from common.errors import FieldError, json_pointer, schema_field_errors
 
 from ..schemas import OUTCOME_SCHEMA, STAKE_LEVELS, SUMMARY_SCHEMA, VERDICT_ALIASES
 
@@ -88,23 +88,7 @@ class NormalisedOutcome:
 
 
 def _schema_errors(errors: Iterable[SchemaError], prefix: list[str | int]) -> list[FieldError]:
-    out = []
-    for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
-        path = [*prefix, *error.absolute_path]
-        if error.validator == "required":
-            # jsonschema reports a missing property at the parent; point at the property itself.
-            missing = str(error.message).split("'")[1] if "'" in error.message else ""
-            out.append(FieldError(json_pointer([*path, missing]), "This field is required."))
-        elif error.validator == "type" and isinstance(error.instance, str):
-            out.append(
-                FieldError(
-                    json_pointer(path),
-                    f"Expected {error.validator_value}, got the string {error.instance!r}.",
-                )
-            )
-        else:
-            out.append(FieldError(json_pointer(path), error.message))
-    return out
+    return schema_field_errors(errors, prefix)
 
 
 def _non_finite(value: Any, path: list[str | int]) -> list[FieldError]:
@@ -163,45 +147,59 @@ def _count_errors(counts: Iterable[tuple[Any, list[str | int]]]) -> list[FieldEr
 def summary_validate(
     body: Any, *, prefix: list[str | int] | None = None
 ) -> tuple[NormalisedSummary | None, list[FieldError]]:
-    """Check one summary body; returns the normalised summary or the list of field errors."""
+    """Check one summary body; returns the normalised summary or the list of field errors.
+
+    Every bad field of the item is named: the schema's errors, non-finite numbers, counts out of range
+    and the cross-field rules, each rule checked when the fields it reads are individually valid.
+    """
     prefix = prefix or []
     errors = _non_finite(body, prefix)
-    if errors:
-        return None, errors
     if not schema_passes(_summary_gate, body):
-        errors = _schema_errors(_summary_validator.iter_errors(body), prefix)
-        if errors:
-            return None, errors
-    stake = body.get("stakeDistribution")
-    errors = _count_errors(
-        [
-            (body["totalChecks"], [*prefix, "totalChecks"]),
-            *(
-                (entry["checks"], [*prefix, "stakeDistribution", level, "checks"])
-                for level, entry in (stake or {}).items()
-            ),
-            *(
-                (item.get("checksContributed"), [*prefix, "providers", index, "checksContributed"])
-                for index, item in enumerate(body.get("providers") or [])
-            ),
-        ]
-    )
-    if errors:
-        return None, errors
-    allow, block = float(body["allowRate"]), float(body["blockRate"])
-    uncertain = body.get("uncertainRate")
-    total = int(body["totalChecks"])
-    rate_sum = allow + block + (float(uncertain) if uncertain is not None else 0.0)
-    if rate_sum > 1 + RATE_SUM_TOLERANCE:
-        errors.append(
-            FieldError(
-                json_pointer([*prefix, "blockRate"]),
-                f"allowRate + blockRate + uncertainRate is {rate_sum:.6g}, above 1.",
-            )
+        errors.extend(_schema_errors(_summary_validator.iter_errors(body), prefix))
+        errors = list(dict.fromkeys(errors))
+    if not isinstance(body, Mapping):
+        return None, errors or [FieldError(json_pointer(prefix), "Expected a summary object.")]
+
+    def valid(*names: str) -> bool:
+        """Whether these fields are present and no error so far concerns them (or their parts)."""
+        for name in names:
+            pointer = json_pointer([*prefix, name])
+            if name not in body or any(
+                e.pointer == pointer or e.pointer.startswith(pointer + "/") for e in errors
+            ):
+                return False
+        return True
+
+    stake = body.get("stakeDistribution") if valid("stakeDistribution") else None
+    providers = body.get("providers") if valid("providers") else None
+    errors.extend(
+        _count_errors(
+            [
+                *([(body["totalChecks"], [*prefix, "totalChecks"])] if valid("totalChecks") else []),
+                *(
+                    (entry["checks"], [*prefix, "stakeDistribution", level, "checks"])
+                    for level, entry in (stake or {}).items()
+                ),
+                *(
+                    (item.get("checksContributed"), [*prefix, "providers", index, "checksContributed"])
+                    for index, item in enumerate(providers or [])
+                ),
+            ]
         )
-    stake_norm: dict[str, dict[str, Any]] | None = None
-    if stake is not None:
-        stake_norm = {level: dict(entry) for level, entry in stake.items()}
+    )
+    if valid("allowRate", "blockRate") and (valid("uncertainRate") or "uncertainRate" not in body):
+        uncertain = body.get("uncertainRate")
+        rate_sum = float(body["allowRate"]) + float(body["blockRate"])
+        rate_sum += float(uncertain) if uncertain is not None else 0.0
+        if rate_sum > 1 + RATE_SUM_TOLERANCE:
+            errors.append(
+                FieldError(
+                    json_pointer([*prefix, "blockRate"]),
+                    f"allowRate + blockRate + uncertainRate is {rate_sum:.6g}, above 1.",
+                )
+            )
+    if stake is not None and valid("totalChecks"):
+        total = int(body["totalChecks"])
         level_sum = sum(int(entry["checks"]) for entry in stake.values())
         if level_sum > total:
             errors.append(
@@ -211,13 +209,17 @@ def summary_validate(
                 )
             )
     updated_at = None
-    if "updatedAt" in body:
+    if valid("updatedAt"):
         updated_at, more = parse_timestamp(body["updatedAt"], [*prefix, "updatedAt"])
         errors.extend(more)
         # A window ending in the future would never turn stale: allow only clock skew.
         errors.extend(_not_in_future(updated_at, [*prefix, "updatedAt"]))
     if errors:
         return None, errors
+    allow, block = float(body["allowRate"]), float(body["blockRate"])
+    uncertain = body.get("uncertainRate")
+    total = int(body["totalChecks"])
+    stake_norm = {level: dict(entry) for level, entry in stake.items()} if stake is not None else None
     return (
         NormalisedSummary(
             agent=body["agent"],
@@ -241,13 +243,17 @@ def outcome_validate(
 ) -> tuple[NormalisedOutcome | None, list[FieldError]]:
     """Check one raw outcome and map its verdict onto ALLOW / BLOCK / UNCERTAIN."""
     errors = _non_finite(body, prefix)
-    if not errors and not schema_passes(_outcome_gate, body):
-        errors = _schema_errors(_outcome_validator.iter_errors(body), prefix)
-    if errors:
-        return None, errors
-    checked_at, errors = parse_timestamp(body["checkedAt"], [*prefix, "checkedAt"])
-    # An outcome dated in the future would be counted in every window until then.
-    errors.extend(_not_in_future(checked_at, [*prefix, "checkedAt"]))
+    if not schema_passes(_outcome_gate, body):
+        errors = list(dict.fromkeys([*errors, *_schema_errors(_outcome_validator.iter_errors(body), prefix)]))
+    if not isinstance(body, Mapping):
+        return None, errors or [FieldError(json_pointer(prefix), "Expected an outcome object.")]
+    checked_pointer = json_pointer([*prefix, "checkedAt"])
+    checked_at = None
+    if "checkedAt" in body and not any(e.pointer == checked_pointer for e in errors):
+        checked_at, more = parse_timestamp(body["checkedAt"], [*prefix, "checkedAt"])
+        errors.extend(more)
+        # An outcome dated in the future would be counted in every window until then.
+        errors.extend(_not_in_future(checked_at, [*prefix, "checkedAt"]))
     if errors or checked_at is None:
         return None, errors
     stake = body.get("stake", "")

@@ -22,10 +22,15 @@ from attestations.chain.validation import ValidationClient
 from attestations.models import OutgoingStatus, ProviderWalletCheck, ValidationAnswer
 from attestations.services.chain import chain_settings_from_django
 from attestations.services.indexer import chain_index_run
-from attestations.services.validation_responder import validation_answer_send, validation_response_value
+from attestations.services.validation_responder import (
+    validation_answer_send,
+    validation_answers_resume,
+    validation_response_value,
+)
 from attestations.services.wallets import provider_wallets_check
 from registry.models import Agent, CheckOutcome
 from registry.services.providers import provider_create
+from registry.services.scoring import trust_score_compute
 
 pytestmark = pytest.mark.chain
 
@@ -88,6 +93,57 @@ def test_it_answers_a_validation_request_once_with_the_agents_score(
     validation_answer_send(answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account)
     _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
     assert ValidationAnswer.objects.count() == 1
+    assert len(_responses(anvil_w3, validation, request_hash)) == 1
+
+
+def test_it_defers_a_validation_request_about_an_unrated_agent_until_it_is_rated(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    service_account: LocalAccount,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    validation: ValidationClient,
+    reputation: ReputationClient,
+    transact: Callable[..., Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    owner = new_account()
+    agent_id = register_agent(owner)
+    request_hash = "0x" + keccak(os.urandom(32)).hex()
+    transact(
+        owner,
+        validation.build_validation_request,
+        service_account.address,
+        agent_id,
+        "https://r",
+        request_hash,
+    )
+    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    answer = ValidationAnswer.objects.get()
+
+    # Nobody rated the agent: no 0 is signed or sent, the answer waits, and no attempt is spent.
+    for _ in range(3):
+        deferred = validation_answer_send(
+            answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account
+        )
+        assert (deferred.status, deferred.attempts) == (OutgoingStatus.DEFERRED, 0)
+    assert deferred.attestation_id is None and deferred.response is None and not deferred.tx_hash
+    assert _responses(anvil_w3, validation, request_hash) == []
+    assert validation_answers_resume(chain=chain) == 0  # still unrated: stays deferred
+
+    # Rated now (on-chain feedback, indexed and scored): the sweep hands it back and it is answered.
+    transact(new_account(), reputation.build_give_feedback, agent_id, 64, 0, tag1="starred")
+    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    agent = Agent.objects.get(erc8004_agent_id=agent_id)
+    trust_score_compute(agent=agent)
+    agent.refresh_from_db()
+    assert agent.latest_score is not None and agent.latest_score.trust_confidence > 0
+    assert validation_answers_resume(chain=chain) == 1
+    sent = validation_answer_send(answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account)
+    assert sent.status == OutgoingStatus.CONFIRMED, sent.last_error
+    status = validation.get_validation_status(request_hash)
+    assert status.response == validation_response_value(agent.latest_score.trust_score)
     assert len(_responses(anvil_w3, validation, request_hash)) == 1
 
 

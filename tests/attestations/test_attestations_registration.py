@@ -11,11 +11,14 @@ import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from celery.exceptions import Retry
+from django.conf import settings
 from django.test import Client, override_settings
+from django.utils import timezone
 from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxReceipt
@@ -25,6 +28,7 @@ from attestations.chain.registration import REGISTRATION_TYPE
 from attestations.chain.settings import ChainSettings
 from attestations.models import AgentRegistration, AgentRegistrationStatus
 from attestations.services.indexer import chain_index_run
+from attestations.services.registrations import agent_registrations_refresh
 from attestations.tasks import fetch_agent_registration
 from registry.models import Agent
 
@@ -332,3 +336,50 @@ def test_it_restores_the_previous_uri_when_a_reorg_orphans_its_update(
     index()
     row = _registration(agent_id)
     assert (row.agent_uri, row.status, row.name) == (first, AgentRegistrationStatus.FETCHED, "First")
+
+
+def test_it_refreshes_files_whose_uri_did_not_change_oldest_first_and_bounded(
+    db: None,
+    chain: ChainSettings,
+    register_with: Callable[[str], tuple[LocalAccount, int]],
+    index: Callable[[], None],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    served = {"name": "Before"}
+
+    class Changing(_Files):
+        def do_GET(self) -> None:
+            body = json.dumps(_file(chain, 0, name=served["name"])).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    with _serving(Changing) as url, override_settings(OUTBOUND_ALLOW_HTTP=True, OUTBOUND_ALLOW_PRIVATE=True):
+        _, first = register_with(url)
+        _, second = register_with(url + "?copy")
+        _, fixed = register_with(_data_uri(_file(chain, 2, name="Content-addressed")))
+        index()
+        assert [_registration(a).name for a in (first, second, fixed)] == [
+            "Before",
+            "Before",
+            "Content-addressed",
+        ]
+        served["name"] = "After"
+
+        def refresh(now: Any, limit: int) -> list[int]:
+            with django_capture_on_commit_callbacks(execute=True):
+                return agent_registrations_refresh(now=now, limit=limit)
+
+        # Not old enough yet: nothing is re-read.
+        assert refresh(timezone.now(), 10) == []
+        later = timezone.now() + timedelta(seconds=settings.REGISTRATION_REFRESH_SECONDS + 60)
+        # At most `limit` per run, oldest first; each run takes the next ones; data: URIs never.
+        assert refresh(later, 1) == [_registration(first).pk]
+        assert [_registration(a).name for a in (first, second)] == ["After", "Before"]
+        assert refresh(later, 1) == [_registration(second).pk]
+        # Each was just re-read: none is due again before another REGISTRATION_REFRESH_SECONDS.
+        soon = timezone.now() + timedelta(seconds=settings.REGISTRATION_REFRESH_SECONDS // 2)
+        assert refresh(soon, 10) == []
+    assert [_registration(a).name for a in (first, second, fixed)] == ["After", "After", "Content-addressed"]
+    assert _registration(fixed).checked_at is not None and _registration(fixed).checked_at < later

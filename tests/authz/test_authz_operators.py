@@ -126,20 +126,52 @@ def test_it_keeps_runtime_baselines_to_linked_operators(world: World) -> None:
     assert not HealthBaselineRecord.objects.filter(agent=world.victim).exists()
 
 
-def test_it_never_lets_an_operator_create_agents_even_with_auto_registration(
+def test_it_refuses_unknown_agents_to_operators_without_auto_registration(
     world: World, settings: Any
 ) -> None:
-    settings.AUTO_REGISTER_AGENTS = True
+    settings.AUTO_REGISTER_AGENTS = False
     operator = world.clients["operator"]
     run = operator.post(
         "/api/v1/verify/run", {"messages": made_up_run(), "agent": "agent-invented"}, format="json"
     )
     assert run.status_code == 400 and run.json()["type"] == "/problems/unknown-agent"
+    assert [e["field"] for e in run.json()["errors"]] == ["agent"]
     observation = operator.post(
         "/api/v1/agents/agent-invented/runtime-observations", {"model": "m", "latencyMs": 5}, format="json"
     )
     assert observation.status_code == 404
     assert not Agent.objects.filter(subject_id="agent-invented").exists()
+
+
+def test_it_registers_an_operators_unknown_agent_as_summaries_do_and_links_only_that_operator(
+    world: World, settings: Any
+) -> None:
+    settings.AUTO_REGISTER_AGENTS = True
+    operator, other = world.clients["operator"], world.clients["other_operator"]
+    body = {"tool": TOOL, "result": {"ok": True}, "executionTimeMs": 10, "agent": "agent-invented"}
+    first = operator.post("/api/v1/verify/tool-call", body, format="json")
+    assert first.status_code == 200, first.content
+    agent = Agent.objects.get(subject_id="agent-invented")
+    assert agent.auto_registered is True
+    links = OperatorAgentLink.objects.filter(agent=agent, revoked_at__isnull=True)
+    assert [link.granted_by for link in links] == ["auto-registration"]
+    # Another operator naming the same agent is not its claimant: no link, nothing counted.
+    _forbidden_naming(other.post("/api/v1/verify/tool-call", body, format="json"), "/agent")
+    run = other.post(
+        "/api/v1/verify/run", {"messages": made_up_run(), "agent": "agent-invented"}, format="json"
+    )
+    _forbidden_naming(run, "/agent")
+    observed = operator.post(
+        "/api/v1/agents/agent-observed/runtime-observations", {"model": "m", "latencyMs": 5}, format="json"
+    )
+    assert observed.status_code == 200, observed.content
+    assert Agent.objects.filter(subject_id="agent-observed", auto_registered=True).exists()
+    # On-chain subjects are never created by anyone but the indexer.
+    onchain = operator.post(
+        "/api/v1/verify/run", {"messages": made_up_run(), "agent": ONCHAIN}, format="json"
+    )
+    assert onchain.status_code == 400 and onchain.json()["type"] == "/problems/unknown-agent"
+    assert not Agent.objects.filter(subject_id=ONCHAIN).exists()
 
 
 # --- on-chain ownership: a proven wallet -----------------------------------------------------------

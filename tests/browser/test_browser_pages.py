@@ -231,3 +231,42 @@ def test_it_logs_into_the_admin_and_suspends_a_provider_from_its_page(
     assert provider.status == Provider.Status.SUSPENDED
     assert "Allows everything it is shown." in driver.find_element(By.TAG_NAME, "body").text
     assert browser.console_errors() == []
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_it_shows_a_providers_calibration_without_sideways_scrolling(
+    browser: Browser, transactional_db: None, width: int
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from registry.models import CheckOutcome
+    from registry.services.audit import provider_audit_refresh
+
+    agent = agent_register(subject_id="calibrated-agent", name="Calibrated agent", registry="other")
+    sure, _ = provider_create(name="Sure of itself", slug="sure")
+    other, _ = provider_create(name="Other verifier", slug="other")
+    summaries_ingest(provider=sure, bodies=[_summary(agent.subject_id, 0.9)])
+    summaries_ingest(provider=other, bodies=[_summary(agent.subject_id, 0.25)])
+    for index, (verdict, confidence) in enumerate([("BLOCK", 0.95), ("BLOCK", 0.92), ("ALLOW", 0.55)]):
+        CheckOutcome.objects.create(
+            provider=sure,
+            agent=agent,
+            outcome_id=f"o-{index}",
+            verdict=verdict,
+            reported_verdict=verdict,
+            confidence=confidence,
+            checked_at=datetime.now(UTC) - timedelta(hours=1),
+            body_digest="sha256:" + "0" * 64,
+        )
+    provider_audit_refresh()
+
+    browser.open("/providers/sure", width=width, height=900)
+    driver = browser.driver
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Sure of itself"
+    page = driver.find_element(By.TAG_NAME, "body").text
+    assert "Calibration of its confidence" in page and "Expected calibration error" in page
+    assert "0.9–1.0" in page and "0.5–0.6" in page
+    scroll_width, viewport = browser.overflow()
+    assert viewport <= width
+    assert scroll_width <= viewport, f"the page is {scroll_width} px wide in a {viewport} px window"
+    assert browser.console_errors() == []

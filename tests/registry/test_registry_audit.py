@@ -338,3 +338,103 @@ def test_it_asks_for_a_providers_agent_by_id_not_in_a_list_of_every_agent(
     page = client.get(f"/admin/registry/provider/{three_providers[0].pk}/change/").content.decode()
     assert re.search(r'<input type="text" name="agent"[^>]*class="vForeignKeyRawIdAdminField"', page)
     assert "idem-0" not in page  # no <option> per agent
+
+
+outcome_plan = st.lists(
+    st.tuples(
+        st.integers(0, 5),  # agent
+        st.sampled_from(["ALLOW", "BLOCK", "UNCERTAIN"]),
+        st.floats(0.0, 1.0, allow_nan=False),  # confidence
+        st.booleans(),  # inside the calibration window or older
+    ),
+    max_size=40,
+)
+others_plan = st.lists(
+    st.tuples(st.integers(1, 2), st.integers(0, 5), st.sampled_from(RATES), st.integers(0, 300)), max_size=12
+)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(outcomes=outcome_plan, others=others_plan)
+def test_it_bins_a_providers_confidence_against_the_other_providers_like_a_plain_computation(
+    db: None, outcomes: list[tuple[int, str, float, bool]], others: list[tuple[int, int, float, int]]
+) -> None:
+    from registry.models import CheckOutcome
+    from registry.services.audit import CALIBRATION_WINDOW_DAYS
+
+    with transaction.atomic():
+        providers = [provider_create(name=f"P{i}", slug=f"cal-{i}")[0] for i in range(3)]
+        agents = [agent_register(subject_id=f"cal-agent-{i}", registry="other") for i in range(6)]
+        now = datetime.now(UTC)
+        for index, (agent, verdict, confidence, recent) in enumerate(outcomes):
+            CheckOutcome.objects.create(
+                provider=providers[0],
+                agent=agents[agent],
+                outcome_id=f"o-{index}",
+                verdict=verdict,
+                reported_verdict=verdict,
+                confidence=confidence,
+                checked_at=now - timedelta(days=1 if recent else CALIBRATION_WINDOW_DAYS + 1),
+                body_digest="sha256:" + "0" * 64,
+            )
+        # Provider 0 reports on every agent (its outcomes roll up into summaries); the others on some.
+        for agent in agents:
+            add_summary(providers[0], agent, allow=0.5, block=0.5, checks=10, day=0)
+        newest: dict[tuple[int, int], tuple[float, int]] = {}  # one summary per (provider, agent)
+        for pid, agent, block, checks in others:
+            newest[(pid, agent)] = (block, checks)
+        for (pid, agent), (block, checks) in newest.items():
+            add_summary(providers[pid], agents[agent], allow=1.0 - block, block=block, checks=checks, day=0)
+        provider_audit_refresh()
+        stored = provider_audit_stats(provider_ids=[providers[0].pk])[providers[0].pk].calibration
+
+        # The plain way: the others' check-weighted block share per agent.
+        share: dict[int, float] = {}
+        for agent in range(6):
+            mine = [(b, c) for (pid, a), (b, c) in newest.items() if a == agent and c > 0]
+            if mine:
+                share[agent] = sum(b * c for b, c in mine) / sum(c for _, c in mine)
+        bins: dict[int, list[tuple[float, float]]] = {}
+        for agent, verdict, confidence, recent in outcomes:
+            if not recent or verdict == "UNCERTAIN" or agent not in share:
+                continue
+            agree = share[agent] if verdict == "BLOCK" else 1 - share[agent]
+            tenth = sum(confidence >= k / 10 for k in range(1, 10))  # [0, 0.1) is 0, ..., [0.9, 1] is 9
+            bins.setdefault(tenth, []).append((confidence, agree))
+        expected = [
+            (n / 10, len(rows), sum(c for c, _ in rows) / len(rows), sum(a for _, a in rows) / len(rows))
+            for n, rows in sorted(bins.items())
+        ]
+        assert [(b.low, b.outcomes) for b in stored] == [(low, count) for low, count, _, _ in expected]
+        for got, (_, _, confidence, agreement) in zip(stored, expected, strict=True):
+            assert got.confidence == pytest.approx(confidence, abs=1e-4)
+            assert got.agreement == pytest.approx(agreement, abs=1e-4)
+        transaction.set_rollback(True)
+
+
+def test_it_shows_the_calibration_of_a_providers_confidence_on_its_page(db: None) -> None:
+    from registry.models import CheckOutcome
+
+    sure, other = provider_create(name="Sure", slug="sure")[0], provider_create(name="Other", slug="other")[0]
+    agent = agent_register(subject_id="cal-page", registry="other")
+    add_summary(sure, agent, allow=0.1, block=0.9, checks=20, day=0)
+    add_summary(other, agent, allow=0.75, block=0.25, checks=20, day=0)
+    for index in range(4):  # BLOCK at 0.95 while the other provider blocks a quarter of the checks
+        CheckOutcome.objects.create(
+            provider=sure,
+            agent=agent,
+            outcome_id=f"s-{index}",
+            verdict="BLOCK",
+            reported_verdict="BLOCK",
+            confidence=0.95,
+            checked_at=datetime.now(UTC) - timedelta(hours=1),
+            body_digest="sha256:" + "0" * 64,
+        )
+    before = Client().get("/providers/sure").content.decode()
+    assert "Calibration of its confidence" in before and "Not measured yet" in before
+    provider_audit_refresh()
+    html = Client().get("/providers/sure").content.decode()
+    assert "Not measured yet" not in html
+    assert '<td data-label="Confidence">0.9–1.0</td>' in html
+    assert '<td data-label="Agreement">0.25</td>' in html and '<td data-label="Gap">+0.70</td>' in html
+    assert "Expected calibration error 0.700 over 4 outcomes" in html

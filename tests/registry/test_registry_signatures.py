@@ -107,7 +107,7 @@ def test_it_answers_a_replayed_push_without_updated_at_with_the_first_answer(
     for _ in range(3):
         again = post(signer_client, body, headers)
         assert again.status_code == 200
-        assert again.json() == first.json()
+        assert again.json() == {**first.json(), "status": "replayed"}
     assert VerificationSummary.objects.count() == 1
 
 
@@ -124,7 +124,7 @@ def test_it_keeps_a_correction_latest_when_the_old_signed_body_is_replayed(signe
         == 201
     )
     replayed = post(signer_client, old, old_headers)
-    assert (replayed.status_code, replayed.json()) == (200, original.json())
+    assert (replayed.status_code, replayed.json()) == (200, {**original.json(), "status": "replayed"})
     assert VerificationSummary.objects.count() == 2
     latest = VerificationSummary.objects.order_by("-window_end", "-id").first()
     assert latest is not None and latest.total_checks == 12
@@ -138,7 +138,8 @@ def test_it_answers_a_replayed_signed_batch_and_outcomes_with_the_first_answer(
     first = post(signer_client, batch, headers, "/api/v1/summaries/batch")
     assert first.status_code == 201
     again = post(signer_client, batch, headers, "/api/v1/summaries/batch")
-    assert (again.status_code, again.json()) == (200, first.json())
+    results = [{**r, "status": "replayed"} for r in first.json()["results"]]
+    assert (again.status_code, again.json()) == (200, {"created": 0, "replayed": 2, "results": results})
     assert VerificationSummary.objects.count() == 2
     outcome = {"id": "o-1", "verdict": "ALLOW", "confidence": 0.9, "checkedAt": "2026-11-20T10:00:00Z"}
     outcomes = {"agent": "signed-agent", "outcomes": [outcome]}
@@ -146,7 +147,7 @@ def test_it_answers_a_replayed_signed_batch_and_outcomes_with_the_first_answer(
     first = post(signer_client, outcomes, headers, "/api/v1/outcomes")
     assert first.status_code == 201, first.content
     again = post(signer_client, outcomes, headers, "/api/v1/outcomes")
-    assert (again.status_code, again.json()) == (200, first.json())
+    assert (again.status_code, again.json()) == (200, {**first.json(), "created": 0, "replayed": 1})
     other = {**outcomes, "outcomes": [{**outcome, "id": "o-2"}]}
     refused = post(
         signer_client, other, signed_headers("signing", "signed-agent", other, nonce=42), "/api/v1/outcomes"

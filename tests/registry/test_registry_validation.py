@@ -236,3 +236,36 @@ def test_it_refuses_a_window_that_ends_in_the_future(provider_client: Any) -> No
     response = client.post("/api/v1/summaries", {**body, "updatedAt": future}, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "updatedAt"
+
+
+def test_it_names_every_bad_field_of_every_batch_item(client: APIClient) -> None:
+    items = [
+        summary_body("agent-a", allowRate="0.9", totalChecks=-1, updatedAt="yesterday"),
+        summary_body("agent-b"),
+        summary_body("agent-c", allowRate=0.7, blockRate=0.6, windowDays=0),
+        {k: v for k, v in summary_body("agent-d").items() if k not in ("avgConfidence", "totalChecks")},
+    ]
+    response = client.post("/api/v1/summaries/batch", {"summaries": items}, format="json")
+    assert response.status_code == 400
+    assert sorted(problem_fields(response)) == [
+        "summaries[0].allowRate",
+        "summaries[0].totalChecks",
+        "summaries[0].updatedAt",
+        # The sum rule reads fields that are each valid here: reported with the item's other error.
+        "summaries[2].blockRate",
+        "summaries[2].windowDays",
+        "summaries[3].avgConfidence",
+        "summaries[3].totalChecks",
+    ]
+    assert VerificationSummary.objects.count() == 0
+
+
+def test_it_names_every_bad_field_of_an_outcome(client: APIClient) -> None:
+    outcome = {"id": "o-1", "verdict": "MAYBE", "confidence": 2, "checkedAt": "soon"}
+    response = client.post("/api/v1/outcomes", {"agent": "agent-a", "outcomes": [outcome]}, format="json")
+    assert response.status_code == 400
+    assert sorted(problem_fields(response)) == [
+        "outcomes[0].checkedAt",
+        "outcomes[0].confidence",
+        "outcomes[0].verdict",
+    ]

@@ -63,14 +63,14 @@ def test_it_reports_a_contradicted_claim_with_its_span(operator: APIClient) -> N
     start, end = flagged[0]["span"]
     assert WRONG[start:end] == "1950"
     assert response["x-vsr-hallucination-detected"] == "true"
-    assert RunVerification.objects.get(run_id=report["run_id"]).hallucination_detected is True
+    assert RunVerification.objects.get(run_id=report["runId"]).hallucination_detected is True
 
 
 def test_it_passes_a_grounded_answer(operator: APIClient) -> None:
     report = operator.post(
         "/api/v1/verify/run", {"messages": run(RIGHT), "tools": TOOLS}, format="json"
     ).json()
-    assert report["hallucination_detected"] is False and report["action"] == "emit"
+    assert report["hallucinationDetected"] is False and report["action"] == "emit"
 
 
 def test_it_names_the_json_path_of_a_malformed_message(operator: APIClient) -> None:

@@ -20,9 +20,9 @@ CARD = "4111 1111 1111 1111"  # a Luhn-valid test card number
 def test_it_scans_for_injection_pii_and_risk(operator: APIClient) -> None:
     body = {"text": f"{ATTACK} My card is {CARD}.", "redact": True}
     result = operator.post("/api/v1/scan", body, format="json").json()
-    assert result["injection"]["is_injection"] is True
+    assert result["injection"]["isInjection"] is True
     assert any(match["type"] == "payment_card" for match in result["pii"])
-    assert CARD not in result["redacted_text"]
+    assert CARD not in result["redactedText"]
     assert "not a verdict" in result["risk"]["note"]
 
 
@@ -40,7 +40,7 @@ def test_it_bounds_the_text_size(operator: APIClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "field"), [({}, "text"), ({"text": 5}, "text"), ({"text": "x", "mode": 1}, "")]
+    ("body", "field"), [({}, "text"), ({"text": 5}, "text"), ({"text": "x", "mode": 1}, "mode")]
 )
 def test_it_names_the_bad_field(operator: APIClient, body: dict[str, object], field: str) -> None:
     response = operator.post("/api/v1/scan", body, format="json")
@@ -128,6 +128,6 @@ def test_it_reports_injection_in_a_tool_result_inside_run_verification(operator:
     ]
     response = operator.post("/api/v1/verify/run", {"messages": messages}, format="json")
     assert response.status_code == 200, response.content
-    findings = response.json()["injection_findings"]
+    findings = response.json()["injectionFindings"]
     assert [f["role"] for f in findings] == ["tool"]
     assert response["x-vsr-injection-detected"] == "true"

@@ -112,7 +112,7 @@ def test_it_adapts_the_tool_to_feedback_and_replays_a_repeated_label(operator: A
         ({"responsePatterns": ["(unclosed"]}, "responsePatterns[0]"),
         ({"expectedLatencyMs": [500, 100]}, "expectedLatencyMs"),
         ({"likelihoodRatios": {"schema_mismatch": 0.5}}, "likelihoodRatios.schema_mismatch"),
-        ({"surprise": 1}, ""),
+        ({"surprise": 1}, "surprise"),
     ],
 )
 def test_it_refuses_an_invalid_profile(operator: APIClient, profile: dict[str, Any], field: str) -> None:
@@ -143,7 +143,7 @@ def test_it_reports_what_the_engine_learned_about_a_tool(operator: APIClient) ->
         sorted(latencies)[9] / 2 + sorted(latencies)[10] / 2, rel=1e-3
     )
     assert baseline["fieldFrequency"]["temperature"] == 1.0
-    assert baseline["profile"]["required_fields"] == ["temperature", "humidity"]
+    assert baseline["profile"]["requiredFields"] == ["temperature", "humidity"]
     unknown = APIClient().get("/api/v1/tools/never_called/baseline").json()
     assert unknown["observations"] == 0 and unknown["latencyMs"] is None
 

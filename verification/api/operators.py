@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.casing import camelize
 from common.errors import FieldError, validation_error
 from registry.api.views import PROBLEM
 
@@ -64,7 +65,7 @@ class OperatorMeView(APIView):
         tags=["engine"],
     )
     def get(self, request: Request) -> Response:
-        return Response(operator_summary(operator=_me(request)))
+        return Response(camelize(operator_summary(operator=_me(request))))
 
 
 class WalletChallengeView(APIView):
@@ -85,7 +86,7 @@ class WalletChallengeView(APIView):
     )
     def post(self, request: Request) -> Response:
         address = _field(request.data, "address", _ADDRESS, "an 0x-prefixed 20-byte hex address")
-        return Response(operator_wallet_challenge(operator=_me(request), address=address))
+        return Response(camelize(operator_wallet_challenge(operator=_me(request), address=address)))
 
 
 class WalletProofView(APIView):
@@ -109,4 +110,4 @@ class WalletProofView(APIView):
         address = _field(request.data, "address", _ADDRESS, "an 0x-prefixed 20-byte hex address")
         signature = _field(request.data, "signature", _SIGNATURE, "a 65-byte 0x-prefixed hex signature")
         operator = operator_wallet_prove(operator=_me(request), address=address, signature=signature)
-        return Response(operator_summary(operator=operator))
+        return Response(camelize(operator_summary(operator=operator)))

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.casing import camelize
 from registry.api.views import PROBLEM
 
 from ..services.runs import ProxyStream, proxy_chat_completion, run_verify
@@ -33,7 +34,7 @@ RUN_IN = {
 }
 REPORT = {
     "type": "object",
-    "description": "HallucinationReport (run_id, claims, tool_call_validations, ...).",
+    "description": "HallucinationReport (runId, claims, toolCallValidations, ...).",
 }
 
 
@@ -74,7 +75,7 @@ class RunVerifyView(APIView):
             body=request.data,
             shadow=shadow_requested(header=request.headers.get(SHADOW_HEADER)),
         )
-        return Response(verified.body(), headers=verified.headers)
+        return Response(camelize(verified.body()), headers=verified.headers)
 
 
 class ChatCompletionsProxyView(APIView):

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.casing import camelize
 from registry.api.views import PROBLEM, ReadThrottle
 from registry.models import Agent
 
@@ -15,6 +16,7 @@ from ..services.safety import (
     OBSERVATION_SCHEMA,
     SCAN_SCHEMA,
     agent_health,
+    runtime_observation_agent,
     runtime_observation_record,
     text_scan,
 )
@@ -35,7 +37,7 @@ class ScanView(APIView):
         tags=["engine"],
     )
     def post(self, request: Request) -> Response:
-        return Response(text_scan(body=request.data, operator=request_operator_key(request)))
+        return Response(camelize(text_scan(body=request.data, operator=request_operator_key(request))))
 
 
 class RuntimeObservationView(APIView):
@@ -58,9 +60,10 @@ class RuntimeObservationView(APIView):
         tags=["engine"],
     )
     def post(self, request: Request, subject_id: str) -> Response:
-        agent = get_object_or_404(Agent, subject_id=subject_id)
+        operator = request_operator_key(request)
+        agent = runtime_observation_agent(subject_id=subject_id, operator=operator)
         return Response(
-            runtime_observation_record(agent=agent, body=request.data, operator=request_operator_key(request))
+            camelize(runtime_observation_record(agent=agent, body=request.data, operator=operator))
         )
 
 
@@ -74,4 +77,4 @@ class AgentHealthView(APIView):
         tags=["engine"],
     )
     def get(self, request: Request, subject_id: str) -> Response:
-        return Response(agent_health(agent=get_object_or_404(Agent, subject_id=subject_id)))
+        return Response(camelize(agent_health(agent=get_object_or_404(Agent, subject_id=subject_id))))

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.casing import camelize
 from common.errors import ApplicationError, FieldError, validation_error
 from registry.api.views import PROBLEM, ReadThrottle
 
@@ -34,8 +35,9 @@ from .runs import SHADOW_PARAMETER
 
 RESULT = {
     "type": "object",
-    "description": "VerificationResult: verdict, confidence (P(hallucination)), signals, tier_reached, "
-    "explanation, prior, posterior, is_hallucinated, plus the verification id for feedback.",
+    "description": "VerificationResult: verdict, confidence (P(hallucination)), signals (keyed by signal "
+    "name), tierReached, explanation, prior, posterior, isHallucinated, plus the verification id for "
+    "feedback.",
 }
 
 
@@ -65,18 +67,22 @@ class ToolCallVerifyView(APIView):
             if not isinstance(calls, list) or not 1 <= len(calls) <= 500:
                 raise validation_error([FieldError("/calls", "Expected 1 to 500 calls.")], what="batch")
             return Response(
-                {
-                    "results": tool_calls_verify(
-                        operator=request_operator_key(request), calls=calls, batch=True, shadow=shadow
-                    )
-                }
+                camelize(
+                    {
+                        "results": tool_calls_verify(
+                            operator=request_operator_key(request), calls=calls, batch=True, shadow=shadow
+                        )
+                    }
+                )
             )
         if not isinstance(body, dict):
             raise validation_error([FieldError("", "Expected a tool call object.")], what="tool call")
         return Response(
-            tool_calls_verify(
-                operator=request_operator_key(request), calls=[body], batch=False, shadow=shadow
-            )[0]
+            camelize(
+                tool_calls_verify(
+                    operator=request_operator_key(request), calls=[body], batch=False, shadow=shadow
+                )[0]
+            )
         )
 
 
@@ -100,10 +106,12 @@ class ToolFeedbackView(APIView):
     )
     def post(self, request: Request, verification_id: str) -> Response:
         return Response(
-            tool_feedback_record(
-                public_id=verification_id,
-                body=request.data,
-                operator=request_operator_key_required(request).owner,
+            camelize(
+                tool_feedback_record(
+                    public_id=verification_id,
+                    body=request.data,
+                    operator=request_operator_key_required(request).owner,
+                )
             )
         )
 
@@ -169,7 +177,7 @@ class CalibrationView(APIView):
         tags=["engine"],
     )
     def get(self, request: Request) -> Response:
-        return Response(tool_calibration_report())
+        return Response(camelize(tool_calibration_report()))
 
 
 class ToolBaselineView(APIView):
@@ -182,4 +190,4 @@ class ToolBaselineView(APIView):
         tags=["engine"],
     )
     def get(self, request: Request, tool: str) -> Response:
-        return Response(tool_baseline(tool=tool))
+        return Response(camelize(tool_baseline(tool=tool)))

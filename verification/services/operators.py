@@ -21,6 +21,7 @@ from eth_account.messages import encode_defunct
 
 from common.errors import ApplicationError, FieldError
 from registry.models import Agent
+from registry.services.agents import agents_resolve
 
 from ..models import Operator, OperatorAgentLink, OperatorApiKey, OperatorDailyUsage, ToolProfileRecord
 from .shadow import shadow_counters
@@ -71,6 +72,30 @@ def operator_agent_link_revoke(*, operator: Operator, agent: Agent, reason: str 
     if reason:
         updates["reason"] = reason
     return links.update(**updates)
+
+
+def operator_agents_resolve(*, operator: Operator | None, wanted: list[tuple[str, str]]) -> dict[str, Agent]:
+    """The agents named by (subject id, JSON pointer), registering unknown ones as summaries do.
+
+    Unknown agents go through the registry's own `agents_resolve`: with AUTO_REGISTER_AGENTS off they are
+    a 400 `unknown-agent` naming every field, and `eip155:` subjects are never created (only the indexer
+    does). An agent registered here is linked to the operator that named it first (its only claimant so
+    far; an admin can revoke the link), so its next verifications count; every other operator still
+    needs a link of its own.
+    """
+    with transaction.atomic():
+        named = {s for s, _ in wanted}
+        known = set(Agent.objects.filter(subject_id__in=named).values_list("subject_id", flat=True))
+        agents = agents_resolve(subject_ids=[(s, None, None, pointer) for s, pointer in wanted])
+        if operator is not None:
+            for subject_id in sorted(set(agents) - known):
+                operator_agent_link_grant(
+                    operator=operator,
+                    agent=agents[subject_id],
+                    granted_by="auto-registration",
+                    reason="registered by this operator's request naming it (AUTO_REGISTER_AGENTS)",
+                )
+    return agents
 
 
 def _owns_on_chain(operator: Operator, agent: Agent) -> bool:

@@ -31,7 +31,13 @@ from ..engine.runs import (
 )
 from ..models import OperatorApiKey, RunVerification, ShadowCount
 from .engine_provider import engine_outcome_record
-from .operators import operator_agent_authorize, operator_ensure_active, operator_quota_consume
+from .operators import (
+    operator_agent_authorize,
+    operator_agents_resolve,
+    operator_ensure_active,
+    operator_of,
+    operator_quota_consume,
+)
 from .safety import run_injection_signals
 from .shadow import shadow_count
 
@@ -70,13 +76,14 @@ def _agent(
     """The agent a run is verified for; the operator must be linked to it (its runs move the score)."""
     if not subject_id:
         return None
-    agent = Agent.objects.filter(subject_id=subject_id).first() if isinstance(subject_id, str) else None
-    if agent is None:
-        raise ApplicationError(
-            f"Unknown agent {subject_id!r}.",
-            problem="unknown-agent",
-            errors=[FieldError(pointer, "Unknown agent.")],
-        )
+    if not isinstance(subject_id, str):
+        raise validation_error([FieldError(pointer, "Expected an agent's subject id (a string).")])
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+    # Unknown agents are registered as summaries register them (AUTO_REGISTER_AGENTS), else a 400.
+    agent = operator_agents_resolve(operator=operator_of(operator), wanted=[(subject_id, pointer)])[
+        subject_id
+    ]
     if operator is not None:
         operator_agent_authorize(operator=operator.owner, agent=agent, pointer=pointer, name=name)
     return agent

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from jsonschema import Draft202012Validator
 
-from common.errors import ApplicationError, FieldError, json_pointer, validation_error
+from common.errors import ApplicationError, FieldError, schema_field_errors, validation_error
 from registry.models import Agent
 
 from ..engine.safety import (
@@ -22,7 +23,13 @@ from ..engine.safety import (
     update_baseline,
 )
 from ..models import HealthBaselineRecord, OperatorApiKey, RuntimeObservation
-from .operators import operator_agent_authorize, operator_ensure_active, operator_quota_consume
+from .operators import (
+    operator_agent_authorize,
+    operator_agents_resolve,
+    operator_ensure_active,
+    operator_of,
+    operator_quota_consume,
+)
 
 SCAN_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -58,12 +65,7 @@ _observation_validator = Draft202012Validator(OBSERVATION_SCHEMA)
 
 
 def _check(validator: Draft202012Validator, body: Any, what: str) -> None:
-    errors = []
-    for error in validator.iter_errors(body):
-        path = list(error.absolute_path)
-        if error.validator == "required" and "'" in error.message:
-            path.append(error.message.split("'")[1])
-        errors.append(FieldError(json_pointer(path), error.message))
+    errors = schema_field_errors(validator.iter_errors(body))
     if errors:
         raise validation_error(errors, what=what)
 
@@ -100,6 +102,19 @@ def text_scan(*, body: Any, operator: OperatorApiKey | None = None) -> dict[str,
     if out.get("risk") is not None:
         out["risk"]["note"] = "An indicator of surface features of made-up content, not a verdict."
     return out
+
+
+def runtime_observation_agent(*, subject_id: str, operator: OperatorApiKey | None) -> Agent:
+    """The agent a runtime observation is about: with AUTO_REGISTER_AGENTS on an unknown one is
+    registered (and linked to the operator) as summaries register agents; otherwise a 404."""
+    agent = Agent.objects.filter(subject_id=subject_id).first()
+    if agent is not None:
+        return agent
+    if not settings.AUTO_REGISTER_AGENTS:
+        raise ApplicationError(f"No agent {subject_id!r}.", status=404, problem="not-found")
+    if operator is not None:
+        operator_ensure_active(operator=operator.owner)
+    return operator_agents_resolve(operator=operator_of(operator), wanted=[(subject_id, "")])[subject_id]
 
 
 def runtime_observation_record(

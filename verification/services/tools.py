@@ -18,8 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
-from common.errors import ApplicationError, FieldError, json_pointer, validation_error
-from registry.models import Agent
+from common.errors import ApplicationError, FieldError, json_pointer, schema_field_errors, validation_error
 
 from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
@@ -30,8 +29,10 @@ from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from .calibration import calibrated_probability
 from .engine_provider import engine_outcome_record
 from .operators import (
+    operator_agents_resolve,
     operator_ensure_active,
     operator_may_act_for,
+    operator_of,
     operator_quota_consume,
     tool_profile_authorize_edit,
 )
@@ -228,10 +229,7 @@ def tool_profile_save(
     if operator is not None:
         operator_ensure_active(operator=operator)
         tool_profile_authorize_edit(operator=operator, record=existing)
-    errors = [
-        FieldError(json_pointer(list(e.absolute_path)), e.message)
-        for e in _profile_validator.iter_errors(data)
-    ]
+    errors = schema_field_errors(_profile_validator.iter_errors(data))
     if errors:
         raise validation_error(errors, what="tool profile")
     if not tool_name or len(tool_name) > 200:
@@ -290,16 +288,7 @@ def _confidence_in_verdict(result: VerificationResult) -> float:
 
 
 def tool_call_validate(body: Any, *, prefix: list[str | int]) -> list[FieldError]:
-    errors = [
-        FieldError(json_pointer([*prefix, *e.absolute_path]), e.message)
-        for e in _call_validator.iter_errors(body)
-    ]
-    if isinstance(body, dict):
-        for name in ("tool", "result", "executionTimeMs"):
-            if name not in body:
-                errors = [e for e in errors if e.pointer != json_pointer(prefix)]
-                errors.append(FieldError(json_pointer([*prefix, name]), "This field is required."))
-    return errors
+    return schema_field_errors(_call_validator.iter_errors(body), prefix)
 
 
 # A tool verdict -> what it would have done in shadow mode.
@@ -319,21 +308,17 @@ def tool_calls_verify(
         errors.extend(tool_call_validate(call, prefix=["calls", index] if batch else []))
     if errors:
         raise validation_error(errors, what="tool call")
-    agents = {
-        a.subject_id: a
-        for a in Agent.objects.filter(subject_id__in={c["agent"] for c in calls if "agent" in c})
-    }
-    unknown = [
-        FieldError(
-            json_pointer(["calls", i, "agent"] if batch else ["agent"]), f"Unknown agent {c['agent']!r}."
-        )
-        for i, c in enumerate(calls)
-        if "agent" in c and c["agent"] not in agents
-    ]
-    if unknown:
-        raise ApplicationError(unknown[0].detail, status=400, problem="unknown-agent", errors=unknown)
     if operator is not None:
         operator_ensure_active(operator=operator.owner)
+    agents = operator_agents_resolve(
+        operator=operator_of(operator),
+        wanted=[
+            (c["agent"], json_pointer(["calls", i, "agent"] if batch else ["agent"]))
+            for i, c in enumerate(calls)
+            if "agent" in c
+        ],
+    )
+    if operator is not None:
         unlinked = [
             FieldError(
                 json_pointer(["calls", i, "agent"] if batch else ["agent"]), "Not linked to this operator."
@@ -419,10 +404,7 @@ def tool_feedback_record(*, public_id: str, body: Any, operator: Operator | None
     Over the API only the operator whose key made the verification labels it (`operator`); labels
     move the tool's prior for everyone, so nobody else's say counts.
     """
-    errors = [
-        FieldError(json_pointer(list(e.absolute_path)), e.message)
-        for e in _feedback_validator.iter_errors(body)
-    ]
+    errors = schema_field_errors(_feedback_validator.iter_errors(body))
     if errors:
         raise validation_error(errors, what="feedback")
     record = ToolVerification.objects.select_related("operator").filter(public_id=public_id).first()

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('attestations', '0004_agent_registration_feedback_file'),
+        ('attestations', '0005_validation_deferred_registration_refresh'),
     ]
 
     operations = [
