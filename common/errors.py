@@ -54,17 +54,27 @@ PROBLEM_TYPES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class FieldError:
-    """One invalid value: `pointer` is an RFC 6901 JSON pointer into the request body."""
+    """One invalid value: `pointer` is an RFC 6901 JSON pointer into the request body, or, for a bad
+    request header, `header` names it (and is the error's `field`; the pointer is then empty)."""
 
     pointer: str
     detail: str
+    header: str = ""
+
+    @classmethod
+    def for_header(cls, name: str, detail: str) -> FieldError:
+        """The error of a request header: `field` and `header` name it."""
+        return cls("", detail, header=name)
 
     @property
     def field(self) -> str:
-        return pointer_to_field(self.pointer)
+        return self.header or pointer_to_field(self.pointer)
 
     def to_dict(self) -> dict[str, str]:
-        return {"field": self.field, "pointer": self.pointer, "detail": self.detail}
+        out = {"field": self.field, "pointer": self.pointer, "detail": self.detail}
+        if self.header:
+            out["header"] = self.header
+        return out
 
 
 @dataclass

@@ -137,7 +137,7 @@ TRUST_SCORE_EXPLANATION = {
 def _idempotency_key(request: Request) -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 255:
-        raise validation_error([FieldError("", "Idempotency-Key must be 1 to 255 characters.")])
+        raise validation_error([FieldError.for_header("Idempotency-Key", "Must be 1 to 255 characters.")])
     return key
 
 

@@ -44,7 +44,7 @@ def idempotent_replay(
             f"Idempotency-Key may not start with {NONCE_KEY_PREFIX!r} (reserved for signed requests).",
             status=400,
             problem="validation",
-            errors=[FieldError("", f"header Idempotency-Key: may not start with {NONCE_KEY_PREFIX!r}")],
+            errors=[FieldError.for_header("Idempotency-Key", f"May not start with {NONCE_KEY_PREFIX!r}.")],
             extra={"header": "Idempotency-Key"},
         )
     record = IdempotencyRecord.objects.filter(provider=provider, key=key).first()

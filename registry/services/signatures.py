@@ -84,7 +84,7 @@ def _uint(name: str, raw: str | None) -> int:
             f"The {name} header must be an unsigned integer below 2**256, in decimal digits.",
             status=400,
             problem="validation",
-            errors=[FieldError("", f"header {name}: expected a decimal integer from 0 to 2**256 - 1")],
+            errors=[FieldError.for_header(name, "Expected a decimal integer from 0 to 2**256 - 1.")],
             extra={"header": name},
         )
     return int(raw)

@@ -264,3 +264,14 @@ def test_it_refuses_an_idempotency_key_reused_on_another_endpoint(client: APICli
     response = client.post("/api/v1/outcomes", outcomes, format="json", HTTP_IDEMPOTENCY_KEY="shared")
     assert response.status_code == 409
     assert CheckOutcome.objects.count() == 0
+
+
+def test_it_names_a_bad_idempotency_key_header_in_errors(provider_client: tuple[Any, APIClient]) -> None:
+    _, client = provider_client
+    response = client.post(
+        "/api/v1/summaries", summary_body("keyed"), format="json", HTTP_IDEMPOTENCY_KEY="k" * 256
+    )
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert (error["field"], error["header"], error["pointer"]) == ("Idempotency-Key", "Idempotency-Key", "")
+    assert "Idempotency-Key" in response.json()["detail"]

@@ -76,6 +76,8 @@ def test_it_names_the_header_when_its_value_is_not_a_boolean(operator: APIClient
     response = _proxy(operator, WRONG, "block", {"x-vsr-shadow": "maybe"})
     assert response.status_code == 400
     assert "x-vsr-shadow" in response.json()["detail"]
+    (error,) = response.json()["errors"]
+    assert (error["field"], error["header"], error["pointer"]) == ("x-vsr-shadow", "x-vsr-shadow", "")
     assert Upstream.seen == []
 
 

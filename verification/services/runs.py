@@ -319,7 +319,7 @@ def proxy_chat_completion(
     action = action or settings.RUN_PROXY_DEFAULT_ACTION
     if action not in PROXY_ACTIONS:
         raise validation_error(
-            [FieldError("", f"x-hallucination-action must be one of {', '.join(PROXY_ACTIONS)}.")]
+            [FieldError.for_header("x-hallucination-action", f"Must be one of {', '.join(PROXY_ACTIONS)}.")]
         )
     stream = body.get("stream", False)
     if not isinstance(stream, bool):

@@ -45,7 +45,7 @@ def shadow_requested(*, header: str | None) -> bool:
     value = header.strip().lower()
     if value not in _TRUE | _FALSE:
         raise validation_error(
-            [FieldError("", f"The {SHADOW_HEADER} header must be true or false, not {header[:20]!r}.")],
+            [FieldError.for_header(SHADOW_HEADER, f"Must be true or false, not {header[:20]!r}.")],
             what="request",
         )
     return bool(settings.ENGINE_SHADOW_MODE) or value in _TRUE
