@@ -670,7 +670,7 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
         # The queue drains: marked agents are recomputed by the queued drains, claims a killed worker
         # held come back when their lease expires, and the beat drain sweeps what no task was queued for.
         drain_limit = (
-            float(env.get("SCORE_RECOMPUTE_LEASE_SECONDS", "120"))
+            float(env.get("SCORE_RECOMPUTE_LEASE_SECONDS", "5"))
             + float(env.get("DRAIN_INTERVAL_SECONDS", "60"))
             + 60
         )
