@@ -52,7 +52,7 @@ import psycopg
 import redis.exceptions
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, OperationalError, connection, models, transaction
 from django.db.models import Min, Q
 from django.utils import timezone
 
@@ -338,9 +338,14 @@ def _settle_one_by_one(claim: Claim) -> int:
     for agent_id, generation in claim.generations.items():
         try:
             done, _ = recompute_settle(claim=Claim(token=claim.token, generations={agent_id: generation}))
+        except OperationalError:
+            # The database is unreachable or restarting: the other agents would fail the same way.
+            # Their lease lapses in a few seconds and a later drain takes them.
+            logger.warning("the database failed while recomputing agent %s; the rest wait", agent_id)
+            return settled
         except Exception:
-            # One agent's failure must not starve the others; it is tried again after a while
-            # rather than at every drain once its (short) lease lapses.
+            # One agent's failure (a bug, bad data) must not starve the others; it is tried again
+            # after a while rather than at every drain once its short lease lapses.
             logger.exception("recompute of agent %s failed; it stays pending", agent_id)
             with contextlib.suppress(DatabaseError):
                 PendingRecompute.objects.filter(agent_id=agent_id, claim=claim.token).update(

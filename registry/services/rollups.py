@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, OperationalError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -84,8 +84,12 @@ def rollup_drain(*, batch: int = DRAIN_BATCH, lease_followup: bool = False) -> i
             for (provider_id, agent_id), generation in claimed.items():
                 try:
                     done += _settle(token, provider_id, agent_id, generation)
+                except OperationalError:
+                    # The database is unreachable: the rest would fail too; their lease lapses soon.
+                    logger.warning("the database failed while rolling up; the rest wait", exc_info=True)
+                    return done
                 except Exception:
-                    # Tried again after a while; the other pairs go on.
+                    # A bug or bad data: tried again after a while; the other pairs go on.
                     logger.exception("roll-up of provider %s, agent %s failed", provider_id, agent_id)
                     with contextlib.suppress(DatabaseError):
                         PendingRollup.objects.filter(

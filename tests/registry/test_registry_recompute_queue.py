@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
+from django.utils import timezone
 from registry_support import summary_body
 
 from registry.models import Agent, PendingRecompute, Provider
@@ -333,3 +334,36 @@ def test_it_renews_no_row_a_writer_holds_locked(scored_agent: tuple[Agent, Provi
     release.set()
     held.join()
     assert lease_renew(model=PendingRecompute, token=claim.token) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_holds_back_an_agent_whose_computation_fails_and_scores_the_others(
+    scored_agent: tuple[Agent, Provider], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry.services import recompute
+
+    agent, provider = scored_agent
+    poison = agent_register(subject_id="poison", registry="hcs-10")
+    summaries_ingest(
+        provider=provider,
+        bodies=[
+            summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40),
+            summary_body("poison", updatedAt="2026-11-02T00:00:00Z", totalChecks=41),
+        ],
+    )
+    prepare = recompute.trust_scores_prepare
+
+    def failing_for_poison(*, agents: list[Agent], now: Any) -> Any:
+        if any(candidate.pk == poison.pk for candidate in agents):
+            raise ValueError("a bug in the scoring of this agent")
+        return prepare(agents=agents, now=now)
+
+    monkeypatch.setattr(recompute, "trust_scores_prepare", failing_for_poison)
+    assert recompute_drain() == 1  # the batch fails, then the agents one by one: racer is scored
+    assert scored_summary_ids(agent) == {"race-verifier": newest_summary_id(agent)}
+    held = PendingRecompute.objects.get()
+    assert held.agent_id == poison.pk
+    # Not retried at every drain once the short lease lapses, but after FAILED_RETRY_SECONDS.
+    assert held.claimed_until is not None
+    assert (held.claimed_until - timezone.now()).total_seconds() > recompute.FAILED_RETRY_SECONDS / 2
+    assert recompute_drain() == 0
