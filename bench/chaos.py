@@ -450,6 +450,30 @@ FROM registry_verificationsummary s
 WHERE s.total_checks >= 100
 """
 
+# The slowest summaries, to tell a late drain from a summary whose window was already superseded when
+# it arrived (a newer window of the same provider and agent stored before it: the score never uses it).
+WORST_LAGS_SQL = """
+WITH lag AS (
+    SELECT s.id, s.agent_id, s.provider_id, s.window_end, s.received_at, s.total_checks - 100 AS seq,
+        EXTRACT(EPOCH FROM (
+            SELECT min(t.computed_at) FROM registry_trustscore t
+            WHERE t.agent_id = s.agent_id AND t.newest_input_at >= s.received_at
+        ) - s.received_at) AS lag,
+        EXISTS (
+            SELECT 1 FROM registry_verificationsummary n
+            WHERE n.agent_id = s.agent_id AND n.provider_id = s.provider_id
+            AND n.window_end > s.window_end AND n.received_at <= s.received_at
+        ) AS superseded
+    FROM registry_verificationsummary s WHERE s.total_checks >= 100
+)
+SELECT seq, agent_id, EXTRACT(EPOCH FROM received_at), lag, superseded,
+    (SELECT array_agg(round(EXTRACT(EPOCH FROM t.computed_at - lag.received_at)::numeric, 2)
+        ORDER BY t.computed_at)
+     FROM registry_trustscore t WHERE t.agent_id = lag.agent_id AND t.computed_at >= lag.received_at
+     AND t.computed_at <= lag.received_at + make_interval(secs => coalesce(lag, 600) + 1))
+FROM lag ORDER BY lag DESC NULLS FIRST LIMIT 10
+"""
+
 
 def check(run_dir: Path) -> None:
     """Runs in the child: reads acknowledged.json, writes check.json."""
@@ -497,6 +521,19 @@ def check(run_dir: Path) -> None:
         lags = [
             (int(seq), float(at), None if lag is None else float(lag)) for seq, at, lag in cursor.fetchall()
         ]
+        cursor.execute(WORST_LAGS_SQL)
+        worst = [
+            {
+                "seq": int(seq),
+                "agent_id": agent_id,
+                "received_at": float(at),
+                "lag_s": None if lag is None else round(float(lag), 2),
+                "superseded_on_arrival": superseded,
+                # Scores stored for the agent after the summary arrived (seconds after it).
+                "scores_after_s": [float(x) for x in (scores or [])][:40],
+            }
+            for seq, agent_id, at, lag, superseded, scores in cursor.fetchall()
+        ]
     (run_dir / "check.json").write_text(
         json.dumps(
             {
@@ -514,6 +551,7 @@ def check(run_dir: Path) -> None:
                 "unscored": unscored,
                 "pending_left": PendingRecompute.objects.count(),
                 "lags": lags,
+                "worst_lags": worst,
             }
         )
     )
@@ -764,6 +802,8 @@ def summarise(
     pending: int | None,
 ) -> dict[str, Any]:
     lags = checked.pop("lags")
+    for worst in checked.get("worst_lags", []):
+        worst["received_at"] = round(worst["received_at"] - load.started, 2)  # seconds into the load
     load_lags = [lag for _, _, lag in lags if lag is not None]
     never = sum(1 for _, _, lag in lags if lag is None)
     failed = [a for a in load.attempts if not 200 <= a.status < 300]
