@@ -150,9 +150,12 @@ def drain_after_leases(*, model: type[models.Model], task: Any, flag: str, what:
     """
     if task.app.conf.task_always_eager:
         return  # an eager task cannot wait for the lease: it would run now, and again, in a loop
-    nearest = model._default_manager.filter(claimed_until__isnull=False).aggregate(at=Min("claimed_until"))[
-        "at"
-    ]
+    try:
+        leased = model._default_manager.filter(claimed_until__isnull=False)
+        nearest = leased.aggregate(at=Min("claimed_until"))["at"]
+    except DatabaseError:
+        logger.warning("could not read the %s leases; the beat drain will", what, exc_info=True)
+        return
     if nearest is None:
         return
     countdown = max(0.0, (nearest - timezone.now()).total_seconds()) + LEASE_SLACK_SECONDS
@@ -310,8 +313,7 @@ def recompute_drain(
     while True:
         claim = recompute_claim(batch=batch)
         if not claim.generations:
-            _drain_after_leases()
-            return done
+            break
         # The lease is renewed while this claim is worked on, and lapses soon after a crash.
         with lease_kept(model=PendingRecompute, token=claim.token):
             try:
@@ -323,14 +325,18 @@ def recompute_drain(
                 settled = _settle_one_by_one(claim)
                 if settled == 0:
                     # The rows stay claimed until the lease expires: retrying them now would loop.
-                    return done
+                    break
         done += settled
         if len(claim.generations) < batch:
-            return done
+            break
         if time.monotonic() > deadline:
             # Hand over to a fresh task rather than hold one worker forever under a steady ingest.
             _ensure_drain()
             return done
+    # Rows still leased by others (a dead worker's, or this drain's after a failure) need a drain
+    # once the lease lapses; nothing else may come for them on a quiet system but the beat.
+    _drain_after_leases()
+    return done
 
 
 def _settle_one_by_one(claim: Claim) -> int:

@@ -77,8 +77,7 @@ def rollup_drain(*, batch: int = DRAIN_BATCH, lease_followup: bool = False) -> i
     while True:
         token, claimed = _claim(batch)
         if not claimed:
-            _drain_after_leases()
-            return done
+            break
         # The lease is renewed while the pairs are rolled up, and lapses soon after a crash.
         with lease_kept(model=PendingRollup, token=token):
             for (provider_id, agent_id), generation in claimed.items():
@@ -87,7 +86,7 @@ def rollup_drain(*, batch: int = DRAIN_BATCH, lease_followup: bool = False) -> i
                 except OperationalError:
                     # The database is unreachable: the rest would fail too; their lease lapses soon.
                     logger.warning("the database failed while rolling up; the rest wait", exc_info=True)
-                    return done
+                    return done  # no follow-up: it would fail the same way; the beat drain retries
                 except Exception:
                     # A bug or bad data: tried again after a while; the other pairs go on.
                     logger.exception("roll-up of provider %s, agent %s failed", provider_id, agent_id)
@@ -96,7 +95,10 @@ def rollup_drain(*, batch: int = DRAIN_BATCH, lease_followup: bool = False) -> i
                             provider_id=provider_id, agent_id=agent_id, claim=token
                         ).update(claimed_until=timezone.now() + timedelta(seconds=FAILED_RETRY_SECONDS))
         if len(claimed) < batch:
-            return done
+            break
+    # Pairs still leased by others (a dead worker's) need a drain once the lease lapses.
+    _drain_after_leases()
+    return done
 
 
 def _drain_after_leases() -> None:
