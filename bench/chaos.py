@@ -28,7 +28,9 @@ checking process with Django set up answers, from the database alone:
   - lost: acknowledged summaries with no stored row; duplicated: sequence numbers stored twice;
   - stale: agents whose stored latest score differs from a fresh computation over the stored inputs;
   - lag: per summary, from its arrival to the first stored score whose newest input is that recent
-    (p50/p99/max, overall and per fault window);
+    (p50/p99/max, overall and per fault window); a summary whose window was already superseded when it
+    arrived (a newer window of the same provider and agent stored first) is never part of a score and
+    is counted apart (superseded_on_arrival), with the slowest summaries listed (worst_lags);
   - every non-2xx answer's body is RFC 9457 problem details (application/problem+json, status, title).
 Per fault: the write outage (from the fault to the end of the last failed attempt it caused), and for
 the web worker kill, how the load spreads over the two granian workers afterwards (CPU seconds each),
@@ -441,13 +443,47 @@ def _is_problem(content_type: str, content: bytes, status: int) -> bool:
 
 # --- the checks (a child process with Django set up on the private database) ---------------------------
 
+# Per summary: its arrival, its lag, and whether its window was superseded on arrival (a newer window
+# of the same provider and agent was stored before it, e.g. by a request that overtook a retried one).
+# Such a summary is never part of a score (a score takes each provider's newest window), so "the
+# first score whose newest input is that recent" only comes with the agent's next summary: it is
+# counted apart, not as lag.
 LAG_SQL = """
 SELECT s.total_checks - 100, EXTRACT(EPOCH FROM s.received_at), EXTRACT(EPOCH FROM (
     SELECT min(t.computed_at) FROM registry_trustscore t
     WHERE t.agent_id = s.agent_id AND t.newest_input_at >= s.received_at
-) - s.received_at)
+) - s.received_at),
+EXISTS (
+    SELECT 1 FROM registry_verificationsummary n
+    WHERE n.agent_id = s.agent_id AND n.provider_id = s.provider_id
+    AND n.window_end > s.window_end AND n.received_at <= s.received_at
+)
 FROM registry_verificationsummary s
 WHERE s.total_checks >= 100
+"""
+
+# The slowest summaries, to tell a late drain from a summary whose window was already superseded when
+# it arrived (a newer window of the same provider and agent stored before it: the score never uses it).
+WORST_LAGS_SQL = """
+WITH lag AS (
+    SELECT s.id, s.agent_id, s.provider_id, s.window_end, s.received_at, s.total_checks - 100 AS seq,
+        EXTRACT(EPOCH FROM (
+            SELECT min(t.computed_at) FROM registry_trustscore t
+            WHERE t.agent_id = s.agent_id AND t.newest_input_at >= s.received_at
+        ) - s.received_at) AS lag,
+        EXISTS (
+            SELECT 1 FROM registry_verificationsummary n
+            WHERE n.agent_id = s.agent_id AND n.provider_id = s.provider_id
+            AND n.window_end > s.window_end AND n.received_at <= s.received_at
+        ) AS superseded
+    FROM registry_verificationsummary s WHERE s.total_checks >= 100
+)
+SELECT seq, agent_id, EXTRACT(EPOCH FROM received_at), lag, superseded,
+    (SELECT array_agg(round(EXTRACT(EPOCH FROM t.computed_at - lag.received_at)::numeric, 2)
+        ORDER BY t.computed_at)
+     FROM registry_trustscore t WHERE t.agent_id = lag.agent_id AND t.computed_at >= lag.received_at
+     AND t.computed_at <= lag.received_at + make_interval(secs => coalesce(lag, 600) + 1))
+FROM lag ORDER BY lag DESC NULLS FIRST LIMIT 12
 """
 
 
@@ -494,8 +530,25 @@ def check(run_dir: Path) -> None:
     unscored = Agent.objects.filter(latest_score__isnull=True).count()
     with connection.cursor() as cursor:
         cursor.execute(LAG_SQL)
+        rows = cursor.fetchall()
         lags = [
-            (int(seq), float(at), None if lag is None else float(lag)) for seq, at, lag in cursor.fetchall()
+            (int(seq), float(at), None if lag is None else float(lag))
+            for seq, at, lag, old in rows
+            if not old
+        ]
+        superseded = sum(1 for *_, old in rows if old)
+        cursor.execute(WORST_LAGS_SQL)
+        worst = [
+            {
+                "seq": int(seq),
+                "agent_id": agent_id,
+                "received_at": float(at),
+                "lag_s": None if lag is None else round(float(lag), 2),
+                "superseded_on_arrival": superseded,
+                # Scores stored for the agent after the summary arrived (seconds after it).
+                "scores_after_s": [float(x) for x in (scores or [])][:40],
+            }
+            for seq, agent_id, at, lag, superseded, scores in cursor.fetchall()
         ]
     (run_dir / "check.json").write_text(
         json.dumps(
@@ -514,6 +567,8 @@ def check(run_dir: Path) -> None:
                 "unscored": unscored,
                 "pending_left": PendingRecompute.objects.count(),
                 "lags": lags,
+                "superseded_on_arrival": superseded,
+                "worst_lags": worst,
             }
         )
     )
@@ -670,7 +725,7 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
         # The queue drains: marked agents are recomputed by the queued drains, claims a killed worker
         # held come back when their lease expires, and the beat drain sweeps what no task was queued for.
         drain_limit = (
-            float(env.get("SCORE_RECOMPUTE_LEASE_SECONDS", "120"))
+            float(env.get("SCORE_RECOMPUTE_LEASE_SECONDS", "5"))
             + float(env.get("DRAIN_INTERVAL_SECONDS", "60"))
             + 60
         )
@@ -764,6 +819,8 @@ def summarise(
     pending: int | None,
 ) -> dict[str, Any]:
     lags = checked.pop("lags")
+    for worst in checked.get("worst_lags", []):
+        worst["received_at"] = round(worst["received_at"] - load.started, 2)  # seconds into the load
     load_lags = [lag for _, _, lag in lags if lag is not None]
     never = sum(1 for _, _, lag in lags if lag is None)
     failed = [a for a in load.attempts if not 200 <= a.status < 300]

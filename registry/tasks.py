@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -13,9 +15,11 @@ from .models import Agent, Provider, TrustScore
 from .services.audit import provider_audit_refresh
 from .services.collector import TransientCollectError, provider_stats_collect
 from .services.outcomes import outcomes_rollup
-from .services.recompute import recompute_drain, recompute_mark, recompute_run
+from .services.recompute import SCHEDULING_ERRORS, recompute_drain, recompute_mark, recompute_run
 from .services.rescore import rescore_enqueue, rescore_jobs_resume
 from .services.rollups import rollup_drain
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -25,14 +29,15 @@ def recompute_trust_score(agent_id: int) -> str | None:
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def drain_recomputes() -> int:
+def drain_recomputes(lease_followup: bool = False) -> int:
     """Recompute every agent marked pending (queued after a burst, and on the beat as a safety net).
 
     It first resumes rescore jobs whose enqueue task was lost and settles their progress (at most every
-    rescore.PROGRESS_RECOUNT_SECONDS per job).
+    rescore.PROGRESS_RECOUNT_SECONDS per job). `lease_followup`: queued for when other drains' leases
+    lapse (their worker may be dead).
     """
     rescore_jobs_resume()
-    return recompute_drain()
+    return recompute_drain(lease_followup=lease_followup)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -43,9 +48,20 @@ def enqueue_rescore(job_id: int) -> int | None:
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def drain_rollups() -> int:
+def drain_rollups(lease_followup: bool = False) -> int:
     """Roll up every (provider, agent) pair marked pending (after outcomes, and on the beat)."""
-    return rollup_drain()
+    return rollup_drain(lease_followup=lease_followup)
+
+
+@worker_ready.connect
+def drain_on_worker_start(**_: Any) -> None:
+    """A worker that starts (or restarts after a crash) drains at once, and again when the leases of
+    a dead predecessor lapse (the drain queues that itself); not left to the beat."""
+    for task in (drain_recomputes, drain_rollups):
+        try:
+            task.apply_async(retry=False)
+        except SCHEDULING_ERRORS:
+            logger.warning("could not queue %s at worker start; the beat will", task.name, exc_info=True)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

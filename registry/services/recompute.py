@@ -13,16 +13,21 @@ How each step keeps it:
   announces. Agents are marked in ascending id order, so two writers marking overlapping agents
   lock them in the same order and cannot deadlock.
 * **Claiming.** A drain claims up to a batch of unclaimed rows (or rows whose lease expired) with
-  ``FOR UPDATE SKIP LOCKED`` and commits ``claim``/``claimed_until`` plus the generation it saw.
-  Nothing is deleted here: a worker killed after the claim leaves the rows behind, and once
-  ``claimed_until`` passes (SCORE_RECOMPUTE_LEASE_SECONDS) the next drain claims them again.
+  ``FOR UPDATE SKIP LOCKED`` and commits ``claim`` (a fresh token per batch) and ``claimed_until``;
+  it remembers the generation it saw. Nothing is deleted here: a worker killed after the claim
+  leaves the rows behind, and once ``claimed_until`` passes (SCORE_RECOMPUTE_LEASE_SECONDS, a few
+  seconds, renewed from a thread while the batch is worked on: see leases.py) the next drain claims
+  them again. A drain that finds nothing to claim but leases held by others queues one drain for
+  when the earliest lapses, and a worker queues a drain when it starts, so a dead worker's rows
+  are not left to the beat.
 * **Settling.** The drain computes the scores and, in one transaction, locks the agents and then
-  its rows (in agent id order, waiting for any writer that is bumping one), keeps only the rows it still holds
-  (a lease that expired and was taken by another drain is left to that drain, and the score it
-  computed is discarded), stores the new scores, and deletes a row only if its generation is still
-  the one claimed. A row whose generation moved announces an input this computation may not have
-  seen: its claim is released and it is recomputed (by this drain's next batch, or the next drain).
-  An input committed after the settle inserts a new row, because the old one is gone.
+  its rows (in agent id order, waiting for any writer that is bumping one), keeps only the rows it
+  still holds (the token fences: a lease that lapsed and was taken by another drain is left to
+  that drain, and the score computed here is discarded, so a short lease costs at most repeated
+  work), stores the new scores, and deletes a row only if its generation is still the one
+  claimed. A row whose generation moved announces an input this computation may not have seen:
+  its claim is released and it is recomputed (by this drain's next batch, or the next drain). An
+  input committed after the settle inserts a new row, because the old one is gone.
 
 A computation therefore never removes a mark it did not account for, and a mark outlives every
 failure between claim and settle. Scheduling a drain task is only a way to make it happen sooner:
@@ -32,6 +37,7 @@ that created it still succeeds.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import time
@@ -46,11 +52,12 @@ import psycopg
 import redis.exceptions
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import DatabaseError, OperationalError, connection, models, transaction
+from django.db.models import Min, Q
 from django.utils import timezone
 
 from ..models import Agent, PendingRecompute, RecomputeRun, TrustScore
+from .leases import lease_kept, lease_until
 from .scoring import trust_score_compute, trust_scores_prepare, trust_scores_store
 
 logger = logging.getLogger(__name__)
@@ -58,6 +65,12 @@ logger = logging.getLogger(__name__)
 # While this cache key exists a drain is queued; requests in the meantime only mark agents.
 DRAIN_FLAG = "registry:recompute-drain-queued"
 DRAIN_BATCH = 200
+# While this cache key exists a drain is queued for when the earliest lease held by others lapses.
+LEASE_FLAG = "registry:recompute-lease-drain-queued"
+# How long after a lease lapses that drain runs (clock steps between the worker and the database).
+LEASE_SLACK_SECONDS = 0.5
+# A claim whose computation failed (a bug, not a crash) is kept this long before it is tried again.
+FAILED_RETRY_SECONDS = 60.0
 
 # What a down or restarting broker/cache raises from the after-commit scheduling; the marks are
 # already committed, so these are logged and the beat drain picks the agents up.
@@ -128,6 +141,39 @@ def drain_queue_once(*, task: Any, flag: str, what: str) -> None:
         logger.warning("could not queue a %s drain; the beat drain will pick it up", what, exc_info=True)
 
 
+def drain_after_leases(*, model: type[models.Model], task: Any, flag: str, what: str) -> None:
+    """Queue `task` for when the earliest lease on `model`'s rows lapses, unless one is queued.
+
+    Called by a drain that found nothing to claim but rows leased by others: if their holder is
+    dead (a killed worker), nothing else would come for them until the beat drain. If the holder is
+    alive, it renews or settles them and the extra drain finds nothing.
+    """
+    if task.app.conf.task_always_eager:
+        return  # an eager task cannot wait for the lease: it would run now, and again, in a loop
+    try:
+        leased = model._default_manager.filter(claimed_until__isnull=False)
+        nearest = leased.aggregate(at=Min("claimed_until"))["at"]
+    except DatabaseError:
+        logger.warning("could not read the %s leases; the beat drain will", what, exc_info=True)
+        return
+    if nearest is None:
+        return
+    countdown = max(0.0, (nearest - timezone.now()).total_seconds()) + LEASE_SLACK_SECONDS
+    try:
+        # One such drain at a time: it clears the flag when it starts (lease_followup), so while
+        # leases are held there is at most one of these per lease, however many drains end.
+        if cache.add(flag, 1, timeout=math.ceil(countdown) + 2):
+            task.apply_async(kwargs={"lease_followup": True}, countdown=countdown, retry=False)
+    except SCHEDULING_ERRORS:
+        logger.warning("could not queue a %s drain after a lease", what, exc_info=True)
+
+
+def _drain_after_leases() -> None:
+    from ..tasks import drain_recomputes
+
+    drain_after_leases(model=PendingRecompute, task=drain_recomputes, flag=LEASE_FLAG, what="recompute")
+
+
 # --- draining --------------------------------------------------------------------------------------
 
 
@@ -154,7 +200,7 @@ def recompute_claim(*, batch: int = DRAIN_BATCH) -> Claim:
         )
         if rows:
             PendingRecompute.objects.filter(agent_id__in=[agent_id for agent_id, _ in rows]).update(
-                claim=token, claimed_until=now + timedelta(seconds=settings.SCORE_RECOMPUTE_LEASE_SECONDS)
+                claim=token, claimed_until=lease_until()
             )
     return Claim(token=token, generations=dict(rows))
 
@@ -248,15 +294,18 @@ def _runs_record(*, runs: list[tuple[int, bool]], started: datetime, finished: d
         )
 
 
-def recompute_drain(*, batch: int = DRAIN_BATCH, budget_seconds: float | None = None) -> int:
+def recompute_drain(
+    *, batch: int = DRAIN_BATCH, budget_seconds: float | None = None, lease_followup: bool = False
+) -> int:
     """Claim and settle batches until none is left (or the time budget is spent); returns agents settled.
 
-    Claims skip locked and leased rows, so several workers can drain side by side.
+    Claims skip locked and leased rows, so several workers can drain side by side. `lease_followup`:
+    this is the drain queued for when others' leases lapse (see drain_after_leases).
     """
     budget = settings.SCORE_RECOMPUTE_DRAIN_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     try:
         # Cleared first, so anything that lands while this runs queues exactly one more drain.
-        cache.delete(DRAIN_FLAG)
+        cache.delete_many([DRAIN_FLAG, LEASE_FLAG] if lease_followup else [DRAIN_FLAG])
     except SCHEDULING_ERRORS:
         logger.warning("could not clear the drain flag", exc_info=True)
     deadline = time.monotonic() + budget
@@ -264,24 +313,30 @@ def recompute_drain(*, batch: int = DRAIN_BATCH, budget_seconds: float | None = 
     while True:
         claim = recompute_claim(batch=batch)
         if not claim.generations:
-            return done
-        try:
-            settled, _ = recompute_settle(claim=claim)
-        except Exception:
-            logger.exception(
-                "recompute of %d agents together failed; trying them one by one", len(claim.generations)
-            )
-            settled = _settle_one_by_one(claim)
-            if settled == 0:
-                # The rows stay claimed until the lease expires: retrying them now would loop.
-                return done
+            break
+        # The lease is renewed while this claim is worked on, and lapses soon after a crash.
+        with lease_kept(model=PendingRecompute, token=claim.token):
+            try:
+                settled, _ = recompute_settle(claim=claim)
+            except Exception:
+                logger.exception(
+                    "recompute of %d agents together failed; trying them one by one", len(claim.generations)
+                )
+                settled = _settle_one_by_one(claim)
+                if settled == 0:
+                    # The rows stay claimed until the lease expires: retrying them now would loop.
+                    break
         done += settled
         if len(claim.generations) < batch:
-            return done
+            break
         if time.monotonic() > deadline:
             # Hand over to a fresh task rather than hold one worker forever under a steady ingest.
             _ensure_drain()
             return done
+    # Rows still leased by others (a dead worker's, or this drain's after a failure) need a drain
+    # once the lease lapses; nothing else may come for them on a quiet system but the beat.
+    _drain_after_leases()
+    return done
 
 
 def _settle_one_by_one(claim: Claim) -> int:
@@ -289,9 +344,19 @@ def _settle_one_by_one(claim: Claim) -> int:
     for agent_id, generation in claim.generations.items():
         try:
             done, _ = recompute_settle(claim=Claim(token=claim.token, generations={agent_id: generation}))
+        except OperationalError:
+            # The database is unreachable or restarting: the other agents would fail the same way.
+            # Their lease lapses in a few seconds and a later drain takes them.
+            logger.warning("the database failed while recomputing agent %s; the rest wait", agent_id)
+            return settled
         except Exception:
-            # One agent's failure must not starve the others; its lease brings it back later.
+            # One agent's failure (a bug, bad data) must not starve the others; it is tried again
+            # after a while rather than at every drain once its short lease lapses.
             logger.exception("recompute of agent %s failed; it stays pending", agent_id)
+            with contextlib.suppress(DatabaseError):
+                PendingRecompute.objects.filter(agent_id=agent_id, claim=claim.token).update(
+                    claimed_until=timezone.now() + timedelta(seconds=FAILED_RETRY_SECONDS)
+                )
             continue
         settled += done
     return settled

@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
+from django.utils import timezone
 from registry_support import summary_body
 
 from registry.models import Agent, PendingRecompute, Provider
 from registry.services.agents import agent_register
+from registry.services.leases import lease_kept, lease_renew
 from registry.services.recompute import recompute_claim, recompute_drain, recompute_mark, recompute_settle
 from registry.services.summaries import summaries_ingest
 
@@ -268,3 +270,100 @@ def test_it_settles_while_a_writer_updates_the_agent_then_marks_it(
     assert recompute_drain() == 1
     assert not PendingRecompute.objects.exists()
     assert scored_summary_ids(agent) == {"race-verifier": newest_summary_id(agent)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_keeps_the_lease_of_a_claim_worked_on_longer_than_the_lease(
+    scored_agent: tuple[Agent, Provider], settings: Any
+) -> None:
+    agent, provider = scored_agent
+    settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.3
+    summaries_ingest(
+        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
+    )
+    slow = recompute_claim()
+    assert set(slow.generations) == {agent.pk}
+    with lease_kept(model=PendingRecompute, token=slow.token):
+        # Several leases long: the renewals keep the claim, so no other drain takes the agent.
+        for _ in range(4):
+            time.sleep(0.3)
+            assert recompute_claim().generations == {}
+        assert recompute_settle(claim=slow) == (1, 0)
+    assert not PendingRecompute.objects.exists()
+    assert scored_summary_ids(agent) == {"race-verifier": newest_summary_id(agent)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_lets_the_lease_lapse_once_the_claim_is_no_longer_worked_on(
+    scored_agent: tuple[Agent, Provider], settings: Any
+) -> None:
+    agent, provider = scored_agent
+    settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.3
+    summaries_ingest(
+        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
+    )
+    dead = recompute_claim()
+    with lease_kept(model=PendingRecompute, token=dead.token):
+        time.sleep(0.5)
+        assert recompute_claim().generations == {}
+    # The holder stopped (as a killed worker's thread does): the next claim after a lease gets it.
+    time.sleep(0.4)
+    assert set(recompute_claim().generations) == {agent.pk}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_renews_no_row_a_writer_holds_locked(scored_agent: tuple[Agent, Provider], settings: Any) -> None:
+    agent, provider = scored_agent
+    settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.3
+    summaries_ingest(
+        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
+    )
+    claim = recompute_claim()
+    locked, release = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        with transaction.atomic():
+            recompute_mark(agent_ids=[agent.pk])  # holds the row lock until it commits
+            locked.set()
+            release.wait(10)
+
+    held = InThread(writer)
+    assert locked.wait(10)
+    # The renewal skips the locked row instead of waiting (it could otherwise deadlock a writer).
+    assert lease_renew(model=PendingRecompute, token=claim.token) == 0
+    release.set()
+    held.join()
+    assert lease_renew(model=PendingRecompute, token=claim.token) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_holds_back_an_agent_whose_computation_fails_and_scores_the_others(
+    scored_agent: tuple[Agent, Provider], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from registry.services import recompute
+
+    agent, provider = scored_agent
+    poison = agent_register(subject_id="poison", registry="hcs-10")
+    summaries_ingest(
+        provider=provider,
+        bodies=[
+            summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40),
+            summary_body("poison", updatedAt="2026-11-02T00:00:00Z", totalChecks=41),
+        ],
+    )
+    prepare = recompute.trust_scores_prepare
+
+    def failing_for_poison(*, agents: list[Agent], now: Any) -> Any:
+        if any(candidate.pk == poison.pk for candidate in agents):
+            raise ValueError("a bug in the scoring of this agent")
+        return prepare(agents=agents, now=now)
+
+    monkeypatch.setattr(recompute, "trust_scores_prepare", failing_for_poison)
+    assert recompute_drain() == 1  # the batch fails, then the agents one by one: racer is scored
+    assert scored_summary_ids(agent) == {"race-verifier": newest_summary_id(agent)}
+    held = PendingRecompute.objects.get()
+    assert held.agent_id == poison.pk
+    # Not retried at every drain once the short lease lapses, but after FAILED_RETRY_SECONDS.
+    assert held.claimed_until is not None
+    assert (held.claimed_until - timezone.now()).total_seconds() > recompute.FAILED_RETRY_SECONDS / 2
+    assert recompute_drain() == 0
