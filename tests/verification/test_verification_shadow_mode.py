@@ -96,9 +96,9 @@ def test_it_answers_emit_for_a_run_with_the_gates_verdict_under_shadow(
     report = response.json()
     assert report["action"] == "emit" and report["shadow"]["action"] in ("block", "revise")
     assert report["shadow"]["would"] == report["shadow"]["action"]
-    assert report["hallucination_detected"] is True  # measurements are not shadowed, decisions are
+    assert report["hallucinationDetected"] is True  # measurements are not shadowed, decisions are
     assert (response["x-vsr-action"], response["x-vsr-shadow-would"]) == ("emit", report["shadow"]["would"])
-    stored = RunVerification.objects.get(run_id=report["run_id"])
+    stored = RunVerification.objects.get(run_id=report["runId"])
     assert stored.shadow is True and stored.action == report["shadow"]["action"]
     # The agent's output was observed all the same: shadow mode is no way to keep it out of the score.
     verdicts = CheckOutcome.objects.filter(provider__slug=ENGINE_SLUG, agent__subject_id="shadow-agent")
@@ -120,7 +120,7 @@ def test_it_accepts_a_tool_result_it_would_have_blocked_and_counts_it(operator: 
     ).json()["results"]
     assert [r["verdict"] for r in results] == ["accept", "accept"]
     assert [r["shadow"]["would"] for r in results] == ["pass", "block"]
-    assert results[1]["shadow"]["is_hallucinated"] is True and results[1]["is_hallucinated"] is False
+    assert results[1]["shadow"]["isHallucinated"] is True and results[1]["isHallucinated"] is False
     stored = ToolVerification.objects.get(public_id=results[1]["id"])
     assert (stored.verdict, stored.shadow) == ("block", True)
     assert _counters(operator)["endpoints"]["tool-call"] == {"checks": 2, "wouldBlock": 1, "wouldWarn": 0}
