@@ -233,6 +233,21 @@ class _Matcher:
                     return "days between two evidence dates"
         return ""
 
+    def clock_duration(self, m: Mention) -> str:
+        """``m`` ("1:30", no am/pm) read as hours and minutes: the time between two times of the run.
+
+        A length of time is often written like a clock time ("Give me the result as HH:MM", "the flight
+        takes 2:45"); when no clock time of the evidence is ``m``, the duration between two of its dated
+        times may be.
+        """
+        assert m.time is not None
+        minutes = float(m.time[0] * 60 + m.time[1])
+        if not minutes:
+            return ""
+        probe = Mention("quantity", m.start, m.end, m.text, value=minutes, unit="min")
+        how = self._duration(probe, self.ev.datetimes)
+        return f"a duration written as hours:minutes ({how})" if how else ""
+
     # other kinds ------------------------------------------------------------------------------------
     def date(self, m: Mention) -> tuple[str, list[Fact], str]:
         assert m.date is not None
@@ -388,8 +403,13 @@ def ground_answer(
     max_claims: int | None = None,
     max_comparisons: int | None = None,
     answer_path: str = "answer",
+    question: str = "",
 ) -> list[Finding]:
     """Label the checkable values of ``answer`` against ``ev``.
+
+    ``question`` is the user's request the answer replies to: when it asks for an aggregate (a total, a
+    sum, an estimate of a cost), a bare number the rules cannot derive is taken as that computation, not
+    flagged (see ``_bare_unsupported``).
 
     ``max_claims`` caps the answer's checkable values and ``max_comparisons`` those values times the
     evidence facts (RunTooLargeError naming ``answer_path``, before any matching); ``budget`` is checked
@@ -425,12 +445,15 @@ def ground_answer(
 
     # Pass 1: values on their own.
     deferred: list[Mention] = []
+    markers = _list_markers(answer)
     for m in mentions:
         budget.check("matching the answer's values against the evidence")
         sent = sentence_of(m.start)
         if m.kind in ("money", "percent", "quantity", "number", "count", "year"):
             if (m.kind == "count" and m.extra.get("word") in ("first", "second")) or m.value is None:
                 continue
+            if m.kind == "number" and m.start in markers:
+                continue  # "1. ... 2. ...": the numbers of a list's items, not values
             label, facts, why, derived = matcher.number(m)
             findings.append(Finding(m, label, sent, facts, why, derived))
         elif m.kind == "score":
@@ -488,10 +511,22 @@ def ground_answer(
         how = matcher.derived(f.mention, operands, facts)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
+    for f in findings:
+        if (
+            f.label == "CONTRADICTED"
+            and f.mention.kind == "time"
+            and _CLOCK_DURATION.fullmatch(f.mention.text)
+        ):
+            budget.check("reasoning about the answer's unsupported values")
+            how = matcher.clock_duration(f.mention)
+            if how:
+                f.label, f.reason, f.derived = "SUPPORTED", how, True
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
+    if _AGGREGATE_REQUEST.search(lower(question)):
+        findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
@@ -507,6 +542,91 @@ def ground_answer(
 
 
 _RIVAL_CITES = 3
+
+# "1:30", "12:05": hours and minutes with no am/pm and no seconds, which may be a clock time or a duration.
+_CLOCK_DURATION = re.compile(r"\d{1,2}:[0-5]\d")
+# "1." / "2)" followed by white space or the end: the number of a list item (list_markers decides).
+_MARKER = re.compile(r"(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)")
+
+
+def _list_markers(answer: str) -> set[int]:
+    r"""The start positions of the numbers that number a list's items ("1. Paris 2. Oslo", "1) ... 2) ...").
+
+    A marker opens its line (after white space or markup), or is the next number after a marker already
+    read ("1. 3 2." numbers two items, the first of which says "3"): a list counts up from 1 or from the
+    line's own number.
+
+    >>> sorted(_list_markers("1. 3 2."))
+    [0, 5]
+    >>> sorted(_list_markers("Steps:\n1. Open it.\n2. Close it."))
+    [7, 19]
+    >>> sorted(_list_markers("It is rated 4. Yes."))
+    []
+    """
+    if "." not in answer and ")" not in answer:
+        return set()
+    out: set[int] = set()
+    last = 0
+    for m in _MARKER.finditer(answer):
+        n = int(m.group(1))
+        line_start = answer.rfind("\n", 0, m.start()) + 1
+        opens_line = not answer[line_start : m.start()].strip(_MARKUP_CHARS)
+        if (opens_line and (n == 1 or n == last + 1 or not out)) or (last and n == last + 1):
+            out.add(m.start())
+            last = n
+    return out
+
+
+_MARKUP_CHARS = "#*_>-+• \t"
+
+
+# A request for a computed aggregate: a total, a sum, an estimate, a cost over a period or a whole trip.
+_AGGREGATE_REQUEST = re.compile(
+    r"\b(?:total|totals|sum|estimate|estimated|altogether|combined|in all|add up|adds up|aggregate|"
+    r"expense|expenses|cost for|cost of the|overall cost|overall price)\b"
+)
+
+
+def _bare_unsupported(f: Finding) -> bool:
+    """Whether ``f`` is a bare number (no unit, currency, counted noun or hedge) that nothing in the run
+    speaks to. Asked for a total or an estimate, an agent answers with the result of several steps of
+    arithmetic over the results and the request's own quantities ("3 days", "2 meals a day"), which the
+    rules (one step) do not follow; a bare number there is that computation, not a value a reader could
+    look up (issue 14: sums and totals the agent computed are not false claims). It is still flagged when
+    comparable evidence says otherwise (contradicted, as any value), and with a unit, a currency or a noun
+    ("$690", "690 euros") it is a specific value and stays a claim when unsupported.
+    """
+    m = f.mention
+    return (
+        f.label == "UNSUPPORTED"
+        and m.kind == "number"
+        and not m.noun
+        and not m.unit
+        and not m.currency
+        and not m.hedge
+    )
+
+
+def _computed_total(
+    f: Finding, findings: list[Finding], sentences: list[tuple[int, int]], ev: Evidence
+) -> bool:
+    """Whether ``f`` is a bare number (``_bare_unsupported``) that may be the total asked for: when the
+    results tell which values belong to the items the answer talks about (records of a JSON list), it must
+    be larger than every one of them, since a total adds up or multiplies them (a changed rating or price
+    of one item, "5.8" for 4.8, is not and stays flagged); when they do not (free text), any bare number."""
+    if not _bare_unsupported(f) or f.mention.value is None:
+        return False
+    known = any(
+        x.record is not None and x.list_path is not None
+        for g in findings
+        if g.label == "SUPPORTED"
+        for x in g.facts
+    )
+    if not known:
+        return True
+    values = [x.value for x in _context_facts(findings, f, sentences, ev) if x.kind == "number"]
+    return not values or abs(f.mention.value) > max(abs(v) for v in values)
+
 
 # A short code in capitals ("CDG", "LHR", "NYSE", "B2"): what a tool returns for a place, a carrier, a market.
 _CODE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
