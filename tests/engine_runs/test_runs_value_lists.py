@@ -135,3 +135,32 @@ def test_it_still_flags_a_changed_value_of_an_item_when_a_total_was_asked_for():
     # The inn's nightly price told wrong: smaller than the values of the items, so it is no total.
     run = _run("Three nights in Ghent with meals: what in total?", TRIP, "Lindenhof at 58, De Kade")
     assert ("58", "UNSUPPORTED") in _flagged(verify_run(run))
+
+
+CHORES = [("list_reminders", {}, {"reminders": [{"text": "defrost the freezer", "due": "2031-03-02"}]})]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "You have a reminder to clean the gutters on March 2.",
+        'Your only reminder is "Clean the gutters".',
+    ],
+)
+def test_it_flags_a_task_text_or_quoted_title_that_appears_nowhere(answer):
+    run = _run("What is on my list?", CHORES, answer)
+    assert [label for _, label in _flagged(verify_run(run))] in (["UNSUPPORTED"], ["CONTRADICTED"])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "You have a reminder to defrost the freezer on March 2.",
+        "You have a reminder to defrost your freezr on March 2.",
+        'Your only reminder is "Defrost the freezer".',
+        "I'll remind you to do it on March 2.",
+    ],
+)
+def test_it_grounds_a_task_text_the_results_give_even_retold(answer):
+    run = _run("What is on my list?", CHORES, answer)
+    assert _flagged(verify_run(run)) == []

@@ -525,6 +525,7 @@ def ground_answer(
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
+    findings = _check_titles(answer, findings, matcher, sentence_of)
     if _AGGREGATE_REQUEST.search(lower(question)):
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings)
@@ -536,12 +537,83 @@ def ground_answer(
             ]
             if len(others) >= 2:
                 f.label = "CONTRADICTED"
-    _cite_rivals(findings, ev)
+    _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
 
 
 _RIVAL_CITES = 3
+
+# A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a
+# reminder to water the plants", "remind you to call Amy"), up to a word that starts its time or place.
+_QUOTED = re.compile(r'"([^"\n]{3,80})"|“([^”\n]{3,80})”')
+_TASK_TEXT = re.compile(
+    r"\b(?:reminders?|remind (?:you|me)|tasks?|to-dos?)\s+to\s+"
+    r"([a-z][^.,;:!?()\n]{2,80}?)(?=\s+(?:at|on|by|for|due|and|with|from|before|after|tomorrow|today|tonight|"
+    r"this|next|every|in|until)\b|[.,;:!?()\n]|$)"
+)
+
+
+def _titles(answer: str) -> list[tuple[int, int]]:
+    """The spans of the titles and task texts of ``answer`` (``_QUOTED``, ``_TASK_TEXT``).
+
+    >>> a = 'I set a reminder to water the plants at 9 and an email titled "Weekend plans".'
+    >>> [a[x:y] for x, y in _titles(a)]
+    ['Weekend plans', 'water the plants']
+    """
+    out: list[tuple[int, int]] = []
+    if '"' in answer or "“" in answer:
+        for m in _QUOTED.finditer(answer):
+            g = 1 if m.group(1) is not None else 2
+            out.append((m.start(g), m.end(g)))
+    low = lower(answer)
+    if len(low) == len(answer) and ("remind" in low or "task" in low or "to-do" in low):
+        for m in _TASK_TEXT.finditer(low):
+            out.append((m.start(1), m.start(1) + len(m.group(1).rstrip())))
+    return out
+
+
+def _check_titles(answer: str, findings: list[Finding], matcher: _Matcher, sentence_of: Any) -> list[Finding]:
+    """Check the titles and task texts of the answer as names of things the tools return (issue 14: a
+    reminder's text, an email's subject, an event's title are values of the results, even in lower case).
+
+    A title most of whose words appear in the run (in any order, spelling variants allowed, as for names)
+    is grounded and adds no claim: people retell a task with a typo or a word of their own ("pay your rend"
+    for "pay rent"). One whose words are mostly nowhere in the run is unsupported, as a name that appears
+    nowhere, and replaces the names read inside it. Function words and words of one or two letters do not
+    count.
+    """
+    spans = _titles(answer)
+    if not spans:
+        return findings
+    added: list[Finding] = []
+    covered: list[tuple[int, int]] = []
+    for a, b in spans:
+        text = answer[a:b]
+        norm = normalize_text(text)
+        tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 2 and not t.isdigit()]
+        if not tokens or has_words(matcher.ev.haystack, norm):
+            continue
+        unknown = sum(1 for t in tokens if not matcher._token_known(t))
+        if 2 * unknown <= len(tokens):
+            continue  # most of its words are the run's: a retelling with a typo or a word changed
+        mention = Mention("entity", a, b, text, strong=True)
+        added.append(
+            Finding(mention, "UNSUPPORTED", sentence_of(a), [], "this title appears nowhere in the run")
+        )
+        covered.append((a, b))
+    if not added:
+        return findings
+    kept = [
+        f
+        for f in findings
+        if not (
+            f.mention.kind == "entity"
+            and any(a <= f.mention.start and f.mention.end <= b for a, b in covered)
+        )
+    ]
+    return kept + added
+
 
 # "1:30", "12:05": hours and minutes with no am/pm and no seconds, which may be a clock time or a duration.
 _CLOCK_DURATION = re.compile(r"\d{1,2}:[0-5]\d")
@@ -687,7 +759,7 @@ def _drop_code_expansions(answer: str, findings: list[Finding]) -> list[Finding]
     return out
 
 
-def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
+def _cite_rivals(findings: list[Finding], ev: Evidence, matcher: _Matcher | None = None) -> None:
     """Give every contradicted value that has no evidence of its own the evidence that says otherwise.
 
     A contradiction is flagged because comparable evidence states another value (another time, date,
@@ -701,6 +773,13 @@ def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
         m = f.mention
         if m.kind == "time":
             pool = ev.times
+        elif m.kind == "year" and not ev.dates:
+            # The years the run states as numbers (a founding year, a season).
+            pool = [
+                x
+                for x in ev.numbers
+                if x.unit == "year_of_date" or (x.unit is None and 1500 <= x.value <= 2100)
+            ]
         elif m.kind in ("date", "year"):
             pool = ev.dates
         elif m.kind == "id":
@@ -708,6 +787,16 @@ def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
             pool = [x for x in ev.strings if _shape(x.text) == shape]
         elif m.kind in _NUMERIC:
             pool = [x for x in ev.numbers if x.unit == m.unit and x.unit != "year_of_date"]
+            if not pool and m.noun:
+                # "5 events" against the events list, "3-star" against ``stars``: the counted noun's values.
+                nouns = _noun_key(m.noun)
+                pool = [x for n in nouns for x in ev.numbers_keyed(n)] + [
+                    x for x in ev.counts if x.key_tokens & nouns
+                ]
+            if not pool and m.unit and matcher is not None:
+                # "9 km" against figures in miles: the evidence of the same dimension.
+                units = set(matcher._units_like(m.unit))
+                pool = [x for x in ev.numbers if x.unit in units]
         elif m.kind == "entity":
             pool = ev.strings
         else:
@@ -717,7 +806,16 @@ def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
         }
         near = [x for x in pool if x.record is not None and x.record in records]
         if m.kind == "entity":
-            pool = near  # a swapped name: the strings of the item its sentence is about, or nothing
+            # A swapped name: the strings of the item its sentence is about; without items (free text), the
+            # evidence the rest of its sentence rests on, which names something else.
+            near = near or [
+                x
+                for g in findings
+                if g.sentence == f.sentence and g.label == "SUPPORTED" and g is not f
+                for x in g.facts
+                if x.kind == "string"
+            ]
+            pool = near
         f.facts = (near or list(pool))[:_RIVAL_CITES]
 
 
