@@ -27,7 +27,17 @@ from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
 from .lexicon import ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES
 from .mentions import Mention, extract_mentions
-from .numeric import SIGNED_UNITS, SortedValues, accepts, conversion, derive, interval
+from .numeric import (
+    SIGNED_UNITS,
+    SortedValues,
+    accepts,
+    conversion,
+    derive,
+    interval,
+    may_add,
+    may_multiply,
+    operand,
+)
 from .polarity import check_polarity
 from .records import MAX_OPERANDS, check_periods, check_records
 
@@ -173,14 +183,17 @@ class _Matcher:
             return "CONTRADICTED", [], "comparable evidence gives a different value", False
         return "UNSUPPORTED", [], "no evidence gives this value", False
 
-    def derived(self, m: Mention, operands: list[float], facts: list[Fact]) -> str:
-        """Arithmetic on ``operands`` (values of the items the sentence is about) that gives ``m``."""
+    def derived(
+        self, m: Mention, operands: list[float], facts: list[Fact], addends: list[float] | None = None
+    ) -> str:
+        """Arithmetic on ``operands`` (values of the items the sentence is about) that gives ``m``;
+        ``addends``, when given, are the operands that may be terms of a sum or difference."""
         assert m.value is not None
         if m.unit in ("min", "hour", "day", "s", "week", "year"):
             return self._duration(m, facts)
         if m.kind in ("count", "year") or (m.noun and m.kind == "number"):
             return ""
-        return derive(m, operands, percent=m.kind == "percent", physical=m.kind == "quantity")
+        return derive(m, operands, m.kind == "percent", m.kind == "quantity", addends)
 
     def _duration(self, m: Mention, facts: list[Fact]) -> str:
         """A duration between two times or dates of the items in context, or the period a key names."""
@@ -504,11 +517,20 @@ def ground_answer(
             continue
         budget.check("reasoning about the answer's unsupported values")
         facts = _context_facts(findings, f, sentences, ev)
-        operands = [x.value for x in facts if x.kind == "number" and _same_currency(f.mention, x)][
-            :MAX_OPERANDS
-        ]
-        operands += _earlier_supported(findings, f.mention.start)
-        how = matcher.derived(f.mention, operands, facts)
+        m = f.mention
+        pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
+        # Only values of a kind the stated value can come from: a temperature is no term of a difference
+        # that gives a wind speed, and a price is no sum of kilometres.
+        operands = [operand(m, x.value, x.unit) for x in pool if may_multiply(m, x.unit)][:MAX_OPERANDS]
+        addends = [operand(m, x.value, x.unit) for x in pool if may_add(m, x.unit)][:MAX_OPERANDS]
+        for g in _earlier_supported(findings, m.start):
+            unit = _unit_of(g)
+            value = operand(m, abs(g.value or 0.0), unit)
+            if may_multiply(m, unit):
+                operands.append(value)
+            if may_add(m, unit):
+                addends.append(value)
+        how = matcher.derived(m, operands, facts, addends)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     for f in findings:
@@ -844,18 +866,22 @@ def _check_work(
             )
 
 
-def _earlier_supported(findings: list[Finding], before: int) -> list[float]:
-    """The absolute values of the last MAX_OPERANDS supported findings that start before ``before``, in
-    order: read backwards and stopped once full (a forward scan of every finding was quadratic)."""
-    out: list[float] = []
+def _earlier_supported(findings: list[Finding], before: int) -> list[Mention]:
+    """The mentions of the last MAX_OPERANDS supported findings with a value that start before ``before``,
+    in order: read backwards and stopped once full (a forward scan of every finding was quadratic)."""
+    out: list[Mention] = []
     for g in reversed(findings):
         if len(out) >= MAX_OPERANDS:
             break
-        value = g.mention.value
-        if g.label == "SUPPORTED" and value and g.mention.start < before:
-            out.append(abs(value))
+        if g.label == "SUPPORTED" and g.mention.value and g.mention.start < before:
+            out.append(g.mention)
     out.reverse()
     return out
+
+
+def _unit_of(m: Mention) -> str | None:
+    """The unit a value of the answer is in, for arithmetic: its own, none for money and plain numbers."""
+    return m.unit if m.kind in ("quantity", "percent") else None
 
 
 def _same_currency(m: Mention, fact: Fact) -> bool:
