@@ -293,6 +293,9 @@ ENGINE_SHADOW_MODE = env_bool("ENGINE_SHADOW_MODE", False)
 # Bounded cost of one run verification (verify/run and the proxy), see docs/security.md: CPU seconds the
 # engine may spend (422 budget-exceeded after that), and size caps checked before the work (413).
 RUN_BUDGET_SECONDS = env_float("RUN_BUDGET_SECONDS", 2.0, minimum=0.01)
+# Which gate sets a run report's action: "score" (RUN_*_THRESHOLD on the overall score) or "calibrated" (the
+# thresholds fitted from data on the answer's hallucination probability, docs/run-verification.md).
+RUN_GATE = env_choice("RUN_GATE", "score", ["score", "calibrated"])
 RUN_MAX_ANSWER_CHARS = env_int("RUN_MAX_ANSWER_CHARS", 50_000, minimum=1)
 RUN_MAX_CONTEXT_CHARS = env_int("RUN_MAX_CONTEXT_CHARS", 2_000_000, minimum=1)
 RUN_MAX_CLAIMS = env_int("RUN_MAX_CLAIMS", 2_000, minimum=1)

@@ -2,14 +2,19 @@
 
 import itertools
 import json
+import tomllib
+from importlib import resources
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from verification.engine.eval.calibrate_runs import expected_calibration_error, pav
 from verification.engine.eval.groundedness import evaluate_groundedness
-from verification.engine.runs import verify_run
-from verification.engine.runs.calibration import Calibration, load_calibration
+from verification.engine.runs import RunVerifierConfig, ToolCallValidation, verify_run
+from verification.engine.runs.calibration import RESOURCE, Calibration, load_calibration
+from verification.engine.runs.gating import decide_calibrated
 
 points = st.lists(st.tuples(st.floats(0, 1, allow_nan=False), st.booleans()), min_size=1, max_size=60)
 
@@ -101,3 +106,50 @@ def test_it_reports_calibration_error_and_actions_when_evaluating(tmp_path):
     assert cal["auroc"]["response"] == 1.0
     assert cal["actions"]["emit"] == {"clean": 1}
     assert 0.0 <= cal["ece"]["response"] <= 1.0
+
+
+def test_it_puts_the_calibrated_probabilities_into_every_report():
+    cal = load_calibration()
+    report = verify_run(_run("It opens at 11:30 AM and entry is €12."))
+    data = report.to_dict()
+    expected = cal.of_report(report)
+    assert [c["probability"] for c in data["claims"]] == [round(p, 4) for p in expected["claims"]]
+    assert data["hallucination_probability"] == round(expected["response"], 4)
+    assert data["gate"] == "score"
+
+
+def test_it_gates_on_the_fitted_thresholds_when_asked_to():
+    cal = load_calibration()
+    config = RunVerifierConfig(gate="calibrated")
+    right = verify_run(_run("It opens at 9:30 AM and entry is €12."), config=config)
+    wrong = verify_run(_run("It opens at 11:30 AM and entry is €12."), config=config)
+    assert right.gate == wrong.gate == "calibrated"
+    assert right.action == "emit"
+    assert wrong.action == cal.action(wrong.hallucination_probability) != "emit"
+    assert wrong.revise_message
+
+
+def test_it_still_sends_back_a_calibrated_emit_after_a_rejected_call():
+    thresholds = {"revise": 0.5, "block": 0.95}
+    bad = ToolCallValidation("hours", {}, "invalid", ["x: bad"])
+    assert decide_calibrated(0.01, thresholds, [bad], []) == "revise"
+    assert decide_calibrated(0.01, thresholds, [], []) == "emit"
+
+
+def test_it_refuses_an_unknown_gate():
+    with pytest.raises(ValueError, match="gate"):
+        RunVerifierConfig(gate="vibes")
+
+
+def test_it_reads_the_shipped_calibration_as_package_data():
+    # importlib.resources finds the file the way a wheel install would (no source-tree path), and the
+    # build declares it as package data so the wheel has it.
+    resource = resources.files("verification.engine.runs").joinpath(RESOURCE)
+    assert resource.is_file()
+    assert Calibration.from_dict(json.loads(resource.read_text(encoding="utf-8"))) == load_calibration()
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert RESOURCE in pyproject["tool"]["setuptools"]["package-data"]["verification.engine.runs"]
+
+
+def test_it_loads_no_calibration_from_a_missing_file(tmp_path):
+    assert load_calibration(str(tmp_path / "none.json")) is None

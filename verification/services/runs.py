@@ -59,6 +59,7 @@ def run_config() -> RunVerifierConfig:
         emit_threshold=settings.RUN_EMIT_THRESHOLD,
         revise_threshold=settings.RUN_REVISE_THRESHOLD,
         block_threshold=settings.RUN_BLOCK_THRESHOLD,
+        gate=settings.RUN_GATE,
         probe_endpoint=settings.RUN_PROBE_ENDPOINT or None,
         probe_model=settings.RUN_PROBE_MODEL,
         probe_api_key=settings.RUN_PROBE_API_KEY or None,

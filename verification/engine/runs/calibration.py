@@ -22,12 +22,16 @@ import json
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_PATH", "Calibration", "claim_group", "load_calibration"]
+__all__ = ["DEFAULT_PATH", "RESOURCE", "Calibration", "claim_group", "load_calibration"]
 
-DEFAULT_PATH = Path(__file__).with_name("calibration.json")
+# The shipped parameters are package data (pyproject.toml, ``[tool.setuptools.package-data]``): read through
+# importlib.resources, so a wheel or any non-editable install finds them, not only a source tree.
+RESOURCE = "calibration.json"
+DEFAULT_PATH = Path(__file__).with_name(RESOURCE)
 
 _GROUPS = {
     "money": "number",
@@ -117,8 +121,14 @@ class Calibration:
 
 @lru_cache(maxsize=4)
 def load_calibration(path: str | None = None) -> Calibration | None:
-    """The calibration in ``path`` (default: the shipped ``calibration.json``), or None when there is none."""
-    file = Path(path) if path else DEFAULT_PATH
-    if not file.is_file():
+    """The calibration in ``path`` (default: the shipped ``calibration.json``, read as package data through
+    importlib.resources), or None when there is none."""
+    if path:
+        file = Path(path)
+        if not file.is_file():
+            return None
+        return Calibration.from_dict(json.loads(file.read_text(encoding="utf-8")))
+    resource = files(__package__ or "verification.engine.runs").joinpath(RESOURCE)
+    if not resource.is_file():
         return None
-    return Calibration.from_dict(json.loads(file.read_text(encoding="utf-8")))
+    return Calibration.from_dict(json.loads(resource.read_text(encoding="utf-8")))

@@ -24,6 +24,9 @@ class RunVerifierConfig:
     block_threshold: float = 0.4
     # "min" is the worst claim, as the spec recommends for high-stakes use; "mean" is the weighted mean.
     aggregate: str = "min"
+    # Which gate sets the action: "score" (the thresholds above on overall_score, seed 004) or "calibrated"
+    # (the thresholds fitted from data in calibration.json, on the answer's hallucination probability).
+    gate: str = "score"
     # Provenance of identifiers in tool arguments: values listed here never need a source in the run.
     allowlist: tuple[str, ...] = ()
     # Input bounds, so a hostile run cannot make verification slow.
@@ -54,6 +57,8 @@ class RunVerifierConfig:
                 "thresholds must satisfy 0 <= block <= revise <= emit <= 1, got "
                 f"block={self.block_threshold}, revise={self.revise_threshold}, emit={self.emit_threshold}"
             )
+        if self.gate not in ("score", "calibrated"):
+            raise ValueError(f"gate must be 'score' or 'calibrated', got {self.gate!r}")
         if self.aggregate not in ("min", "mean"):
             raise ValueError(f"aggregate must be 'min' or 'mean', got {self.aggregate!r}")
         if self.probe_count < 1:

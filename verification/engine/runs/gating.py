@@ -5,7 +5,14 @@ from __future__ import annotations
 from .config import RunVerifierConfig
 from .report import Claim, ConsistencyProbe, ToolCallValidation
 
-__all__ = ["REFUSAL_TEMPLATE", "aggregate_score", "decide_action", "refusal", "revise_message"]
+__all__ = [
+    "REFUSAL_TEMPLATE",
+    "aggregate_score",
+    "decide_action",
+    "decide_calibrated",
+    "refusal",
+    "revise_message",
+]
 
 REFUSAL_TEMPLATE = (
     "I can't give a reliable answer to this: parts of my draft were not supported by the information I "
@@ -59,6 +66,30 @@ def decide_action(
     if overall >= config.emit_threshold and not diverged and not rejected:
         return "emit"
     return "revise"
+
+
+def decide_calibrated(
+    probability: float,
+    thresholds: dict[str, float],
+    validations: list[ToolCallValidation],
+    probes: list[ConsistencyProbe],
+) -> str:
+    """The gate on the calibrated probability that the answer is hallucinated (``gate="calibrated"``):
+    block from ``thresholds["block"]``, revise from ``thresholds["revise"]`` (both fitted from data, see
+    calibration.json), and revise below it when a probe diverges or a tool call was rejected, as the
+    score gate does.
+
+    >>> t = {"revise": 0.5, "block": 0.95}
+    >>> [decide_calibrated(p, t, [], []) for p in (0.05, 0.6, 0.99)]
+    ['emit', 'revise', 'block']
+    """
+    if probability >= thresholds.get("block", 2.0):
+        return "block"
+    if probability >= thresholds.get("revise", 2.0):
+        return "revise"
+    diverged = any(p.agreement < 0.5 for p in probes if not p.error)
+    rejected = any(v.status in ("invalid", "unknown_tool") for v in validations)
+    return "revise" if diverged or rejected else "emit"
 
 
 def revise_message(claims: list[Claim], validations: list[ToolCallValidation]) -> str:

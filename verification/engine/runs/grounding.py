@@ -27,7 +27,17 @@ from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
 from .lexicon import ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES
 from .mentions import Mention, extract_mentions
-from .numeric import SIGNED_UNITS, SortedValues, accepts, conversion, derive, interval
+from .numeric import (
+    SIGNED_UNITS,
+    SortedValues,
+    accepts,
+    conversion,
+    derive,
+    interval,
+    may_add,
+    may_multiply,
+    operand,
+)
 from .polarity import check_polarity
 from .records import MAX_OPERANDS, check_periods, check_records
 
@@ -173,14 +183,17 @@ class _Matcher:
             return "CONTRADICTED", [], "comparable evidence gives a different value", False
         return "UNSUPPORTED", [], "no evidence gives this value", False
 
-    def derived(self, m: Mention, operands: list[float], facts: list[Fact]) -> str:
-        """Arithmetic on ``operands`` (values of the items the sentence is about) that gives ``m``."""
+    def derived(
+        self, m: Mention, operands: list[float], facts: list[Fact], addends: list[float] | None = None
+    ) -> str:
+        """Arithmetic on ``operands`` (values of the items the sentence is about) that gives ``m``;
+        ``addends``, when given, are the operands that may be terms of a sum or difference."""
         assert m.value is not None
         if m.unit in ("min", "hour", "day", "s", "week", "year"):
             return self._duration(m, facts)
         if m.kind in ("count", "year") or (m.noun and m.kind == "number"):
             return ""
-        return derive(m, operands, percent=m.kind == "percent", physical=m.kind == "quantity")
+        return derive(m, operands, m.kind == "percent", m.kind == "quantity", addends)
 
     def _duration(self, m: Mention, facts: list[Fact]) -> str:
         """A duration between two times or dates of the items in context, or the period a key names."""
@@ -232,6 +245,21 @@ class _Matcher:
                 if lo <= abs((_date(*y) - _date(*x)).days) * 1440.0 <= hi:
                     return "days between two evidence dates"
         return ""
+
+    def clock_duration(self, m: Mention) -> str:
+        """``m`` ("1:30", no am/pm) read as hours and minutes: the time between two times of the run.
+
+        A length of time is often written like a clock time ("Give me the result as HH:MM", "the flight
+        takes 2:45"); when no clock time of the evidence is ``m``, the duration between two of its dated
+        times may be.
+        """
+        assert m.time is not None
+        minutes = float(m.time[0] * 60 + m.time[1])
+        if not minutes:
+            return ""
+        probe = Mention("quantity", m.start, m.end, m.text, value=minutes, unit="min")
+        how = self._duration(probe, self.ev.datetimes)
+        return f"a duration written as hours:minutes ({how})" if how else ""
 
     # other kinds ------------------------------------------------------------------------------------
     def date(self, m: Mention) -> tuple[str, list[Fact], str]:
@@ -388,8 +416,13 @@ def ground_answer(
     max_claims: int | None = None,
     max_comparisons: int | None = None,
     answer_path: str = "answer",
+    question: str = "",
 ) -> list[Finding]:
     """Label the checkable values of ``answer`` against ``ev``.
+
+    ``question`` is the user's request the answer replies to: when it asks for an aggregate (a total, a
+    sum, an estimate of a cost), a bare number the rules cannot derive is taken as that computation, not
+    flagged (see ``_bare_unsupported``).
 
     ``max_claims`` caps the answer's checkable values and ``max_comparisons`` those values times the
     evidence facts (RunTooLargeError naming ``answer_path``, before any matching); ``budget`` is checked
@@ -425,12 +458,15 @@ def ground_answer(
 
     # Pass 1: values on their own.
     deferred: list[Mention] = []
+    markers = _list_markers(answer)
     for m in mentions:
         budget.check("matching the answer's values against the evidence")
         sent = sentence_of(m.start)
         if m.kind in ("money", "percent", "quantity", "number", "count", "year"):
             if (m.kind == "count" and m.extra.get("word") in ("first", "second")) or m.value is None:
                 continue
+            if m.kind == "number" and m.start in markers:
+                continue  # "1. ... 2. ...": the numbers of a list's items, not values
             label, facts, why, derived = matcher.number(m)
             findings.append(Finding(m, label, sent, facts, why, derived))
         elif m.kind == "score":
@@ -481,17 +517,39 @@ def ground_answer(
             continue
         budget.check("reasoning about the answer's unsupported values")
         facts = _context_facts(findings, f, sentences, ev)
-        operands = [x.value for x in facts if x.kind == "number" and _same_currency(f.mention, x)][
-            :MAX_OPERANDS
-        ]
-        operands += _earlier_supported(findings, f.mention.start)
-        how = matcher.derived(f.mention, operands, facts)
+        m = f.mention
+        pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
+        # Only values of a kind the stated value can come from: a temperature is no term of a difference
+        # that gives a wind speed, and a price is no sum of kilometres.
+        operands = [operand(m, x.value, x.unit) for x in pool if may_multiply(m, x.unit)][:MAX_OPERANDS]
+        addends = [operand(m, x.value, x.unit) for x in pool if may_add(m, x.unit)][:MAX_OPERANDS]
+        for g in _earlier_supported(findings, m.start):
+            unit = _unit_of(g)
+            value = operand(m, abs(g.value or 0.0), unit)
+            if may_multiply(m, unit):
+                operands.append(value)
+            if may_add(m, unit):
+                addends.append(value)
+        how = matcher.derived(m, operands, facts, addends)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
+    for f in findings:
+        if (
+            f.label == "CONTRADICTED"
+            and f.mention.kind == "time"
+            and _CLOCK_DURATION.fullmatch(f.mention.text)
+        ):
+            budget.check("reasoning about the answer's unsupported values")
+            how = matcher.clock_duration(f.mention)
+            if how:
+                f.label, f.reason, f.derived = "SUPPORTED", how, True
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
+    findings = _check_titles(answer, findings, matcher, sentence_of)
+    if _AGGREGATE_REQUEST.search(lower(question)):
+        findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
@@ -501,12 +559,168 @@ def ground_answer(
             ]
             if len(others) >= 2:
                 f.label = "CONTRADICTED"
-    _cite_rivals(findings, ev)
+    _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
 
 
 _RIVAL_CITES = 3
+
+# A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a
+# reminder to water the plants", "remind you to call Amy"), up to a word that starts its time or place.
+_QUOTED = re.compile(r'"([^"\n]{3,80})"|“([^”\n]{3,80})”')
+_TASK_TEXT = re.compile(
+    r"\b(?:reminders?|remind (?:you|me)|tasks?|to-dos?)\s+to\s+"
+    r"([a-z][^.,;:!?()\n]{2,80}?)(?=\s+(?:at|on|by|for|due|and|with|from|before|after|tomorrow|today|tonight|"
+    r"this|next|every|in|until)\b|[.,;:!?()\n]|$)"
+)
+
+
+def _titles(answer: str) -> list[tuple[int, int]]:
+    """The spans of the titles and task texts of ``answer`` (``_QUOTED``, ``_TASK_TEXT``).
+
+    >>> a = 'I set a reminder to water the plants at 9 and an email titled "Weekend plans".'
+    >>> [a[x:y] for x, y in _titles(a)]
+    ['Weekend plans', 'water the plants']
+    """
+    out: list[tuple[int, int]] = []
+    if '"' in answer or "“" in answer:
+        for m in _QUOTED.finditer(answer):
+            g = 1 if m.group(1) is not None else 2
+            out.append((m.start(g), m.end(g)))
+    low = lower(answer)
+    if len(low) == len(answer) and ("remind" in low or "task" in low or "to-do" in low):
+        for m in _TASK_TEXT.finditer(low):
+            out.append((m.start(1), m.start(1) + len(m.group(1).rstrip())))
+    return out
+
+
+def _check_titles(answer: str, findings: list[Finding], matcher: _Matcher, sentence_of: Any) -> list[Finding]:
+    """Check the titles and task texts of the answer as names of things the tools return (issue 14: a
+    reminder's text, an email's subject, an event's title are values of the results, even in lower case).
+
+    A title most of whose words appear in the run (in any order, spelling variants allowed, as for names)
+    is grounded and adds no claim: people retell a task with a typo or a word of their own ("pay your rend"
+    for "pay rent"). One whose words are mostly nowhere in the run is unsupported, as a name that appears
+    nowhere, and replaces the names read inside it. Function words and words of one or two letters do not
+    count.
+    """
+    spans = _titles(answer)
+    if not spans:
+        return findings
+    added: list[Finding] = []
+    covered: list[tuple[int, int]] = []
+    for a, b in spans:
+        text = answer[a:b]
+        norm = normalize_text(text)
+        tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 2 and not t.isdigit()]
+        if not tokens or has_words(matcher.ev.haystack, norm):
+            continue
+        unknown = sum(1 for t in tokens if not matcher._token_known(t))
+        if 2 * unknown <= len(tokens):
+            continue  # most of its words are the run's: a retelling with a typo or a word changed
+        mention = Mention("entity", a, b, text, strong=True)
+        added.append(
+            Finding(mention, "UNSUPPORTED", sentence_of(a), [], "this title appears nowhere in the run")
+        )
+        covered.append((a, b))
+    if not added:
+        return findings
+    kept = [
+        f
+        for f in findings
+        if not (
+            f.mention.kind == "entity"
+            and any(a <= f.mention.start and f.mention.end <= b for a, b in covered)
+        )
+    ]
+    return kept + added
+
+
+# "1:30", "12:05": hours and minutes with no am/pm and no seconds, which may be a clock time or a duration.
+_CLOCK_DURATION = re.compile(r"\d{1,2}:[0-5]\d")
+# "1." / "2)" followed by white space or the end: the number of a list item (list_markers decides).
+_MARKER = re.compile(r"(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)")
+
+
+def _list_markers(answer: str) -> set[int]:
+    r"""The start positions of the numbers that number a list's items ("1. Paris 2. Oslo", "1) ... 2) ...").
+
+    A marker opens its line (after white space or markup), or is the next number after a marker already
+    read ("1. 3 2." numbers two items, the first of which says "3"): a list counts up from 1 or from the
+    line's own number.
+
+    >>> sorted(_list_markers("1. 3 2."))
+    [0, 5]
+    >>> sorted(_list_markers("Steps:\n1. Open it.\n2. Close it."))
+    [7, 19]
+    >>> sorted(_list_markers("It is rated 4. Yes."))
+    []
+    """
+    if "." not in answer and ")" not in answer:
+        return set()
+    out: set[int] = set()
+    last = 0
+    for m in _MARKER.finditer(answer):
+        n = int(m.group(1))
+        line_start = answer.rfind("\n", 0, m.start()) + 1
+        opens_line = not answer[line_start : m.start()].strip(_MARKUP_CHARS)
+        if (opens_line and (n == 1 or n == last + 1 or not out)) or (last and n == last + 1):
+            out.add(m.start())
+            last = n
+    return out
+
+
+_MARKUP_CHARS = "#*_>-+• \t"
+
+
+# A request for a computed aggregate: a total, a sum, an estimate, a cost over a period or a whole trip.
+_AGGREGATE_REQUEST = re.compile(
+    r"\b(?:total|totals|sum|estimate|estimated|altogether|combined|in all|add up|adds up|aggregate|"
+    r"expense|expenses|cost for|cost of the|overall cost|overall price)\b"
+)
+
+
+def _bare_unsupported(f: Finding) -> bool:
+    """Whether ``f`` is a bare number (no unit, currency, counted noun or hedge) that nothing in the run
+    speaks to. Asked for a total or an estimate, an agent answers with the result of several steps of
+    arithmetic over the results and the request's own quantities ("3 days", "2 meals a day"), which the
+    rules (one step) do not follow; a bare number there is that computation, not a value a reader could
+    look up (issue 14: sums and totals the agent computed are not false claims). It is still flagged when
+    comparable evidence says otherwise (contradicted, as any value), and with a unit, a currency or a noun
+    ("$690", "690 euros") it is a specific value and stays a claim when unsupported.
+    """
+    m = f.mention
+    return (
+        f.label == "UNSUPPORTED"
+        and m.kind == "number"
+        and not m.noun
+        and not m.unit
+        and not m.currency
+        and not m.hedge
+    )
+
+
+def _computed_total(
+    f: Finding, findings: list[Finding], sentences: list[tuple[int, int]], ev: Evidence
+) -> bool:
+    """Whether ``f`` is a bare number (``_bare_unsupported``) that may be the total asked for: when the
+    results tell which values belong to the items the answer talks about (records of a JSON list), it must
+    be larger than every one of them, since a total adds up or multiplies them (a changed rating or price
+    of one item, "5.8" for 4.8, is not and stays flagged); when they do not (free text), any bare number."""
+    if not _bare_unsupported(f) or f.mention.value is None:
+        return False
+    known = any(
+        x.record is not None and x.list_path is not None
+        for g in findings
+        if g.label == "SUPPORTED"
+        for x in g.facts
+    )
+    if not known:
+        return True
+    values = [x.value for x in _context_facts(findings, f, sentences, ev) if x.kind == "number"]
+    return not values or abs(f.mention.value) > max(abs(v) for v in values)
+
 
 # A short code in capitals ("CDG", "LHR", "NYSE", "B2"): what a tool returns for a place, a carrier, a market.
 _CODE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
@@ -567,7 +781,7 @@ def _drop_code_expansions(answer: str, findings: list[Finding]) -> list[Finding]
     return out
 
 
-def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
+def _cite_rivals(findings: list[Finding], ev: Evidence, matcher: _Matcher | None = None) -> None:
     """Give every contradicted value that has no evidence of its own the evidence that says otherwise.
 
     A contradiction is flagged because comparable evidence states another value (another time, date,
@@ -581,6 +795,13 @@ def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
         m = f.mention
         if m.kind == "time":
             pool = ev.times
+        elif m.kind == "year" and not ev.dates:
+            # The years the run states as numbers (a founding year, a season).
+            pool = [
+                x
+                for x in ev.numbers
+                if x.unit == "year_of_date" or (x.unit is None and 1500 <= x.value <= 2100)
+            ]
         elif m.kind in ("date", "year"):
             pool = ev.dates
         elif m.kind == "id":
@@ -588,6 +809,16 @@ def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
             pool = [x for x in ev.strings if _shape(x.text) == shape]
         elif m.kind in _NUMERIC:
             pool = [x for x in ev.numbers if x.unit == m.unit and x.unit != "year_of_date"]
+            if not pool and m.noun:
+                # "5 events" against the events list, "3-star" against ``stars``: the counted noun's values.
+                nouns = _noun_key(m.noun)
+                pool = [x for n in nouns for x in ev.numbers_keyed(n)] + [
+                    x for x in ev.counts if x.key_tokens & nouns
+                ]
+            if not pool and m.unit and matcher is not None:
+                # "9 km" against figures in miles: the evidence of the same dimension.
+                units = set(matcher._units_like(m.unit))
+                pool = [x for x in ev.numbers if x.unit in units]
         elif m.kind == "entity":
             pool = ev.strings
         else:
@@ -597,7 +828,16 @@ def _cite_rivals(findings: list[Finding], ev: Evidence) -> None:
         }
         near = [x for x in pool if x.record is not None and x.record in records]
         if m.kind == "entity":
-            pool = near  # a swapped name: the strings of the item its sentence is about, or nothing
+            # A swapped name: the strings of the item its sentence is about; without items (free text), the
+            # evidence the rest of its sentence rests on, which names something else.
+            near = near or [
+                x
+                for g in findings
+                if g.sentence == f.sentence and g.label == "SUPPORTED" and g is not f
+                for x in g.facts
+                if x.kind == "string"
+            ]
+            pool = near
         f.facts = (near or list(pool))[:_RIVAL_CITES]
 
 
@@ -626,18 +866,22 @@ def _check_work(
             )
 
 
-def _earlier_supported(findings: list[Finding], before: int) -> list[float]:
-    """The absolute values of the last MAX_OPERANDS supported findings that start before ``before``, in
-    order: read backwards and stopped once full (a forward scan of every finding was quadratic)."""
-    out: list[float] = []
+def _earlier_supported(findings: list[Finding], before: int) -> list[Mention]:
+    """The mentions of the last MAX_OPERANDS supported findings with a value that start before ``before``,
+    in order: read backwards and stopped once full (a forward scan of every finding was quadratic)."""
+    out: list[Mention] = []
     for g in reversed(findings):
         if len(out) >= MAX_OPERANDS:
             break
-        value = g.mention.value
-        if g.label == "SUPPORTED" and value and g.mention.start < before:
-            out.append(abs(value))
+        if g.label == "SUPPORTED" and g.mention.value and g.mention.start < before:
+            out.append(g.mention)
     out.reverse()
     return out
+
+
+def _unit_of(m: Mention) -> str | None:
+    """The unit a value of the answer is in, for arithmetic: its own, none for money and plain numbers."""
+    return m.unit if m.kind in ("quantity", "percent") else None
 
 
 def _same_currency(m: Mention, fact: Fact) -> bool:

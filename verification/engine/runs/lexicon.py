@@ -372,7 +372,8 @@ STATE_PHRASES: dict[str, str] = {
     "cloudy": "cloud", "overcast": "cloud", "partly cloudy": "partly_cloudy", "partly sunny": "partly_cloudy",
     "mostly sunny": "partly_cloudy", "mostly cloudy": "partly_cloudy", "snowy": "snow", "snowing": "snow",
     "light snow": "snow", "heavy snow": "snow", "stormy": "storm", "thunderstorms": "storm",
-    "thunderstorm": "storm", "foggy": "fog", "misty": "fog",
+    "thunderstorm": "storm", "foggy": "fog", "misty": "fog", "fog": "fog", "snow showers": "snow",
+    "snow shower": "snow",
 }  # fmt: skip
 
 # Whole string values of a tool result that are a weather condition (see STATE_PHRASES).

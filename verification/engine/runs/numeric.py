@@ -16,7 +16,18 @@ from operator import itemgetter
 from ..text import lower
 from .mentions import Mention
 
-__all__ = ["SIGNED_UNITS", "SortedValues", "accepts", "conversion", "derive", "interval"]
+__all__ = [
+    "SIGNED_UNITS",
+    "SortedValues",
+    "accepts",
+    "conversion",
+    "derive",
+    "family",
+    "interval",
+    "may_add",
+    "may_multiply",
+    "operand",
+]
 
 # Units whose sign is part of the value; for the others a change is told without its sign ("down $1.64").
 SIGNED_UNITS = frozenset({"degC", "degF"})
@@ -114,11 +125,88 @@ class SortedValues:
         return self.items[i:j]
 
 
-def derive(m: Mention, operands: Sequence[float], percent: bool, physical: bool) -> str:
+# Units of durations: a quantity in one of these is checked against times and dates, not by arithmetic.
+_DURATION_UNITS = frozenset({"min", "hour", "day", "s", "week", "year"})
+
+
+@lru_cache(maxsize=256)
+def family(unit: str | None) -> str:
+    """The kind of quantity ``unit`` measures, for arithmetic: its physical dimension ("" without a unit).
+
+    >>> family("km/hour") == family("mile/hour"), family("degC") == family("km/hour")
+    (True, False)
+    """
+    if not unit:
+        return ""
+    if unit in SIGNED_UNITS:
+        return "temperature"
+    if unit == "percent" or unit == "year_of_date":
+        return unit
+    from .units import dimension
+
+    return dimension(unit) or unit
+
+
+def may_add(m: Mention, unit: str | None) -> bool:
+    """Whether an evidence value in ``unit`` may be a term of a sum or difference that gives ``m``.
+
+    Terms of a sum measure the same kind of thing as the result: 43 km/h - 17 °C is not 26 °C, and a
+    speed or a temperature is no term of an amount of money.
+
+    >>> temp = Mention("quantity", 0, 4, "26°C", value=26.0, unit="degC")
+    >>> may_add(temp, "degF"), may_add(temp, "km/hour"), may_add(temp, None)
+    (True, False, False)
+    """
+    if m.kind == "quantity" and m.unit and m.unit not in _DURATION_UNITS:
+        return unit is not None and family(unit) == family(m.unit)
+    if m.kind == "money":
+        return unit is None
+    return True
+
+
+def may_multiply(m: Mention, unit: str | None) -> bool:
+    """Whether an evidence value in ``unit`` may be a factor of a product or ratio that gives ``m``.
+
+    A price is a rate times an amount of anything countable (nights, hours, kilometres), never times a
+    temperature; a physical quantity is only ever a sum or difference (see :func:`derive`).
+
+    >>> may_multiply(Mention("money", 0, 3, "$60", value=60.0), "km")
+    True
+    """
+    if m.kind == "quantity" and m.unit and m.unit not in _DURATION_UNITS:
+        return may_add(m, unit)
+    if m.kind == "money":
+        return unit not in SIGNED_UNITS
+    return True
+
+
+def operand(m: Mention, value: float, unit: str | None) -> float:
+    """An evidence value in ``unit`` as an operand for ``m``: in ``m``'s unit when both are physical units
+    of one kind (12 km and 3000 m add up to 15 km), else as it stands.
+
+    >>> operand(Mention("quantity", 0, 5, "15 km", value=15.0, unit="km"), 3000.0, "m")
+    3.0
+    """
+    if m.kind != "quantity" or not m.unit or not unit or unit == m.unit:
+        return value
+    conv = conversion(unit, m.unit)
+    if conv is None:
+        return value
+    return value * conv[0] + conv[1]
+
+
+def derive(
+    m: Mention,
+    operands: Sequence[float],
+    percent: bool,
+    physical: bool,
+    addends: Sequence[float] | None = None,
+) -> str:
     """One step of arithmetic on ``operands`` that gives the stated value, named, or "".
 
     Sums, differences, products (rate x nights), ratios and percentages (share, change, difference) and
-    inverse rates; physical quantities only add and subtract.
+    inverse rates; physical quantities only add and subtract. ``addends`` (``operands`` when None) are the
+    values that may be terms of a sum or difference: those that measure the same kind of thing as ``m``.
 
     >>> derive(Mention("money", 0, 4, "$318", value=318.0), [159.0, 2.0], percent=False, physical=False)
     'product'
@@ -130,20 +218,27 @@ def derive(m: Mention, operands: Sequence[float], percent: bool, physical: bool)
     vals = sorted({abs(x) for x in operands if x and abs(x) != 1})
     if len(vals) < 1:
         return ""
+    terms = vals if addends is None else sorted({abs(x) for x in addends if x and abs(x) != 1})
     lo, hi = interval(m)
     sv = SortedValues((x, i) for i, x in enumerate(vals))
+    sv_terms = SortedValues((x, i) for i, x in enumerate(terms))
 
     def has(a_lo: float, a_hi: float, exclude: int) -> bool:
         return any(idx != exclude for idx in sv.between(min(a_lo, a_hi), max(a_lo, a_hi)))
 
-    for i, a in enumerate(vals):
-        # a + b, b - a, a * b for another operand b.
-        if has(lo - a, hi - a, i):
+    def has_term(a_lo: float, a_hi: float, exclude: int) -> bool:
+        return any(idx != exclude for idx in sv_terms.between(min(a_lo, a_hi), max(a_lo, a_hi)))
+
+    for i, a in enumerate(terms):
+        # a + b, b - a for another term b.
+        if has_term(lo - a, hi - a, i):
             return "sum"
-        if has(lo + a, hi + a, i):
+        if has_term(lo + a, hi + a, i):
             return "difference"
-        if physical:
-            continue
+    if physical:
+        return ""
+    for i, a in enumerate(vals):
+        # a * b, b / a for another operand b.
         if not percent and has(lo / a, hi / a, i):
             return "product"
         if percent:

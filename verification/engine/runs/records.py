@@ -17,11 +17,12 @@ from ..budget import UNLIMITED, Budget
 from .evidence import Evidence, Fact
 from .findings import Finding, clauses
 from .mentions import Mention
+from .numeric import may_add, may_multiply, operand
 
 __all__ = ["RecordLookup", "best_record", "check_periods", "check_records", "finding_starts"]
 
 MAX_OPERANDS = 48
-Deriver = Callable[[Mention, list[float], list[Fact]], str]
+Deriver = Callable[[Mention, list[float], list[Fact], list[float] | None], str]
 
 
 def finding_starts(findings: Sequence[Finding]) -> list[int] | None:
@@ -214,7 +215,12 @@ def check_records(
         if best is not None and best not in {r for _, r in recs}:
             # Still fine when the item's own values (and run-level ones such as a number of nights) give it.
             own = ev.numbers_of(best, MAX_OPERANDS)
-            how = derived(f.mention, [x.value for x in own], own) if f.mention.value is not None else ""
+            m = f.mention
+            how = ""
+            if m.value is not None:
+                operands = [operand(m, x.value, x.unit) for x in own if may_multiply(m, x.unit)]
+                addends = [operand(m, x.value, x.unit) for x in own if may_add(m, x.unit)]
+                how = derived(m, operands, own, addends)
             if how:
                 f.facts, f.derived, f.reason = [], True, how
                 continue

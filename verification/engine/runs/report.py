@@ -80,6 +80,8 @@ class Claim:
     score: float
     evidence_spans: list[EvidenceSpan] = field(default_factory=list)
     reason: str = ""
+    # The calibrated probability that this claim is a real error (calibration.json), None without one.
+    probability: float | None = None
 
     # Written out rather than generated, as for EvidenceSpan: a report builds a claim per value of the answer.
     # ``evidence_spans`` defaults to a new list, as with the generated constructor.
@@ -94,6 +96,7 @@ class Claim:
         score: float,
         evidence_spans: list[EvidenceSpan] | None = None,
         reason: str = "",
+        probability: float | None = None,
     ) -> None:
         self.text = text
         self.span = span
@@ -104,6 +107,7 @@ class Claim:
         self.score = score
         self.evidence_spans = [] if evidence_spans is None else evidence_spans
         self.reason = reason
+        self.probability = probability
 
     @property
     def severity(self) -> int:
@@ -124,6 +128,7 @@ class Claim:
             "score": round(self.score, 4),
             "evidence_spans": [e.to_dict() for e in self.evidence_spans],
             "reason": self.reason,
+            "probability": None if self.probability is None else round(self.probability, 4),
         }
 
 
@@ -206,6 +211,11 @@ class HallucinationReport:
     refusal_message: str = ""
     version: str = "1.0"
     backend: str = "rules"
+    # The calibrated probability that the answer is hallucinated (None without a calibration), and the gate
+    # that set ``action``: "score" (seed 004's thresholds on overall_score) or "calibrated" (the fitted
+    # thresholds on that probability).
+    hallucination_probability: float | None = None
+    gate: str = "score"
 
     def __init__(
         self,
@@ -223,6 +233,8 @@ class HallucinationReport:
         refusal_message: str = "",
         version: str = "1.0",
         backend: str = "rules",
+        hallucination_probability: float | None = None,
+        gate: str = "score",
     ) -> None:
         self.run_id = run_id
         self.fact_check_needed = fact_check_needed
@@ -238,6 +250,8 @@ class HallucinationReport:
         self.refusal_message = refusal_message
         self.version = version
         self.backend = backend
+        self.hallucination_probability = hallucination_probability
+        self.gate = gate
 
     @property
     def flagged_claims(self) -> list[Claim]:
@@ -274,6 +288,10 @@ class HallucinationReport:
             "tool_call_validations": [v.to_dict() for v in self.tool_call_validations],
             "consistency_probes": [p.to_dict() for p in self.consistency_probes],
             "overall_score": round(self.overall_score, 4),
+            "hallucination_probability": (
+                None if self.hallucination_probability is None else round(self.hallucination_probability, 4)
+            ),
+            "gate": self.gate,
             "action": self.action,
             "stake": self.stake,
             "revise_message": self.revise_message,

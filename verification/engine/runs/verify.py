@@ -12,10 +12,11 @@ from typing import Any, Final
 
 from ..budget import UNLIMITED, Budget
 from .backend import NLIBackend, load_backend
+from .calibration import load_calibration
 from .config import RunVerifierConfig
 from .evidence import Evidence, build_evidence
 from .factcheck import classify_request
-from .gating import aggregate_score, decide_action, refusal, revise_message
+from .gating import aggregate_score, decide_action, decide_calibrated, refusal, revise_message
 from .grounding import Finding, ground_answer
 from .messages import parse_run
 from .probes import run_probes
@@ -251,6 +252,7 @@ def _verify(
         max_claims=cfg.max_claims,
         max_comparisons=cfg.max_comparisons,
         answer_path=f"messages[{run.answer_index}].content",
+        question=run.last_user,
     )
     claims: list[Claim] = []
     for f in findings:
@@ -271,7 +273,24 @@ def _verify(
                     c.score = min(c.score, cfg.revise_threshold - 0.01)
                     c.reason += "; self-consistency probes disagree"
     report.overall_score = aggregate_score(claims, cfg)
-    report.action = decide_action(report.overall_score, claims, validations, report.consistency_probes, cfg)
+    calibration = load_calibration()
+    if calibration is not None:
+        probabilities = [calibration.claim_probability(c.label, c.kind) for c in claims]
+        for c, prob in zip(claims, probabilities, strict=True):
+            c.probability = prob
+        report.hallucination_probability = calibration.response_probability_of(probabilities)
+    if cfg.gate == "calibrated" and calibration is not None and report.hallucination_probability is not None:
+        report.gate = "calibrated"
+        report.action = decide_calibrated(
+            report.hallucination_probability,
+            calibration.thresholds,
+            validations,
+            report.consistency_probes,
+        )
+    else:
+        report.action = decide_action(
+            report.overall_score, claims, validations, report.consistency_probes, cfg
+        )
     report.stake = _stake(claims)
     if report.action == "revise":
         report.revise_message = revise_message(claims, validations)
