@@ -107,9 +107,9 @@ def compare(rows: list[dict[str, Any]], python: str, model: str, repeats: int) -
     redacted = [redact_pii(r["text"], matches=m).text for r, m in zip(rows, found, strict=True)]
     theirs, theirs_ms = run_presidio(python, model, rows, repeats)
     their_preds = []
-    for row, result in zip(rows, theirs, strict=True):
+    for row, answer in zip(rows, theirs, strict=True):
         preds = []
-        for entity, start, end in result["detections"]:
+        for entity, start, end in answer["detections"]:
             mapped = presidio_type(entity, row["text"][start:end])
             if mapped is not None:
                 preds.append((mapped, start))

@@ -382,4 +382,5 @@ def test_it_refreshes_files_whose_uri_did_not_change_oldest_first_and_bounded(
         soon = timezone.now() + timedelta(seconds=settings.REGISTRATION_REFRESH_SECONDS // 2)
         assert refresh(soon, 10) == []
     assert [_registration(a).name for a in (first, second, fixed)] == ["After", "After", "Content-addressed"]
-    assert _registration(fixed).checked_at is not None and _registration(fixed).checked_at < later
+    checked = _registration(fixed).checked_at
+    assert checked is not None and checked < later

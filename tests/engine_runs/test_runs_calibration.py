@@ -110,6 +110,7 @@ def test_it_reports_calibration_error_and_actions_when_evaluating(tmp_path):
 
 def test_it_puts_the_calibrated_probabilities_into_every_report():
     cal = load_calibration()
+    assert cal is not None
     report = verify_run(_run("It opens at 11:30 AM and entry is €12."))
     data = report.to_dict()
     expected = cal.of_report(report)
@@ -120,11 +121,13 @@ def test_it_puts_the_calibrated_probabilities_into_every_report():
 
 def test_it_gates_on_the_fitted_thresholds_when_asked_to():
     cal = load_calibration()
+    assert cal is not None
     config = RunVerifierConfig(gate="calibrated")
     right = verify_run(_run("It opens at 9:30 AM and entry is €12."), config=config)
     wrong = verify_run(_run("It opens at 11:30 AM and entry is €12."), config=config)
     assert right.gate == wrong.gate == "calibrated"
     assert right.action == "emit"
+    assert wrong.hallucination_probability is not None
     assert wrong.action == cal.action(wrong.hallucination_probability) != "emit"
     assert wrong.revise_message
 

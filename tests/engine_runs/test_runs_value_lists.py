@@ -2,6 +2,7 @@
 clock notation, totals over several steps), each class on runs written for these tests."""
 
 import json
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,9 @@ def _flagged(report):
     return [(c.text, c.label) for c in report.flagged_claims]
 
 
-SHELVES = [("list_shelves", {}, {"shelves": [{"label": "north", "bins": 7}, {"label": "south", "bins": 2}]})]
+SHELVES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("list_shelves", {}, {"shelves": [{"label": "north", "bins": 7}, {"label": "south", "bins": 2}]})
+]
 
 
 @pytest.mark.parametrize(
@@ -137,7 +140,9 @@ def test_it_still_flags_a_changed_value_of_an_item_when_a_total_was_asked_for():
     assert ("58", "UNSUPPORTED") in _flagged(verify_run(run))
 
 
-CHORES = [("list_reminders", {}, {"reminders": [{"text": "defrost the freezer", "due": "2031-03-02"}]})]
+CHORES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("list_reminders", {}, {"reminders": [{"text": "defrost the freezer", "due": "2031-03-02"}]})
+]
 
 
 @pytest.mark.parametrize(

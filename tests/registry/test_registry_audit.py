@@ -378,8 +378,8 @@ def test_it_bins_a_providers_confidence_against_the_other_providers_like_a_plain
                 body_digest="sha256:" + "0" * 64,
             )
         # Provider 0 reports on every agent (its outcomes roll up into summaries); the others on some.
-        for agent in agents:
-            add_summary(providers[0], agent, allow=0.5, block=0.5, checks=10, day=0)
+        for each in agents:
+            add_summary(providers[0], each, allow=0.5, block=0.5, checks=10, day=0)
         newest: dict[tuple[int, int], tuple[float, int]] = {}  # one summary per (provider, agent)
         for pid, agent, block, checks in others:
             newest[(pid, agent)] = (block, checks)
