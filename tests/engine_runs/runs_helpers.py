@@ -77,3 +77,27 @@ def names_run(names: int, records: int, seed: int = 2) -> list[dict[str, Any]]:
     rows = [{"name": word(), "city": word()} for _ in range(records)]
     answer = " ".join(f"{word().capitalize()} met {word().capitalize()}." for _ in range(names // 2))
     return make_run("Who was there?", [{"rows": rows}], answer)
+
+
+def run_with_calls(user: str, calls: list[tuple[str, Any, Any]], answer: str) -> list[dict[str, Any]]:
+    """A run whose assistant makes ``calls`` ([(name, arguments, result)]) in one turn, then answers."""
+    msgs: list[dict[str, Any]] = [{"role": "user", "content": user}]
+    msgs.append(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                for i, (n, a, _) in enumerate(calls)
+            ],
+        }
+    )
+    for i, (_, _, result) in enumerate(calls):
+        msgs.append({"role": "tool", "tool_call_id": f"c{i}", "content": json.dumps(result)})
+    msgs.append({"role": "assistant", "content": answer})
+    return msgs
+
+
+def flagged(report: Any) -> list[tuple[str, str]]:
+    """(text, label) of every flagged claim of a report."""
+    return [(c.text, c.label) for c in report.flagged_claims]

@@ -1,33 +1,10 @@
 """Issue 14: false alarms on real assistant answers, one class at a time, on runs written for these tests."""
 
-import json
-
 import pytest
+from runs_helpers import flagged as _flagged
+from runs_helpers import run_with_calls as _run
 
 from verification.engine.runs import verify_run
-
-
-def _run(user, calls, answer):
-    """A run whose assistant makes ``calls`` ([(name, arguments, result)]) in one turn, then answers."""
-    msgs = [{"role": "user", "content": user}]
-    msgs.append(
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
-                for i, (n, a, _) in enumerate(calls)
-            ],
-        }
-    )
-    for i, (_, _, result) in enumerate(calls):
-        msgs.append({"role": "tool", "tool_call_id": f"c{i}", "content": json.dumps(result)})
-    msgs.append({"role": "assistant", "content": answer})
-    return msgs
-
-
-def _flagged(report):
-    return [(c.text, c.label) for c in report.flagged_claims]
 
 
 @pytest.mark.parametrize(
