@@ -419,6 +419,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the agent registry's choices wherever a serializer or filter uses them.
+    "ENUM_NAME_OVERRIDES": {"AgentRegistryEnum": "registry.models.Agent.Registry"},
     "SCHEMA_PATH_PREFIX": r"/(api/)?v1",
     # Served from this origin (collectstatic), not from a CDN: the CSP allows only 'self'.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -88,8 +88,14 @@ def test_it_brackets_the_measured_rate_inside_zero_and_one(trials: int, data: st
         assert interval.rate is None and (interval.low, interval.high) == (0.0, 1.0)
     else:
         assert interval.low <= successes / trials + 1e-4 and successes / trials - 1e-4 <= interval.high
-        assert (interval.low == 0.0) == (successes == 0)
-        assert (interval.high == 1.0) == (successes == trials)
+        # At 0 and n successes the bound is exact; elsewhere it may round to 0 or 1 at four places
+        # (1 of 3,531 has a lower bound of 0.00005), but the other bound never does.
+        if successes == 0:
+            assert interval.low == 0.0 and interval.high > 0.0
+        if successes == trials:
+            assert interval.high == 1.0 and interval.low < 1.0
+        if 0 < successes < trials:
+            assert interval.low < 1.0 and interval.high > 0.0 and interval.low < interval.high
 
 
 @given(p=st.floats(min_value=0.05, max_value=0.95), n=st.integers(min_value=10, max_value=2000))
