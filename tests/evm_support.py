@@ -35,3 +35,13 @@ def local_chain_settings(w3: Any, rpc_url: str, deployed: Any) -> Any:
         start_block=deployed.block_number + 1,
         max_block_range=1000,
     )
+
+
+def index_with_tasks(chain: Any, w3: Any, capture: Any, **kwargs: Any) -> Any:
+    """One indexer run (attestations.services.indexer.chain_index_run) with the tasks it queues on
+    commit (score recomputes, registration fetches) run too: Celery is eager in the tests, and `capture`
+    is pytest-django's django_capture_on_commit_callbacks."""
+    from attestations.services.indexer import chain_index_run
+
+    with capture(execute=True):
+        return chain_index_run(chain=chain, w3=w3, **kwargs)

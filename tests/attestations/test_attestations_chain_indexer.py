@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from eth_account.signers.local import LocalAccount
+from evm_support import index_with_tasks as _index
 from web3 import Web3
 from web3.types import TxReceipt
 
@@ -17,17 +18,11 @@ from attestations.chain.settings import ChainSettings
 from attestations.models import ChainCursor, ChainEvent
 from attestations.services import indexer
 from attestations.services.chain import agent_subject_id
-from attestations.services.indexer import chain_cursor_get, chain_index_run
+from attestations.services.indexer import chain_cursor_get
 from registry.models import Agent, FeedbackEntry
 from registry.services.scoring import trust_score_compute
 
 pytestmark = pytest.mark.chain
-
-
-def _index(chain: ChainSettings, w3: Web3, capture: Any, **kwargs: Any) -> indexer.IndexRun:
-    # Score recomputes are queued on commit; run them (Celery is eager in tests).
-    with capture(execute=True):
-        return chain_index_run(chain=chain, w3=w3, **kwargs)
 
 
 def _feedback_score(agent: Agent) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import pytest
 from eth_abi import encode as abi_encode
 from eth_account.signers.local import LocalAccount
 from eth_utils import function_signature_to_4byte_selector, keccak
+from evm_support import index_with_tasks as _index
 from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
@@ -33,17 +34,12 @@ from attestations.chain.validation import ValidationClient
 from attestations.models import ChainEvent, ChainEventStatus, ValidationAnswer
 from attestations.services import indexer
 from attestations.services.chain import agent_subject_id
-from attestations.services.indexer import chain_cursor_get, chain_index_run
+from attestations.services.indexer import chain_cursor_get
 from registry.models import Agent, FeedbackEntry
 
 pytestmark = pytest.mark.chain
 
 Transact = Callable[..., TxReceipt]
-
-
-def _index(chain: ChainSettings, w3: Web3, capture: Any, validator: str | None = None) -> indexer.IndexRun:
-    with capture(execute=True):
-        return chain_index_run(chain=chain, w3=w3, validator=validator)
 
 
 def _tx_hash(receipt: TxReceipt) -> str:

@@ -18,13 +18,13 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 from eth_account.signers.local import LocalAccount
+from evm_support import index_with_tasks
 from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
 
 from attestations.chain.reputation import ReputationClient
 from attestations.chain.settings import ChainSettings
-from attestations.services.indexer import chain_index_run
 from registry.models import Agent, FeedbackEntry
 from registry.services.scoring import scoring_config_current, trust_score_compute
 
@@ -48,8 +48,7 @@ def test_it_keeps_a_ring_of_fresh_wallets_from_lifting_a_score_and_lets_an_hones
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     def index() -> None:
-        with django_capture_on_commit_callbacks(execute=True):
-            chain_index_run(chain=chain, w3=anvil_w3)
+        index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
 
     def rate(client: LocalAccount, agent_id: int, value: int) -> None:
         transact(client, reputation.build_give_feedback, agent_id, value, 0, tag1="starred", tag2="")

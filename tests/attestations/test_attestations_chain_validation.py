@@ -11,6 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 from eth_account.signers.local import LocalAccount
 from eth_utils import keccak
+from evm_support import index_with_tasks as _index
 from rest_framework.test import APIClient
 from web3 import Web3
 
@@ -21,7 +22,6 @@ from attestations.chain.settings import ChainSettings
 from attestations.chain.validation import ValidationClient
 from attestations.models import OutgoingStatus, ProviderWalletCheck, ValidationAnswer
 from attestations.services.chain import chain_settings_from_django
-from attestations.services.indexer import chain_index_run
 from attestations.services.validation_responder import (
     validation_answer_send,
     validation_answers_resume,
@@ -33,11 +33,6 @@ from registry.services.providers import provider_create
 from registry.services.scoring import trust_score_compute
 
 pytestmark = pytest.mark.chain
-
-
-def _index(chain: ChainSettings, w3: Web3, capture: Any, validator: str | None = None) -> None:
-    with capture(execute=True):
-        chain_index_run(chain=chain, w3=w3, validator=validator)
 
 
 def _responses(w3: Web3, validation: ValidationClient, request_hash: str) -> list[ValidationResponse]:

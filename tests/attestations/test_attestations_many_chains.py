@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from evm_support import evm_snapshot, local_chain_settings
+from evm_support import evm_snapshot, index_with_tasks, local_chain_settings
 from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
@@ -26,7 +26,6 @@ from attestations.chain.settings import ChainSettings
 from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from attestations.models import ChainCursor
 from attestations.services.chain import agent_subject_id, chain_settings_all
-from attestations.services.indexer import chain_index_run
 from attestations.tasks import chain_index
 from common.errors import ApplicationError
 from registry.models import Agent, AgentLink
@@ -116,8 +115,7 @@ def chains(
 
 def _index(node: Node, capture: Any) -> None:
     # Registration files are fetched by a task queued on commit (Celery is eager in the tests).
-    with capture(execute=True):
-        chain_index_run(chain=node.settings, w3=node.w3)
+    index_with_tasks(node.settings, node.w3, capture)
 
 
 def _file_naming(*subjects: str) -> str:
