@@ -80,6 +80,13 @@ def wait_until_a_backend_waits_for_a_lock(deadline_seconds: float = 10) -> None:
     pytest.fail("no connection ever waited for a lock")
 
 
+def _newer_summary(provider: Provider) -> None:
+    """A newer window from `provider` about the scored agent "racer": it marks the agent pending."""
+    summaries_ingest(
+        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
+    )
+
+
 @pytest.fixture(autouse=True)
 def _no_drain_on_commit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tasks run eagerly here: a write's after-commit drain would run in the middle of a scripted race.
@@ -149,9 +156,7 @@ def test_it_keeps_the_mark_when_a_summary_commits_between_claim_and_settle(
     agent, provider = scored_agent
     recompute_mark(agent_ids=[agent.pk])
     claim = recompute_claim()
-    summaries_ingest(
-        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
-    )
+    _newer_summary(provider)
     # This settle happens to see the summary, but it cannot know that from the mark: it recomputes.
     assert recompute_settle(claim=claim) == (0, 1)
     assert recompute_drain() == 1
@@ -203,9 +208,7 @@ def test_it_gives_back_the_claims_of_a_drain_that_died(
 ) -> None:
     agent, provider = scored_agent
     settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.5
-    summaries_ingest(
-        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
-    )
+    _newer_summary(provider)
     claim = recompute_claim()  # ... and the worker dies before settling
     assert set(claim.generations) == {agent.pk}
     assert recompute_drain() == 0  # still leased
@@ -221,9 +224,7 @@ def test_it_lets_a_drain_whose_lease_was_taken_over_store_nothing(
 ) -> None:
     agent, provider = scored_agent
     settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.2
-    summaries_ingest(
-        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
-    )
+    _newer_summary(provider)
     slow = recompute_claim()
     time.sleep(0.3)
     fast = recompute_claim()
@@ -278,9 +279,7 @@ def test_it_keeps_the_lease_of_a_claim_worked_on_longer_than_the_lease(
 ) -> None:
     agent, provider = scored_agent
     settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.3
-    summaries_ingest(
-        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
-    )
+    _newer_summary(provider)
     slow = recompute_claim()
     assert set(slow.generations) == {agent.pk}
     with lease_kept(model=PendingRecompute, token=slow.token):
@@ -299,9 +298,7 @@ def test_it_lets_the_lease_lapse_once_the_claim_is_no_longer_worked_on(
 ) -> None:
     agent, provider = scored_agent
     settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.3
-    summaries_ingest(
-        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
-    )
+    _newer_summary(provider)
     dead = recompute_claim()
     with lease_kept(model=PendingRecompute, token=dead.token):
         time.sleep(0.5)
@@ -315,9 +312,7 @@ def test_it_lets_the_lease_lapse_once_the_claim_is_no_longer_worked_on(
 def test_it_renews_no_row_a_writer_holds_locked(scored_agent: tuple[Agent, Provider], settings: Any) -> None:
     agent, provider = scored_agent
     settings.SCORE_RECOMPUTE_LEASE_SECONDS = 0.3
-    summaries_ingest(
-        provider=provider, bodies=[summary_body("racer", updatedAt="2026-11-02T00:00:00Z", totalChecks=40)]
-    )
+    _newer_summary(provider)
     claim = recompute_claim()
     locked, release = threading.Event(), threading.Event()
 
