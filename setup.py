@@ -48,7 +48,9 @@ COMPILED = [
     "verification/engine/safety/pii_names.py",
     "verification/engine/safety/pii_types.py",
     "verification/engine/safety/prefilter.py",
+    "verification/engine/safety/regions.py",
     "verification/engine/safety/risk.py",
+    "verification/engine/safety/rule_index.py",
     # Tool-result verification: the per-call work of ToolVerifier.verify and the in-memory store it
     # learns into. Left out: profile.py (its public constructor normalises lists into its tuple fields,
     # which a compiled dataclass would refuse; it runs once per tool) and calibration.py (once per

@@ -21,21 +21,16 @@ from test_safety_multiscan import _mutated_documents
 
 from verification.engine.safety import detect_injection
 from verification.engine.safety.fastpath import LeadSearch, at_word_boundary, lowered_matches
-from verification.engine.safety.injection import (
-    _ALL_RULES,
-    _META_LOWERED,
-    _TOOL_RESULT_RULES,
-    _USER_RULES,
-    _search_leads,
-)
+from verification.engine.safety.injection import _META_LOWERED, _TOOL_RESULT_RULES, _USER_RULES
 from verification.engine.safety.prefilter import leading_literals
+from verification.engine.safety.rule_index import ALL_RULES, search_leads
 
 # (name, compiled lower-cased form, whether ``\b`` is checked in Python, leads) for every searcher.
 SEARCHED = [
     (rule.rule_id, rule.lowered, rule.lowered_boundary, leads)
-    for rule in _ALL_RULES
-    if rule.lowered is not None and (leads := _search_leads(rule.lowered)) is not None
-] + [("meta", _META_LOWERED[0], _META_LOWERED[1], _search_leads(_META_LOWERED[0]))]
+    for rule in ALL_RULES
+    if rule.lowered is not None and (leads := search_leads(rule.lowered)) is not None
+] + [("meta", _META_LOWERED[0], _META_LOWERED[1], search_leads(_META_LOWERED[0]))]
 
 
 def _page() -> str:

@@ -25,7 +25,6 @@ from test_safety_multiscan import detect_without_prefilter
 from verification.engine.safety import detect_injection, prepare_injection_prefilter
 from verification.engine.safety.deobfuscate import _LATIN1_COMPATIBLE, LEETSPEAK, normalize, only_leetspeak
 from verification.engine.safety.injection import (
-    _ALL_RULES,
     _TOOL_RESULT_RULES,
     _USER_RULES,
     _leetspeak_settled,
@@ -33,11 +32,12 @@ from verification.engine.safety.injection import (
 )
 from verification.engine.safety.injection_rules import Rule
 from verification.engine.safety.multiscan import widened
+from verification.engine.safety.rule_index import ALL_RULES
 
 # Letters and what leetspeak writes for them (the inverse of ``LEETSPEAK``, both spellings of a and s).
 WRITTEN = {"o": "0", "i": "1", "e": "3", "t": "7", "a": "4@", "s": "5$"}
 TABLE = str.maketrans(LEETSPEAK)
-WIDENED = [widened(rule.lowered or rule.pattern, LEETSPEAK) for rule in _ALL_RULES]
+WIDENED = [widened(rule.lowered or rule.pattern, LEETSPEAK) for rule in ALL_RULES]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -75,7 +75,7 @@ def test_it_widens_every_rule_to_match_wherever_a_partly_undone_text_matches() -
     for _ in range(1_500):
         written = _leet(rng.choice(texts), rng.choice([0.2, 0.6, 1.0]), rng)
         undone = _partly_undone(written, rng)
-        for rule, wide in zip(_ALL_RULES, WIDENED, strict=True):
+        for rule, wide in zip(ALL_RULES, WIDENED, strict=True):
             # The rules with a lower-cased form run over the lower-cased text (as in ``_scan``).
             if rule.lowered is not None:
                 matched = rule.lowered.search(undone.lower()) is not None

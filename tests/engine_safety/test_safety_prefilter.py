@@ -21,11 +21,12 @@ from safety_support import corpus_texts, mutated_lines
 from verification.engine.safety import detect_injection, detect_pii, injection, risk
 from verification.engine.safety.deobfuscate import _SEPARATORS, _SPLIT_LETTERS, normalize
 from verification.engine.safety.fastpath import lowered_matches
-from verification.engine.safety.injection import _TOOL_RESULT_RULES, _USER_RULES, _RuleSet
+from verification.engine.safety.injection import _TOOL_RESULT_RULES, _USER_RULES
 from verification.engine.safety.injection_rules import RULES, TOOL_RESULT_RULES
 from verification.engine.safety.pii import _CONTEXT_MARKERS, _MARKERS, _runnable, may_hold
 from verification.engine.safety.pii_types import PII_TYPES
 from verification.engine.safety.prefilter import Occurrences, required_literals
+from verification.engine.safety.rule_index import RuleIndex
 
 TEXTS = corpus_texts()
 ALL_RULES = RULES + TOOL_RESULT_RULES
@@ -39,7 +40,7 @@ _PIECES = [
 ]  # fmt: skip
 
 
-def _firing(rules: _RuleSet, text: str) -> set[str]:
+def _firing(rules: RuleIndex, text: str) -> set[str]:
     """Rules whose regex matches ``text`` the way ``_scan`` runs it (lower-cased form when it can)."""
     lowered = text.lower()
     same_length = len(lowered) == len(text)
@@ -53,7 +54,7 @@ def _firing(rules: _RuleSet, text: str) -> set[str]:
     return fired
 
 
-def _opened(rules: _RuleSet, text: str) -> set[str]:
+def _opened(rules: RuleIndex, text: str) -> set[str]:
     lowered = text.lower()
     return {r.rule_id for r in rules.candidates(lowered, clauses=len(lowered) == len(text))}
 
@@ -96,7 +97,7 @@ def test_it_opens_every_injection_rule_that_matches_on_mutated_lines(text: str) 
 def _gates_only() -> Iterator[None]:
     """Let both rule sets open rules by their gates alone, as before the clause check.
 
-    Through the rule sets' switch: patching ``_RuleSet.candidates`` would not reach a compiled detector
+    Through the rule sets' switch: patching ``RuleIndex.candidates`` would not reach a compiled detector
     (setup.py may compile it with mypyc) and the tests would compare the fast path with itself; and
     set back by hand, as ``mock.patch.object`` would delete the attribute of a compiled instance.
     """

@@ -31,16 +31,11 @@ from verification.engine.safety.fastpath import (
     lowered_text,
     lowered_variant,
 )
-from verification.engine.safety.injection import (
-    _TOOL_RESULT_RULES,
-    _USER_RULES,
-    _changed_regions,
-    _first_difference,
-    _last_difference,
-)
+from verification.engine.safety.injection import _TOOL_RESULT_RULES, _USER_RULES
 from verification.engine.safety.injection_rules import RULES
 from verification.engine.safety.pii import _context_words, _runnable, may_hold
 from verification.engine.safety.pii_types import PII_TYPES, TYPES_BY_NAME
+from verification.engine.safety.regions import changed_regions, first_difference, last_difference
 
 TEXTS = corpus_texts()
 LONG_TEXT = "\n".join(TEXTS)
@@ -364,8 +359,8 @@ def _reference_changed_regions(text: str, normalized: str, pad: int = 400) -> li
         if text[chunk:stop] == normalized[chunk:stop]:
             continue
         for i in (
-            _first_difference(text, normalized, chunk, stop),
-            _last_difference(text, normalized, chunk, stop),
+            first_difference(text, normalized, chunk, stop),
+            last_difference(text, normalized, chunk, stop),
         ):
             if windows and i - pad <= windows[-1][1]:
                 windows[-1][1] = min(len(text), i + pad)
@@ -392,13 +387,13 @@ def test_it_finds_the_same_changed_regions_as_chunk_by_chunk(
         for i in range(start, min(size, start + length)):
             edited[i] = "#"
     normalized = "".join(edited)
-    assert _changed_regions(text, normalized, pad) == _reference_changed_regions(text, normalized, pad)
+    assert changed_regions(text, normalized, pad) == _reference_changed_regions(text, normalized, pad)
 
 
 def test_it_finds_the_same_changed_regions_on_normalised_pages() -> None:
     for page in [LONG_TEXT, *(LONG_TEXT[k:] + LONG_TEXT[:k] for k in (1_000, 7_777, 30_001))]:
         normalized, _tricks = normalize(page)
-        assert _changed_regions(page, normalized) == _reference_changed_regions(page, normalized)
+        assert changed_regions(page, normalized) == _reference_changed_regions(page, normalized)
 
 
 def test_it_lowers_every_character_like_str_lower() -> None:

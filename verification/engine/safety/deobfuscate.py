@@ -352,7 +352,7 @@ _HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}){12,}\b")
 _HEX_SHAPES = _byte_shapes({string.hexdigits: "h"})
 _HEX_RUN = b"h" * 24
 # ``(?:X){3,}`` written ``X(?:X){2,}``: the same matches, but the pattern starts with a literal ("\\x",
-# "&#", "%"), which ``re`` skips to; a leading repeat made it try every position (5 ms per 200 KB).
+# "&#", "%"), which ``re`` skips to; a leading repeat would make it try every position.
 _BACKSLASH_HEX = re.compile(r"\\x[0-9a-fA-F]{2}(?:\\x[0-9a-fA-F]{2}){2,}")
 _HTML_ENTITIES = re.compile(r"&#x?[0-9a-fA-F]{1,6};\s?(?:&#x?[0-9a-fA-F]{1,6};\s?){2,}")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}[^%\s]{0,3}(?:%[0-9a-fA-F]{2}[^%\s]{0,3}){2,}")
@@ -487,7 +487,7 @@ def _base64_payloads(
     hex_spans: list[tuple[int, int]] = []
     size = len(text)
     # Most matches are keys and hashes, whose decodings are turned down at once: decoding and testing
-    # each in calls of its own cost about a microsecond a match.  So the matches are listed first,
+    # each in calls of its own would cost more than the decision.  So the matches are listed first,
     # ``_BASE64_BATCH`` at a time, and their blobs without "=" (cut to a multiple of 4 characters, all
     # base64) decoded in one call: each quad of base64 characters decodes to three bytes by itself
     # (nothing carries over, and strict mode has no padding to check), so the joined blobs decode to the

@@ -5,7 +5,7 @@ set) only when the pattern starts with a literal, a character set, or an alterna
 only when those characters are not case-folded.  A case-insensitive pattern that starts with ``\\b``
 gets neither, so it tries a match at every position of the text.  ``lowered_variant`` compiles such a
 pattern case-sensitively, without the leading ``\\b``, for use over ``text.lower()``; ``lowered_matches``
-checks the ``\\b`` in Python at each candidate.  Over 2 000+ character texts this is 2-5x faster; the
+checks the ``\\b`` in Python at each candidate, so the engine skips to plausible starts; the
 callers fall back to the plain pattern when lower-casing changes the text's length (offsets would drift).
 
 Two more helpers for long texts: ``lowered_text`` lower-cases a mostly-Latin-1 text in pieces (the
@@ -52,12 +52,12 @@ codecs.register_error("trust_registry.as_nul", _as_nul)
 
 
 def lowered_text(text: str) -> str:
-    """``text.lower()``, four times faster on long texts that are not ASCII but mostly Latin-1.
+    """``text.lower()``, cheaper on long texts that are not ASCII but mostly Latin-1.
 
     ``str.lower`` walks a text that is not ASCII character by character through the Unicode tables
-    (1 ms per 200 000 characters, paid for every long text and each of its re-scanned regions): one
-    curly quote is enough.  Latin-1 characters lower-case to Latin-1 characters one for one, so their
-    bytes go through one translation table; the other characters (written as NUL bytes by the encoder)
+    (paid for every long text and each of its re-scanned regions): one curly quote is enough.
+    Latin-1 characters lower-case to Latin-1 characters one for one, so their bytes go through one
+    translation table; the other characters (written as NUL bytes by the encoder)
     are lower-cased in their runs by ``str.lower``.  That is exact because ``str.lower`` maps each
     character on its own, except a capital sigma, whose form depends on the letters around it: texts
     with one (or with a real NUL) take ``str.lower`` whole.
@@ -175,8 +175,8 @@ class LeadSearch:
     a match can start: where one of ``leads`` occurs (``prefilter.leading_literals``: every match starts
     with one of them), and with ``boundary`` only where ``\\b`` holds too.
 
-    ``re`` tries a pattern at every position whose character may start it: over a page where a rule
-    matches every 20 000 characters, each next match cost ~0.4 ms of tries.  ``str.find`` runs to each
+    ``re`` tries a pattern at every position whose character may start it, which on a long page with
+    rare matches is most of the cost of each next match.  ``str.find`` runs to each
     lead's next occurrence at memory speed, and ``compiled.match`` there is the try ``search`` would
     make at that position (look-behinds and ``^`` see the text before it alike), so the first success
     is ``search``'s answer.  Each lead's next occurrence is kept between calls (they move forward).

@@ -1,0 +1,338 @@
+"""The index machinery behind ``injection``: which rules can match a text, and where meta phrases are.
+
+``injection`` states the algorithm (scan, weigh, score); this module makes it cheap without changing a
+result:
+
+- ``RuleIndex`` opens only the rules whose literal strings occur in the text (a per-token bit-set
+  cache for short texts, one hyperscan pass through ``multiscan`` for long ones);
+- ``MetaIndex`` finds the phrases that mark a sentence as talking *about* attacks, lazily and only as
+  far as the matches asked about need;
+- ``search_leads`` picks the strings a long text is searched from (``fastpath.LeadSearch``).
+
+Every shortcut is a necessary condition for a match, so skipping what it rules out changes nothing;
+the tests run each one against its slow reference (``check_clauses``, ``use_prefilter``, empty
+``leads``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from functools import reduce
+from operator import or_
+
+from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
+from .fastpath import LeadSearch, lowered_matches
+from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
+from .multiscan import PatternSet, widened
+from .prefilter import leading_literals, required_literals, trie_pattern
+
+__all__ = [
+    "ALL_RULES",
+    "LEAD_SEARCH_MIN_CHARS",
+    "PREFILTER_LOWERED",
+    "PREFILTER_MIN_CHARS",
+    "PREFILTER_PLAIN",
+    "MetaIndex",
+    "RuleIndex",
+    "search_leads",
+]
+
+# Distinct tokens whose needle lookups are kept, and the longest token kept (some 10 MB at most); the
+# cache is emptied when full.
+_TOKEN_CACHE_SIZE = 50_000
+_MAX_CACHED_TOKEN = 256
+# Texts from this length on ask hyperscan which rules may match (one pass for all rules) instead of
+# looking their words up token by token: past it the regexes the words let through cost more than the
+# pass (see ``RuleIndex.prefiltered``).
+PREFILTER_MIN_CHARS = 256
+
+
+class MetaIndex:
+    """Where a text talks *about* attacks: meta phrases, found as far as the matches asked about need."""
+
+    def __init__(
+        self,
+        text: str,
+        lowered: str,
+        phrases: re.Pattern[str],
+        phrases_lowered: tuple[re.Pattern[str], bool],
+        leads: tuple[str, ...] | None = None,
+    ) -> None:
+        self.text = text
+        self.lowered = lowered
+        # The case-insensitive phrase regex, and its lower-cased variant with whether it needs a word
+        # boundary checked at each candidate (``fastpath.required_lowered_variant``).
+        self.phrases = phrases
+        self.phrases_lowered = phrases_lowered
+        # Leads of the phrases (``RuleIndex.meta_leads``), given for a long text: searched from their
+        # occurrences (``LeadSearch``).
+        self.leads = leads
+        self.meta: list[tuple[int, int]] = []
+        self.meta_starts: list[int] = []
+        self._found: Iterator[re.Match[str]] | None = None
+        self._exhausted = False
+
+    def _reach(self, pos: int) -> None:
+        """Find meta phrases, in text order, until one starts at or after ``pos`` (or there are no more).
+
+        The phrases are those one pass over the whole text finds, taken lazily: on a long page only the
+        stretch up to the last match asked about is searched.
+        """
+        if self._exhausted:
+            return
+        found = self._found
+        if found is None:
+            if len(self.lowered) == len(self.text):
+                # Searched in the lower-cased text when offsets agree (see ``fastpath``): a
+                # case-insensitive regex that starts with \b tries every position.  Most texts hold no
+                # meta phrase: one C-level search settles those before a generator is built.
+                compiled, boundary = self.phrases_lowered
+                searcher = (
+                    None if self.leads is None else LeadSearch(compiled, self.leads, self.lowered, boundary)
+                )
+                first = compiled.search(self.lowered) if searcher is None else searcher.search(0)
+                if first is None:
+                    self._exhausted = True
+                    return
+                found = lowered_matches(compiled, boundary, self.lowered, first.start(), first, searcher)
+            else:
+                found = self.phrases.finditer(self.text)
+            self._found = found
+        starts = self.meta_starts
+        while not self._exhausted and (not starts or starts[-1] < pos):
+            match = next(found, None)
+            if match is None:
+                self._exhausted = True
+            else:
+                self.meta.append(match.span())
+                starts.append(match.start())
+
+    def in_meta_sentence(self, start: int, end: int) -> bool:
+        """Whether a meta phrase lies in the sentence around ``[start, end)`` (capped at 300 chars a side)."""
+        # No phrase from the earliest place the sentence can start on: no need to find where it starts.
+        lo = max(start - 300, 0)
+        self._reach(lo)
+        if self._exhausted and (not self.meta_starts or self.meta_starts[-1] < lo):
+            return False
+        # The sentence ends nearest the match, looked for only within the 300-character caps: on a long
+        # page, listing every sentence end cost more than all the matches that need two of them.
+        text = self.text
+        last = max(text.rfind(".", lo, start), text.rfind("!", lo, start), text.rfind("?", lo, start),
+                   text.rfind("\n", lo, start))  # fmt: skip
+        lo = max(lo, last + 1)
+        hi = end + 300
+        for ch in ".!?\n":
+            at = text.find(ch, end, hi)
+            if at >= 0:
+                hi = at
+        self._reach(lo)
+        k = bisect.bisect_left(self.meta_starts, lo)
+        return k < len(self.meta) and self.meta[k][1] <= hi
+
+
+ALL_RULES = RULES + TOOL_RESULT_RULES
+# One hyperscan database for the rules that run over the lower-cased text, one for the others; both
+# shared by the user and the tool-result rule sets (each a prefix of ``ALL_RULES``).  Their patterns
+# are widened to read the text with leetspeak undone in every token (``multiscan.widened``), so one pass
+# tells the rules that may match the text and those that may match it once ``normalize`` has undone
+# leetspeak in its mixed tokens.  A widened pass costs a little more and lets a few more rules through;
+# it saves undoing leetspeak and re-scanning long texts whose mixed tokens are keys, hashes and IDs
+# rather than words (figures in docs/benchmarks.md, "The injection scanner's machinery").
+_LOWERED_INDEXES = [i for i, r in enumerate(ALL_RULES) if r.lowered is not None]
+_PLAIN_INDEXES = [i for i, r in enumerate(ALL_RULES) if r.lowered is None]
+PREFILTER_LOWERED = PatternSet(
+    "injection-lowered",
+    [widened(r.lowered, LEETSPEAK) for r in ALL_RULES if r.lowered is not None],
+    LEETSPEAK_BYTES,
+)
+PREFILTER_PLAIN = PatternSet(
+    "injection-plain",
+    [widened(r.pattern, LEETSPEAK) for r in ALL_RULES if r.lowered is None],
+    LEETSPEAK_BYTES,
+)
+
+
+class RuleIndex:
+    """Rules indexed by the literal strings their matches need, so a text only visits the rules it can fire.
+
+    Every rule has a hand-written *gate* (lower-case substrings, one of which each match holds) and,
+    when it runs case-sensitively over the lower-cased text (``Rule.lowered``), the *clauses* that
+    ``prefilter.required_literals`` reads off its regex (the verb, the object, the noun ...).  A rule
+    runs when its gate occurs and, on that lower-cased path, every clause has a string in the text: a
+    necessary condition for a match, so skipping the others changes no result.  On the injection
+    corpus lines the gates alone let 8 rules per line run their regex; gates and clauses, 3 (of which
+    1 matches).
+
+    Needles (gate and clause strings) hold no whitespace, so each occurs inside one whitespace-separated
+    token of the lower-cased text: the text is split into its tokens (``str.split``, in C) and each
+    distinct token is looked up in a cache of "what this token satisfies", filled by a trie-shaped
+    regex that finds, at every position of the token, the longest needle starting there (the needles
+    that are prefixes of it start there too and come from a precomputed table).  Tokens repeat across
+    texts, so most lookups hit the cache.  What a token satisfies is one int: bit ``i`` for rule ``i``
+    whose gate it holds, bit ``n + i`` for rule ``i`` whose key clause it meets, and above those one bit
+    per clause that it meets.  Tests check that every rule that matches is opened.
+    """
+
+    def __init__(self, rules: Sequence[Rule], meta_phrases: re.Pattern[str]) -> None:
+        self.rules = tuple(rules)
+        self.always = sum(1 << i for i, r in enumerate(self.rules) if not r.gate)
+        # Each needle maps to (rules whose gate holds it, rules whose key clause holds it, clause groups
+        # that hold it), as bit sets.  A rule's key clause is its most selective one (longest shortest
+        # string): requiring the gate and the key with two bit-wise ANDs leaves few rules to check one by
+        # one against all their clauses.
+        by_needle: dict[str, list[int]] = {}
+        self.clause_need: list[int] = []
+        keyless = 0
+        groups = 0
+        for i, rule in enumerate(self.rules):
+            for g in rule.gate:
+                by_needle.setdefault(g, [0, 0, 0])[0] |= 1 << i
+            need = 0
+            clauses = required_literals(rule.lowered) if rule.lowered is not None else ()
+            for clause in clauses:
+                bit = 1 << groups
+                groups += 1
+                need |= bit
+                for needle in clause:
+                    by_needle.setdefault(needle, [0, 0, 0])[2] |= bit
+            if clauses:
+                key = max(clauses, key=lambda c: (min(map(len, c)), -len(c)))
+                for needle in key:
+                    by_needle[needle][1] |= 1 << i
+            else:
+                keyless |= 1 << i
+            self.clause_need.append(need)
+        # The three bit sets travel as one int per needle (gate rules, key rules, clause groups, from the
+        # low bits up), so that a text's bits are one C-level reduction with ``|`` over its tokens.
+        self.shift = len(self.rules)
+        self.rule_mask = (1 << self.shift) - 1
+        self.keyless = keyless
+        packed = {
+            n: gates | (keys << self.shift) | (groups_ << 2 * self.shift)
+            for n, (gates, keys, groups_) in by_needle.items()
+        }
+        # A needle with whitespace could span two tokens: such needles (none so far) are substring checks.
+        self.spaced = tuple((n, bits) for n, bits in packed.items() if any(ch.isspace() for ch in n))
+        plain = sorted(n for n in packed if not any(ch.isspace() for ch in n))
+        # What a found needle brings: its own bits and those of the needles that are its prefixes.
+        self.reach = {n: _union(packed[p] for p in plain if n.startswith(p)) for n in plain}
+        self.finder = re.compile(f"(?=({trie_pattern(plain)}))")
+        self._by_token: dict[str, int] = {}
+        # Whether ``candidates`` may drop rules by their clauses; false opens every rule by its gate alone
+        # (the slow reference the tests compare against: an instance attribute, which compiled callers
+        # read, where patching the method of a compiled class would not reach them).
+        self.check_clauses = True
+        # Whether long texts may ask hyperscan (``prefiltered``); the tests turn it off for reference runs.
+        self.use_prefilter = True
+        # The strings every match of a rule's lower-cased form starts with, by rule id, and those of the
+        # "talks about attacks" phrases (``meta_phrases``): long texts search for the next match from
+        # their occurrences (``fastpath.LeadSearch``).  The tests empty them for reference runs.
+        self.leads: dict[str, tuple[str, ...]] = {
+            rule.rule_id: leads
+            for rule in self.rules
+            if rule.lowered is not None and (leads := search_leads(rule.lowered)) is not None
+        }
+        self.meta_leads = search_leads(meta_phrases)
+        if self.rules != ALL_RULES[: len(self.rules)]:
+            raise ValueError("a rule set must be a prefix of the full rule table (its prefilter indexes)")
+
+    def prefiltered(self, text: str, lowered: str, skip: frozenset[str] | set[str]) -> list[Rule] | None:
+        """The rules that may match ``text``, or ``text`` with leetspeak undone in any of its tokens, by one
+        hyperscan pass, in table order; ``None`` if unavailable.
+
+        Only for texts whose lower-cased form has their length (the rules with a lower-cased form run
+        over ``lowered``, the others over ``text``, as in ``_scan``).  Hyperscan reports every rule that
+        matches and maybe a few more; ``_scan`` runs the real regexes of those it reports.
+        """
+        if not self.use_prefilter:
+            return None
+        lowered_bits = PREFILTER_LOWERED.may_match(lowered)
+        if lowered_bits is None:
+            return None
+        plain_bits = PREFILTER_PLAIN.may_match(text)
+        if plain_bits is None:
+            return None
+        indexes = [_LOWERED_INDEXES[k] for k in _bit_indexes(lowered_bits)]
+        indexes += [_PLAIN_INDEXES[k] for k in _bit_indexes(plain_bits)]
+        indexes.sort()
+        count = len(self.rules)
+        return [self.rules[i] for i in indexes if i < count and self.rules[i].rule_id not in skip]
+
+    def _token_bits(self, token: str) -> int:
+        found = self._by_token.get(token)
+        if found is None:
+            found = _union(self.reach[n] for n in set(self.finder.findall(token)))
+            if len(token) > _MAX_CACHED_TOKEN:
+                return found  # long tokens (blobs, URLs) rarely recur: caching them would only cost memory
+            if len(self._by_token) >= _TOKEN_CACHE_SIZE:
+                self._by_token.clear()  # bounded memory; it refills with the tokens that recur
+            self._by_token[token] = found
+        return found
+
+    def candidates(
+        self, lowered: str, skip: frozenset[str] | set[str] = frozenset(), *, clauses: bool = False
+    ) -> list[Rule]:
+        """The rules that may match, in table order: gate open and, with ``clauses``, every clause met.
+
+        Pass ``clauses=True`` only when the rules will run over ``lowered`` itself (it has the length of
+        the text): the clauses hold for the lower-cased patterns, not for the case-insensitive originals.
+        """
+        tokens = set(lowered.split())
+        try:  # the common case, every token cached: one C-level pass
+            found = reduce(or_, map(self._by_token.__getitem__, tokens), self.always)
+        except KeyError:
+            found = reduce(or_, map(self._token_bits, tokens), self.always)
+        for needle, needle_bits in self.spaced:
+            if needle in lowered:
+                found |= needle_bits
+        opened = found & self.rule_mask
+        clauses = clauses and self.check_clauses
+        if clauses:
+            opened &= (found >> self.shift) | self.keyless
+        unmet = ~(found >> 2 * self.shift)
+        picked: list[Rule] = []
+        need = self.clause_need
+        while opened:
+            lowest = opened & -opened
+            opened ^= lowest
+            i = lowest.bit_length() - 1
+            if clauses and need[i] & unmet:
+                continue  # some clause has no string in the text: the regex cannot match
+            rule = self.rules[i]
+            if rule.rule_id not in skip:
+                picked.append(rule)
+        return picked
+
+
+# Texts from this length on search by the leads (``LeadSearch``); shorter ones let ``re`` run once.
+LEAD_SEARCH_MIN_CHARS = 2_048
+# More leads, or shorter ones, cost more ``str.find`` passes and tries than ``re``'s own scan saves.
+_MAX_LEADS = 32
+_MIN_LEAD = 2
+
+
+def search_leads(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The leads of ``pattern`` worth a ``LeadSearch`` (``prefilter.leading_literals``), sorted; or None."""
+    leads = leading_literals(pattern)
+    if leads is None or len(leads) > _MAX_LEADS or min(map(len, leads)) < _MIN_LEAD:
+        return None
+    # A lead that starts with another is found where that one is: keep the shorter only.
+    return tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
+
+
+def _union(bits: Iterable[int]) -> int:
+    out = 0
+    for b in bits:
+        out |= b
+    return out
+
+
+def _bit_indexes(bits: int) -> list[int]:
+    out = []
+    while bits:
+        lowest = bits & -bits
+        out.append(lowest.bit_length() - 1)
+        bits ^= lowest
+    return out
