@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from evm_support import evm_snapshot, local_chain_settings
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
@@ -25,6 +24,7 @@ from attestations.chain.settings import ChainSettings
 from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from attestations.chain.validation import ValidationClient
 from attestations.services.keys import service_key_reset
+from tests.evm_support import evm_snapshot, local_chain_settings
 
 # A fixed key so the service's address is known; funded once per session on the node.
 SERVICE_KEY = "0x" + "5a" * 32

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from eth_account.signers.local import LocalAccount
-from evm_support import index_with_tasks as _index
 from web3 import Web3
 from web3.types import TxReceipt
 
@@ -21,6 +20,7 @@ from attestations.services.chain import agent_subject_id
 from attestations.services.indexer import chain_cursor_get
 from registry.models import Agent, FeedbackEntry
 from registry.services.scoring import trust_score_compute
+from tests.evm_support import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain
 

@@ -19,7 +19,6 @@ import pytest
 from eth_abi import encode as abi_encode
 from eth_account.signers.local import LocalAccount
 from eth_utils import function_signature_to_4byte_selector, keccak
-from evm_support import index_with_tasks as _index
 from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
@@ -36,6 +35,7 @@ from attestations.services import indexer
 from attestations.services.chain import agent_subject_id
 from attestations.services.indexer import chain_cursor_get
 from registry.models import Agent, FeedbackEntry
+from tests.evm_support import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain
 

@@ -18,7 +18,6 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 from eth_account.signers.local import LocalAccount
-from evm_support import index_with_tasks
 from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
@@ -27,6 +26,7 @@ from attestations.chain.reputation import ReputationClient
 from attestations.chain.settings import ChainSettings
 from registry.models import Agent, FeedbackEntry
 from registry.services.scoring import scoring_config_current, trust_score_compute
+from tests.evm_support import index_with_tasks
 
 pytestmark = pytest.mark.chain
 

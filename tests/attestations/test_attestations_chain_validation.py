@@ -11,7 +11,6 @@ from django.test import override_settings
 from django.utils import timezone
 from eth_account.signers.local import LocalAccount
 from eth_utils import keccak
-from evm_support import index_with_tasks as _index
 from rest_framework.test import APIClient
 from web3 import Web3
 
@@ -31,6 +30,7 @@ from attestations.services.wallets import provider_wallets_check
 from registry.models import Agent, CheckOutcome
 from registry.services.providers import provider_create
 from registry.services.scoring import trust_score_compute
+from tests.evm_support import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain
 

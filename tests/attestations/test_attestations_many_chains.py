@@ -13,7 +13,6 @@ import pytest
 from django.test import Client
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from evm_support import evm_snapshot, index_with_tasks, local_chain_settings
 from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
@@ -29,6 +28,7 @@ from attestations.services.chain import agent_subject_id, chain_settings_all
 from attestations.tasks import chain_index
 from common.errors import ApplicationError
 from registry.models import Agent, AgentLink
+from tests.evm_support import evm_snapshot, index_with_tasks, local_chain_settings
 
 pytestmark = pytest.mark.chain
 

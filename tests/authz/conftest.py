@@ -11,16 +11,6 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from authz_support import (
-    LINKED,
-    SIGNING_KEY,
-    TOOL,
-    VICTIM,
-    UpstreamModel,
-    World,
-    bearer,
-    summary,
-)
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 from django.utils import timezone
@@ -32,6 +22,16 @@ from registry.services.agents import agent_register
 from registry.services.providers import provider_create, provider_set_status
 from registry.services.scoring import trust_score_compute
 from registry.services.summaries import summaries_ingest
+from tests.authz.authz_support import (
+    LINKED,
+    SIGNING_KEY,
+    TOOL,
+    VICTIM,
+    UpstreamModel,
+    World,
+    bearer,
+    summary,
+)
 from verification.models import Operator, ToolVerification
 from verification.services.engine_provider import engine_outcome_record
 from verification.services.operators import operator_agent_link_grant

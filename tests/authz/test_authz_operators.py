@@ -9,7 +9,6 @@ from io import StringIO
 from typing import Any
 
 import pytest
-from authz_support import LINKED, TOOL, TOOLS, VICTIM, World, bearer, made_up_run
 from django.core.management import call_command
 from django.db import connection
 from eth_account import Account
@@ -19,6 +18,7 @@ from rest_framework.test import APIClient
 from common.errors import ApplicationError
 from registry.models import Agent, CheckOutcome
 from registry.services.agents import agent_register
+from tests.authz.authz_support import LINKED, TOOL, TOOLS, VICTIM, World, bearer, made_up_run
 from verification.models import (
     HealthBaselineRecord,
     OperatorAgentLink,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from authz_support import LINKED, World, summary
 
 from registry.models import Agent, CheckOutcome, VerificationSummary
+from tests.authz.authz_support import LINKED, World, summary
 
 ONCHAIN = "eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432:42"
 

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from authz_support import LINKED, TOOL, TOOLS, World, made_up_run, summary
-from authz_table import PRINCIPALS, TABLE, Rule, render_markdown
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from eth_account import Account
 from eth_account.messages import encode_defunct
 from rest_framework.test import APIClient
+
+from tests.authz.authz_support import LINKED, TOOL, TOOLS, World, made_up_run, summary
+from tests.authz.authz_table import PRINCIPALS, TABLE, Rule, render_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 WALLET = Account.from_key("0x" + "5a" * 32)
@@ -179,7 +180,7 @@ def test_it_answers_every_principal_as_the_table_says(rule: Rule, world: World) 
             response = client.generic(
                 method,
                 _path(rule, world),
-                data=b"" if body is None else json.dumps(body),
+                data="" if body is None else json.dumps(body),
                 content_type="application/json",
                 headers=HEADERS.get(key, {}),
             )

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import Browser
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
+
+from tests.browser.browser_support import Browser
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 INSTALL_HINT = "sudo apt-get install chromium chromium-driver (.ci/run installs them when missing)"

@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import pytest
-from browser_support import Browser
 from django.contrib.auth import get_user_model
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
@@ -24,6 +23,7 @@ from registry.models import Agent, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
+from tests.browser.browser_support import Browser
 
 pytestmark = pytest.mark.browser
 

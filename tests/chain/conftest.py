@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from eth_account import Account
 from eth_account.signers.local import LocalAccount
-from evm_support import evm_snapshot
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
@@ -19,6 +18,7 @@ from attestations.chain.identity import IdentityClient
 from attestations.chain.reputation import ReputationClient
 from attestations.chain.tx import Fees, next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from attestations.chain.validation import ValidationClient
+from tests.evm_support import evm_snapshot
 
 # The session's anvil node (`anvil`) comes from tests/conftest.py, shared with tests/attestations.
 _CHAIN_FIXTURES = {"w3", "registries", "identity", "reputation", "validation", "new_account", "transact"}

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_deploy_entrypoint import ENTRYPOINT, PROXIED, ROOT, _free_port, container_env  # noqa: F401 - a fixture
+
+from tests.deploy.test_deploy_entrypoint import ENTRYPOINT, PROXIED, ROOT, _free_port, container_env  # noqa: F401 - a fixture
 
 REQUESTS = 30
 

@@ -7,8 +7,8 @@ Every assertion is on the outcome (an error and what it names), never on a durat
 from __future__ import annotations
 
 import pytest
-from runs_helpers import hostile_run, make_run
 
+from tests.engine_runs.runs_helpers import hostile_run, make_run
 from verification.engine.budget import UNLIMITED, Budget, BudgetExceeded
 from verification.engine.runs import MalformedRunError, RunTooLargeError, RunVerifierConfig, verify_run
 

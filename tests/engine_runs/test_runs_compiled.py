@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiled_support import SHARED_EVAL, assert_identical, run_dump, sources_only
+from tests.compiled_support import SHARED_EVAL, assert_identical, run_dump, sources_only
 
 RUNS_PER_FILE = 150
 

@@ -1,7 +1,6 @@
 import json
 
-from runs_helpers import make_run
-
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.eval.groundedness import evaluate_groundedness, main
 
 

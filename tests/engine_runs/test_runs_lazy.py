@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import MalformedRunError, verify_run
 from verification.engine.runs.evidence import Evidence, build_evidence, normalize_text
 from verification.engine.runs.findings import split_sentences

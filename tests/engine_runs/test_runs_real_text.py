@@ -1,9 +1,9 @@
 """Issue 14: false alarms on real assistant answers, one class at a time, on runs written for these tests."""
 
 import pytest
-from runs_helpers import flagged as _flagged
-from runs_helpers import run_with_calls as _run
 
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
 from verification.engine.runs import verify_run
 
 

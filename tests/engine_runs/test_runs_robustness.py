@@ -2,8 +2,8 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 
 _scalars = st.one_of(

@@ -6,8 +6,8 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 from verification.engine.runs.evidence import Fact, build_evidence
 from verification.engine.runs.findings import Finding

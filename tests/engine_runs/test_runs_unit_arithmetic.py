@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 from verification.engine.runs.mentions import Mention
 from verification.engine.runs.numeric import derive, may_add, may_multiply

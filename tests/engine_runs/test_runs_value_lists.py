@@ -4,9 +4,9 @@ clock notation, totals over several steps), each class on runs written for these
 from typing import Any
 
 import pytest
-from runs_helpers import flagged as _flagged
-from runs_helpers import run_with_calls as _run
 
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
 from verification.engine.runs import verify_run
 
 SHELVES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [

@@ -7,8 +7,8 @@ claim at all and "snow showers" read as its last word, so a changed condition we
 from __future__ import annotations
 
 import pytest
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 
 Q = "What's the weather like in Gdansk?"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiled_support import ROOT, assert_identical, run_dump, sources_only
+from tests.compiled_support import ROOT, assert_identical, run_dump, sources_only
 
 # Runs in the child: each corpus row through the three engines, every result as JSON.
 DUMP = r"""

@@ -23,8 +23,8 @@ import urllib.parse
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import CORPORA, corpus_texts
 
+from tests.engine_safety.safety_support import CORPORA, corpus_texts
 from verification.engine.safety import deobfuscate
 from verification.engine.safety.deobfuscate import (
     _ASCII_LETTERS,

@@ -11,7 +11,8 @@ import importlib
 import importlib.util
 
 import pytest
-from compiled_support import with_docstrings
+
+from tests.compiled_support import with_docstrings
 
 # Modules without examples (limits, pii_types: constants and tables) are left out.
 MODULES = [

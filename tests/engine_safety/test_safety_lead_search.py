@@ -16,9 +16,9 @@ from contextlib import contextmanager
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts_cached
-from test_safety_multiscan import _mutated_documents
 
+from tests.engine_safety.safety_support import corpus_texts_cached
+from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety import detect_injection
 from verification.engine.safety.fastpath import LeadSearch, at_word_boundary, lowered_matches
 from verification.engine.safety.injection import _META_LOWERED, _TOOL_RESULT_RULES, _USER_RULES

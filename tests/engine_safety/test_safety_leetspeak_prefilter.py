@@ -19,9 +19,9 @@ from typing import Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts_cached
-from test_safety_multiscan import detect_without_prefilter
 
+from tests.engine_safety.safety_support import corpus_texts_cached
+from tests.engine_safety.test_safety_multiscan import detect_without_prefilter
 from verification.engine.safety import detect_injection, prepare_injection_prefilter
 from verification.engine.safety.deobfuscate import _LATIN1_COMPATIBLE, LEETSPEAK, normalize, only_leetspeak
 from verification.engine.safety.injection import (

@@ -23,8 +23,8 @@ import hyperscan
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts_cached
 
+from tests.engine_safety.safety_support import corpus_texts_cached
 from verification.engine.safety import (
     detect_injection,
     multiscan,

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts_cached
-from test_safety_multiscan import _mutated_documents
 
+from tests.engine_safety.safety_support import corpus_texts_cached
+from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety import detect_pii, prepare_pii_prefilter
 from verification.engine.safety.pii import _PREFILTER, PiiMatch, _candidates, _prefiltered
 from verification.engine.safety.pii_types import PII_TYPES

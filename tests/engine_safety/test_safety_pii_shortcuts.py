@@ -15,8 +15,8 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts, mutated_lines
 
+from tests.engine_safety.safety_support import corpus_texts, mutated_lines
 from verification.engine.safety import detect_pii, pii
 from verification.engine.safety.pii import (
     _REQUIREMENTS,

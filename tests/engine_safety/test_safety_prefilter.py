@@ -16,8 +16,8 @@ from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import corpus_texts, mutated_lines
 
+from tests.engine_safety.safety_support import corpus_texts, mutated_lines
 from verification.engine.safety import detect_injection, detect_pii, injection, risk
 from verification.engine.safety.deobfuscate import _SEPARATORS, _SPLIT_LETTERS, normalize
 from verification.engine.safety.fastpath import lowered_matches

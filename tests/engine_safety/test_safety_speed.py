@@ -14,8 +14,8 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from safety_support import CORPORA, corpus_texts
 
+from tests.engine_safety.safety_support import CORPORA, corpus_texts
 from verification.engine.safety import detect_pii, risk
 from verification.engine.safety.deobfuscate import (
     _LEET,

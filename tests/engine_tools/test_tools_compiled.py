@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from compiled_support import SHARED_EVAL, assert_identical, run_dump, sources_only
+
+from tests.compiled_support import SHARED_EVAL, assert_identical, run_dump, sources_only
 
 STREAM = SHARED_EVAL / "tool_streams_dev.jsonl"
 LINES = 1500

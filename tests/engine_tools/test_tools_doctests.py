@@ -9,7 +9,8 @@ import importlib
 import importlib.util
 
 import pytest
-from compiled_support import with_docstrings
+
+from tests.compiled_support import with_docstrings
 
 MODULES = [
     "verification.engine.store.base",

@@ -15,8 +15,8 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tools_support import json_values
 
+from tests.engine_tools.tools_support import json_values
 from verification.engine.store import MemoryStore
 from verification.engine.tools import ToolVerifier, Verdict, VerificationResult, adaptive
 from verification.engine.tools.baseline import count_floor, count_gone, hold_pending, new_tool_state

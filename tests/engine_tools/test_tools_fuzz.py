@@ -5,8 +5,8 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tools_support import json_values
 
+from tests.engine_tools.tools_support import json_values
 from verification.engine.store import MemoryStore
 from verification.engine.tools import ToolVerifier
 

@@ -11,12 +11,12 @@ import pytest
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import override_settings
-from fuzz_support import AGENT_IDS, PROVIDER_SLUG, TOOL_NAME, FuzzWorld
 
 from attestations.services.keys import service_key_reset
 from registry.services.agents import agent_register
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
+from tests.fuzz.fuzz_support import AGENT_IDS, PROVIDER_SLUG, TOOL_NAME, FuzzWorld
 from verification.services.operators import operator_agent_link_grant
 from verification.services.tools import operator_key_create, tool_engine_reset, tool_profile_save
 

@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 import schemathesis
-from fuzz_support import (
+from hypothesis import strategies as st
+from schemathesis.checks import negative_data_rejection
+
+from tests.fuzz.fuzz_support import (
     AGENT_IDS,
     CHECKS,
     MAX_EXAMPLES,
@@ -23,8 +26,6 @@ from fuzz_support import (
     api_schema,
     bounded,
 )
-from hypothesis import strategies as st
-from schemathesis.checks import negative_data_rejection
 
 ANONYMOUS_MAX_EXAMPLES = 4
 

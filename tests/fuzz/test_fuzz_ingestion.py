@@ -14,11 +14,11 @@ from typing import Any
 
 import hypothesis
 import pytest
-from fuzz_support import AGENT_IDS, CHECKS, FuzzWorld, api_schema, bounded
 from hypothesis import strategies as st
 
 from config.celery import app as celery_app
 from registry.schemas import STAKE_LEVELS, VERDICT_ALIASES
+from tests.fuzz.fuzz_support import AGENT_IDS, CHECKS, FuzzWorld, api_schema, bounded
 
 MAX_EXAMPLES = 12
 RATE = st.floats(min_value=0, max_value=1, allow_nan=False)
@@ -27,6 +27,11 @@ PAST = st.integers(min_value=60, max_value=300 * 86400).map(
 )
 
 schema = api_schema()
+
+
+def _outcome_id(outcome: Any) -> Any:
+    """Outcome dictionaries are unique by their id (hypothesis types them as collections)."""
+    return outcome["id"]
 
 
 @pytest.fixture
@@ -83,7 +88,7 @@ OUTCOMES = st.fixed_dictionaries(
             ),
             min_size=1,
             max_size=5,
-            unique_by=lambda outcome: outcome["id"],
+            unique_by=_outcome_id,
         ),
     }
 )

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 import pytest
-from fuzz_support import AGENT_IDS, PROBLEM_CONTENT_TYPE, TOOL_NAME, FuzzWorld
 from rest_framework.test import APIClient
+
+from tests.fuzz.fuzz_support import AGENT_IDS, PROBLEM_CONTENT_TYPE, TOOL_NAME, FuzzWorld
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from hostile_support import AGENT, Listener, Server
+
+from tests.hostile.hostile_support import AGENT, Listener, Server
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "docker" / "entrypoint.sh"

@@ -14,16 +14,15 @@ import contextlib
 import http.client
 import json
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from hostile_support import AGENT, TOOL, Listener, Server
+
+from tests.hostile.hostile_support import AGENT, TOOL, Listener, Server
 
 PROBLEM = "application/problem+json"
 # Documented error answers that are deliberately not problem details (tests/fuzz/fuzz_support.py).
@@ -291,8 +290,7 @@ def test_it_bounds_the_cost_of_a_hostile_run(server: Server, workers: set[int]) 
     """The runs of the finding (10 K answer / 190 K of tool JSON took 92 s, 50 K / 1 MB ran for hours) and
     the most expensive run under the caps: answered (200, 413 before the work, or 422 when the CPU budget
     runs out), never a request that runs on; the client's timeout is only the harness's guard."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine_runs"))
-    from runs_helpers import hostile_run, names_run
+    from tests.engine_runs.runs_helpers import hostile_run, names_run
 
     headers = {"Authorization": f"Bearer {server.keys['operator']}"}
     expected = {

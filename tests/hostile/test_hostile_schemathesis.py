@@ -10,18 +10,15 @@ the same requests on every run.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import hypothesis
 import schemathesis
-from hostile_support import AGENT, TOOL, Server
 from hypothesis import strategies as st
 from schemathesis.core.result import Ok
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
-from fuzz_support import CHECKS, SEED, bounded
+from tests.fuzz.fuzz_support import CHECKS, SEED, bounded
+from tests.hostile.hostile_support import AGENT, TOOL, Server
 
 MAX_EXAMPLES = 25  # per operation and generation mode
 # Path parameters naming things that exist, so detail endpoints answer 200 as well as 404.

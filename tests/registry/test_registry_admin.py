@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Provider, ProviderAuditEvent, TrustScore, VerificationSummary
 from registry.services.agents import agent_register
 from registry.services.audit import provider_audit_refresh
+from tests.registry.registry_support import summary_body
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, PendingRecompute, Provider, VerificationSummary
 from registry.services.recompute import recompute_drain
+from tests.registry.registry_support import summary_body
 
 THREADS = 16
 PROVIDERS = 4

@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 from kombu import Connection
-from test_registry_recompute_redis_restart import PrivateRedis
+
+from tests.registry.test_registry_recompute_redis_restart import PrivateRedis
 
 
 def test_it_survives_acking_on_a_channel_whose_connection_was_lost() -> None:

@@ -16,12 +16,12 @@ import pytest
 import redis.exceptions
 from django.core.cache import cache
 from django.test import override_settings
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from common.throttling import _LOCAL_COUNTERS
 from registry.models import Provider, ProviderApiKey, VerificationSummary
 from registry.services.providers import api_key_cache_clear
+from tests.registry.registry_support import summary_body
 
 
 def _closed_port() -> int:

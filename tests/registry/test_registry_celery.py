@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery_support import REDIS_URL, redis_available, start_worker, stop_worker, wait_for, worker_queue
-from registry_support import output_verification, summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, PendingRecompute, Provider, RecomputeRun, TrustScore
 from registry.services.agents import agent_register
+from tests.celery_support import REDIS_URL, redis_available, start_worker, stop_worker, wait_for, worker_queue
+from tests.registry.registry_support import output_verification, summary_body
 
 BURST = 20
 

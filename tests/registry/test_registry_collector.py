@@ -12,13 +12,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from registry_support import output_verification
 
 from config.celery import app as celery_app
 from registry.models import Provider, VerificationSummary
 from registry.services.agents import agent_register
 from registry.services.collector import TransientCollectError, provider_stats_collect
 from registry.tasks import collect_all_provider_stats
+from tests.registry.registry_support import output_verification
 
 pytestmark = pytest.mark.django_db
 

@@ -13,11 +13,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
-from registry_support import demo_signer_address, signed_headers, summary_body
 from rest_framework.test import APIClient
 
 from registry.models import CheckOutcome, Provider, ProviderApiKey
 from registry.services.agents import agent_register
+from tests.registry.registry_support import demo_signer_address, signed_headers, summary_body
 
 pytestmark = pytest.mark.django_db
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import IdempotencyRecord, Provider, VerificationSummary
 from registry.services.agents import agent_register
+from tests.registry.registry_support import summary_body
 
 THREADS = 6
 

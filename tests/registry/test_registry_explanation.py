@@ -11,7 +11,6 @@ import pytest
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from common.errors import ApplicationError
@@ -19,6 +18,7 @@ from registry.models import Agent, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.scoring import scoring_config_create, scoring_config_current
 from tests.adapters.graph_support import graphs, recompute_explanation
+from tests.registry.registry_support import summary_body
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import (
@@ -19,6 +18,7 @@ from registry.models import (
     VerificationSummary,
 )
 from registry.services.agents import agent_register
+from tests.registry.registry_support import summary_body
 
 pytestmark = pytest.mark.django_db
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from registry_support import output_verification
 from rest_framework.test import APIClient
 
 from registry.models import CheckOutcome, Provider, VerificationSummary
 from registry.services.agents import agent_register
+from tests.registry.registry_support import output_verification
 
 pytestmark = pytest.mark.django_db
 

@@ -8,12 +8,12 @@ from functools import partial
 from typing import Any
 
 import pytest
-from registry_support import VECTORS, output_verification
 from rest_framework.test import APIClient
 
 from registry.models import Provider, ProviderApiKey
 from registry.services.agents import agent_register
 from registry.services.providers import provider_set_status
+from tests.registry.registry_support import VECTORS, output_verification
 
 pytestmark = pytest.mark.django_db
 

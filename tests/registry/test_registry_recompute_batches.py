@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 from django.db import connection, connections
-from registry_support import summary_body
 
 from registry.models import Agent, PendingRecompute, Provider, VerificationSummary
 from registry.services.agents import agent_register
 from registry.services.summaries import summaries_ingest
+from tests.registry.registry_support import summary_body
 
 ROUNDS = 6
 KNOWN = 150

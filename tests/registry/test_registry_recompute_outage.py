@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
@@ -24,6 +23,7 @@ from registry.models import (
 from registry.services.agents import agent_register
 from registry.services.rollups import rollup_drain
 from registry.services.summaries import summaries_ingest
+from tests.registry.registry_support import summary_body
 
 
 def closed_port() -> int:

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone
-from registry_support import summary_body
 
 from registry.models import Agent, PendingRecompute, Provider
 from registry.services.agents import agent_register
 from registry.services.leases import lease_kept, lease_renew
 from registry.services.recompute import recompute_claim, recompute_drain, recompute_mark, recompute_settle
 from registry.services.summaries import summaries_ingest
+from tests.registry.registry_support import summary_body
 
 MakeProvider = Callable[..., tuple[Provider, str]]
 

@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery_support import stop_worker, wait_for, worker_database_url
 from django.conf import settings as django_settings
 from django.db import connection
-from registry_support import summary_body
 
 from config.celery import app as celery_app
 from registry.models import Agent, PendingRecompute, Provider
 from registry.services.agents import agent_register
 from registry.services.summaries import summaries_ingest
+from tests.celery_support import stop_worker, wait_for, worker_database_url
+from tests.registry.registry_support import summary_body
 
 RESTARTS = 2
 

@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery_support import REDIS_URL, redis_available, start_worker, stop_worker, wait_for, worker_queue
 from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
-from registry_support import summary_body
 
 from registry.models import Agent, PendingRecompute, Provider, VerificationSummary
 from registry.services import recompute
 from registry.services.summaries import summaries_ingest
+from tests.celery_support import REDIS_URL, redis_available, start_worker, stop_worker, wait_for, worker_queue
+from tests.registry.registry_support import summary_body
 
 __all__ = ["worker_queue"]  # the fixture, imported for pytest
 

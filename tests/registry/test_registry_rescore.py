@@ -12,7 +12,6 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, PendingRecompute, Provider, RescoreJob
@@ -27,6 +26,7 @@ from registry.services.recompute import (
 )
 from registry.services.rescore import rescore_enqueue, rescore_jobs_resume, rescore_progress, rescore_start
 from registry.services.scoring import scoring_config_create, scoring_config_current
+from tests.registry.registry_support import summary_body
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,13 +10,19 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
-from registry_support import VECTORS, composite, erc8004_feedback, output_verification, summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, FeedbackEntry, Provider, ProviderAuditEvent, RecomputeRun, TrustScore
 from registry.services.agents import agent_register
 from registry.services.scoring import scoring_config_create, scoring_config_current
 from registry.tasks import recompute_aging_scores, recompute_trust_score
+from tests.registry.registry_support import (
+    VECTORS,
+    composite,
+    erc8004_feedback,
+    output_verification,
+    summary_body,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -14,13 +14,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
-from registry_support import summary_body
 from rest_framework.test import APIClient
 
 from common.keycache import KeyLookupCache
 from config.env import env_rate
 from registry.models import Provider, ProviderApiKey, ProviderAuditEvent
 from registry.services.agents import agent_register
+from tests.registry.registry_support import summary_body
 
 pytestmark = pytest.mark.django_db
 

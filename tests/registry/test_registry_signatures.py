@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from registry_support import TEST_SIGNER_KEY, demo_signer_address, signed_headers, summary_body
 from rest_framework.test import APIClient
 
 from registry.models import IdempotencyRecord, Provider, VerificationSummary
 from registry.services.agents import agent_register
+from tests.registry.registry_support import TEST_SIGNER_KEY, demo_signer_address, signed_headers, summary_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,7 @@
 import pytest
 from django.test import override_settings
-from registry_support import summary_body
+
+from tests.registry.registry_support import summary_body
 
 
 @pytest.mark.django_db

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from registry_support import VECTORS, summary_body
 from rest_framework.test import APIClient
 
 from registry.models import Agent, Provider, VerificationSummary
 from registry.services.agents import agent_register
 from registry.services.providers import api_key_revoke, provider_set_status
+from tests.registry.registry_support import VECTORS, summary_body
 
 MUST_REJECT = VECTORS["mustReject"]
 

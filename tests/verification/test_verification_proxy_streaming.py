@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
-from test_verification_runs_api import QUESTION, RIGHT, TOOLS, WRONG
 
+from tests.verification.test_verification_runs_api import QUESTION, RIGHT, TOOLS, WRONG
 from verification.models import RunVerification
 from verification.services.streaming import SseReader
 

@@ -5,22 +5,18 @@ overall deadline. Assertions are on statuses and problems, never on durations.""
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from tests.engine_runs.runs_helpers import hostile_run
 from verification.models import RunVerification
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine_runs"))
-from runs_helpers import hostile_run
 
 PROBLEM = "application/problem+json"
 

@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
-from test_verification_runs_api import QUESTION, RIGHT, TOOLS, WRONG, Upstream, run
-from test_verification_runs_api import upstream as upstream  # the local OpenAI-protocol upstream fixture
-from test_verification_tool_api import WEATHER, call
 
 from registry.models import Agent, CheckOutcome
+from tests.verification.test_verification_runs_api import QUESTION, RIGHT, TOOLS, WRONG, Upstream, run
+from tests.verification.test_verification_runs_api import (
+    upstream as upstream,  # the local OpenAI-protocol upstream fixture
+)
+from tests.verification.test_verification_tool_api import WEATHER, call
 from verification.models import RunVerification, ToolVerification
 from verification.services.engine_provider import ENGINE_SLUG
 

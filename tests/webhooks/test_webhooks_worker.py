@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery_support import start_worker, stop_worker, wait_for, worker_queue
 
+from tests.celery_support import start_worker, stop_worker, wait_for, worker_queue
 from webhooks.models import WebhookDelivery
 
 WORKER_ENV = {
