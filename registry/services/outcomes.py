@@ -37,7 +37,10 @@ def outcomes_ingest(
     idempotency_key: str | None = None,
     signature: SignatureHeaders | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Store a batch of outcomes for one agent; a replayed outcome id with the same content is a no-op."""
+    """The HTTP shell: validate raw JSON, then :func:`outcomes_record`; returns (HTTP status, answer).
+
+    A replayed outcome id with the same content is a no-op.
+    """
     _ensure_active(provider)
     if not isinstance(body, dict):
         raise validation_error(

@@ -153,7 +153,9 @@ def summaries_ingest(
     source: str = VerificationSummary.Source.PUSH,
     signature: SignatureHeaders | None = None,
 ) -> tuple[int, dict[str, Any] | list[dict[str, Any]]]:
-    """Store summaries; returns (HTTP status, answer). `batch_key` names the array in a batch body.
+    """The HTTP shell: validate raw JSON, then :func:`summaries_record`; returns (HTTP status, answer).
+
+    `batch_key` names the array in a batch body (and so the errors' pointers).
 
     `signature` carries a push's signature headers; providers with a signer must have signed the
     request body (`{batch_key: bodies}` for a batch). Internal callers (collector) pass None.
