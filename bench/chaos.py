@@ -3,6 +3,7 @@
     python bench/chaos.py                          # one run: 180 s of load, ~5 minutes in all
     python bench/chaos.py --runs 3 --duration 120  # three consecutive runs, shorter
     python bench/chaos.py --no-faults              # the same load without faults (a baseline)
+    python bench/chaos.py --workers 2              # two Celery workers; the kill takes one of them
 
 Everything it needs it starts itself, on free loopback ports, and removes afterwards: a private
 PostgreSQL cluster (initdb into a temporary directory; as root, the `postgres` user runs it), a private
@@ -195,17 +196,19 @@ class PrivateRedis:
 
 
 class Service:
-    def __init__(self, name: str, env: dict[str, str], log: Path) -> None:
+    def __init__(self, name: str, env: dict[str, str], log: Path, command: list[str] | None = None) -> None:
         self.name = name
         self.env = env
         self.log = log
+        # The entrypoint's role by default; a second worker needs its own node name (`-n`).
+        self.command = command or [self.name]
         self.proc: subprocess.Popen[bytes] | None = None
         self.restarts: list[float] = []
 
     def start(self) -> None:
         with self.log.open("ab") as sink:
             self.proc = subprocess.Popen(
-                ["sh", str(ENTRYPOINT), self.name],
+                ["sh", str(ENTRYPOINT), *self.command],
                 cwd=ROOT,
                 env=self.env,
                 stdout=sink,
@@ -669,9 +672,17 @@ def run_once(args: argparse.Namespace, number: int) -> dict[str, Any]:
         )
         keys = json.loads((base / "keys.json").read_text())
         services = [Service(name, env, logs / f"{name}.log") for name in ("web", "worker", "beat")]
+        # Extra Celery workers (--workers): the kill takes the first one only, so the others carry
+        # on and pick up its claims when their lease lapses (SCORE_RECOMPUTE_LEASE_SECONDS).
+        concurrency = env.get("WORKER_CONCURRENCY", "4")
+        for extra in range(2, args.workers + 1):
+            name = f"worker-{extra}"
+            command = ["celery", "-A", "config", "worker", "--loglevel", "INFO"]
+            command += ["--concurrency", concurrency, "-n", f"{name}@%h"]
+            services.append(Service(name, env, logs / f"{name}.log", command))
         for service in services:
             service.start()
-        web, worker, _ = services
+        web, worker = services[0], services[1]
         wait_healthy(web_port, 90)
         supervisor = Supervisor(services)
         supervisor.start()
@@ -809,6 +820,11 @@ def _watch_respawn(web: Service, port: int, record: dict[str, Any]) -> None:
     record["cpu_s_from_5s_to_20s"] = cpu
 
 
+def load_average() -> list[float]:
+    """The machine's 1, 5 and 15 minute load averages when the run ends: the figures are under this load."""
+    return [round(value, 2) for value in os.getloadavg()]
+
+
 def summarise(
     args: argparse.Namespace,
     load: Load,
@@ -845,6 +861,8 @@ def summarise(
         "rate_target": args.rate,
         "agents": args.agents,
         "clients": args.clients,
+        "workers": args.workers,
+        "load_average": load_average(),
         "conn_max_requests": args.conn_max_requests,
         "summaries_per_s": round(len(load.acknowledged) / args.duration, 1),
         "requests": len(load.attempts),
@@ -904,6 +922,9 @@ def main(argv: list[str] | None = None) -> int:
         "--single-share", type=float, default=0.2, help="share of requests that post one summary"
     )
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="Celery workers (the worker kill takes the first one only)"
+    )
     parser.add_argument("--retry-limit", type=float, default=60.0)
     parser.add_argument(
         "--conn-max-requests",

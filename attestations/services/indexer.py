@@ -31,9 +31,11 @@ from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExh
 
 from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
 from registry.services.agents import agent_register
+from registry.services.feedback import Feedback, feedback_record, feedback_revoke
+from registry.services.outcomes import outcomes_record
 from registry.services.recompute import recompute_mark
-from registry.services.rollups import rollup_mark
 from registry.services.summaries import canonical_digest
+from registry.services.validation import NormalisedOutcome
 
 from ..chain import events as ev
 from ..chain.identity import IdentityClient
@@ -453,52 +455,48 @@ def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
 
 def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> None:
     agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
-    FeedbackEntry.objects.update_or_create(
+    feedback_record(
         agent=agent,
-        client_address=Web3.to_checksum_address(event.client_address),
-        feedback_index=event.feedback_index,
-        defaults={
-            "value": Decimal(event.value),
-            "value_decimals": event.value_decimals,
-            "tag1": _feedback_tag(event.tag1),
-            "tag2": _feedback_tag(event.tag2),
-            "block_number": event.block_number,
-        },
+        feedback=Feedback(
+            client_address=Web3.to_checksum_address(event.client_address),
+            feedback_index=event.feedback_index,
+            value=Decimal(event.value),
+            value_decimals=event.value_decimals,
+            tag1=_feedback_tag(event.tag1),
+            tag2=_feedback_tag(event.tag2),
+            block_number=event.block_number,
+        ),
     )
-    recompute_mark(agent_ids=[agent.pk])
 
 
 def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoked) -> None:
     assert chain.reputation_registry is not None
     agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
     client = Web3.to_checksum_address(event.client_address)
-    updated = FeedbackEntry.objects.filter(
-        agent=agent, client_address=client, feedback_index=event.feedback_index
-    ).update(revoked=True)
-    if not updated:
-        # The feedback was given before the start block: read it so the revocation is not lost.
-        try:
-            entry = ReputationClient(w3, chain.reputation_registry).read_feedback(
-                event.agent_id, client, event.feedback_index
-            )
-        except (DecodingError, UnicodeDecodeError):
-            # Its tags are not UTF-8 (web3 reads strings strictly). Revoked feedback never counts, and a
-            # missing row is what any feedback from before the start block is: nothing is lost.
-            logger.warning(
-                "revoked feedback %s of agent %s is unreadable", event.feedback_index, event.agent_id
-            )
-            return
-        FeedbackEntry.objects.create(
-            agent=agent,
+    if feedback_revoke(agent=agent, client_address=client, feedback_index=event.feedback_index):
+        return
+    # The feedback was given before the start block: read it so the revocation is not lost.
+    try:
+        entry = ReputationClient(w3, chain.reputation_registry).read_feedback(
+            event.agent_id, client, event.feedback_index
+        )
+    except (DecodingError, UnicodeDecodeError):
+        # Its tags are not UTF-8 (web3 reads strings strictly). Revoked feedback never counts, and a
+        # missing row is what any feedback from before the start block is: nothing is lost.
+        logger.warning("revoked feedback %s of agent %s is unreadable", event.feedback_index, event.agent_id)
+        return
+    feedback_record(
+        agent=agent,
+        feedback=Feedback(
             client_address=client,
             feedback_index=event.feedback_index,
             value=Decimal(entry.value),
             value_decimals=entry.value_decimals,
             tag1=_feedback_tag(entry.tag1),
             tag2=_feedback_tag(entry.tag2),
-            revoked=True,
-        )
-    recompute_mark(agent_ids=[agent.pk])
+        ),
+        revoked=True,
+    )
 
 
 def _validation_request(
@@ -547,25 +545,21 @@ def _validation_outcome(*, chain: ChainSettings, w3: Web3, event: ev.ValidationR
     allow = event.response >= VALIDATION_ALLOW_THRESHOLD
     confidence = (event.response if allow else 100 - event.response) / 100
     checked_at = datetime.fromtimestamp(int(w3.eth.get_block(event.block_number)["timestamp"]), UTC)
+    outcome_id = f"erc8004:{chain.chain_id}:{event.request_hash}"
+    verdict = CheckOutcome.Verdict.ALLOW if allow else CheckOutcome.Verdict.BLOCK
+    outcome = NormalisedOutcome(
+        outcome_id=outcome_id,
+        verdict=verdict,
+        reported_verdict=f"erc8004:{event.response}",
+        confidence=confidence,
+        stake="",
+        checked_at=checked_at,
+    )
+    digest = canonical_digest(
+        {"requestHash": event.request_hash, "response": event.response, "tag": ev.display_text(event.tag)}
+    )
     for provider in providers:
-        outcome_id = f"erc8004:{chain.chain_id}:{event.request_hash}"
         if CheckOutcome.objects.filter(provider=provider, outcome_id=outcome_id).exists():
-            continue
-        CheckOutcome.objects.create(
-            provider=provider,
-            agent=agent,
-            outcome_id=outcome_id,
-            verdict=CheckOutcome.Verdict.ALLOW if allow else CheckOutcome.Verdict.BLOCK,
-            reported_verdict=f"erc8004:{event.response}",
-            confidence=confidence,
-            checked_at=checked_at,
-            body_digest=canonical_digest(
-                {
-                    "requestHash": event.request_hash,
-                    "response": event.response,
-                    "tag": ev.display_text(event.tag),
-                }
-            ),
-        )
-        # Durable and coalesced like outcomes posted over HTTP (registry/services/rollups.py).
-        rollup_mark(pairs=[(provider.pk, agent.pk)])
+            continue  # the first response counts; a repeated or changed one is not news
+        # Stored and marked for a roll-up like outcomes posted over HTTP (registry/services/outcomes.py).
+        outcomes_record(provider=provider, agent=agent, outcomes=[outcome], digests=[digest])

@@ -1,8 +1,16 @@
-"""Raw per-check outcomes, rolled up into the provider's windowed summary of an agent."""
+"""Raw per-check outcomes, rolled up into the provider's windowed summary of an agent.
+
+:func:`outcomes_record` is the typed domain service (validated :class:`NormalisedOutcome` values of
+one agent in; stored, and the (provider, agent) pair marked for a roll-up). The engine provider and
+the chain indexer call it directly. :func:`outcomes_ingest` is the HTTP shell around it: JSON
+validation, canonical digests, signatures, idempotency keys, and the answer's status and body.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -29,7 +37,10 @@ def outcomes_ingest(
     idempotency_key: str | None = None,
     signature: SignatureHeaders | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """Store a batch of outcomes for one agent; a replayed outcome id with the same content is a no-op."""
+    """The HTTP shell: validate raw JSON, then :func:`outcomes_record`; returns (HTTP status, answer).
+
+    A replayed outcome id with the same content is a no-op.
+    """
     _ensure_active(provider)
     if not isinstance(body, dict):
         raise validation_error(
@@ -65,13 +76,14 @@ def outcomes_ingest(
         agent = agents_resolve(subject_ids=[(body["agent"], body.get("agentRegistry"), None, "/agent")])[
             body["agent"]
         ]
-        status, answer = _store(provider, agent, raw, items)
-        if answer["created"]:
-            from .rollups import rollup_mark
-
-            # Durable and coalesced: the roll-up happens even if the broker is down right now.
-            rollup_mark(pairs=[(provider.pk, agent.pk)])
-        return status, answer
+        recorded = outcomes_record(
+            provider=provider,
+            agent=agent,
+            outcomes=items,
+            digests=[canonical_digest(entry) for entry in raw],
+            locate=lambda index, name: json_pointer(["outcomes", index, name]),
+        )
+        return (201 if recorded.created else 200), recorded.to_dict()
 
     # A deadlock or serialization victim is rolled back whole and run again (bounded).
     return transaction_run_retrying(
@@ -81,10 +93,75 @@ def outcomes_ingest(
     )
 
 
+@dataclass(frozen=True)
+class OutcomesRecorded:
+    """What :func:`outcomes_record` did: outcomes stored, and outcomes already stored as they are."""
+
+    agent_subject_id: str
+    created: int
+    replayed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"agent": self.agent_subject_id, "created": self.created, "replayed": self.replayed}
+
+
+def outcome_body(item: NormalisedOutcome) -> dict[str, Any]:
+    """The outcome as a provider sends it (SPEC field names): what an in-process caller digests."""
+    return {
+        "id": item.outcome_id,
+        "verdict": item.reported_verdict,
+        "confidence": item.confidence,
+        "stake": item.stake,
+        "checkedAt": item.checked_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+def _default_locate(index: int, name: str) -> str:
+    return json_pointer([index, name])
+
+
+def outcomes_record(
+    *,
+    provider: Provider,
+    agent: Agent,
+    outcomes: list[NormalisedOutcome],
+    digests: list[str] | None = None,
+    locate: Callable[[int, str], str] = _default_locate,
+) -> OutcomesRecorded:
+    """Store `provider`'s outcomes about `agent` and mark the pair for a roll-up.
+
+    An outcome id already stored (or repeated in `outcomes`) with the same digest is a replay; with
+    another digest or agent it refuses the whole call (409, each id named via `locate`). `digests`
+    default to the canonical digest of :func:`outcome_body`. The roll-up mark is durable and
+    coalesced (rollups.py): one pending row per pair however many writers mark it. Runs in the
+    caller's transaction, or in its own, retried on a deadlock, when there is none.
+    """
+    _ensure_active(provider)
+    if digests is None:
+        digests = [canonical_digest(outcome_body(item)) for item in outcomes]
+    if len(digests) != len(outcomes):
+        raise ValueError("outcomes and digests must be as long as each other")
+    given = digests
+
+    def work() -> OutcomesRecorded:
+        recorded = _store(provider, agent, outcomes, given, locate)
+        if recorded.created:
+            from .rollups import rollup_mark
+
+            # Durable and coalesced: the roll-up happens even if the broker is down right now.
+            rollup_mark(pairs=[(provider.pk, agent.pk)])
+        return recorded
+
+    return transaction_run_retrying(work=work)
+
+
 def _store(
-    provider: Provider, agent: Agent, raw: list[Any], items: list[NormalisedOutcome]
-) -> tuple[int, dict[str, Any]]:
-    digests = [canonical_digest(entry) for entry in raw]
+    provider: Provider,
+    agent: Agent,
+    items: list[NormalisedOutcome],
+    digests: list[str],
+    locate: Callable[[int, str], str],
+) -> OutcomesRecorded:
     existing = {
         o.outcome_id: o
         for o in CheckOutcome.objects.filter(provider=provider, outcome_id__in=[i.outcome_id for i in items])
@@ -102,10 +179,7 @@ def _store(
                 replayed += 1
             else:
                 conflicts.append(
-                    FieldError(
-                        json_pointer(["outcomes", index, "id"]),
-                        "This outcome id was sent with other content.",
-                    )
+                    FieldError(locate(index, "id"), "This outcome id was sent with other content.")
                 )
             continue
         seen[item.outcome_id] = digest
@@ -133,8 +207,7 @@ def _store(
     # on each other's unique index entries in one order, never in a cycle.
     new.sort(key=lambda outcome: outcome.outcome_id)
     CheckOutcome.objects.bulk_create(new)
-    answer = {"agent": agent.subject_id, "created": len(new), "replayed": replayed}
-    return (201 if new else 200), answer
+    return OutcomesRecorded(agent_subject_id=agent.subject_id, created=len(new), replayed=replayed)
 
 
 def outcomes_summarise(outcomes: list[tuple[str, float, str]]) -> dict[str, Any]:

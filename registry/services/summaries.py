@@ -5,6 +5,12 @@ A summary is identified by (provider, agent, window) where the window is `window
 for the same window again is a replay (200, nothing stored); a different body for a stored window
 is a conflict (409). Independently, an `Idempotency-Key` header makes any request safe to retry:
 the stored answer is replayed for the same body and a different body under the same key is a 409.
+
+Two layers. :func:`summaries_record` is the typed domain service: it takes validated
+:class:`NormalisedSummary` values and stores them, marking their agents for a recompute in the same
+statement, whoever calls it (no HTTP status, no JSON to fabricate). :func:`summaries_ingest` is the
+thin shell the API views and the collector call with raw JSON: validation, canonical digests,
+signatures, idempotency keys, and the answer's status and body around one call of the service.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -146,7 +153,9 @@ def summaries_ingest(
     source: str = VerificationSummary.Source.PUSH,
     signature: SignatureHeaders | None = None,
 ) -> tuple[int, dict[str, Any] | list[dict[str, Any]]]:
-    """Store summaries; returns (HTTP status, answer). `batch_key` names the array in a batch body.
+    """The HTTP shell: validate raw JSON, then :func:`summaries_record`; returns (HTTP status, answer).
+
+    `batch_key` names the array in a batch body (and so the errors' pointers).
 
     `signature` carries a push's signature headers; providers with a signer must have signed the
     request body (`{batch_key: bodies}` for a batch). Internal callers (collector) pass None.
@@ -170,7 +179,14 @@ def summaries_ingest(
         return submission_verify(provider=provider, agent_id=agent_id, body=signed_body, headers=signature)
 
     def store() -> tuple[int, dict[str, Any]]:
-        results = _store(provider, bodies, normalised, digests, prefix, source)
+        results = summaries_record(
+            provider=provider,
+            summaries=normalised,
+            bodies=bodies,
+            digests=digests,
+            source=source,
+            locate=lambda index, name: _pointer(prefix, index, name),
+        )
         created = sum(1 for r in results if r.created)
         answer: dict[str, Any]
         if batch_key:
@@ -194,6 +210,69 @@ def summaries_ingest(
 
 # A window is named by (subject id, windowDays, window end) before the agent's row is known.
 WindowKey = tuple[str, int, datetime]
+# Where the service's errors point: (index of the summary, field name) -> JSON pointer. The shell
+# names the request's fields; an in-process caller can keep the default.
+FieldLocator = Callable[[int, str], str]
+
+
+def _default_locate(index: int, name: str) -> str:
+    return json_pointer([index, name])
+
+
+def summary_body(item: NormalisedSummary) -> dict[str, Any]:
+    """The summary as a provider would have sent it (SPEC field names): what an in-process caller
+    that never had a JSON body stores as `raw_body` and digests."""
+    body: dict[str, Any] = {"agent": item.agent}
+    if item.agent_registry is not None:
+        body["agentRegistry"] = item.agent_registry
+    if item.agent_protocol is not None:
+        body["agentProtocol"] = item.agent_protocol
+    body.update({"allowRate": item.allow_rate, "blockRate": item.block_rate})
+    if item.uncertain_rate is not None:
+        body["uncertainRate"] = item.uncertain_rate
+    body.update(
+        {
+            "avgConfidence": item.avg_confidence,
+            "totalChecks": item.total_checks,
+            "windowDays": item.window_days,
+        }
+    )
+    if item.stake_distribution is not None:
+        body["stakeDistribution"] = item.stake_distribution
+    if item.updated_at is not None:
+        body["updatedAt"] = item.updated_at.isoformat().replace("+00:00", "Z")
+    return body
+
+
+def summaries_record(
+    *,
+    provider: Provider,
+    summaries: list[NormalisedSummary],
+    source: str = VerificationSummary.Source.PUSH,
+    bodies: list[dict[str, Any]] | None = None,
+    digests: list[str] | None = None,
+    locate: FieldLocator = _default_locate,
+) -> list[Ingested]:
+    """Store validated summaries of `provider`; one result per summary, in order.
+
+    A window already stored with the same digest is replayed (``created=False``); one stored with a
+    different digest refuses the whole call (409 naming each field via `locate`). New windows mark
+    their agents for a recompute in the same transaction, so a concurrent drain waits for them.
+    `bodies` (the JSON as received) and `digests` (their canonical digests) default to
+    :func:`summary_body` of each summary and its digest. Runs in the caller's transaction, or in its
+    own, retried on a deadlock, when there is none.
+    """
+    _ensure_active(provider)
+    if bodies is None:
+        bodies = [summary_body(item) for item in summaries]
+    if digests is None:
+        digests = [canonical_digest(body) for body in bodies]
+    if not len(bodies) == len(digests) == len(summaries):
+        raise ValueError("summaries, bodies and digests must be as long as each other")
+    given_bodies, given_digests = bodies, digests
+    return transaction_run_retrying(
+        work=lambda: _store(provider, given_bodies, summaries, given_digests, locate, source)
+    )
 
 
 def _body_digests(bodies: list[dict[str, Any]], prefix: list[str | int] | None) -> list[str]:
@@ -222,7 +301,7 @@ class _Request:
     items: list[NormalisedSummary]
     keys: list[WindowKey]
     digests: list[str]
-    prefix: list[str | int] | None
+    locate: FieldLocator
     source: str
     now: datetime
 
@@ -232,13 +311,13 @@ def _store(
     bodies: list[dict[str, Any]],
     items: list[NormalisedSummary],
     digests: list[str],
-    prefix: list[str | int] | None,
+    locate: FieldLocator,
     source: str,
 ) -> list[Ingested]:
     """Store the new windows, replay the known ones, refuse the whole request on any conflict."""
     now = timezone.now()
     keys: list[WindowKey] = [(item.agent, item.window_days, item.updated_at or now) for item in items]
-    request = _Request(provider, bodies, items, keys, digests, prefix, source, now)
+    request = _Request(provider, bodies, items, keys, digests, locate, source, now)
     # One row per window: a later item for the same window replays the first or conflicts with it.
     first_of: dict[WindowKey, int] = {}
     conflicts: list[FieldError] = []
@@ -246,9 +325,7 @@ def _store(
         first = first_of.setdefault(key, i)
         if first != i and digests[first] != digests[i]:
             conflicts.append(
-                FieldError(
-                    _pointer(prefix, i, "updatedAt"), "Another summary in this batch has the same window."
-                )
+                FieldError(locate(i, "updatedAt"), "Another summary in this batch has the same window.")
             )
     firsts = list(first_of.values())
     stored: dict[WindowKey, Ingested] = {}
@@ -369,16 +446,16 @@ def _store_orm(
     request: _Request, indices: list[int], conflicts: list[FieldError]
 ) -> dict[WindowKey, Ingested]:
     """The general path (any database): resolve or register agents, replay or refuse stored windows."""
-    provider, items, keys, digests, prefix = (
+    provider, items, keys, digests, locate = (
         request.provider,
         request.items,
         request.keys,
         request.digests,
-        request.prefix,
+        request.locate,
     )
     agents = agents_resolve(
         subject_ids=[
-            (items[i].agent, items[i].agent_registry, items[i].agent_protocol, _pointer(prefix, i, "agent"))
+            (items[i].agent, items[i].agent_registry, items[i].agent_protocol, locate(i, "agent"))
             for i in indices
         ]
     )
@@ -410,7 +487,7 @@ def _store_orm(
         elif earlier.body_digest == digests[i]:
             stored[keys[i]] = Ingested.of(earlier, subject_id=subject_id, provider=provider, created=False)
         else:
-            conflicts.append(FieldError(_pointer(prefix, i, "updatedAt"), _conflict_message(earlier)))
+            conflicts.append(FieldError(locate(i, "updatedAt"), _conflict_message(earlier)))
     if conflicts:
         return stored
     # Ascending (agent, window), the order of the PostgreSQL statement: see _INSERT_NEW_WINDOWS.

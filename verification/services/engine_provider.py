@@ -15,8 +15,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from registry.models import Agent, CheckOutcome, Provider
-from registry.services.outcomes import outcomes_ingest, outcomes_summarise
+from registry.services.agents import agents_resolve
+from registry.services.outcomes import outcomes_record, outcomes_summarise
 from registry.services.providers import provider_create
+from registry.services.transactions import transaction_run_retrying
+from registry.services.validation import NormalisedOutcome
 
 ENGINE_SLUG = "trust-registry-engine"
 ENGINE_NAME = "Trust registry verification engine"
@@ -60,23 +63,23 @@ def engine_outcome_record(
     """Record one verification as the engine's outcome for `agent` (a subject id)."""
     if verdict not in VERDICT_TO_OUTCOME:
         raise ValueError(f"verdict must be one of {sorted(VERDICT_TO_OUTCOME)}, got {verdict!r}")
-    moment = (checked_at or timezone.now()).isoformat().replace("+00:00", "Z")
-    _, answer = outcomes_ingest(
-        provider=engine_provider(),
-        body={
-            "agent": agent,
-            "outcomes": [
-                {
-                    "id": verification_id,
-                    "verdict": VERDICT_TO_OUTCOME[verdict],
-                    "confidence": max(0.0, min(1.0, float(confidence))),
-                    "stake": stake,
-                    "checkedAt": moment,
-                }
-            ],
-        },
+    outcome = NormalisedOutcome(
+        outcome_id=verification_id,
+        verdict=VERDICT_TO_OUTCOME[verdict],
+        reported_verdict=VERDICT_TO_OUTCOME[verdict],
+        confidence=max(0.0, min(1.0, float(confidence))),
+        stake=stake,
+        checked_at=checked_at or timezone.now(),
     )
-    return answer
+    provider = engine_provider()
+
+    def record() -> dict[str, Any]:
+        # The typed service: no JSON body to fabricate and validate again. An unknown subject id is
+        # registered (or refused) as for any provider, in the same transaction as the outcome.
+        subject = agents_resolve(subject_ids=[(agent, None, None, "/agent")])[agent]
+        return outcomes_record(provider=provider, agent=subject, outcomes=[outcome]).to_dict()
+
+    return transaction_run_retrying(work=record)
 
 
 def engine_stats(*, agent: Agent, window_days: int, now: datetime | None = None) -> dict[str, Any] | None:
