@@ -40,6 +40,7 @@ from .numeric import (
 )
 from .polarity import check_polarity
 from .records import MAX_OPERANDS, check_periods, check_records
+from .relative import relative_findings
 
 __all__ = ["Finding", "ground_answer", "split_sentences"]
 
@@ -417,12 +418,14 @@ def ground_answer(
     max_comparisons: int | None = None,
     answer_path: str = "answer",
     question: str = "",
+    turn_start: int = -1,
 ) -> list[Finding]:
     """Label the checkable values of ``answer`` against ``ev``.
 
     ``question`` is the user's request the answer replies to: when it asks for an aggregate (a total, a
     sum, an estimate of a cost), a bare number the rules cannot derive is taken as that computation, not
-    flagged (see ``_bare_unsupported``).
+    flagged (see ``_bare_unsupported``). ``turn_start`` is the index of that request's message: the tool
+    results after it are the answer's own turn (see ``relative.relative_findings``).
 
     ``max_claims`` caps the answer's checkable values and ``max_comparisons`` those values times the
     evidence facts (RunTooLargeError naming ``answer_path``, before any matching); ``budget`` is checked
@@ -509,6 +512,17 @@ def ground_answer(
                 )
         else:
             deferred.append(m)
+    # Relative dates ("tomorrow", "next Monday") against the run's own date, where the system prompt gives
+    # one; a phrase inside a value already read ("on Tuesday, December 10") is that value's.
+    for rel in relative_findings(answer, ev, sentence_of, findings, turn_start):
+        r = rel.mention
+        inside = [f for f in findings if r.start <= f.mention.start and f.mention.end <= r.end]
+        if any(x.start < r.end and r.start < x.end for x in mentions if x.start < r.start or x.end > r.end):
+            continue
+        # "in 3 days" is a date, not the duration "3 days" it holds.
+        findings = [f for f in findings if f not in inside]
+        findings.append(rel)
+        findings.sort(key=lambda f: f.mention.start)  # in answer order, as the record lookups expect
     # Pass 2: reasoned arithmetic on the values of the items the sentence talks about, plus the run-level
     # values (a number of nights, a rate) and the answer's own supported values ("4 nights come to €696, or
     # $766").

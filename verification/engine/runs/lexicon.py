@@ -214,6 +214,11 @@ FUNCTION_WORDS = frozenset(
         "here's",
         "what's",
         "let's",
+        # Relative days open sentences ("Tomorrow it will rain"): dates (runs/relative.py), not names.
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
         "ok",
         "okay",
         "sure",
