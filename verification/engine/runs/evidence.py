@@ -20,7 +20,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, WEATHER_VALUES
+from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, STATUS_WORDS, WEATHER_VALUES
 from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
 
@@ -699,8 +699,12 @@ class _Builder:
             # Dealz", x-ray is "X ray"): the name matches the words either way.
             self.hay.append(info.norm.replace("-", " "))
         ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
-        if info.state:
-            ev.states.append(Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text))
+        state = info.state
+        if state is None and ("status" in key_tokens or "state" in key_tokens):
+            # A status slot's value is a state even when the word means other things in prose ("returned").
+            state = STATUS_WORDS.get(info.norm) or STATUS_WORDS.get(info.norm.replace("_", " "))
+        if state:
+            ev.states.append(Fact("state", state, msg, path, record, list_path, key_tokens, text=text))
         if info.date is not None:
             assert info.datetime is not None
             ev.dates.append(Fact("date", info.date, msg, path, record, list_path, key_tokens, text=text))
