@@ -45,7 +45,8 @@ def test_it_supports_the_same_status_in_other_words(status, told):
 def test_it_reads_a_flight_status_that_is_no_common_state():
     result = {"flight": "ZQ2210", "status": "boarding", "gate": "C12"}
     good = verify_run(make_run("Status of ZQ2210?", [result], "Flight ZQ2210 is boarding at gate C12."))
-    bad = verify_run(make_run("Status of ZQ2210?", [result], "Flight ZQ2210 is delayed; it leaves from gate C12."))
+    told = "Flight ZQ2210 is delayed; it leaves from gate C12."
+    bad = verify_run(make_run("Status of ZQ2210?", [result], told))
     assert not good.hallucination_detected
     assert _flags(bad) == [("delayed", "CONTRADICTED")]
 

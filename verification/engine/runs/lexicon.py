@@ -390,8 +390,8 @@ STATUS_WORDS: dict[str, str] = {
     "dispatched": "shipped", "boarding": "boarding", "departed": "departed", "refunded": "refunded",
     "completed": "completed", "complete": "completed", "incomplete": "pending", "not completed": "pending",
     "in progress": "in_progress", "failed": "failed", "expired": "expired",
-    "approved": "approved", "rejected": "rejected", "declined": "rejected", "paid": "paid", "unpaid": "unpaid",
-    "overdue": "overdue", "open": "open", "closed": "closed", "resolved": "resolved",
+    "approved": "approved", "rejected": "rejected", "declined": "rejected", "paid": "paid",
+    "unpaid": "unpaid", "overdue": "overdue", "open": "open", "closed": "closed", "resolved": "resolved",
 }  # fmt: skip
 
 # Whole string values of a tool result that are a weather condition (see STATE_PHRASES).

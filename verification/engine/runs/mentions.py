@@ -307,7 +307,8 @@ _STATE_RE = re.compile(_words(list(STATE_PHRASES)) + r"\b")
 # completed", "status: returned"); elsewhere these words mean other things ("the search returned 3 items").
 _STATUS_FIRST = frozenset(re.split(r"[\s-]", p)[0] for p in STATUS_WORDS)
 _STATUS_RE = re.compile(
-    r"\b(?:is|was|are|were|be|been|being|now|currently|still|already|marked as|marked|shows as|status(?: is)?:?)"
+    r"\b(?:is|was|are|were|be|been|being|now|currently|still|already|marked as|marked|shows as"
+    r"|status(?: is)?:?)"
     r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
     r"(?P<w>" + _words(list(STATUS_WORDS)) + r")\b"
 )

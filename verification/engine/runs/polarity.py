@@ -24,10 +24,19 @@ _FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"pending", "approved", "rejected"}),
     frozenset({"paid", "unpaid", "overdue", "refunded"}),
     frozenset({"open", "closed", "resolved", "pending", "on_hold"}),
-    frozenset({
-        "delivered", "in_transit", "out_for_delivery", "processing", "shipped", "returned", "on_hold",
-        "refunded", "cancelled",
-    }),
+    frozenset(
+        {
+            "delivered",
+            "in_transit",
+            "out_for_delivery",
+            "processing",
+            "shipped",
+            "returned",
+            "on_hold",
+            "refunded",
+            "cancelled",
+        }
+    ),
     frozenset({"archived", "not_archived"}),
     frozenset({"refundable", "non_refundable"}),
     frozenset({"included", "not_included"}),
@@ -158,7 +167,9 @@ def _clause_records(
     clause = next((c for c in clauses(answer, sent[0], sent[1], ",;", True) if c[0] <= pos <= c[1]), sent)
     common: set[Any] | None = None
     for g in findings:
-        if g.label != "SUPPORTED" or not clause[0] <= g.mention.start < clause[1] or g.mention.kind == "state":
+        if g.label != "SUPPORTED" or g.mention.kind == "state":
+            continue
+        if not clause[0] <= g.mention.start < clause[1]:
             continue
         facts = g.facts or _identifier_facts(g.mention.text, ev)
         hit = {f.record for f in facts if f.source == "tool"} & records
