@@ -584,7 +584,12 @@ _RIVAL_CITES = 3
 # reminder to water the plants", "remind you to call Amy"), up to a word that starts its time or place.
 _QUOTED = re.compile(r'"([^"\n]{3,80})"|“([^”\n]{3,80})”')
 _TASK_TEXT = re.compile(
-    r"\b(?:reminders?|remind (?:you|me)|tasks?|to-dos?)\s+to\s+"
+    r"\b(?:reminders?|remind (?:you|me)|tasks?|to-dos?)"
+    # "a reminder for you to ...", "reminder added to ...", "your first reminder is to ..."
+    r"(?:\s+(?:for (?:you|me)|(?:is|was|has been)(?: (?:set|added|created|saved))?"
+    r"|added|set|created|saved))?\s+to\s+"
+    # A task starts with what to do: "the reminder to your list" names where it went, not a task.
+    r"(?!(?:your|my|the|a|an|this|that|his|her|their|our)\b)"
     r"([a-z][^.,;:!?()\n]{2,80}?)(?=\s+(?:at|on|by|for|due|and|with|from|before|after|tomorrow|today|tonight|"
     r"this|next|every|in|until)\b|[.,;:!?()\n]|$)"
 )
