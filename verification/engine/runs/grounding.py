@@ -557,6 +557,7 @@ def ground_answer(
             how = matcher.clock_duration(f.mention)
             if how:
                 f.label, f.reason, f.derived = "SUPPORTED", how, True
+    _check_enumerations(answer, findings, sentence_of)
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
@@ -593,6 +594,37 @@ _TASK_TEXT = re.compile(
     r"([a-z][^.,;:!?()\n]{2,80}?)(?=\s+(?:at|on|by|for|due|and|with|from|before|after|tomorrow|today|tonight|"
     r"this|next|every|in|until)\b|[.,;:!?()\n]|$)"
 )
+
+
+# The items after a colon that a count announces ("the 3 latest emails from Ana: A, B, C."): commas or a
+# final "and" between them.
+_ITEM_SEP = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_ENUM_LEAD = re.compile(r"[^:\d\n]{0,60}?:\s+")
+
+
+def _check_enumerations(answer: str, findings: list[Finding], sentence_of: Any) -> None:
+    """Relabel, in place, a count that its own enumeration contradicts ("here are the 2 emails: A, B, C").
+
+    The count must count a noun and open the list: a colon follows it within its sentence, with no other
+    number between; the list runs to the end of the sentence, one line, and has at least two items.
+    """
+    for f in findings:
+        m = f.mention
+        if m.kind not in ("number", "count") or m.noun is None or m.value is None:
+            continue
+        if not 2 <= m.value <= 12 or m.value != int(m.value):
+            continue
+        sent = sentence_of(m.start)
+        lead = _ENUM_LEAD.match(answer, m.end, sent[1])
+        if lead is None:
+            continue
+        tail = answer[lead.end() : sent[1]].rstrip(" .!?")
+        if not tail or "\n" in tail:
+            continue
+        items = [x for x in _ITEM_SEP.split(tail) if x.strip()]
+        if len(items) >= 2 and len(items) != int(m.value):
+            f.label, f.facts, f.derived = "CONTRADICTED", [], False
+            f.reason = f"the answer lists {len(items)} of them"
 
 
 def _titles(answer: str) -> list[tuple[int, int]]:
