@@ -36,3 +36,23 @@ def test_it_contradicts_a_count_its_own_list_disagrees_with():
 )
 def test_it_leaves_a_count_that_agrees_or_announces_no_list(answer):
     assert not _report(answer).hallucination_detected
+
+
+CALENDAR = {
+    "entries": [
+        {"title": "Stand-up", "kind": "meeting", "attendees": ["ana", "raj"]},
+        {"title": "Dentist", "kind": "appointment", "attendees": []},
+        {"title": "Design review", "kind": "meeting", "attendees": ["ana", "li"]},
+        {"title": "Budget sync", "kind": "meeting", "attendees": ["raj", "li"]},
+    ]
+}
+
+
+def test_it_counts_the_items_of_the_kind_its_noun_names():
+    good = "You have 3 meetings and 1 appointment."
+    bad = "You have 2 meetings and 1 appointment."
+    assert not verify_run(make_run("My calendar?", [CALENDAR], good)).hallucination_detected
+    report = verify_run(make_run("My calendar?", [CALENDAR], bad))
+    # 2 is the number of attendees of each meeting, but "meetings" counts the entries of kind "meeting".
+    assert [(c.text, c.label) for c in report.flagged_claims] == [("2", "CONTRADICTED")]
+    assert "have 3 of this kind" in report.flagged_claims[0].reason

@@ -169,6 +169,9 @@ class Evidence:
     _padded: str | None = None
     _acronyms: set[str] | None = None
     _anchors: dict[tuple[int, str], int] = field(default_factory=dict)
+    # How many elements of a list have a one-word value ("meeting" of ``event_type``), by that word: "3
+    # meetings" counts those elements, not every event.
+    value_counts: dict[str, list[Fact]] = field(default_factory=dict)
 
     def __init__(
         self,
@@ -192,6 +195,7 @@ class Evidence:
         _padded: str | None = None,
         _acronyms: set[str] | None = None,
         _anchors: dict[tuple[int, str], int] | None = None,
+        value_counts: dict[str, list[Fact]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -213,6 +217,7 @@ class Evidence:
         self._padded = _padded
         self._acronyms = _acronyms
         self._anchors = {} if _anchors is None else _anchors
+        self.value_counts = {} if value_counts is None else value_counts
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
@@ -766,9 +771,14 @@ class _Builder:
                     by_value[(k, v)] = by_value.get((k, v), 0) + 1
                 elif isinstance(v, (int, float)):
                     totals[k] = totals.get(k, 0.0) + v
-        for (k, _), n in by_value.items():
+        for (k, v), n in by_value.items():
             if 1 < n < len(items) or len(items) <= 3:
                 self._count(n, msg, path, record, None, key_tokens | {k}, "tally")
+            if isinstance(v, str) and len(items) > 1:
+                word = lower(v)
+                if word.isalpha() and len(word) > 2:
+                    fact = Fact("count", float(n), msg, path, record, None, key_tokens | {k}, text=v)
+                    self.ev.value_counts.setdefault(word, []).append(fact)
         for k, total in totals.items():
             if float(total).is_integer() and 0 <= total <= 1000:
                 self._count(int(total), msg, path, record, None, key_tokens | {k}, "total")

@@ -137,6 +137,15 @@ class _Matcher:
         strict = False
         nouns = _noun_key(m.noun)
         keyed: list[Fact] = []
+        by_value = [f for n in nouns for f in self.ev.value_counts.get(n, ())] if nouns else []
+        if by_value and m.kind in ("number", "count"):
+            # "2 events and 3 meetings" where each event has an ``event_type``: a count of the items of
+            # that type, whatever other list has as many elements.
+            hits = [f for f in by_value if accepts(m, f.value)]
+            if hits:
+                return "SUPPORTED", hits, "the number of items of this kind", False
+            told = ", ".join(sorted({f"{f.value:g}" for f in by_value}))
+            return "CONTRADICTED", by_value[:3], f"the results have {told} of this kind", False
         if m.kind in ("number", "count") and nouns:
             keyed = [f for n in nouns for f in self.ev.numbers_keyed(n)]
             keyed += [f for f in self.ev.counts if f.key_tokens & nouns]
