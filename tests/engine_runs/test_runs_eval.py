@@ -81,9 +81,8 @@ def test_it_reports_per_answer_figures_variants_and_false_alarm_classes(tmp_path
 def test_it_reports_the_actions_of_both_gates_by_line_kind(tmp_path):
     path = tmp_path / "g.jsonl"
     spans = [{"start": 6, "end": 16, "text": "500 meters", "kind": "contradiction"}]
-    path.write_text(
-        _line("It is 500 meters tall.", True, spans) + "\n" + _line("It is 330 meters tall.", False, []) + "\n"
-    )
+    lines = [_line("It is 500 meters tall.", True, spans), _line("It is 330 meters tall.", False, [])]
+    path.write_text("\n".join(lines) + "\n")
     m = evaluate_groundedness(path, progress=False)
     score = m["score_gate_actions"]
     assert score["emit"] == {"clean": 1}
