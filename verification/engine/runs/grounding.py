@@ -480,6 +480,8 @@ def ground_answer(
             if m.kind == "number" and m.start in markers:
                 continue  # "1. ... 2. ...": the numbers of a list's items, not values
             label, facts, why, derived = matcher.number(m)
+            if label != "SUPPORTED" and m.kind == "quantity" and _named_period(m, ev):
+                label, facts, why = "SUPPORTED", [], "the run names this period in words"
             findings.append(Finding(m, label, sent, facts, why, derived))
         elif m.kind == "score":
             hits = [f for f in ev.numbers if f.value in m.values]
@@ -634,6 +636,24 @@ def _check_enumerations(answer: str, findings: list[Finding], sentence_of: Any) 
         if len(items) >= 2 and len(items) != int(m.value):
             f.label, f.facts, f.derived = "CONTRADICTED", [], False
             f.reason = f"the answer lists {len(items)} of them"
+
+
+# Periods people name by a word ("the last decade", "a fortnight"): the same length told in numbers.
+_PERIOD_WORDS: dict[str, dict[str, float]] = {
+    "decade": {"year": 10.0, "month": 120.0},
+    "century": {"year": 100.0},
+    "fortnight": {"day": 14.0, "week": 2.0},
+    "week": {"day": 7.0},
+}
+
+
+def _named_period(m: Mention, ev: Evidence) -> bool:
+    """Whether ``m`` (a duration such as "10 years") is a period the run names by a word ("decade")."""
+    if m.unit is None or m.value is None:
+        return False
+    return any(
+        lengths.get(m.unit) == m.value and ev.in_vocabulary(word) for word, lengths in _PERIOD_WORDS.items()
+    )
 
 
 def _titles(answer: str) -> list[tuple[int, int]]:
