@@ -75,3 +75,17 @@ def test_it_reports_per_answer_figures_variants_and_false_alarm_classes(tmp_path
     assert m["original_clean_flag_rate"] == 0.0
     assert m["by_variant"]["hard_clean/name"] == {"lines": 1, "flagged": 1}
     assert m["false_alarm_classes_on_clean"] == {"unsupported:name:other": 1}
+
+
+def test_it_reports_the_actions_of_both_gates_by_line_kind(tmp_path):
+    path = tmp_path / "g.jsonl"
+    spans = [{"start": 6, "end": 16, "text": "500 meters", "kind": "contradiction"}]
+    lines = [_line("It is 500 meters tall.", True, spans), _line("It is 330 meters tall.", False, [])]
+    path.write_text("\n".join(lines) + "\n")
+    m = evaluate_groundedness(path, progress=False)
+    score = m["score_gate_actions"]
+    assert score["emit"] == {"clean": 1}
+    assert sum(n for action in score.values() for n in action.values()) == 2
+    assert "emit" not in {a for a, kinds in score.items() if "hallucinated" in kinds}
+    calibrated = m["calibration"]["actions"]
+    assert calibrated["emit"] == {"clean": 1}

@@ -145,6 +145,8 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
     cal_response: list[tuple[float, bool]] = []
     cal_claims: list[tuple[float, bool]] = []
     cal_actions: dict[str, Counter[str]] = defaultdict(Counter)
+    # The default gate's actions the same way, to compare the two gates on one set.
+    score_actions: dict[str, Counter[str]] = defaultdict(Counter)
     tp = fp = fn = tn = 0
     stp = sfp = sfn = 0
     ctp = cfp = cfn = 0
@@ -180,6 +182,7 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         answer = messages[-1].get("content") or "" if messages else ""
         gold_all = [(s["start"], s["end"]) for s in label.get("spans", [])]
         response_scores.append((1.0 - report.overall_score, gold))
+        score_actions[report.action]["hallucinated" if gold else "clean"] += 1
         probs = calibration.of_report(report) if calibration is not None else None
         if probs is not None:
             cal_response.append((probs["response"], gold))
@@ -263,6 +266,7 @@ def evaluate_groundedness(path: str | Path, *, progress: bool = True) -> dict[st
         "original_clean_flag_rate": round(sum(originals) / len(originals), 4) if originals else None,
         "by_variant": {k: dict(v) for k, v in sorted(by_variant.items())},
         "auroc": {"response": _auroc(response_scores), "claim": _auroc(claim_scores)},
+        "score_gate_actions": {k: dict(v) for k, v in sorted(score_actions.items())},
         # Calibrated probabilities (fitted on other sets, see calibrate_runs): their ECE and AUROC here, and
         # how the fitted thresholds' actions fall on clean and hallucinated lines.
         "calibration": {

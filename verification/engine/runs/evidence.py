@@ -20,7 +20,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, WEATHER_VALUES
+from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, STATUS_WORDS, WEATHER_VALUES
 from .mentions import Mention, extract_mentions
 from .messages import ParsedRun
 
@@ -169,6 +169,9 @@ class Evidence:
     _padded: str | None = None
     _acronyms: set[str] | None = None
     _anchors: dict[tuple[int, str], int] = field(default_factory=dict)
+    # How many elements of a list have a one-word value ("meeting" of ``event_type``), by that word: "3
+    # meetings" counts those elements, not every event.
+    value_counts: dict[str, list[Fact]] = field(default_factory=dict)
 
     def __init__(
         self,
@@ -192,6 +195,7 @@ class Evidence:
         _padded: str | None = None,
         _acronyms: set[str] | None = None,
         _anchors: dict[tuple[int, str], int] | None = None,
+        value_counts: dict[str, list[Fact]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -213,6 +217,7 @@ class Evidence:
         self._padded = _padded
         self._acronyms = _acronyms
         self._anchors = {} if _anchors is None else _anchors
+        self.value_counts = {} if value_counts is None else value_counts
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
@@ -699,8 +704,12 @@ class _Builder:
             # Dealz", x-ray is "X ray"): the name matches the words either way.
             self.hay.append(info.norm.replace("-", " "))
         ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
-        if info.state:
-            ev.states.append(Fact("state", info.state, msg, path, record, list_path, key_tokens, text=text))
+        state = info.state
+        if state is None and ("status" in key_tokens or "state" in key_tokens):
+            # A status slot's value is a state even when the word means other things in prose ("returned").
+            state = STATUS_WORDS.get(info.norm) or STATUS_WORDS.get(info.norm.replace("_", " "))
+        if state:
+            ev.states.append(Fact("state", state, msg, path, record, list_path, key_tokens, text=text))
         if info.date is not None:
             assert info.datetime is not None
             ev.dates.append(Fact("date", info.date, msg, path, record, list_path, key_tokens, text=text))
@@ -762,9 +771,14 @@ class _Builder:
                     by_value[(k, v)] = by_value.get((k, v), 0) + 1
                 elif isinstance(v, (int, float)):
                     totals[k] = totals.get(k, 0.0) + v
-        for (k, _), n in by_value.items():
+        for (k, v), n in by_value.items():
             if 1 < n < len(items) or len(items) <= 3:
                 self._count(n, msg, path, record, None, key_tokens | {k}, "tally")
+            if isinstance(v, str) and len(items) > 1:
+                word = lower(v)
+                if word.isalpha() and len(word) > 2:
+                    fact = Fact("count", float(n), msg, path, record, None, key_tokens | {k}, text=v)
+                    self.ev.value_counts.setdefault(word, []).append(fact)
         for k, total in totals.items():
             if float(total).is_integer() and 0 <= total <= 1000:
                 self._count(int(total), msg, path, record, None, key_tokens | {k}, "total")

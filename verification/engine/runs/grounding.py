@@ -40,6 +40,7 @@ from .numeric import (
 )
 from .polarity import check_polarity
 from .records import MAX_OPERANDS, check_periods, check_records
+from .relative import relative_findings
 
 __all__ = ["Finding", "ground_answer", "split_sentences"]
 
@@ -136,6 +137,15 @@ class _Matcher:
         strict = False
         nouns = _noun_key(m.noun)
         keyed: list[Fact] = []
+        by_value = [f for n in nouns for f in self.ev.value_counts.get(n, ())] if nouns else []
+        if by_value and m.kind in ("number", "count"):
+            # "2 events and 3 meetings" where each event has an ``event_type``: a count of the items of
+            # that type, whatever other list has as many elements.
+            hits = [f for f in by_value if accepts(m, f.value)]
+            if hits:
+                return "SUPPORTED", hits, "the number of items of this kind", False
+            told = ", ".join(sorted({f"{f.value:g}" for f in by_value}))
+            return "CONTRADICTED", by_value[:3], f"the results have {told} of this kind", False
         if m.kind in ("number", "count") and nouns:
             keyed = [f for n in nouns for f in self.ev.numbers_keyed(n)]
             keyed += [f for f in self.ev.counts if f.key_tokens & nouns]
@@ -417,12 +427,14 @@ def ground_answer(
     max_comparisons: int | None = None,
     answer_path: str = "answer",
     question: str = "",
+    turn_start: int = -1,
 ) -> list[Finding]:
     """Label the checkable values of ``answer`` against ``ev``.
 
     ``question`` is the user's request the answer replies to: when it asks for an aggregate (a total, a
     sum, an estimate of a cost), a bare number the rules cannot derive is taken as that computation, not
-    flagged (see ``_bare_unsupported``).
+    flagged (see ``_bare_unsupported``). ``turn_start`` is the index of that request's message: the tool
+    results after it are the answer's own turn (see ``relative.relative_findings``).
 
     ``max_claims`` caps the answer's checkable values and ``max_comparisons`` those values times the
     evidence facts (RunTooLargeError naming ``answer_path``, before any matching); ``budget`` is checked
@@ -468,6 +480,8 @@ def ground_answer(
             if m.kind == "number" and m.start in markers:
                 continue  # "1. ... 2. ...": the numbers of a list's items, not values
             label, facts, why, derived = matcher.number(m)
+            if label != "SUPPORTED" and m.kind == "quantity" and _named_period(m, ev):
+                label, facts, why = "SUPPORTED", [], "the run names this period in words"
             findings.append(Finding(m, label, sent, facts, why, derived))
         elif m.kind == "score":
             hits = [f for f in ev.numbers if f.value in m.values]
@@ -509,6 +523,17 @@ def ground_answer(
                 )
         else:
             deferred.append(m)
+    # Relative dates ("tomorrow", "next Monday") against the run's own date, where the system prompt gives
+    # one; a phrase inside a value already read ("on Tuesday, December 10") is that value's.
+    for rel in relative_findings(answer, ev, sentence_of, findings, turn_start):
+        r = rel.mention
+        inside = [f for f in findings if r.start <= f.mention.start and f.mention.end <= r.end]
+        if any(x.start < r.end and r.start < x.end for x in mentions if x.start < r.start or x.end > r.end):
+            continue
+        # "in 3 days" is a date, not the duration "3 days" it holds.
+        findings = [f for f in findings if f not in inside]
+        findings.append(rel)
+        findings.sort(key=lambda f: f.mention.start)  # in answer order, as the record lookups expect
     # Pass 2: reasoned arithmetic on the values of the items the sentence talks about, plus the run-level
     # values (a number of nights, a rate) and the answer's own supported values ("4 nights come to €696, or
     # $766").
@@ -543,6 +568,7 @@ def ground_answer(
             how = matcher.clock_duration(f.mention)
             if how:
                 f.label, f.reason, f.derived = "SUPPORTED", how, True
+    _check_enumerations(answer, findings, sentence_of)
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
@@ -570,10 +596,64 @@ _RIVAL_CITES = 3
 # reminder to water the plants", "remind you to call Amy"), up to a word that starts its time or place.
 _QUOTED = re.compile(r'"([^"\n]{3,80})"|“([^”\n]{3,80})”')
 _TASK_TEXT = re.compile(
-    r"\b(?:reminders?|remind (?:you|me)|tasks?|to-dos?)\s+to\s+"
+    r"\b(?:reminders?|remind (?:you|me)|tasks?|to-dos?)"
+    # "a reminder for you to ...", "reminder added to ...", "your first reminder is to ..."
+    r"(?:\s+(?:for (?:you|me)|(?:is|was|has been)(?: (?:set|added|created|saved))?"
+    r"|added|set|created|saved))?\s+to\s+"
+    # A task starts with what to do: "the reminder to your list" names where it went, not a task.
+    r"(?!(?:your|my|the|a|an|this|that|his|her|their|our)\b)"
     r"([a-z][^.,;:!?()\n]{2,80}?)(?=\s+(?:at|on|by|for|due|and|with|from|before|after|tomorrow|today|tonight|"
     r"this|next|every|in|until)\b|[.,;:!?()\n]|$)"
 )
+
+
+# The items after a colon that a count announces ("the 3 latest emails from Ana: A, B, C."): commas or a
+# final "and" between them.
+_ITEM_SEP = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_ENUM_LEAD = re.compile(r"[^:\d\n]{0,60}?:\s+")
+
+
+def _check_enumerations(answer: str, findings: list[Finding], sentence_of: Any) -> None:
+    """Relabel, in place, a count that its own enumeration contradicts ("here are the 2 emails: A, B, C").
+
+    The count must count a noun and open the list: a colon follows it within its sentence, with no other
+    number between; the list runs to the end of the sentence, one line, and has at least two items.
+    """
+    for f in findings:
+        m = f.mention
+        if m.kind not in ("number", "count") or m.noun is None or m.value is None:
+            continue
+        if not 2 <= m.value <= 12 or m.value != int(m.value):
+            continue
+        sent = sentence_of(m.start)
+        lead = _ENUM_LEAD.match(answer, m.end, sent[1])
+        if lead is None:
+            continue
+        tail = answer[lead.end() : sent[1]].rstrip(" .!?")
+        if not tail or "\n" in tail:
+            continue
+        items = [x for x in _ITEM_SEP.split(tail) if x.strip()]
+        if len(items) >= 2 and len(items) != int(m.value):
+            f.label, f.facts, f.derived = "CONTRADICTED", [], False
+            f.reason = f"the answer lists {len(items)} of them"
+
+
+# Periods people name by a word ("the last decade", "a fortnight"): the same length told in numbers.
+_PERIOD_WORDS: dict[str, dict[str, float]] = {
+    "decade": {"year": 10.0, "month": 120.0},
+    "century": {"year": 100.0},
+    "fortnight": {"day": 14.0, "week": 2.0},
+    "week": {"day": 7.0},
+}
+
+
+def _named_period(m: Mention, ev: Evidence) -> bool:
+    """Whether ``m`` (a duration such as "10 years") is a period the run names by a word ("decade")."""
+    if m.unit is None or m.value is None:
+        return False
+    return any(
+        lengths.get(m.unit) == m.value and ev.in_vocabulary(word) for word, lengths in _PERIOD_WORDS.items()
+    )
 
 
 def _titles(answer: str) -> list[tuple[int, int]]:

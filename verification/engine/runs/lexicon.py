@@ -21,6 +21,7 @@ __all__ = [
     "ORDINALS",
     "REVERSE_ALIASES",
     "STATE_PHRASES",
+    "STATUS_WORDS",
     "UNIT_WORDS",
     "WEATHER_VALUES",
     "WEEKDAYS",
@@ -214,6 +215,11 @@ FUNCTION_WORDS = frozenset(
         "here's",
         "what's",
         "let's",
+        # Relative days open sentences ("Tomorrow it will rain"): dates (runs/relative.py), not names.
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
         "ok",
         "okay",
         "sure",
@@ -374,6 +380,18 @@ STATE_PHRASES: dict[str, str] = {
     "light snow": "snow", "heavy snow": "snow", "stormy": "storm", "thunderstorms": "storm",
     "thunderstorm": "storm", "foggy": "fog", "misty": "fog", "fog": "fog", "snow showers": "snow",
     "snow shower": "snow",
+}  # fmt: skip
+
+# Status values that are common words with other meanings in prose ("the search returned", "a boarding
+# pass", "I completed the form"): a state only as the whole value of a status-like key of a tool result
+# (``status``, ``state``), and in an answer only right after a copula ("is returned", "has been shipped").
+STATUS_WORDS: dict[str, str] = {
+    "returned": "returned", "on hold": "on_hold", "held": "on_hold", "shipped": "shipped",
+    "dispatched": "shipped", "boarding": "boarding", "departed": "departed", "refunded": "refunded",
+    "completed": "completed", "complete": "completed", "incomplete": "pending", "not completed": "pending",
+    "in progress": "in_progress", "failed": "failed", "expired": "expired",
+    "approved": "approved", "rejected": "rejected", "declined": "rejected", "paid": "paid",
+    "unpaid": "unpaid", "overdue": "overdue", "open": "open", "closed": "closed", "resolved": "resolved",
 }  # fmt: skip
 
 # Whole string values of a tool result that are a weather condition (see STATE_PHRASES).

@@ -21,6 +21,7 @@ from .lexicon import (
     NUMBER_WORDS,
     ORDINALS,
     STATE_PHRASES,
+    STATUS_WORDS,
     UNIT_WORDS,
     WEEKDAYS,
 )
@@ -302,6 +303,15 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
 # list and a tree prefer the same phrase, and the order of ``_DIRECTION_WORDS`` does not matter, as one word
 # at most ends where the letters do).
 _STATE_RE = re.compile(_words(list(STATE_PHRASES)) + r"\b")
+# A status word right after a copula or a status marker ("is on hold", "has been shipped", "marked as
+# completed", "status: returned"); elsewhere these words mean other things ("the search returned 3 items").
+_STATUS_FIRST = frozenset(re.split(r"[\s-]", p)[0] for p in STATUS_WORDS)
+_STATUS_RE = re.compile(
+    r"\b(?:is|was|are|were|be|been|being|now|currently|still|already|marked as|marked|shows as"
+    r"|status(?: is)?:?)"
+    r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
+    r"(?P<w>" + _words(list(STATUS_WORDS)) + r")\b"
+)
 _DIRECTION_WORDS = frozenset({
     "rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped", "higher",
     "grew", "fell", "falls", "fallen", "down", "dropped", "declined", "decreased", "slipped", "lower", "beat",
@@ -484,6 +494,11 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     if not names:
         out.sort(key=lambda x: x.start)
         return out
+    for m in _STATUS_RE.finditer(low) if not words.isdisjoint(_STATUS_FIRST) else ():
+        a, b = m.span("w")
+        if taken.find(1, a, b) < 0 and "not" not in low[m.start() : a].split():
+            word = m.group("w")
+            _take(taken, out, Mention("state", a, b, text[a:b], extra={"state": STATUS_WORDS[word]}))
     for m in _LIKELIHOOD_RE.finditer(low) if not words.isdisjoint(_LIKELIHOOD_WORDS) else ():
         if taken.find(1, m.start(), m.end()) < 0:
             likely = m.group(0) in ("likely", "probable")

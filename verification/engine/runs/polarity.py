@@ -7,7 +7,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from .evidence import Evidence, Fact, normalize_text
-from .findings import Finding, split_sentences
+from .findings import Finding, clauses, split_sentences
 from .mentions import Mention
 from .records import RecordLookup, best_record
 
@@ -16,11 +16,27 @@ _FROM_GAP = re.compile(r"\s*(?:from\s+)")
 _BY_GAP = re.compile(r"\s*(?:by\s+)?")
 
 _FAMILIES: tuple[frozenset[str], ...] = (
-    frozenset({"on_time", "delayed", "cancelled", "diverted", "landed"}),
+    frozenset({"on_time", "delayed", "cancelled", "diverted", "landed", "boarding", "departed"}),
     frozenset({"in_stock", "out_of_stock"}),
-    frozenset({"confirmed", "tentative", "cancelled"}),
+    frozenset({"confirmed", "tentative", "cancelled", "pending"}),
     frozenset({"pending", "posted"}),
-    frozenset({"delivered", "in_transit", "out_for_delivery", "processing"}),
+    frozenset({"pending", "completed", "in_progress", "failed", "expired"}),
+    frozenset({"pending", "approved", "rejected"}),
+    frozenset({"paid", "unpaid", "overdue", "refunded"}),
+    frozenset({"open", "closed", "resolved", "pending", "on_hold"}),
+    frozenset(
+        {
+            "delivered",
+            "in_transit",
+            "out_for_delivery",
+            "processing",
+            "shipped",
+            "returned",
+            "on_hold",
+            "refunded",
+            "cancelled",
+        }
+    ),
     frozenset({"archived", "not_archived"}),
     frozenset({"refundable", "non_refundable"}),
     frozenset({"included", "not_included"}),
@@ -36,6 +52,12 @@ _AGREES: dict[str, frozenset[str]] = {
     "cloud": frozenset({"partly_cloudy"}),
     "storm": frozenset({"rain"}),
     "rain": frozenset({"storm"}),
+    # A parcel on its way is shipped, in transit or out for delivery, as people tell it.
+    "shipped": frozenset({"in_transit", "out_for_delivery"}),
+    "in_transit": frozenset({"shipped", "out_for_delivery"}),
+    "out_for_delivery": frozenset({"shipped", "in_transit"}),
+    "closed": frozenset({"resolved"}),
+    "resolved": frozenset({"closed"}),
 }
 _UP = frozenset({"rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped",
                  "higher", "grew"})  # fmt: skip
@@ -108,13 +130,17 @@ def check_polarity(
             cands = [s for s in ev.states if s.value in family]
             if not cands:
                 continue
-            probe = Finding(m, "SUPPORTED", sent, cands)
-            lists = {lst for lst, _ in probe.records}
-            if lists and lookup is None:
-                lookup = RecordLookup(findings, sentences)
-            best = best_record(answer, findings, probe, sentences, lists, lookup) if lists else None
-            scoped = [s for s in cands if s.record == best] if best is not None else cands
-            scoped = scoped or cands
+            own = _clause_records(answer, sent, m.start, findings, {s.record for s in cands}, ev)
+            if own:
+                scoped = [s for s in cands if s.record in own]
+            else:
+                probe = Finding(m, "SUPPORTED", sent, cands)
+                lists = {lst for lst, _ in probe.records}
+                if lists and lookup is None:
+                    lookup = RecordLookup(findings, sentences)
+                best = best_record(answer, findings, probe, sentences, lists, lookup) if lists else None
+                scoped = [s for s in cands if s.record == best] if best is not None else cands
+                scoped = scoped or cands
             agrees = _AGREES.get(state, frozenset())
             if any(s.value == state or s.value in agrees for s in scoped):
                 out.append(
@@ -129,6 +155,36 @@ def check_polarity(
             else:
                 out.append(Finding(m, "CONTRADICTED", sent, scoped, f"the evidence says {scoped[0].value}"))
     return out
+
+
+def _clause_records(
+    answer: str, sent: tuple[int, int], pos: int, findings: list[Finding], records: set[Any], ev: Evidence
+) -> set[Any]:
+    """The records, among ``records`` (those that give a state of the family), that the supported values of
+    ``pos``'s own clause all belong to ("Order W123 is on hold", "the third day will be rainy with a high of
+    70"): the state is that item's. Empty when the clause names none of them, or values of different ones.
+    """
+    clause = next((c for c in clauses(answer, sent[0], sent[1], ",;", True) if c[0] <= pos <= c[1]), sent)
+    common: set[Any] | None = None
+    for g in findings:
+        if g.label != "SUPPORTED" or g.mention.kind == "state":
+            continue
+        if not clause[0] <= g.mention.start < clause[1]:
+            continue
+        facts = g.facts or _identifier_facts(g.mention.text, ev)
+        hit = {f.record for f in facts if f.source == "tool"} & records
+        if hit:
+            common = hit if common is None else common & hit
+    return common or set()
+
+
+def _identifier_facts(text: str, ev: Evidence) -> list[Fact]:
+    """The string facts that are an identifier of ``text`` ("Order W123456" names the result whose
+    ``order_id`` is W123456): tokens of four characters or more that hold a digit."""
+    tokens = {t for t in normalize_text(text).split() if len(t) >= 4 and any(ch.isdigit() for ch in t)}
+    if not tokens:
+        return []
+    return [f for f in ev.strings if f.value in tokens]
 
 
 def _direction(

@@ -125,7 +125,9 @@ def best_record(
             # A value that is also a value of another result or another list ("about $541", a flight's fare
             # and an order's item price) names its item only up close: from a wider window it is as likely
             # a recap of that other result's value.
-            named.append((m.start, m.end, one, len(g.records) == 1))
+            # A relative date ("tomorrow") names its item in its own clause only: "rainy tomorrow, cloudy
+            # the day after" enumerates days.
+            named.append((m.start, m.end, one, len(g.records) == 1 and "relative" not in m.extra))
     if not named:
         return None
     # Near: in the target's own clause, the nearest anchor before it decides (in English the item comes

@@ -253,6 +253,7 @@ def _verify(
         max_comparisons=cfg.max_comparisons,
         answer_path=f"messages[{run.answer_index}].content",
         question=run.last_user,
+        turn_start=max((i for i, _ in run.user), default=-1),
     )
     claims: list[Claim] = []
     for f in findings:
