@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 
 RESULT = {

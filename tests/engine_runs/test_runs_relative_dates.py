@@ -11,8 +11,8 @@ import json
 from datetime import date, timedelta
 
 import pytest
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 
 RUN_DAY = date(2024, 3, 5)  # a Tuesday

@@ -10,8 +10,8 @@ values) is what they are compared with.
 from __future__ import annotations
 
 import pytest
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 
 

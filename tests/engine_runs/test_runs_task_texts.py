@@ -8,8 +8,8 @@ task in each of these forms.
 from __future__ import annotations
 
 import pytest
-from runs_helpers import make_run
 
+from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
 
 RESULT = {"reminders": [{"id": "r-19", "task": "Water the ferns", "due": "2024-06-02 18:00:00"}]}

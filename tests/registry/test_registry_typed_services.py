@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from registry_support import summary_body as posted_summary
 from rest_framework.test import APIClient
 
 from common.errors import ApplicationError
@@ -32,6 +31,7 @@ from registry.services.validation import (
     outcome_validate,
     summary_validate,
 )
+from tests.registry.registry_support import summary_body as posted_summary
 
 pytestmark = pytest.mark.django_db
 
