@@ -30,6 +30,7 @@ from web3 import Web3
 from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExhausted, Web3RPCError
 
 from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
+from registry.selectors import agent_identity_ids
 from registry.services.agents import agent_register
 from registry.services.recompute import recompute_mark
 from registry.services.rollups import rollup_mark
@@ -465,7 +466,8 @@ def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> N
             "block_number": event.block_number,
         },
     )
-    recompute_mark(agent_ids=[agent.pk])
+    # Linked identities on other chains score this feedback too (merged feedback).
+    recompute_mark(agent_ids=agent_identity_ids(agent=agent))
 
 
 def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoked) -> None:
@@ -498,7 +500,7 @@ def _feedback_revoke(*, chain: ChainSettings, w3: Web3, event: ev.FeedbackRevoke
             tag2=_feedback_tag(entry.tag2),
             revoked=True,
         )
-    recompute_mark(agent_ids=[agent.pk])
+    recompute_mark(agent_ids=agent_identity_ids(agent=agent))
 
 
 def _validation_request(
