@@ -472,10 +472,18 @@ class AccuracyWeighting:
 
         >>> AccuracyWeighting.from_dict({"min_factor": 0.25}).min_factor
         0.25
+        >>> AccuracyWeighting.from_dict({"min_factor": 0}, "ScoringParams.accuracy_weighting")
+        Traceback (most recent call last):
+        ...
+        ValueError: ScoringParams.accuracy_weighting.min_factor must be in (0, 1], got 0
         """
         data = _mapping(owner, data)
         _reject_unknown(owner, data, cls)
-        return cls(**data)
+        try:
+            return cls(**data)
+        except ValueError as exc:
+            # Name the field where it sits in the configuration document, not in this class.
+            raise ValueError(str(exc).replace(f"{cls.__name__}.", f"{owner}.", 1)) from None
 
 
 def _default_adapters() -> tuple[AdapterSpec, ...]:
