@@ -426,19 +426,20 @@ def reviewer_evidence_many(
     owners = {agent.owner_address.lower() for agent in agents if agent.owner_address}
     own_addresses: dict[str, set[str]] = {}
     for agent_id, operator, signer in Provider.objects.filter(
-        Q(agent_id__in=ids) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
+        Q(agent_id__in=members) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
         if owners
-        else Q(agent_id__in=ids)
+        else Q(agent_id__in=members)
     ).values_list("agent_id", "operator_address", "signer_address"):
         addresses = {a.lower() for a in (operator, signer) if a}
-        if agent_id in ids:
-            own_addresses.setdefault(str(agent_id), set()).update(addresses)
+        if agent_id in members:
+            # Keyed by the group: a provider that is any identity of the agent is the agent's own.
+            own_addresses.setdefault(subject_of[agent_id], set()).update(addresses)
         if operator and operator.lower() in owners:
             own_addresses.setdefault(operator.lower(), set()).update(addresses)
     out = {}
     for agent in agents:
         excluded = {agent.owner_address.lower()} if agent.owner_address else set()
-        excluded |= own_addresses.get(str(agent.pk), set())
+        excluded |= own_addresses.get(subject_of[agent.pk], set())
         if agent.owner_address:
             excluded |= own_addresses.get(agent.owner_address.lower(), set())
         subject = subject_of[agent.pk]
