@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from adapters.params import AccuracyWeighting, ScoringParams
@@ -17,7 +19,7 @@ from common.errors import ApplicationError
 from registry.models import Agent, PendingRecompute, Provider, ProviderAccuracy
 from registry.services.agents import agent_register
 from registry.services.providers import provider_create
-from registry.services.scoring import accuracy_counts, scoring_config_create
+from registry.services.scoring import accuracy_counts, scoring_config_create, scoring_config_current
 from verification.engine.runs.config import RunVerifierConfig
 from verification.engine.runs.verify import verify_run
 
@@ -198,3 +200,22 @@ def test_it_gives_few_or_no_canaries_little_credit() -> None:
     # All right on 3 cases earns less than 95 right of 100: the bound, not the rate, is what counts.
     assert weighting.factor(3, 3) < weighting.factor(95, 100) < weighting.factor(100, 100) <= 1.0
     assert weighting.factor(10, 20) < weighting.factor(19, 20)
+
+
+def test_it_turns_the_weighting_on_and_off_over_the_configuration_in_force() -> None:
+    call_command("scoring_config_sybil_floor")
+    floor = scoring_config_current()
+    out = StringIO()
+    call_command("scoring_config_accuracy_weighting", "--min-factor", "0.2", stdout=out)
+    weighted = scoring_config_current()
+    assert f"v{weighted.version}" in out.getvalue() and weighted.version == floor.version + 1
+    # Everything else of the configuration in force is kept.
+    assert {k: v for k, v in weighted.params.items() if k != "accuracy_weighting"} == floor.params
+    assert weighted.params["accuracy_weighting"] == {"min_factor": 0.2, "confidence": 0.95}
+    # Off again is the floor configuration itself, an earlier version: the command says so instead of
+    # pretending to switch (numbered versions only ever move forward).
+    with pytest.raises(CommandError, match=f"v{floor.version}, an earlier one"):
+        call_command("scoring_config_accuracy_weighting", "--off", stdout=StringIO())
+    assert scoring_config_current() == weighted
+    with pytest.raises(CommandError, match="min_factor"):
+        call_command("scoring_config_accuracy_weighting", "--min-factor", "2", stdout=StringIO())
