@@ -6,7 +6,9 @@ Per provider summary (allowRate a, blockRate b, avgConfidence c, totalChecks n):
     sm = clamp(Σ weight_level · checks_level / Σ checks_level, 0.5, 3)   # 1 without stake data
     q  = clamp(a · c · dp · min(sm, 1.5) · 100, 0, 100)
 
-Across the eligible providers (weights ``w = log10(n + 1)``)::
+Across the eligible providers (weights ``w = log10(n + 1)``, times the provider's canary
+accuracy factor ``f`` when the configuration weights providers by accuracy,
+:class:`adapters.params.AccuracyWeighting`)::
 
     q̄ = Σ w q / Σ w;  D = Σ w |q − q̄| / Σ w
     quality  = q̄ · (1 − 0.5 · D / 100)      (q̄ alone with one provider)
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 
 from adapters.core import AdapterResult, Component, adapter_result
 from adapters.numbers import clamp, log10, round_half_up
-from adapters.params import STAKE_LEVELS, AdapterSpec, OutputVerificationParams
+from adapters.params import MIN_ACCURACY_FACTOR, STAKE_LEVELS, AdapterSpec, OutputVerificationParams
 
 __all__ = [
     "REASON_INSUFFICIENT_SAMPLE",
@@ -42,6 +44,7 @@ __all__ = [
     "coverage",
     "exclusion_reason",
     "provider_quality",
+    "provider_weight",
     "score_output_verification",
     "stake_multiplier",
 ]
@@ -67,7 +70,8 @@ class ProviderSummary:
     schema's ``{"checks": n, ...}`` object, which is reduced to ``n``); unknown levels
     (e.g. ThoughtProof's ``micro``) are kept but ignored.  ``excluded_reason`` (e.g.
     ``"suspended"``, ``"self-reported"``, ``"stale"``) removes the provider from the
-    score; so does ``age_days`` above the configured maximum age.
+    score; so does ``age_days`` above the configured maximum age.  ``accuracy_factor``
+    (in [0.001, 1], from the provider's canary accuracy) multiplies its weight when set.
 
     >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
     >>> s.total_checks
@@ -83,6 +87,7 @@ class ProviderSummary:
     stake_distribution: Mapping[str, int] | None = None
     excluded_reason: str | None = None
     age_days: float | None = None
+    accuracy_factor: float | None = None
 
     def __post_init__(self) -> None:
         owner = f"ProviderSummary[{self.provider_id}]"
@@ -118,6 +123,13 @@ class ProviderSummary:
             object.__setattr__(self, "stake_distribution", levels)
         if self.age_days is not None and (not math.isfinite(self.age_days) or self.age_days < 0):
             raise ValueError(f"{owner}.age_days must be a finite number >= 0, got {self.age_days!r}")
+        factor = self.accuracy_factor
+        if factor is not None:
+            # Near 0 a lone provider's weight would underflow to 0 (and the weighted mean be undefined).
+            low = MIN_ACCURACY_FACTOR
+            if isinstance(factor, bool) or not isinstance(factor, int | float) or not low <= factor <= 1.0:
+                raise ValueError(f"{owner}.accuracy_factor must be a number in [{low}, 1], got {factor!r}")
+            object.__setattr__(self, "accuracy_factor", float(factor))
 
 
 @dataclass(frozen=True)
@@ -180,6 +192,19 @@ class ProviderContribution:
     quality: float
     discriminative_power: float
     stake_multiplier: float
+    accuracy_factor: float | None = None
+
+
+def provider_weight(summary: ProviderSummary) -> float:
+    """A provider's weight in the mean: ``log10(n + 1)``, times its accuracy factor when it has one.
+
+    >>> provider_weight(ProviderSummary("p", 0.9, 0.1, 0.0, 0.8, 99, accuracy_factor=0.5))
+    1.0
+    """
+    weight = log10(float(summary.total_checks) + 1.0)
+    if summary.accuracy_factor is not None:
+        weight *= summary.accuracy_factor
+    return weight
 
 
 @dataclass(frozen=True)
@@ -259,10 +284,11 @@ def score_output_verification(
             ProviderContribution(
                 provider_id=summary.provider_id,
                 total_checks=summary.total_checks,
-                weight=log10(float(summary.total_checks) + 1.0),
+                weight=provider_weight(summary),
                 quality=terms.quality,
                 discriminative_power=terms.discriminative_power,
                 stake_multiplier=terms.stake_multiplier,
+                accuracy_factor=summary.accuracy_factor,
             )
         )
     total_checks = sum(c.total_checks for c in contributions)

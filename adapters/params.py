@@ -18,14 +18,17 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
 from adapters.graph import CompositionGraph, implicit_graph
+from adapters.intervals import wilson_interval
 
 __all__ = [
     "ADAPTER_ID_PATTERN",
     "CONTRIBUTION_MODES",
     "ERC8004_FEEDBACK",
+    "MIN_ACCURACY_FACTOR",
     "OUTPUT_VERIFICATION",
     "STAKE_LEVELS",
     "SYBIL_RESISTANCE",
+    "AccuracyWeighting",
     "AdapterSpec",
     "ContributionMode",
     "Erc8004FeedbackParams",
@@ -50,6 +53,10 @@ _COMPONENT_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+$"
 OUTPUT_VERIFICATION = "output-verification"
 ERC8004_FEEDBACK = "erc8004-feedback"
 SYBIL_RESISTANCE = "sybil-resistance"
+
+#: The smallest accuracy factor a provider's weight may be multiplied by: a smaller one would let a
+#: lone provider's weight underflow towards 0, where its weighted mean is undefined.
+MIN_ACCURACY_FACTOR = 0.001
 
 #: The stake levels of the output-verification signal, in the order the numpy path uses.
 STAKE_LEVELS: tuple[str, ...] = ("low", "medium", "high", "critical")
@@ -409,6 +416,76 @@ class SybilParams:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class AccuracyWeighting:
+    """Weighting providers by their measured accuracy on canary cases (known answers).
+
+    A provider's weight in the output-verification adapter, ``log10(n + 1)``, is multiplied by::
+
+        factor = min_factor + (1 - min_factor) * L
+
+    where ``L`` is the lower bound of the Wilson score interval (at ``confidence``) of the share of
+    canary cases it judged right, ``correct / (decisive answers + abstentions)``.  The lower bound,
+    not the rate, so that a few lucky canaries give little credit; no canaries at all give ``L = 0``
+    and the factor is ``min_factor`` (above 0, so a lone unmeasured provider still scores).
+
+    >>> w = AccuracyWeighting()
+    >>> w.factor(0, 0), w.factor(40, 40), w.factor(3, 3)
+    (0.1, 0.92116, 0.49465)
+    >>> w.factor(20, 40) < w.factor(38, 40)
+    True
+    """
+
+    min_factor: float = 0.1
+    confidence: float = 0.95
+
+    def __post_init__(self) -> None:
+        owner = "AccuracyWeighting"
+        min_factor = _positive(owner, "min_factor", self.min_factor, hi=1.0)
+        if min_factor < MIN_ACCURACY_FACTOR:
+            raise ValueError(f"{owner}.min_factor must be >= {MIN_ACCURACY_FACTOR}, got {self.min_factor!r}")
+        object.__setattr__(self, "min_factor", min_factor)
+        confidence = _positive(owner, "confidence", self.confidence, hi=1.0)
+        if confidence >= 1.0:
+            raise ValueError(f"{owner}.confidence must be in (0, 1), got {self.confidence!r}")
+        object.__setattr__(self, "confidence", confidence)
+
+    def factor(self, correct: int, trials: int) -> float:
+        """The weight factor of a provider right on *correct* of *trials* canary cases, in (0, 1].
+
+        Rounded to 6 places so the scoring inputs (and their digest) change only when it does.
+        """
+        low = wilson_interval(correct, trials, confidence=self.confidence).low
+        return round(self.min_factor + (1.0 - self.min_factor) * low, 6)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the plain-JSON form.
+
+        >>> AccuracyWeighting().to_dict()
+        {'min_factor': 0.1, 'confidence': 0.95}
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: object, owner: str = "AccuracyWeighting") -> AccuracyWeighting:
+        """Build from the plain-JSON form; omitted fields take their defaults.
+
+        >>> AccuracyWeighting.from_dict({"min_factor": 0.25}).min_factor
+        0.25
+        >>> AccuracyWeighting.from_dict({"min_factor": 0}, "ScoringParams.accuracy_weighting")
+        Traceback (most recent call last):
+        ...
+        ValueError: ScoringParams.accuracy_weighting.min_factor must be in (0, 1], got 0
+        """
+        data = _mapping(owner, data)
+        _reject_unknown(owner, data, cls)
+        try:
+            return cls(**data)
+        except ValueError as exc:
+            # Name the field where it sits in the configuration document, not in this class.
+            raise ValueError(str(exc).replace(f"{cls.__name__}.", f"{owner}.", 1)) from None
+
+
 def _default_adapters() -> tuple[AdapterSpec, ...]:
     return (
         AdapterSpec(OUTPUT_VERIFICATION, "scoped", 1.0),
@@ -439,6 +516,7 @@ class ScoringParams:
     stale_multiplier: float = 1.0
     graph: CompositionGraph | None = None
     sybil: SybilParams | None = None
+    accuracy_weighting: AccuracyWeighting | None = None
 
     def __post_init__(self) -> None:
         owner = "ScoringParams"
@@ -463,6 +541,10 @@ class ScoringParams:
         object.__setattr__(self, "stale_multiplier", multiplier)
         if self.sybil is not None and not isinstance(self.sybil, SybilParams):
             raise ValueError(f"{owner}.sybil must be a SybilParams, got {self.sybil!r}")
+        if self.accuracy_weighting is not None and not isinstance(self.accuracy_weighting, AccuracyWeighting):
+            raise ValueError(
+                f"{owner}.accuracy_weighting must be an AccuracyWeighting, got {self.accuracy_weighting!r}"
+            )
         if self.graph is not None:
             if not isinstance(self.graph, CompositionGraph):
                 raise ValueError(f"{owner}.graph must be a CompositionGraph, got {self.graph!r}")
@@ -558,6 +640,9 @@ class ScoringParams:
             out["graph"] = self.graph.to_dict()
         if self.sybil is not None:
             out["sybil"] = self.sybil.to_dict()
+        if self.accuracy_weighting is not None:
+            # Only when set, so configurations made before it keep their digests.
+            out["accuracy_weighting"] = self.accuracy_weighting.to_dict()
         return out
 
     @classmethod
@@ -594,6 +679,10 @@ class ScoringParams:
             kwargs["stale_multiplier"] = data["stale_multiplier"]
         if data.get("sybil") is not None:
             kwargs["sybil"] = SybilParams.from_dict(data["sybil"], f"{owner}.sybil")
+        if data.get("accuracy_weighting") is not None:
+            kwargs["accuracy_weighting"] = AccuracyWeighting.from_dict(
+                data["accuracy_weighting"], f"{owner}.accuracy_weighting"
+            )
         if data.get("graph") is not None:
             adapters = kwargs.get("adapters", _default_adapters())
             kwargs["graph"] = CompositionGraph.from_dict(

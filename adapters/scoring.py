@@ -20,6 +20,7 @@ from adapters.graph import evaluate_graph, explain
 from adapters.numbers import round_half_up
 from adapters.output_verification import (
     OutputVerificationProvenance,
+    ProviderContribution,
     ProviderSummary,
     exclusion_reason,
     score_output_verification,
@@ -56,7 +57,7 @@ class Subject:
 
 
 def _summary_input(summary: ProviderSummary) -> dict[str, Any]:
-    return {
+    out = {
         "providerId": summary.provider_id,
         "allowRate": summary.allow_rate,
         "blockRate": summary.block_rate,
@@ -67,6 +68,10 @@ def _summary_input(summary: ProviderSummary) -> dict[str, Any]:
         "excludedReason": summary.excluded_reason,
         "ageDays": summary.age_days,
     }
+    if summary.accuracy_factor is not None:
+        # Only under accuracy weighting, so other records keep their digests.
+        out["accuracyFactor"] = summary.accuracy_factor
+    return out
 
 
 def scoring_inputs(
@@ -137,6 +142,20 @@ def graph_outcome(
     return score, explain(evaluation)
 
 
+def _contribution_entry(p: ProviderContribution) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "providerId": p.provider_id,
+        "totalChecks": p.total_checks,
+        "weight": round_half_up(p.weight, 6),
+        "quality": round_half_up(p.quality),
+        "discriminativePower": round_half_up(p.discriminative_power, 4),
+        "stakeMultiplier": round_half_up(p.stake_multiplier, 4),
+    }
+    if p.accuracy_factor is not None:
+        entry["accuracyFactor"] = p.accuracy_factor
+    return entry
+
+
 @dataclass(frozen=True)
 class TrustScoreRecord:
     """A subject's score: composite, per-adapter results, provenance and the inputs digest."""
@@ -176,17 +195,7 @@ class TrustScoreRecord:
         ov = self.output_verification
         if ov is not None:
             provenance["outputVerification"] = {
-                "providers": [
-                    {
-                        "providerId": p.provider_id,
-                        "totalChecks": p.total_checks,
-                        "weight": round_half_up(p.weight, 6),
-                        "quality": round_half_up(p.quality),
-                        "discriminativePower": round_half_up(p.discriminative_power, 4),
-                        "stakeMultiplier": round_half_up(p.stake_multiplier, 4),
-                    }
-                    for p in ov.providers
-                ],
+                "providers": [_contribution_entry(p) for p in ov.providers],
                 "excluded": [{"providerId": e.provider_id, "reason": e.reason} for e in ov.excluded],
                 "disagreement": None if ov.disagreement is None else round_half_up(ov.disagreement),
                 "meanQuality": None if ov.mean_quality is None else round_half_up(ov.mean_quality),
@@ -367,6 +376,7 @@ def score_from_inputs(inputs: Mapping[str, Any]) -> TrustScoreRecord:
                     stake_distribution=s.get("stakeDistribution"),
                     excluded_reason=s.get("excludedReason"),
                     age_days=s.get("ageDays"),
+                    accuracy_factor=s.get("accuracyFactor"),
                 )
                 for s in inputs["outputVerification"]
             ],

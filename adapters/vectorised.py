@@ -40,7 +40,14 @@ from adapters.output_verification import (
     ProviderSummary,
     exclusion_reason,
 )
-from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, STAKE_LEVELS, AdapterSpec, ScoringParams
+from adapters.params import (
+    ERC8004_FEEDBACK,
+    MIN_ACCURACY_FACTOR,
+    OUTPUT_VERIFICATION,
+    STAKE_LEVELS,
+    AdapterSpec,
+    ScoringParams,
+)
 from adapters.scoring import Subject, graph_outcome
 
 __all__ = [
@@ -132,6 +139,8 @@ def pack_subjects(
     checks = np.zeros(shape, dtype=np.int64)
     stakes = np.zeros((*shape, len(STAKE_LEVELS)), dtype=np.int64)
     mask = np.zeros(shape, dtype=np.bool_)
+    # 1.0 where a provider has no accuracy factor: multiplying a weight by 1.0 leaves every bit.
+    accuracy = np.ones(shape)
     feedback_average = np.zeros(agents)
     feedback_count = np.zeros(agents, dtype=np.int64)
     for i, (_, summaries, feedback) in enumerate(items):
@@ -143,6 +152,8 @@ def pack_subjects(
             for k, level in enumerate(STAKE_LEVELS):
                 stakes[i, j, k] = (summary.stake_distribution or {}).get(level, 0)
             mask[i, j] = exclusion_reason(summary, params.output_verification) is None
+            if summary.accuracy_factor is not None:
+                accuracy[i, j] = summary.accuracy_factor
         if feedback is not None:
             feedback_average[i] = feedback.average_score
             feedback_count[i] = feedback.total_feedbacks
@@ -157,6 +168,7 @@ def pack_subjects(
         "checks": checks,
         "stake_checks": stakes,
         "mask": mask,
+        "accuracy": accuracy,
         "feedback_average": feedback_average,
         "feedback_count": feedback_count,
         "ov_registry_ok": applicability_flags(registries, ov_spec, protocols)
@@ -217,6 +229,7 @@ class _Inputs:
     checks: IntArray
     stakes: IntArray | None
     present: BoolArray
+    accuracy: FloatArray | None
     feedback_average: FloatArray
     feedback_count: IntArray
     ov_registry: BoolArray
@@ -231,6 +244,7 @@ def score_batch(
     stake_checks: npt.ArrayLike | None = None,
     mask: npt.ArrayLike | None = None,
     *,
+    accuracy: npt.ArrayLike | None = None,
     feedback_average: npt.ArrayLike | None = None,
     feedback_count: npt.ArrayLike | None = None,
     ov_registry_ok: npt.ArrayLike | None = None,
@@ -243,7 +257,9 @@ def score_batch(
     checks per provider; ``stake_checks``: (agents × providers × 4) checks at the
     low/medium/high/critical levels (all zero = no stake data; unknown levels have no
     slot and so are ignored); ``mask``: True where a provider slot holds an eligible
-    summary (other slots may hold anything).  ``feedback_count`` 0 means no feedback.
+    summary (other slots may hold anything).  ``accuracy``: per provider slot, the canary
+    accuracy factor its weight is multiplied by (omitted: 1 everywhere).
+    ``feedback_count`` 0 means no feedback.
     ``*_registry_ok`` say whether each adapter's registry rules admit the agent (see
     :func:`applicability_flags`); omitted, they are the adapter's answer for a subject
     without a registry.
@@ -267,6 +283,13 @@ def score_batch(
         stakes = _integers("stake_checks", stake_checks, 3)
         if stakes.shape != (*shape, 4):
             raise ValueError(f"stake_checks must have shape {(*shape, 4)}, got {stakes.shape}")
+    factors = None
+    if accuracy is not None:
+        factors = _float2d("accuracy", accuracy, shape)
+        if not np.all(~present | ((factors >= MIN_ACCURACY_FACTOR) & (factors <= 1.0))):
+            raise ValueError(
+                f"accuracy must hold factors in [{MIN_ACCURACY_FACTOR}, 1] for every provider in mask"
+            )
     ov_spec = params.spec(OUTPUT_VERIFICATION)
     fb_spec = params.spec(ERC8004_FEEDBACK)
     inputs = _Inputs(
@@ -276,6 +299,7 @@ def score_batch(
         checks=n_checks,
         stakes=stakes,
         present=present,
+        accuracy=factors,
         feedback_average=_per_agent("feedback_average", feedback_average, agents, np.float64, 0.0),
         feedback_count=_per_agent("feedback_count", feedback_count, agents, np.int64, 0),
         ov_registry=_per_agent(
@@ -355,6 +379,9 @@ def _score_chunk(inputs: _Inputs, rows: slice, params: ScoringParams, out: Batch
     q *= 100.0
     q = _clamp(q)
     w = np.log10(np.ascontiguousarray(n.astype(np.float64) + 1.0))  # 0 for unused slots
+    if inputs.accuracy is not None:
+        # One correctly rounded product per slot, as output_verification.provider_weight does.
+        w = w * np.where(eligible, inputs.accuracy[rows], 1.0)
 
     weight_sum = np.zeros(agents, dtype=np.float64)
     weighted_q = np.zeros(agents, dtype=np.float64)
@@ -636,16 +663,17 @@ def hcs25_records(
                 if reason is not None:
                     excluded.append({"providerId": summary.provider_id, "reason": reason})
                     continue
-                providers.append(
-                    {
-                        "providerId": summary.provider_id,
-                        "totalChecks": summary.total_checks,
-                        "weight": weights[i][j],
-                        "quality": qualities[i][j],
-                        "discriminativePower": powers[i][j],
-                        "stakeMultiplier": multipliers[i][j],
-                    }
-                )
+                contribution: dict[str, Any] = {
+                    "providerId": summary.provider_id,
+                    "totalChecks": summary.total_checks,
+                    "weight": weights[i][j],
+                    "quality": qualities[i][j],
+                    "discriminativePower": powers[i][j],
+                    "stakeMultiplier": multipliers[i][j],
+                }
+                if summary.accuracy_factor is not None:
+                    contribution["accuracyFactor"] = summary.accuracy_factor
+                providers.append(contribution)
             provenance["outputVerification"] = {
                 "providers": providers,
                 "excluded": excluded,

@@ -13,6 +13,9 @@ A link never joins identities with different owners, so nobody can attach their 
 (or borrow another agent's feedback). Each group of linked identities has one primary, the earliest
 registered; every other identity links to it. When an owner changes (a transfer), the agent's links
 are worked out again.
+
+Linked identities' ERC-8004 feedback is merged into each one's score (registry.services.scoring,
+`feedback_merged_many`), so whenever a group changes every identity that was or is in it is rescored.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from django.db.models import Count
 
 from registry.models import Agent, AgentLink
 from registry.selectors import agent_identity_ids
+from registry.services.recompute import recompute_mark
 
 
 def _same_owner(a: Agent, b: Agent) -> bool:
@@ -66,7 +70,18 @@ def agent_links_refresh(*, agent: Agent) -> list[AgentLink]:
 
     First drops any link of the agent's group whose two sides no longer share an owner (a transfer),
     then links the identities the rules find, and re-points the whole group at its earliest identity.
+    When the group's members change, every identity of the old and the new group is queued for a
+    rescore: their merged feedback changed. (A new primary alone changes nothing that is scored.)
     """
+    before = agent_identity_ids(agent=agent)
+    links = _links_refresh(agent=agent)
+    after = agent_identity_ids(agent=agent)
+    if before != after:
+        recompute_mark(agent_ids=before | after)
+    return links
+
+
+def _links_refresh(*, agent: Agent) -> list[AgentLink]:
     agent.refresh_from_db()
     # A transfer breaks links: every link between identities of different owners goes.
     for link in AgentLink.objects.select_related("agent", "primary").filter(

@@ -9,7 +9,9 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from adapters.intervals import wilson_interval
-from registry.models import Provider, ProviderAccuracy
+from registry.models import Provider, ProviderAccuracy, VerificationSummary
+from registry.services.recompute import recompute_mark
+from registry.services.scoring import accuracy_counts, scoring_config_current, scoring_params
 
 from ..models import CanaryCase
 
@@ -37,6 +39,7 @@ def provider_accuracy_refresh(*, provider: Provider, window_days: int | None = N
         failures=Count("pk", filter=Q(status=CanaryCase.Status.FAILED)),
         last=Max("sent_at"),
     )
+    before = accuracy_counts(ProviderAccuracy.objects.filter(provider=provider).first())
     fp = wilson_interval(counts["false_positives"], counts["faithful"])
     fn = wilson_interval(counts["false_negatives"], counts["fabricated"])
     accuracy, _ = ProviderAccuracy.objects.update_or_create(
@@ -60,4 +63,24 @@ def provider_accuracy_refresh(*, provider: Provider, window_days: int | None = N
             "computed_at": now,
         },
     )
+    _rescore_if_weighted(provider=provider, before=before, after=accuracy_counts(accuracy))
     return accuracy
+
+
+def _rescore_if_weighted(*, provider: Provider, before: tuple[int, int], after: tuple[int, int]) -> None:
+    """Queue a recompute of the agents the provider reports on when its weight factor moved.
+
+    Only under a configuration that weights providers by accuracy, and only when the factor (not
+    merely the counts) changed: the factor is what the scoring inputs carry, so a recompute for
+    unchanged counts or an unchanged factor would store nothing new anyway.
+    """
+    weighting = scoring_params(scoring_config_current()).accuracy_weighting
+    if weighting is None or weighting.factor(*before) == weighting.factor(*after):
+        return
+    agent_ids = (
+        VerificationSummary.objects.filter(provider=provider)
+        .order_by()
+        .values_list("agent_id", flat=True)
+        .distinct()
+    )
+    recompute_mark(agent_ids=set(agent_ids))

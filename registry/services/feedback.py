@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..models import Agent, FeedbackEntry
+from ..selectors import agent_identity_ids
 from .recompute import recompute_mark
 from .transactions import transaction_run_retrying
 
@@ -53,7 +54,8 @@ def feedback_record(*, agent: Agent, feedback: Feedback, revoked: bool = False) 
             feedback_index=feedback.feedback_index,
             defaults=defaults,
         )
-        recompute_mark(agent_ids=[agent.pk])
+        # Linked identities on other chains score this feedback too (merged feedback).
+        recompute_mark(agent_ids=sorted(agent_identity_ids(agent=agent)))
         return entry
 
     return transaction_run_retrying(work=work)
@@ -71,7 +73,7 @@ def feedback_revoke(*, agent: Agent, client_address: str, feedback_index: int) -
             agent=agent, client_address=client_address, feedback_index=feedback_index
         ).update(revoked=True)
         if updated:
-            recompute_mark(agent_ids=[agent.pk])
+            recompute_mark(agent_ids=sorted(agent_identity_ids(agent=agent)))
         return bool(updated)
 
     return transaction_run_retrying(work=work)

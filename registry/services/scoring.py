@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -24,7 +25,8 @@ from django.utils import timezone
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
 from adapters.graph import GraphError
-from adapters.numbers import clamp
+from adapters.numbers import clamp, round_half_up
+from adapters.params import AccuracyWeighting
 from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
 from adapters.sybil import Rating, ReviewerStanding, reviewer_standings, weighted_feedback
 from adapters.vectorised import batch_supported, hcs25_records
@@ -32,8 +34,10 @@ from common.errors import ApplicationError, FieldError
 
 from ..models import (
     Agent,
+    AgentLink,
     FeedbackEntry,
     Provider,
+    ProviderAccuracy,
     ScoringConfig,
     TrustScore,
     VerificationSummary,
@@ -234,24 +238,129 @@ def exclusion_reason(
     return None
 
 
+def accuracy_counts(accuracy: ProviderAccuracy | None) -> tuple[int, int]:
+    """(correct, trials) of a provider's canary record, as accuracy weighting reads it.
+
+    Correct: decisive answers that were right. Trials: decisive answers and abstentions, so a provider
+    does not earn credit by answering UNCERTAIN whenever a case is hard. Failures (timeouts, malformed
+    answers) are left out: they say nothing about judgement, and our own network can cause them.
+    """
+    if accuracy is None:
+        return 0, 0
+    decisive = accuracy.faithful_answered + accuracy.fabricated_answered
+    correct = decisive - accuracy.false_positives - accuracy.false_negatives
+    return max(correct, 0), decisive + accuracy.abstentions
+
+
+def provider_accuracy_factors_many(
+    *, provider_ids: set[int], weighting: AccuracyWeighting
+) -> dict[int, float]:
+    """Per provider, the factor its weight is multiplied by under *weighting* (unmeasured: the minimum)."""
+    measured = ProviderAccuracy.objects.in_bulk(provider_ids)
+    return {
+        provider_id: weighting.factor(*accuracy_counts(measured.get(provider_id)))
+        for provider_id in provider_ids
+    }
+
+
+def _accuracy_factors(
+    params: ScoringParams, rows: Mapping[int, Sequence[VerificationSummary | SummaryRow]]
+) -> dict[int, float] | None:
+    if params.accuracy_weighting is None:
+        return None
+    provider_ids = {row.provider.pk for found in rows.values() for row in found}
+    return provider_accuracy_factors_many(provider_ids=provider_ids, weighting=params.accuracy_weighting)
+
+
 def feedback_summary(agent: Agent, rating_tag: str) -> FeedbackSummary | None:
     """The agent's on-chain rating feedback reduced to (average 0-100, count); revoked excluded."""
     return feedback_summaries_many([agent.pk], rating_tag)[agent.pk]
 
 
 def feedback_summaries_many(agent_ids: list[int], rating_tag: str) -> dict[int, FeedbackSummary | None]:
-    """`feedback_summary` for many agents in one query."""
-    values: dict[int, list[float]] = {agent_id: [] for agent_id in agent_ids}
-    rows = FeedbackEntry.objects.filter(agent_id__in=agent_ids, revoked=False, tag1=rating_tag).values_list(
-        "agent_id", "value", "value_decimals"
+    """`feedback_summary` for many agents; linked identities' feedback merged (`feedback_merged_many`)."""
+    return {
+        agent_id: merged.summary for agent_id, merged in feedback_merged_many(agent_ids, rating_tag).items()
+    }
+
+
+@dataclass(frozen=True)
+class MergedFeedback:
+    """An agent's rating feedback over all its linked identities, and what each identity gave.
+
+    `identities` is empty for an agent without links (its record then looks as it always did); with
+    links it lists every identity of the group with its chain, on-chain id, count and mean.
+    """
+
+    summary: FeedbackSummary | None
+    identities: tuple[dict[str, Any], ...] = ()
+
+
+def identity_groups_many(agent_ids: list[int]) -> dict[int, list[int]]:
+    """Per agent, the ids of its linked identities (registry.AgentLink), itself included, ascending.
+
+    Two queries for the whole batch: the agents' primaries, then every member of those groups.
+    """
+    primary_of = dict(AgentLink.objects.filter(agent_id__in=agent_ids).values_list("agent_id", "primary_id"))
+    keys = {primary_of.get(agent_id, agent_id) for agent_id in agent_ids}
+    members: dict[int, set[int]] = {key: {key} for key in keys}
+    for member, primary in AgentLink.objects.filter(primary_id__in=keys).values_list(
+        "agent_id", "primary_id"
+    ):
+        members[primary].add(member)
+    return {
+        agent_id: sorted(members[primary_of.get(agent_id, agent_id)] | {agent_id}) for agent_id in agent_ids
+    }
+
+
+def feedback_merged_many(agent_ids: list[int], rating_tag: str) -> dict[int, MergedFeedback]:
+    """Per agent, its live rating feedback (revoked excluded) over every linked identity (issue 21).
+
+    ERC-8004 keeps feedback per identity, so an agent registered on two chains would otherwise be
+    scored twice on halves of its reputation. Links only ever join identities with the same owner
+    (attestations.services.links), so nobody can borrow another agent's feedback this way.
+    Values are summed identity by identity, in row order, so the mean is reproducible.
+    """
+    groups = identity_groups_many(agent_ids)
+    everyone = sorted({member for group in groups.values() for member in group})
+    values: dict[int, list[float]] = {agent_id: [] for agent_id in everyone}
+    rows = (
+        FeedbackEntry.objects.filter(agent_id__in=everyone, revoked=False, tag1=rating_tag)
+        .order_by("id")
+        .values_list("agent_id", "value", "value_decimals")
     )
     for agent_id, value, decimals in rows:
         values[agent_id].append(clamp(float(Decimal(value) / (Decimal(10) ** decimals))))
+    linked = [member for group in groups.values() if len(group) > 1 for member in group]
+    facts = {
+        pk: (subject, chain, token)
+        for pk, subject, chain, token in Agent.objects.filter(pk__in=linked).values_list(
+            "pk", "subject_id", "chain_id", "erc8004_agent_id"
+        )
+    }
+    out = {}
+    for agent_id, group in groups.items():
+        found = [value for member in group for value in values[member]]
+        summary = (
+            FeedbackSummary(average_score=sum(found) / len(found), total_feedbacks=len(found))
+            if found
+            else None
+        )
+        identities: tuple[dict[str, Any], ...] = ()
+        if len(group) > 1:
+            identities = tuple(_identity_feedback(facts[member], values[member]) for member in group)
+        out[agent_id] = MergedFeedback(summary, identities)
+    return out
+
+
+def _identity_feedback(facts: tuple[str, int | None, Decimal | None], found: list[float]) -> dict[str, Any]:
+    subject, chain, token = facts
     return {
-        agent_id: FeedbackSummary(average_score=sum(found) / len(found), total_feedbacks=len(found))
-        if found
-        else None
-        for agent_id, found in values.items()
+        "subjectId": subject,
+        "chainId": chain,
+        "agentId": None if token is None else str(token),
+        "count": len(found),
+        "mean": round_half_up(sum(found) / len(found)) if found else None,
     }
 
 
@@ -282,16 +391,24 @@ def reviewer_evidence_many(
     tag = params.erc8004_feedback.rating_tag
     sybil = params.sybil_params()
     ids = [agent.pk for agent in agents]
+    # Linked identities (one agent on several chains) are one subject: their ratings are merged.
+    groups = identity_groups_many(ids)
+    subject_of = {member: str(group[0]) for group in groups.values() for member in group}
+    members = set(subject_of)
     live = FeedbackEntry.objects.filter(revoked=False, tag1=tag)
-    reviewers = set(live.filter(agent_id__in=ids).values_list("client_address", flat=True))
+    reviewers = set(live.filter(agent_id__in=members).values_list("client_address", flat=True))
     rated_agents = set(live.filter(client_address__in=reviewers).values_list("agent_id", flat=True))
     rows = (
-        live.filter(Q(client_address__in=reviewers) | Q(agent_id__in=rated_agents | set(ids)))
+        live.filter(Q(client_address__in=reviewers) | Q(agent_id__in=rated_agents | members))
         .order_by("-id")
         .values_list("agent_id", "client_address", "value", "value_decimals")[:REVIEWER_ROWS_MAX]
     )
     ratings = [
-        Rating(address, str(agent_id), clamp(float(Decimal(value) / (Decimal(10) ** decimals))))
+        Rating(
+            address,
+            subject_of.get(agent_id, str(agent_id)),
+            clamp(float(Decimal(value) / (Decimal(10) ** decimals))),
+        )
         for agent_id, address, value, decimals in rows
     ]
     first_seen = (
@@ -309,25 +426,27 @@ def reviewer_evidence_many(
     owners = {agent.owner_address.lower() for agent in agents if agent.owner_address}
     own_addresses: dict[str, set[str]] = {}
     for agent_id, operator, signer in Provider.objects.filter(
-        Q(agent_id__in=ids) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
+        Q(agent_id__in=members) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
         if owners
-        else Q(agent_id__in=ids)
+        else Q(agent_id__in=members)
     ).values_list("agent_id", "operator_address", "signer_address"):
         addresses = {a.lower() for a in (operator, signer) if a}
-        if agent_id in ids:
-            own_addresses.setdefault(str(agent_id), set()).update(addresses)
+        if agent_id in members:
+            # Keyed by the group: a provider that is any identity of the agent is the agent's own.
+            own_addresses.setdefault(subject_of[agent_id], set()).update(addresses)
         if operator and operator.lower() in owners:
             own_addresses.setdefault(operator.lower(), set()).update(addresses)
     out = {}
     for agent in agents:
         excluded = {agent.owner_address.lower()} if agent.owner_address else set()
-        excluded |= own_addresses.get(str(agent.pk), set())
+        excluded |= own_addresses.get(subject_of[agent.pk], set())
         if agent.owner_address:
             excluded |= own_addresses.get(agent.owner_address.lower(), set())
+        subject = subject_of[agent.pk]
         standings = reviewer_standings(
-            ratings, subject=str(agent.pk), excluded=excluded, age_days=ages, params=sybil
+            ratings, subject=subject, excluded=excluded, age_days=ages, params=sybil
         )
-        feedback, curated = weighted_feedback(ratings, standings, subject=str(agent.pk), params=sybil)
+        feedback, curated = weighted_feedback(ratings, standings, subject=subject, params=sybil)
         out[agent.pk] = ReviewerEvidence(standings, feedback, curated)
     return out
 
@@ -348,12 +467,14 @@ class ScoreInputs:
 
 
 def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> ScoreInputs:
+    rows = latest_summaries(agent)
     return _inputs_from(
         agent,
-        latest_summaries(agent),
+        rows,
         feedback_summary(agent, params.erc8004_feedback.rating_tag),
         params,
         now,
+        _accuracy_factors(params, {agent.pk: rows}),
     )
 
 
@@ -363,6 +484,7 @@ def _inputs_from(
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     now: datetime,
+    factors: dict[int, float] | None = None,
 ) -> ScoreInputs:
     max_age = params.output_verification.max_age_days
     summaries = []
@@ -380,6 +502,8 @@ def _inputs_from(
                 total_checks=int(row.total_checks),
                 stake_distribution=_stake_checks(row.stake_distribution),
                 excluded_reason=reason,
+                # Under accuracy weighting only (None otherwise keeps the inputs and digest as before).
+                accuracy_factor=None if factors is None else factors[row.provider.pk],
             )
         )
         newest = max(newest, row.received_at) if newest else row.received_at
@@ -437,7 +561,9 @@ def trust_scores_prepare(
     params = scoring_params(config)
     ids = [agent.pk for agent in agents]
     rows = latest_summary_rows_many(ids)
-    feedback = feedback_summaries_many(ids, params.erc8004_feedback.rating_tag)
+    factors = _accuracy_factors(params, rows)
+    merged = feedback_merged_many(ids, params.erc8004_feedback.rating_tag)
+    feedback = {agent_id: found.summary for agent_id, found in merged.items()}
     # Rating the raters (SPEC 2.4): the feedback read is the curated, standing-weighted one.
     evidence = reviewer_evidence_many(agents, params, now) if params.reviewer_weighting() else {}
     for agent_id, found in evidence.items():
@@ -448,7 +574,7 @@ def trust_scores_prepare(
     # Agents whose inputs or configuration changed, with what their new record needs.
     changed: list[tuple[int, Agent, Subject, ScoreInputs, dict[str, Any], str, TrustScoreRecord | None]] = []
     for agent in agents:
-        gathered = _inputs_from(agent, rows[agent.pk], feedback[agent.pk], params, now)
+        gathered = _inputs_from(agent, rows[agent.pk], feedback[agent.pk], params, now, factors)
         subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
         scalar: TrustScoreRecord | None = None
         if batch:
@@ -493,6 +619,9 @@ def trust_scores_prepare(
         )
         record["provenance"]["summaryIds"] = gathered.summary_ids
         record["provenance"]["changesAt"] = _iso(gathered.changes_at) if gathered.changes_at else None
+        if merged[agent.pk].identities:
+            # Where the merged ERC-8004 feedback came from, chain by chain (linked identities only).
+            record["provenance"]["feedbackIdentities"] = list(merged[agent.pk].identities)
         score = TrustScore(
             agent=agent,
             config=config,

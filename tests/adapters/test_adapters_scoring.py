@@ -18,6 +18,7 @@ from adapters import (
     inputs_digest,
     score_subject,
 )
+from adapters.params import AccuracyWeighting
 from adapters.scoring import score_from_inputs
 
 SUMMARIES = [
@@ -161,3 +162,34 @@ def test_it_gates_adapters_on_the_subject_protocol() -> None:
     assert [r.applicable for r in mcp.results] == [False, True]
     assert [r.applicable for r in a2a.results] == [True, True]
     assert mcp.trust_score == 70.04  # the feedback adapter alone (the erc8004Feedback vector's total)
+
+
+def test_it_recomputes_an_accuracy_weighted_score_from_its_stored_inputs() -> None:
+    weighting = AccuracyWeighting()
+    summaries = [
+        ProviderSummary("sharp", 0.9, 0.1, 0.0, 0.9, 120, accuracy_factor=weighting.factor(57, 60)),
+        ProviderSummary("sloppy", 0.97, 0.01, 0.0, 0.9, 120, accuracy_factor=weighting.factor(31, 60)),
+    ]
+    params = ScoringParams(accuracy_weighting=weighting)
+    record = score_subject(Subject("w", "hcs-10"), summaries=summaries, feedback=None, params=params)
+    unweighted = score_subject(
+        Subject("w", "hcs-10"),
+        summaries=[ProviderSummary(s.provider_id, 0.9 if s.provider_id == "sharp" else 0.97,
+                                   s.block_rate, 0.0, 0.9, 120) for s in summaries],
+        feedback=None,
+        params=ScoringParams(),
+    )  # fmt: skip
+    # The sloppy provider's lenient report (quality 17.46) pulls the weighted score down less.
+    assert record.trust_score > unweighted.trust_score
+    again = score_from_inputs(json.loads(json.dumps(record.inputs)))
+    assert (again.trust_score, again.inputs_digest) == (record.trust_score, record.inputs_digest)
+    assert [s["accuracyFactor"] for s in record.inputs["outputVerification"]] == [
+        s.accuracy_factor for s in summaries
+    ]
+    assert "accuracyFactor" not in unweighted.inputs["outputVerification"][0]
+
+
+@pytest.mark.parametrize("factor", [0.0, -0.5, 1.01, 0.0005, float("nan"), True])
+def test_it_refuses_an_accuracy_factor_outside_its_range(factor: float) -> None:
+    with pytest.raises(ValueError, match="accuracy_factor"):
+        ProviderSummary("p", 0.9, 0.1, 0.0, 0.9, 10, accuracy_factor=factor)

@@ -26,7 +26,7 @@ from adapters import (
     score_subject,
 )
 from adapters.graph import CompositionGraph
-from adapters.params import CONTRIBUTION_MODES, STAKE_LEVELS
+from adapters.params import CONTRIBUTION_MODES, STAKE_LEVELS, AccuracyWeighting
 from tests.adapters.graph_support import graphs
 
 rates = st.one_of(
@@ -58,6 +58,16 @@ def summaries(draw: st.DrawFn, index: int) -> ProviderSummary:
         stake_distribution=draw(stake),
         excluded_reason=draw(st.sampled_from([None, None, None, "suspended"])),
         age_days=draw(st.one_of(st.none(), st.floats(0, 60))),
+        # Canary accuracy weighting: no factor, any factor, or one made from canary counts.
+        accuracy_factor=draw(
+            st.one_of(
+                st.none(),
+                st.floats(0.001, 1.0),
+                st.tuples(st.integers(0, 60), st.integers(0, 60)).map(
+                    lambda ct: AccuracyWeighting().factor(min(ct), max(ct))
+                ),
+            )
+        ),
     )
 
 
@@ -117,7 +127,10 @@ def params(draw: st.DrawFn, with_graph: bool = False) -> ScoringParams:
         }
         refs = [f"adapter:{a}" for a in ids] + [f"component:{a}.{k}" for a in ids for k in keys[a]]
         graph = CompositionGraph.from_dict(draw(graphs(refs)), adapter_ids=ids)
-    return ScoringParams(adapters=adapters, output_verification=ov_params, graph=graph)
+    weighting = draw(st.sampled_from([None, AccuracyWeighting(), AccuracyWeighting(min_factor=0.5)]))
+    return ScoringParams(
+        adapters=adapters, output_verification=ov_params, graph=graph, accuracy_weighting=weighting
+    )
 
 
 def _batch(population: list[Agent], config: ScoringParams) -> tuple[dict[str, np.ndarray], BatchScores]:
@@ -130,6 +143,7 @@ def _batch(population: list[Agent], config: ScoringParams) -> tuple[dict[str, np
         "checks": np.zeros(shape, dtype=np.int64),
         "stake_checks": np.zeros((*shape, 4), dtype=np.int64),
         "mask": np.zeros(shape, dtype=bool),
+        "accuracy": np.ones(shape),
     }
     max_age = config.output_verification.max_age_days
     for i, agent in enumerate(population):
@@ -138,6 +152,8 @@ def _batch(population: list[Agent], config: ScoringParams) -> tuple[dict[str, np
             arrays["block"][i, j] = s.block_rate
             arrays["confidence"][i, j] = s.avg_confidence
             arrays["checks"][i, j] = s.total_checks
+            if s.accuracy_factor is not None:
+                arrays["accuracy"][i, j] = s.accuracy_factor
             for level, checks in (s.stake_distribution or {}).items():
                 if level in STAKE_LEVELS:
                     arrays["stake_checks"][i, j, STAKE_LEVELS.index(level)] = checks

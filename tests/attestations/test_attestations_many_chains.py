@@ -7,6 +7,7 @@ import base64
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from attestations.chain.anvil import AnvilNode, start_anvil
 from attestations.chain.deploy import DeployedRegistries, deploy_registries
 from attestations.chain.identity import IdentityClient
 from attestations.chain.registration import REGISTRATION_TYPE
+from attestations.chain.reputation import ReputationClient
 from attestations.chain.settings import ChainSettings
 from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from attestations.models import ChainCursor
@@ -51,6 +53,13 @@ class Node:
         identity = IdentityClient(self.w3, self.deployed.identity)
         receipt = self._send(owner, identity.build_register, uri)
         return identity.registered_agent_id(receipt)
+
+    def rate(self, agent_id: int, value: int) -> None:
+        """A fresh wallet gives the agent one starred rating of `value` (0-100)."""
+        client: LocalAccount = Account.create()
+        self.fund(client.address)
+        reputation = ReputationClient(self.w3, self.deployed.reputation)
+        self._send(client, partial(reputation.build_give_feedback, tag1="starred"), agent_id, value, 0)
 
     def transfer(self, owner: LocalAccount, to: str, agent_id: int) -> None:
         identity = IdentityClient(self.w3, self.deployed.identity)
@@ -183,6 +192,70 @@ def test_it_unlinks_an_identity_that_changes_hands(
     _index(second, django_capture_on_commit_callbacks)
     assert Agent.objects.get(subject_id=second.subject(second_id)).owner_address == buyer.address
     assert not AgentLink.objects.exists()
+
+
+def _record(subject: str) -> dict[str, Any]:
+    response = APIClient().get(f"/api/v1/agents/{subject}/trust-score")
+    assert response.status_code == 200, response.content
+    record: dict[str, Any] = response.json()
+    return record
+
+
+def test_it_merges_linked_identities_feedback_with_per_chain_provenance_until_a_transfer(
+    db: None, chains: tuple[Node, Node], django_capture_on_commit_callbacks: Any
+) -> None:
+    base, second = chains
+    owner, buyer = Account.create(), Account.create()
+    first_id, second_id = base.register(owner), second.register(owner)
+    for value in (80, 90, 70):
+        base.rate(first_id, value)
+    for value in (40, 50):
+        second.rate(second_id, value)
+    _index(base, django_capture_on_commit_callbacks)
+    _index(second, django_capture_on_commit_callbacks)
+    primary = Agent.objects.get(subject_id=base.subject(first_id))
+    other = Agent.objects.get(subject_id=second.subject(second_id))
+    assert AgentLink.objects.get(agent=other).primary == primary
+    per_chain = [
+        {
+            "subjectId": primary.subject_id,
+            "chainId": base.settings.chain_id,
+            "agentId": str(first_id),
+            "count": 3,
+            "mean": 80.0,
+        },
+        {
+            "subjectId": other.subject_id,
+            "chainId": SECOND_CHAIN_ID,
+            "agentId": str(second_id),
+            "count": 2,
+            "mean": 45.0,
+        },
+    ]
+    # Either identity is scored on all five ratings (mean 66), and says where each came from.
+    for subject in (primary.subject_id, other.subject_id):
+        record = _record(subject)
+        assert record["trustScores"]["erc8004-feedback.rating"] == 66.0
+        assert record["provenance"]["feedbackIdentities"] == per_chain
+    merged_volume = _record(primary.subject_id)["trustScores"]["erc8004-feedback.volume"]
+
+    # A rating on one chain rescores the identity on the other.
+    second.rate(second_id, 100)
+    _index(second, django_capture_on_commit_callbacks)
+    assert _record(primary.subject_id)["trustScores"]["erc8004-feedback.rating"] == 71.67
+    assert _record(primary.subject_id)["provenance"]["feedbackIdentities"][1]["count"] == 3
+
+    # A transfer unlinks: each identity is rescored on its own feedback, without the merge.
+    second.transfer(owner, buyer.address, second_id)
+    _index(second, django_capture_on_commit_callbacks)
+    assert not AgentLink.objects.exists()
+    alone = _record(primary.subject_id)
+    assert alone["trustScores"]["erc8004-feedback.rating"] == 80.0
+    assert alone["trustScores"]["erc8004-feedback.volume"] < merged_volume
+    assert "feedbackIdentities" not in alone["provenance"]
+    sold = _record(other.subject_id)
+    assert sold["trustScores"]["erc8004-feedback.rating"] == 63.33
+    assert "feedbackIdentities" not in sold["provenance"]
 
 
 def _configure(settings: Any, base: Node, second: Node) -> None:

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from registry.models import FeedbackEntry, Provider
+from registry.models import AgentLink, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.scoring import trust_score_compute
 
@@ -58,3 +58,42 @@ def test_it_gives_the_owner_and_the_agents_own_provider_wallets_no_standing(
     page = Client().get("/agents/own-wallets").content.decode()
     assert "Rating the raters: 4 of 7" in page
     assert f"<code>{SIGNER}</code>" in page
+
+
+def test_it_rates_the_reviewers_of_linked_identities_as_one_subject(
+    make_provider: Callable[..., tuple[Provider, str]],
+) -> None:
+    call_command("scoring_config_sybil_floor")
+    base = agent_register(
+        subject_id="one-agent-base", registry="erc-8004", owner_address=OWNER, chain_id=8453
+    )
+    other = agent_register(
+        subject_id="one-agent-sepolia", registry="erc-8004", owner_address=OWNER, chain_id=84532
+    )
+    AgentLink.objects.create(agent=other, primary=base, reason=AgentLink.Reason.SAME_OWNER)
+    # The agent's own provider is registered as its identity on the other chain: its signer is not
+    # independent of either identity.
+    provider, _ = make_provider("self-run-elsewhere")
+    provider.agent = other
+    provider.signer_address = SIGNER
+    provider.save(update_fields=["agent", "signer_address"])
+    elsewhere = [agent_register(subject_id=f"rated-{i}", registry="erc-8004") for i in range(8)]
+    for index, address in enumerate([SIGNER, *HONEST]):
+        # Half the reviewers rated the identity on one chain, half the one on the other.
+        rated = base if index % 2 else other
+        FeedbackEntry.objects.create(
+            agent=rated, client_address=address, feedback_index=1, tag1="starred", value=90
+        )
+        for spread in elsewhere[index : index + 2]:
+            FeedbackEntry.objects.create(
+                agent=spread, client_address=address, feedback_index=1, tag1="starred", value=70 + index % 2
+            )
+    FeedbackEntry.objects.update(created_at=timezone.now() - timedelta(days=200))
+    for identity in (base, other):
+        score, _ = trust_score_compute(agent=identity)
+        reviewers = score.record["provenance"]["reviewers"]
+        standing = {s["reviewer"]: s for s in reviewers["standings"]}
+        assert set(standing) == {SIGNER.lower(), *HONEST}
+        assert (standing[SIGNER.lower()]["independent"], standing[SIGNER.lower()]["standing"]) == (False, 0)
+        assert reviewers["clientAddresses"] == sorted(HONEST)
+        assert [i["count"] for i in score.record["provenance"]["feedbackIdentities"]] == [2, 3]
