@@ -33,13 +33,13 @@ from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.recompute import recompute_mark
 from registry.services.rollups import rollup_mark
-from registry.services.summaries import canonical_digest
+from signing.canonical import canonical_digest
+from signing.chain import events as ev
+from signing.chain.identity import IdentityClient
+from signing.chain.reputation import ReputationClient
+from signing.chain.scan import find_reorg, scan_logs
+from signing.chain.settings import ChainSettings
 
-from ..chain import events as ev
-from ..chain.identity import IdentityClient
-from ..chain.reputation import ReputationClient
-from ..chain.scan import find_reorg, scan_logs
-from ..chain.settings import ChainSettings
 from ..models import ChainCursor, ChainEvent, ChainEventStatus, OutgoingStatus, ValidationAnswer
 from .chain import agent_subject_id
 from .links import agent_links_refresh

@@ -24,11 +24,11 @@ from web3.types import TxParams
 
 from common.errors import ApplicationError
 from registry.models import Agent, TrustScore
+from signing.chain.publish import feedback_file
+from signing.chain.reputation import ReputationClient, score_to_feedback_value
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import Fees, TransactionSigner
 
-from ..chain.publish import feedback_file
-from ..chain.reputation import ReputationClient, score_to_feedback_value
-from ..chain.settings import ChainSettings
-from ..chain.tx import Fees, TransactionSigner
 from ..models import ScorePublication
 from .outbox import outgoing_due, outgoing_send
 from .scores import score_attestation_issue, score_is_rated

@@ -27,9 +27,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from registry.models import Agent
-
-from ..chain import events as ev
-from ..chain.registration import (
+from signing.chain import events as ev
+from signing.chain.registration import (
     DEFAULT_MAX_BYTES,
     RegistrationFetchError,
     RegistrationInvalid,
@@ -37,7 +36,8 @@ from ..chain.registration import (
     fetch_registration_file,
     registration_read,
 )
-from ..chain.settings import ChainSettings
+from signing.chain.settings import ChainSettings
+
 from ..models import AgentRegistration, AgentRegistrationStatus, ChainEvent
 from .links import agent_links_refresh
 

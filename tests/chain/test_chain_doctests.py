@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["attestations.chain.settings", "attestations.chain.registration"]
+MODULES = ["signing.chain.settings", "signing.chain.registration"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -7,11 +7,11 @@ import json
 import pytest
 from eth_utils import keccak
 
-from attestations.chain.connect import ChainDisabled, connect
-from attestations.chain.events import NewFeedback
-from attestations.chain.publish import HCS25_TAG, open_validation_requests, score_feedback
-from attestations.chain.scan import scan_logs
-from attestations.chain.settings import ChainSettings
+from signing.chain.connect import ChainDisabled, connect
+from signing.chain.events import NewFeedback
+from signing.chain.publish import HCS25_TAG, open_validation_requests, score_feedback
+from signing.chain.scan import scan_logs
+from signing.chain.settings import ChainSettings
 
 
 @pytest.fixture

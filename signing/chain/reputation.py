@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from web3 import Web3
 from web3.types import TxParams
 
-from attestations.chain.base import RegistryClient
-from attestations.chain.tx import Fees
+from signing.chain.base import RegistryClient
+from signing.chain.tx import Fees
 
 if TYPE_CHECKING:
     # publish imports this module; the type is only needed for annotations.
-    from attestations.chain.publish import ScoreFeedback
+    from signing.chain.publish import ScoreFeedback
 
 __all__ = [
     "FeedbackEntry",
@@ -209,7 +209,7 @@ class ReputationClient(RegistryClient):
     def build_score_feedback(
         self, feedback: ScoreFeedback, *, sender: str, nonce: int, fees: Fees, gas: int | None = None
     ) -> TxParams:
-        """``giveFeedback`` publishing a trust score (see :func:`attestations.chain.publish.score_feedback`).
+        """``giveFeedback`` publishing a trust score (see :func:`signing.chain.publish.score_feedback`).
 
         >>> reputation.build_score_feedback(feedback, sender=me, nonce=0, fees=fees)  # doctest: +SKIP
         """

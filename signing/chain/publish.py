@@ -17,8 +17,8 @@ from typing import Any
 import rfc8785
 from eth_utils import keccak
 
-from attestations.chain.events import ChainEvent, ValidationRequest, ValidationResponse
-from attestations.chain.reputation import score_to_feedback_value
+from signing.chain.events import ChainEvent, ValidationRequest, ValidationResponse
+from signing.chain.reputation import score_to_feedback_value
 
 __all__ = ["HCS25_TAG", "ScoreFeedback", "feedback_file", "open_validation_requests", "score_feedback"]
 
