@@ -10,9 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
 from common.errors import FieldError, validation_error
-from registry.api.views import PROBLEM
 
 from ..models import Operator
 from ..services.operators import operator_summary, operator_wallet_challenge, operator_wallet_prove

@@ -8,8 +8,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
-from registry.api.views import PROBLEM, ReadThrottle
+from common.throttling import ReadThrottle
 from registry.models import Agent
 
 from ..services.safety import (

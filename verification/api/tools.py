@@ -10,9 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
 from common.errors import ApplicationError, FieldError, validation_error
-from registry.api.views import PROBLEM, ReadThrottle
+from common.throttling import ReadThrottle
 
 from ..models import ToolProfileRecord
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
