@@ -25,6 +25,7 @@ from django.utils import timezone
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
 from adapters.graph import GraphError
 from adapters.numbers import clamp
+from adapters.output_verification import input_exclusion_reason
 from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
 from adapters.sybil import Rating, ReviewerStanding, reviewer_standings, weighted_feedback
 from adapters.vectorised import batch_supported, hcs25_records
@@ -96,11 +97,6 @@ def scoring_params(config: ScoringConfig) -> ScoringParams:
 
 
 # --- inputs ----------------------------------------------------------------------------------------
-
-
-def latest_summaries(agent: Agent) -> list[VerificationSummary]:
-    """Each provider's newest summary about the agent (by window end, then arrival)."""
-    return latest_summaries_many([agent.pk])[agent.pk]
 
 
 def latest_summaries_many(agent_ids: list[int]) -> dict[int, list[VerificationSummary]]:
@@ -227,20 +223,16 @@ def exclusion_reason(
         and provider.operator_address.lower() == agent.owner_address.lower()
     ):
         return "self-reported"
-    if summary.window_end < now - timedelta(days=max_age_days):
-        return "stale"
-    if summary.total_checks == 0:
-        return "no checks"
-    return None
-
-
-def feedback_summary(agent: Agent, rating_tag: str) -> FeedbackSummary | None:
-    """The agent's on-chain rating feedback reduced to (average 0-100, count); revoked excluded."""
-    return feedback_summaries_many([agent.pk], rating_tag)[agent.pk]
+    # Stale and no-checks are the adapter's rule; the age is exact to the microsecond either way.
+    return input_exclusion_reason(
+        age_days=(now - summary.window_end) / timedelta(days=1),
+        total_checks=int(summary.total_checks),
+        max_age_days=max_age_days,
+    )
 
 
 def feedback_summaries_many(agent_ids: list[int], rating_tag: str) -> dict[int, FeedbackSummary | None]:
-    """`feedback_summary` for many agents in one query."""
+    """Per agent, its unrevoked on-chain rating feedback as (average 0-100, count), in one query."""
     values: dict[int, list[float]] = {agent_id: [] for agent_id in agent_ids}
     rows = FeedbackEntry.objects.filter(agent_id__in=agent_ids, revoked=False, tag1=rating_tag).values_list(
         "agent_id", "value", "value_decimals"
@@ -345,16 +337,6 @@ class ScoreInputs:
     newest_input_at: datetime | None
     changes_at: datetime | None
     feedback: FeedbackSummary | None
-
-
-def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> ScoreInputs:
-    return _inputs_from(
-        agent,
-        latest_summaries(agent),
-        feedback_summary(agent, params.erc8004_feedback.rating_tag),
-        params,
-        now,
-    )
 
 
 def _inputs_from(

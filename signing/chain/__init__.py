@@ -8,7 +8,7 @@ from signing.chain.connect import ChainDisabled, Registries, connect
 from signing.chain.deploy import DeployedRegistries, deploy_registries
 from signing.chain.events import ChainEvent, LogDecoder
 from signing.chain.identity import IdentityClient, sign_agent_wallet
-from signing.chain.publish import ScoreFeedback, open_validation_requests, score_feedback
+from signing.chain.publish import open_validation_requests
 from signing.chain.registration import RegistrationFetchError, fetch_registration_file
 from signing.chain.reputation import ReputationClient, score_to_feedback_value
 from signing.chain.scan import ScanResult, find_reorg, scan_logs
@@ -29,7 +29,6 @@ __all__ = [
     "Registries",
     "ReputationClient",
     "ScanResult",
-    "ScoreFeedback",
     "ValidationClient",
     "build_transaction",
     "connect",
@@ -39,7 +38,6 @@ __all__ = [
     "load_artifact",
     "open_validation_requests",
     "scan_logs",
-    "score_feedback",
     "score_to_feedback_value",
     "send_transaction",
     "sign_agent_wallet",
