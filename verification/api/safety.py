@@ -13,6 +13,7 @@ from common.casing import camelize
 from common.throttling import ReadThrottle
 from registry.models import Agent
 
+from ..authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 from ..services.safety import (
     OBSERVATION_SCHEMA,
     SCAN_SCHEMA,
@@ -21,7 +22,6 @@ from ..services.safety import (
     runtime_observation_record,
     text_scan,
 )
-from .authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 
 OBJECT = OpenApiResponse(response={"type": "object"})
 

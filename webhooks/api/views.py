@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from common.api import PROBLEM
 from common.errors import ApplicationError
-from verification.api.authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+from verification.authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 from verification.models import Operator
 
 from ..models import WebhookDelivery, WebhookSubscription
