@@ -223,7 +223,7 @@ def exclusion_reason(
         and provider.operator_address.lower() == agent.owner_address.lower()
     ):
         return "self-reported"
-    # Stale and no-checks are the adapter's rule; the age is exact to the microsecond either way.
+    # Stale (older than max_age_days, strictly) and no checks are the adapter's rule, written once there.
     return input_exclusion_reason(
         age_days=(now - summary.window_end) / timedelta(days=1),
         total_checks=int(summary.total_checks),
