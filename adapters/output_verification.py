@@ -43,6 +43,7 @@ __all__ = [
     "ProviderSummary",
     "coverage",
     "exclusion_reason",
+    "input_exclusion_reason",
     "provider_quality",
     "provider_weight",
     "score_output_verification",
@@ -239,9 +240,25 @@ def exclusion_reason(summary: ProviderSummary, params: OutputVerificationParams)
     """
     if summary.excluded_reason:
         return summary.excluded_reason
-    if summary.age_days is not None and summary.age_days > params.max_age_days:
+    return input_exclusion_reason(
+        age_days=summary.age_days, total_checks=summary.total_checks, max_age_days=params.max_age_days
+    )
+
+
+def input_exclusion_reason(*, age_days: float | None, total_checks: int, max_age_days: float) -> str | None:
+    """The rule on a summary's own numbers: older than *max_age_days* is "stale", no checks is "no checks".
+
+    The registry applies it to stored summaries (after its own reasons: suspended, self-reported), so
+    the rule is written once.
+
+    >>> input_exclusion_reason(age_days=30.5, total_checks=10, max_age_days=30)
+    'stale'
+    >>> input_exclusion_reason(age_days=None, total_checks=0, max_age_days=30)
+    'no checks'
+    """
+    if age_days is not None and age_days > max_age_days:
         return "stale"
-    if summary.total_checks == 0:
+    if total_checks == 0:
         return "no checks"
     return None
 

@@ -15,7 +15,7 @@ class AttestationsConfig(AppConfig):
         # A misconfigured signing key or chain would otherwise show only as 503s on the requests that
         # need them: stop every process (web, worker, beat, manage.py) at start-up instead, naming the
         # variable. The key itself is not kept here (attestations.services.keys loads it when needed).
-        from .keys import KeyConfigurationError, load_service_key
+        from signing.keys import KeyConfigurationError, load_service_key
 
         try:
             load_service_key(os.environ)

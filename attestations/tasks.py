@@ -11,7 +11,8 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError, transaction
 
-from .chain.registration import RegistrationUnreachable
+from signing.chain.registration import RegistrationUnreachable
+
 from .models import ScorePublication, ValidationAnswer
 from .services.chain import chain_context, chain_contexts, chain_signer, validator_address
 from .services.indexer import chain_index_run

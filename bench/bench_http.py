@@ -323,7 +323,7 @@ def seed(agents: int, providers: int, scored: int, out: Path) -> None:
     from registry.models import Agent, TrustScore, VerificationSummary
     from registry.services.providers import provider_create
     from registry.services.scoring import scoring_config_current, trust_score_compute
-    from registry.services.summaries import canonical_digest
+    from signing.canonical import canonical_digest
 
     started = time.perf_counter()
     keys = []

@@ -241,7 +241,8 @@ def seed(agents: int, out: Path) -> None:
     from registry.services.agents import agent_register
     from registry.services.providers import provider_create
     from registry.services.scoring import trust_score_compute
-    from registry.services.summaries import canonical_digest, summaries_ingest
+    from registry.services.summaries import summaries_ingest
+    from signing.canonical import canonical_digest
 
     started = time.perf_counter()
     now = timezone.now()

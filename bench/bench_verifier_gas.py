@@ -4,7 +4,7 @@
 
 Starts its own anvil (node_modules/.bin/anvil, after `npm ci`), deploys TrustScoreVerifier and the example
 TrustGatedEscrow from contracts/build/, signs TrustScoreAttestations with the service's own signing code
-(attestations.eip712 and ServiceKey, the path GET …/trust-score/attestation takes) and measures:
+(signing.eip712 and ServiceKey, the path GET …/trust-score/attestation takes) and measures:
 
 * `requireMinScore` called directly in a transaction (eth_estimateGas, 21,000 intrinsic gas included)
   for agent ids of three lengths (the id is hashed on chain, so its length costs calldata and hashing);
@@ -33,18 +33,18 @@ from eth_account.signers.local import LocalAccount  # noqa: E402
 from web3 import Web3  # noqa: E402
 from web3.exceptions import ContractCustomError  # noqa: E402
 
-from attestations.chain.anvil import start_anvil  # noqa: E402
-from attestations.chain.artifacts import load_artifact  # noqa: E402
-from attestations.chain.deploy import deploy_contract  # noqa: E402
-from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt  # noqa: E402
-from attestations.chain.verifier import (  # noqa: E402
+from signing.chain.anvil import start_anvil  # noqa: E402
+from signing.chain.artifacts import load_artifact  # noqa: E402
+from signing.chain.deploy import deploy_contract  # noqa: E402
+from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt  # noqa: E402
+from signing.chain.verifier import (  # noqa: E402
     TrustScoreVerifierClient,
     attestation_arguments,
     decode_custom_error,
     deploy_verifier,
 )
-from attestations.eip712 import Domain, TrustScoreAttestation, typed_data  # noqa: E402
-from attestations.keys import ServiceKey  # noqa: E402
+from signing.eip712 import Domain, TrustScoreAttestation, typed_data  # noqa: E402
+from signing.keys import ServiceKey  # noqa: E402
 
 CHAIN_ID = 8453
 AGENT_IDS = {

@@ -60,9 +60,10 @@ def measure(seed_dir: Path) -> dict[str, float]:
         recompute_run,
     )
     from registry.services.scoring import trust_score_compute
-    from registry.services.summaries import canonical_digest, summaries_ingest
+    from registry.services.summaries import summaries_ingest
     from registry.services.validation import summary_validate
     from registry.tasks import recompute_trust_score
+    from signing.canonical import canonical_digest
 
     seeded = json.loads((seed_dir / "seed.json").read_text())
     key = seeded["keys"][0]

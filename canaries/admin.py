@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from registry.admin import ReadOnlyAdmin
+from common.admin import ReadOnlyAdmin
 
 from .models import CanaryCase
 

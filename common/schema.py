@@ -33,7 +33,7 @@ def problem_details_hook(result: dict[str, Any], generator: Any, request: Any, p
 
 
 def _is_problem(media: Any) -> bool:
-    """Documented with registry.api.views.PROBLEM (other error bodies, e.g. the OpenAI-compatible
+    """Documented with common.api.PROBLEM (other error bodies, e.g. the OpenAI-compatible
     proxy's 422, keep their own media type)."""
     schema = media.get("schema") if isinstance(media, dict) else None
     return isinstance(schema, dict) and set(schema.get("required", [])) >= _PROBLEM_FIELDS

@@ -1,6 +1,6 @@
 """A provider's client: sign a summary with EIP-712 and push it to a trust registry.
 
-No Django needed; it uses eth-account (through attestations.eip712) and httpx.
+No Django needed; it uses eth-account (through signing.eip712) and httpx.
 
     >>> from provider_client import signature_headers
     >>> headers = signature_headers({"agent": "a", "allowRate": 1.0}, provider="p", agent_id="a",
@@ -19,7 +19,7 @@ from urllib.parse import quote
 import httpx
 from eth_account import Account
 
-from attestations.eip712 import Domain, ProviderSummary, sign
+from signing.eip712 import Domain, ProviderSummary, sign
 
 __all__ = ["BATCH_AGENT", "RegistryClient", "RegistryError", "signature_headers"]
 

@@ -5,26 +5,24 @@ Summaries, outcomes, scores and configurations are evidence: read-only here.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.timesince import timesince
 
 from adapters import ScoringParams
 from adapters.graph import GraphError
+from common.admin import LargeTableAdmin, ReadOnlyAdmin, ReadOnlyInline
 from common.errors import ApplicationError
 
 from .models import (
@@ -60,62 +58,6 @@ from .tasks import refresh_provider_audit
 CHART_WIDTH = 600
 CHART_HEIGHT = 160
 CHART_PAD = 24
-# Changelists count matching rows exactly up to this many; beyond it, PostgreSQL's estimate.
-EXACT_COUNT_CAP = 10_000
-
-
-class EstimatedCountPaginator(Paginator):
-    """A paginator whose count never scans a huge table.
-
-    Django's admin counts the filtered rows on every page (COUNT(*): about 0.1 s at a million agents,
-    seconds over millions of summaries). Here the count is exact up to EXACT_COUNT_CAP (a LIMITed
-    subquery reads at most that many rows); above it, PostgreSQL's planner estimate for the same
-    query stands in: the page says "about", and deep page numbers may be off by the estimate's error.
-    """
-
-    @cached_property
-    def count(self) -> int:
-        query: QuerySet[Any] = self.object_list  # type: ignore[assignment]  # the admin passes a queryset
-        capped: int = query.order_by()[: EXACT_COUNT_CAP + 1].count()
-        if capped <= EXACT_COUNT_CAP or connection.vendor != "postgresql":
-            return capped if capped <= EXACT_COUNT_CAP else query.count()
-        sql, params = query.order_by().query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
-            plan = cursor.fetchone()[0]
-        if isinstance(plan, str):
-            plan = json.loads(plan)
-        return max(capped, int(plan[0]["Plan"]["Plan Rows"]))
-
-
-class LargeTableAdmin(admin.ModelAdmin):
-    """A changelist over a table that grows with the registry: no full COUNT(*) per page."""
-
-    paginator = EstimatedCountPaginator
-    # The "N total" link would count the whole table on every page.
-    show_full_result_count = False
-
-
-class ReadOnlyAdmin(LargeTableAdmin):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class ApiKeyInline(ReadOnlyInline):

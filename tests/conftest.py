@@ -69,7 +69,7 @@ ANVIL_CHAIN_ID = 8453
 @pytest.fixture(scope="session")
 def anvil() -> Iterator[object]:
     """One local EVM node for the whole session (chain id 8453, a free port), stopped by its pid."""
-    from attestations.chain.anvil import AnvilNotFound, start_anvil
+    from signing.chain.anvil import AnvilNotFound, start_anvil
 
     try:
         node = start_anvil(chain_id=ANVIL_CHAIN_ID)

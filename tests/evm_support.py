@@ -21,7 +21,7 @@ def evm_snapshot(node: Any) -> Iterator[None]:
 def local_chain_settings(w3: Any, rpc_url: str, deployed: Any) -> Any:
     """ChainSettings for registries `deployed` on a local node: enabled, final at once, scanned from
     the block after the deployment."""
-    from attestations.chain.settings import ChainSettings
+    from signing.chain.settings import ChainSettings
 
     return ChainSettings.for_network(
         "local",

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from registry.admin import ReadOnlyAdmin
+from common.admin import ReadOnlyAdmin
 
 from .models import (
     Operator,

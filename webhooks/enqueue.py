@@ -8,6 +8,7 @@ subscription is active this costs one indexed query.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,7 +19,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.enqueue import task_named
+from registry.services.recompute import SCHEDULING_ERRORS
+
 from .models import EventType, WebhookDelivery, WebhookEvent, WebhookSubscription
+
+logger = logging.getLogger(__name__)
 
 #: A provider.suspended payload names at most this many of the agents it reported on.
 MAX_AGENTS_IN_PAYLOAD = 1000
@@ -63,10 +69,19 @@ def _queue(pairs: list[tuple[WebhookEvent, list[WebhookSubscription]]]) -> None:
 
 
 def _send(delivery_ids: list[int]) -> None:
-    from .tasks import webhook_deliver_queue
-
     for delivery_id in delivery_ids:
         webhook_deliver_queue(delivery_id)
+
+
+def webhook_deliver_queue(delivery_id: int, countdown: float = 0.0) -> None:
+    """Queue one attempt; a broker that is down is logged, and the sweep queues it later."""
+    try:
+        # By name: tasks.py imports this module, so importing it back would close a circle.
+        task_named("webhooks.tasks.webhook_deliver").apply_async(
+            (delivery_id,), countdown=countdown, retry=False
+        )
+    except SCHEDULING_ERRORS:
+        logger.warning("could not queue webhook delivery %s; the sweep will", delivery_id, exc_info=True)
 
 
 def webhook_score_changes_enqueue(*, changes: list[ScoreChange]) -> int:

@@ -7,19 +7,10 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
-from registry.services.recompute import SCHEDULING_ERRORS
-
+from .enqueue import webhook_deliver_queue
 from .services.deliveries import MAX_COUNTDOWN_SECONDS, webhook_deliveries_due, webhook_delivery_attempt
 
 logger = logging.getLogger(__name__)
-
-
-def webhook_deliver_queue(delivery_id: int, countdown: float = 0.0) -> None:
-    """Queue one attempt; a broker that is down is logged, and the sweep queues it later."""
-    try:
-        webhook_deliver.apply_async((delivery_id,), countdown=countdown, retry=False)
-    except SCHEDULING_ERRORS:
-        logger.warning("could not queue webhook delivery %s; the sweep will", delivery_id, exc_info=True)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

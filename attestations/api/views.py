@@ -10,7 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from registry.api.views import PROBLEM, ReadThrottle
+from common.api import PROBLEM
+from common.throttling import ReadThrottle
 from registry.models import Agent
 from registry.services.scoring import trust_score_compute
 

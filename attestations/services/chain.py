@@ -12,9 +12,9 @@ from django.conf import settings
 from web3 import Web3
 
 from common.errors import ApplicationError
+from signing.chain.settings import ChainSettings, deployments_from_json
+from signing.keys import ServiceKey
 
-from ..chain.settings import ChainSettings, deployments_from_json
-from ..keys import ServiceKey
 from .keys import service_key
 
 

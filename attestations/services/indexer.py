@@ -19,7 +19,6 @@ from contextvars import ContextVar
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from decimal import Decimal
-from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
@@ -29,19 +28,20 @@ from requests import RequestException
 from web3 import Web3
 from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExhausted, Web3RPCError
 
+from common.enqueue import task_enqueue_on_commit
 from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.feedback import Feedback, feedback_record, feedback_revoke
 from registry.services.outcomes import outcomes_record
 from registry.services.recompute import recompute_mark
-from registry.services.summaries import canonical_digest
 from registry.services.validation import NormalisedOutcome
+from signing.canonical import canonical_digest
+from signing.chain import events as ev
+from signing.chain.identity import IdentityClient
+from signing.chain.reputation import ReputationClient
+from signing.chain.scan import find_reorg, scan_logs
+from signing.chain.settings import ChainSettings
 
-from ..chain import events as ev
-from ..chain.identity import IdentityClient
-from ..chain.reputation import ReputationClient
-from ..chain.scan import find_reorg, scan_logs
-from ..chain.settings import ChainSettings
 from ..models import ChainCursor, ChainEvent, ChainEventStatus, OutgoingStatus, ValidationAnswer
 from .chain import agent_subject_id
 from .links import agent_links_refresh
@@ -517,13 +517,7 @@ def _validation_request(
         },
     )
     if created:
-        transaction.on_commit(partial(_enqueue_answer, answer.pk))
-
-
-def _enqueue_answer(answer_id: int) -> None:
-    from ..tasks import answer_validation_request
-
-    answer_validation_request.delay(answer_id)
+        task_enqueue_on_commit("attestations.tasks.answer_validation_request", answer.pk)
 
 
 def _validation_outcome(*, chain: ChainSettings, w3: Web3, event: ev.ValidationResponse) -> None:

@@ -10,8 +10,7 @@ import os
 from functools import cache
 
 from common.errors import ApplicationError
-
-from ..keys import KeyConfigurationError, ServiceKey, load_service_key
+from signing.keys import KeyConfigurationError, ServiceKey, load_service_key
 
 
 @cache

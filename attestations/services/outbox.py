@@ -34,8 +34,9 @@ from web3 import Web3
 from web3.exceptions import ContractLogicError, TimeExhausted, TransactionNotFound, Web3RPCError
 from web3.types import TxParams
 
-from ..chain.settings import ChainSettings
-from ..chain.tx import Fees, TransactionFailed, TransactionSigner, suggest_fees, wait_for_receipt
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import Fees, TransactionFailed, TransactionSigner, suggest_fees, wait_for_receipt
+
 from ..models import ChainNonce, OutgoingStatus, OutgoingTransaction, ScorePublication, ValidationAnswer
 
 logger = logging.getLogger(__name__)

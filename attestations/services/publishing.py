@@ -22,13 +22,14 @@ from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams
 
+from common.enqueue import task_enqueue_on_commit
 from common.errors import ApplicationError
 from registry.models import Agent, TrustScore
+from signing.chain.publish import feedback_file
+from signing.chain.reputation import ReputationClient, score_to_feedback_value
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import Fees, TransactionSigner
 
-from ..chain.publish import feedback_file
-from ..chain.reputation import ReputationClient, score_to_feedback_value
-from ..chain.settings import ChainSettings
-from ..chain.tx import Fees, TransactionSigner
 from ..models import ScorePublication
 from .outbox import outgoing_due, outgoing_send
 from .scores import score_attestation_issue, score_is_rated
@@ -69,14 +70,8 @@ def score_publication_request(*, score: TrustScore, chain: ChainSettings) -> Sco
     except IntegrityError:
         return ScorePublication.objects.get(score=score, chain_id=chain.chain_id)
     if created:
-        transaction.on_commit(partial(_enqueue, publication.pk))
+        task_enqueue_on_commit("attestations.tasks.publish_score", publication.pk)
     return publication
-
-
-def _enqueue(publication_id: int) -> None:
-    from ..tasks import publish_score
-
-    publish_score.delay(publication_id)
 
 
 def _prepare(publication: ScorePublication, *, chain: ChainSettings, client_address: str) -> None:

@@ -26,10 +26,10 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from common.enqueue import task_named
 from registry.models import Agent
-
-from ..chain import events as ev
-from ..chain.registration import (
+from signing.chain import events as ev
+from signing.chain.registration import (
     DEFAULT_MAX_BYTES,
     RegistrationFetchError,
     RegistrationInvalid,
@@ -37,7 +37,8 @@ from ..chain.registration import (
     fetch_registration_file,
     registration_read,
 )
-from ..chain.settings import ChainSettings
+from signing.chain.settings import ChainSettings
+
 from ..models import AgentRegistration, AgentRegistrationStatus, ChainEvent
 from .links import agent_links_refresh
 
@@ -112,10 +113,8 @@ def agent_uri_restore(*, agent: Agent, chain: ChainSettings) -> None:
 
 
 def _enqueue(registration_id: int, uri: str) -> None:
-    from ..tasks import fetch_agent_registration
-
     try:
-        fetch_agent_registration.delay(registration_id, uri)
+        task_named("attestations.tasks.fetch_agent_registration").delay(registration_id, uri)
     except Retry:
         # Eager Celery (development, tests) reports a retry instead of scheduling it: the row says
         # "unreachable" and the next URI event, or the task run by hand, tries again.

@@ -12,8 +12,8 @@ from eth_utils import keccak
 
 from common.errors import ApplicationError, FieldError, validation_error
 from registry.models import TrustScore
+from signing.eip712 import Domain, TrustScoreAttestation, recover_signer, typed_data
 
-from ..eip712 import Domain, TrustScoreAttestation, recover_signer, typed_data
 from ..models import ScoreAttestation
 from .keys import service_key
 

@@ -22,10 +22,10 @@ from web3.types import TxParams
 from common.errors import ApplicationError
 from registry.models import Agent
 from registry.services.scoring import trust_score_compute
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import Fees, TransactionSigner
+from signing.chain.validation import ValidationClient
 
-from ..chain.settings import ChainSettings
-from ..chain.tx import Fees, TransactionSigner
-from ..chain.validation import ValidationClient
 from ..models import OutgoingStatus, ValidationAnswer
 from .outbox import outgoing_due, outgoing_send
 from .publishing import attestation_url

@@ -12,9 +12,9 @@ from web3 import Web3
 from web3.exceptions import ContractLogicError
 
 from registry.models import Provider
+from signing.chain.identity import IdentityClient
+from signing.chain.settings import ChainSettings
 
-from ..chain.identity import IdentityClient
-from ..chain.settings import ChainSettings
 from ..models import ProviderWalletCheck
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication, exceptions, permissions
+from rest_framework import permissions
 from rest_framework.request import Request
 
-from common.throttling import failed_authentication_charge
+from common.authentication import BearerKeyAuthentication
 
 from ..models import Provider
 from ..services.providers import provider_by_api_key
@@ -25,26 +25,19 @@ class ProviderPrincipal:
     is_authenticated: bool = True
 
 
-class ProviderKeyAuthentication(authentication.BaseAuthentication):
-    def authenticate(self, request: Request) -> tuple[ProviderPrincipal, str] | None:
-        header = request.META.get("HTTP_AUTHORIZATION", "")
-        key = ""
-        if header.lower().startswith("bearer "):
-            key = header[7:].strip()
-        elif request.META.get("HTTP_X_API_KEY"):
-            key = request.META["HTTP_X_API_KEY"].strip()
-        if not key or key.startswith(OPERATOR_KEY_PREFIX):
-            # An operator's key is not a provider's: its holder reads public endpoints as anyone does
-            # (instead of a 401), and provider-only endpoints still answer 401.
-            return None
-        provider = provider_by_api_key(plaintext=key)
-        if provider is None:
-            failed_authentication_charge(request)
-            raise exceptions.AuthenticationFailed("The API key is not valid or has been revoked.")
-        return ProviderPrincipal(provider), key
+class ProviderKeyAuthentication(BearerKeyAuthentication):
+    realm = "api"
+    invalid_key_message = "The API key is not valid or has been revoked."
+    accepts_x_api_key = True
 
-    def authenticate_header(self, request: Request) -> str:
-        return 'Bearer realm="api"'
+    def claims(self, key: str) -> bool:
+        # An operator's key is not a provider's: its holder reads public endpoints as anyone does
+        # (instead of a 401), and provider-only endpoints still answer 401.
+        return not key.startswith(OPERATOR_KEY_PREFIX)
+
+    def principal_for(self, key: str) -> ProviderPrincipal | None:
+        provider = provider_by_api_key(plaintext=key)
+        return None if provider is None else ProviderPrincipal(provider)
 
 
 class IsProvider(permissions.BasePermission):

@@ -9,13 +9,14 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.errors import ApplicationError, FieldError, validation_error
 from common.pagination import KeysetPagination
 from common.throttling import ReadThrottle
@@ -39,22 +40,6 @@ from .serializers import (
     TrustScoreHistorySerializer,
 )
 
-PROBLEM = OpenApiResponse(
-    response={
-        "type": "object",
-        "description": "RFC 9457 problem details, with `errors[]` naming each field.",
-        "properties": {
-            "type": {"type": "string"},
-            "title": {"type": "string"},
-            "status": {"type": "integer"},
-            "detail": {"type": "string"},
-            "instance": {"type": "string"},
-            "errors": {"type": "array", "items": {"type": "object"}},
-        },
-        "required": ["type", "title", "status", "detail"],
-    },
-    description="Problem details",
-)
 SIGNATURE_HEADERS = [
     OpenApiParameter(
         "X-Signature",

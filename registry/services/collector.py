@@ -21,10 +21,11 @@ from urllib.parse import quote
 from django.conf import settings
 
 from common.errors import ApplicationError
+from signing.canonical import canonical_digest
 from untrusted.fetch import OutboundFailed, OutboundRefused, fetch
 
 from ..models import Agent, Provider, VerificationSummary
-from .summaries import canonical_digest, summaries_ingest
+from .summaries import summaries_ingest
 
 logger = logging.getLogger(__name__)
 

@@ -19,13 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError, json_pointer, validation_error
+from signing.canonical import canonical_digest
 
 from ..models import Agent, CheckOutcome, Provider, VerificationSummary
 from ..schemas import STAKE_LEVELS
 from .agents import agents_resolve
 from .idempotency import idempotent_run
 from .signatures import SignatureHeaders, SignedSubmission, submission_verify
-from .summaries import _ensure_active, canonical_digest, canonical_json_errors
+from .summaries import _ensure_active, canonical_json_errors
 from .transactions import transaction_run_retrying
 from .validation import NormalisedOutcome, outcome_validate
 

@@ -56,6 +56,8 @@ from django.db import DatabaseError, OperationalError, connection, models, trans
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from common.enqueue import task_named
+
 from ..models import Agent, PendingRecompute, RecomputeRun, TrustScore
 from .leases import lease_kept, lease_until
 from .scoring import trust_score_compute, trust_scores_prepare, trust_scores_store
@@ -119,9 +121,7 @@ def recompute_drain_ensure() -> None:
 
 
 def _ensure_drain() -> None:
-    from ..tasks import drain_recomputes
-
-    drain_queue_once(task=drain_recomputes, flag=DRAIN_FLAG, what="recompute")
+    drain_queue_once(task=task_named("registry.tasks.drain_recomputes"), flag=DRAIN_FLAG, what="recompute")
 
 
 def drain_queue_once(*, task: Any, flag: str, what: str) -> None:
@@ -169,9 +169,12 @@ def drain_after_leases(*, model: type[models.Model], task: Any, flag: str, what:
 
 
 def _drain_after_leases() -> None:
-    from ..tasks import drain_recomputes
-
-    drain_after_leases(model=PendingRecompute, task=drain_recomputes, flag=LEASE_FLAG, what="recompute")
+    drain_after_leases(
+        model=PendingRecompute,
+        task=task_named("registry.tasks.drain_recomputes"),
+        flag=LEASE_FLAG,
+        what="recompute",
+    )
 
 
 # --- draining --------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from common.enqueue import task_named
+
 from ..models import PendingRecompute, Provider, RescoreJob
 from .recompute import SCHEDULING_ERRORS, recompute_drain_ensure
 
@@ -83,10 +85,8 @@ def rescore_start(*, reason: str, provider: Provider | None = None, requested_by
 
 
 def _queue_enqueue(job_id: int) -> None:
-    from ..tasks import enqueue_rescore
-
     try:
-        enqueue_rescore.delay(job_id)
+        task_named("registry.tasks.enqueue_rescore").delay(job_id)
     except SCHEDULING_ERRORS:
         # The job row is committed: the beat drain resumes its enqueue.
         logger.warning("could not queue rescore job %s; the beat drain will resume it", job_id, exc_info=True)

@@ -26,6 +26,8 @@ from django.db import DatabaseError, OperationalError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.enqueue import task_named
+
 from ..models import Agent, PendingRollup, Provider
 from .leases import lease_kept, lease_until
 from .outcomes import outcomes_rollup
@@ -59,9 +61,7 @@ def rollup_mark(*, pairs: Iterable[tuple[int, int]]) -> None:
 
 
 def _ensure_drain() -> None:
-    from ..tasks import drain_rollups
-
-    drain_queue_once(task=drain_rollups, flag=DRAIN_FLAG, what="roll-up")
+    drain_queue_once(task=task_named("registry.tasks.drain_rollups"), flag=DRAIN_FLAG, what="roll-up")
 
 
 def rollup_drain(*, batch: int = DRAIN_BATCH, lease_followup: bool = False) -> int:
@@ -102,9 +102,9 @@ def rollup_drain(*, batch: int = DRAIN_BATCH, lease_followup: bool = False) -> i
 
 
 def _drain_after_leases() -> None:
-    from ..tasks import drain_rollups
-
-    drain_after_leases(model=PendingRollup, task=drain_rollups, flag=LEASE_FLAG, what="roll-up")
+    drain_after_leases(
+        model=PendingRollup, task=task_named("registry.tasks.drain_rollups"), flag=LEASE_FLAG, what="roll-up"
+    )
 
 
 def _claim(batch: int) -> tuple[uuid.UUID, dict[tuple[int, int], int]]:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
 from adapters.graph import GraphError
 from adapters.numbers import clamp, round_half_up
+from adapters.output_verification import input_exclusion_reason
 from adapters.params import AccuracyWeighting
 from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
 from adapters.sybil import Rating, ReviewerStanding, reviewer_standings, weighted_feedback
@@ -100,11 +101,6 @@ def scoring_params(config: ScoringConfig) -> ScoringParams:
 
 
 # --- inputs ----------------------------------------------------------------------------------------
-
-
-def latest_summaries(agent: Agent) -> list[VerificationSummary]:
-    """Each provider's newest summary about the agent (by window end, then arrival)."""
-    return latest_summaries_many([agent.pk])[agent.pk]
 
 
 def latest_summaries_many(agent_ids: list[int]) -> dict[int, list[VerificationSummary]]:
@@ -231,11 +227,12 @@ def exclusion_reason(
         and provider.operator_address.lower() == agent.owner_address.lower()
     ):
         return "self-reported"
-    if summary.window_end < now - timedelta(days=max_age_days):
-        return "stale"
-    if summary.total_checks == 0:
-        return "no checks"
-    return None
+    # Stale (older than max_age_days, strictly) and no checks are the adapter's rule, written once there.
+    return input_exclusion_reason(
+        age_days=(now - summary.window_end) / timedelta(days=1),
+        total_checks=int(summary.total_checks),
+        max_age_days=max_age_days,
+    )
 
 
 def accuracy_counts(accuracy: ProviderAccuracy | None) -> tuple[int, int]:
@@ -272,13 +269,8 @@ def _accuracy_factors(
     return provider_accuracy_factors_many(provider_ids=provider_ids, weighting=params.accuracy_weighting)
 
 
-def feedback_summary(agent: Agent, rating_tag: str) -> FeedbackSummary | None:
-    """The agent's on-chain rating feedback reduced to (average 0-100, count); revoked excluded."""
-    return feedback_summaries_many([agent.pk], rating_tag)[agent.pk]
-
-
 def feedback_summaries_many(agent_ids: list[int], rating_tag: str) -> dict[int, FeedbackSummary | None]:
-    """`feedback_summary` for many agents; linked identities' feedback merged (`feedback_merged_many`)."""
+    """Per agent, its unrevoked on-chain rating feedback as (average 0-100, count), over linked identities."""
     return {
         agent_id: merged.summary for agent_id, merged in feedback_merged_many(agent_ids, rating_tag).items()
     }
@@ -464,18 +456,6 @@ class ScoreInputs:
     newest_input_at: datetime | None
     changes_at: datetime | None
     feedback: FeedbackSummary | None
-
-
-def score_inputs_gather(agent: Agent, params: ScoringParams, now: datetime) -> ScoreInputs:
-    rows = latest_summaries(agent)
-    return _inputs_from(
-        agent,
-        rows,
-        feedback_summary(agent, params.erc8004_feedback.rating_tag),
-        params,
-        now,
-        _accuracy_factors(params, {agent.pk: rows}),
-    )
 
 
 def _inputs_from(

@@ -1,6 +1,6 @@
 """Signed ingestion: a provider with a registered signer must sign what it pushes (EIP-712).
 
-The signed struct (attestations.eip712.ProviderSummary) binds the provider slug, the agent
+The signed struct (signing.eip712.ProviderSummary) binds the provider slug, the agent
 (`"*"` for a batch of many agents), the keccak256 of the RFC 8785 canonical JSON body, a nonce and a
 deadline. The signature travels in headers so the body stays the plain HCS-25 signal:
 
@@ -24,8 +24,8 @@ from typing import Any
 
 from django.conf import settings
 
-from attestations.eip712 import Domain, ProviderSummary, SubmissionRejected, check_provider_summary
 from common.errors import ApplicationError, FieldError
+from signing.eip712 import Domain, ProviderSummary, SubmissionRejected, check_provider_summary
 
 from ..models import Provider, SubmissionNonce
 

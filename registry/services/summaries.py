@@ -16,7 +16,6 @@ signatures, idempotency keys, and the answer's status and body around one call o
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
 from collections.abc import Callable
@@ -25,11 +24,11 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-import rfc8785
 from django.db import connection
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError, json_pointer, validation_error
+from signing.canonical import canonical_digest
 
 from ..models import Agent, Provider, VerificationSummary
 from .agents import agents_resolve
@@ -38,12 +37,6 @@ from .recompute import recompute_drain_ensure, recompute_mark
 from .signatures import BATCH_AGENT, SignatureHeaders, SignedSubmission, submission_verify
 from .transactions import transaction_run_retrying
 from .validation import NormalisedSummary, summary_validate
-
-
-def canonical_digest(value: Any) -> str:
-    """ "sha256:" + hex digest of the RFC 8785 canonical JSON of `value`."""
-    return "sha256:" + hashlib.sha256(rfc8785.dumps(value)).hexdigest()
-
 
 _SAFE_INT = 2**53 - 1
 

@@ -16,14 +16,14 @@ from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.anvil import AnvilNode
-from attestations.chain.deploy import DeployedRegistries, deploy_registries
-from attestations.chain.identity import IdentityClient
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
-from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
-from attestations.chain.validation import ValidationClient
 from attestations.services.keys import service_key_reset
+from signing.chain.anvil import AnvilNode
+from signing.chain.deploy import DeployedRegistries, deploy_registries
+from signing.chain.identity import IdentityClient
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
+from signing.chain.validation import ValidationClient
 from tests.evm_support import evm_snapshot, local_chain_settings
 
 # A fixed key so the service's address is known; funded once per session on the node.

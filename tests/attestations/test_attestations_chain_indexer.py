@@ -12,14 +12,14 @@ from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxReceipt
 
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
 from attestations.models import ChainCursor, ChainEvent
 from attestations.services import indexer
 from attestations.services.chain import agent_subject_id
 from attestations.services.indexer import chain_cursor_get
 from registry.models import Agent, FeedbackEntry
 from registry.services.scoring import trust_score_compute
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
 from tests.evm_support import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain
@@ -199,7 +199,7 @@ def test_it_follows_an_identity_transfer_to_the_new_owner(
     transact: Callable[..., TxReceipt],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from attestations.chain.identity import IdentityClient
+    from signing.chain.identity import IdentityClient
 
     owner, buyer = new_account(), new_account()
     agent_id = register_agent(owner)

@@ -23,18 +23,18 @@ from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.deploy import DeployedRegistries
-from attestations.chain.events import topic0_of
-from attestations.chain.identity import IdentityClient
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
-from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
-from attestations.chain.validation import ValidationClient
 from attestations.models import ChainEvent, ChainEventStatus, ValidationAnswer
 from attestations.services import indexer
 from attestations.services.chain import agent_subject_id
 from attestations.services.indexer import chain_cursor_get
 from registry.models import Agent, FeedbackEntry
+from signing.chain.deploy import DeployedRegistries
+from signing.chain.events import topic0_of
+from signing.chain.identity import IdentityClient
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
+from signing.chain.validation import ValidationClient
 from tests.evm_support import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain

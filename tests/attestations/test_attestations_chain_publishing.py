@@ -25,10 +25,6 @@ from hexbytes import HexBytes
 from rest_framework.test import APIClient
 from web3 import Web3
 
-from attestations.chain.events import NewFeedback
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
-from attestations.chain.tx import suggest_fees
 from attestations.models import OutgoingStatus, ScorePublication
 from attestations.services import outbox
 from attestations.services.indexer import chain_index_run
@@ -37,6 +33,10 @@ from attestations.services.publishing import score_publication_request, score_pu
 from attestations.tasks import chain_index
 from registry.models import Agent, TrustScore
 from registry.services.scoring import trust_score_compute
+from signing.chain.events import NewFeedback
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import suggest_fees
 
 pytestmark = pytest.mark.chain
 

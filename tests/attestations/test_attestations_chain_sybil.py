@@ -22,10 +22,10 @@ from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
 
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
 from registry.models import Agent, FeedbackEntry
 from registry.services.scoring import scoring_config_current, trust_score_compute
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
 from tests.evm_support import index_with_tasks
 
 pytestmark = pytest.mark.chain

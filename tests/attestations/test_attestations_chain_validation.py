@@ -14,11 +14,6 @@ from eth_utils import keccak
 from rest_framework.test import APIClient
 from web3 import Web3
 
-from attestations.chain.events import ValidationResponse
-from attestations.chain.identity import IdentityClient, sign_agent_wallet
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
-from attestations.chain.validation import ValidationClient
 from attestations.models import OutgoingStatus, ProviderWalletCheck, ValidationAnswer
 from attestations.services.chain import chain_settings_from_django
 from attestations.services.validation_responder import (
@@ -30,6 +25,11 @@ from attestations.services.wallets import provider_wallets_check
 from registry.models import Agent, CheckOutcome
 from registry.services.providers import provider_create
 from registry.services.scoring import trust_score_compute
+from signing.chain.events import ValidationResponse
+from signing.chain.identity import IdentityClient, sign_agent_wallet
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
+from signing.chain.validation import ValidationClient
 from tests.evm_support import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain

@@ -18,18 +18,18 @@ from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
 
-from attestations.chain.anvil import AnvilNode, start_anvil
-from attestations.chain.deploy import DeployedRegistries, deploy_registries
-from attestations.chain.identity import IdentityClient
-from attestations.chain.registration import REGISTRATION_TYPE
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
-from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from attestations.models import ChainCursor
 from attestations.services.chain import agent_subject_id, chain_settings_all
 from attestations.tasks import chain_index
 from common.errors import ApplicationError
 from registry.models import Agent, AgentLink
+from signing.chain.anvil import AnvilNode, start_anvil
+from signing.chain.deploy import DeployedRegistries, deploy_registries
+from signing.chain.identity import IdentityClient
+from signing.chain.registration import REGISTRATION_TYPE
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from tests.evm_support import evm_snapshot, index_with_tasks, local_chain_settings
 
 pytestmark = pytest.mark.chain

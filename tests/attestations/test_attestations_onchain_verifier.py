@@ -25,22 +25,22 @@ from web3 import Web3
 from web3.contract import Contract
 from web3.exceptions import ContractCustomError
 
-from attestations.chain.artifacts import load_artifact
-from attestations.chain.deploy import deploy_contract
-from attestations.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
-from attestations.chain.verifier import (
-    AttestationRefused,
-    TrustScoreVerifierClient,
-    attestation_arguments,
-    decode_custom_error,
-    deploy_verifier,
-)
 from attestations.services.keys import service_key_reset
 from attestations.services.scores import score_attestation_issue
 from registry.models import Agent
 from registry.services.agents import agent_register
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
+from signing.chain.artifacts import load_artifact
+from signing.chain.deploy import deploy_contract
+from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
+from signing.chain.verifier import (
+    AttestationRefused,
+    TrustScoreVerifierClient,
+    attestation_arguments,
+    decode_custom_error,
+    deploy_verifier,
+)
 
 pytestmark = pytest.mark.chain
 

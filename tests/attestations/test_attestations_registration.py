@@ -23,14 +23,14 @@ from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxReceipt
 
-from attestations.chain.identity import IdentityClient
-from attestations.chain.registration import REGISTRATION_TYPE
-from attestations.chain.settings import ChainSettings
 from attestations.models import AgentRegistration, AgentRegistrationStatus
 from attestations.services.indexer import chain_index_run
 from attestations.services.registrations import agent_registrations_refresh
 from attestations.tasks import fetch_agent_registration
 from registry.models import Agent
+from signing.chain.identity import IdentityClient
+from signing.chain.registration import REGISTRATION_TYPE
+from signing.chain.settings import ChainSettings
 
 pytestmark = pytest.mark.chain
 

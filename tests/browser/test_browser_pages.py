@@ -14,8 +14,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from attestations.chain.registration import REGISTRATION_TYPE
-from attestations.chain.settings import ChainSettings
 from attestations.models import AgentRegistrationStatus, ScorePublication
 from attestations.services.registrations import agent_registration_fetch, agent_uri_set
 from registry import views
@@ -23,6 +21,8 @@ from registry.models import Agent, FeedbackEntry, Provider
 from registry.services.agents import agent_register
 from registry.services.providers import provider_create
 from registry.services.summaries import summaries_ingest
+from signing.chain.registration import REGISTRATION_TYPE
+from signing.chain.settings import ChainSettings
 from tests.browser.browser_support import Browser
 
 pytestmark = pytest.mark.browser

@@ -12,12 +12,12 @@ from eth_account.signers.local import LocalAccount
 from web3 import Web3
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.anvil import AnvilNode
-from attestations.chain.deploy import DeployedRegistries, deploy_registries
-from attestations.chain.identity import IdentityClient
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.tx import Fees, next_nonce, send_transaction, suggest_fees, wait_for_receipt
-from attestations.chain.validation import ValidationClient
+from signing.chain.anvil import AnvilNode
+from signing.chain.deploy import DeployedRegistries, deploy_registries
+from signing.chain.identity import IdentityClient
+from signing.chain.reputation import ReputationClient
+from signing.chain.tx import Fees, next_nonce, send_transaction, suggest_fees, wait_for_receipt
+from signing.chain.validation import ValidationClient
 from tests.evm_support import evm_snapshot
 
 # The session's anvil node (`anvil`) comes from tests/conftest.py, shared with tests/attestations.

@@ -7,7 +7,12 @@ import importlib
 
 import pytest
 
-MODULES = ["attestations.chain.settings", "attestations.chain.registration"]
+MODULES = [
+    "signing.chain.settings",
+    "signing.chain.registration",
+    "signing.canonical",
+    "signing.chain.publish",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -12,13 +12,13 @@ from eth_utils import keccak
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attestations.eip712 import (
+from signing.canonical import canonical_digest, canonical_keccak
+from signing.eip712 import (
     Domain,
     InvalidSignature,
     ProviderSummary,
     SubmissionRejected,
     TrustScoreAttestation,
-    canonical_digest,
     check_provider_summary,
     parse_typed_data,
     recover_signer,
@@ -27,7 +27,7 @@ from attestations.eip712 import (
     typed_data,
     verify,
 )
-from attestations.keys import ServiceKey
+from signing.keys import ServiceKey
 
 SECP256K1_N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 UINT256 = st.integers(min_value=0, max_value=2**256 - 1)
@@ -159,14 +159,16 @@ SAFE_INTEGERS = st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1)
 )
 def test_it_digests_bodies_independently_of_key_order(body) -> None:
     reordered = dict(reversed(list(body.items())))
-    assert canonical_digest(reordered) == canonical_digest(body)
-    assert canonical_digest({**body, "extra-key-not-in-body": 1}) != canonical_digest(body)
+    for digest in (canonical_digest, canonical_keccak):
+        assert digest(reordered) == digest(body)
+        assert digest({**body, "extra-key-not-in-body": 1}) != digest(body)
 
 
+@pytest.mark.parametrize("digest", [canonical_digest, canonical_keccak])
 @pytest.mark.parametrize("value", [2**53, float("nan"), float("inf")])
-def test_it_refuses_bodies_without_a_canonical_form(value: object) -> None:
+def test_it_refuses_bodies_without_a_canonical_form(digest, value: object) -> None:
     with pytest.raises(ValueError, match="RFC 8785"):
-        canonical_digest({"totalChecks": value})
+        digest({"totalChecks": value})
 
 
 def test_it_binds_the_canonical_body_to_the_submission() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from web3 import Web3
 
-from attestations.chain.events import (
+from signing.chain.events import (
     LogDecoder,
     NewFeedback,
     Registered,
@@ -107,7 +107,7 @@ def test_it_keeps_the_raw_log_on_every_decoded_event() -> None:
 
 
 def test_it_lists_every_string_input_of_each_event_as_a_text_field() -> None:
-    from attestations.chain.events import EVENT_TYPES, _event_abis
+    from signing.chain.events import EVENT_TYPES, _event_abis
 
     for name, abi in _event_abis().items():
         strings = [i for i in abi["inputs"] if i["type"] == "string" and not i["indexed"]]

@@ -7,10 +7,10 @@ from eth_account import Account
 from web3 import Web3
 from web3.exceptions import ContractLogicError
 
-from attestations.chain.deploy import deploy_contract
-from attestations.chain.events import MetadataSet, Registered, URIUpdated
-from attestations.chain.identity import AGENT_WALLET_KEY, MetadataEntry, sign_agent_wallet
-from attestations.chain.tx import next_nonce, suggest_fees
+from signing.chain.deploy import deploy_contract
+from signing.chain.events import MetadataSet, Registered, URIUpdated
+from signing.chain.identity import AGENT_WALLET_KEY, MetadataEntry, sign_agent_wallet
+from signing.chain.tx import next_nonce, suggest_fees
 
 
 def _now(w3: Web3) -> int:

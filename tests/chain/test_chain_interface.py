@@ -11,7 +11,7 @@ import pytest
 from eth_typing import ABIEvent, ABIFunction
 from eth_utils import event_abi_to_log_topic, function_abi_to_4byte_selector, keccak
 
-from attestations.chain.artifacts import load_artifact
+from signing.chain.artifacts import load_artifact
 
 INTERFACE = Path(__file__).resolve().parents[2].parent / "shared" / "erc8004" / "INTERFACE.md"
 SECTIONS = {

@@ -12,7 +12,7 @@ from eth_account import Account
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attestations.keys import KeyConfigurationError, ServiceKey, load_service_key
+from signing.keys import KeyConfigurationError, ServiceKey, load_service_key
 
 PREFIX = "TRUST_REGISTRY_SIGNING_KEY"
 

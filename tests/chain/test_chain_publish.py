@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 from eth_utils import keccak
 
-from attestations.chain.connect import ChainDisabled, connect
-from attestations.chain.events import NewFeedback
-from attestations.chain.publish import HCS25_TAG, open_validation_requests, score_feedback
-from attestations.chain.scan import scan_logs
-from attestations.chain.settings import ChainSettings
+from signing.chain.connect import ChainDisabled, connect
+from signing.chain.events import NewFeedback
+from signing.chain.publish import HCS25_TAG, feedback_file, open_validation_requests
+from signing.chain.reputation import score_to_feedback_value
+from signing.chain.scan import scan_logs
+from signing.chain.settings import ChainSettings
 
 
 @pytest.fixture
@@ -23,24 +25,41 @@ def chain(anvil, registries):
     return connect(settings)
 
 
-def test_it_publishes_a_score_as_hundredths_with_the_attestation_hash(chain, new_account, transact) -> None:
+def test_it_publishes_a_score_as_hundredths_with_the_feedback_file_hash(chain, new_account, transact) -> None:
     owner, service = new_account(), new_account()
     assert chain.identity is not None and chain.reputation is not None
     agent_id = chain.identity.registered_agent_id(transact(owner, chain.identity.build_register))
-    document = json.dumps({"typedData": {"message": {"score": 8725}}, "signature": "0x01"}).encode()
-    feedback = score_feedback(
-        agent_id,
-        "87.25",
-        adapter="composite",
-        score_url=f"https://r.example/v1/agents/{agent_id}/score",
-        attestation_url=f"https://r.example/v1/agents/{agent_id}/attestation",
-        attestation_document=document,
+    value, decimals = score_to_feedback_value("87.25")
+    document = feedback_file(
+        chain_id=8453,
+        identity_registry=chain.identity.address,
+        agent_id=agent_id,
+        client_address=service.address,
+        created_at=datetime(2026, 1, 2, tzinfo=UTC),
+        value=value,
+        value_decimals=decimals,
+        tag1=HCS25_TAG,
+        tag2="composite",
+        endpoint=f"https://r.example/v1/agents/{agent_id}/score",
+        attestation={"typedData": {"message": {"score": 8725}}, "signature": "0x01"},
     )
-    receipt = transact(service, chain.reputation.build_score_feedback, feedback)
+    receipt = transact(
+        service,
+        chain.reputation.build_give_feedback,
+        agent_id,
+        value,
+        decimals,
+        tag1=HCS25_TAG,
+        tag2="composite",
+        endpoint=f"https://r.example/v1/agents/{agent_id}/score",
+        feedback_uri=f"https://r.example/v1/feedback/{agent_id}",
+        feedback_hash=bytes(keccak(document)),
+    )
     [event] = [e for e in chain.reputation.events_in(receipt) if isinstance(e, NewFeedback)]
     assert (event.value, event.value_decimals, event.tag1, event.tag2) == (8725, 2, HCS25_TAG, "composite")
     assert event.feedback_hash == "0x" + keccak(document).hex()
-    assert event.feedback_uri.endswith("/attestation") and event.endpoint.endswith("/score")
+    assert json.loads(document)["value"] == event.value
+    assert event.feedback_uri.endswith(f"/feedback/{agent_id}") and event.endpoint.endswith("/score")
     summary = chain.reputation.get_summary(agent_id, [service.address], HCS25_TAG)
     assert (summary.count, summary.value, summary.value_decimals) == (1, 8725, 2)
 
@@ -86,9 +105,6 @@ def test_it_refuses_a_node_on_another_chain_and_a_switched_off_chain(anvil, regi
 
 
 def test_it_refuses_scores_outside_0_to_100() -> None:
-    with pytest.raises(ValueError, match="between 0 and 100"):
-        score_feedback(
-            1, 100.01, adapter="composite", score_url="", attestation_url="", attestation_document=b""
-        )
-    with pytest.raises(ValueError, match="adapter"):
-        score_feedback(1, 1, adapter="", score_url="", attestation_url="", attestation_document=b"")
+    for score in (100.01, -0.01, float("nan")):
+        with pytest.raises(ValueError, match="between 0 and 100"):
+            score_to_feedback_value(score)

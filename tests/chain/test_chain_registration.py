@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from attestations.chain.registration import (
+from signing.chain.registration import (
     REGISTRATION_TYPE,
     RegistrationFetchError,
     fetch_registration_file,

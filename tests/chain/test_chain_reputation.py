@@ -8,9 +8,9 @@ import pytest
 from eth_utils import keccak
 from web3.exceptions import ContractLogicError
 
-from attestations.chain.events import FeedbackRevoked, NewFeedback, ResponseAppended
-from attestations.chain.reputation import score_to_feedback_value
-from attestations.chain.tx import next_nonce, suggest_fees
+from signing.chain.events import FeedbackRevoked, NewFeedback, ResponseAppended
+from signing.chain.reputation import score_to_feedback_value
+from signing.chain.tx import next_nonce, suggest_fees
 
 
 @pytest.fixture

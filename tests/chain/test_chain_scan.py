@@ -8,14 +8,14 @@ import pytest
 from eth_utils import keccak
 from web3.exceptions import Web3RPCError
 
-from attestations.chain.events import (
+from signing.chain.events import (
     FeedbackRevoked,
     NewFeedback,
     Registered,
     ValidationRequest,
     ValidationResponse,
 )
-from attestations.chain.scan import find_reorg, plan_range, scan_logs
+from signing.chain.scan import find_reorg, plan_range, scan_logs
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from attestations.chain.settings import ENV_KEYS, NETWORKS, ChainSettings
+from signing.chain.settings import ENV_KEYS, NETWORKS, ChainSettings
 
 INTERFACE = Path(__file__).resolve().parents[2].parent / "shared" / "erc8004" / "INTERFACE.md"
 

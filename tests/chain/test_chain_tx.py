@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from hexbytes import HexBytes
 
-from attestations.chain.artifacts import ARTIFACT_NAMES, load_artifact
-from attestations.chain.settings import ChainSettings
-from attestations.chain.tx import (
+from signing.chain.artifacts import ARTIFACT_NAMES, load_artifact
+from signing.chain.settings import ChainSettings
+from signing.chain.tx import (
     Fees,
     TransactionFailed,
     build_transaction,

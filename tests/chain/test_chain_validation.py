@@ -6,8 +6,8 @@ import pytest
 from eth_utils import keccak
 from web3.exceptions import ContractLogicError
 
-from attestations.chain.events import ValidationRequest, ValidationResponse
-from attestations.chain.tx import next_nonce, suggest_fees
+from signing.chain.events import ValidationRequest, ValidationResponse
+from signing.chain.tx import next_nonce, suggest_fees
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 Every environment variable config/settings.py reads (through the config/env.py helpers or
 django-environ) and every one docker/entrypoint.sh reads is a row of the table; every name in the
 table's first column is read by one of them, is the `_FILE` variant of a name read through env_str, or
-is the registry's signing key (read by attestations.keys, outside settings on purpose).
+is the registry's signing key (read by signing.keys, outside settings on purpose).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from attestations.keys import DEFAULT_KEY_PREFIX
+from signing.keys import DEFAULT_KEY_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"[A-Z][A-Z0-9_]*[A-Z0-9]")

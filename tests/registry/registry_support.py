@@ -106,8 +106,8 @@ def signed_headers(
     """The X-Signature headers of an EIP-712 signed push, as APIClient keyword arguments."""
     import time
 
-    from attestations.eip712 import ProviderSummary, sign
     from registry.services.signatures import signing_domain
+    from signing.eip712 import ProviderSummary, sign
 
     deadline = int(time.time()) + ttl
     struct = ProviderSummary.for_body(provider_slug, agent, body, nonce=nonce, deadline=deadline)

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry import admin as registry_admin
+from common import admin as common_admin
 from registry.models import (
     Agent,
     Provider,
@@ -318,7 +318,7 @@ def test_it_pages_agents_and_summaries_without_counting_the_whole_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     client, _ = admin_client_logged_in
-    monkeypatch.setattr(registry_admin, "EXACT_COUNT_CAP", 5)
+    monkeypatch.setattr(common_admin, "EXACT_COUNT_CAP", 5)
     for model in ("agent", "verificationsummary", "trustscore"):
         with CaptureQueriesContext(connection) as queries:
             response = client.get(f"/admin/registry/{model}/")

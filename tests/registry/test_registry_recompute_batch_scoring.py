@@ -2,14 +2,15 @@
 
 The drain loads a whole batch's inputs in a few queries (plain rows, no model instances) and scores
 the agents together; a record it stores must be the record the one-agent path stores, field for
-field, and the inputs it reads must be the ones the ORM path (`score_inputs_gather`) reads.
+field, and the inputs it reads must be the ones a plain ORM read of the agent's rows gives (`_orm_inputs`,
+written here as the reference).
 """
 
 from __future__ import annotations
 
 import json
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -18,13 +19,16 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from adapters import ScoringParams
 from adapters.scoring import Subject, score_subject, scoring_inputs
 from registry.models import Agent, FeedbackEntry, Provider, VerificationSummary
 from registry.services.providers import provider_create
 from registry.services.recompute import recompute_drain, recompute_mark
 from registry.services.scoring import (
+    ScoreInputs,
+    _inputs_from,
+    feedback_summaries_many,
     inputs_json_many,
-    score_inputs_gather,
     scoring_config_current,
     scoring_params,
     trust_scores_prepare,
@@ -41,6 +45,22 @@ FIELDS = (
     "newest_input_at",
     "changes_at",
 )
+
+
+def _orm_inputs(agent: Agent, params: ScoringParams, now: datetime) -> ScoreInputs:
+    """The reference read: every stored row of the agent through the ORM, reduced here in Python.
+
+    Each provider's newest summary (by window end, then arrival), in provider-slug order; the
+    feedback reduction and the conversion to scoring inputs (`_inputs_from`) are the drain's own.
+    """
+    newest: dict[int, VerificationSummary] = {}
+    for row in VerificationSummary.objects.filter(agent=agent).select_related("provider"):
+        held = newest.get(row.provider_id)
+        if held is None or (row.window_end, row.pk) > (held.window_end, held.pk):
+            newest[row.provider_id] = row
+    rows = sorted(newest.values(), key=lambda row: row.provider.slug)
+    feedback = feedback_summaries_many([agent.pk], params.erc8004_feedback.rating_tag)[agent.pk]
+    return _inputs_from(agent, rows, feedback, params, now)
 
 
 def _random_registry(rng: random.Random, agents: int) -> list[Agent]:
@@ -117,7 +137,7 @@ def test_it_scores_a_batch_exactly_as_each_agent_alone(seed: int) -> None:
         for field in FIELDS:
             assert getattr(score, field) == getattr(alone, field), (agent.subject_id, field)
         # The rows the batch read are the ones the ORM path reads, to the last input.
-        gathered = score_inputs_gather(agent, params, now)
+        gathered = _orm_inputs(agent, params, now)
         subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
         assert score.inputs == scoring_inputs(
             subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params

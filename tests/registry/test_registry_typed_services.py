@@ -24,13 +24,14 @@ from registry.models import (
 from registry.services.agents import agent_register
 from registry.services.feedback import Feedback, feedback_record, feedback_revoke
 from registry.services.outcomes import outcome_body, outcomes_record
-from registry.services.summaries import canonical_digest, summaries_record, summary_body
+from registry.services.summaries import summaries_record, summary_body
 from registry.services.validation import (
     NormalisedOutcome,
     NormalisedSummary,
     outcome_validate,
     summary_validate,
 )
+from signing.canonical import canonical_digest
 from tests.registry.registry_support import summary_body as posted_summary
 
 pytestmark = pytest.mark.django_db

@@ -10,13 +10,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
 from common.errors import FieldError, validation_error
-from registry.api.views import PROBLEM
 
+from ..authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 from ..models import Operator
 from ..services.operators import operator_summary, operator_wallet_challenge, operator_wallet_prove
-from .authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 
 _ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 _SIGNATURE = re.compile(r"^0x[0-9a-fA-F]{130}$")

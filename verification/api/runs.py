@@ -8,12 +8,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
-from registry.api.views import PROBLEM
 
+from ..authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 from ..services.runs import ProxyStream, proxy_chat_completion, run_verify
 from ..services.shadow import SHADOW_HEADER, shadow_requested
-from .authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 
 RUN_IN = {
     "type": "object",

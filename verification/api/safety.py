@@ -8,10 +8,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
-from registry.api.views import PROBLEM, ReadThrottle
+from common.throttling import ReadThrottle
 from registry.models import Agent
 
+from ..authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 from ..services.safety import (
     OBSERVATION_SCHEMA,
     SCAN_SCHEMA,
@@ -20,7 +22,6 @@ from ..services.safety import (
     runtime_observation_record,
     text_scan,
 )
-from .authentication import IsOperator, OperatorKeyAuthentication, request_operator_key
 
 OBJECT = OpenApiResponse(response={"type": "object"})
 

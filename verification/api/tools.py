@@ -10,10 +10,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.casing import camelize
 from common.errors import ApplicationError, FieldError, validation_error
-from registry.api.views import PROBLEM, ReadThrottle
+from common.throttling import ReadThrottle
 
+from ..authentication import (
+    IsOperator,
+    OperatorKeyAuthentication,
+    request_operator_key,
+    request_operator_key_required,
+)
 from ..models import ToolProfileRecord
 from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from ..services.calibration import tool_calibration_report
@@ -24,12 +31,6 @@ from ..services.tools import (
     tool_feedback_record,
     tool_profile_save,
     tool_profile_to_dict,
-)
-from .authentication import (
-    IsOperator,
-    OperatorKeyAuthentication,
-    request_operator_key,
-    request_operator_key_required,
 )
 from .runs import SHADOW_PARAMETER
 

@@ -11,8 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.errors import ApplicationError, FieldError
-from registry.api.views import PROBLEM, ReadThrottle
+from common.throttling import ReadThrottle
 from registry.models import Agent
 from registry.schemas import SIGNAL_SCHEMA
 

@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.api import PROBLEM
 from common.errors import ApplicationError
-from registry.api.views import PROBLEM
-from verification.api.authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
+from verification.authentication import IsOperator, OperatorKeyAuthentication, OperatorPrincipal
 from verification.models import Operator
 
 from ..models import WebhookDelivery, WebhookSubscription

@@ -15,9 +15,9 @@ from eth_account import Account
 from eth_account.messages import encode_typed_data
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.base import RegistryClient
-from attestations.chain.events import Registered
-from attestations.chain.tx import Fees
+from signing.chain.base import RegistryClient
+from signing.chain.events import Registered
+from signing.chain.tx import Fees
 
 __all__ = [
     "AGENT_WALLET_KEY",

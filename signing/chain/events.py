@@ -30,7 +30,7 @@ from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import LogReceipt
 
-from attestations.chain.artifacts import ARTIFACT_NAMES, load_artifact
+from signing.chain.artifacts import ARTIFACT_NAMES, load_artifact
 
 __all__ = [
     "EVENT_TYPES",

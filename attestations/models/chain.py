@@ -1,6 +1,6 @@
 """ERC-8004 chain state: the indexer's cursor and events, outgoing transactions, wallet checks.
 
-Kept apart from models.py so the signed-score models stay readable; models.py re-exports these.
+Kept apart from scores.py so the signed-score models stay readable; the package re-exports both.
 """
 
 from __future__ import annotations

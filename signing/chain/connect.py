@@ -3,7 +3,7 @@
 >>> connect(ChainSettings())
 Traceback (most recent call last):
 ...
-attestations.chain.connect.ChainDisabled: the chain is switched off (CHAIN_ENABLED)
+signing.chain.connect.ChainDisabled: the chain is switched off (CHAIN_ENABLED)
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from web3 import Web3
 
-from attestations.chain.identity import IdentityClient
-from attestations.chain.reputation import ReputationClient
-from attestations.chain.settings import ChainSettings
-from attestations.chain.validation import ValidationClient
+from signing.chain.identity import IdentityClient
+from signing.chain.reputation import ReputationClient
+from signing.chain.settings import ChainSettings
+from signing.chain.validation import ValidationClient
 
 __all__ = ["ChainDisabled", "Registries", "connect"]
 
@@ -35,7 +35,7 @@ class Registries:
     validation: ValidationClient | None
 
     def addresses(self) -> list[str]:
-        """The addresses of the configured registries, for :func:`attestations.chain.scan.scan_logs`.
+        """The addresses of the configured registries, for :func:`signing.chain.scan.scan_logs`.
 
         >>> registries.addresses()  # doctest: +SKIP
         ['0x8004A169FB4a3325136EB29fA0ceB6D2e539a432', '0x8004BAa17C55a88189AE136b182e5fdA19dE9b63']

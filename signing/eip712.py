@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, ClassVar, Protocol
 
-import rfc8785
 from eth_account import Account
 from eth_account.messages import encode_typed_data
-from eth_utils import keccak, to_checksum_address
+from eth_utils import to_checksum_address
 
-from attestations.keys import ServiceKey
+from signing.canonical import canonical_keccak
+from signing.keys import ServiceKey
 
 __all__ = [
     "DOMAIN_NAME",
@@ -35,7 +35,6 @@ __all__ = [
     "ProviderSummary",
     "SubmissionRejected",
     "TrustScoreAttestation",
-    "canonical_digest",
     "check_provider_summary",
     "parse_typed_data",
     "recover_signer",
@@ -110,20 +109,6 @@ class Domain:
         return values
 
 
-def canonical_digest(value: Any) -> bytes:
-    """keccak256 of the RFC 8785 (JCS) canonical JSON of ``value``: key order and spacing do not matter.
-
-    Raises ValueError for what RFC 8785 cannot represent: NaN, infinities, integers beyond 2**53.
-
-    >>> canonical_digest({"b": 1, "a": 2}) == canonical_digest({"a": 2, "b": 1})
-    True
-    """
-    try:
-        return bytes(keccak(rfc8785.dumps(value)))
-    except rfc8785.CanonicalizationError as error:
-        raise ValueError(f"the body has no RFC 8785 canonical form: {error}") from None
-
-
 def score_to_units(score: float | int | str | Decimal) -> int:
     """A 0-100 score in hundredths (2 decimals), rounded half up, as the attestation carries it.
 
@@ -183,13 +168,13 @@ class ProviderSummary:
     def for_body(
         cls, provider: str, agent_id: str, body: Any, *, nonce: int, deadline: int
     ) -> ProviderSummary:
-        """The struct for a JSON body, whose digest is :func:`canonical_digest` of it.
+        """The struct for a JSON body, whose digest is :func:`canonical_keccak` of it.
 
         >>> summary = ProviderSummary.for_body("p", "a", {"x": 1}, nonce=1, deadline=2)
-        >>> summary.body_digest == canonical_digest({"x": 1})
+        >>> summary.body_digest == canonical_keccak({"x": 1})
         True
         """
-        return cls(provider, agent_id, canonical_digest(body), nonce=nonce, deadline=deadline)
+        return cls(provider, agent_id, canonical_keccak(body), nonce=nonce, deadline=deadline)
 
     def message(self) -> dict[str, Any]:
         """The struct's values keyed by their EIP-712 names (digests as 0x hex).
@@ -268,7 +253,7 @@ class TrustScoreAttestation:
         return cls(
             agent_id=agent_id,
             score=score_to_units(score),
-            trust_scores_digest=canonical_digest(dict(trust_scores)),
+            trust_scores_digest=canonical_keccak(dict(trust_scores)),
             config_version=config_version,
             inputs_digest=inputs_digest,
             issued_at=issued_at,
@@ -397,7 +382,7 @@ def recover_signer(message: Message, domain: Domain, signature: bytes | str) -> 
     >>> recover_signer(ProviderSummary("p", "a", b"\\x00" * 32, 1, 2), Domain(1), b"\\x00" * 64)
     Traceback (most recent call last):
     ...
-    attestations.eip712.InvalidSignature: a signature is 65 bytes (r, s, v), not 64
+    signing.eip712.InvalidSignature: a signature is 65 bytes (r, s, v), not 64
     """
     raw = bytes.fromhex(signature.removeprefix("0x")) if isinstance(signature, str) else bytes(signature)
     if len(raw) != 65:
@@ -443,7 +428,7 @@ def check_provider_summary(
     ...     allowed_signers=[], now=0)
     Traceback (most recent call last):
     ...
-    attestations.eip712.SubmissionRejected: unsigned: the submission carries no signature
+    signing.eip712.SubmissionRejected: unsigned: the submission carries no signature
     """
     if not signature:
         raise SubmissionRejected("unsigned", "the submission carries no signature")

@@ -13,8 +13,8 @@ from hexbytes import HexBytes
 from web3 import Web3
 from web3.types import TxParams
 
-from attestations.chain.base import RegistryClient
-from attestations.chain.tx import Fees
+from signing.chain.base import RegistryClient
+from signing.chain.tx import Fees
 
 __all__ = ["ValidationClient", "ValidationStatus", "ValidationSummary"]
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication, exceptions, permissions
+from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
-from common.throttling import failed_authentication_charge
+from common.authentication import BearerKeyAuthentication
 
-from ..models import OperatorApiKey
-from ..services.operators import operator_ensure_active
-from ..services.tools import OPERATOR_KEY_PREFIX, operator_by_key
+from .models import OperatorApiKey
+from .services.operators import operator_ensure_active
+from .services.tools import OPERATOR_KEY_PREFIX, operator_by_key
 
 
 @dataclass(frozen=True)
@@ -35,20 +35,16 @@ def request_operator_key_required(request: Request) -> OperatorApiKey:
     return key
 
 
-class OperatorKeyAuthentication(authentication.BaseAuthentication):
-    def authenticate(self, request: Request) -> tuple[OperatorPrincipal, str] | None:
-        header = request.META.get("HTTP_AUTHORIZATION", "")
-        key = header[7:].strip() if header.lower().startswith("bearer ") else ""
-        if not key.startswith(OPERATOR_KEY_PREFIX):
-            return None
-        operator = operator_by_key(plaintext=key)
-        if operator is None:
-            failed_authentication_charge(request)
-            raise exceptions.AuthenticationFailed("The operator key is not valid or has been revoked.")
-        return OperatorPrincipal(operator), key
+class OperatorKeyAuthentication(BearerKeyAuthentication):
+    realm = "verification"
+    invalid_key_message = "The operator key is not valid or has been revoked."
 
-    def authenticate_header(self, request: Request) -> str:
-        return 'Bearer realm="verification"'
+    def claims(self, key: str) -> bool:
+        return key.startswith(OPERATOR_KEY_PREFIX)
+
+    def principal_for(self, key: str) -> OperatorPrincipal | None:
+        operator = operator_by_key(plaintext=key)
+        return None if operator is None else OperatorPrincipal(operator)
 
 
 class IsOperator(permissions.BasePermission):
@@ -65,7 +61,7 @@ class IsOperator(permissions.BasePermission):
 
 
 class OperatorKeyScheme(OpenApiAuthenticationExtension):
-    target_class = "verification.api.authentication.OperatorKeyAuthentication"
+    target_class = "verification.authentication.OperatorKeyAuthentication"
     name = "operatorKey"
 
     def get_security_definition(self, auto_schema: object) -> dict[str, str]:

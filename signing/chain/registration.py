@@ -234,7 +234,7 @@ def fetch_registration_file(
     >>> fetch_registration_file("ftp://example.org/a.json")
     Traceback (most recent call last):
     ...
-    attestations.chain.registration.RegistrationFetchError: unsupported agent URI scheme: 'ftp'
+    signing.chain.registration.RegistrationFetchError: unsupported agent URI scheme: 'ftp'
     """
     if uri.startswith("data:"):
         raw = _decode_data_uri(uri)

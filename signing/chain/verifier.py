@@ -1,7 +1,7 @@
 """The on-chain check of the registry's signed scores: deploy and call ``TrustScoreVerifier``.
 
 ``contracts/src/TrustScoreVerifier.sol`` recomputes the EIP-712 digest of a ``TrustScoreAttestation`` (the
-typed data of :mod:`attestations.eip712`), recovers the signer and reverts with a custom error unless the
+typed data of :mod:`signing.eip712`), recovers the signer and reverts with a custom error unless the
 signer is trusted, the attestation is current and young enough, and the score reaches a minimum.
 ``TrustGatedEscrow.sol`` is an example consumer. This module turns the API's attestation document into
 the contract's arguments and a revert into the error's name and arguments.
@@ -26,11 +26,11 @@ from web3 import Web3
 from web3.exceptions import ContractCustomError
 from web3.types import BlockIdentifier
 
-from attestations.chain.artifacts import load_artifact
-from attestations.chain.base import RegistryClient
-from attestations.chain.deploy import deploy_contract
-from attestations.chain.tx import TransactionSigner
-from attestations.eip712 import TrustScoreAttestation
+from signing.chain.artifacts import load_artifact
+from signing.chain.base import RegistryClient
+from signing.chain.deploy import deploy_contract
+from signing.chain.tx import TransactionSigner
+from signing.eip712 import TrustScoreAttestation
 
 __all__ = [
     "AttestationRefused",

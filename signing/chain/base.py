@@ -14,9 +14,9 @@ from web3.contract import Contract
 from web3.contract.contract import ContractFunction
 from web3.types import TxParams, TxReceipt
 
-from attestations.chain.artifacts import load_artifact
-from attestations.chain.events import ChainEvent, LogDecoder
-from attestations.chain.tx import Fees, build_transaction
+from signing.chain.artifacts import load_artifact
+from signing.chain.events import ChainEvent, LogDecoder
+from signing.chain.tx import Fees, build_transaction
 
 __all__ = ["RegistryClient"]
 

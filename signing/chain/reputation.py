@@ -9,17 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import TYPE_CHECKING
 
 from web3 import Web3
 from web3.types import TxParams
 
-from attestations.chain.base import RegistryClient
-from attestations.chain.tx import Fees
-
-if TYPE_CHECKING:
-    # publish imports this module; the type is only needed for annotations.
-    from attestations.chain.publish import ScoreFeedback
+from signing.chain.base import RegistryClient
+from signing.chain.tx import Fees
 
 __all__ = [
     "FeedbackEntry",
@@ -205,28 +200,6 @@ class ReputationClient(RegistryClient):
             agent_id, value, value_decimals, tag1, tag2, endpoint, feedback_uri, feedback_hash
         )
         return self.build_call(call, sender=sender, nonce=nonce, fees=fees, gas=gas)
-
-    def build_score_feedback(
-        self, feedback: ScoreFeedback, *, sender: str, nonce: int, fees: Fees, gas: int | None = None
-    ) -> TxParams:
-        """``giveFeedback`` publishing a trust score (see :func:`attestations.chain.publish.score_feedback`).
-
-        >>> reputation.build_score_feedback(feedback, sender=me, nonce=0, fees=fees)  # doctest: +SKIP
-        """
-        return self.build_give_feedback(
-            feedback.agent_id,
-            feedback.value,
-            feedback.value_decimals,
-            tag1=feedback.tag1,
-            tag2=feedback.tag2,
-            endpoint=feedback.endpoint,
-            feedback_uri=feedback.feedback_uri,
-            feedback_hash=feedback.feedback_hash,
-            sender=sender,
-            nonce=nonce,
-            fees=fees,
-            gas=gas,
-        )
 
     def build_revoke_feedback(
         self,

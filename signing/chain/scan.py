@@ -19,7 +19,7 @@ from web3 import Web3
 from web3.exceptions import Web3RPCError
 from web3.types import FilterParams, LogReceipt
 
-from attestations.chain.events import ChainEvent, LogDecoder
+from signing.chain.events import ChainEvent, LogDecoder
 
 __all__ = ["ScanResult", "find_reorg", "plan_range", "scan_logs"]
 

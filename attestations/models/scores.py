@@ -30,6 +30,3 @@ class ScoreAttestation(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"attestation {self.pk} of score {self.score_id}"
-
-
-from .chain_models import *  # noqa: E402, F403

@@ -12,8 +12,8 @@ from typing import Any
 
 from web3 import Web3
 
-from attestations.chain.artifacts import load_artifact
-from attestations.chain.tx import (
+from signing.chain.artifacts import load_artifact
+from signing.chain.tx import (
     TransactionSigner,
     next_nonce,
     send_transaction,
