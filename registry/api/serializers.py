@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Iterable
+from datetime import datetime, tzinfo
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -34,6 +38,64 @@ class AgentSerializer(serializers.ModelSerializer):
             "trustScoreUpdatedAt",
             "createdAt",
         ]
+
+
+# The columns one row of the agent list shows, plus the sort keys its cursor carries (trust_rank, pk).
+AGENT_LIST_COLUMNS = (
+    "subject_id",
+    "name",
+    "registry",
+    "protocol",
+    "chain_id",
+    "erc8004_agent_id",
+    "owner_address",
+    "trust_score",
+    "trust_score_updated_at",
+    "created_at",
+    "trust_rank",
+    "pk",
+)
+
+
+def _datetime_text(value: datetime | None, zone: tzinfo) -> str | None:
+    # What DRF's DateTimeField writes with the default ISO 8601 format: the time in the current time
+    # zone, "+00:00" written as "Z".
+    if value is None:
+        return None
+    text = (value.astimezone(zone) if timezone.is_aware(value) else timezone.make_aware(value, zone)).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def agent_list_items(*, rows: Iterable[dict[str, Any]]) -> list[OrderedDict[str, Any]]:
+    """AgentSerializer(many=True).data of `values(*AGENT_LIST_COLUMNS)` rows, without DRF's fields.
+
+    The list is the busiest read: running the serializer's ten fields per row cost about half of a
+    page's CPU. Each value here is converted as that serializer's field converts it (a test compares
+    the two on every ordering), so the rendered body is the same bytes.
+    """
+    zone = timezone.get_current_timezone()
+    items = []
+    for row in rows:
+        chain_id = row["chain_id"]
+        agent_id = row["erc8004_agent_id"]
+        score = row["trust_score"]
+        items.append(
+            OrderedDict(
+                (
+                    ("subjectId", row["subject_id"]),
+                    ("name", row["name"]),
+                    ("registry", row["registry"]),
+                    ("protocol", row["protocol"]),
+                    ("chainId", None if chain_id is None else int(chain_id)),
+                    ("erc8004AgentId", None if agent_id is None else str(agent_id)),
+                    ("ownerAddress", row["owner_address"]),
+                    ("trustScore", None if score is None else float(score)),
+                    ("trustScoreUpdatedAt", _datetime_text(row["trust_score_updated_at"], zone)),
+                    ("createdAt", _datetime_text(row["created_at"], zone)),
+                )
+            )
+        )
+    return items
 
 
 class AgentIdentitySerializer(serializers.ModelSerializer):
