@@ -45,7 +45,11 @@ def variants(client: object) -> dict[str, list[str]]:
         deep = get("/api/v1/agents" + deep.split("/api/v1/agents", 1)[-1]).json()["next"]
         deep = deep.split("/api/v1/agents", 1)[1]
     subjects = list(Agent.objects.order_by("?").values_list("subject_id", flat=True)[:500])
-    lists = {name: [f"/api/v1/agents?{query}"] for name, query in bench_scale.list_queries({}).items() if "cursor" not in query}
+    lists = {
+        name: [f"/api/v1/agents?{query}"]
+        for name, query in bench_scale.list_queries({"-score": ""}).items()
+        if "cursor" not in query
+    }
     lists["deep cursor"] = ["/api/v1/agents" + deep]
     lists["trust score"] = [f"/api/v1/agents/{s}/trust-score" for s in subjects]
     return lists
@@ -64,7 +68,9 @@ def cpu_ms(client: object, paths: list[str], requests: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--agents", type=int, default=100_000, help="the kept bench_scale_<N> database")
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", metavar="VARIANT", help="cProfile this variant instead")
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         paths = found[args.profile]
         cpu_ms(client, paths, 20)
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)
         profiler.enable()
         cpu_ms(client, paths, args.requests)
         profiler.disable()

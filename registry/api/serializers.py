@@ -62,7 +62,9 @@ def _datetime_text(value: datetime | None, zone: tzinfo) -> str | None:
     # zone, "+00:00" written as "Z".
     if value is None:
         return None
-    text = (value.astimezone(zone) if timezone.is_aware(value) else timezone.make_aware(value, zone)).isoformat()
+    text = (
+        value.astimezone(zone) if timezone.is_aware(value) else timezone.make_aware(value, zone)
+    ).isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 

@@ -29,7 +29,7 @@ from ..services.scoring import scoring_config_current, trust_score_compute
 from ..services.signatures import SignatureHeaders
 from ..services.summaries import summaries_ingest
 from .authentication import IsProvider, ProviderPrincipal
-from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
+from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentListFilterSet
 from .serializers import (
     AGENT_LIST_COLUMNS,
     AgentCreateSerializer,
@@ -254,7 +254,7 @@ class OutcomesView(APIView):
 
 class AgentListView(generics.ListCreateAPIView):
     serializer_class = AgentSerializer
-    filterset_class = AgentFilterSet
+    filterset_class = AgentListFilterSet
     throttle_classes = [ReadThrottle]
     # Cursor pages: each page is one index range, whatever the number of agents (common/pagination.py).
     pagination_class = KeysetPagination

@@ -79,7 +79,9 @@ def make_agents(rows: list[dict[str, Any]]) -> str:
             registry=["other", "hcs-10", "erc-8004"][i % 3],
             protocol=tag,
             chain_id=row["chain_id"],
-            erc8004_agent_id=None if row["erc8004"] is None else Decimal(f"{row['erc8004']}{next(_serials):06d}"),
+            erc8004_agent_id=None
+            if row["erc8004"] is None
+            else Decimal(f"{row['erc8004']}{next(_serials):06d}"),
             owner_address=row["owner"],
         )
         created = T0 - timedelta(microseconds=row["created_us"])
@@ -124,7 +126,9 @@ def both(url: str) -> tuple[bytes, bytes]:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=agent_rows, ordering=st.sampled_from(sorted(AGENT_ORDERINGS)), limit=st.integers(1, 4))
-def test_it_renders_every_page_as_the_serializer_did(rows: list[dict[str, Any]], ordering: str, limit: int) -> None:
+def test_it_renders_every_page_as_the_serializer_did(
+    rows: list[dict[str, Any]], ordering: str, limit: int
+) -> None:
     tag = make_agents(rows)
     url: str | None = f"http://testserver/api/v1/agents?protocol={tag}&ordering={ordering}&limit={limit}"
     pages = 0
