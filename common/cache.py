@@ -21,11 +21,12 @@ class SharedClientRedisCacheClient(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        base: Any = self  # the stubs leave out RedisCacheClient's private attributes
+        pool = base._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
             # Two threads may both build one on first use; either is fine to keep.
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            client = self._clients[id(pool)] = base._client(connection_pool=pool)
         return client
 
 

@@ -133,7 +133,8 @@ class AgentListFilterSet(AgentFilterSet):
         self, data: Any = None, queryset: Any = None, *, request: Any = None, prefix: Any = None
     ) -> None:
         # Read by the base __init__, which deep-copies it into self.filters.
-        named = type(self).base_filters
+        cls: Any = type(self)
+        named = cls.base_filters
         if data is not None:
             self.base_filters = {name: f for name, f in named.items() if name in data}
         super().__init__(data, queryset, request=request, prefix=prefix)
