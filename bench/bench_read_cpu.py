@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         profiler.enable()
         cpu_ms(client, paths, args.requests)
         profiler.disable()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "cumulative")).print_stats(40)
         return 0
     print(f"load average {os.getloadavg()[0]:.1f}; {args.requests} requests per variant")
     print("| variant | ms CPU per request |")

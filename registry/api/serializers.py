@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from datetime import datetime, tzinfo
 from typing import Any
 
+from django.db import connection
+from django.db.models import CharField, Func, QuerySet
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -50,11 +52,36 @@ AGENT_LIST_COLUMNS = (
     "erc8004_agent_id",
     "owner_address",
     "trust_score",
-    "trust_score_updated_at",
-    "created_at",
     "trust_rank",
     "pk",
 )
+_LIST_TIMES = ("trust_score_updated_at", "created_at")
+
+
+class _UtcIsoText(Func):
+    """A timestamptz as DRF's DateTimeField writes it in UTC (PostgreSQL): ISO 8601, microseconds
+    only when there are any, and "Z"."""
+
+    template = (
+        "(replace(to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
+        "'.000000', '') || 'Z')"
+    )
+    output_field = CharField()
+
+
+def agent_list_values(*, queryset: QuerySet[Agent], ordering_name: str) -> QuerySet[Agent, dict[str, Any]]:
+    """The list's rows as dicts for agent_list_items: AGENT_LIST_COLUMNS and the two times.
+
+    On PostgreSQL in UTC (the setting) PostgreSQL writes the times as text: loading 100 timestamps per
+    page and formatting them again was a fifth of the page's CPU. The updated orderings also read the
+    raw time, their cursor's key.
+    """
+    if connection.vendor != "postgresql" or timezone.get_current_timezone_name() != "UTC":
+        return queryset.values(*AGENT_LIST_COLUMNS, *_LIST_TIMES)
+    keys = ("trust_score_updated_at",) if ordering_name.lstrip("-") == "updated" else ()
+    return queryset.values(
+        *AGENT_LIST_COLUMNS, *keys, **{f"{name}_text": _UtcIsoText(name) for name in _LIST_TIMES}
+    )
 
 
 def _datetime_text(value: datetime | None, zone: tzinfo) -> str | None:
@@ -68,8 +95,13 @@ def _datetime_text(value: datetime | None, zone: tzinfo) -> str | None:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
+def _time(row: dict[str, Any], name: str, zone: tzinfo) -> str | None:
+    text_name = name + "_text"
+    return row[text_name] if text_name in row else _datetime_text(row[name], zone)
+
+
 def agent_list_items(*, rows: Iterable[dict[str, Any]]) -> list[OrderedDict[str, Any]]:
-    """AgentSerializer(many=True).data of `values(*AGENT_LIST_COLUMNS)` rows, without DRF's fields.
+    """AgentSerializer(many=True).data of agent_list_values rows, without DRF's fields.
 
     The list is the busiest read: running the serializer's ten fields per row cost about half of a
     page's CPU. Each value here is converted as that serializer's field converts it (a test compares
@@ -92,8 +124,8 @@ def agent_list_items(*, rows: Iterable[dict[str, Any]]) -> list[OrderedDict[str,
                     ("erc8004AgentId", None if agent_id is None else str(agent_id)),
                     ("ownerAddress", row["owner_address"]),
                     ("trustScore", None if score is None else float(score)),
-                    ("trustScoreUpdatedAt", _datetime_text(row["trust_score_updated_at"], zone)),
-                    ("createdAt", _datetime_text(row["created_at"], zone)),
+                    ("trustScoreUpdatedAt", _time(row, "trust_score_updated_at", zone)),
+                    ("createdAt", _time(row, "created_at", zone)),
                 )
             )
         )

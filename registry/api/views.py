@@ -31,7 +31,6 @@ from ..services.summaries import summaries_ingest
 from .authentication import IsProvider, ProviderPrincipal
 from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentListFilterSet
 from .serializers import (
-    AGENT_LIST_COLUMNS,
     AgentCreateSerializer,
     AgentDetailSerializer,
     AgentSerializer,
@@ -39,6 +38,7 @@ from .serializers import (
     ScoringConfigSerializer,
     TrustScoreHistorySerializer,
     agent_list_items,
+    agent_list_values,
 )
 
 PROBLEM = OpenApiResponse(
@@ -278,7 +278,12 @@ class AgentListView(generics.ListCreateAPIView):
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # Rows as dicts of just the shown columns and the cursor's keys, turned into the serializer's
         # output directly (agent_list_items): model instances and DRF fields were most of a page's CPU.
-        rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()).values(*AGENT_LIST_COLUMNS))
+        rows = self.paginate_queryset(
+            agent_list_values(
+                queryset=self.filter_queryset(self.get_queryset()),
+                ordering_name=request.query_params.get("ordering") or self.default_ordering,
+            )
+        )
         assert rows is not None
         return self.get_paginated_response(agent_list_items(rows=rows))
 
