@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=100_000, help="the kept bench_scale_<N> database")
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--profile", metavar="VARIANT", help="cProfile this variant instead")
+    parser.add_argument("--only", metavar="VARIANT", action="append", help="measure just these variants")
     args = parser.parse_args(argv)
     _setup(args.agents)
     from django.test import Client
@@ -93,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| variant | ms CPU per request |")
     print("|---|---|")
     for name, paths in found.items():
+        if args.only and name not in args.only:
+            continue
         print(f"| {name} | {cpu_ms(client, paths, args.requests):.2f} |", flush=True)
     return 0
 
