@@ -24,7 +24,7 @@ from rest_framework import mixins
 from rest_framework.test import APIClient, APIRequestFactory
 
 from common.pagination import CURSOR_SALT
-from registry.api.filtersets import AGENT_ORDERINGS
+from registry.api.filtersets import AGENT_ORDERINGS, AgentFilterSet, AgentListFilterSet
 from registry.api.views import AgentListView
 from registry.models import Agent, TrustScore
 from registry.services.scoring import scoring_config_current
@@ -176,3 +176,41 @@ def test_it_renders_filtered_pages_as_the_serializer_did(query: str) -> None:
     lean, reference = both(f"http://testserver/api/v1/agents?protocol={tag}&{query}")
     assert lean == reference
     assert tag.encode() in lean or b'"results":[]' in lean
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "min_score=high",
+        "registry=nope&rated=true",
+        "ordering=best&max_score=1e999x&protocol=a2a",
+        "scored=true&q=x&min_score=abc&registry=hcs-10",
+    ],
+)
+def test_it_refuses_bad_filter_values_as_the_full_filterset_does(query: str) -> None:
+    # AgentListFilterSet validates only the named filters: a refusal names the same fields, in the
+    # same problem, as AgentFilterSet validating every field.
+    lean = APIClient().get(f"/api/v1/agents?{query}")
+    reference = SerializerAgentListView.as_view(filterset_class=AgentFilterSet)(
+        APIRequestFactory().get(f"/api/v1/agents?{query}")
+    )
+    reference.render()
+    assert lean.status_code == reference.status_code == 400
+    assert lean.content == reference.content
+    named = {part.split("=")[0] for part in query.split("&")}
+    assert {e["field"] for e in lean.json()["errors"]} <= named
+    assert lean.json()["errors"]
+
+
+def test_it_builds_one_form_class_per_set_of_named_filters() -> None:
+    make_agents([])
+    first = AgentListFilterSet({"ordering": "-score", "rated": "true"}, queryset=Agent.objects.all())
+    second = AgentListFilterSet({"rated": "false", "ordering": "score"}, queryset=Agent.objects.all())
+    assert first.is_valid() and second.is_valid()
+    assert set(first.filters) == {"ordering", "rated"}
+    assert first.form.__class__ is second.form.__class__
+    assert set(first.form.fields) == {"ordering", "rated"}
+    # The copies are the filterset's own: a method filter calls its own filterset.
+    assert all(f.parent is second for f in second.filters.values())
+    unbound = AgentListFilterSet(None, queryset=Agent.objects.all())
+    assert set(unbound.filters) == set(AgentFilterSet.base_filters)
