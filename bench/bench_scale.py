@@ -438,11 +438,15 @@ def explain(out: Path) -> None:
         view = AgentListView()
         request = view.initialize_request(factory.get(f"/api/v1/agents?{query}"))
         view.request, view.args, view.kwargs, view.format_kwarg = request, (), {}, None
-        queryset = view.filter_queryset(view.get_queryset())
         params = QueryDict(query)
         from common.pagination import cursor_decode
+        from registry.api.serializers import agent_list_values
 
         ordering_name = params.get("ordering") or view.default_ordering
+        # The rows as the view reads them (the columns shown, the times as text).
+        queryset = agent_list_values(
+            queryset=view.filter_queryset(view.get_queryset()), ordering_name=ordering_name
+        )
         ordering = view.keyset_orderings[ordering_name]
         queryset = queryset.order_by(*ordering.order_by())
         if params.get("cursor"):

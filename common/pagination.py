@@ -119,6 +119,9 @@ class KeysetOrdering:
         )
 
     def values_of(self, row: Any) -> list[Any]:
+        """The sort-key values of a row: a model instance, or a dict from `values()` naming the keys."""
+        if isinstance(row, dict):
+            return [row[k.attr] for k in self.keys]
         return [getattr(row, k.attr) for k in self.keys]
 
 

@@ -185,7 +185,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # One redis-py client per pool, not per operation (common/cache.py).
+    CACHES = {"default": {"BACKEND": "common.cache.SharedClientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Iterable
+from datetime import datetime, tzinfo
 from typing import Any
 
+from django.db import connection
+from django.db.models import CharField, Func, QuerySet
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -34,6 +40,96 @@ class AgentSerializer(serializers.ModelSerializer):
             "trustScoreUpdatedAt",
             "createdAt",
         ]
+
+
+# The columns one row of the agent list shows, plus the sort keys its cursor carries (trust_rank, pk).
+AGENT_LIST_COLUMNS = (
+    "subject_id",
+    "name",
+    "registry",
+    "protocol",
+    "chain_id",
+    "erc8004_agent_id",
+    "owner_address",
+    "trust_score",
+    "trust_rank",
+    "pk",
+)
+_LIST_TIMES = ("trust_score_updated_at", "created_at")
+
+
+class _UtcIsoText(Func):
+    """A timestamptz as DRF's DateTimeField writes it in UTC (PostgreSQL): ISO 8601, microseconds
+    only when there are any, and "Z"."""
+
+    template = (
+        "(replace(to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
+        "'.000000', '') || 'Z')"
+    )
+    output_field = CharField()
+
+
+def agent_list_values(*, queryset: QuerySet[Agent], ordering_name: str) -> QuerySet[Agent, dict[str, Any]]:
+    """The list's rows as dicts for agent_list_items: AGENT_LIST_COLUMNS and the two times.
+
+    On PostgreSQL in UTC (the setting) PostgreSQL writes the times as text: loading 100 timestamps per
+    page and formatting them again was a fifth of the page's CPU. The updated orderings also read the
+    raw time, their cursor's key.
+    """
+    if connection.vendor != "postgresql" or timezone.get_current_timezone_name() != "UTC":
+        return queryset.values(*AGENT_LIST_COLUMNS, *_LIST_TIMES)
+    keys = ("trust_score_updated_at",) if ordering_name.lstrip("-") == "updated" else ()
+    return queryset.values(
+        *AGENT_LIST_COLUMNS, *keys, **{f"{name}_text": _UtcIsoText(name) for name in _LIST_TIMES}
+    )
+
+
+def _datetime_text(value: datetime | None, zone: tzinfo) -> str | None:
+    # What DRF's DateTimeField writes with the default ISO 8601 format: the time in the current time
+    # zone, "+00:00" written as "Z".
+    if value is None:
+        return None
+    text = (
+        value.astimezone(zone) if timezone.is_aware(value) else timezone.make_aware(value, zone)
+    ).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _time(row: dict[str, Any], name: str, zone: tzinfo) -> str | None:
+    text_name = name + "_text"
+    return row[text_name] if text_name in row else _datetime_text(row[name], zone)
+
+
+def agent_list_items(*, rows: Iterable[dict[str, Any]]) -> list[OrderedDict[str, Any]]:
+    """AgentSerializer(many=True).data of agent_list_values rows, without DRF's fields.
+
+    The list is the busiest read: running the serializer's ten fields per row cost about half of a
+    page's CPU. Each value here is converted as that serializer's field converts it (a test compares
+    the two on every ordering), so the rendered body is the same bytes.
+    """
+    zone = timezone.get_current_timezone()
+    items = []
+    for row in rows:
+        chain_id = row["chain_id"]
+        agent_id = row["erc8004_agent_id"]
+        score = row["trust_score"]
+        items.append(
+            OrderedDict(
+                (
+                    ("subjectId", row["subject_id"]),
+                    ("name", row["name"]),
+                    ("registry", row["registry"]),
+                    ("protocol", row["protocol"]),
+                    ("chainId", None if chain_id is None else int(chain_id)),
+                    ("erc8004AgentId", None if agent_id is None else str(agent_id)),
+                    ("ownerAddress", row["owner_address"]),
+                    ("trustScore", None if score is None else float(score)),
+                    ("trustScoreUpdatedAt", _time(row, "trust_score_updated_at", zone)),
+                    ("createdAt", _time(row, "created_at", zone)),
+                )
+            )
+        )
+    return items
 
 
 class AgentIdentitySerializer(serializers.ModelSerializer):
