@@ -95,6 +95,10 @@ _NOT_NAME: Final = _words(
     "Club Council Committee Board Ministry Agency Authority Court Police Church Hotel Airport Station "
     "Airlines Airways Railway Store Shop Market Mall Museum Library Mountain Apt Suite Unit Flat Studio "
     "Box "
+    # Rooms, plans and publications: "moved to Conference Room B", "Entertainment Weekly".
+    "Conference Meeting Room Rooms Floor Building Review Project Release Notes Plan Plans Dashboard "
+    "Panel Settings Orchestra Band Choir Ensemble Weekly Daily Times Post News Magazine Journal "
+    "Gazette Herald Tribune Entertainment "
     "Island Islands Saint St Ste North South East West Northern Southern "
     "Eastern Western Central Upper Lower New Old Great Little Grand Royal National International Global "
     "General United Federal State States City County Province Region District Republic Kingdom Empire "
@@ -117,7 +121,8 @@ _ORG_WORDS: Final = _words(
     "Solutions Technologies Consulting Partners Holdings Industries Enterprises Diagnostics Healthcare "
     "Capital Ventures Logistics Software Analytics Pharmaceuticals Motors Foods Insurance Financial Club "
     "Council Committee Board Ministry Agency Authority Hotel Airport Station Airlines Airways Railway Store "
-    "Shop Market Mall Museum Library"
+    "Shop Market Mall Museum Library Orchestra Band Choir Ensemble Weekly Daily Times Post News Magazine "
+    "Journal Gazette Herald Tribune"
 )
 _TITLES: Final = _words(
     "mr mrs ms miss mx dr prof sir madam dame lord lady herr frau mme mlle monsieur madame rev hon"
@@ -169,13 +174,16 @@ _STRONG_CUES: Final = _phrases(
 # them a single word must be a known first name, several words must hold a known first or surname.
 # Written as a label ("Contact: ..."), a weak cue is a strong one.
 _WEAK_CUES: Final = _words(
-    "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name"
+    "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
+    # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
+    "can could will would should did does has was"
 ) | {"thank you"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
     "headquartered in|flying to|flight to|travel to|travelling to|traveling to|trip to|ship to|"
     "shipped to|deliver to|delivered to|city|town|country|state|region|location|place of birth|"
+    "left|leaving|departed|departing|reached|via|towards|toward|drove to|flew to|"
     "birthplace|hometown|residence|resident of|citizen of|native of"
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
@@ -203,6 +211,21 @@ _AFTER_PERSON: Final = re.compile(
     r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
 )
 _UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
+# After a word: what makes it part of a firm's name, not a person's or a place's.  Law and accounting
+# firms are lists of surnames ("Gibson, Campbell and Bush"; "Reed & Sons"), and legal forms are often
+# written in capitals ("Smith PLC"), which the capitalised-word tokens do not read.
+_FIRM_AFTER: Final = re.compile(
+    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*,?[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
+    r"|[ \t]+(?:and|&)[ \t]+(?:Sons|Daughters|Partners|Associates)\b"
+    r"|[ \t]+(?:PLC|LLC|LLP|LTD|INC|GmbH|AG|SA|S\.A\.|SRL|BV|NV|KG|AB|Oy)\b"
+)
+_SITE_OWNERS: Final = frozenset(("the", "our", "your", "their", "its"))
+# After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
+# place ("our Predosa office", "the Jülich branch").
+_FACILITY_AFTER: Final = re.compile(
+    r"[ \t]+(?:office|offices|branch|site|warehouse|plant|depot|campus|store|hub|factory|headquarters|"
+    r"HQ|clinic|hospital|airport|station)\b"
+)
 _HOUSE_NUMBER: Final = re.compile(r"\d{1,6}[a-z]?(?:[/\-]\d{1,5})?")
 _UNIT_WORDS: Final = _words("flat studio unit apt apt. suite apartment")
 _SENTENCE_ENDS: Final = frozenset('.!?:;\n"“([')
@@ -302,8 +325,8 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
         if n == 1:
             return (0.7, "weak_cue+first_name") if known_first and not ambiguous else None
         return (0.8, "weak_cue+gazetteer") if known_first or known_last else None
-    if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words):
-        return None
+    if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words) or " ".join(words) in _PLACE:
+        return None  # "Hong Kong", "Santa Clara": a place's words may each be a name
     if known_first and not ambiguous:
         return (0.85, "first_name+surname") if known_last else (0.7, "first_name")
     if known_first and known_last and not sentence_start:
@@ -359,6 +382,10 @@ def _emit_person(
         cue = 2 if before.colon else 3
     after = cue != 1 and cue != 2 and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start)
+    if verdict is not None and _FIRM_AFTER.match(text, end) is not None:
+        flags = _FLAGS.get(words[0], 0)
+        if len(words) > 1 or flags & _F_SURNAME or not flags & _F_FIRST:
+            return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
 
@@ -410,6 +437,9 @@ def _unknown_place(
     # Cheap rejections first: a region needs a comma right after, a cue its last word right before.
     comma = "," in text[end : end + 3]
     if not comma and last_word not in _PLACE_CUE_LAST_WORDS:
+        if last_word in _SITE_OWNERS and _FACILITY_AFTER.match(text, end) is not None:
+            out.append(NameMatch("location", start, end, text[start:end], 0.7, "site_of"))
+            return n
         return 0
     region = _AFTER_CITY.match(text, end) if comma else None
     if region is not None and region.group(1) in _REGION and text[start:end] not in _REGION:
@@ -474,8 +504,16 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         located += 1
                     if i + located == stop and stop < len(tokens) and tokens[stop][1] < region.end():
                         pass  # the region ran into the next run: it is skipped there by position
+                elif (i + places < stop and _FLAGS.get(tokens[i + places][0], 0) & _F_ORG) or (
+                    _FIRM_AFTER.match(text, place_end) is not None
+                ):
+                    pass  # "at Torres Group", "at Rojas, Schmidt and Holden": a firm named like a town
                 else:
-                    cue = _Before(text, start).cue(_PLACE_CUES)
+                    before = _Before(text, start)
+                    cue = before.cue(_PLACE_CUES)
+                    if not cue and before.words and before.words[-1] in _SITE_OWNERS:
+                        if _FACILITY_AFTER.match(text, place_end) is not None:
+                            cue = "site_of"
                     if cue and not (
                         cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION
                     ):
