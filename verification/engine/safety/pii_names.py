@@ -98,7 +98,7 @@ _NOT_NAME: Final = _words(
     # Rooms, plans and publications: "moved to Conference Room B", "Entertainment Weekly".
     "Conference Meeting Room Rooms Floor Building Review Project Release Notes Plan Plans Dashboard "
     "Panel Settings Orchestra Band Choir Ensemble Weekly Daily Times Post News Magazine Journal "
-    "Gazette Herald Tribune Entertainment "
+    "Gazette Herald Tribune Entertainment River Lake Mount Mont Cape Bay Valley Falls "
     "Island Islands Saint St Ste North South East West Northern Southern "
     "Eastern Western Central Upper Lower New Old Great Little Grand Royal National International Global "
     "General United Federal State States City County Province Region District Republic Kingdom Empire "
@@ -153,7 +153,7 @@ _CAPITALISED: Final = _capitalised(_UPPER, _LOWER)
 # The same pattern for ASCII texts (most): the accented letters cannot occur there, and ``re`` tests
 # each character of the text against the first class, which is cheaper without them.  Same matches.
 _CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
-_PARTICLES: Final = _words("van von de der den del della di da du dos das le la bin ibn al ter ten y")
+_PARTICLES: Final = _words("van von de der den del della di da du do dos das le la las los bin ibn al ter ten y")
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
 _DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
 
@@ -215,16 +215,34 @@ _UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
 # firms are lists of surnames ("Gibson, Campbell and Bush"; "Reed & Sons"), and legal forms are often
 # written in capitals ("Smith PLC"), which the capitalised-word tokens do not read.
 _FIRM_AFTER: Final = re.compile(
-    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*,?[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
+    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
     r"|[ \t]+(?:and|&)[ \t]+(?:Sons|Daughters|Partners|Associates)\b"
     r"|[ \t]+(?:PLC|LLC|LLP|LTD|INC|GmbH|AG|SA|S\.A\.|SRL|BV|NV|KG|AB|Oy)\b"
 )
 _SITE_OWNERS: Final = frozenset(("the", "our", "your", "their", "its"))
+# Place cues that also come before people and things ("in", "to", "left"): after them an unlisted word
+# is a place only when it is shaped like a town's name (``_TOWN_PARTICLE``, ``_TOWN_ENDING``).
+_WEAK_PLACE_LAST_WORDS: Final = _words(
+    "in to from at near via left leaving reached towards toward visit visiting around outside across"
+)
+# What only town names are made of, across languages: a hyphenated particle ("Jacob-sur-Bertin",
+# "Richard-la-Forêt", "Frankfurt-am-Main"), a particle between capitalised words ("Ferreira do Sul",
+# "Lopes das Flores", "Castel di Sangro"), or a town-forming ending (French -ville and -bourg, German
+# -dorf, -stadt, -hausen, Polish -ów and -owice, Indian -pur, -abad and -nagar, English -ford ...).
+# A last word that is a listed surname is not read by its ending ("to Crawford", "at Ashton").
+_TOWN_PARTICLE: Final = re.compile(
+    r"-(?:sur|sous|la|le|les|lès|en|de|du|des|am|an|im|upon|on|by|under)-"
+    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on)[ \t]+[{_UPPER}]"
+)
+_TOWN_ENDING: Final = re.compile(
+    r"(?:ville|Ville|bourg|Bourg|burg|dorf|stadt|heim|hausen|hofen|ingen|feld|hagen|furt|brück|"
+    r"ów|owo|owice|pur|pura|puram|abad|nagar|garh|ganj|palli|patnam|ford|field|bury|borough|mouth|"
+    rf"chester|caster|wick|thorpe)(?![{_LOWER}])"
+)
 # After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
 # place ("our Predosa office", "the Jülich branch").
 _FACILITY_AFTER: Final = re.compile(
-    r"[ \t]+(?:office|offices|branch|site|warehouse|plant|depot|campus|store|hub|factory|headquarters|"
-    r"HQ|clinic|hospital|airport|station)\b"
+    r"[ \t]+(?:office|offices|branch|site|warehouse|plant|depot|campus|factory|headquarters|HQ)\b"
 )
 _HOUSE_NUMBER: Final = re.compile(r"\d{1,6}[a-z]?(?:[/\-]\d{1,5})?")
 _UNIT_WORDS: Final = _words("flat studio unit apt apt. suite apartment")
@@ -263,6 +281,24 @@ def _flag_table() -> dict[str, int]:
 
 
 _FLAGS: Final = _flag_table()
+
+
+def _is_firm(text: str, word: str, end: int) -> bool:
+    """Whether the text from ``end`` makes ``word`` (a single word, or "" for a longer name) a firm's.
+
+    A list of surnames is a firm ("Gibson, Campbell and Bush"), a list with a first name that is no
+    surname is people ("Julian, Virginia, and Michael"); "Smith PLC" and "Reed & Sons" are firms.
+    """
+    match = _FIRM_AFTER.match(text, end)
+    if match is None:
+        return False
+    if not match.group().startswith(","):
+        return True  # a legal form or "& Sons"
+    for other in [word, *_CAPITALISED.findall(match.group())]:
+        flags = _FLAGS.get(other, 0) if other else _F_FIRST
+        if flags & _F_FIRST and not flags & _F_SURNAME:
+            return False
+    return True
 
 
 class NameMatch:
@@ -382,10 +418,8 @@ def _emit_person(
         cue = 2 if before.colon else 3
     after = cue != 1 and cue != 2 and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start)
-    if verdict is not None and _FIRM_AFTER.match(text, end) is not None:
-        flags = _FLAGS.get(words[0], 0)
-        if len(words) > 1 or flags & _F_SURNAME or not flags & _F_FIRST:
-            return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
+    if verdict is not None and _is_firm(text, words[0] if len(words) == 1 else "", end):
+        return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
 
@@ -439,6 +473,18 @@ def _unknown_place(
     if not comma and last_word not in _PLACE_CUE_LAST_WORDS:
         if last_word in _SITE_OWNERS and _FACILITY_AFTER.match(text, end) is not None:
             out.append(NameMatch("location", start, end, text[start:end], 0.7, "site_of"))
+            return n
+        if (
+            last_word in _WEAK_PLACE_LAST_WORDS
+            and (
+                _TOWN_PARTICLE.search(text, start, end) is not None
+                or (
+                    not _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME
+                    and _TOWN_ENDING.search(text, start, end) is not None
+                )
+            )
+        ):
+            out.append(NameMatch("location", start, end, text[start:end], 0.65, "cue+town_shape"))
             return n
         return 0
     region = _AFTER_CITY.match(text, end) if comma else None
@@ -504,8 +550,8 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         located += 1
                     if i + located == stop and stop < len(tokens) and tokens[stop][1] < region.end():
                         pass  # the region ran into the next run: it is skipped there by position
-                elif (i + places < stop and _FLAGS.get(tokens[i + places][0], 0) & _F_ORG) or (
-                    _FIRM_AFTER.match(text, place_end) is not None
+                elif (i + places < stop and _FLAGS.get(tokens[i + places][0], 0) & _F_ORG) or _is_firm(
+                    text, name, place_end
                 ):
                     pass  # "at Torres Group", "at Rojas, Schmidt and Holden": a firm named like a town
                 else:
