@@ -361,8 +361,11 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
         if n == 1:
             return (0.7, "weak_cue+first_name") if known_first and not ambiguous else None
         return (0.8, "weak_cue+gazetteer") if known_first or known_last else None
-    if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words) or " ".join(words) in _PLACE:
-        return None  # "Hong Kong", "Santa Clara": a place's words may each be a name
+    if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words):
+        return None
+    for k in range(2, n + 1):
+        if " ".join(words[:k]) in _PLACE:
+            return None  # "Hong Kong (Harbour)", "Santa Clara": a place's words may each be a name
     if known_first and not ambiguous:
         return (0.85, "first_name+surname") if known_last else (0.7, "first_name")
     if known_first and known_last and not sentence_start:
@@ -474,19 +477,7 @@ def _unknown_place(
         if last_word in _SITE_OWNERS and _FACILITY_AFTER.match(text, end) is not None:
             out.append(NameMatch("location", start, end, text[start:end], 0.7, "site_of"))
             return n
-        if (
-            last_word in _WEAK_PLACE_LAST_WORDS
-            and (
-                _TOWN_PARTICLE.search(text, start, end) is not None
-                or (
-                    not _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME
-                    and _TOWN_ENDING.search(text, start, end) is not None
-                )
-            )
-        ):
-            out.append(NameMatch("location", start, end, text[start:end], 0.65, "cue+town_shape"))
-            return n
-        return 0
+        return _town_shaped(text, tokens, i, n, last_word, out)
     region = _AFTER_CITY.match(text, end) if comma else None
     if region is not None and region.group(1) in _REGION and text[start:end] not in _REGION:
         out.append(
@@ -500,7 +491,22 @@ def _unknown_place(
     if cue and (before.colon or cue not in _LABEL_PLACE_CUES):
         out.append(NameMatch("location", start, end, text[start:end], 0.7, "strong_place_cue"))
         return n
-    return 0
+    return 0 if comma else _town_shaped(text, tokens, i, n, last_word, out)
+
+
+def _town_shaped(
+    text: str, tokens: list[tuple[str, int, int]], i: int, n: int, last_word: str, out: list[NameMatch]
+) -> int:
+    """An unlisted town after a weak place cue, known by its shape: how many tokens (0 if none)."""
+    if last_word not in _WEAK_PLACE_LAST_WORDS:
+        return 0
+    start, end = tokens[i][1], tokens[i + n - 1][2]
+    if _TOWN_PARTICLE.search(text, start, end) is None and (
+        _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME or _TOWN_ENDING.search(text, start, end) is None
+    ):
+        return 0
+    out.append(NameMatch("location", start, end, text[start:end], 0.65, "cue+town_shape"))
+    return n
 
 
 def find_names(text: str) -> list[NameMatch]:
@@ -533,8 +539,17 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
         flags = _FLAGS.get(word, 0)
         located = 0
         last_word: str | None = None
+        places = 0
         if i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
             places = _place_at(text, tokens, i, stop)
+            # A listed place that goes on after a particle is a longer name ("Ribeira do Campo").
+            while (
+                places
+                and i + places < stop
+                and text[tokens[i + places - 1][2] : tokens[i + places][1]].strip() in _PARTICLES
+                and not _FLAGS.get(tokens[i + places][0], 0) & _F_STOP
+            ):
+                places += 1
             if places:
                 place_end = tokens[i + places - 1][2]
                 name = text[start:place_end]
@@ -565,7 +580,7 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                     ):
                         out.append(NameMatch("location", start, place_end, name, 0.8, "cue+gazetteer"))
                         located = places
-        elif i < stop and not flags & (_F_STOP | _F_FIRST):
+        if not places and i < stop and not flags & (_F_STOP | _F_FIRST):
             last_word = _last_word(text, start)
             located = _unknown_place(text, tokens, i, stop, out, last_word)
         if i == stop or located or flags & _F_STOP or (not words and word in _PARTICLES):
