@@ -4,9 +4,9 @@ A redactor that misses names lets most of what identifies a person through, but 
 capitalised words: "Rachel Johnson", and also "New York", "Best Regards" and "Customer Service".  This
 module decides from what a reader would use:
 
-- **gazetteers** (``pii_gazetteer_data``, built from the US census name lists and GeoNames by
-  ``pii_gazetteer_build.py``): 5,163 first names, 24,792 surnames, 308 countries, US states and
-  continents, 32,077 cities of at least 15,000 people;
+- **gazetteers** (``pii_gazetteer_data``, built from the US census name lists, GeoNames and Faker's
+  locale lists by ``pii_gazetteer_build.py``): 21,350 first names, 39,467 surnames, 308 countries, US
+  states and continents, 56,736 cities of at least 15,000 people and smaller towns;
 - **cues before the words**: a title ("Mr", "Dr", "Frau"), a phrase that introduces a person ("my name
   is", "Dear", "signed", "regards,", "From:", "Name:"), a role noun ("customer", "patient",
   "cardholder"), a verb of contact ("call", "ask for", "reach"), or for places a preposition or a phrase
@@ -18,6 +18,8 @@ module decides from what a reader would use:
   or a known surname and no sentence start.
 
 Places need a cue (or the "City, Region" layout): "Berlin" alone is as often a company or a topic.
+After a weak place cue ("in", "to", "left") a town no list holds counts when shaped like a town's name
+("Montreuil-sur-Loir", "Vila Nova do Campo", "Quellendorf"), and "our Brembilla office" names a site.
 Each match has a confidence; the strongest evidence sets it.
 """
 
