@@ -39,7 +39,8 @@ def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
             if gold["type"] not in ("person", "location") or "locale" not in row:
                 continue
             hit = any(
-                gold["start"] - 30 <= m.start < gold["end"] and compatible(m.type, gold["type"]) for m in matches
+                gold["start"] - 30 <= m.start < gold["end"] and compatible(m.type, gold["type"])
+                for m in matches
             )
             key = f"{row['locale']} {gold['type']}"
             by_locale[key][0] += hit
@@ -49,13 +50,16 @@ def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sets", nargs="+", default=SETS, choices=SETS)
     parser.add_argument("--by-locale", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the metrics here")
     args = parser.parse_args(argv)
     out: dict[str, Any] = {}
-    print("| set | person F1 | location F1 | all P / R / F1 | hard negatives flagged | readable after redaction |")
+    columns = ["set", "person F1", "location F1", "all P / R / F1", "hard negatives flagged", "readable"]
+    print("| " + " | ".join(columns) + " |")
     print("|---|---|---|---|---|---|")
     for name in args.sets:
         rows = load(GENERATED / f"pii_{name}.jsonl")
@@ -63,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         e = m["entity"]
         flagged = sum(1 for r in rows if not r["entities"])
         negatives = m["lookalike_flagged_rate"]
-        counts = defaultdict(int)
+        counts: dict[str, int] = defaultdict(int)
         for r in rows:
             if not r["entities"]:
                 counts[r["lookalike"]] += 1

@@ -438,7 +438,9 @@ def write_intl(name: str, seed: int, templates: list[str], lines: int = 600) -> 
             text += template[pos:open_]
             slot = template[open_ + 1 : close]
             value = _intl_value(slot, loc, fakers)
-            entities.append({"type": kinds[slot], "start": len(text), "end": len(text) + len(value), "value": value})
+            entities.append(
+                {"type": kinds[slot], "start": len(text), "end": len(text) + len(value), "value": value}
+            )
             text += value
             pos = close + 1
         text += template[pos:]

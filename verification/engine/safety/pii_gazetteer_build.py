@@ -13,11 +13,12 @@ reads the data files the packages install, and nothing else:
   continents and the cities of at least ``CITY_MIN_POPULATION`` people (name and ASCII name).
 
 - names and towns beyond the US (issue 16): the first names and surnames of every locale of Faker
-  (MIT) whose lists are written in Latin letters (Japanese names in their romanised lists), and the town
-  lists of the locales that ship real ones (German, Italian, Dutch, Polish, Czech, Indian, ... towns:
-  ``cities``/``city_names`` of Faker's address providers).  Faker's names that are common English words
-  (its own English word list, ``faker.providers.lorem.en_US``) are left out, and so are the first names that are
-  listed places ("London", "Camden") and words of one or two letters: "Can", "Ran" and "Li" begin too many sentences to be names on their own.
+  (MIT) whose lists are written in Latin letters (Japanese names in their romanised lists), and the
+  town lists of the locales that ship real ones (German, Italian, Dutch, Polish, Czech, Indian, ...
+  towns: ``cities``/``city_names`` of Faker's address providers).  Left out: Faker's names that are
+  common English words (its own English word list, ``faker.providers.lorem.en_US``), its first names
+  that are listed places ("London", "Camden") and words of one or two letters ("Li", "Bo": too many
+  sentences hold them to read them as names).
 
 The Faker-based corpora (``bench/corpora/make_pii_generated.py``) draw from the same lists, so their
 person and location recall is optimistic by construction; the presidio-evaluator set (its people come
@@ -78,9 +79,11 @@ def _places(root: Path) -> tuple[list[str], list[str]]:
 
 # One capitalised word as the detector's tokens read it (Latin letters with accents, inner hyphens and
 # apostrophes): a Faker name that does not fit could never be looked up.
-_WORD = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][a-zß-öø-ÿā-ž]+(?:['’][A-Za-z][a-zß-öø-ÿā-ž]*)*(?:-[A-ZÀ-ÖØ-Þa-zß-öø-ÿĀ-ž][a-zß-öø-ÿā-ž]+)*")
+_LOW = "a-zß-öø-ÿā-ž"
+_WORD = re.compile(rf"[A-ZÀ-ÖØ-ÞĀ-Ž][{_LOW}]+(?:['’][A-Za-z][{_LOW}]*)*(?:-[A-ZÀ-ÖØ-Þ{_LOW}][{_LOW}]+)*")
 _PLACE_WORD = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*")
 _MIN_LENGTH = 3
+_NAME_LISTS = ("first_name", "last_name", "first_romanized_name", "last_romanized_name")
 
 
 def _flatten(values: object) -> Iterable[str]:
@@ -108,7 +111,7 @@ def _faker_lists() -> tuple[set[str], set[str], set[str]]:
     for module in pkgutil.iter_modules(faker.providers.person.__path__):
         provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
         for attr in dir(provider):
-            if not attr.startswith(("first_name", "last_name", "first_romanized_name", "last_romanized_name")):
+            if not attr.startswith(_NAME_LISTS):
                 continue
             if attr.endswith(("formats", "_format")):
                 continue

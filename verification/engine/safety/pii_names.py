@@ -155,7 +155,9 @@ _CAPITALISED: Final = _capitalised(_UPPER, _LOWER)
 # The same pattern for ASCII texts (most): the accented letters cannot occur there, and ``re`` tests
 # each character of the text against the first class, which is cheaper without them.  Same matches.
 _CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
-_PARTICLES: Final = _words("van von de der den del della di da du do dos das le la las los bin ibn al ter ten y")
+_PARTICLES: Final = _words(
+    "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y"
+)
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
 _DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
 
@@ -217,7 +219,8 @@ _UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
 # firms are lists of surnames ("Gibson, Campbell and Bush"; "Reed & Sons"), and legal forms are often
 # written in capitals ("Smith PLC"), which the capitalised-word tokens do not read.
 _FIRM_AFTER: Final = re.compile(
-    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
+    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*"
+    rf"[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
     r"|[ \t]+(?:and|&)[ \t]+(?:Sons|Daughters|Partners|Associates)\b"
     r"|[ \t]+(?:PLC|LLC|LLP|LTD|INC|GmbH|AG|SA|S\.A\.|SRL|BV|NV|KG|AB|Oy)\b"
 )
@@ -234,7 +237,8 @@ _WEAK_PLACE_LAST_WORDS: Final = _words(
 # A last word that is a listed surname is not read by its ending ("to Crawford", "at Ashton").
 _TOWN_PARTICLE: Final = re.compile(
     r"-(?:sur|sous|la|le|les|lès|en|de|du|des|am|an|im|upon|on|by|under)-"
-    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on)[ \t]+[{_UPPER}]"
+    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on)"
+    rf"[ \t]+[{_UPPER}]"
 )
 _TOWN_ENDING: Final = re.compile(
     r"(?:ville|Ville|bourg|Bourg|burg|dorf|stadt|heim|hausen|hofen|ingen|feld|hagen|furt|brück|"
@@ -574,9 +578,13 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                 else:
                     before = _Before(text, start)
                     cue = before.cue(_PLACE_CUES)
-                    if not cue and before.words and before.words[-1] in _SITE_OWNERS:
-                        if _FACILITY_AFTER.match(text, place_end) is not None:
-                            cue = "site_of"
+                    if (
+                        not cue
+                        and before.words
+                        and before.words[-1] in _SITE_OWNERS
+                        and _FACILITY_AFTER.match(text, place_end) is not None
+                    ):
+                        cue = "site_of"
                     if cue and not (
                         cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION
                     ):
