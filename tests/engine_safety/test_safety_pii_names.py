@@ -236,3 +236,18 @@ def test_it_lists_no_first_name_that_is_a_place_unless_the_census_lists_it() -> 
     # "London Plane", "Camden Market": a Faker first name that is a listed place is left out.
     assert "London" not in pii_names._FIRST
     assert "Ksawery" in pii_names._FIRST and "Eggenfelden" in pii_names._CITY
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A person cue before a word that is also a town: the person wins.
+        ("According to Esna Arslan, the forms are late.", [("person", "Esna Arslan")]),
+        # A first name that is also a town, with a person's particle after it: a person.
+        ("Send the keys to Bradley van Oosten today.", [("person", "Bradley van Oosten")]),
+    ],
+)
+def test_it_reads_a_person_cue_and_a_persons_particle_before_a_town_word(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == expected

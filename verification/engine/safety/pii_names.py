@@ -171,7 +171,8 @@ _STRONG_CUES: Final = _phrases(
     "owner|landlord|manager|supervisor|assignee|reporter|requester|nurse|doctor|physician|witness|"
     "spouse|husband|wife|son|daughter|mother|father|brother|sister|friend|colleague|ask for|"
     "speak to|speak with|talk to|leave it with|hand it to|assigned to|approved by|reviewed by|"
-    "written by|sent by|prepared by|on behalf of|name on card|name on the card|name on account|"
+    "written by|sent by|prepared by|on behalf of|according to|addressed to|name on card|"
+    "name on the card|name on account|"
     "name on licence|name on license|name on the licence|name on the license"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
@@ -546,11 +547,14 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
         located = 0
         last_word: str | None = None
         places = 0
-        if i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
+        # A token inside a "City, Region" just reported starts nothing ("Lisbon, France-Lisbon, ...").
+        inside = i < stop and bool(out) and out[-1].end > start
+        if not inside and i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
             places = _place_at(text, tokens, i, stop)
             # A listed place that goes on after a particle is a longer name ("Ribeira do Campo").
             while (
                 places
+                and not flags & _F_FIRST  # "to Bradley van Oosten": a person's particle
                 and i + places < stop
                 and text[tokens[i + places - 1][2] : tokens[i + places][1]].strip() in _PARTICLES
                 and not _FLAGS.get(tokens[i + places][0], 0) & _F_STOP
@@ -585,12 +589,14 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         and _FACILITY_AFTER.match(text, place_end) is not None
                     ):
                         cue = "site_of"
-                    if cue and not (
-                        cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION
+                    if (
+                        cue
+                        and not (cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION)
+                        and not before.cue(_STRONG_CUES)  # "according to Esna Arslan": a person
                     ):
                         out.append(NameMatch("location", start, place_end, name, 0.8, "cue+gazetteer"))
                         located = places
-        if not places and i < stop and not flags & (_F_STOP | _F_FIRST):
+        if not places and not inside and i < stop and not flags & (_F_STOP | _F_FIRST):
             last_word = _last_word(text, start)
             located = _unknown_place(text, tokens, i, stop, out, last_word)
         if i == stop or located or flags & _F_STOP or (not words and word in _PARTICLES):
