@@ -581,6 +581,11 @@ def main(argv: list[str] | None = None) -> int:
     presidio = CORPORA / "generated" / "pii_presidio.jsonl"
     if args.generated and presidio.exists():
         results["pii"]["generated_presidio"] = bench_pii(load(presidio), args.repeats)
+    # Names and towns of ten locales (make_pii_generated.py, issue 16): dev and hold-out.
+    for part in ("dev", "holdout"):
+        intl = CORPORA / "generated" / f"pii_intl_{part}.jsonl"
+        if args.generated and intl.exists():
+            results["pii"][f"generated_intl_{part}"] = bench_pii(load(intl), args.repeats)
     dev_texts = [r["text"] for r in load(CORPORA / "injection_dev.jsonl") if r["label"] == "benign"]
     dev_texts += [r["text"] for r in load(CORPORA / "pii_dev.jsonl")]
     results["long_document"] = bench_long_document(dev_texts, min(args.repeats, 3))

