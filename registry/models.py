@@ -81,6 +81,9 @@ class Agent(models.Model):
     # uint256 on chain: more than a bigint holds.
     erc8004_agent_id = models.DecimalField(max_digits=78, decimal_places=0, null=True, blank=True)
     owner_address = models.CharField(max_length=42, blank=True, validators=[address_validator], db_index=True)
+    # The agent's verified wallet on chain (ERC-8004 getAgentWallet, kept by the indexer): the agent's
+    # own address, so never an independent reviewer of it (SPEC 2.4).
+    wallet_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
     auto_registered = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Denormalised from the newest TrustScore so lists can filter and sort without a join.
@@ -328,6 +331,9 @@ class FeedbackEntry(models.Model):
     tag2 = models.CharField(max_length=255, blank=True)
     revoked = models.BooleanField(default=False)
     block_number = models.PositiveBigIntegerField(null=True, blank=True)
+    # The timestamp of that block: when the reviewer gave it on chain (reviewer age, SPEC 2.4). Empty for
+    # rows indexed before it was kept; created_at stands in.
+    block_time = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

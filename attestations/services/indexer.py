@@ -57,6 +57,11 @@ VALIDATION_ALLOW_THRESHOLD = 50
 # then an owner in the database may be one a provider wrote, so the first sight of an agent in a run reads
 # ownerOf (one call per agent and run); None outside a run.
 _OWNERS_READ: ContextVar[set[int] | None] = ContextVar("owners_read", default=None)
+# Block timestamps read during one index run: one eth_getBlockByNumber per block that holds feedback,
+# however many feedbacks it holds (reviewer age, SPEC 2.4).
+_BLOCK_TIMES: ContextVar[dict[int, datetime] | None] = ContextVar("block_times", default=None)
+#: The identity registry's reserved metadata key of the agent's verified wallet (setAgentWallet).
+AGENT_WALLET_KEY = "agentWallet"
 # FeedbackEntry.tag1/tag2 are CharField(255) in the registry app; the full tag stays in the ChainEvent.
 FEEDBACK_TAG_CHARS = 255
 # Failures of the node or the database, not of the event: they stop the run so the range is read again.
@@ -107,11 +112,13 @@ def chain_index_run(
     reorg_from = _reorg_check(chain=chain, w3=w3, cursor=cursor)
     started = cursor.next_block
     owners_read = _OWNERS_READ.set(set())
+    block_times = _BLOCK_TIMES.set({})
     try:
         cursor, new_events = _index_batches(
             chain=chain, w3=w3, cursor=cursor, validator=validator, max_batches=max_batches
         )
     finally:
+        _BLOCK_TIMES.reset(block_times)
         _OWNERS_READ.reset(owners_read)
     return IndexRun(started, cursor.next_block, new_events, reorg_from)
 
@@ -330,6 +337,8 @@ def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, valida
         # A new owner changes who counts as self-reporting about this agent: rescore it.
         agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.to_address)
         recompute_mark(agent_ids=[agent.pk])
+    elif isinstance(event, ev.MetadataSet) and event.metadata_key == AGENT_WALLET_KEY:
+        _wallet_refresh(chain=chain, w3=w3, agent_id=event.agent_id)
     elif isinstance(event, ev.NewFeedback):
         _feedback_add(chain=chain, w3=w3, event=event)
     elif isinstance(event, ev.FeedbackRevoked):
@@ -451,6 +460,34 @@ def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
         agent_links_refresh(agent=agent)
 
 
+def _wallet_refresh(*, chain: ChainSettings, w3: Web3, agent_id: int) -> None:
+    """Keep the agent's verified wallet (getAgentWallet): its own address, never an independent reviewer.
+
+    Read from the chain rather than decoded from the event, so the stored wallet is the registry's
+    current one whatever order the run meets the events in (it is cleared on transfer).
+    """
+    assert chain.identity_registry is not None
+    agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=agent_id)
+    try:
+        wallet = IdentityClient(w3, chain.identity_registry).agent_wallet(agent_id)
+    except ContractLogicError:
+        wallet = None
+    checksummed = Web3.to_checksum_address(wallet) if wallet else ""
+    if checksummed != agent.wallet_address:
+        Agent.objects.filter(pk=agent.pk).update(wallet_address=checksummed)
+        recompute_mark(agent_ids=[agent.pk])
+
+
+def _block_time(*, w3: Web3, block_number: int) -> datetime:
+    times = _BLOCK_TIMES.get()
+    if times is not None and block_number in times:
+        return times[block_number]
+    at = datetime.fromtimestamp(int(w3.eth.get_block(block_number)["timestamp"]), UTC)
+    if times is not None:
+        times[block_number] = at
+    return at
+
+
 def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> None:
     agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
     FeedbackEntry.objects.update_or_create(
@@ -463,6 +500,7 @@ def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> N
             "tag1": _feedback_tag(event.tag1),
             "tag2": _feedback_tag(event.tag2),
             "block_number": event.block_number,
+            "block_time": _block_time(w3=w3, block_number=event.block_number),
         },
     )
     recompute_mark(agent_ids=[agent.pk])
