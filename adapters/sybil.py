@@ -284,7 +284,9 @@ def reviewer_standings(
             if count > 0:
                 consensus = (subject_sum[other] - own_sum) / count
                 deviations.append(abs(means[(r, other)] - consensus))
-        agreement = clamp(1.0 - _mean(deviations) / 100.0, 0.0, 1.0) if deviations else params.neutral_agreement
+        agreement = (
+            clamp(1.0 - _mean(deviations) / 100.0, 0.0, 1.0) if deviations else params.neutral_agreement
+        )
         age = clamp(ages.get(r, 0.0) / params.min_age_days, 0.0, 1.0)
         independent = r not in blocked
         size = len(members[root[r]])

@@ -5,20 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('registry', '0009_provider_audit_calibration'),
+        ("registry", "0009_provider_audit_calibration"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='agent',
-            name='wallet_address',
-            field=models.CharField(blank=True, max_length=42, validators=[django.core.validators.RegexValidator('^0x[0-9a-fA-F]{40}$', 'An 0x-prefixed 20-byte hex address.')]),
+            model_name="agent",
+            name="wallet_address",
+            field=models.CharField(
+                blank=True,
+                max_length=42,
+                validators=[
+                    django.core.validators.RegexValidator(
+                        "^0x[0-9a-fA-F]{40}$", "An 0x-prefixed 20-byte hex address."
+                    )
+                ],
+            ),
         ),
         migrations.AddField(
-            model_name='feedbackentry',
-            name='block_time',
+            model_name="feedbackentry",
+            name="block_time",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

@@ -176,7 +176,9 @@ def test_it_caps_thin_evidence_with_the_sybil_floor_and_recomputes_from_the_inpu
 # --- the cluster join against the quadratic reference ----------------------------------------------
 
 
-def quadratic_clusters(rated: dict[str, set[str]], reviewers: list[str], params: SybilParams) -> set[frozenset[str]]:
+def quadratic_clusters(
+    rated: dict[str, set[str]], reviewers: list[str], params: SybilParams
+) -> set[frozenset[str]]:
     """Every pair compared, joined transitively: the definition, written out the slow way."""
     adjacent: dict[str, set[str]] = {r: set() for r in reviewers}
     for a, b in itertools.combinations(reviewers, 2):
