@@ -32,7 +32,9 @@ from registry.models import Agent, CheckOutcome
 from registry.services.providers import provider_create
 from registry.services.scoring import trust_score_compute
 
-pytestmark = pytest.mark.chain
+# Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
+# default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
+pytestmark = [pytest.mark.chain, pytest.mark.usefixtures("weighted_mean_config")]
 
 
 def _responses(w3: Web3, validation: ValidationClient, request_hash: str) -> list[ValidationResponse]:
