@@ -23,13 +23,14 @@ from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import Exists, Min, OuterRef
 from eth_abi.exceptions import DecodingError
 from hexbytes import HexBytes
 from requests import RequestException
 from web3 import Web3
 from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExhausted, Web3RPCError
 
-from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
+from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider, ReviewerFirstTx
 from registry.services.agents import agent_register
 from registry.services.recompute import recompute_mark
 from registry.services.rollups import rollup_mark
@@ -117,10 +118,71 @@ def chain_index_run(
         cursor, new_events = _index_batches(
             chain=chain, w3=w3, cursor=cursor, validator=validator, max_batches=max_batches
         )
+        reviewer_first_tx_probe(chain=chain, w3=w3)
     finally:
         _BLOCK_TIMES.reset(block_times)
         _OWNERS_READ.reset(owners_read)
     return IndexRun(started, cursor.next_block, new_events, reorg_from)
+
+
+# --- reviewer age: a wallet's first transaction -----------------------------------------------------
+
+#: Reviewers whose first transaction one index run looks for: each costs about log2(block) nonce reads
+#: (27 on a chain of 100 M blocks) and one block read, so a run spends at most ~30 × this many calls on it;
+#: the rest wait for the next run, oldest feedback first.
+REVIEWER_PROBES_PER_RUN = 20
+
+
+def _first_tx_block(w3: Web3, address: str, upper: int) -> int:
+    """The block of `address`'s first transaction, given one at or before block `upper`.
+
+    The nonce is 0 before the first transaction and at least 1 from its block on: a binary search.
+    """
+    lo, hi = 0, upper
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if w3.eth.get_transaction_count(Web3.to_checksum_address(address), mid) > 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def reviewer_first_tx_probe(*, chain: ChainSettings, w3: Web3, limit: int = REVIEWER_PROBES_PER_RUN) -> int:
+    """Find when up to `limit` new reviewers on this chain first sent a transaction; returns how many.
+
+    A node without archive state cannot answer for old blocks: the reviewer's first indexed feedback
+    stands in (probed=False). The agents they rated are rescored, since their reviewers' ages changed.
+    """
+    known = ReviewerFirstTx.objects.filter(chain_id=chain.chain_id, address=OuterRef("client_address"))
+    pending = list(
+        FeedbackEntry.objects.filter(agent__chain_id=chain.chain_id, block_number__isnull=False)
+        .exclude(Exists(known))
+        .values("client_address")
+        .annotate(first_block=Min("block_number"))
+        .order_by("first_block", "client_address")
+        .values_list("client_address", "first_block")[:limit]
+    )
+    for address, first_block in pending:
+        probed = True
+        try:
+            block = _first_tx_block(w3, address, first_block)
+        except (Web3RPCError, ValueError):
+            logger.info("no nonce history for %s on chain %s; its first feedback stands in", address, chain)
+            block, probed = first_block, False
+        try:
+            at = datetime.fromtimestamp(int(w3.eth.get_block(block)["timestamp"]), UTC)
+        except (Web3RPCError, ValueError):
+            continue
+        ReviewerFirstTx.objects.get_or_create(
+            chain_id=chain.chain_id,
+            address=address,
+            defaults={"block_number": block, "block_time": at, "probed": probed},
+        )
+    if pending:
+        rated = FeedbackEntry.objects.filter(client_address__in=[address for address, _ in pending])
+        recompute_mark(agent_ids=sorted(set(rated.values_list("agent_id", flat=True))))
+    return len(pending)
 
 
 def _index_batches(

@@ -35,6 +35,7 @@ from ..models import (
     Agent,
     FeedbackEntry,
     Provider,
+    ReviewerFirstTx,
     ScoringConfig,
     TrustScore,
     VerificationSummary,
@@ -317,6 +318,12 @@ def reviewer_evidence_many(
         .values("client_address")
         .annotate(first=Min(given_at))
         .values_list("client_address", "first")
+    ):
+        key = address.lower()
+        first_seen[key] = min(first, first_seen.get(key, first))
+    # A wallet's first transaction on chain, where the indexer found it, comes before its first feedback.
+    for address, first in ReviewerFirstTx.objects.filter(address__in=reviewers).values_list(
+        "address", "block_time"
     ):
         key = address.lower()
         first_seen[key] = min(first, first_seen.get(key, first))

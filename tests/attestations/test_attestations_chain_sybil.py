@@ -24,7 +24,7 @@ from web3.types import TxReceipt
 from attestations.chain.identity import IdentityClient, sign_agent_wallet
 from attestations.chain.reputation import ReputationClient
 from attestations.chain.settings import ChainSettings
-from registry.models import Agent, FeedbackEntry
+from registry.models import Agent, FeedbackEntry, ReviewerFirstTx
 from registry.services.scoring import scoring_config_current, trust_score_compute
 
 pytestmark = pytest.mark.chain
@@ -147,3 +147,39 @@ def test_it_forgets_the_agents_wallet_when_the_agent_changes_hands(
     index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
     agent.refresh_from_db()
     assert (agent.owner_address, agent.wallet_address) == (buyer.address, "")
+
+
+def test_it_ages_a_reviewer_from_its_first_transaction_on_chain_not_its_first_feedback(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    reputation: ReputationClient,
+    transact: Callable[..., TxReceipt],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    target_id = register_agent(new_account())
+    # A wallet in use on chain for 45 days (its first transaction registers an agent of its own)...
+    veteran = new_account()
+    register_agent(veteran)
+    first_block = anvil_w3.eth.block_number
+    _travel(anvil_w3, 45)
+    # ...and one made today both give their first feedback, to this agent.
+    fresh = new_account()
+    for client in (veteran, fresh):
+        transact(client, reputation.build_give_feedback, target_id, 80, 0, tag1="starred", tag2="")
+    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+
+    found = {row.address: row for row in ReviewerFirstTx.objects.filter(chain_id=chain.chain_id)}
+    assert (found[veteran.address].block_number, found[veteran.address].probed) == (first_block, True)
+    assert (
+        found[fresh.address].block_number
+        == FeedbackEntry.objects.get(client_address=fresh.address).block_number
+    )
+    target = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=target_id)
+    _, record = _score(target)
+    standing = {s["reviewer"]: s for s in record["provenance"]["reviewers"]["standings"]}
+    # 45 days old when it rated: past the 30 days that make a wallet established.
+    assert standing[veteran.address.lower()]["age"] == 1
+    assert standing[fresh.address.lower()]["age"] == 0
