@@ -291,9 +291,9 @@ def reviewer_evidence_many(
     (getAgentWallet), and the operator and signer addresses of a provider that is the agent or
     shares its owner, are never independent reviewers of it.
 
-    A reviewer's age is how old its wallet was when it rated the agent: from its first feedback on
-    chain (the block's timestamp; when it was indexed, for rows without one) to its first rating of
-    this agent. It does not grow while a score sits unchanged, so a ring of fresh wallets stays
+    A reviewer's age is how old its wallet was when it rated the agent: from when it was first seen on
+    chain (its first transaction, found by the indexer's nonce probe, or else its first feedback's
+    block timestamp, or else when that was indexed) to its first rating of this agent. It does not grow while a score sits unchanged, so a ring of fresh wallets stays
     fresh, and the same inputs give the same score whenever they are scored.
     """
     tag = params.erc8004_feedback.rating_tag
