@@ -276,6 +276,8 @@ def chain_rewind(*, chain: ChainSettings, cursor: ChainCursor, from_block: int) 
             chain_id=chain.chain_id, request_block__gte=from_block, status=OutgoingStatus.PENDING
         ).delete()
         ChainEvent.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block).delete()
+        # A first transaction found on the orphaned branch may not be on the new one: probe it again.
+        ReviewerFirstTx.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block).delete()
         locked.block_hashes = {n: h for n, h in locked.block_hashes.items() if int(n) < from_block}
         locked.next_block = min(locked.next_block, from_block)
         locked.reorgs += 1
