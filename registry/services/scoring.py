@@ -293,8 +293,9 @@ def reviewer_evidence_many(
 
     A reviewer's age is how old its wallet was when it rated the agent: from when it was first seen on
     chain (its first transaction, found by the indexer's nonce probe, or else its first feedback's
-    block timestamp, or else when that was indexed) to its first rating of this agent. It does not grow while a score sits unchanged, so a ring of fresh wallets stays
-    fresh, and the same inputs give the same score whenever they are scored.
+    block timestamp, or else when that was indexed) to its first rating of this agent. It does not
+    grow while a score sits unchanged, so a ring of fresh wallets stays fresh, and the same inputs
+    give the same score whenever they are scored.
     """
     tag = params.erc8004_feedback.rating_tag
     sybil = params.sybil_params()
