@@ -153,9 +153,32 @@ def _together(a: str, b: str, rated: Mapping[str, set[str]], params: SybilParams
     )
 
 
+def _canonical(root: Mapping[str, str]) -> dict[str, str]:
+    # A cluster is named by its smallest member, whatever order the unions happened in.
+    smallest: dict[str, str] = {}
+    for r, rep in root.items():
+        if rep not in smallest or r < smallest[rep]:
+            smallest[rep] = r
+    return {r: smallest[rep] for r, rep in root.items()}
+
+
 def _clusters(reviewers: Sequence[str], rated: Mapping[str, set[str]], params: SybilParams) -> dict[str, str]:
-    # Union-find over the subject's reviewers, joined when they rate the same subjects together;
-    # returns each reviewer's cluster representative.
+    """Union-find of the reviewers that rate together, without comparing every pair.
+
+    An exact similarity join by prefix filtering: two rated sets x, y that qualify share at least
+    ``α = max(cluster_min_shared, ⌈cluster_similarity·max(|x|, |y|)⌉)`` subjects, so under one global
+    order of the subjects (rarest first) their first ``|x| − α_x + 1`` subjects already meet, with
+    ``α_x`` the bound for x alone (≤ α).  Only pairs that meet in a prefix are compared.  Reviewers with
+    identical rated sets (a ring's usual shape) are merged first and compared once; the subject being
+    scored, which every reviewer rated, is the most frequent and never in a prefix.  The work is the
+    sum of the prefix subjects' posting lists, not the square of the number of reviewers.
+    """
+    min_shared = params.cluster_min_shared
+    similarity = params.cluster_similarity
+    # Identical sets cluster with each other whenever they can cluster at all.
+    groups: dict[frozenset[str], list[str]] = defaultdict(list)
+    for r in reviewers:
+        groups[frozenset(rated[r])].append(r)
     parent = {r: r for r in reviewers}
 
     def root(r: str) -> str:
@@ -164,11 +187,39 @@ def _clusters(reviewers: Sequence[str], rated: Mapping[str, set[str]], params: S
             r = parent[r]
         return r
 
-    for i, a in enumerate(reviewers):
-        for b in reviewers[i + 1 :]:
-            if _together(a, b, rated, params):
-                parent[root(b)] = root(a)
-    return {r: root(r) for r in reviewers}
+    def union(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[rb] = ra
+
+    frequency: dict[str, int] = defaultdict(int)
+    for subjects in groups:
+        for s in subjects:
+            frequency[s] += 1
+    # Sets too small to share cluster_min_shared subjects never cluster.
+    eligible = sorted((subjects for subjects in groups if len(subjects) >= min_shared), key=len)
+    # Rare subjects first, ties by name: the global order every prefix is taken in.
+    order = {s: (frequency[s], s) for s in frequency}
+    postings: dict[str, list[frozenset[str]]] = defaultdict(list)
+    for subjects in eligible:
+        members = groups[subjects]
+        for other in members[1:]:
+            union(members[0], other)
+        size = len(subjects)
+        alpha = max(min_shared, math.ceil(similarity * size - 1e-12))
+        prefix = sorted(subjects, key=order.__getitem__)[: size - alpha + 1]
+        seen: set[frozenset[str]] = set()
+        for s in prefix:
+            # Sets indexed so far are no larger (ascending size): the size filter is |y| ≥ t·|x|.
+            for candidate in postings[s]:
+                if candidate in seen or len(candidate) < similarity * size - 1e-12:
+                    continue
+                seen.add(candidate)
+                a, b = members[0], groups[candidate][0]
+                if root(a) != root(b) and _together(a, b, rated, params):
+                    union(a, b)
+            postings[s].append(subjects)
+    return _canonical({r: root(r) for r in reviewers})
 
 
 def reviewer_standings(
@@ -186,6 +237,10 @@ def reviewer_standings(
     the subject (owner, own wallet, self-reporting providers).  *age_days* gives each
     reviewer's age (since first seen); an unknown reviewer is treated as brand new.
 
+    The cost is linear in the ratings read (plus the prefix-filtered cluster join): the
+    consensus of each other subject is its raters' sum, less the reviewer's own cluster's
+    share, which is summed once per cluster and subject.
+
     >>> ratings = [Rating("0xa", "s", 90), Rating("0xa", "t", 70), Rating("0xb", "t", 70)]
     >>> [s.standing for s in reviewer_standings(ratings, subject="s", excluded=(), age_days={"0xa": 60},
     ...                                         params=SybilParams())]
@@ -201,23 +256,37 @@ def reviewer_standings(
         given[(rating.reviewer, rating.subject)].append(rating.value)
     reviewers = sorted(r for r in rated if subject in rated[r])
     root = _clusters(reviewers, rated, params)
-    # A reviewer is compared with the consensus of the reviewers outside its own cluster.
-    members: dict[str, set[str]] = defaultdict(set)
+    # A reviewer is compared with the consensus of the reviewers outside its own cluster: per other
+    # subject, the sum and count of every rater's mean, less those of the cluster's members.
+    members: dict[str, list[str]] = defaultdict(list)
     for r in reviewers:
-        members[root[r]].add(r)
-    all_reviewers = sorted(rated)
+        members[root[r]].append(r)
+    means = {key: _mean(values) for key, values in given.items()}
+    by_subject: dict[str, list[float]] = defaultdict(list)
+    for (_, other), value in means.items():
+        by_subject[other].append(value)
+    subject_sum = {other: math.fsum(values) for other, values in by_subject.items()}
+    subject_count = {other: len(values) for other, values in by_subject.items()}
+    cluster_share: dict[str, dict[str, tuple[float, int]]] = {}
+    for rep, group in members.items():
+        share: dict[str, list[float]] = defaultdict(list)
+        for m in group:
+            for other in rated[m]:
+                share[other].append(means[(m, other)])
+        cluster_share[rep] = {other: (math.fsum(values), len(values)) for other, values in share.items()}
     out = []
     for r in reviewers:
         deviations = []
+        share_of = cluster_share[root[r]]
         for other in sorted(rated[r] - {subject}):
-            peers = [
-                _mean(given[(o, other)])
-                for o in all_reviewers
-                if o not in members[root[r]] and o != r and (o, other) in given
-            ]
-            if peers:
-                deviations.append(abs(_mean(given[(r, other)]) - _mean(peers)))
-        agreement = 1.0 - _mean(deviations) / 100.0 if deviations else params.neutral_agreement
+            own_sum, own_count = share_of.get(other, (0.0, 0))
+            count = subject_count[other] - own_count
+            if count > 0:
+                consensus = (subject_sum[other] - own_sum) / count
+                deviations.append(abs(means[(r, other)] - consensus))
+        agreement = (
+            clamp(1.0 - _mean(deviations) / 100.0, 0.0, 1.0) if deviations else params.neutral_agreement
+        )
         age = clamp(ages.get(r, 0.0) / params.min_age_days, 0.0, 1.0)
         independent = r not in blocked
         size = len(members[root[r]])

@@ -81,6 +81,9 @@ class Agent(models.Model):
     # uint256 on chain: more than a bigint holds.
     erc8004_agent_id = models.DecimalField(max_digits=78, decimal_places=0, null=True, blank=True)
     owner_address = models.CharField(max_length=42, blank=True, validators=[address_validator], db_index=True)
+    # The agent's verified wallet on chain (ERC-8004 getAgentWallet, kept by the indexer): the agent's
+    # own address, so never an independent reviewer of it (SPEC 2.4).
+    wallet_address = models.CharField(max_length=42, blank=True, validators=[address_validator])
     auto_registered = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Denormalised from the newest TrustScore so lists can filter and sort without a join.
@@ -316,6 +319,31 @@ class ScoringConfig(AppendOnlyModel):
         return f"v{self.version}"
 
 
+class ReviewerFirstTx(models.Model):
+    """When a reviewer's wallet sent its first transaction on a chain (reviewer age, SPEC 2.4).
+
+    Found by the indexer with a bounded binary search on eth_getTransactionCount (the wallet's nonce is 0
+    before its first transaction and at least 1 from that block on), so a long-lived wallet whose first
+    feedback is recent still counts as established. `probed` is False when the node could not answer for
+    old blocks (no archive state): the block is then the one of the wallet's first indexed feedback.
+    """
+
+    chain_id = models.PositiveBigIntegerField()
+    address = models.CharField(max_length=42, validators=[address_validator])
+    block_number = models.PositiveBigIntegerField()
+    block_time = models.DateTimeField()
+    probed = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=["chain_id", "address"], name="unique_reviewer_first_tx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.address} first sent in block {self.block_number} on {self.chain_id}"
+
+
 class FeedbackEntry(models.Model):
     """One ERC-8004 ReputationRegistry feedback about an agent (filled by the chain indexer)."""
 
@@ -328,6 +356,9 @@ class FeedbackEntry(models.Model):
     tag2 = models.CharField(max_length=255, blank=True)
     revoked = models.BooleanField(default=False)
     block_number = models.PositiveBigIntegerField(null=True, blank=True)
+    # The timestamp of that block: when the reviewer gave it on chain (reviewer age, SPEC 2.4). Empty for
+    # rows indexed before it was kept; created_at stands in.
+    block_time = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -81,3 +81,18 @@ def anvil() -> Iterator[object]:
         yield node
     finally:
         node.stop()
+
+
+@pytest.fixture
+def weighted_mean_config(db: None) -> object:
+    """Score under the SPEC 2.3 weighted mean (version 1 of a registry made before SPEC 2.4).
+
+    The default configuration is the sybil-resistance floor, which caps an agent with one provider and
+    no established reviewers at 16.67. Tests of the weighted mean itself (the composite, the queue, the
+    reads) pin this configuration, as the HCS-25 conformance vectors pin theirs; the floor's own tests
+    (tests/*/test_*_sybil.py) use the default.
+    """
+    from adapters import ScoringParams
+    from registry.services.scoring import scoring_config_create
+
+    return scoring_config_create(params=ScoringParams().to_dict(), note="SPEC 2.3 weighted mean")

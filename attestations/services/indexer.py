@@ -22,6 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import Exists, Min, OuterRef
 from eth_abi.exceptions import DecodingError
 from hexbytes import HexBytes
 from requests import RequestException
@@ -29,7 +30,7 @@ from web3 import Web3
 from web3.exceptions import ContractLogicError, ProviderConnectionError, TimeExhausted, Web3RPCError
 
 from common.enqueue import task_enqueue_on_commit
-from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider
+from registry.models import Agent, CheckOutcome, FeedbackEntry, Provider, ReviewerFirstTx
 from registry.services.agents import agent_register
 from registry.services.feedback import Feedback, feedback_record, feedback_revoke
 from registry.services.outcomes import outcomes_record
@@ -59,6 +60,11 @@ VALIDATION_ALLOW_THRESHOLD = 50
 # then an owner in the database may be one a provider wrote, so the first sight of an agent in a run reads
 # ownerOf (one call per agent and run); None outside a run.
 _OWNERS_READ: ContextVar[set[int] | None] = ContextVar("owners_read", default=None)
+# Block timestamps read during one index run: one eth_getBlockByNumber per block that holds feedback,
+# however many feedbacks it holds (reviewer age, SPEC 2.4).
+_BLOCK_TIMES: ContextVar[dict[int, datetime] | None] = ContextVar("block_times", default=None)
+#: The identity registry's reserved metadata key of the agent's verified wallet (setAgentWallet).
+AGENT_WALLET_KEY = "agentWallet"
 # FeedbackEntry.tag1/tag2 are CharField(255) in the registry app; the full tag stays in the ChainEvent.
 FEEDBACK_TAG_CHARS = 255
 # Failures of the node or the database, not of the event: they stop the run so the range is read again.
@@ -109,13 +115,76 @@ def chain_index_run(
     reorg_from = _reorg_check(chain=chain, w3=w3, cursor=cursor)
     started = cursor.next_block
     owners_read = _OWNERS_READ.set(set())
+    block_times = _BLOCK_TIMES.set({})
     try:
         cursor, new_events = _index_batches(
             chain=chain, w3=w3, cursor=cursor, validator=validator, max_batches=max_batches
         )
+        reviewer_first_tx_probe(chain=chain, w3=w3)
     finally:
+        _BLOCK_TIMES.reset(block_times)
         _OWNERS_READ.reset(owners_read)
     return IndexRun(started, cursor.next_block, new_events, reorg_from)
+
+
+# --- reviewer age: a wallet's first transaction -----------------------------------------------------
+
+#: Reviewers whose first transaction one index run looks for: each costs about log2(block) nonce reads
+#: (27 on a chain of 100 M blocks) and one block read, so a run spends at most ~30 × this many calls on it;
+#: the rest wait for the next run, oldest feedback first.
+REVIEWER_PROBES_PER_RUN = 20
+
+
+def _first_tx_block(w3: Web3, address: str, upper: int) -> int:
+    """The block of `address`'s first transaction, given one at or before block `upper`.
+
+    The nonce is 0 before the first transaction and at least 1 from its block on: a binary search.
+    """
+    lo, hi = 0, upper
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if w3.eth.get_transaction_count(Web3.to_checksum_address(address), mid) > 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def reviewer_first_tx_probe(*, chain: ChainSettings, w3: Web3, limit: int = REVIEWER_PROBES_PER_RUN) -> int:
+    """Find when up to `limit` new reviewers on this chain first sent a transaction; returns how many.
+
+    A node without archive state cannot answer for old blocks: the reviewer's first indexed feedback
+    stands in (probed=False). The agents they rated are rescored, since their reviewers' ages changed.
+    """
+    known = ReviewerFirstTx.objects.filter(chain_id=chain.chain_id, address=OuterRef("client_address"))
+    pending = list(
+        FeedbackEntry.objects.filter(agent__chain_id=chain.chain_id, block_number__isnull=False)
+        .exclude(Exists(known))
+        .values("client_address")
+        .annotate(first_block=Min("block_number"))
+        .order_by("first_block", "client_address")
+        .values_list("client_address", "first_block")[:limit]
+    )
+    for address, first_block in pending:
+        probed = True
+        try:
+            block = _first_tx_block(w3, address, first_block)
+        except (Web3RPCError, ValueError):
+            logger.info("no nonce history for %s on chain %s; its first feedback stands in", address, chain)
+            block, probed = first_block, False
+        try:
+            at = datetime.fromtimestamp(int(w3.eth.get_block(block)["timestamp"]), UTC)
+        except (Web3RPCError, ValueError):
+            continue
+        ReviewerFirstTx.objects.get_or_create(
+            chain_id=chain.chain_id,
+            address=address,
+            defaults={"block_number": block, "block_time": at, "probed": probed},
+        )
+    if pending:
+        rated = FeedbackEntry.objects.filter(client_address__in=[address for address, _ in pending])
+        recompute_mark(agent_ids=sorted(set(rated.values_list("agent_id", flat=True))))
+    return len(pending)
 
 
 def _index_batches(
@@ -209,6 +278,8 @@ def chain_rewind(*, chain: ChainSettings, cursor: ChainCursor, from_block: int) 
             chain_id=chain.chain_id, request_block__gte=from_block, status=OutgoingStatus.PENDING
         ).delete()
         ChainEvent.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block).delete()
+        # A first transaction found on the orphaned branch may not be on the new one: probe it again.
+        ReviewerFirstTx.objects.filter(chain_id=chain.chain_id, block_number__gte=from_block).delete()
         locked.block_hashes = {n: h for n, h in locked.block_hashes.items() if int(n) < from_block}
         locked.next_block = min(locked.next_block, from_block)
         locked.reorgs += 1
@@ -332,6 +403,8 @@ def _event_apply(*, chain: ChainSettings, w3: Web3, event: ev.ChainEvent, valida
         # A new owner changes who counts as self-reporting about this agent: rescore it.
         agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id, owner=event.to_address)
         recompute_mark(agent_ids=[agent.pk])
+    elif isinstance(event, ev.MetadataSet) and event.metadata_key == AGENT_WALLET_KEY:
+        _wallet_refresh(chain=chain, w3=w3, agent_id=event.agent_id)
     elif isinstance(event, ev.NewFeedback):
         _feedback_add(chain=chain, w3=w3, event=event)
     elif isinstance(event, ev.FeedbackRevoked):
@@ -453,6 +526,34 @@ def _refresh_owner(*, chain: ChainSettings, w3: Web3, agent: Agent) -> None:
         agent_links_refresh(agent=agent)
 
 
+def _wallet_refresh(*, chain: ChainSettings, w3: Web3, agent_id: int) -> None:
+    """Keep the agent's verified wallet (getAgentWallet): its own address, never an independent reviewer.
+
+    Read from the chain rather than decoded from the event, so the stored wallet is the registry's
+    current one whatever order the run meets the events in (it is cleared on transfer).
+    """
+    assert chain.identity_registry is not None
+    agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=agent_id)
+    try:
+        wallet = IdentityClient(w3, chain.identity_registry).agent_wallet(agent_id)
+    except ContractLogicError:
+        wallet = None
+    checksummed = Web3.to_checksum_address(wallet) if wallet else ""
+    if checksummed != agent.wallet_address:
+        Agent.objects.filter(pk=agent.pk).update(wallet_address=checksummed)
+        recompute_mark(agent_ids=[agent.pk])
+
+
+def _block_time(*, w3: Web3, block_number: int) -> datetime:
+    times = _BLOCK_TIMES.get()
+    if times is not None and block_number in times:
+        return times[block_number]
+    at = datetime.fromtimestamp(int(w3.eth.get_block(block_number)["timestamp"]), UTC)
+    if times is not None:
+        times[block_number] = at
+    return at
+
+
 def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> None:
     agent = onchain_agent_ensure(chain=chain, w3=w3, agent_id=event.agent_id)
     feedback_record(
@@ -465,6 +566,7 @@ def _feedback_add(*, chain: ChainSettings, w3: Web3, event: ev.NewFeedback) -> N
             tag1=_feedback_tag(event.tag1),
             tag2=_feedback_tag(event.tag2),
             block_number=event.block_number,
+            block_time=_block_time(w3=w3, block_number=event.block_number),
         ),
     )
 

@@ -8,6 +8,7 @@ the drain and this write interleave.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from ..models import Agent, FeedbackEntry
@@ -27,6 +28,8 @@ class Feedback:
     tag1: str
     tag2: str
     block_number: int | None = None
+    # The block's timestamp: when the reviewer was seen rating on chain (its age, adapters.sybil).
+    block_time: datetime | None = None
 
 
 def feedback_record(*, agent: Agent, feedback: Feedback, revoked: bool = False) -> FeedbackEntry:
@@ -48,6 +51,8 @@ def feedback_record(*, agent: Agent, feedback: Feedback, revoked: bool = False) 
             defaults["revoked"] = True
         if feedback.block_number is not None:
             defaults["block_number"] = feedback.block_number
+        if feedback.block_time is not None:
+            defaults["block_time"] = feedback.block_time
         entry, _ = FeedbackEntry.objects.update_or_create(
             agent=agent,
             client_address=feedback.client_address,

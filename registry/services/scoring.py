@@ -21,6 +21,7 @@ import redis.exceptions
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
@@ -39,6 +40,7 @@ from ..models import (
     FeedbackEntry,
     Provider,
     ProviderAccuracy,
+    ReviewerFirstTx,
     ScoringConfig,
     TrustScore,
     VerificationSummary,
@@ -51,12 +53,19 @@ logger = logging.getLogger(__name__)
 # --- configurations -------------------------------------------------------------------------------
 
 
+#: What a registry with no configuration starts with (SPEC 2.4): the built-in adapters capped by the
+#: sybil-resistance floor. Migration registry 0010 moves an existing registry to the same configuration.
+DEFAULT_CONFIG_NOTE = "SPEC 2.4 defaults: sybil-resistance as a floor, reviewer-weighted feedback"
+
+
 def scoring_config_current() -> ScoringConfig:
-    """The newest configuration; version 1 (the SPEC defaults) is created on first use."""
+    """The newest configuration; on first use, version 1 is the SPEC 2.4 default (the sybil floor)."""
     config = ScoringConfig.objects.order_by("-version").first()
     if config is not None:
         return config
-    return scoring_config_create(params=ScoringParams().to_dict(), note="SPEC defaults", created_by="system")
+    return scoring_config_create(
+        params=ScoringParams.sybil_floor().to_dict(), note=DEFAULT_CONFIG_NOTE, created_by="system"
+    )
 
 
 def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by: str = "") -> ScoringConfig:
@@ -366,7 +375,9 @@ class ReviewerEvidence:
 
 
 # Rows read to rate one batch's reviewers (their ratings elsewhere and the consensus there); past this
-# the newest rows count. Bounds the cost of a recompute whatever a reviewer's history.
+# the newest rows count. A documented bound (docs/scoring.md, "Rating the raters"): it caps what one
+# recompute reads whatever the reviewers' histories; the ratings left out are the oldest ones, of the
+# other agents the reviewers rated, so a reviewer's agreement is then measured on its recent ratings.
 REVIEWER_ROWS_MAX = 50_000
 
 
@@ -377,8 +388,15 @@ def reviewer_evidence_many(
 
     Three queries for the whole batch: the agents' reviewers, every rating those reviewers gave
     and every rating of the agents they rated (for the consensus), and when each reviewer was
-    first seen (its age). Independence: the agent's owner, and the operator and signer addresses of
-    a provider that is the agent or shares its owner, are never independent reviewers of it.
+    first seen on chain (its age). Independence: the agent's owner, its verified wallet
+    (getAgentWallet), and the operator and signer addresses of a provider that is the agent or
+    shares its owner, are never independent reviewers of it.
+
+    A reviewer's age is how old its wallet was when it rated the agent: from when it was first seen on
+    chain (its first transaction, found by the indexer's nonce probe, or else its first feedback's
+    block timestamp, or else when that was indexed) to its first rating of this agent. It does not
+    grow while a score sits unchanged, so a ring of fresh wallets stays fresh, and the same inputs
+    give the same score whenever they are scored.
     """
     tag = params.erc8004_feedback.rating_tag
     sybil = params.sybil_params()
@@ -403,16 +421,33 @@ def reviewer_evidence_many(
         )
         for agent_id, address, value, decimals in rows
     ]
-    first_seen = (
+    given_at = Coalesce("block_time", "created_at")
+    first_seen: dict[str, datetime] = {}
+    for address, first in (
         FeedbackEntry.objects.filter(client_address__in=reviewers)
         .values("client_address")
-        .annotate(first=Min("created_at"))
+        .annotate(first=Min(given_at))
         .values_list("client_address", "first")
-    )
-    ages: dict[str, float] = {}
-    for address, first in first_seen:
-        days = max(0.0, (now - first).total_seconds() / 86400.0)
-        ages[address.lower()] = max(ages.get(address.lower(), 0.0), days)
+    ):
+        key = address.lower()
+        first_seen[key] = min(first, first_seen.get(key, first))
+    # A wallet's first transaction on chain, where the indexer found it, comes before its first feedback.
+    for address, first in ReviewerFirstTx.objects.filter(address__in=reviewers).values_list(
+        "address", "block_time"
+    ):
+        key = address.lower()
+        first_seen[key] = min(first, first_seen.get(key, first))
+    # When each reviewer first rated each subject (linked identities are one subject).
+    rated_at: dict[str, dict[str, datetime]] = {subject: {} for subject in set(subject_of.values())}
+    for agent_id, address, first in (
+        live.filter(agent_id__in=members)
+        .values("agent_id", "client_address")
+        .annotate(first=Min(given_at))
+        .values_list("agent_id", "client_address", "first")
+    ):
+        key = address.lower()
+        seen = rated_at[subject_of[agent_id]]
+        seen[key] = min(first, seen.get(key, first))
     # Not independent of an agent: its owner, and the operator and signer addresses of the providers
     # that are the agent or share its owner (the agent's own wallets and provider).
     owners = {agent.owner_address.lower() for agent in agents if agent.owner_address}
@@ -430,11 +465,15 @@ def reviewer_evidence_many(
             own_addresses.setdefault(operator.lower(), set()).update(addresses)
     out = {}
     for agent in agents:
-        excluded = {agent.owner_address.lower()} if agent.owner_address else set()
-        excluded |= own_addresses.get(subject_of[agent.pk], set())
+        subject = subject_of[agent.pk]
+        excluded = {a.lower() for a in (agent.owner_address, agent.wallet_address) if a}
+        excluded |= own_addresses.get(subject, set())
         if agent.owner_address:
             excluded |= own_addresses.get(agent.owner_address.lower(), set())
-        subject = subject_of[agent.pk]
+        ages = {
+            address: max(0.0, (at - first_seen.get(address, at)).total_seconds() / 86400.0)
+            for address, at in rated_at[subject].items()
+        }
         standings = reviewer_standings(
             ratings, subject=subject, excluded=excluded, age_days=ages, params=sybil
         )

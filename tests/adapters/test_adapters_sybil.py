@@ -171,3 +171,78 @@ def test_it_caps_thin_evidence_with_the_sybil_floor_and_recomputes_from_the_inpu
     assert thin["trustScore"] == nodes["governed"]["value"] < nodes["evidence"]["value"]
     provenance = thin["provenance"]["reviewers"]
     assert provenance["clientAddresses"] == sorted({r.reviewer for r in ratings if r.subject == TARGET})
+
+
+# --- the cluster join against the quadratic reference ----------------------------------------------
+
+
+def quadratic_clusters(
+    rated: dict[str, set[str]], reviewers: list[str], params: SybilParams
+) -> set[frozenset[str]]:
+    """Every pair compared, joined transitively: the definition, written out the slow way."""
+    adjacent: dict[str, set[str]] = {r: set() for r in reviewers}
+    for a, b in itertools.combinations(reviewers, 2):
+        shared = len(rated[a] & rated[b])
+        union = len(rated[a] | rated[b])
+        if shared >= params.cluster_min_shared and shared >= params.cluster_similarity * union:
+            adjacent[a].add(b)
+            adjacent[b].add(a)
+    out: set[frozenset[str]] = set()
+    left = set(reviewers)
+    while left:
+        stack = [left.pop()]
+        component = set(stack)
+        while stack:
+            for n in adjacent[stack.pop()] - component:
+                component.add(n)
+                stack.append(n)
+        left -= component
+        out.add(frozenset(component))
+    return out
+
+
+def quadratic_agreement(ratings: list[Rating], reviewer: str, cluster: frozenset[str]) -> float | None:
+    given: dict[tuple[str, str], list[float]] = {}
+    for rating in ratings:
+        given.setdefault((rating.reviewer, rating.subject), []).append(rating.value)
+    deviations = []
+    for (who, other), values in sorted(given.items()):
+        if who != reviewer or other == TARGET:
+            continue
+        peers = [sum(v) / len(v) for (o, s), v in given.items() if s == other and o not in cluster]
+        if peers:
+            deviations.append(abs(sum(values) / len(values) - sum(peers) / len(peers)))
+    return 1 - sum(deviations) / len(deviations) / 100 if deviations else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    world=st.lists(
+        st.tuples(st.integers(0, 11), st.sampled_from([TARGET, *OTHERS[:5]]), st.integers(0, 100)),
+        min_size=1,
+        max_size=60,
+    ),
+    similarity=st.sampled_from([0.3, 0.5, 0.8, 1.0]),
+    min_shared=st.integers(1, 3),
+)
+def test_it_finds_the_same_clusters_and_standings_as_comparing_every_pair(
+    world: list[tuple[int, str, int]], similarity: float, min_shared: int
+) -> None:
+    params = SybilParams(cluster_similarity=similarity, cluster_min_shared=min_shared)
+    ratings = [Rating(f"0xr{who:02d}", subject, value) for who, subject, value in world]
+    rated: dict[str, set[str]] = {}
+    for rating in ratings:
+        rated.setdefault(rating.reviewer, set()).add(rating.subject)
+    reviewers = sorted(r for r, subjects in rated.items() if TARGET in subjects)
+    expected = quadratic_clusters(rated, reviewers, params)
+    ages = {r: 45.0 for r in rated}
+    standings = reviewer_standings(ratings, subject=TARGET, excluded=(), age_days=ages, params=params)
+    assert [s.reviewer for s in standings] == reviewers
+    cluster_of = {r: c for c in expected for r in c}
+    for standing in standings:
+        cluster = cluster_of[standing.reviewer]
+        assert standing.cluster_size == len(cluster)
+        agreement = quadratic_agreement(ratings, standing.reviewer, cluster)
+        want = params.neutral_agreement if agreement is None else agreement
+        assert abs(standing.agreement - want) < 1e-9
+        assert abs(standing.standing - want / len(cluster)) < 1e-9

@@ -1,34 +1,35 @@
 """Rating the raters against Sybil rings on a real anvil chain (SPEC 2.4, issue 21 item 2).
 
-ERC-8004 feedback is given on chain, indexed by the registry's indexer and scored. Under the SPEC 2.3
-defaults a ring of fresh wallets rating an agent 100 lifts its score; under the sybil-resistance floor
-configuration (`manage.py scoring_config_sybil_floor`) it does not, while an honest spread of
-established reviewers does.
+ERC-8004 feedback is given on chain, indexed by the registry's indexer and scored under the default
+configuration, which is the sybil-resistance floor. A reviewer's age is how old its wallet was on chain
+when it rated the agent (block timestamps, moved on with evm_increaseTime): a ring of fresh wallets
+rating an agent 100 does not lift its score, the agent's own wallet (getAgentWallet) never counts,
+and an honest spread of established reviewers does lift it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
 
 import pytest
-from django.core.management import call_command
-from django.utils import timezone
 from eth_account.signers.local import LocalAccount
 from rest_framework.test import APIClient
 from web3 import Web3
 from web3.types import TxReceipt
 
-from registry.models import Agent, FeedbackEntry
+from registry.models import Agent, FeedbackEntry, ReviewerFirstTx
 from registry.services.scoring import scoring_config_current, trust_score_compute
+from signing.chain.identity import IdentityClient, sign_agent_wallet
 from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
 from tests.evm_support import index_with_tasks
 
 pytestmark = pytest.mark.chain
+
+DAY = 86_400
 
 
 def _score(agent: Agent) -> tuple[Decimal, dict[str, Any]]:
@@ -37,12 +38,18 @@ def _score(agent: Agent) -> tuple[Decimal, dict[str, Any]]:
     return score.trust_score, score.record
 
 
-def test_it_keeps_a_ring_of_fresh_wallets_from_lifting_a_score_and_lets_an_honest_spread_lift_it(
+def _travel(w3: Web3, days: int) -> None:
+    w3.provider.make_request("evm_increaseTime", [days * DAY])  # type: ignore[arg-type]
+    w3.provider.make_request("evm_mine", [])  # type: ignore[arg-type]
+
+
+def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting_a_score(
     db: None,
     chain: ChainSettings,
     anvil_w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
+    identity: IdentityClient,
     reputation: ReputationClient,
     transact: Callable[..., TxReceipt],
     django_capture_on_commit_callbacks: Any,
@@ -53,45 +60,59 @@ def test_it_keeps_a_ring_of_fresh_wallets_from_lifting_a_score_and_lets_an_hones
     def rate(client: LocalAccount, agent_id: int, value: int) -> None:
         transact(client, reputation.build_give_feedback, agent_id, value, 0, tag1="starred", tag2="")
 
+    # Nothing configured: the default is the floor.
+    assert scoring_config_current().params["graph"]["id"] == "sybil-floor-1"
     owner = new_account()
     target_id = register_agent(owner)
-    others = [register_agent(new_account()) for _ in range(4)]
-    # Established reviewers: each rated its own pair of other agents, near the consensus there.
+    others = [register_agent(new_account()) for _ in range(5)]
+    # Established reviewers: each rated its own pair of other agents, near the consensus there. The
+    # agent's wallet-to-be is just as established (it rated elsewhere too, at the same time).
     honest = [new_account() for _ in range(6)]
-    for i, (client, pair) in enumerate(zip(honest, combinations(others, 2), strict=False)):
+    wallet = new_account()
+    for i, (client, pair) in enumerate(zip([*honest, wallet], combinations(others, 2), strict=False)):
         for agent_id in pair:
             rate(client, agent_id, 70 + i % 3)
-    index()
-    # The registry has known these reviewers for a year (index time is when a wallet was first seen).
-    FeedbackEntry.objects.filter(client_address__in=[a.address for a in honest]).update(
-        created_at=timezone.now() - timedelta(days=365)
+    # The owner names the wallet as the agent's own (setAgentWallet, signed by the wallet).
+    deadline = int(anvil_w3.eth.get_block("latest")["timestamp"]) + 120
+    signature = sign_agent_wallet(
+        wallet.key,
+        chain_id=anvil_w3.eth.chain_id,
+        registry=identity.address,
+        agent_id=target_id,
+        owner=owner.address,
+        deadline=deadline,
     )
+    transact(owner, identity.build_set_agent_wallet, target_id, wallet.address, deadline, signature)
+    index()
     target = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=target_id)
+    assert target.wallet_address == wallet.address == identity.agent_wallet(target_id)
     baseline, _ = _score(target)
 
+    # Sixty days pass on chain; then a ring of wallets made today rates the agent 100, and so does its
+    # own (aged) wallet.
+    _travel(anvil_w3, 60)
     ring = [new_account() for _ in range(25)]
-    for client in ring:
+    for client in [*ring, wallet]:
         rate(client, target_id, 100)
     index()
-    attacked, _ = _score(target)
-    # Without rating the raters the ring works: this is the attack.
-    assert scoring_config_current().version == 1
-    assert attacked > baseline
-
-    call_command("scoring_config_sybil_floor")
-    assert scoring_config_current().params["graph"]["id"] == "sybil-floor-1"
-    governed, record = _score(target)
-    assert governed == baseline
+    given = FeedbackEntry.objects.filter(agent=target).values_list("block_time", flat=True)
+    assert all(at is not None for at in given)
+    attacked, record = _score(target)
+    assert attacked == baseline
     reviewers = record["provenance"]["reviewers"]
     assert reviewers["clientAddresses"] == []
-    assert {s["reviewer"] for s in reviewers["standings"]} == {a.address.lower() for a in ring}
-    assert all(s["standing"] == 0 for s in reviewers["standings"])
+    standing = {s["reviewer"]: s for s in reviewers["standings"]}
+    assert set(standing) == {a.address.lower() for a in [*ring, wallet]}
+    assert all(standing[a.address.lower()]["age"] == 0 for a in ring)
+    assert all(s["standing"] == 0 for s in standing.values())
+    own = standing[wallet.address.lower()]
+    assert (own["independent"], own["age"]) == (False, 1)
 
     for client in honest:
         rate(client, target_id, 85)
     index()
     lifted, record = _score(target)
-    assert lifted > governed
+    assert lifted > attacked
     reviewers = record["provenance"]["reviewers"]
     assert reviewers["clientAddresses"] == sorted(a.address.lower() for a in honest)
     # The floor governs: thin evidence (no verification provider) caps the score below the feedback.
@@ -103,3 +124,62 @@ def test_it_keeps_a_ring_of_fresh_wallets_from_lifting_a_score_and_lets_an_hones
     assert (on_chain.count, on_chain.number) == (len(honest), Decimal(85))
     body = APIClient().get(f"/api/v1/agents/{target.subject_id}/trust-score/explanation").json()
     assert body["compositionGraphId"] == "sybil-floor-1"
+
+
+def test_it_forgets_the_agents_wallet_when_the_agent_changes_hands(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    identity: IdentityClient,
+    transact: Callable[..., TxReceipt],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    owner, buyer = new_account(), new_account()
+    agent_id = register_agent(owner)
+    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+    agent = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=agent_id)
+    # Registering makes the owner the agent's wallet.
+    assert agent.wallet_address == owner.address
+    transfer = identity.contract.functions.transferFrom(owner.address, buyer.address, agent_id)
+    transact(owner, lambda **kw: identity.build_call(transfer, **kw))
+    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+    agent.refresh_from_db()
+    assert (agent.owner_address, agent.wallet_address) == (buyer.address, "")
+
+
+def test_it_ages_a_reviewer_from_its_first_transaction_on_chain_not_its_first_feedback(
+    db: None,
+    chain: ChainSettings,
+    anvil_w3: Web3,
+    new_account: Callable[[], LocalAccount],
+    register_agent: Callable[[LocalAccount], int],
+    reputation: ReputationClient,
+    transact: Callable[..., TxReceipt],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    target_id = register_agent(new_account())
+    # A wallet in use on chain for 45 days (its first transaction registers an agent of its own)...
+    veteran = new_account()
+    register_agent(veteran)
+    first_block = anvil_w3.eth.block_number
+    _travel(anvil_w3, 45)
+    # ...and one made today both give their first feedback, to this agent.
+    fresh = new_account()
+    for client in (veteran, fresh):
+        transact(client, reputation.build_give_feedback, target_id, 80, 0, tag1="starred", tag2="")
+    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+
+    found = {row.address: row for row in ReviewerFirstTx.objects.filter(chain_id=chain.chain_id)}
+    assert (found[veteran.address].block_number, found[veteran.address].probed) == (first_block, True)
+    assert (
+        found[fresh.address].block_number
+        == FeedbackEntry.objects.get(client_address=fresh.address).block_number
+    )
+    target = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=target_id)
+    _, record = _score(target)
+    standing = {s["reviewer"]: s for s in record["provenance"]["reviewers"]["standings"]}
+    # 45 days old when it rated: past the 30 days that make a wallet established.
+    assert standing[veteran.address.lower()]["age"] == 1
+    assert standing[fresh.address.lower()]["age"] == 0

@@ -26,6 +26,7 @@ def test_it_coalesces_a_burst_of_summaries_into_few_recomputes(
     make_provider: Callable[..., tuple[Provider, str]],
     keyed_client: Callable[[str], APIClient],
     settings: Any,
+    weighted_mean_config: object,  # the expected score is the SPEC 2.3 weighted mean's
 ) -> None:
     assert redis_available(), f"this test needs a Redis broker at {REDIS_URL} (REGISTRY_TEST_BROKER_URL)"
     settings.SCORE_RECOMPUTE_DELAY_SECONDS = 1

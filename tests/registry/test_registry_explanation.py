@@ -20,7 +20,9 @@ from registry.services.scoring import scoring_config_create, scoring_config_curr
 from tests.adapters.graph_support import graphs, recompute_explanation
 from tests.registry.registry_support import summary_body
 
-pytestmark = pytest.mark.django_db
+# Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
+# default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("weighted_mean_config")]
 
 MakeProvider = Callable[..., tuple[Provider, str]]
 REFS = [

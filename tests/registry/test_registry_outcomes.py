@@ -14,7 +14,9 @@ from registry.models import CheckOutcome, Provider, VerificationSummary
 from registry.services.agents import agent_register
 from tests.registry.registry_support import output_verification
 
-pytestmark = pytest.mark.django_db
+# Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
+# default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("weighted_mean_config")]
 
 # (id, reported verdict, confidence, stake)
 OUTCOMES = [

@@ -34,7 +34,9 @@ from registry.services.scoring import (
     trust_scores_prepare,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
+# default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("weighted_mean_config")]
 
 FIELDS = (
     "trust_score",

@@ -19,18 +19,21 @@ pytestmark = pytest.mark.django_db
 OWNER = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01"
 SIGNER = "0x1111111111111111111111111111111111111111"
 OPERATOR = "0x2222222222222222222222222222222222222222"
+WALLET = "0x3333333333333333333333333333333333333333"
 HONEST = [f"0x{i + 0x30:040x}" for i in range(4)]
 
 
-def test_it_gives_the_owner_and_the_agents_own_provider_wallets_no_standing(
+def test_it_gives_the_owner_the_agents_wallet_and_its_own_provider_wallets_no_standing(
     make_provider: Callable[..., tuple[Provider, str]],
 ) -> None:
+    # The default configuration is the floor; the command leaves it in force.
     call_command("scoring_config_sybil_floor")
     agent = agent_register(subject_id="own-wallets", registry="erc-8004")
     agent.owner_address = OWNER
-    agent.save(update_fields=["owner_address"])
+    agent.wallet_address = WALLET
+    agent.save(update_fields=["owner_address", "wallet_address"])
     # Each reviewer also rated its own pair of other agents (an honest spread, not a co-rating ring).
-    others = [agent_register(subject_id=f"elsewhere-{i}", registry="erc-8004") for i in range(8)]
+    others = [agent_register(subject_id=f"elsewhere-{i}", registry="erc-8004") for i in range(9)]
     provider, _ = make_provider("self-run")
     provider.agent = agent
     provider.signer_address = SIGNER
@@ -39,7 +42,7 @@ def test_it_gives_the_owner_and_the_agents_own_provider_wallets_no_standing(
     sibling.operator_address = OWNER.lower()
     sibling.signer_address = OPERATOR
     sibling.save(update_fields=["operator_address", "signer_address"])
-    for index, address in enumerate([OWNER, SIGNER, OPERATOR, *HONEST]):
+    for index, address in enumerate([OWNER, SIGNER, OPERATOR, WALLET, *HONEST]):
         FeedbackEntry.objects.create(
             agent=agent, client_address=address, feedback_index=1, tag1="starred", value=100
         )
@@ -47,16 +50,17 @@ def test_it_gives_the_owner_and_the_agents_own_provider_wallets_no_standing(
             FeedbackEntry.objects.create(
                 agent=other, client_address=address, feedback_index=1, tag1="starred", value=60 + index % 2
             )
-    FeedbackEntry.objects.update(created_at=timezone.now() - timedelta(days=200))
+    # Every reviewer rated elsewhere 200 days before it rated this agent: all are established wallets.
+    FeedbackEntry.objects.exclude(agent=agent).update(created_at=timezone.now() - timedelta(days=200))
     score, _ = trust_score_compute(agent=agent)
     reviewers = score.record["provenance"]["reviewers"]
     standing = {s["reviewer"]: s for s in reviewers["standings"]}
-    for address in (OWNER, SIGNER, OPERATOR):
+    for address in (OWNER, SIGNER, OPERATOR, WALLET):
         assert (standing[address.lower()]["independent"], standing[address.lower()]["standing"]) == (False, 0)
     assert reviewers["clientAddresses"] == sorted(HONEST)
     assert all(standing[a]["independent"] and standing[a]["standing"] > 0.2 for a in HONEST)
     page = Client().get("/agents/own-wallets").content.decode()
-    assert "Rating the raters: 4 of 7" in page
+    assert "Rating the raters: 4 of 8" in page
     assert f"<code>{SIGNER}</code>" in page
 
 

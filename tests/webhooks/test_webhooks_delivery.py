@@ -19,7 +19,9 @@ from webhooks.models import WebhookDelivery, WebhookSubscription
 from webhooks.services.deliveries import webhook_delivery_attempt
 from webhooks.tasks import webhook_deliveries_sweep
 
-pytestmark = pytest.mark.django_db
+# Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
+# default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("weighted_mean_config")]
 
 
 def summary(agent: str, allow: float = 0.9, checks: int = 10) -> dict[str, object]:
