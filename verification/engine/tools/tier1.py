@@ -482,7 +482,9 @@ def _change_evidence(
             if within_session and ratio >= _SESSION_SWING:
                 s = 1.0
             elif c is not None and len(c["d"]) >= 5:
-                q90 = _typical_change(c, y > x)
+                # One step is judged against steps that went the same way; a session compares results
+                # several steps apart, where drains and restocks (or a daily cycle) mix both ways.
+                q90 = quantile(c["d"], 0.9) if within_session else _typical_change(c, y > x)
                 if d > _CHANGE_FACTOR * q90 > 0:
                     s = min(1.0, 0.3 + 0.7 * math.log10(d / (_CHANGE_FACTOR * q90)))
                     amounts = c.get("a")  # the amount scale is only needed for an unusual ratio
