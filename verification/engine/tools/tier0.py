@@ -227,7 +227,8 @@ def check_latency(
     lo, hi = profile.expected_latency_ms
     network = profile.has_network_io
     if network and not registered and tool_state is not None:
-        calls, fast = tool_state.get("floor", (0, 0))
+        floor: Any = tool_state.get("floor", (0, 0))  # a JSON list, unpacked generically
+        calls, fast = floor
         # Most of its calls beat the network floor: without a profile saying otherwise, a local tool.
         network = not (calls >= 20 and fast >= 0.5 * calls)
     if network and ms < NETWORK_FLOOR_MS:

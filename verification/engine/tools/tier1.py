@@ -255,7 +255,8 @@ def check_plausibility(
                 details.append(f"{path}={v} is {z:.1f}σ from the mean")
             if s > best:
                 best = s
-    for key, (held, n) in ts["inv"].items():
+    invariants: Any = ts["inv"]  # untyped as before: compiled, its items unpack as generic sequences
+    for key, (held, n) in invariants.items():
         if n < _MIN_FIELD_OBS or held < _INV_RATE * n:
             continue
         a, b = key.split("|")
@@ -654,7 +655,8 @@ def check_session(
         return Signal("session_inconsistency", False, 0.0, lr, "", 1)
     best = 0.0
     details: list[str] = []
-    for item_tool, item_hash, leaves in reversed(session_state["items"]):
+    items: Any = session_state["items"]  # [tool, args hash, leaves] lists (JSON), unpacked generically
+    for item_tool, item_hash, leaves in reversed(items):
         if item_tool != tool or item_hash != args_hash:
             continue
         score, _, found = _change_evidence(ts, leaves, ins.leaves, within_session=True, feats=ins.feats)
