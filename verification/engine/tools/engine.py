@@ -803,6 +803,7 @@ class ToolVerifier:
         # Latency and size baselines are kept as log10 (skewed quantities): given back on their scale.
         lat = ts["lat"]
         size = ts["size"]
+        num: Any = ts["num"]
         return ToolBaseline(
             tool=tool,
             observations=int(ts["n"]),
@@ -812,8 +813,7 @@ class ToolVerifier:
             response_total=int(size["total"]),
             field_counts=dict(ts["keys"]),
             numeric={
-                path: (list(entry["raw"]["buf"]), int(entry["raw"]["total"]))
-                for path, entry in ts["num"].items()
+                path: (list(entry["raw"]["buf"]), int(entry["raw"]["total"])) for path, entry in num.items()
             },
         )
 

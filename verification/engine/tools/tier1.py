@@ -269,9 +269,9 @@ def check_plausibility(
         repeated = ts.get("echov")
         if learned and repeated:
             leaves = ins.leaves
-            for key, value in echo:
-                fields = learned.get(key)
-                values = repeated.get(key)
+            for arg_name, arg_value in echo:
+                fields = learned.get(arg_name)
+                values = repeated.get(arg_name)
                 if not fields or values is None or len(values) < ECHO_DISTINCT:
                     continue
                 for path, counts in fields.items():
@@ -279,19 +279,23 @@ def check_plausibility(
                     if seen < _MIN_FIELD_OBS or same < _ECHO_RATE * seen:
                         continue
                     leaf = leaves.get(path, _ABSENT)
-                    if leaf is _ABSENT or leaf == value:
+                    if leaf is _ABSENT or leaf == arg_value:
                         continue
                     if reference is not None and reference.get(path, _ABSENT) == leaf:
                         continue  # what the same arguments gave last time: their own answer, not an echo
                     best = 1.0
-                    if same >= _INV_RATE * seen and reference is not None and reference.get(path) == value:
+                    if (
+                        same >= _INV_RATE * seen
+                        and reference is not None
+                        and reference.get(path) == arg_value
+                    ):
                         # These arguments' last answer repeated the argument, this one does not:
                         # decisive. For arguments never seen it stays graded: a tool may spell some
                         # arguments its own way (a flagged answer is kept, never blocked for ever).
                         decisive = True
                     details.append(
-                        f"{path}={leaf!r} but the argument {key}={value!r}; the field repeated it in "
-                        f"{same} of {seen} results"
+                        f"{path}={leaf!r} but the argument {arg_name}={arg_value!r}; the field repeated "
+                        f"it in {same} of {seen} results"
                     )
     if best > 0:
         return Signal(
