@@ -53,8 +53,9 @@ COMPILED = [
     "verification/engine/safety/rule_index.py",
     # Tool-result verification: the per-call work of ToolVerifier.verify and the in-memory store it
     # learns into. Left out: profile.py (its public constructor normalises lists into its tuple fields,
-    # which a compiled dataclass would refuse; it runs once per tool) and calibration.py (once per
-    # evaluation, on numpy, and its integer counts would come out as floats).
+    # which a compiled dataclass would refuse; it runs once per tool), calibration.py (once per
+    # evaluation, on numpy, and its integer counts would come out as floats) and state.py (TypedDicts,
+    # erased at run time, and the ToolBaseline summary built once per request).
     "verification/engine/store/memory.py",
     # Text helpers the compiled modules share (``lower``).
     "verification/engine/text.py",

@@ -39,7 +39,9 @@ from verification.engine.tools.tier1 import check_history, check_plausibility, c
 class ReferenceVerifier(ToolVerifier):
     """The verification as it was written before the hot path: every check in full, fused at once."""
 
-    def _verify(self, tool: str, args_hash: str, ins: Any, ms: float, session_id: str | None) -> Any:
+    def _verify(
+        self, tool: str, args_hash: str, ins: Any, ms: float, session_id: str | None, echo: Any = ()
+    ) -> Any:
         tool_key, args_key, fb_key = f"tool:{tool}", f"args:{tool}:{args_hash}", f"fb:{tool}"
         keys = [tool_key, args_key, fb_key, f"meta:{tool}"] + ([f"sess:{session_id}"] if session_id else [])
         values = self.store.get_many(keys)
@@ -77,7 +79,7 @@ class ReferenceVerifier(ToolVerifier):
                 check_spc(ts, ins, log_latency, size_log, lrs["spc_anomaly"]),
                 check_session(ts, session_state, tool, args_hash, ins, lrs["session_inconsistency"]),
                 check_history(ts, args_state, ins, lrs["historical_inconsistency"], decisive_lr),
-                check_plausibility(ts, ins, lrs["value_plausibility"], decisive_lr, last),
+                check_plausibility(ts, ins, lrs["value_plausibility"], decisive_lr, last, echo),
             )
             s_history = tier1[2]
             signals.update({s.name: s for s in tier1})
@@ -106,6 +108,7 @@ class ReferenceVerifier(ToolVerifier):
                 size_log,
                 args_state,
                 tool_level=verdict is Verdict.ACCEPT or self.learn_flagged == "all",
+                echo=echo,
             )
         elif args_state is not None and s_history is not None and s_history.fired:
             leaves = ins.leaves
@@ -301,7 +304,7 @@ def test_it_scores_western_electric_as_the_reference_rules_do(values, x, min_sig
 
 def test_it_still_names_habitual_fields_that_vanish_and_fields_never_seen():
     ts = new_tool_state()
-    ts.update(n=40, keys={"a": 40, "b": 40, "c": 3})
+    ts["n"], ts["keys"] = 40, {"a": 40, "b": 40, "c": 3}
     fired = check_spc(ts, inspect_result({"a": 1, "z": 2}), 2.0, 1.0, 3.0)
     assert fired.fired and "['b']" in fired.detail and "['z']" in fired.detail
     quiet = check_spc(ts, inspect_result({"a": 1, "b": 2}), 2.0, 1.0, 3.0)

@@ -433,13 +433,12 @@ def tool_feedback_record(*, public_id: str, body: Any, operator: Operator | None
 # --- baseline statistics ---------------------------------------------------------------------------
 
 
-def _summary_of(stats: dict[str, Any] | None, *, log_scale: bool) -> dict[str, Any] | None:
-    """Mean and quantiles of one running baseline (the engine keeps latency and size as log10)."""
-    if not stats or not stats.get("buf"):
+def _summary_of(values: list[float], total: int) -> dict[str, Any] | None:
+    """Mean and quantiles of one baseline's recent window; *total* counts every value ever seen."""
+    if not values:
         return None
-    values = [10.0**v for v in stats["buf"]] if log_scale else list(stats["buf"])
     return {
-        "observations": int(stats.get("total", len(values))),
+        "observations": total,
         "window": len(values),
         "p50": round(quantile(values, 0.5), 4),
         "p10": round(quantile(values, 0.1), 4),
@@ -452,12 +451,10 @@ def tool_baseline(*, tool: str, fields: int = 50) -> dict[str, Any]:
     """What the engine has learned about a tool: latency and size baselines, field frequencies,
     numeric fields, and its feedback-adapted prior and block threshold."""
     engine = tool_engine()
-    # The engine keeps latency and response size baselines as log10 (skewed quantities).
-    state = engine.store.get(f"tool:{tool}")
-    profile = engine.get_profile(tool)
+    learned = engine.baseline(tool)
     out: dict[str, Any] = {
         "tool": tool,
-        "profile": profile.to_dict(),
+        "profile": engine.get_profile(tool).to_dict(),
         "adaptation": engine.tool_adaptation(tool),
         "observations": 0,
         "latencyMs": None,
@@ -465,14 +462,14 @@ def tool_baseline(*, tool: str, fields: int = 50) -> dict[str, Any]:
         "fieldFrequency": {},
         "numericFields": {},
     }
-    if not state:
+    if learned is None:
         return out
-    n = int(state.get("n", 0))
+    n = learned.observations
     out["observations"] = n
-    out["latencyMs"] = _summary_of(state.get("lat"), log_scale=True)
-    out["responseBytes"] = _summary_of(state.get("size"), log_scale=True)
-    keys = sorted(state.get("keys", {}).items(), key=lambda kv: -kv[1])[:fields]
-    out["fieldFrequency"] = {key: round(count / n, 4) for key, count in keys} if n else {}
-    numeric = sorted(state.get("num", {}).items())[:fields]
-    out["numericFields"] = {path: _summary_of(entry.get("raw"), log_scale=False) for path, entry in numeric}
+    out["latencyMs"] = _summary_of(learned.latency_ms, learned.latency_total)
+    out["responseBytes"] = _summary_of(learned.response_bytes, learned.response_total)
+    keys = sorted(learned.field_counts.items(), key=lambda kv: -kv[1])[:fields]
+    out["fieldFrequency"] = {key: round(count / n, 4) for key, count in keys}
+    numeric = sorted(learned.numeric.items())[:fields]
+    out["numericFields"] = {path: _summary_of(window, total) for path, (window, total) in numeric}
     return out

@@ -30,7 +30,12 @@ __all__ = ["CALIBRATION_SEEDS", "DEV_SEEDS", "FAB_KINDS", "HELDOUT_SEEDS", "gene
 
 #: Seeds to develop against, and seeds only ever measured.
 DEV_SEEDS: tuple[int, ...] = (101, 102, 103)
-HELDOUT_SEEDS: tuple[int, ...] = (901, 902, 903, 904, 905, 906, 911, 912, 913, 914, 915, 916)
+# 921-926 were generated after round 3's rules were final (docs/tool-verification.md).
+HELDOUT_SEEDS: tuple[int, ...] = (
+    *(901, 902, 903, 904, 905, 906),
+    *(911, 912, 913, 914, 915, 916),
+    *(921, 922, 923, 924, 925, 926),
+)
 #: Development seeds the shipped calibration map is fitted on (tools/confidence.py): DEV_SEEDS and
 #: more of the same kind, never HELDOUT_SEEDS.
 CALIBRATION_SEEDS: tuple[int, ...] = (*DEV_SEEDS, 104, 105, 106, 107, 108)

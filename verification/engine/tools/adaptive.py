@@ -12,7 +12,8 @@ defaults while feedback is scarce.
 from __future__ import annotations
 
 import math
-from typing import Any
+
+from verification.engine.tools.state import FeedbackState
 
 __all__ = ["adapted_prior", "adapted_threshold", "new_feedback_state", "record"]
 
@@ -27,7 +28,7 @@ def _logit(p: float) -> float:
     return math.log(p / (1.0 - p))
 
 
-def new_feedback_state(prior: float) -> dict[str, Any]:
+def new_feedback_state(prior: float) -> FeedbackState:
     """Return the state of a tool with no feedback yet.
 
     >>> new_feedback_state(0.15)
@@ -37,8 +38,8 @@ def new_feedback_state(prior: float) -> dict[str, Any]:
 
 
 def record(
-    state: dict[str, Any], confidence_score: float, was_hallucination: bool, alpha: float = 0.1
-) -> dict[str, Any]:
+    state: FeedbackState, confidence_score: float, was_hallucination: bool, alpha: float = 0.1
+) -> FeedbackState:
     """Fold one labelled call into the EMAs (mutates and returns *state*).
 
     >>> s = record(new_feedback_state(0.15), 0.2, True)
@@ -57,7 +58,7 @@ def record(
     return state
 
 
-def adapted_prior(state: dict[str, Any] | None, base_prior: float) -> float:
+def adapted_prior(state: FeedbackState | None, base_prior: float) -> float:
     """Return the tool's prior: the base prior shifted by the (shrunk) missed-hallucination gap.
 
     >>> adapted_prior(None, 0.15)
@@ -75,7 +76,7 @@ def adapted_prior(state: dict[str, Any] | None, base_prior: float) -> float:
     return min(max(p, _PRIOR_BOUNDS[0]), _PRIOR_BOUNDS[1])
 
 
-def adapted_threshold(state: dict[str, Any] | None, base_threshold: float) -> float:
+def adapted_threshold(state: FeedbackState | None, base_threshold: float) -> float:
     """Return the tool's block threshold: lower when the engine misses hallucinations, higher otherwise.
 
     >>> adapted_threshold(None, 0.5)

@@ -29,6 +29,7 @@ except ImportError:  # pragma: no cover - CPython has it (Counter.update uses it
 
 
 from verification.engine.tools.features import Inspected, Leaf, has_field, tpath_of
+from verification.engine.tools.state import ArgsState, SessionState, ToolState
 from verification.engine.tools.stats import (
     LATENCY_MIN_SIGMA,
     SIZE_MIN_SIGMA,
@@ -40,12 +41,14 @@ from verification.engine.tools.stats import (
 from verification.engine.tools.values import as_number, is_timestamp
 
 __all__ = [
+    "ECHO_DISTINCT",
     "SESSION_WINDOW",
     "change_size",
     "count_floor",
     "count_gone",
     "hold_pending",
     "learn_args",
+    "learn_echo",
     "learn_session",
     "learn_tool",
     "new_tool_state",
@@ -66,9 +69,13 @@ _CO_FIELDS: Final = 40
 
 # Marks a path missing from the earlier leaves (no leaf value is this object).
 _ABSENT: Final = object()
+# Accepted results in which fields that repeat an argument are looked for (then only counted).
+_ECHO_DISCOVERY: Final = 20
+#: An argument counts as echoed only once results repeated this many of its different values.
+ECHO_DISTINCT: Final = 10
 
 
-def new_tool_state() -> dict[str, Any]:
+def new_tool_state() -> ToolState:
     """Return an empty tool state.
 
     >>> new_tool_state()["n"]
@@ -88,7 +95,7 @@ def new_tool_state() -> dict[str, Any]:
     }
 
 
-def change_size(tool_state: dict[str, Any], tpath: str, old: float, new: float) -> float:
+def change_size(tool_state: ToolState, tpath: str, old: float, new: float) -> float:
     """Return how far *new* is from *old* on the field's natural scale.
 
     Fields that were always positive change multiplicatively (``|ln(new/old)|``); others by the
@@ -110,16 +117,18 @@ def change_size(tool_state: dict[str, Any], tpath: str, old: float, new: float) 
 
 
 def learn_tool(
-    ts: dict[str, Any],
+    ts: ToolState,
     ins: Inspected,
     log_latency: float,
     log_size: float,
     previous: dict[str, Any] | None,
     before_previous: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    echo: tuple[tuple[str, Any], ...] = (),
+) -> ToolState:
     """Fold one accepted result into the tool state *ts* (mutated and returned).
 
-    *previous* and *before_previous* are the last two accepted leaves for the same arguments, if any.
+    *previous* and *before_previous* are the last two accepted leaves for the same arguments, if any;
+    *echo* the call's scalar top-level arguments (see :func:`learn_echo`).
 
     >>> from verification.engine.tools.features import inspect_result
     >>> ts = learn_tool(new_tool_state(), inspect_result({"a": 1.0}), 2.0, 1.5, None)
@@ -142,6 +151,8 @@ def learn_tool(
     if previous is not None:
         _learn_changes(ts, ins.leaves, previous, before_previous, ins.feats)
         count_gone(ts, ins, previous)
+    if echo:
+        learn_echo(ts, echo, ins.leaves)
     if ts["n"] > _MATURE and ts["n"] % _SAMPLE_EVERY:
         # A mature baseline is refreshed from every few accepted results: the estimates stay
         # current while the per-field bookkeeping, the bulk of the cost, is paid less often.
@@ -204,8 +215,58 @@ def learn_tool(
     return ts
 
 
+def learn_echo(ts: ToolState, echo: tuple[tuple[str, Any], ...], leaves: dict[str, Any]) -> None:
+    """Count, per scalar argument and top-level result field, how often the field repeats the argument.
+
+    A lookup tool echoes its key (``{"id": "Z543"}`` answers ``{"id": "Z543", ...}``): a result that
+    names another entity than the one asked for was not produced for these arguments. Candidate
+    fields are found in the tool's first :data:`_ECHO_DISCOVERY` accepted results (a field equal to
+    an argument, of the same type); from then on each candidate counts ``[repeated, present]``, and
+    the first :data:`ECHO_DISTINCT` different values repeated are kept.
+
+    >>> ts = new_tool_state()
+    >>> ts["n"] = 1
+    >>> learn_echo(ts, (("id", "Z1"),), {"/id": "Z1", "/v": 2.0})
+    >>> ts["echo"], ts["echov"]
+    ({'id': {'/id': [1, 1]}}, {'id': ['Z1']})
+    """
+    learned = ts.get("echo")
+    if learned is None:
+        learned = ts["echo"] = {}
+    distinct = ts.get("echov")
+    if distinct is None:
+        distinct = ts["echov"] = {}
+    discover = ts["n"] <= _ECHO_DISCOVERY
+    for key, value in echo:
+        fields = learned.get(key)
+        if discover:
+            for path, leaf in leaves.items():
+                if leaf == value and type(leaf) is type(value) and path.count("/") == 1:
+                    if fields is None:
+                        fields = learned[key] = {}
+                    if path not in fields:
+                        fields[path] = [0, 0]
+        if fields:
+            echoed = False
+            for path, counts in fields.items():
+                leaf = leaves.get(path, _ABSENT)
+                if leaf is not _ABSENT:
+                    counts[1] += 1
+                    if leaf == value:
+                        counts[0] += 1
+                        echoed = True
+            if echoed:
+                # Repeated for how many different values: a few arguments asked many times teach
+                # nothing about the next one (a geocoder echoing two addresses and extending a third).
+                values = distinct.get(key)
+                if values is None:
+                    values = distinct[key] = []
+                if len(values) < ECHO_DISTINCT and value not in values:
+                    values.append(value)
+
+
 def _learn_changes(
-    ts: dict[str, Any],
+    ts: ToolState,
     leaves: dict[str, Any],
     previous: dict[str, Any],
     before_previous: dict[str, Any] | None,
@@ -256,9 +317,13 @@ def _learn_changes(
                 # The absolute change too: some quantities move by ratios (prices), others by amounts
                 # (credits burnt, stock drained), and a change is only odd if it is odd both ways.
                 c.setdefault("a", []).append(abs(y - x))
+                # And its direction: counters restock upward by 10x but never drain 10x in one step,
+                # so a jump is judged against the real changes that went the same way.
+                c.setdefault("r", []).append(1 if y > x else -1)
                 if len(c["d"]) > _CHANGE_WINDOW:
                     del c["d"][0]
                     del c["a"][0]
+                    del c["r"][0]
         elif is_timestamp(old) and is_timestamp(v) and len(old) == len(v):
             c["tch"] += 1
             if v < old:
@@ -288,7 +353,7 @@ def _learn_changes(
                     seen[0] += 1
 
 
-def learn_args(state: dict[str, Any] | None, leaves: dict[str, Any], accepted: bool = True) -> dict[str, Any]:
+def learn_args(state: ArgsState | None, leaves: dict[str, Any], accepted: bool = True) -> ArgsState:
     """Record *leaves* as the latest result for one argument set.
 
     ``changes`` counts accepted results that differed from the one before (real changes); ``ok``
@@ -317,7 +382,7 @@ def learn_args(state: dict[str, Any] | None, leaves: dict[str, Any], accepted: b
     return state
 
 
-def count_gone(ts: dict[str, Any], ins: Inspected, reference: dict[str, Any]) -> dict[str, Any]:
+def count_gone(ts: ToolState, ins: Inspected, reference: dict[str, Any]) -> ToolState:
     """Count the top-level fields *reference* (the last accepted result for the same arguments) held
     and *ins* does not (tier0.habitual_missing: a field that comes and goes for the same arguments is
     optional). Counted for every verified result, accepted or not: a real optional field is often
@@ -337,7 +402,7 @@ def count_gone(ts: dict[str, Any], ins: Inspected, reference: dict[str, Any]) ->
     return ts
 
 
-def count_floor(ts: dict[str, Any], below_floor: bool) -> dict[str, Any]:
+def count_floor(ts: ToolState, below_floor: bool) -> ToolState:
     """Count a call of an unprofiled tool, and whether it beat the network floor.
 
     >>> count_floor(new_tool_state(), True)["floor"]
@@ -350,7 +415,7 @@ def count_floor(ts: dict[str, Any], below_floor: bool) -> dict[str, Any]:
     return ts
 
 
-def hold_pending(state: dict[str, Any] | None, leaves: dict[str, Any]) -> dict[str, Any] | None:
+def hold_pending(state: ArgsState | None, leaves: dict[str, Any]) -> ArgsState | None:
     """Remember a blocked result for one argument set, so a later identical result can confirm it.
 
     >>> hold_pending({"n": 1, "last": {}, "prev": None, "pending": None}, {"/p": 2})["pending"]
@@ -363,8 +428,8 @@ def hold_pending(state: dict[str, Any] | None, leaves: dict[str, Any]) -> dict[s
 
 
 def learn_session(
-    state: dict[str, Any] | None, tool: str, args_hash: str, leaves: dict[str, Any]
-) -> dict[str, Any]:
+    state: SessionState | None, tool: str, args_hash: str, leaves: dict[str, Any]
+) -> SessionState:
     """Append a result to the session window (the last :data:`SESSION_WINDOW` results).
 
     >>> len(learn_session(None, "t", "h", {})["items"])

@@ -40,7 +40,8 @@ from verification.engine.tools.fusion import (
     verdict_for,
 )
 from verification.engine.tools.profile import DEFAULT_LATENCY_MS, ToolProfile
-from verification.engine.tools.result import Signal, Tier, Verdict, VerificationResult, explain, new_result
+from verification.engine.tools.result import Signal, Tier, Verdict, VerificationResult, new_result
+from verification.engine.tools.state import ArgsState, FeedbackState, SessionState, ToolBaseline, ToolState
 from verification.engine.tools.tier0 import (
     NETWORK_FLOOR_MS,
     check_latency,
@@ -80,50 +81,58 @@ def _args_hash(args: Any, limits: Limits) -> str:
     return digest
 
 
-class _Plan:
-    """One tool's profile and likelihood ratios, compiled once for the verification hot path.
+def _echo_args(args: Any) -> tuple[tuple[str, Any], ...]:
+    """The call's scalar top-level arguments (text and whole numbers, at most 8): the values a lookup
+    tool's result may repeat (``baseline.learn_echo``)."""
+    if type(args) is not dict or not args:
+        return ()
+    out: list[tuple[str, Any]] = []
+    for key, value in args.items():
+        kind = type(value)
+        if type(key) is str and (kind is str or kind is int):
+            out.append((key, value))
+            if len(out) == 8:
+                break
+    return tuple(out)
 
-    Holds the profile's field lists as sets, its bounds as locals-to-be, every signal's LR and the
-    log-odds a signal removes when it is absent (``fusion.absent_log``), so a verification reads
-    attributes instead of recomputing them. It also holds each signal as it reads when it did not fire
-    (``q_*``): most signals of most verifications, shared by their results (signals are read-only by
-    convention) instead of built anew, which saves the allocations and the collector's work on them.
-    """
+
+class _Weight:
+    """One signal's weights in one tool's plan: its LR, the log-odds its absence removes, and the signal
+    as it reads when it did not fire (shared by the results of most verifications: signals are read-only
+    by convention, so it is built once instead of per call)."""
+
+    __slots__ = ("absent", "lr", "quiet")
+
+    def __init__(self, name: str, lr: float, tier: int) -> None:
+        self.lr = lr
+        self.absent = absent_log(lr)
+        self.quiet = Signal(name, False, 0.0, lr, "", tier)
+
+
+class _Plan:
+    """One tool's profile and likelihood ratios, compiled once for the verification hot path: the
+    profile's field lists as sets, its bounds, and each signal's :class:`_Weight`."""
 
     __slots__ = (
-        "a_history",
-        "a_latency",
-        "a_length",
-        "a_pattern",
-        "a_plausibility",
-        "a_schema",
-        "a_session",
-        "a_spc",
         "forbidden",
         "has_patterns",
+        "history",
         "lat_hi",
         "lat_lo",
+        "latency",
         "len_hi",
         "len_lo",
+        "length",
         "lr_decisive",
-        "lr_history",
-        "lr_latency",
-        "lr_length",
-        "lr_pattern",
-        "lr_plausibility",
-        "lr_schema",
-        "lr_session",
-        "lr_spc",
         "lrs",
         "network",
+        "pattern",
+        "plausibility",
         "profile",
-        "q_history",
-        "q_latency",
-        "q_length",
-        "q_pattern",
-        "q_schema",
-        "q_session",
         "required",
+        "schema",
+        "session",
+        "spc",
     )
 
     def __init__(self, profile: ToolProfile, lrs: dict[str, float]) -> None:
@@ -136,28 +145,71 @@ class _Plan:
         self.network = profile.has_network_io
         self.len_lo, self.len_hi = profile.min_response_length, profile.max_response_length
         self.lr_decisive = lrs[_DECISIVE]
-        self.lr_schema = lrs["schema_mismatch"]
-        self.lr_pattern = lrs["pattern_mismatch"]
-        self.lr_latency = lrs["latency_anomaly"]
-        self.lr_length = lrs["length_anomaly"]
-        self.lr_spc = lrs["spc_anomaly"]
-        self.lr_session = lrs["session_inconsistency"]
-        self.lr_history = lrs["historical_inconsistency"]
-        self.lr_plausibility = lrs["value_plausibility"]
-        self.a_schema = absent_log(self.lr_schema)
-        self.a_pattern = absent_log(self.lr_pattern)
-        self.a_latency = absent_log(self.lr_latency)
-        self.a_length = absent_log(self.lr_length)
-        self.a_spc = absent_log(self.lr_spc)
-        self.a_session = absent_log(self.lr_session)
-        self.a_history = absent_log(self.lr_history)
-        self.a_plausibility = absent_log(self.lr_plausibility)
-        self.q_schema = Signal("schema_mismatch", False, 0.0, self.lr_schema, "", 0)
-        self.q_pattern = Signal("pattern_mismatch", False, 0.0, self.lr_pattern, "", 0)
-        self.q_latency = Signal("latency_anomaly", False, 0.0, self.lr_latency, "", 0)
-        self.q_length = Signal("length_anomaly", False, 0.0, self.lr_length, "", 0)
-        self.q_session = Signal("session_inconsistency", False, 0.0, self.lr_session, "", 1)
-        self.q_history = Signal("historical_inconsistency", False, 0.0, self.lr_history, "", 1)
+        self.schema = _Weight("schema_mismatch", lrs["schema_mismatch"], 0)
+        self.pattern = _Weight("pattern_mismatch", lrs["pattern_mismatch"], 0)
+        self.latency = _Weight("latency_anomaly", lrs["latency_anomaly"], 0)
+        self.length = _Weight("length_anomaly", lrs["length_anomaly"], 0)
+        self.spc = _Weight("spc_anomaly", lrs["spc_anomaly"], 1)
+        self.session = _Weight("session_inconsistency", lrs["session_inconsistency"], 1)
+        self.history = _Weight("historical_inconsistency", lrs["historical_inconsistency"], 1)
+        self.plausibility = _Weight("value_plausibility", lrs["value_plausibility"], 1)
+
+
+class _Call:
+    """One verification in progress: what it read from the store, and the evidence summed so far."""
+
+    plan: _Plan
+
+    __slots__ = (
+        "args_hash",
+        "args_key",
+        "args_state",
+        "echo",
+        "ins",
+        "log_latency",
+        "log_odds",
+        "ms",
+        "plan",
+        "prior",
+        "reference",
+        "registered",
+        "session_id",
+        "session_state",
+        "size_log",
+        "threshold",
+        "tool",
+        "tool_key",
+        "ts",
+    )
+
+    def __init__(
+        self,
+        tool: str,
+        args_hash: str,
+        ins: Inspected,
+        ms: float,
+        session_id: str | None,
+        echo: tuple[tuple[str, Any], ...],
+    ) -> None:
+        self.tool = tool
+        self.args_hash = args_hash
+        self.echo = echo
+        self.ins = ins
+        self.ms = ms
+        self.session_id = session_id
+        self.tool_key = f"tool:{tool}"
+        self.args_key = f"args:{tool}:{args_hash}"
+        self.log_latency = math.log10(max(ms, 1e-3))
+        self.size_log = log_size(ins.size)
+        # Filled by ToolVerifier._read.
+        self.ts: ToolState | None = None
+        self.args_state: ArgsState | None = None
+        self.session_state: SessionState | None = None
+        self.reference: dict[str, Any] | None = None
+        self.registered = True
+        self.prior = 0.0
+        self.threshold = 0.0
+        self.log_odds = 0.0
 
 
 def _add(log_odds: float, s: Signal) -> float:
@@ -165,6 +217,18 @@ def _add(log_odds: float, s: Signal) -> float:
     if s.fired:
         return log_odds + math.log(1.0 + (s.likelihood_ratio - 1.0) * min(max(s.score, 0.0), 1.0))
     return log_odds - absent_log(s.likelihood_ratio)
+
+
+def _quiet(call: _Call, weight: _Weight) -> Signal:
+    """A signal that did not fire: its absence lowers the log-odds (``fusion.absent_log``)."""
+    call.log_odds -= weight.absent
+    return weight.quiet
+
+
+def _fired(call: _Call, s: Signal) -> Signal:
+    """Add one computed signal's evidence (fired or not) to the call's log-odds."""
+    call.log_odds = _add(call.log_odds, s)
+    return s
 
 
 # The store updaters of one verification (see ToolVerifier._verify): small classes rather than lambdas,
@@ -202,7 +266,7 @@ class _CountGone:
 class _LearnTool:
     """Fold an accepted result into the tool state (``baseline.learn_tool``), after *floor* if given."""
 
-    __slots__ = ("before_previous", "floor", "ins", "log_latency", "previous", "size_log")
+    __slots__ = ("before_previous", "echo", "floor", "ins", "log_latency", "previous", "size_log")
 
     def __init__(
         self,
@@ -212,8 +276,10 @@ class _LearnTool:
         size_log: float,
         previous: dict[str, Any] | None,
         before_previous: dict[str, Any] | None,
+        echo: tuple[tuple[str, Any], ...],
     ) -> None:
         self.floor = floor
+        self.echo = echo
         self.ins = ins
         self.log_latency = log_latency
         self.size_log = size_log
@@ -222,7 +288,9 @@ class _LearnTool:
 
     def __call__(self, state: Any) -> Any:
         ts = self.floor(state) if self.floor is not None else state or new_tool_state()
-        return learn_tool(ts, self.ins, self.log_latency, self.size_log, self.previous, self.before_previous)
+        return learn_tool(
+            ts, self.ins, self.log_latency, self.size_log, self.previous, self.before_previous, self.echo
+        )
 
 
 class _LearnArgs:
@@ -448,50 +516,88 @@ class ToolVerifier:
             raise ValueError(f"tool must be a non-empty string, got {tool!r}")
         ins = inspect_result(result, self.limits, self._inspect_cache)
         args_hash = _args_hash(args, self.limits)
+        echo = _echo_args(args)
         if self._lock is None:
-            return self._verify(tool, args_hash, ins, float(execution_time_ms), session_id)
+            return self._verify(tool, args_hash, ins, float(execution_time_ms), session_id, echo)
         with self._lock:
-            return self._verify(tool, args_hash, ins, float(execution_time_ms), session_id)
+            return self._verify(tool, args_hash, ins, float(execution_time_ms), session_id, echo)
 
     def _verify(
-        self, tool: str, args_hash: str, ins: Inspected, ms: float, session_id: str | None
+        self,
+        tool: str,
+        args_hash: str,
+        ins: Inspected,
+        ms: float,
+        session_id: str | None,
+        echo: tuple[tuple[str, Any], ...] = (),
     ) -> VerificationResult:
-        tool_key, args_key, fb_key = f"tool:{tool}", f"args:{tool}:{args_hash}", f"fb:{tool}"
+        """The algorithm: read what is learned; tier 0 on the result alone; if that does not already
+        block, tier 1 against the learned state; decide; learn from what was not blocked.
+
+        Evidence is added signal by signal, in the order of one fusion of all eight signals
+        (``fusion.add_evidence``), so the posterior is bit-identical to fusing them at once.
+        """
+        call = _Call(tool, args_hash, ins, ms, session_id, echo)
+        self._read(call)
+        signals = self._tier0(call)
+        posterior = probability(call.log_odds)
+        history_fired = False
+        if posterior >= call.threshold:
+            tier = Tier.TIER_0
+        else:
+            tier = Tier.TIER_1
+            history_fired = self._tier1(call, signals)
+            posterior = probability(call.log_odds)
+        verdict = verdict_for(posterior, min(self.accept_threshold, call.threshold), call.threshold)
+        self._write(call, verdict, history_fired)
+        extra: dict[str, Any] = {}
+        if self.calibrator is not None:
+            extra["calibrated_confidence"] = float(self.calibrator.predict(posterior))
+        return new_result(verdict, posterior, signals, tier, call.prior, tool, call.threshold, extra)
+
+    def _read(self, call: _Call) -> None:
+        """Read the call's state in one round trip: tool, arguments, feedback, session and (first time
+        in this process) the tool's profile; set the prior, threshold and starting log-odds."""
+        tool = call.tool
         plan = self._meta.get(tool)
-        keys = [tool_key, args_key, fb_key]
-        if session_id is not None:
-            keys.append(f"sess:{session_id}")
+        keys = [call.tool_key, call.args_key, f"fb:{tool}"]
+        if call.session_id is not None:
+            keys.append(f"sess:{call.session_id}")
         if plan is None:
             keys.append(f"meta:{tool}")
         values = self.store.get_many(keys)
-        ts, args_state, fb = values[0], values[1], values[2]
-        session_state = values[3] if session_id is not None else None
+        call.ts, call.args_state = values[0], values[1]
+        fb: FeedbackState | None = values[2]
+        if call.session_id is not None:
+            call.session_state = values[3]
         if plan is None:
-            registered = values[-1] is not None
+            call.registered = values[-1] is not None
             plan = self._resolve_meta(tool, values[-1])
-        else:
-            registered = True
-        profile = plan.profile
+        call.plan = plan
         if fb is None:
-            prior, threshold = self.prior, self.block_threshold
+            call.prior, call.threshold = self.prior, self.block_threshold
             base_prior, log_odds = self._base_log_odds
-            if base_prior != prior:
-                self._base_log_odds = (prior, log_odds := prior_log_odds(prior))
+            if base_prior != call.prior:
+                self._base_log_odds = (call.prior, log_odds := prior_log_odds(call.prior))
+            call.log_odds = log_odds
         else:
-            prior, threshold, log_odds = self._adapt(fb)
-        decisive_lr = plan.lr_decisive
-        leaves = ins.leaves
-        size = ins.size
-
-        # Tier 0. Each check runs in full only when it may fire: the screens below are exact conditions
-        # under which it returns "not fired", the common case. Evidence is added signal by signal, in
-        # the order of one fusion of all eight signals (fusion.add_evidence), so the result is bit-identical.
-        # Fields the tool's own traffic says it always returns (its learned schema), missing now.
-        # The reference for these arguments: the last result if it was accepted, else the last accepted one.
-        reference: dict[str, Any] | None = None
+            call.prior, call.threshold, call.log_odds = self._adapt(fb)
+        args_state = call.args_state
         if args_state is not None:
-            reference = args_state["last"] if args_state.get("ok", True) else args_state.get("good")
-        vanished = habitual_missing(ts, ins, reference)
+            # The reference for these arguments: the last result if it was accepted, else the last
+            # accepted one.
+            call.reference = args_state["last"] if args_state.get("ok", True) else args_state.get("good")
+
+    def _tier0(self, call: _Call) -> dict[str, Signal]:
+        """Schema, pattern, latency and length: checks on the result alone (and the learned schema).
+
+        Each check runs in full only when it may fire: the screens are exact conditions under which
+        it would return "not fired", the common case.
+        """
+        plan, ins, ts, ms = call.plan, call.ins, call.ts, call.ms
+        profile = plan.profile
+        # Fields the tool's own traffic says it always returns (its learned schema), missing now.
+        vanished = habitual_missing(ts, ins, call.reference)
         if (
             (not plan.required or (ins.is_object and ins.top_set.keys() >= plan.required))
             and ins.key_names.keys().isdisjoint(plan.forbidden)
@@ -500,87 +606,81 @@ class ToolVerifier:
             and not ins.stub_values
             and not ins.error_keys
         ):
-            s_schema = plan.q_schema
-            log_odds -= plan.a_schema
+            s_schema = _quiet(call, plan.schema)
         else:
-            s_schema = check_schema(profile, ins, ts, plan.lr_schema, vanished)
-            log_odds = _add(log_odds, s_schema)
+            s_schema = _fired(call, check_schema(profile, ins, ts, plan.schema.lr, vanished))
         if not plan.has_patterns:
-            s_pattern = plan.q_pattern
-            log_odds -= plan.a_pattern
+            s_pattern = _quiet(call, plan.pattern)
         else:
-            s_pattern = check_pattern(profile, ins, self.limits.max_pattern_chars, plan.lr_pattern)
-            log_odds = _add(log_odds, s_pattern)
+            s_pattern = _fired(
+                call, check_pattern(profile, ins, self.limits.max_pattern_chars, plan.pattern.lr)
+            )
         # Within the profile's range and above the network floor (or a local tool): nothing to report.
         if plan.lat_lo <= ms <= plan.lat_hi and (ms >= NETWORK_FLOOR_MS or not plan.network):
-            s_latency = plan.q_latency
-            log_odds -= plan.a_latency
+            s_latency = _quiet(call, plan.latency)
         else:
-            s_latency = check_latency(
-                profile, ms, plan.lr_latency, decisive_lr, registered=registered, tool_state=ts
+            s_latency = _fired(
+                call,
+                check_latency(
+                    profile, ms, plan.latency.lr, plan.lr_decisive, registered=call.registered, tool_state=ts
+                ),
             )
-            log_odds = _add(log_odds, s_latency)
-        len_lo, len_hi = plan.len_lo, plan.len_hi
+        len_lo, len_hi, size = plan.len_lo, plan.len_hi, ins.size
         # Both bounds set and met: the learned-size rule applies only where the profile sets none.
         if len_lo is not None and len_hi is not None and len_lo <= size <= len_hi:
-            s_length = plan.q_length
-            log_odds -= plan.a_length
+            s_length = _quiet(call, plan.length)
         else:
-            s_length = check_length(profile, size, ts, plan.lr_length, decisive_lr)
-            log_odds = _add(log_odds, s_length)
-        posterior = probability(log_odds)
-        log_latency = math.log10(max(ms, 1e-3))
-        size_log = log_size(size)
+            s_length = _fired(call, check_length(profile, size, ts, plan.length.lr, plan.lr_decisive))
+        return {
+            "schema_mismatch": s_schema,
+            "pattern_mismatch": s_pattern,
+            "latency_anomaly": s_latency,
+            "length_anomaly": s_length,
+        }
+
+    def _tier1(self, call: _Call, signals: dict[str, Signal]) -> bool:
+        """SPC, session, history and plausibility against the learned state, added to *signals*.
+
+        Returns whether the history check fired (a result it holds back is kept as pending).
+        """
+        plan, ins, ts, args_state = call.plan, call.ins, call.ts, call.args_state
+        signals["spc_anomaly"] = _fired(
+            call, check_spc(ts, ins, call.log_latency, call.size_log, plan.spc.lr)
+        )
+        if ts is None or call.session_state is None:
+            signals["session_inconsistency"] = _quiet(call, plan.session)
+        else:
+            signals["session_inconsistency"] = _fired(
+                call, check_session(ts, call.session_state, call.tool, call.args_hash, ins, plan.session.lr)
+            )
         history_fired = False
-        if posterior >= threshold:
-            tier = Tier.TIER_0
-            signals = {
-                "schema_mismatch": s_schema,
-                "pattern_mismatch": s_pattern,
-                "latency_anomaly": s_latency,
-                "length_anomaly": s_length,
-            }
+        # The same result as the last accepted one for these arguments is no change at all.
+        if ts is None or args_state is None or args_state["last"] == ins.leaves:
+            signals["historical_inconsistency"] = _quiet(call, plan.history)
         else:
-            tier = Tier.TIER_1
-            s_spc = check_spc(ts, ins, log_latency, size_log, plan.lr_spc)
-            log_odds = _add(log_odds, s_spc)
-            if ts is None or session_state is None:
-                s_session = plan.q_session
-                log_odds -= plan.a_session
-            else:
-                s_session = check_session(ts, session_state, tool, args_hash, ins, plan.lr_session)
-                log_odds = _add(log_odds, s_session)
-            # The same result as the last accepted one for these arguments is no change at all.
-            if ts is None or args_state is None or args_state["last"] == leaves:
-                s_history = plan.q_history
-                log_odds -= plan.a_history
-            else:
-                s_history = check_history(ts, args_state, ins, plan.lr_history, decisive_lr)
-                history_fired = s_history.fired
-                log_odds = _add(log_odds, s_history)
-            last = args_state["last"] if args_state else None
-            s_plausibility = check_plausibility(ts, ins, plan.lr_plausibility, decisive_lr, last)
-            log_odds = _add(log_odds, s_plausibility)
-            signals = {
-                "schema_mismatch": s_schema,
-                "pattern_mismatch": s_pattern,
-                "latency_anomaly": s_latency,
-                "length_anomaly": s_length,
-                "spc_anomaly": s_spc,
-                "session_inconsistency": s_session,
-                "historical_inconsistency": s_history,
-                "value_plausibility": s_plausibility,
-            }
-            posterior = probability(log_odds)
-        verdict = verdict_for(posterior, min(self.accept_threshold, threshold), threshold)
-        # Everything this verification writes, in one atomic step (one transaction on a shared store).
+            s_history = check_history(ts, args_state, ins, plan.history.lr, plan.lr_decisive)
+            history_fired = s_history.fired
+            signals["historical_inconsistency"] = _fired(call, s_history)
+        last = args_state["last"] if args_state else None
+        signals["value_plausibility"] = _fired(
+            call, check_plausibility(ts, ins, plan.plausibility.lr, plan.lr_decisive, last, call.echo)
+        )
+        return history_fired
+
+    def _write(self, call: _Call, verdict: Verdict, history_fired: bool) -> None:
+        """Everything this verification writes, in one atomic step (one transaction on a shared store).
+
+        Blocked results are never learned, accepted ones always; a flagged one per ``learn_flagged``.
+        """
         updates: dict[str, Any] = {}
-        if not registered and profile.has_network_io:
+        tool_key, ins, ts, args_state = call.tool_key, call.ins, call.ts, call.args_state
+        if not call.registered and call.plan.network:
             # Every call of an unprofiled tool, blocked or not, counts towards learning whether it
             # really does network I/O (see check_latency).
-            updates[tool_key] = _CountFloor(ms < NETWORK_FLOOR_MS)
+            updates[tool_key] = _CountFloor(call.ms < NETWORK_FLOOR_MS)
         learned = verdict is Verdict.ACCEPT or (verdict is Verdict.FLAG and self.learn_flagged != "none")
         tool_level = verdict is Verdict.ACCEPT or self.learn_flagged == "all"
+        reference = call.reference
         if (
             not (learned and tool_level)
             and reference is not None
@@ -593,27 +693,24 @@ class ToolVerifier:
             self._learn(
                 updates,
                 tool_key,
-                args_key,
-                session_id,
-                tool,
-                args_hash,
+                call.args_key,
+                call.session_id,
+                call.tool,
+                call.args_hash,
                 ins,
-                log_latency,
-                size_log,
+                call.log_latency,
+                call.size_log,
                 args_state,
                 tool_level=tool_level,
+                echo=call.echo,
             )
         elif args_state is not None and history_fired:
             # Not learned, but kept: if the next call for these arguments agrees, the change was real.
-            updates[args_key] = _HoldPending(leaves)
+            updates[call.args_key] = _HoldPending(ins.leaves)
         if updates:
             self.store.update_many(updates)
-        extra: dict[str, Any] = {}
-        if self.calibrator is not None:
-            extra["calibrated_confidence"] = float(self.calibrator.predict(posterior))
-        return new_result(verdict, posterior, signals, tier, prior, tool, threshold, extra)
 
-    def _adapt(self, fb: dict[str, Any]) -> tuple[float, float, float]:
+    def _adapt(self, fb: FeedbackState) -> tuple[float, float, float]:
         """Return the tool's adapted prior, block threshold and prior log-odds for its feedback state.
 
         Feedback changes rarely (verifications far outnumber it), so the three are computed once per
@@ -641,9 +738,10 @@ class ToolVerifier:
         ins: Inspected,
         log_latency: float,
         size_log: float,
-        args_state: dict[str, Any] | None,
+        args_state: ArgsState | None,
         *,
         tool_level: bool = True,
+        echo: tuple[tuple[str, Any], ...] = (),
     ) -> None:
         previous = args_state["last"] if args_state is not None else None
         before_previous = args_state.get("prev") if args_state is not None else None
@@ -656,17 +754,11 @@ class ToolVerifier:
         if tool_level:
             # Counted first (an unprofiled tool's _CountFloor, if any), then learned, as two steps would.
             updates[tool_key] = _LearnTool(
-                updates.get(tool_key), ins, log_latency, size_log, previous, before_previous
+                updates.get(tool_key), ins, log_latency, size_log, previous, before_previous, echo
             )
         updates[args_key] = _LearnArgs(leaves, tool_level)
         if session_id is not None:
             updates[f"sess:{session_id}"] = _LearnSession(tool, args_hash, leaves)
-
-    @staticmethod
-    def _explain(
-        verdict: Verdict, signals: dict[str, Signal], prior: float, posterior: float, tier: Tier
-    ) -> str:
-        return explain(verdict, signals, prior, posterior, tier)
 
     # -- feedback ---------------------------------------------------------------------------------
 
@@ -696,7 +788,36 @@ class ToolVerifier:
         """
         return self._adaptation(self.store.get(f"fb:{tool}"))
 
-    def _adaptation(self, state: dict[str, Any] | None) -> dict[str, float]:
+    def baseline(self, tool: str) -> ToolBaseline | None:
+        """Return what the engine has learned about *tool*, or None before its first accepted result.
+
+        >>> v = ToolVerifier()
+        >>> _ = v.verify("t", {"q": 1}, {"price": 12.5}, 250.0)
+        >>> b = v.baseline("t")
+        >>> b.observations, b.field_counts, [round(x) for x in b.latency_ms], b.numeric["/price"]
+        (1, {'price': 1}, [250], ([12.5], 1))
+        """
+        ts: ToolState | None = self.store.get(f"tool:{tool}")
+        if not ts or not ts.get("n"):
+            return None
+        # Latency and size baselines are kept as log10 (skewed quantities): given back on their scale.
+        lat = ts["lat"]
+        size = ts["size"]
+        num: Any = ts["num"]
+        return ToolBaseline(
+            tool=tool,
+            observations=int(ts["n"]),
+            latency_ms=[10.0**v for v in lat["buf"]],
+            latency_total=int(lat["total"]),
+            response_bytes=[10.0**v for v in size["buf"]],
+            response_total=int(size["total"]),
+            field_counts=dict(ts["keys"]),
+            numeric={
+                path: (list(entry["raw"]["buf"]), int(entry["raw"]["total"])) for path, entry in num.items()
+            },
+        )
+
+    def _adaptation(self, state: FeedbackState | None) -> dict[str, float]:
         return {
             "prior": adaptive.adapted_prior(state, self.prior),
             "block_threshold": adaptive.adapted_threshold(state, self.block_threshold),

@@ -8,6 +8,7 @@ from typing import Any, Final
 from verification.engine.tools.features import Inspected, has_field
 from verification.engine.tools.profile import ToolProfile
 from verification.engine.tools.result import Signal
+from verification.engine.tools.state import ToolState
 from verification.engine.tools.stats import quantile
 
 __all__ = [
@@ -55,7 +56,7 @@ _LEARNED_ABSURD_FACTOR: Final = 4.0
 _MEMO_KEYS: Final[dict[tuple[tuple[str, ...], int], tuple[tuple[str, ...], int]]] = {}
 
 
-def vanished_any(tool_state: dict[str, Any], ins: Inspected) -> bool:
+def vanished_any(tool_state: ToolState, ins: Inspected) -> bool:
     """Whether a top-level field this tool has returned is absent from *ins* (a cheap screen).
 
     >>> from verification.engine.tools.features import inspect_result
@@ -66,7 +67,7 @@ def vanished_any(tool_state: dict[str, Any], ins: Inspected) -> bool:
 
 
 def habitual_missing(
-    tool_state: dict[str, Any] | None, ins: Inspected, reference: dict[str, Any] | None = None
+    tool_state: ToolState | None, ins: Inspected, reference: dict[str, Any] | None = None
 ) -> list[str]:
     """Fields the tool's own traffic says it always returns, absent now.
 
@@ -114,7 +115,7 @@ def habitual_missing(
 def check_schema(
     profile: ToolProfile,
     ins: Inspected,
-    tool_state: dict[str, Any] | None,
+    tool_state: ToolState | None,
     lr: float,
     vanished: list[str] | None = None,
 ) -> Signal:
@@ -206,7 +207,7 @@ def check_latency(
     decisive_lr: float,
     *,
     registered: bool = True,
-    tool_state: dict[str, Any] | None = None,
+    tool_state: ToolState | None = None,
 ) -> Signal:
     """Latency against the profile; ``has_network_io`` decides what "too fast" means.
 
@@ -226,7 +227,8 @@ def check_latency(
     lo, hi = profile.expected_latency_ms
     network = profile.has_network_io
     if network and not registered and tool_state is not None:
-        calls, fast = tool_state.get("floor", (0, 0))
+        floor: Any = tool_state.get("floor", (0, 0))  # a JSON list, unpacked generically
+        calls, fast = floor
         # Most of its calls beat the network floor: without a profile saying otherwise, a local tool.
         network = not (calls >= 20 and fast >= 0.5 * calls)
     if network and ms < NETWORK_FLOOR_MS:
@@ -250,7 +252,7 @@ def check_latency(
 
 
 def check_length(
-    profile: ToolProfile, size: int, tool_state: dict[str, Any] | None, lr: float, decisive_lr: float
+    profile: ToolProfile, size: int, tool_state: ToolState | None, lr: float, decisive_lr: float
 ) -> Signal:
     """Serialised length against the profile's bounds, or against sizes seen when it sets none.
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from verification.engine.tools.baseline import change_size
+from verification.engine.tools.baseline import ECHO_DISTINCT, change_size
 from verification.engine.tools.features import Inspected, Leaf, tpath_of
 from verification.engine.tools.result import Signal
+from verification.engine.tools.state import ArgsState, ChangeStats, SessionState, ToolState
 from verification.engine.tools.stats import (
     LATENCY_MIN_SIGMA,
     SIZE_MIN_SIGMA,
@@ -37,6 +38,8 @@ _MIN_CO_CHANGES: Final = 30
 _ROUND_RATE: Final = 0.15
 # A learned invariant ("this count equals that length") must have held this often to count.
 _INV_RATE: Final = 0.98
+# A field that repeated an argument in at least this share of results echoes it (decisive at _INV_RATE).
+_ECHO_RATE: Final = 0.9
 # Fields with fewer distinct recent values are categorical in effect: no 3σ rule for them.
 _MIN_DISTINCT: Final = 5
 # Share of the recent values' range a value may lie beyond it before it is implausible.
@@ -64,9 +67,7 @@ def _noisy_or(scores: list[float]) -> float:
     return 1.0 - p
 
 
-def check_spc(
-    ts: dict[str, Any] | None, ins: Inspected, log_latency: float, log_size: float, lr: float
-) -> Signal:
+def check_spc(ts: ToolState | None, ins: Inspected, log_latency: float, log_size: float, lr: float) -> Signal:
     """SPC on latency, response size and field frequency (fields, types, canned values).
 
     Latency and size use Welford baselines with the four Western Electric rules (weights
@@ -144,11 +145,12 @@ def check_spc(
 
 
 def check_plausibility(
-    ts: dict[str, Any] | None,
+    ts: ToolState | None,
     ins: Inspected,
     lr: float,
     decisive_lr: float,
     reference: dict[str, Any] | None = None,
+    echo: tuple[tuple[str, Any], ...] = (),
 ) -> Signal:
     """Numeric fields against the tool's baseline at mean ± 3σ, plus learned hard facts.
 
@@ -161,6 +163,11 @@ def check_plausibility(
 
     *reference* is the last accepted result for the same arguments: a value close to it is judged
     by the history check, not against a tool-wide baseline that pools other arguments.
+
+    *echo* holds the call's scalar arguments: a field that repeated an argument in >= 90 % of >= 20
+    accepted results, for at least ten different values, and now holds another value than the
+    argument and than the same arguments' last result names another entity than the one asked for
+    (decisive at >= 98 % when the same arguments' last result repeated it; ``baseline.learn_echo``).
 
     >>> from verification.engine.tools.features import inspect_result
     >>> check_plausibility(None, inspect_result({"x": 1}), 3.0, 40.0).fired
@@ -178,20 +185,40 @@ def check_plausibility(
         ns = num.get(tp)
         if ns is None or ns["raw"]["n"] < _MIN_FIELD_OBS:
             continue
+        last_x: float | None = None
         if reference is not None:
             ref: Any = reference.get(path)
             kind = type(ref)
             if kind is float or kind is int:  # as_number, inlined for the plain types leaves hold
                 r = float(ref)
-                if r - r == 0.0 and (r == x or (r > 0 and x > 0 and max(r, x) / min(r, x) < 2.0)):
-                    continue
+                if r - r == 0.0:
+                    if r == x or (r > 0 and x > 0 and max(r, x) / min(r, x) < 2.0):
+                        continue
+                    last_x = r
             else:
                 r2 = as_number(ref)
-                if r2 is not None and (r2 == x or (r2 > 0 and x > 0 and max(r2, x) / min(r2, x) < 2.0)):
-                    continue
+                if r2 is not None:
+                    if r2 == x or (r2 > 0 and x > 0 and max(r2, x) / min(r2, x) < 2.0):
+                        continue
+                    last_x = r2
         if x < 0 and ns["neg"] == 0 and ns["raw"]["total"] >= _MIN_FIELD_OBS:
             best = 1.0
-            details.append(f"{path}={v} is negative; never negative in {ns['raw']['total']} results")
+            if (
+                ns["nonpos"] == 0
+                and ns["raw"]["total"] >= _BOUND_MIN_OBS
+                and last_x is not None
+                and last_x > 0
+                and _beyond_amounts(ts, tp, x - last_x)
+            ):
+                # Always strictly positive, and the same arguments gave a positive value last time:
+                # crossing zero by far more than the field's real steps for the same arguments is no
+                # change a real process makes in one step (a temperature near zero crosses by a step).
+                decisive = True
+                details.append(
+                    f"{path}={v} is negative; the same arguments gave {last_x} and it was never <= 0"
+                )
+            else:
+                details.append(f"{path}={v} is negative; never negative in {ns['raw']['total']} results")
             continue
         if ns["nonpos"] == 0 and x > 0 and ns["log"]["n"] >= _MIN_FIELD_OBS:
             rs, value = ns["log"], math.log(x)
@@ -228,7 +255,8 @@ def check_plausibility(
                 details.append(f"{path}={v} is {z:.1f}σ from the mean")
             if s > best:
                 best = s
-    for key, (held, n) in ts["inv"].items():
+    invariants: Any = ts["inv"]  # untyped as before: compiled, its items unpack as generic sequences
+    for key, (held, n) in invariants.items():
         if n < _MIN_FIELD_OBS or held < _INV_RATE * n:
             continue
         a, b = key.split("|")
@@ -236,11 +264,68 @@ def check_plausibility(
             # Graded, not decisive: a real result that breaks the rule is learned and retires it.
             best = 1.0
             details.append(f"{a}={ins.leaves[a]} but {b}={ins.leaves[b]}; they were equal in {held} of {n}")
+    if echo:
+        learned = ts.get("echo")
+        repeated = ts.get("echov")
+        if learned and repeated:
+            leaves = ins.leaves
+            for arg_name, arg_value in echo:
+                fields = learned.get(arg_name)
+                values = repeated.get(arg_name)
+                if not fields or values is None or len(values) < ECHO_DISTINCT:
+                    continue
+                for path, counts in fields.items():
+                    same, seen = counts[0], counts[1]
+                    if seen < _MIN_FIELD_OBS or same < _ECHO_RATE * seen:
+                        continue
+                    leaf = leaves.get(path, _ABSENT)
+                    if leaf is _ABSENT or leaf == arg_value:
+                        continue
+                    if reference is not None and reference.get(path, _ABSENT) == leaf:
+                        continue  # what the same arguments gave last time: their own answer, not an echo
+                    best = 1.0
+                    if (
+                        same >= _INV_RATE * seen
+                        and reference is not None
+                        and reference.get(path) == arg_value
+                    ):
+                        # These arguments' last answer repeated the argument, this one does not:
+                        # decisive. For arguments never seen it stays graded: a tool may spell some
+                        # arguments its own way (a flagged answer is kept, never blocked for ever).
+                        decisive = True
+                    details.append(
+                        f"{path}={leaf!r} but the argument {arg_name}={arg_value!r}; the field repeated "
+                        f"it in {same} of {seen} results"
+                    )
     if best > 0:
         return Signal(
             "value_plausibility", True, best, decisive_lr if decisive else lr, "; ".join(details), 1, decisive
         )
     return Signal("value_plausibility", False, 0.0, lr, "", 1)
+
+
+def _beyond_amounts(ts: ToolState, tp: str, step: float) -> bool:
+    """True when *step* exceeds :data:`_CHANGE_FACTOR` times the 90th percentile of the field's real
+    same-argument changes (absolute amounts; at least five of them learned; those in the step's
+    direction when five went that way).
+
+    >>> _beyond_amounts({"chg": {"/p": {"a": [1.0] * 10}}}, "/p", -50.0)
+    True
+    """
+    c = ts["chg"].get(tp)
+    if c is None:
+        return False
+    amounts = c.get("a")
+    if not amounts or len(amounts) < 5:
+        return False
+    directions = c.get("r")
+    if directions is not None and len(directions) == len(amounts):
+        # Judged against the steps that went the same way when five did (restocks are no drops).
+        way = 1 if step > 0 else -1
+        same = [amounts[i] for i in range(len(amounts)) if directions[i] == way]
+        if len(same) >= 5:
+            amounts = same
+    return abs(step) > _CHANGE_FACTOR * quantile(amounts, 0.9)
 
 
 # Marks a path missing from the earlier leaves (no leaf value is this object).
@@ -266,7 +351,7 @@ def _any_stuck(co: dict[str, list[int]], unchanged: set[str]) -> bool:
 
 
 def _change_evidence(
-    ts: dict[str, Any],
+    ts: ToolState,
     old_leaves: dict[str, Any],
     leaves: dict[str, Any],
     *,
@@ -402,7 +487,9 @@ def _change_evidence(
             if within_session and ratio >= _SESSION_SWING:
                 s = 1.0
             elif c is not None and len(c["d"]) >= 5:
-                q90 = quantile(c["d"], 0.9)
+                # One step is judged against steps that went the same way; a session compares results
+                # several steps apart, where drains and restocks (or a daily cycle) mix both ways.
+                q90 = quantile(c["d"], 0.9) if within_session else _typical_change(c, y > x)
                 if d > _CHANGE_FACTOR * q90 > 0:
                     s = min(1.0, 0.3 + 0.7 * math.log10(d / (_CHANGE_FACTOR * q90)))
                     amounts = c.get("a")  # the amount scale is only needed for an unusual ratio
@@ -413,7 +500,7 @@ def _change_evidence(
                         and x > 0
                         and y > 0
                         and ratio >= _UNLEARNED_RATIO
-                        and _stable_jump(c, ratio)
+                        and _stable_jump(c, ratio, y > x)
                     ):
                         # An order-of-magnitude jump for the same arguments in a field whose real
                         # changes were all far smaller (in ratio: amounts pool arguments of every
@@ -442,27 +529,58 @@ def _change_evidence(
     return best, decisive, details
 
 
-def _stable_jump(c: dict[str, Any], ratio: float) -> bool:
-    """True when a jump by *ratio* dwarfs every real change of the field (its history shows it stable).
+def _typical_change(c: ChangeStats, rising: bool) -> float:
+    """The 90th percentile of the field's real changes, of those that went the same way when at least
+    five did (a counter drains by small steps and restocks by large ones: a drop is judged against
+    drops), else of all of them.
+
+    >>> _typical_change({"d": [0.1] * 6 + [2.3] * 4, "r": [-1] * 6 + [1] * 4}, False)
+    0.1
+    """
+    d = c["d"]
+    directions = c.get("r")
+    if directions is not None and len(directions) == len(d):
+        way = 1 if rising else -1
+        same = [d[i] for i in range(len(d)) if directions[i] == way]
+        if len(same) >= 5:
+            return quantile(same, 0.9)
+    return quantile(d, 0.9)
+
+
+def _stable_jump(c: ChangeStats, ratio: float, rising: bool) -> bool:
+    """True when a jump by *ratio* dwarfs every real change of the field in the same direction.
 
     Needs :data:`_MIN_STABLE_CHANGES` learned changes; the jump's log ratio must be at least
-    :data:`_STABLE_JUMP` times the largest of them (a field that once moved 10x for real, such as a
-    restocked counter, never qualifies for a 10x jump).
+    :data:`_STABLE_JUMP` times the largest of them that went the same way (*rising* or not). A field
+    that once rose 10x for real (a restocked counter) never qualifies for a 10x rise, but a field
+    that only drained by small steps does for a 10x drop. Changes learned before directions were
+    kept count in both directions.
 
-    >>> _stable_jump({"d": [0.01] * 10, "a": [0.5] * 10}, 10.0)
+    >>> _stable_jump({"d": [0.01] * 10, "r": [1] * 10}, 10.0, True)
     True
-    >>> _stable_jump({"d": [0.01] * 9 + [2.5], "a": [0.5] * 10}, 10.0)
+    >>> _stable_jump({"d": [0.01] * 9 + [2.5], "r": [1] * 10}, 10.0, True)
     False
+    >>> _stable_jump({"d": [0.01] * 9 + [2.5], "r": [-1] * 9 + [1]}, 10.0, False)
+    True
     """
-    d: list[float] = c["d"]
+    d = c["d"]
     if len(d) < _MIN_STABLE_CHANGES:
         return False
-    return math.log(ratio) >= _STABLE_JUMP * max(d)
+    directions = c.get("r")
+    if directions is None or len(directions) != len(d):
+        largest = max(d)
+    else:
+        way = 1 if rising else -1
+        largest = 0.0
+        for i in range(len(d)):
+            if directions[i] == way and d[i] > largest:
+                largest = d[i]
+    return math.log(ratio) >= _STABLE_JUMP * largest
 
 
 def check_history(
-    ts: dict[str, Any] | None,
-    args_state: dict[str, Any] | None,
+    ts: ToolState | None,
+    args_state: ArgsState | None,
     ins: Inspected,
     lr: float,
     decisive_lr: float,
@@ -524,8 +642,8 @@ def check_history(
 
 
 def check_session(
-    ts: dict[str, Any] | None,
-    session_state: dict[str, Any] | None,
+    ts: ToolState | None,
+    session_state: SessionState | None,
     tool: str,
     args_hash: str,
     ins: Inspected,
@@ -541,7 +659,8 @@ def check_session(
         return Signal("session_inconsistency", False, 0.0, lr, "", 1)
     best = 0.0
     details: list[str] = []
-    for item_tool, item_hash, leaves in reversed(session_state["items"]):
+    items: Any = session_state["items"]  # [tool, args hash, leaves] lists (JSON), unpacked generically
+    for item_tool, item_hash, leaves in reversed(items):
         if item_tool != tool or item_hash != args_hash:
             continue
         score, _, found = _change_evidence(ts, leaves, ins.leaves, within_session=True, feats=ins.feats)
