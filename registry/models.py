@@ -368,6 +368,9 @@ class FeedbackEntry(models.Model):
                 fields=["agent", "client_address", "feedback_index"], name="unique_feedback"
             )
         ]
+        # Reviewer standing (SPEC 2.4) reads every rating a batch's reviewers gave, by address: without
+        # this index each recompute batch scans the whole feedback table.
+        indexes: ClassVar = [models.Index(fields=["client_address", "tag1"], name="feedback_reviewer")]
 
     def __str__(self) -> str:
         return f"{self.agent_id} #{self.feedback_index} from {self.client_address}"
