@@ -14,11 +14,15 @@ what :func:`adapters.scoring.score_subject` gives for the same agent:
 
 Eligibility (suspended, self-reported, stale providers) is decided by the caller and
 expressed through ``mask``; slots with zero checks never count, as in the scalar path.
-Only the two built-in adapters are supported here.
+Only the two built-in adapters are scored here; the sybil-resistance adapter may sit beside
+them with weight 0 (SPEC 2.4's floor), since it then never reaches the composite.
 
 :func:`hcs25_records` turns one :func:`score_batch` (which also returns the per-provider
 provenance terms) into the HCS-25 records that ``score_subject(...).to_hcs25(...)`` gives,
-dict for dict: the recompute drain stores those.
+dict for dict: the recompute drain stores those.  Under reviewer weighting it takes each
+subject's reviewer standings and scores the (cheap, per-subject) sybil-resistance adapter with
+the scalar function, so its breakdown entry, the graph's floor and the reviewer provenance are
+the scalar path's.
 """
 
 from __future__ import annotations
@@ -45,10 +49,12 @@ from adapters.params import (
     MIN_ACCURACY_FACTOR,
     OUTPUT_VERIFICATION,
     STAKE_LEVELS,
+    SYBIL_RESISTANCE,
     AdapterSpec,
     ScoringParams,
 )
-from adapters.scoring import Subject, graph_outcome
+from adapters.scoring import Subject, graph_outcome, reviewer_provenance, sybil_resistance_result
+from adapters.sybil import ReviewerStanding
 
 __all__ = [
     "BatchScores",
@@ -270,7 +276,7 @@ def score_batch(
     """
     params = params or ScoringParams()
     for spec in params.adapters:
-        if spec.adapter_id not in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK):
+        if not _batchable(spec):
             raise ValueError(f"score_batch() supports only the built-in adapters, not {spec.adapter_id!r}")
     n_checks = _integers("checks", checks, 2)
     shape = n_checks.shape
@@ -488,15 +494,28 @@ def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
     return clean
 
 
-def batch_supported(params: ScoringParams) -> bool:
-    """Whether :func:`hcs25_records` can score under *params* (the built-in adapters, no reviewer weighting).
+def _batchable(spec: AdapterSpec) -> bool:
+    if spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK):
+        return True
+    # A weighted sybil-resistance adapter would enter the composite sum between the others,
+    # which the batch does not compute; at weight 0 (the SPEC 2.4 floor) it never does.
+    return spec.adapter_id == SYBIL_RESISTANCE and spec.weight == 0
 
-    >>> batch_supported(ScoringParams())
-    True
+
+def batch_supported(params: ScoringParams) -> bool:
+    """Whether :func:`hcs25_records` can score under *params*.
+
+    The built-in adapters, optionally with sybil-resistance at weight 0 (the floor).
+
+    >>> batch_supported(ScoringParams()), batch_supported(ScoringParams.sybil_floor())
+    (True, True)
+    >>> from dataclasses import replace
+    >>> floor = ScoringParams.sybil_floor()
+    >>> weighted = AdapterSpec(SYBIL_RESISTANCE, weight=1.0)
+    >>> batch_supported(replace(floor, adapters=(*floor.adapters[:2], weighted)))
+    False
     """
-    # Reviewer standing (SPEC 2.4) is per-subject provenance the batch does not build.
-    builtin = all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
-    return builtin and not params.reviewer_weighting()
+    return all(_batchable(spec) for spec in params.adapters)
 
 
 def _adapter_entry(
@@ -530,14 +549,17 @@ def hcs25_records(
     digests: Sequence[str],
     config_version: int,
     updated_at_iso: str,
+    reviewers: Sequence[Sequence[ReviewerStanding] | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The HCS-25 records of many subjects at once, equal to ``score_subject(...).to_hcs25(...)``.
 
     The numbers (composite, adapter totals, per-provider weights, qualities, discriminative
     powers and stake multipliers) come from one :func:`score_batch`; only the dicts are built
     per subject.  *digests* are the subjects' inputs digests
-    (:func:`adapters.scoring.scoring_inputs_digest`), which the record carries.  Only the
-    built-in adapters are supported (:func:`batch_supported`).
+    (:func:`adapters.scoring.scoring_inputs_digest`, given the same reviewers), which the
+    record carries.  *reviewers*, one entry per subject, are what ``score_subject`` takes as
+    ``reviewers`` (None: no reviewer standing for that subject).  Only the configurations of
+    :func:`batch_supported` are supported.
 
     >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
     >>> rec = hcs25_records([(Subject("a"), [s], None)], ScoringParams(), digests=["sha256:x"],
@@ -549,6 +571,8 @@ def hcs25_records(
         raise ValueError("hcs25_records() supports only the built-in adapters")
     if len(digests) != len(items):
         raise ValueError(f"digests must have one entry per subject ({len(items)}), got {len(digests)}")
+    if reviewers is not None and len(reviewers) != len(items):
+        raise ValueError(f"reviewers must have one entry per subject ({len(items)}), got {len(reviewers)}")
     if not items:
         return []
     packed = pack_subjects(items, params)
@@ -584,10 +608,19 @@ def hcs25_records(
     for i, (subject, summaries, _) in enumerate(items):
         scores: dict[str, float] = {}
         breakdown = []
+        standings = None if reviewers is None else reviewers[i]
         for spec in params.adapters:
             in_den_if_ok = spec.weight > 0
             informational = None if in_den_if_ok else REASON_INFORMATIONAL
-            if spec.adapter_id == OUTPUT_VERIFICATION:
+            if spec.adapter_id == SYBIL_RESISTANCE:
+                # Weight 0 (batch_supported): the scalar result, in its place, out of the composite.
+                result = sybil_resistance_result(subject, summaries, standings, params=params, spec=spec)
+                if result.applicable:
+                    for component in result.components:
+                        if component.value is not None:
+                            scores[component.key] = float(component.value)
+                entry = result.to_breakdown()
+            elif spec.adapter_id == OUTPUT_VERIFICATION:
                 if not ov_registry[i]:
                     entry = _adapter_entry(
                         spec, applicable=False, in_denominator=False, components=[], total=0.0,
@@ -652,7 +685,10 @@ def hcs25_records(
             breakdown.append(entry)
         # The graph (or the implicit composite graph) runs on the same breakdown dicts as the
         # one-by-one path, so the explanation and a graph's score are the same bytes.
-        trust_score, explanation = graph_outcome(params, breakdown, columns["trust_score"][i])
+        composite_score = columns["trust_score"][i]
+        graph_score, explanation = graph_outcome(params, breakdown, composite_score)
+        # score_subject keeps the composite unless the graph's score compares unequal.
+        trust_score = graph_score if graph_score != composite_score else composite_score
         scores["total"] = trust_score
         provenance: dict[str, Any] = {"inputsDigest": digests[i]}
         if ov_spec is not None:
@@ -681,6 +717,8 @@ def hcs25_records(
                 "meanQuality": mean_quality[i] if providers else None,
                 "totalChecks": columns["total_checks"][i],
             }
+        if standings is not None:
+            provenance["reviewers"] = reviewer_provenance(standings, params)
         records.append(
             {
                 "subjectId": subject.subject_id,
