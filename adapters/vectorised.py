@@ -15,7 +15,8 @@ what :func:`adapters.scoring.score_subject` gives for the same agent:
 Eligibility (suspended, self-reported, stale providers) is decided by the caller and
 expressed through ``mask``; slots with zero checks never count, as in the scalar path.
 Only the two built-in adapters are scored here; the sybil-resistance adapter may sit beside
-them with weight 0 (SPEC 2.4's floor), since it then never reaches the composite.
+them (SPEC 2.4's floor gives it weight 0): its per-subject result comes from the scalar
+function, and with a weight its total enters the composite sum in its configuration place.
 
 :func:`hcs25_records` turns one :func:`score_batch` (which also returns the per-provider
 provenance terms) into the HCS-25 records that ``score_subject(...).to_hcs25(...)`` gives,
@@ -240,6 +241,9 @@ class _Inputs:
     feedback_count: IntArray
     ov_registry: BoolArray
     feedback_registry: BoolArray
+    sybil_total: FloatArray
+    sybil_in_denominator: BoolArray
+    sybil_ok_share: FloatArray
 
 
 def score_batch(
@@ -255,6 +259,9 @@ def score_batch(
     feedback_count: npt.ArrayLike | None = None,
     ov_registry_ok: npt.ArrayLike | None = None,
     feedback_registry_ok: npt.ArrayLike | None = None,
+    sybil_total: npt.ArrayLike | None = None,
+    sybil_in_denominator: npt.ArrayLike | None = None,
+    sybil_ok_share: npt.ArrayLike | None = None,
     params: ScoringParams | None = None,
 ) -> BatchScores:
     """Score agents in bulk; results equal the scalar path exactly.
@@ -268,7 +275,9 @@ def score_batch(
     ``feedback_count`` 0 means no feedback.
     ``*_registry_ok`` say whether each adapter's registry rules admit the agent (see
     :func:`applicability_flags`); omitted, they are the adapter's answer for a subject
-    without a registry.
+    without a registry.  ``sybil_*``: per agent, the total, ``inDenominator`` and share of ok
+    components of its sybil-resistance result (:func:`adapters.scoring.sybil_resistance_result`),
+    needed only when that adapter has a weight.
 
     >>> out = score_batch([[0.9]], [[0.1]], [[0.8]], [[10]], [[[8, 2, 0, 0]]])
     >>> out.quality.tolist(), out.coverage.tolist(), out.trust_score.tolist()
@@ -276,8 +285,10 @@ def score_batch(
     """
     params = params or ScoringParams()
     for spec in params.adapters:
-        if not _batchable(spec):
+        if spec.adapter_id not in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK, SYBIL_RESISTANCE):
             raise ValueError(f"score_batch() supports only the built-in adapters, not {spec.adapter_id!r}")
+        if spec.adapter_id == SYBIL_RESISTANCE and spec.weight > 0 and sybil_total is None:
+            raise ValueError("a weighted sybil-resistance adapter needs sybil_total and sybil_in_denominator")
     n_checks = _integers("checks", checks, 2)
     shape = n_checks.shape
     agents = shape[0]
@@ -318,6 +329,11 @@ def score_batch(
             np.bool_,
             fb_spec.applies_to(None) if fb_spec else False,
         ),
+        sybil_total=_per_agent("sybil_total", sybil_total, agents, np.float64, 0.0),
+        sybil_in_denominator=_per_agent(
+            "sybil_in_denominator", sybil_in_denominator, agents, np.bool_, False
+        ),
+        sybil_ok_share=_per_agent("sybil_ok_share", sybil_ok_share, agents, np.float64, 0.0),
     )
     out = BatchScores(
         quality=np.zeros(agents),
@@ -454,6 +470,9 @@ def _score_chunk(inputs: _Inputs, rows: slice, params: ScoringParams, out: Batch
             continue
         if spec.adapter_id == OUTPUT_VERIFICATION:
             in_den, total, ok_share = ov_applicable, ov_total, np.ones(agents)
+        elif spec.adapter_id == SYBIL_RESISTANCE:
+            in_den = inputs.sybil_in_denominator[rows]
+            total, ok_share = inputs.sybil_total[rows], inputs.sybil_ok_share[rows]
         else:
             in_den = fb_applicable & (has_feedback | (spec.mode != "conditional"))
             fb_in_den = in_den
@@ -494,28 +513,17 @@ def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
     return clean
 
 
-def _batchable(spec: AdapterSpec) -> bool:
-    if spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK):
-        return True
-    # A weighted sybil-resistance adapter would enter the composite sum between the others,
-    # which the batch does not compute; at weight 0 (the SPEC 2.4 floor) it never does.
-    return spec.adapter_id == SYBIL_RESISTANCE and spec.weight == 0
-
-
 def batch_supported(params: ScoringParams) -> bool:
-    """Whether :func:`hcs25_records` can score under *params*.
-
-    The built-in adapters, optionally with sybil-resistance at weight 0 (the floor).
+    """Whether :func:`hcs25_records` can score under *params*: the built-in adapters, with or
+    without sybil-resistance (the SPEC 2.4 floor).
 
     >>> batch_supported(ScoringParams()), batch_supported(ScoringParams.sybil_floor())
     (True, True)
-    >>> from dataclasses import replace
-    >>> floor = ScoringParams.sybil_floor()
-    >>> weighted = AdapterSpec(SYBIL_RESISTANCE, weight=1.0)
-    >>> batch_supported(replace(floor, adapters=(*floor.adapters[:2], weighted)))
+    >>> batch_supported(ScoringParams(adapters=(AdapterSpec("availability"),)))
     False
     """
-    return all(_batchable(spec) for spec in params.adapters)
+    builtin = (OUTPUT_VERIFICATION, ERC8004_FEEDBACK, SYBIL_RESISTANCE)
+    return all(spec.adapter_id in builtin for spec in params.adapters)
 
 
 def _adapter_entry(
@@ -575,8 +583,23 @@ def hcs25_records(
         raise ValueError(f"reviewers must have one entry per subject ({len(items)}), got {len(reviewers)}")
     if not items:
         return []
+    sybil_spec = params.spec(SYBIL_RESISTANCE)
+    sybil_results = []
+    if sybil_spec is not None:
+        # Cheap and per subject: the scalar function, whose totals the composite then sums.
+        standings_of = [None] * len(items) if reviewers is None else list(reviewers)
+        sybil_results = [
+            sybil_resistance_result(subject, summaries, standings, params=params, spec=sybil_spec)
+            for (subject, summaries, _), standings in zip(items, standings_of, strict=True)
+        ]
     packed = pack_subjects(items, params)
-    out = score_batch(**packed, params=params)
+    out = score_batch(
+        **packed,
+        sybil_total=[r.total for r in sybil_results] if sybil_results else None,
+        sybil_in_denominator=[r.in_denominator for r in sybil_results] if sybil_results else None,
+        sybil_ok_share=[r.ok_share for r in sybil_results] if sybil_results else None,
+        params=params,
+    )
     ovp = params.output_verification
     ov_spec = params.spec(OUTPUT_VERIFICATION)
     # Rounded once for the whole batch, and turned into Python floats (tolist keeps every bit).
@@ -613,8 +636,7 @@ def hcs25_records(
             in_den_if_ok = spec.weight > 0
             informational = None if in_den_if_ok else REASON_INFORMATIONAL
             if spec.adapter_id == SYBIL_RESISTANCE:
-                # Weight 0 (batch_supported): the scalar result, in its place, out of the composite.
-                result = sybil_resistance_result(subject, summaries, standings, params=params, spec=spec)
+                result = sybil_results[i]
                 if result.applicable:
                     for component in result.components:
                         if component.value is not None:

@@ -573,7 +573,7 @@ def trust_scores_prepare(
     """Compute without writing: per agent (score, whether it is new), and the unsaved new records.
 
     Split from the store so the recompute queue can check it still holds its claims in between.
-    Under the built-in adapters (also with the sybil-resistance floor of SPEC 2.4, the default) the
+    Under the built-in adapters (also with sybil-resistance: the SPEC 2.4 floor is the default) the
     records of all changed agents are built in one vectorised pass (`adapters.vectorised.hcs25_records`),
     equal to scoring each agent on its own.
     """

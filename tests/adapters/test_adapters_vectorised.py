@@ -353,7 +353,8 @@ def floor_params(draw: st.DrawFn) -> ScoringParams:
     sybil = AdapterSpec(
         "sybil-resistance",
         draw(st.sampled_from(CONTRIBUTION_MODES)),
-        0.0,
+        # The floor's weight 0, or averaged in like the others.
+        draw(st.sampled_from([0.0, 0.0, 1.0, 0.5])),
         exclude_registries=draw(st.sampled_from([(), ("other",)])),
     )
     fb = AdapterSpec(
@@ -429,17 +430,15 @@ def test_it_builds_the_scalar_paths_records_under_the_sybil_floor(
     assert [json.dumps(r) for r in records] == [json.dumps(r) for r in expected]
 
 
-def test_it_keeps_a_weighted_sybil_resistance_adapter_on_the_scalar_path() -> None:
-    # With a weight it would enter the composite sum, which the batch does not compute.
+def test_it_refuses_a_weighted_sybil_resistance_adapter_without_its_totals() -> None:
+    # With a weight its total enters the composite sum, which score_batch cannot make up.
     floor = ScoringParams.sybil_floor()
     weighted = ScoringParams(
         adapters=(*floor.adapters[:2], AdapterSpec("sybil-resistance", "universal", 1.0)), graph=floor.graph
     )
-    assert not batch_supported(weighted)
-    with pytest.raises(ValueError, match="built-in"):
-        hcs25_records(
-            [(Subject("a"), [], None)], weighted, digests=["x"], config_version=1, updated_at_iso="t"
-        )
+    assert batch_supported(weighted)
+    with pytest.raises(ValueError, match="sybil_total"):
+        score_batch([[0.9]], [[0.1]], [[0.8]], [[10]], params=weighted)
 
 
 def test_it_refuses_reviewers_that_do_not_match_the_subjects() -> None:
