@@ -25,17 +25,25 @@ from adapters.output_verification import (
     exclusion_reason,
     score_output_verification,
 )
-from adapters.params import ERC8004_FEEDBACK, OUTPUT_VERIFICATION, SYBIL_RESISTANCE, ScoringParams
+from adapters.params import (
+    ERC8004_FEEDBACK,
+    OUTPUT_VERIFICATION,
+    SYBIL_RESISTANCE,
+    AdapterSpec,
+    ScoringParams,
+)
 from adapters.sybil import ReviewerStanding, score_sybil_resistance, standing_from_input
 
 __all__ = [
     "Subject",
     "TrustScoreRecord",
     "graph_outcome",
+    "reviewer_provenance",
     "score_from_inputs",
     "score_subject",
     "scoring_inputs",
     "scoring_inputs_digest",
+    "sybil_resistance_result",
 ]
 
 
@@ -142,6 +150,50 @@ def graph_outcome(
     return score, explain(evaluation)
 
 
+def reviewer_provenance(reviewers: Sequence[ReviewerStanding], params: ScoringParams) -> dict[str, Any]:
+    """Return a record's ``provenance.reviewers``: the curated ``clientAddresses`` and every standing.
+
+    Both the one-by-one and the batch paths build it here.
+
+    >>> low = ReviewerStanding("0xa", True, 1.0, 0.1, 1, 0.1)
+    >>> reviewer_provenance([low], ScoringParams())["clientAddresses"]
+    []
+    """
+    floor = params.sybil_params().min_standing
+    return {
+        # The curated clientAddresses set: what getSummary should be asked about.
+        "clientAddresses": sorted(r.reviewer for r in reviewers if r.standing >= floor),
+        "standings": [r.to_dict() for r in reviewers],
+    }
+
+
+def sybil_resistance_result(
+    subject: Subject,
+    summaries: Sequence[ProviderSummary],
+    reviewers: Sequence[ReviewerStanding] | None,
+    *,
+    params: ScoringParams,
+    spec: AdapterSpec,
+) -> AdapterResult:
+    """Score the sybil-resistance adapter of *subject*, as :func:`score_subject` does (also for the batch).
+
+    The independent providers are the eligible ones among *summaries*.
+
+    >>> spec = AdapterSpec(SYBIL_RESISTANCE, "universal", 0.0)
+    >>> sybil_resistance_result(Subject("a"), [], None, params=ScoringParams(), spec=spec).total
+    0.0
+    """
+    independent = sum(1 for s in summaries if exclusion_reason(s, params.output_verification) is None)
+    return score_sybil_resistance(
+        reviewers or (),
+        independent,
+        params=params.sybil_params(),
+        spec=spec,
+        registry=subject.registry,
+        protocol=subject.protocol,
+    )
+
+
 def _contribution_entry(p: ProviderContribution) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "providerId": p.provider_id,
@@ -236,6 +288,7 @@ def scoring_inputs_digest(
     feedback: FeedbackSummary | None,
     params: ScoringParams,
     extra_components: Mapping[str, Sequence[Component]] | None = None,
+    reviewers: Sequence[ReviewerStanding] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Return the :func:`scoring_inputs` and their digest, as :func:`score_subject` records them.
 
@@ -244,11 +297,16 @@ def scoring_inputs_digest(
     ``"params"`` member is one dict shared by every subject scored under *params* (building
     it per subject cost a tenth of a drain's CPU): treat the inputs as read-only.
 
+    *reviewers* are the subject's reviewer standings, as :func:`score_subject` takes them.
+
     >>> kw = {"summaries": [], "feedback": None, "params": ScoringParams()}
     >>> scoring_inputs_digest(Subject("a"), **kw)[1] == score_subject(Subject("a"), **kw).inputs_digest
     True
+    >>> kw["reviewers"] = [ReviewerStanding("0xa", True, 1.0, 0.5, 1, 0.5)]
+    >>> scoring_inputs_digest(Subject("a"), **kw)[1] == score_subject(Subject("a"), **kw).inputs_digest
+    True
     """
-    inputs = _inputs(subject, summaries, feedback, _params_dict(params), extra_components)
+    inputs = _inputs(subject, summaries, feedback, _params_dict(params), extra_components, reviewers)
     return inputs, inputs_digest(inputs, preserialised={"params": _canonical_params(params)})
 
 
@@ -296,15 +354,7 @@ def score_subject(
                 feedback, subject.registry, params.erc8004_feedback, spec, subject.protocol
             )
         elif spec.adapter_id == SYBIL_RESISTANCE and spec.adapter_id not in extra:
-            independent = sum(1 for s in summaries if exclusion_reason(s, params.output_verification) is None)
-            result = score_sybil_resistance(
-                reviewers or (),
-                independent,
-                params=params.sybil_params(),
-                spec=spec,
-                registry=subject.registry,
-                protocol=subject.protocol,
-            )
+            result = sybil_resistance_result(subject, summaries, reviewers, params=params, spec=spec)
         else:
             result = adapter_result(
                 spec,
@@ -328,19 +378,11 @@ def score_subject(
         combined = replace(
             combined, trust_score=score, trust_scores={**combined.trust_scores, "total": score}
         )
-    reviewer_provenance = None
-    if reviewers is not None:
-        floor = params.sybil_params().min_standing
-        reviewer_provenance = {
-            # The curated clientAddresses set: what getSummary should be asked about.
-            "clientAddresses": sorted(r.reviewer for r in reviewers if r.standing >= floor),
-            "standings": [r.to_dict() for r in reviewers],
-        }
     return TrustScoreRecord(
         subject=subject,
         composite=combined,
         explanation=explanation,
-        reviewers=reviewer_provenance,
+        reviewers=None if reviewers is None else reviewer_provenance(reviewers, params),
         results=tuple(results),
         output_verification=ov_provenance,
         inputs_digest=digest,

@@ -14,11 +14,16 @@ what :func:`adapters.scoring.score_subject` gives for the same agent:
 
 Eligibility (suspended, self-reported, stale providers) is decided by the caller and
 expressed through ``mask``; slots with zero checks never count, as in the scalar path.
-Only the two built-in adapters are supported here.
+Only the two built-in adapters are scored here; the sybil-resistance adapter may sit beside
+them (SPEC 2.4's floor gives it weight 0): its per-subject result comes from the scalar
+function, and with a weight its total enters the composite sum in its configuration place.
 
 :func:`hcs25_records` turns one :func:`score_batch` (which also returns the per-provider
 provenance terms) into the HCS-25 records that ``score_subject(...).to_hcs25(...)`` gives,
-dict for dict: the recompute drain stores those.
+dict for dict: the recompute drain stores those.  Under reviewer weighting it takes each
+subject's reviewer standings and scores the (cheap, per-subject) sybil-resistance adapter with
+the scalar function, so its breakdown entry, the graph's floor and the reviewer provenance are
+the scalar path's.
 """
 
 from __future__ import annotations
@@ -45,10 +50,12 @@ from adapters.params import (
     MIN_ACCURACY_FACTOR,
     OUTPUT_VERIFICATION,
     STAKE_LEVELS,
+    SYBIL_RESISTANCE,
     AdapterSpec,
     ScoringParams,
 )
-from adapters.scoring import Subject, graph_outcome
+from adapters.scoring import Subject, graph_outcome, reviewer_provenance, sybil_resistance_result
+from adapters.sybil import ReviewerStanding
 
 __all__ = [
     "BatchScores",
@@ -234,6 +241,9 @@ class _Inputs:
     feedback_count: IntArray
     ov_registry: BoolArray
     feedback_registry: BoolArray
+    sybil_total: FloatArray
+    sybil_in_denominator: BoolArray
+    sybil_ok_share: FloatArray
 
 
 def score_batch(
@@ -249,6 +259,9 @@ def score_batch(
     feedback_count: npt.ArrayLike | None = None,
     ov_registry_ok: npt.ArrayLike | None = None,
     feedback_registry_ok: npt.ArrayLike | None = None,
+    sybil_total: npt.ArrayLike | None = None,
+    sybil_in_denominator: npt.ArrayLike | None = None,
+    sybil_ok_share: npt.ArrayLike | None = None,
     params: ScoringParams | None = None,
 ) -> BatchScores:
     """Score agents in bulk; results equal the scalar path exactly.
@@ -262,7 +275,9 @@ def score_batch(
     ``feedback_count`` 0 means no feedback.
     ``*_registry_ok`` say whether each adapter's registry rules admit the agent (see
     :func:`applicability_flags`); omitted, they are the adapter's answer for a subject
-    without a registry.
+    without a registry.  ``sybil_*``: per agent, the total, ``inDenominator`` and share of ok
+    components of its sybil-resistance result (:func:`adapters.scoring.sybil_resistance_result`),
+    needed only when that adapter has a weight.
 
     >>> out = score_batch([[0.9]], [[0.1]], [[0.8]], [[10]], [[[8, 2, 0, 0]]])
     >>> out.quality.tolist(), out.coverage.tolist(), out.trust_score.tolist()
@@ -270,8 +285,10 @@ def score_batch(
     """
     params = params or ScoringParams()
     for spec in params.adapters:
-        if spec.adapter_id not in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK):
+        if spec.adapter_id not in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK, SYBIL_RESISTANCE):
             raise ValueError(f"score_batch() supports only the built-in adapters, not {spec.adapter_id!r}")
+        if spec.adapter_id == SYBIL_RESISTANCE and spec.weight > 0 and sybil_total is None:
+            raise ValueError("a weighted sybil-resistance adapter needs sybil_total and sybil_in_denominator")
     n_checks = _integers("checks", checks, 2)
     shape = n_checks.shape
     agents = shape[0]
@@ -312,6 +329,11 @@ def score_batch(
             np.bool_,
             fb_spec.applies_to(None) if fb_spec else False,
         ),
+        sybil_total=_per_agent("sybil_total", sybil_total, agents, np.float64, 0.0),
+        sybil_in_denominator=_per_agent(
+            "sybil_in_denominator", sybil_in_denominator, agents, np.bool_, False
+        ),
+        sybil_ok_share=_per_agent("sybil_ok_share", sybil_ok_share, agents, np.float64, 0.0),
     )
     out = BatchScores(
         quality=np.zeros(agents),
@@ -448,6 +470,9 @@ def _score_chunk(inputs: _Inputs, rows: slice, params: ScoringParams, out: Batch
             continue
         if spec.adapter_id == OUTPUT_VERIFICATION:
             in_den, total, ok_share = ov_applicable, ov_total, np.ones(agents)
+        elif spec.adapter_id == SYBIL_RESISTANCE:
+            in_den = inputs.sybil_in_denominator[rows]
+            total, ok_share = inputs.sybil_total[rows], inputs.sybil_ok_share[rows]
         else:
             in_den = fb_applicable & (has_feedback | (spec.mode != "conditional"))
             fb_in_den = in_den
@@ -489,14 +514,16 @@ def _rates(name: str, arr: FloatArray, mask: BoolArray) -> FloatArray:
 
 
 def batch_supported(params: ScoringParams) -> bool:
-    """Whether :func:`hcs25_records` can score under *params* (the built-in adapters, no reviewer weighting).
+    """Whether :func:`hcs25_records` can score under *params*: the built-in adapters, with or
+    without sybil-resistance (the SPEC 2.4 floor).
 
-    >>> batch_supported(ScoringParams())
-    True
+    >>> batch_supported(ScoringParams()), batch_supported(ScoringParams.sybil_floor())
+    (True, True)
+    >>> batch_supported(ScoringParams(adapters=(AdapterSpec("availability"),)))
+    False
     """
-    # Reviewer standing (SPEC 2.4) is per-subject provenance the batch does not build.
-    builtin = all(spec.adapter_id in (OUTPUT_VERIFICATION, ERC8004_FEEDBACK) for spec in params.adapters)
-    return builtin and not params.reviewer_weighting()
+    builtin = (OUTPUT_VERIFICATION, ERC8004_FEEDBACK, SYBIL_RESISTANCE)
+    return all(spec.adapter_id in builtin for spec in params.adapters)
 
 
 def _adapter_entry(
@@ -530,14 +557,17 @@ def hcs25_records(
     digests: Sequence[str],
     config_version: int,
     updated_at_iso: str,
+    reviewers: Sequence[Sequence[ReviewerStanding] | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The HCS-25 records of many subjects at once, equal to ``score_subject(...).to_hcs25(...)``.
 
     The numbers (composite, adapter totals, per-provider weights, qualities, discriminative
     powers and stake multipliers) come from one :func:`score_batch`; only the dicts are built
     per subject.  *digests* are the subjects' inputs digests
-    (:func:`adapters.scoring.scoring_inputs_digest`), which the record carries.  Only the
-    built-in adapters are supported (:func:`batch_supported`).
+    (:func:`adapters.scoring.scoring_inputs_digest`, given the same reviewers), which the
+    record carries.  *reviewers*, one entry per subject, are what ``score_subject`` takes as
+    ``reviewers`` (None: no reviewer standing for that subject).  Only the configurations of
+    :func:`batch_supported` are supported.
 
     >>> s = ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10, {"low": 8, "medium": 2})
     >>> rec = hcs25_records([(Subject("a"), [s], None)], ScoringParams(), digests=["sha256:x"],
@@ -549,10 +579,27 @@ def hcs25_records(
         raise ValueError("hcs25_records() supports only the built-in adapters")
     if len(digests) != len(items):
         raise ValueError(f"digests must have one entry per subject ({len(items)}), got {len(digests)}")
+    if reviewers is not None and len(reviewers) != len(items):
+        raise ValueError(f"reviewers must have one entry per subject ({len(items)}), got {len(reviewers)}")
     if not items:
         return []
+    sybil_spec = params.spec(SYBIL_RESISTANCE)
+    sybil_results = []
+    if sybil_spec is not None:
+        # Cheap and per subject: the scalar function, whose totals the composite then sums.
+        standings_of = [None] * len(items) if reviewers is None else list(reviewers)
+        sybil_results = [
+            sybil_resistance_result(subject, summaries, standings, params=params, spec=sybil_spec)
+            for (subject, summaries, _), standings in zip(items, standings_of, strict=True)
+        ]
     packed = pack_subjects(items, params)
-    out = score_batch(**packed, params=params)
+    out = score_batch(
+        **packed,
+        sybil_total=[r.total for r in sybil_results] if sybil_results else None,
+        sybil_in_denominator=[r.in_denominator for r in sybil_results] if sybil_results else None,
+        sybil_ok_share=[r.ok_share for r in sybil_results] if sybil_results else None,
+        params=params,
+    )
     ovp = params.output_verification
     ov_spec = params.spec(OUTPUT_VERIFICATION)
     # Rounded once for the whole batch, and turned into Python floats (tolist keeps every bit).
@@ -584,10 +631,18 @@ def hcs25_records(
     for i, (subject, summaries, _) in enumerate(items):
         scores: dict[str, float] = {}
         breakdown = []
+        standings = None if reviewers is None else reviewers[i]
         for spec in params.adapters:
             in_den_if_ok = spec.weight > 0
             informational = None if in_den_if_ok else REASON_INFORMATIONAL
-            if spec.adapter_id == OUTPUT_VERIFICATION:
+            if spec.adapter_id == SYBIL_RESISTANCE:
+                result = sybil_results[i]
+                if result.applicable:
+                    for component in result.components:
+                        if component.value is not None:
+                            scores[component.key] = float(component.value)
+                entry = result.to_breakdown()
+            elif spec.adapter_id == OUTPUT_VERIFICATION:
                 if not ov_registry[i]:
                     entry = _adapter_entry(
                         spec, applicable=False, in_denominator=False, components=[], total=0.0,
@@ -652,7 +707,10 @@ def hcs25_records(
             breakdown.append(entry)
         # The graph (or the implicit composite graph) runs on the same breakdown dicts as the
         # one-by-one path, so the explanation and a graph's score are the same bytes.
-        trust_score, explanation = graph_outcome(params, breakdown, columns["trust_score"][i])
+        composite_score = columns["trust_score"][i]
+        graph_score, explanation = graph_outcome(params, breakdown, composite_score)
+        # score_subject keeps the composite unless the graph's score compares unequal.
+        trust_score = graph_score if graph_score != composite_score else composite_score
         scores["total"] = trust_score
         provenance: dict[str, Any] = {"inputsDigest": digests[i]}
         if ov_spec is not None:
@@ -681,6 +739,8 @@ def hcs25_records(
                 "meanQuality": mean_quality[i] if providers else None,
                 "totalChecks": columns["total_checks"][i],
             }
+        if standings is not None:
+            provenance["reviewers"] = reviewer_provenance(standings, params)
         records.append(
             {
                 "subjectId": subject.subject_id,

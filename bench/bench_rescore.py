@@ -37,9 +37,11 @@ PROVIDERS = int(os.environ.get("PROVIDERS", "3"))
 ROUNDS = int(os.environ.get("ROUNDS", "2"))
 
 _SEED_AGENTS = """
-INSERT INTO registry_agent (subject_id, name, registry, protocol, owner_address, auto_registered, created_at)
-SELECT 'rescore-' || lpad(n::text, 8, '0'), '', CASE WHEN n %% 3 = 0 THEN 'erc-8004' ELSE 'other' END, '', '',
-       false, now()
+INSERT INTO registry_agent (
+    subject_id, name, registry, protocol, owner_address, wallet_address, auto_registered, created_at
+)
+SELECT 'rescore-' || lpad(n::text, 8, '0'), '', CASE WHEN n %% 3 = 0 THEN 'erc-8004' ELSE 'other' END, '',
+       '', '', false, now()
 FROM generate_series(1, %(agents)s) AS n
 """
 
@@ -168,28 +170,54 @@ def _scoring_split(agents: int = 4000, repeats: int = 5) -> dict[str, float]:
     ids = [agent.pk for agent in rows]
     summaries = scoring.latest_summary_rows_many(ids)
     feedback = scoring.feedback_summaries_many(ids, params.erc8004_feedback.rating_tag)
+    # Under reviewer weighting (the default sybil floor) the feedback is the curated one and every
+    # path takes the reviewers' standings, as trust_scores_prepare does.
+    evidence = scoring.reviewer_evidence_many(rows, params, now) if params.reviewer_weighting() else {}
     items = []
+    standings: list[Any] = []
     for agent in rows:
-        gathered = scoring._inputs_from(agent, summaries[agent.pk], feedback[agent.pk], params, now)
+        found = evidence.get(agent.pk)
+        rated = found.feedback if found is not None else feedback[agent.pk]
+        gathered = scoring._inputs_from(agent, summaries[agent.pk], rated, params, now)
         subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
         items.append((subject, gathered.summaries, gathered.feedback))
+        standings.append(found.standings if found is not None else None)
 
     def scalar() -> None:
-        for subject, provided, rated in items:
-            score_subject(subject, summaries=provided, feedback=rated, params=params).to_hcs25(1, "t")
+        for (subject, provided, rated), reviewers in zip(items, standings, strict=True):
+            score_subject(
+                subject, summaries=provided, feedback=rated, params=params, reviewers=reviewers
+            ).to_hcs25(1, "t")
 
-    def digests(chunk: list[Any]) -> list[str]:
-        return [scoring_inputs_digest(s, summaries=p, feedback=f, params=params)[1] for s, p, f in chunk]
+    def digests(start: int, stop: int) -> list[str]:
+        return [
+            scoring_inputs_digest(s, summaries=p, feedback=f, params=params, reviewers=r)[1]
+            for (s, p, f), r in zip(items[start:stop], standings[start:stop], strict=True)
+        ]
 
     def batch() -> None:
         for start in range(0, len(items), 200):
-            chunk = items[start : start + 200]
-            hcs25_records(chunk, params, digests=digests(chunk), config_version=1, updated_at_iso="t")
+            stop = start + 200
+            hcs25_records(
+                items[start:stop],
+                params,
+                digests=digests(start, stop),
+                config_version=1,
+                updated_at_iso="t",
+                reviewers=standings[start:stop],
+            )
 
     def digest() -> None:
-        digests(items)
+        digests(0, len(items))
 
-    records = hcs25_records(items, params, digests=digests(items), config_version=1, updated_at_iso="t")
+    records = hcs25_records(
+        items,
+        params,
+        digests=digests(0, len(items)),
+        config_version=1,
+        updated_at_iso="t",
+        reviewers=standings,
+    )
 
     def explanation() -> None:
         for record in records:

@@ -573,8 +573,9 @@ def trust_scores_prepare(
     """Compute without writing: per agent (score, whether it is new), and the unsaved new records.
 
     Split from the store so the recompute queue can check it still holds its claims in between.
-    Under the built-in adapters the records of all changed agents are built in one vectorised pass
-    (`adapters.vectorised.hcs25_records`), equal to scoring each agent on its own.
+    Under the built-in adapters (also with sybil-resistance: the SPEC 2.4 floor is the default) the
+    records of all changed agents are built in one vectorised pass (`adapters.vectorised.hcs25_records`),
+    equal to scoring each agent on its own.
     """
     config = scoring_config_current()
     params = scoring_params(config)
@@ -592,14 +593,20 @@ def trust_scores_prepare(
     results: list[tuple[TrustScore, bool] | None] = []
     # Agents whose inputs or configuration changed, with what their new record needs.
     changed: list[tuple[int, Agent, Subject, ScoreInputs, dict[str, Any], str, TrustScoreRecord | None]] = []
+    changed_reviewers: list[Sequence[ReviewerStanding] | None] = []
     for agent in agents:
         gathered = _inputs_from(agent, rows[agent.pk], feedback[agent.pk], params, now, factors)
         subject = Subject(agent.subject_id, agent.registry, agent.protocol or None)
+        reviewers = evidence[agent.pk].standings if agent.pk in evidence else None
         scalar: TrustScoreRecord | None = None
         if batch:
             # Only the digest per agent: the numbers of every changed agent come from one batch below.
             inputs, digest = scoring_inputs_digest(
-                subject, summaries=gathered.summaries, feedback=gathered.feedback, params=params
+                subject,
+                summaries=gathered.summaries,
+                feedback=gathered.feedback,
+                params=params,
+                reviewers=reviewers,
             )
         else:
             scalar = score_subject(
@@ -607,7 +614,7 @@ def trust_scores_prepare(
                 summaries=gathered.summaries,
                 feedback=gathered.feedback,
                 params=params,
-                reviewers=evidence[agent.pk].standings if agent.pk in evidence else None,
+                reviewers=reviewers,
             )
             inputs, digest = dict(scalar.inputs), scalar.inputs_digest
         latest = agent.latest_score
@@ -615,6 +622,7 @@ def trust_scores_prepare(
             results.append((latest, False))
             continue
         changed.append((len(results), agent, subject, gathered, inputs, digest, scalar))
+        changed_reviewers.append(reviewers)
         results.append(None)
     if batch:
         records = hcs25_records(
@@ -623,6 +631,7 @@ def trust_scores_prepare(
             digests=[digest for *_, digest, _ in changed],
             config_version=config.version,
             updated_at_iso=updated_at,
+            reviewers=changed_reviewers,
         )
     else:
         records = [

@@ -26,7 +26,9 @@ from adapters import (
     score_subject,
 )
 from adapters.graph import CompositionGraph
-from adapters.params import CONTRIBUTION_MODES, STAKE_LEVELS, AccuracyWeighting
+from adapters.params import CONTRIBUTION_MODES, STAKE_LEVELS, AccuracyWeighting, SybilParams
+from adapters.scoring import scoring_inputs_digest
+from adapters.sybil import ReviewerStanding
 from tests.adapters.graph_support import graphs
 
 rates = st.one_of(
@@ -301,6 +303,154 @@ def test_it_builds_the_scalar_paths_hcs25_records_in_a_batch(
     expected = [r.to_hcs25(7, "2026-01-01T00:00:00Z") for r in scalar]
     # JSON text with keys in order: equal bits for every float, equal key order for every dict.
     assert [json.dumps(r) for r in records] == [json.dumps(r) for r in expected]
+
+
+@st.composite
+def standings(draw: st.DrawFn) -> list[ReviewerStanding] | None:
+    """A subject's reviewer standings: none at all, empty, honest, all below the floor, or a fresh ring."""
+    kind = draw(st.sampled_from(["none", "empty", "mixed", "below", "ring"]))
+    if kind == "none":
+        return None
+    if kind == "empty":
+        return []
+    count = draw(st.integers(1, 30))
+    # Reviewer addresses in no particular order, so clientAddresses has to sort them.
+    order = draw(st.permutations(range(count)))
+    out = []
+    for k in order:
+        if kind == "ring":
+            # Fresh accounts in one cluster: no age, neutral agreement, standing 0.
+            out.append(ReviewerStanding(f"0xr{k:03d}", False, 0.0, 0.5, count, 0.0))
+            continue
+        standing = draw(
+            st.one_of(
+                st.floats(0.0, 0.1999),
+                st.just(0.2),  # exactly the default floor
+                st.floats(0.0, 1.0),
+                st.integers(0, 10000).map(lambda x: x / 10000),
+            )
+            if kind == "mixed"
+            else st.floats(0.0, 0.1999)
+        )
+        out.append(
+            ReviewerStanding(
+                f"0x{k:03d}",
+                draw(st.booleans()),
+                draw(st.floats(0.0, 1.0)),
+                draw(st.floats(0.0, 1.0)),
+                draw(st.integers(1, 5)),
+                standing,
+            )
+        )
+    return out
+
+
+@st.composite
+def floor_params(draw: st.DrawFn) -> ScoringParams:
+    """The SPEC 2.4 sybil floor, and variants of it: constants, adapter rules, order and graph."""
+    base = ScoringParams.sybil_floor()
+    ov, fb, sybil = base.adapters
+    sybil = AdapterSpec(
+        "sybil-resistance",
+        draw(st.sampled_from(CONTRIBUTION_MODES)),
+        # The floor's weight 0, or averaged in like the others.
+        draw(st.sampled_from([0.0, 0.0, 1.0, 0.5])),
+        exclude_registries=draw(st.sampled_from([(), ("other",)])),
+    )
+    fb = AdapterSpec(
+        "erc8004-feedback",
+        draw(st.sampled_from(CONTRIBUTION_MODES)),
+        draw(st.sampled_from([0.0, 1.0, 2.5])),
+        include_registries=("erc-8004",),
+    )
+    adapters = draw(st.permutations([ov, fb, sybil]))
+    sybil_constants = draw(
+        st.sampled_from(
+            [None, SybilParams(), SybilParams(min_standing=0.5, reviewers_target=5.0, providers_target=1.0)]
+        )
+    )
+    graph = draw(st.sampled_from(["floor", "none", "random"]))
+    if graph == "floor":
+        chosen = base.graph
+    elif graph == "none":
+        chosen = None
+    else:
+        ids = [spec.adapter_id for spec in adapters]
+        keys = {
+            "output-verification": ("quality", "coverage"),
+            "erc8004-feedback": ("rating", "volume", "score"),
+            "sybil-resistance": ("reviewers", "providers"),
+        }
+        refs = [f"adapter:{a}" for a in ids] + [f"component:{a}.{k}" for a in ids for k in keys[a]]
+        chosen = CompositionGraph.from_dict(draw(graphs(refs)), adapter_ids=ids)
+    weighting = draw(st.sampled_from([None, AccuracyWeighting()]))
+    return ScoringParams(
+        adapters=tuple(adapters),
+        output_verification=base.output_verification,
+        graph=chosen,
+        accuracy_weighting=weighting,
+        sybil=sybil_constants,
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    population=st.lists(st.tuples(agents(), standings()), min_size=1, max_size=8),
+    config=st.one_of(st.just(ScoringParams.sybil_floor()), floor_params()),
+)
+def test_it_builds_the_scalar_paths_records_under_the_sybil_floor(
+    population: list[tuple[Agent, list[ReviewerStanding] | None]], config: ScoringParams
+) -> None:
+    # Reviewer standings enter the digest, the sybil-resistance entry, the graph's floor and the
+    # provenance: the batch must give the scalar path's record byte for byte.
+    assert batch_supported(config)
+    items = [
+        (Subject(f"a{i}", a.registry, a.protocol), a.summaries, a.feedback)
+        for i, (a, _) in enumerate(population)
+    ]
+    reviewers = [r for _, r in population]
+    scalar = [
+        score_subject(s, summaries=p, feedback=f, params=config, reviewers=r)
+        for (s, p, f), r in zip(items, reviewers, strict=True)
+    ]
+    digests = [
+        scoring_inputs_digest(s, summaries=p, feedback=f, params=config, reviewers=r)[1]
+        for (s, p, f), r in zip(items, reviewers, strict=True)
+    ]
+    assert digests == [r.inputs_digest for r in scalar]
+    records = hcs25_records(
+        items,
+        config,
+        digests=digests,
+        config_version=3,
+        updated_at_iso="2026-01-01T00:00:00Z",
+        reviewers=reviewers,
+    )
+    expected = [r.to_hcs25(3, "2026-01-01T00:00:00Z") for r in scalar]
+    assert [json.dumps(r) for r in records] == [json.dumps(r) for r in expected]
+
+
+def test_it_refuses_a_weighted_sybil_resistance_adapter_without_its_totals() -> None:
+    # With a weight its total enters the composite sum, which score_batch cannot make up.
+    floor = ScoringParams.sybil_floor()
+    weighted = ScoringParams(
+        adapters=(*floor.adapters[:2], AdapterSpec("sybil-resistance", "universal", 1.0)), graph=floor.graph
+    )
+    assert batch_supported(weighted)
+    with pytest.raises(ValueError, match="sybil_total"):
+        score_batch([[0.9]], [[0.1]], [[0.8]], [[10]], params=weighted)
+
+
+def test_it_refuses_reviewers_that_do_not_match_the_subjects() -> None:
+    with pytest.raises(ValueError, match="reviewers"):
+        hcs25_records(
+            [(Subject("a"), [], None)],
+            ScoringParams.sybil_floor(),
+            digests=["x"],
+            config_version=1,
+            updated_at_iso="t",
+            reviewers=[],
+        )
 
 
 def test_it_refuses_batch_records_for_adapters_it_does_not_know() -> None:
