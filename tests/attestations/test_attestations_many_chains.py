@@ -201,9 +201,12 @@ def _record(subject: str) -> dict[str, Any]:
     return record
 
 
+@pytest.mark.usefixtures("weighted_mean_config")
 def test_it_merges_linked_identities_feedback_with_per_chain_provenance_until_a_transfer(
     db: None, chains: tuple[Node, Node], django_capture_on_commit_callbacks: Any
 ) -> None:
+    # The raw merged mean: under the default sybil floor these fresh wallets would carry no weight
+    # (the floor's own merged-feedback test is in tests/registry/test_registry_sybil.py).
     base, second = chains
     owner, buyer = Account.create(), Account.create()
     first_id, second_id = base.register(owner), second.register(owner)

@@ -92,7 +92,12 @@ def test_it_rates_the_reviewers_of_linked_identities_as_one_subject(
             FeedbackEntry.objects.create(
                 agent=spread, client_address=address, feedback_index=1, tag1="starred", value=70 + index % 2
             )
-    FeedbackEntry.objects.update(created_at=timezone.now() - timedelta(days=200))
+    # Established reviewers: seen on chain 200 days before they rated either identity (age is the
+    # wallet's age when it first rated the subject).
+    FeedbackEntry.objects.filter(agent__in=elsewhere).update(created_at=timezone.now() - timedelta(days=200))
+    FeedbackEntry.objects.filter(agent__in=[base, other]).update(
+        created_at=timezone.now() - timedelta(days=1)
+    )
     for identity in (base, other):
         score, _ = trust_score_compute(agent=identity)
         reviewers = score.record["provenance"]["reviewers"]
