@@ -2,12 +2,12 @@
 
 docker/entrypoint.sh runs granian with two workers and --respawn-failed-workers, against a fresh
 SQLite database. One worker is killed with SIGKILL while a client holds a keep-alive connection;
-requests keep succeeding (a client that finds its idle connection reset reconnects once, as every
+requests keep succeeding (a client that finds its idle connection reset reconnects, as every
 HTTP client pool does), granian starts a replacement, and once it is up the *other* original worker
 is killed too: the requests that follow can only be served by the replacement or its own successor,
 so they show a respawned worker takes traffic from new connections. Connections the kernel had
 queued on a killed worker's own listening socket are reset; the clients here send such a request
-again once, as a proxy does (nginx's proxy_next_upstream for GETs; POSTs carry an Idempotency-Key).
+again, as a proxy does (nginx's proxy_next_upstream for GETs; POSTs carry an Idempotency-Key).
 """
 
 from __future__ import annotations
@@ -92,7 +92,12 @@ def _healthz(port: int) -> bool:
 
 
 class KeepAliveClient:
-    """One persistent connection; a request that finds it dead is sent again on a new one, once."""
+    """One persistent connection; a request that finds it dead is sent again on a new one.
+
+    Up to twice: right after a worker is killed, the new connection can itself be reset, having been
+    queued on the dead worker's own listening socket (see ``_fresh_get``). Such a request never
+    reached the application, so sending it again is what any client or proxy does.
+    """
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -100,7 +105,7 @@ class KeepAliveClient:
         self.reconnects = 0
 
     def get(self, path: str) -> int:
-        for attempt in range(2):
+        for attempt in range(3):
             try:
                 self.conn.request("GET", path, headers=PROXIED)
                 answer = self.conn.getresponse()
@@ -110,7 +115,7 @@ class KeepAliveClient:
                 self.conn.close()
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
                 self.reconnects += 1
-                if attempt:
+                if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
