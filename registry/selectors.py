@@ -246,12 +246,26 @@ def provider_collusion_signals(*, provider_ids: Iterable[int]) -> dict[int, Coll
     return {pid: provider_signals_of(stored.get(pid)) for pid in ids}
 
 
+def identity_groups_many(agent_ids: list[int]) -> dict[int, list[int]]:
+    """Per agent, the ids of its linked identities (registry.AgentLink), itself included, ascending.
+
+    Two queries for the whole batch: the agents' primaries, then every member of those groups.
+    """
+    primary_of = dict(AgentLink.objects.filter(agent_id__in=agent_ids).values_list("agent_id", "primary_id"))
+    keys = {primary_of.get(agent_id, agent_id) for agent_id in agent_ids}
+    members: dict[int, set[int]] = {key: {key} for key in keys}
+    for member, primary in AgentLink.objects.filter(primary_id__in=keys).values_list(
+        "agent_id", "primary_id"
+    ):
+        members[primary].add(member)
+    return {
+        agent_id: sorted(members[primary_of.get(agent_id, agent_id)] | {agent_id}) for agent_id in agent_ids
+    }
+
+
 def agent_identity_ids(*, agent: Agent) -> set[int]:
     """Ids of the identities linked with `agent` (registry.AgentLink), itself included."""
-    link = AgentLink.objects.filter(agent=agent).values_list("primary_id", flat=True).first()
-    primary = link if link is not None else agent.pk
-    members = set(AgentLink.objects.filter(primary_id=primary).values_list("agent_id", flat=True))
-    return members | {primary, agent.pk}
+    return set(identity_groups_many([agent.pk])[agent.pk])
 
 
 def agent_identities(*, agent: Agent) -> list[Agent]:

@@ -36,7 +36,6 @@ from common.errors import ApplicationError, FieldError
 
 from ..models import (
     Agent,
-    AgentLink,
     FeedbackEntry,
     Provider,
     ProviderAccuracy,
@@ -45,7 +44,7 @@ from ..models import (
     TrustScore,
     VerificationSummary,
 )
-from ..selectors import trust_score_cache_key
+from ..selectors import identity_groups_many, trust_score_cache_key
 
 logger = logging.getLogger(__name__)
 
@@ -295,23 +294,6 @@ class MergedFeedback:
 
     summary: FeedbackSummary | None
     identities: tuple[dict[str, Any], ...] = ()
-
-
-def identity_groups_many(agent_ids: list[int]) -> dict[int, list[int]]:
-    """Per agent, the ids of its linked identities (registry.AgentLink), itself included, ascending.
-
-    Two queries for the whole batch: the agents' primaries, then every member of those groups.
-    """
-    primary_of = dict(AgentLink.objects.filter(agent_id__in=agent_ids).values_list("agent_id", "primary_id"))
-    keys = {primary_of.get(agent_id, agent_id) for agent_id in agent_ids}
-    members: dict[int, set[int]] = {key: {key} for key in keys}
-    for member, primary in AgentLink.objects.filter(primary_id__in=keys).values_list(
-        "agent_id", "primary_id"
-    ):
-        members[primary].add(member)
-    return {
-        agent_id: sorted(members[primary_of.get(agent_id, agent_id)] | {agent_id}) for agent_id in agent_ids
-    }
 
 
 def feedback_merged_many(agent_ids: list[int], rating_tag: str) -> dict[int, MergedFeedback]:
