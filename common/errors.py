@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,64 +129,6 @@ def validation_error(errors: list[FieldError], *, what: str = "request") -> Appl
     where = first.field or "body"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return ApplicationError(f"Invalid {what}: {where}: {first.detail}{more}", errors=errors)
-
-
-def schema_field_errors(errors: Iterable[Any], prefix: Iterable[str | int] = ()) -> list[FieldError]:
-    """jsonschema errors as FieldErrors, one per offending field, each with its own pointer.
-
-    jsonschema reports a missing property and unknown properties at the object that holds them (an
-    empty pointer for the body); here a missing property is named itself ("This field is required.") and
-    every unknown property gets its own error at its own pointer. Errors are sorted by pointer.
-    """
-    base = list(prefix)
-    out: list[FieldError] = []
-    for error in errors:
-        path = [*base, *error.absolute_path]
-        if error.validator == "required":
-            instance = error.instance if isinstance(error.instance, Mapping) else {}
-            names = [n for n in error.validator_value if n not in instance]
-            # Draft 2020-12 reports each missing property in its own error; keep the one it names.
-            named = [n for n in names if repr(n) in error.message] or names[:1]
-            out.extend(FieldError(json_pointer([*path, n]), "This field is required.") for n in named)
-        elif error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
-            schema = error.schema if isinstance(error.schema, Mapping) else {}
-            known = set(schema.get("properties", {}))
-            patterns = list(schema.get("patternProperties", {}))
-            unknown = [
-                k
-                for k in error.instance
-                if k not in known and not any(_search(pattern, str(k)) for pattern in patterns)
-            ]
-            out.extend(
-                FieldError(json_pointer([*path, k]), f"Unknown property {k!r}: it is not allowed here.")
-                for k in unknown
-            )
-            if not unknown:
-                out.append(FieldError(json_pointer(path), error.message))
-        elif error.validator == "type" and isinstance(error.instance, str):
-            out.append(
-                FieldError(
-                    json_pointer(path),
-                    f"Expected {error.validator_value}, got the string {error.instance!r}.",
-                )
-            )
-        else:
-            out.append(FieldError(json_pointer(path), error.message))
-    unique = list(dict.fromkeys(out))
-    return sorted(unique, key=lambda e: _pointer_key(e.pointer))
-
-
-def _search(pattern: str, text: str) -> bool:
-    try:
-        return re.search(pattern, text) is not None
-    except re.error:
-        return False
-
-
-def _pointer_key(pointer: str) -> list[tuple[int, int | str]]:
-    """Sort key: array indices in numeric order (calls/2 before calls/10)."""
-    parts = pointer.lstrip("/").split("/") if pointer else []
-    return [(0, int(p)) if p.isdigit() else (1, p) for p in parts]
 
 
 def problem_response(error: ApplicationError, request: HttpRequest | None = None) -> JsonResponse:

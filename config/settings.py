@@ -215,6 +215,7 @@ JSON_MAX_CONTAINERS = env_int("JSON_MAX_CONTAINERS", 100_000, minimum=1)
 MAX_CLOCK_SKEW_SECONDS = env_int("MAX_CLOCK_SKEW_SECONDS", 300, minimum=0)
 SUMMARY_BATCH_MAX = env_int("SUMMARY_BATCH_MAX", 1000, minimum=1)
 OUTCOME_BATCH_MAX = env_int("OUTCOME_BATCH_MAX", 5000, minimum=1)
+TOOL_CALL_BATCH_MAX = env_int("TOOL_CALL_BATCH_MAX", 500, minimum=1)
 AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
 # Verifications (runs, tool calls, proxied answers, scans, runtime observations) one operator may ask
 # for per UTC day; 0 turns the quota off.

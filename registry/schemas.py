@@ -94,22 +94,16 @@ OUTCOME_SCHEMA: dict[str, Any] = {
     "required": ["id", "verdict", "confidence", "checkedAt"],
 }
 
-OUTCOMES_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "title": "OutcomesIn",
-    "properties": {
-        "agent": SUBJECT_ID,
-        "agentRegistry": {"type": "string", "enum": ["erc-8004", "hcs-10", "other"]},
-        "outcomes": {"type": "array", "minItems": 1, "items": OUTCOME_SCHEMA},
-    },
-    "required": ["agent", "outcomes"],
-}
 
-
-def batch_schema(item: dict[str, Any], key: str, max_items: int) -> dict[str, Any]:
-    """Wrap an item schema as `{key: [item, ...]}` with a size bound."""
+def outcomes_schema(max_items: int) -> dict[str, Any]:
+    """The body of `POST /outcomes`, at most `max_items` outcomes (settings.OUTCOME_BATCH_MAX)."""
     return {
         "type": "object",
-        "properties": {key: {"type": "array", "minItems": 1, "maxItems": max_items, "items": item}},
-        "required": [key],
+        "title": "OutcomesIn",
+        "properties": {
+            "agent": SUBJECT_ID,
+            "agentRegistry": {"type": "string", "enum": ["erc-8004", "hcs-10", "other"]},
+            "outcomes": {"type": "array", "minItems": 1, "maxItems": max_items, "items": OUTCOME_SCHEMA},
+        },
+        "required": ["agent", "outcomes"],
     }

@@ -23,12 +23,18 @@ TOOL_CALL_SCHEMA: dict[str, Any] = {
     "required": ["tool", "result", "executionTimeMs"],
 }
 
-TOOL_CALL_BATCH_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "title": "ToolCallBatchIn",
-    "properties": {"calls": {"type": "array", "minItems": 1, "maxItems": 500, "items": TOOL_CALL_SCHEMA}},
-    "required": ["calls"],
-}
+
+def tool_call_batch_schema(max_items: int) -> dict[str, Any]:
+    """`{"calls": [...]}` with at most `max_items` calls (settings.TOOL_CALL_BATCH_MAX)."""
+    return {
+        "type": "object",
+        "title": "ToolCallBatchIn",
+        "properties": {
+            "calls": {"type": "array", "minItems": 1, "maxItems": max_items, "items": TOOL_CALL_SCHEMA}
+        },
+        "required": ["calls"],
+    }
+
 
 FEEDBACK_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -22,13 +21,14 @@ from common.pagination import KeysetPagination
 from common.throttling import ReadThrottle
 
 from ..models import Agent, Provider, ScoringConfig, TrustScore
-from ..schemas import OUTCOMES_SCHEMA, SUMMARY_SCHEMA, batch_schema
+from ..schemas import SUMMARY_SCHEMA
 from ..selectors import trust_score_document, trust_score_explanation
 from ..services.agents import agent_register_for_provider, agent_registration_authorize
 from ..services.outcomes import outcomes_ingest
 from ..services.scoring import scoring_config_current, trust_score_compute
 from ..services.signatures import SignatureHeaders
 from ..services.summaries import summaries_ingest
+from ..services.validation import OUTCOME_BATCH, SUMMARY_BATCH
 from .authentication import IsProvider, ProviderPrincipal
 from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentListFilterSet
 from .serializers import (
@@ -174,7 +174,7 @@ class SummaryBatchView(APIView):
     @extend_schema(
         operation_id="summaries_batch",
         summary="Push many summaries at once (all or nothing)",
-        request={"application/json": batch_schema(SUMMARY_SCHEMA, "summaries", 1000)},
+        request={"application/json": SUMMARY_BATCH.schema},
         parameters=[IDEMPOTENCY_KEY, *SIGNATURE_HEADERS],
         responses={
             201: OpenApiTypes.OBJECT,
@@ -187,22 +187,9 @@ class SummaryBatchView(APIView):
         tags=["providers"],
     )
     def post(self, request: Request) -> Response:
-        body = request.data
-        items = body.get("summaries") if isinstance(body, dict) else None
-        if not isinstance(items, list) or not items:
-            raise validation_error([FieldError("/summaries", "Expected a non-empty list of summaries.")])
-        if len(items) > settings.SUMMARY_BATCH_MAX:
-            raise validation_error(
-                [
-                    FieldError(
-                        "/summaries",
-                        f"At most {settings.SUMMARY_BATCH_MAX} summaries per batch; got {len(items)}.",
-                    )
-                ]
-            )
         code, answer = summaries_ingest(
             provider=_provider(request),
-            bodies=items,
+            bodies=SUMMARY_BATCH.items(request.data),
             idempotency_key=_idempotency_key(request),
             batch_key="summaries",
             signature=SignatureHeaders.from_headers(request.headers),
@@ -216,7 +203,7 @@ class OutcomesView(APIView):
     @extend_schema(
         operation_id="outcomes_create",
         summary="Push raw per-check outcomes (rolled up into the provider's windowed summary)",
-        request={"application/json": OUTCOMES_SCHEMA},
+        request={"application/json": OUTCOME_BATCH.schema},
         parameters=[IDEMPOTENCY_KEY, *SIGNATURE_HEADERS],
         responses={
             201: OpenApiTypes.OBJECT,

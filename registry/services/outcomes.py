@@ -28,7 +28,7 @@ from .idempotency import idempotent_run
 from .signatures import SignatureHeaders, SignedSubmission, submission_verify
 from .summaries import _ensure_active, canonical_json_errors
 from .transactions import transaction_run_retrying
-from .validation import NormalisedOutcome, outcome_validate
+from .validation import OUTCOME_BATCH, NormalisedOutcome, outcome_validate
 
 
 def outcomes_ingest(
@@ -50,13 +50,9 @@ def outcomes_ingest(
     errors: list[FieldError] = []
     if not isinstance(body.get("agent"), str) or not body.get("agent"):
         errors.append(FieldError("/agent", "This field is required."))
-    raw = body.get("outcomes")
-    if not isinstance(raw, list) or not raw:
-        errors.append(FieldError("/outcomes", "Expected a non-empty list of outcomes."))
-        raw = []
-    elif len(raw) > settings.OUTCOME_BATCH_MAX:
-        errors.append(FieldError("/outcomes", f"At most {settings.OUTCOME_BATCH_MAX} outcomes per request."))
-        raw = []
+    envelope_errors = OUTCOME_BATCH.envelope_errors(body)
+    errors.extend(envelope_errors)
+    raw: list[Any] = [] if envelope_errors else body["outcomes"]
     items: list[NormalisedOutcome] = []
     for index, entry in enumerate(raw):
         item, item_errors = outcome_validate(entry, prefix=["outcomes", index])

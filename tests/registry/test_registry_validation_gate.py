@@ -13,14 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from registry.services.validation import (
-    _outcome_gate,
-    _outcome_validator,
-    _summary_gate,
-    _summary_validator,
-    schema_passes,
-    summary_validate,
-)
+from registry.services.validation import OUTCOME_BODY, SUMMARY_BODY, summary_validate
 
 json_leaf = st.one_of(
     st.none(),
@@ -81,22 +74,22 @@ def _jsonschema_accepts(validator: Any, body: Any) -> bool:
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(body=st.one_of(mutated_summary(), json_value))
 def test_it_never_lets_through_a_summary_jsonschema_refuses(body: Any) -> None:
-    if schema_passes(_summary_gate, body):
-        assert _jsonschema_accepts(_summary_validator, body)
+    if SUMMARY_BODY.passes_gate(body):
+        assert _jsonschema_accepts(SUMMARY_BODY.validator, body)
 
 
 @settings(max_examples=200)
 @given(body=valid_summary)
 def test_it_takes_the_fast_path_for_valid_summaries(body: dict[str, Any]) -> None:
-    assert _jsonschema_accepts(_summary_validator, body)
-    assert schema_passes(_summary_gate, body)
+    assert _jsonschema_accepts(SUMMARY_BODY.validator, body)
+    assert SUMMARY_BODY.passes_gate(body)
 
 
 @settings(max_examples=200)
 @given(body=mutated_summary())
 def test_it_reports_the_same_errors_as_jsonschema_alone(body: dict[str, Any]) -> None:
     normalised, errors = summary_validate(body)
-    if not _jsonschema_accepts(_summary_validator, body):
+    if not _jsonschema_accepts(SUMMARY_BODY.validator, body):
         assert normalised is None and errors
 
 
@@ -122,5 +115,5 @@ outcome = st.fixed_dictionaries(
     )
 )
 def test_it_never_lets_through_an_outcome_jsonschema_refuses(body: Any) -> None:
-    if schema_passes(_outcome_gate, body):
-        assert _jsonschema_accepts(_outcome_validator, body)
+    if OUTCOME_BODY.passes_gate(body):
+        assert _jsonschema_accepts(OUTCOME_BODY.validator, body)

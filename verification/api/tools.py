@@ -22,10 +22,11 @@ from ..authentication import (
     request_operator_key_required,
 )
 from ..models import ToolProfileRecord
-from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_BATCH_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
+from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
 from ..services.calibration import tool_calibration_report
 from ..services.shadow import SHADOW_HEADER, shadow_requested
 from ..services.tools import (
+    TOOL_CALL_BATCH,
     tool_baseline,
     tool_calls_verify,
     tool_feedback_record,
@@ -50,7 +51,7 @@ class ToolCallVerifyView(APIView):
         operation_id="verify_tool_call",
         summary='Verify one tool-call result, or a batch of them in order ({"calls": [...]})',
         parameters=[SHADOW_PARAMETER],
-        request={"application/json": {"oneOf": [TOOL_CALL_SCHEMA, TOOL_CALL_BATCH_SCHEMA]}},
+        request={"application/json": {"oneOf": [TOOL_CALL_SCHEMA, TOOL_CALL_BATCH.schema]}},
         responses={
             200: OpenApiResponse(response=RESULT),
             400: PROBLEM,
@@ -64,9 +65,7 @@ class ToolCallVerifyView(APIView):
         body = request.data
         shadow = shadow_requested(header=request.headers.get(SHADOW_HEADER))
         if isinstance(body, dict) and "calls" in body:
-            calls = body["calls"]
-            if not isinstance(calls, list) or not 1 <= len(calls) <= 500:
-                raise validation_error([FieldError("/calls", "Expected 1 to 500 calls.")], what="batch")
+            calls = TOOL_CALL_BATCH.items(body, what="batch")
             return Response(
                 camelize(
                     {

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from jsonschema import Draft202012Validator
 
-from common.errors import ApplicationError, FieldError, schema_field_errors, validation_error
+from common.errors import ApplicationError, FieldError
+from common.validation import BodySchema
 from registry.models import Agent
 
 from ..engine.safety import (
@@ -60,14 +60,8 @@ OBSERVATION_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_scan_validator = Draft202012Validator(SCAN_SCHEMA)
-_observation_validator = Draft202012Validator(OBSERVATION_SCHEMA)
-
-
-def _check(validator: Draft202012Validator, body: Any, what: str) -> None:
-    errors = schema_field_errors(validator.iter_errors(body))
-    if errors:
-        raise validation_error(errors, what=what)
+SCAN_BODY = BodySchema(SCAN_SCHEMA)
+OBSERVATION_BODY = BodySchema(OBSERVATION_SCHEMA)
 
 
 def _too_long(field: str, size: int, limit: int) -> ApplicationError:
@@ -81,7 +75,7 @@ def _too_long(field: str, size: int, limit: int) -> ApplicationError:
 
 def text_scan(*, body: Any, operator: OperatorApiKey | None = None) -> dict[str, Any]:
     """Injection, PII (optionally redacted) and hallucination risk of one text."""
-    _check(_scan_validator, body, "scan request")
+    SCAN_BODY.check(body, what="scan request")
     if operator is not None:
         operator_ensure_active(operator=operator.owner)
         operator_quota_consume(operator=operator.owner)
@@ -127,7 +121,7 @@ def runtime_observation_record(
     if operator is not None:
         operator_ensure_active(operator=operator.owner)
         operator_agent_authorize(operator=operator.owner, agent=agent, pointer="")
-    _check(_observation_validator, body, "runtime observation")
+    OBSERVATION_BODY.check(body, what="runtime observation")
     if operator is not None:
         operator_quota_consume(operator=operator.owner)
     if len(body.get("text", "")) > MAX_SCAN_CHARS:

@@ -16,16 +16,16 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from jsonschema import Draft202012Validator
 
-from common.errors import ApplicationError, FieldError, json_pointer, schema_field_errors, validation_error
+from common.errors import ApplicationError, FieldError, json_pointer, validation_error
+from common.validation import BatchEnvelope, BodySchema
 
 from ..engine.store import MemoryStore, RedisStore
 from ..engine.tools import ResultRejectedError, ToolVerifier, VerificationResult
 from ..engine.tools.patterns import pattern_problem
 from ..engine.tools.stats import quantile
 from ..models import Operator, OperatorApiKey, ShadowCount, ToolProfileRecord, ToolVerification
-from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA
+from ..schemas import FEEDBACK_SCHEMA, TOOL_CALL_SCHEMA, TOOL_PROFILE_SCHEMA, tool_call_batch_schema
 from .calibration import calibrated_probability
 from .engine_provider import engine_outcome_record
 from .operators import (
@@ -42,9 +42,17 @@ OPERATOR_KEY_PREFIX = "tro_"
 PROFILE_VERSION_KEY = "verification:tool-profiles:version"
 audit_logger = logging.getLogger("verification.audit")
 
-_call_validator = Draft202012Validator(TOOL_CALL_SCHEMA)
-_profile_validator = Draft202012Validator(TOOL_PROFILE_SCHEMA)
-_feedback_validator = Draft202012Validator(FEEDBACK_SCHEMA)
+TOOL_CALL_BODY = BodySchema(TOOL_CALL_SCHEMA)
+TOOL_PROFILE_BODY = BodySchema(TOOL_PROFILE_SCHEMA)
+FEEDBACK_BODY = BodySchema(FEEDBACK_SCHEMA)
+TOOL_CALL_BATCH = BatchEnvelope(
+    key="calls",
+    item=TOOL_CALL_SCHEMA,
+    bound="TOOL_CALL_BATCH_MAX",
+    empty=lambda limit: f"Expected 1 to {limit} calls.",
+    too_many=lambda limit, _: f"Expected 1 to {limit} calls.",
+    document=tool_call_batch_schema,
+)
 
 # --- operator keys ---------------------------------------------------------------------------------
 
@@ -229,9 +237,7 @@ def tool_profile_save(
     if operator is not None:
         operator_ensure_active(operator=operator)
         tool_profile_authorize_edit(operator=operator, record=existing)
-    errors = schema_field_errors(_profile_validator.iter_errors(data))
-    if errors:
-        raise validation_error(errors, what="tool profile")
+    TOOL_PROFILE_BODY.check(data, what="tool profile")
     if not tool_name or len(tool_name) > 200:
         raise validation_error([FieldError("/tool", "A tool name has 1 to 200 characters.")])
     # Patterns run on every result of the tool: only those that match in linear time are accepted.
@@ -288,7 +294,7 @@ def _confidence_in_verdict(result: VerificationResult) -> float:
 
 
 def tool_call_validate(body: Any, *, prefix: list[str | int]) -> list[FieldError]:
-    return schema_field_errors(_call_validator.iter_errors(body), prefix)
+    return TOOL_CALL_BODY.errors(body, prefix=prefix)
 
 
 # A tool verdict -> what it would have done in shadow mode.
@@ -404,9 +410,7 @@ def tool_feedback_record(*, public_id: str, body: Any, operator: Operator | None
     Over the API only the operator whose key made the verification labels it (`operator`); labels
     move the tool's prior for everyone, so nobody else's say counts.
     """
-    errors = schema_field_errors(_feedback_validator.iter_errors(body))
-    if errors:
-        raise validation_error(errors, what="feedback")
+    FEEDBACK_BODY.check(body, what="feedback")
     record = ToolVerification.objects.select_related("operator").filter(public_id=public_id).first()
     if record is None:
         raise ApplicationError("No such verification.", status=404, problem="not-found")
