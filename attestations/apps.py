@@ -12,6 +12,12 @@ class AttestationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # The registry's agent page shows the agent's chain side without importing this app.
+        from registry.signals import agent_page_shown
+
+        from .receivers import agent_page_chain_context
+
+        agent_page_shown.connect(agent_page_chain_context, dispatch_uid="attestations.agent_page")
         # A misconfigured signing key or chain would otherwise show only as 503s on the requests that
         # need them: stop every process (web, worker, beat, manage.py) at start-up instead, naming the
         # variable. The key itself is not kept here (attestations.services.keys loads it when needed).

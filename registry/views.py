@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
-from attestations.selectors import agent_feedback_summarize, agent_publications_list, agent_registration_get
 from common.errors import ApplicationError
 from common.pagination import keyset_page
 from common.throttling import throttle_page
@@ -31,6 +30,7 @@ from .selectors import (
 )
 from .services.audit import CALIBRATION_WINDOW_DAYS
 from .services.scoring import trust_score_compute
+from .signals import agent_page_context
 
 # The chart's drawing area in SVG user units; the SVG scales to its container's width.
 CHART_WIDTH = 600
@@ -122,11 +122,10 @@ def agent_page(request: HttpRequest, subject_id: str) -> HttpResponse:
         "rubber_stamp_power": RUBBER_STAMP_BLOCK_RATE / FULL_POWER_BLOCK_RATE,
         "history": history[:20],
         "chart": score_chart(history[::-1]),
-        # ERC-8004: the owner's registration file, the chain's feedback, our publications.
-        "registration": agent_registration_get(agent=agent),
         "identities": agent_identities(agent=agent),
-        "feedback": agent_feedback_summarize(agent=agent),
-        "publications": agent_publications_list(agent=agent),
+        # ERC-8004 (the owner's registration file, the chain's feedback, our publications): added by
+        # the attestations app, which the registry does not import (registry/signals.py).
+        **agent_page_context(agent=agent),
     }
     return render(request, "registry/agent.html", context)
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import Decimal
 from functools import partial
 from typing import Any
 
@@ -21,6 +19,7 @@ from django.utils import timezone
 
 from common.enqueue import task_named
 from registry.services.recompute import SCHEDULING_ERRORS
+from registry.signals import ScoreChange
 
 from .models import EventType, WebhookDelivery, WebhookEvent, WebhookSubscription
 
@@ -28,20 +27,6 @@ logger = logging.getLogger(__name__)
 
 #: A provider.suspended payload names at most this many of the agents it reported on.
 MAX_AGENTS_IN_PAYLOAD = 1000
-
-
-@dataclass(frozen=True)
-class ScoreChange:
-    """One agent's new score against the one it replaces (None: the agent had no score)."""
-
-    agent_id: int
-    subject_id: str
-    previous_score: Decimal | None
-    previous_rated: bool | None
-    trust_score: Decimal
-    trust_confidence: Decimal
-    rated: bool
-    computed_at: datetime
 
 
 def _iso(moment: datetime) -> str:

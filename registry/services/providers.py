@@ -9,14 +9,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from common.errors import ApplicationError, FieldError
 from common.keycache import KeyLookupCache
 from untrusted.fetch import validate_url
 
-from ..models import Agent, Provider, ProviderApiKey, ProviderAuditEvent, VerificationSummary
+from ..models import Provider, ProviderApiKey, ProviderAuditEvent
+from ..signals import provider_suspended
 
 KEY_PREFIX = "trk_"
 
@@ -209,18 +209,8 @@ def provider_set_status(
         requested_by=actor_label or (getattr(actor, "get_username", lambda: "")() if actor else ""),
     )
     if status == Provider.Status.SUSPENDED:
-        from webhooks.enqueue import webhook_provider_suspended_enqueue, webhooks_wanted
-
-        if webhooks_wanted():
-            # Only read when someone subscribed: one pass over the provider's summaries (semi-join).
-            reported = Agent.objects.filter(
-                Exists(VerificationSummary.objects.filter(agent=OuterRef("pk"), provider=provider))
-            )
-            webhook_provider_suspended_enqueue(
-                provider_slug=provider.slug,
-                agents=dict(reported.values_list("pk", "subject_id")),
-                reason=reason,
-            )
+        # Webhooks (and anything else built on the registry) hear of it in this transaction.
+        provider_suspended.send(sender=Provider, provider=provider, reason=reason)
     return provider
 
 

@@ -653,7 +653,7 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
     """Write records made by :func:`trust_scores_prepare` and point their agents at them."""
     if not fresh:
         return
-    from webhooks.enqueue import ScoreChange, webhook_score_changes_enqueue
+    from ..signals import ScoreChange, score_changes
 
     # The scores these replace, read before the agents point at the new ones (for webhooks).
     changes = [
@@ -686,7 +686,7 @@ def trust_scores_store(*, fresh: list[tuple[Agent, TrustScore]], now: datetime) 
             Agent.objects.bulk_update(
                 [agent for agent, _ in fresh], ["latest_score", "trust_score", "trust_score_updated_at"]
             )
-        webhook_score_changes_enqueue(changes=changes)
+        score_changes.send(sender=TrustScore, changes=changes)
     # Readers get the new records from the next request on (dropped now and again once committed,
     # so a reader racing this transaction cannot leave an old record cached).
     keys = [trust_score_cache_key(agent.subject_id) for agent, _ in fresh]
