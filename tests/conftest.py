@@ -10,6 +10,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The chain tests' set-up (anvil, the ERC-8004 registries, accounts, snapshots), in one module.
+pytest_plugins = ["tests.chain_fixtures"]
+
 # Compiled hyperscan databases (verification/engine/safety/multiscan.py) go to the checkout, not the
 # home directory; child processes the tests start inherit it and load what this process built.
 os.environ.setdefault("TRUST_REGISTRY_CACHE_DIR", str(ROOT / ".cache"))
@@ -61,26 +64,6 @@ def _fresh_key_lookups() -> Iterator[None]:
 
         api_key_cache_clear()
     yield
-
-
-ANVIL_CHAIN_ID = 8453
-
-
-@pytest.fixture(scope="session")
-def anvil() -> Iterator[object]:
-    """One local EVM node for the whole session (chain id 8453, a free port), stopped by its pid."""
-    from signing.chain.anvil import AnvilNotFound, start_anvil
-
-    try:
-        node = start_anvil(chain_id=ANVIL_CHAIN_ID)
-    except AnvilNotFound as error:
-        pytest.fail(
-            f"{error} (the chain tests need the npm package @foundry-rs/anvil: run npm ci)", pytrace=False
-        )
-    try:
-        yield node
-    finally:
-        node.stop()
 
 
 @pytest.fixture

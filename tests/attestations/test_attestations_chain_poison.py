@@ -35,7 +35,7 @@ from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
 from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
 from signing.chain.validation import ValidationClient
-from tests.evm_support import index_with_tasks as _index
+from tests.chain_fixtures import index_with_tasks as _index
 
 pytestmark = pytest.mark.chain
 
@@ -77,7 +77,7 @@ def test_it_keeps_indexing_after_a_feedback_tag_longer_than_any_column(
     length: int,
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -88,7 +88,7 @@ def test_it_keeps_indexing_after_a_feedback_tag_longer_than_any_column(
     agent_id = register_agent(owner)
     tag = "t" * length
     poisoned = transact(client, reputation.build_give_feedback, agent_id, 10, 0, tag1=tag, tag2=tag)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
 
     row = _row(poisoned, "NewFeedback")
     assert row.status == ChainEventStatus.APPLIED
@@ -97,7 +97,7 @@ def test_it_keeps_indexing_after_a_feedback_tag_longer_than_any_column(
     # The feedback column is bounded; the clipped tag is marked and the full one is in the event row.
     assert len(entry.tag1) == 255 and entry.tag1.endswith("…") and entry.tag1.startswith("t" * 254)
     later = transact(other, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     assert chain_cursor_get(chain=chain).next_block > later["blockNumber"] > poisoned["blockNumber"]
     assert FeedbackEntry.objects.get(client_address=other.address).tag1 == "starred"
 
@@ -208,7 +208,7 @@ def test_it_keeps_a_nul_in_every_string_argument_losslessly_and_moves_on(
     case: str,
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
@@ -234,7 +234,7 @@ def test_it_keeps_a_nul_in_every_string_argument_losslessly_and_moves_on(
     }
     send, field = NUL_CASES[case]
     poisoned, name = send(ctx)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    _index(chain, w3, django_capture_on_commit_callbacks, validator=service_account.address)
 
     row = _row(poisoned, name)
     assert row.status == ChainEventStatus.APPLIED, row.error
@@ -247,7 +247,7 @@ def test_it_keeps_a_nul_in_every_string_argument_losslessly_and_moves_on(
     if name == "NewFeedback":
         assert FeedbackEntry.objects.filter(client_address=client.address, value=Decimal(42)).exists()
     later = transact(other, reputation.build_give_feedback, ctx["agent_id"], 90, 0, tag1="starred")
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    _index(chain, w3, django_capture_on_commit_callbacks, validator=service_account.address)
     assert later["blockNumber"] > poisoned["blockNumber"]
     assert chain_cursor_get(chain=chain).next_block > later["blockNumber"]
     assert FeedbackEntry.objects.filter(client_address=other.address, tag1="starred").exists()
@@ -261,8 +261,8 @@ INVALID_UTF8 = b"bad \xff\xfe \xc3( \xed\xa0\x80 \x00 end"
 def test_it_keeps_invalid_utf8_in_a_feedback_tag_byte_for_byte_and_moves_on(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
-    deployed: DeployedRegistries,
+    w3: Web3,
+    registries: DeployedRegistries,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -272,14 +272,14 @@ def test_it_keeps_invalid_utf8_in_a_feedback_tag_byte_for_byte_and_moves_on(
     owner, client, other = new_account(), new_account(), new_account()
     agent_id = register_agent(owner)
     poisoned = _raw_call(
-        anvil_w3,
+        w3,
         client,
-        deployed.reputation,
+        registries.reputation,
         "giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)",
         ["uint256", "int128", "uint8", "string", "string", "string", "string", "bytes32"],
         [agent_id, 33, 0, INVALID_UTF8, b"ok", INVALID_UTF8, b"\xc0\x80", b"\x00" * 32],
     )
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
 
     row = _row(poisoned, "NewFeedback")
     assert row.status == ChainEventStatus.APPLIED, row.error
@@ -290,13 +290,13 @@ def test_it_keeps_invalid_utf8_in_a_feedback_tag_byte_for_byte_and_moves_on(
     assert row.args["tag1"] == "bad \\xff\\xfe \\xc3( \\xed\\xa0\\x80 \\x00 end"
     # The raw log itself is kept too.
     assert bytes(row.data) == bytes(
-        HexBytes(anvil_w3.eth.get_transaction_receipt(poisoned["transactionHash"])["logs"][0]["data"])
+        HexBytes(w3.eth.get_transaction_receipt(poisoned["transactionHash"])["logs"][0]["data"])
     )
     entry = FeedbackEntry.objects.get(client_address=client.address)
     assert (int(entry.value), entry.tag1, entry.tag2) == (33, row.args["tag1"], "ok")
 
     later = transact(other, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     assert chain_cursor_get(chain=chain).next_block > later["blockNumber"] > poisoned["blockNumber"]
     assert FeedbackEntry.objects.filter(client_address=other.address, tag1="starred").exists()
 
@@ -304,8 +304,8 @@ def test_it_keeps_invalid_utf8_in_a_feedback_tag_byte_for_byte_and_moves_on(
 def test_it_indexes_an_agent_registered_with_an_invalid_utf8_uri(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
-    deployed: DeployedRegistries,
+    w3: Web3,
+    registries: DeployedRegistries,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     transact: Transact,
@@ -313,9 +313,9 @@ def test_it_indexes_an_agent_registered_with_an_invalid_utf8_uri(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     owner = new_account()
-    poisoned = _raw_call(anvil_w3, owner, deployed.identity, "register(string)", ["string"], [INVALID_UTF8])
+    poisoned = _raw_call(w3, owner, registries.identity, "register(string)", ["string"], [INVALID_UTF8])
     agent_id = identity.registered_agent_id(poisoned)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
 
     row = _row(poisoned, "Registered")
     assert row.status == ChainEventStatus.APPLIED, row.error
@@ -324,15 +324,15 @@ def test_it_indexes_an_agent_registered_with_an_invalid_utf8_uri(
     assert agent.owner_address == owner.address
     later_owner = new_account()
     later_id = register_agent(later_owner)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     assert Agent.objects.get(erc8004_agent_id=later_id).owner_address == later_owner.address
 
 
 def test_it_applies_the_revocation_of_feedback_from_before_the_start_block_whose_tag_is_not_utf8(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
-    deployed: DeployedRegistries,
+    w3: Web3,
+    registries: DeployedRegistries,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -342,9 +342,9 @@ def test_it_applies_the_revocation_of_feedback_from_before_the_start_block_whose
     owner, client, other = new_account(), new_account(), new_account()
     agent_id = register_agent(owner)
     _raw_call(
-        anvil_w3,
+        w3,
         client,
-        deployed.reputation,
+        registries.reputation,
         "giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)",
         ["uint256", "int128", "uint8", "string", "string", "string", "string", "bytes32"],
         [agent_id, 33, 0, INVALID_UTF8, b"", b"", b"", b"\x00" * 32],
@@ -352,7 +352,7 @@ def test_it_applies_the_revocation_of_feedback_from_before_the_start_block_whose
     revoked = transact(client, reputation.build_revoke_feedback, agent_id, 1)
     later = transact(other, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
     # The indexer starts at the revocation: reading the revoked feedback back (strict UTF-8) fails.
-    _index(replace(chain, start_block=revoked["blockNumber"]), anvil_w3, django_capture_on_commit_callbacks)
+    _index(replace(chain, start_block=revoked["blockNumber"]), w3, django_capture_on_commit_callbacks)
 
     assert _row(revoked, "FeedbackRevoked").status == ChainEventStatus.APPLIED
     # Like any feedback from before the start block, it has no row; revoked, it would not count anyway.
@@ -408,21 +408,21 @@ def test_it_records_a_registry_log_that_does_not_decode_and_moves_on(
     data: bytes,
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
-    deployed: DeployedRegistries,
+    w3: Web3,
+    registries: DeployedRegistries,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     sender = new_account()
-    at = deployed.identity if event == "Registered" else deployed.reputation
+    at = registries.identity if event == "Registered" else registries.reputation
     topics = [bytes(HexBytes(topic0_of(event))), _word(77), bytes(12) + bytes.fromhex(sender.address[2:])]
-    poisoned = _emit_raw_log(anvil_w3, sender, at, topics, data)
+    poisoned = _emit_raw_log(w3, sender, at, topics, data)
     assert len(poisoned["logs"]) == 1
     # The registry works again afterwards.
     later_owner = new_account()
     later_id = register_agent(later_owner)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
 
     row = ChainEvent.objects.get(tx_hash=_tx_hash(poisoned))
     assert (row.status, row.name, row.args) == (ChainEventStatus.UNDECODABLE, event, {})
@@ -441,7 +441,7 @@ def test_it_records_a_registry_log_that_does_not_decode_and_moves_on(
 def test_it_rolls_back_and_records_one_event_that_fails_to_apply_and_indexes_the_rest_of_the_range(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -462,7 +462,7 @@ def test_it_rolls_back_and_records_one_event_that_fails_to_apply_and_indexes_the
             raise ArithmeticError("injected failure")
 
     monkeypatch.setattr(indexer, "_feedback_add", add_then_fail)
-    run = _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    run = _index(chain, w3, django_capture_on_commit_callbacks)
 
     row = _row(failing, "NewFeedback")
     assert row.status == ChainEventStatus.FAILED
@@ -477,7 +477,7 @@ def test_it_rolls_back_and_records_one_event_that_fails_to_apply_and_indexes_the
 def test_it_stops_the_range_when_the_node_goes_away_and_reads_it_again(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     monkeypatch: pytest.MonkeyPatch,
@@ -491,12 +491,12 @@ def test_it_stops_the_range_when_the_node_goes_away_and_reads_it_again(
 
     monkeypatch.setattr(indexer, "_event_apply", node_gone)
     with pytest.raises(ConnectionError):
-        _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+        _index(chain, w3, django_capture_on_commit_callbacks)
     # Not recorded as failed: the range rolled back and is read again.
     assert not ChainEvent.objects.exists()
     assert chain_cursor_get(chain=chain).next_block == chain.start_block
     monkeypatch.setattr(indexer, "_event_apply", real_apply)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     assert Agent.objects.filter(erc8004_agent_id=agent_id).exists()
 
 
@@ -506,7 +506,7 @@ def test_it_stops_the_range_when_the_node_goes_away_and_reads_it_again(
 def test_it_gives_the_chains_owner_and_agent_id_to_the_real_agent_and_detaches_a_squatter(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -529,7 +529,7 @@ def test_it_gives_the_chains_owner_and_agent_id_to_the_real_agent_and_detaches_a
     )
     Agent.objects.create(subject_id=subject_id, registry=Agent.Registry.OTHER, owner_address=fake.address)
     transact(client, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
 
     real = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=agent_id)
     assert real.subject_id == subject_id
@@ -546,7 +546,7 @@ def test_it_reads_the_owner_from_the_chain_for_a_pre_registered_subject_first_se
     with_chain_fields: bool,
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -568,7 +568,7 @@ def test_it_reads_the_owner_from_the_chain_for_a_pre_registered_subject_first_se
     feedback = transact(client, reputation.build_give_feedback, agent_id, 90, 0, tag1="starred")
     # Start after the Registered event: the agent is first seen in its feedback, which names no owner.
     late = replace(chain, start_block=feedback["blockNumber"])
-    _index(late, anvil_w3, django_capture_on_commit_callbacks)
+    _index(late, w3, django_capture_on_commit_callbacks)
 
     real = Agent.objects.get(subject_id=subject_id)
     assert real.erc8004_agent_id is not None

@@ -50,7 +50,7 @@ class WorkerDied(BaseException):
 @pytest.fixture
 def onchain_score(
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -61,7 +61,7 @@ def onchain_score(
     agent_id = register_agent(new_account())
     transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
     with django_capture_on_commit_callbacks(execute=True):
-        chain_index_run(chain=chain, w3=anvil_w3)
+        chain_index_run(chain=chain, w3=w3)
     agent = Agent.objects.get(erc8004_agent_id=agent_id)
     score, _ = trust_score_compute(agent=agent)
     assert score.trust_score > 0
@@ -80,15 +80,13 @@ def _feedback_count(reputation: ReputationClient, score: TrustScore, account: Lo
 def test_it_publishes_the_score_times_100_with_tags_and_the_attestation_hash(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     onchain_score: TrustScore,
     reputation: ReputationClient,
 ) -> None:
     publication = score_publication_request(score=onchain_score, chain=chain)
-    sent = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-    )
+    sent = score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     assert sent.status == OutgoingStatus.CONFIRMED, sent.last_error
     agent_id = int(onchain_score.agent.erc8004_agent_id or 0)
     stored = reputation.read_feedback(agent_id, service_account.address, 1)
@@ -97,7 +95,7 @@ def test_it_publishes_the_score_times_100_with_tags_and_the_attestation_hash(
     assert (stored.tag1, stored.tag2) == (settings.CHAIN_FEEDBACK_TAG1, settings.CHAIN_FEEDBACK_TAG2)
     assert stored.tag1 == "hcs-25"
 
-    receipt = anvil_w3.eth.get_transaction_receipt(HexBytes(sent.tx_hash))
+    receipt = w3.eth.get_transaction_receipt(HexBytes(sent.tx_hash))
     (event,) = [e for e in reputation.events_in(receipt) if isinstance(e, NewFeedback)]
     assert event.endpoint == f"{settings.SITE_URL}/api/v1/agents/{onchain_score.agent.subject_id}/trust-score"
     assert event.feedback_uri == f"{settings.SITE_URL}/api/v1/feedback/{sent.pk}"
@@ -122,13 +120,13 @@ def test_it_lets_only_one_of_two_racing_claims_win(
 def test_it_sends_one_transaction_when_two_workers_race(
     transactional_db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     onchain_score: TrustScore,
     reputation: ReputationClient,
 ) -> None:
     publication = score_publication_request(score=onchain_score, chain=chain)
-    nonce_before = _sent_by(anvil_w3, service_account)
+    nonce_before = _sent_by(w3, service_account)
     barrier = threading.Barrier(2)
     results: list[str] = []
     errors: list[BaseException] = []
@@ -137,7 +135,7 @@ def test_it_sends_one_transaction_when_two_workers_race(
         try:
             barrier.wait()
             row = score_publication_send(
-                publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
+                publication_id=publication.pk, chain=chain, w3=w3, signer=service_account
             )
             results.append(row.status)
         except BaseException as exc:  # reported below, in the test's thread
@@ -151,7 +149,7 @@ def test_it_sends_one_transaction_when_two_workers_race(
     for thread in threads:
         thread.join()
     assert not errors, errors
-    assert _sent_by(anvil_w3, service_account) == nonce_before + 1
+    assert _sent_by(w3, service_account) == nonce_before + 1
     assert _feedback_count(reputation, onchain_score, service_account) == 1
     assert ScorePublication.objects.get(pk=publication.pk).status == OutgoingStatus.CONFIRMED
 
@@ -161,14 +159,14 @@ def test_it_never_sends_twice_when_a_worker_dies_and_another_retries(
     dies: str,
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     onchain_score: TrustScore,
     reputation: ReputationClient,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     publication = score_publication_request(score=onchain_score, chain=chain)
-    nonce_before = _sent_by(anvil_w3, service_account)
+    nonce_before = _sent_by(w3, service_account)
     real_broadcast, real_wait = outbox._broadcast, outbox.wait_for_receipt
 
     def broadcast(w3: Web3, raw_hex: str) -> None:
@@ -185,42 +183,36 @@ def test_it_never_sends_twice_when_a_worker_dies_and_another_retries(
     if dies == "before_receipt":
         monkeypatch.setattr(outbox, "wait_for_receipt", wait)
     with pytest.raises(WorkerDied):
-        score_publication_send(
-            publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-        )
+        score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     stored = ScorePublication.objects.get(pk=publication.pk)
     assert stored.tx_hash and stored.raw_transaction and stored.nonce == nonce_before
 
     monkeypatch.setattr(outbox, "_broadcast", real_broadcast)
     monkeypatch.setattr(outbox, "wait_for_receipt", real_wait)
     # While the dead worker's claim is within its lease, nobody else touches the row.
-    held = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-    )
+    held = score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     assert held.claim_token == stored.claim_token != ""
     assert held.status == stored.status != OutgoingStatus.CONFIRMED
     ScorePublication.objects.filter(pk=publication.pk).update(
         claimed_at=timezone.now() - timedelta(seconds=settings.CHAIN_CLAIM_LEASE_SECONDS + 1)
     )
     retried = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
+        publication_id=publication.pk, chain=chain, w3=w3, signer=service_account
     )
     assert retried.status == OutgoingStatus.CONFIRMED, retried.last_error
     assert retried.tx_hash == stored.tx_hash
-    assert _sent_by(anvil_w3, service_account) == nonce_before + 1
+    assert _sent_by(w3, service_account) == nonce_before + 1
     assert _feedback_count(reputation, onchain_score, service_account) == 1
     # And a confirmed publication is never claimed again.
-    again = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-    )
+    again = score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     assert again.status == OutgoingStatus.CONFIRMED
-    assert _sent_by(anvil_w3, service_account) == nonce_before + 1
+    assert _sent_by(w3, service_account) == nonce_before + 1
 
 
 def test_it_marks_a_publication_failed_when_the_registry_refuses_it(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     identity: Any,
     transact: Callable[..., Any],
@@ -234,22 +226,20 @@ def test_it_marks_a_publication_failed_when_the_registry_refuses_it(
     # Someone else rates it, so it has a score the registry is willing to sign.
     transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
     with django_capture_on_commit_callbacks(execute=True):
-        chain_index_run(chain=chain, w3=anvil_w3)
+        chain_index_run(chain=chain, w3=w3)
     score, _ = trust_score_compute(agent=Agent.objects.get(erc8004_agent_id=agent_id))
-    nonce_before = _sent_by(anvil_w3, service_account)
+    nonce_before = _sent_by(w3, service_account)
     publication = score_publication_request(score=score, chain=chain)
-    sent = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-    )
+    sent = score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     assert sent.status == OutgoingStatus.FAILED
     assert "Self-feedback" in sent.last_error
-    assert sent.nonce is None and _sent_by(anvil_w3, service_account) == nonce_before
+    assert sent.nonce is None and _sent_by(w3, service_account) == nonce_before
 
 
 def test_it_gives_concurrent_publications_of_one_sender_distinct_nonces(
     transactional_db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
@@ -261,19 +251,17 @@ def test_it_gives_concurrent_publications_of_one_sender_distinct_nonces(
         for _ in range(2):
             agent_id = register_agent(new_account())
             transact(new_account(), reputation.build_give_feedback, agent_id, 87, 0, tag1="starred")
-            chain_index_run(chain=chain, w3=anvil_w3)
+            chain_index_run(chain=chain, w3=w3)
             score, _ = trust_score_compute(agent=Agent.objects.get(erc8004_agent_id=agent_id))
             publications.append(score_publication_request(score=score, chain=chain))
-    nonce_before = _sent_by(anvil_w3, service_account)
+    nonce_before = _sent_by(w3, service_account)
     barrier = threading.Barrier(2)
     errors: list[BaseException] = []
 
     def worker(publication_id: int) -> None:
         try:
             barrier.wait()
-            score_publication_send(
-                publication_id=publication_id, chain=chain, w3=anvil_w3, signer=service_account
-            )
+            score_publication_send(publication_id=publication_id, chain=chain, w3=w3, signer=service_account)
         except BaseException as exc:  # reported below, in the test's thread
             errors.append(exc)
         finally:
@@ -288,13 +276,13 @@ def test_it_gives_concurrent_publications_of_one_sender_distinct_nonces(
     rows = list(ScorePublication.objects.order_by("nonce"))
     assert [r.status for r in rows] == [OutgoingStatus.CONFIRMED] * 2
     assert [r.nonce for r in rows] == [nonce_before, nonce_before + 1]
-    assert _sent_by(anvil_w3, service_account) == nonce_before + 2
+    assert _sent_by(w3, service_account) == nonce_before + 2
 
 
 def test_it_publishes_through_the_command_and_celery_when_the_chain_is_configured(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
@@ -334,7 +322,7 @@ def test_it_publishes_through_the_command_and_celery_when_the_chain_is_configure
 def test_it_releases_the_claim_and_retries_after_a_node_error(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     onchain_score: TrustScore,
     reputation: ReputationClient,
@@ -347,16 +335,14 @@ def test_it_releases_the_claim_and_retries_after_a_node_error(
 
     monkeypatch.setattr(outbox, "_broadcast", unreachable)
     with pytest.raises(outbox.TransientChainError):
-        score_publication_send(
-            publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-        )
+        score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     failed_once = ScorePublication.objects.get(pk=publication.pk)
     assert (failed_once.attempts, failed_once.claim_token) == (1, "")
     assert "node unreachable" in failed_once.last_error
 
     monkeypatch.undo()
     retried = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
+        publication_id=publication.pk, chain=chain, w3=w3, signer=service_account
     )
     assert retried.status == OutgoingStatus.CONFIRMED
     assert retried.tx_hash == failed_once.tx_hash
@@ -366,7 +352,7 @@ def test_it_releases_the_claim_and_retries_after_a_node_error(
 def test_it_signs_again_only_when_its_nonce_was_taken_by_another_transaction(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     onchain_score: TrustScore,
     reputation: ReputationClient,
@@ -379,13 +365,11 @@ def test_it_signs_again_only_when_its_nonce_was_taken_by_another_transaction(
 
     monkeypatch.setattr(outbox, "_broadcast", died)
     with pytest.raises(WorkerDied):
-        score_publication_send(
-            publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-        )
+        score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     monkeypatch.undo()
     stored = ScorePublication.objects.get(pk=publication.pk)
     # Someone else spends that nonce (e.g. an operator using the same key by hand).
-    anvil_w3.eth.send_raw_transaction(
+    w3.eth.send_raw_transaction(
         service_account.sign_transaction(
             {
                 "to": service_account.address,
@@ -393,7 +377,7 @@ def test_it_signs_again_only_when_its_nonce_was_taken_by_another_transaction(
                 "gas": 21000,
                 "nonce": stored.nonce or 0,
                 "chainId": chain.chain_id,
-                **suggest_fees(anvil_w3).as_params(),
+                **suggest_fees(w3).as_params(),
             }
         ).raw_transaction
     )
@@ -401,7 +385,7 @@ def test_it_signs_again_only_when_its_nonce_was_taken_by_another_transaction(
         claimed_at=timezone.now() - timedelta(seconds=settings.CHAIN_CLAIM_LEASE_SECONDS + 1)
     )
     retried = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
+        publication_id=publication.pk, chain=chain, w3=w3, signer=service_account
     )
     assert retried.status == OutgoingStatus.CONFIRMED, retried.last_error
     assert retried.tx_hash != stored.tx_hash
@@ -431,7 +415,7 @@ def test_it_auto_publishes_new_scores_that_moved_enough(
 def test_it_refuses_to_publish_the_score_of_an_agent_that_is_not_rated(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     django_capture_on_commit_callbacks: Any,
@@ -443,7 +427,7 @@ def test_it_refuses_to_publish_the_score_of_an_agent_that_is_not_rated(
 
     agent_id = register_agent(new_account())
     with django_capture_on_commit_callbacks(execute=True):
-        chain_index_run(chain=chain, w3=anvil_w3)
+        chain_index_run(chain=chain, w3=w3)
     score, _ = trust_score_compute(agent=Agent.objects.get(erc8004_agent_id=agent_id))
     assert score.trust_confidence == 0
     with pytest.raises(ApplicationError) as refused:
@@ -459,18 +443,16 @@ def test_it_refuses_to_publish_the_score_of_an_agent_that_is_not_rated(
 def test_it_serves_at_the_feedback_uri_an_erc8004_feedback_file_carrying_the_signed_attestation(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     onchain_score: TrustScore,
     reputation: ReputationClient,
 ) -> None:
     publication = score_publication_request(score=onchain_score, chain=chain)
     before = timezone.now().replace(microsecond=0)
-    sent = score_publication_send(
-        publication_id=publication.pk, chain=chain, w3=anvil_w3, signer=service_account
-    )
+    sent = score_publication_send(publication_id=publication.pk, chain=chain, w3=w3, signer=service_account)
     assert sent.status == OutgoingStatus.CONFIRMED, sent.last_error
-    receipt = anvil_w3.eth.get_transaction_receipt(HexBytes(sent.tx_hash))
+    receipt = w3.eth.get_transaction_receipt(HexBytes(sent.tx_hash))
     (event,) = [e for e in reputation.events_in(receipt) if isinstance(e, NewFeedback)]
 
     served = APIClient().get(event.feedback_uri.removeprefix(settings.SITE_URL))

@@ -25,7 +25,7 @@ from registry.services.scoring import scoring_config_current, trust_score_comput
 from signing.chain.identity import IdentityClient, sign_agent_wallet
 from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
-from tests.evm_support import index_with_tasks
+from tests.chain_fixtures import index_with_tasks
 
 pytestmark = pytest.mark.chain
 
@@ -46,7 +46,7 @@ def _travel(w3: Web3, days: int) -> None:
 def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting_a_score(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     identity: IdentityClient,
@@ -55,7 +55,7 @@ def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     def index() -> None:
-        index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+        index_with_tasks(chain, w3, django_capture_on_commit_callbacks)
 
     def rate(client: LocalAccount, agent_id: int, value: int) -> None:
         transact(client, reputation.build_give_feedback, agent_id, value, 0, tag1="starred", tag2="")
@@ -73,10 +73,10 @@ def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting
         for agent_id in pair:
             rate(client, agent_id, 70 + i % 3)
     # The owner names the wallet as the agent's own (setAgentWallet, signed by the wallet).
-    deadline = int(anvil_w3.eth.get_block("latest")["timestamp"]) + 120
+    deadline = int(w3.eth.get_block("latest")["timestamp"]) + 120
     signature = sign_agent_wallet(
         wallet.key,
-        chain_id=anvil_w3.eth.chain_id,
+        chain_id=w3.eth.chain_id,
         registry=identity.address,
         agent_id=target_id,
         owner=owner.address,
@@ -90,7 +90,7 @@ def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting
 
     # Sixty days pass on chain; then a ring of wallets made today rates the agent 100, and so does its
     # own (aged) wallet.
-    _travel(anvil_w3, 60)
+    _travel(w3, 60)
     ring = [new_account() for _ in range(25)]
     for client in [*ring, wallet]:
         rate(client, target_id, 100)
@@ -129,7 +129,7 @@ def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting
 def test_it_forgets_the_agents_wallet_when_the_agent_changes_hands(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     identity: IdentityClient,
@@ -138,13 +138,13 @@ def test_it_forgets_the_agents_wallet_when_the_agent_changes_hands(
 ) -> None:
     owner, buyer = new_account(), new_account()
     agent_id = register_agent(owner)
-    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+    index_with_tasks(chain, w3, django_capture_on_commit_callbacks)
     agent = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=agent_id)
     # Registering makes the owner the agent's wallet.
     assert agent.wallet_address == owner.address
     transfer = identity.contract.functions.transferFrom(owner.address, buyer.address, agent_id)
     transact(owner, lambda **kw: identity.build_call(transfer, **kw))
-    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+    index_with_tasks(chain, w3, django_capture_on_commit_callbacks)
     agent.refresh_from_db()
     assert (agent.owner_address, agent.wallet_address) == (buyer.address, "")
 
@@ -152,7 +152,7 @@ def test_it_forgets_the_agents_wallet_when_the_agent_changes_hands(
 def test_it_ages_a_reviewer_from_its_first_transaction_on_chain_not_its_first_feedback(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     reputation: ReputationClient,
@@ -163,13 +163,13 @@ def test_it_ages_a_reviewer_from_its_first_transaction_on_chain_not_its_first_fe
     # A wallet in use on chain for 45 days (its first transaction registers an agent of its own)...
     veteran = new_account()
     register_agent(veteran)
-    first_block = anvil_w3.eth.block_number
-    _travel(anvil_w3, 45)
+    first_block = w3.eth.block_number
+    _travel(w3, 45)
     # ...and one made today both give their first feedback, to this agent.
     fresh = new_account()
     for client in (veteran, fresh):
         transact(client, reputation.build_give_feedback, target_id, 80, 0, tag1="starred", tag2="")
-    index_with_tasks(chain, anvil_w3, django_capture_on_commit_callbacks)
+    index_with_tasks(chain, w3, django_capture_on_commit_callbacks)
 
     found = {row.address: row for row in ReviewerFirstTx.objects.filter(chain_id=chain.chain_id)}
     assert (found[veteran.address].block_number, found[veteran.address].probed) == (first_block, True)

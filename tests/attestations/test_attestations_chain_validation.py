@@ -30,7 +30,7 @@ from signing.chain.identity import IdentityClient, sign_agent_wallet
 from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
 from signing.chain.validation import ValidationClient
-from tests.evm_support import index_with_tasks as _index
+from tests.chain_fixtures import index_with_tasks as _index
 
 # Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
 # default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
@@ -46,7 +46,7 @@ def _responses(w3: Web3, validation: ValidationClient, request_hash: str) -> lis
 def test_it_answers_a_validation_request_once_with_the_agents_score(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
@@ -71,12 +71,12 @@ def test_it_answers_a_validation_request_once_with_the_agents_score(
     )
     # A request for another validator is not ours to answer.
     transact(owner, validation.build_validation_request, owner.address, agent_id, "https://o", other_hash)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    _index(chain, w3, django_capture_on_commit_callbacks, validator=service_account.address)
     answer = ValidationAnswer.objects.get()
     assert answer.request_hash == request_hash
     assert int(answer.erc8004_agent_id) == agent_id
 
-    sent = validation_answer_send(answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account)
+    sent = validation_answer_send(answer_id=answer.pk, chain=chain, w3=w3, signer=service_account)
     assert sent.status == OutgoingStatus.CONFIRMED, sent.last_error
     agent = Agent.objects.get(erc8004_agent_id=agent_id)
     assert agent.latest_score is not None
@@ -87,16 +87,16 @@ def test_it_answers_a_validation_request_once_with_the_agents_score(
     assert status.response_hash == "0x" + keccak(served.content).hex()
 
     # Sending again, a sweep, or re-reading the request: still exactly one response on chain.
-    validation_answer_send(answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    validation_answer_send(answer_id=answer.pk, chain=chain, w3=w3, signer=service_account)
+    _index(chain, w3, django_capture_on_commit_callbacks, validator=service_account.address)
     assert ValidationAnswer.objects.count() == 1
-    assert len(_responses(anvil_w3, validation, request_hash)) == 1
+    assert len(_responses(w3, validation, request_hash)) == 1
 
 
 def test_it_defers_a_validation_request_about_an_unrated_agent_until_it_is_rated(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
@@ -116,38 +116,36 @@ def test_it_defers_a_validation_request_about_an_unrated_agent_until_it_is_rated
         "https://r",
         request_hash,
     )
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    _index(chain, w3, django_capture_on_commit_callbacks, validator=service_account.address)
     answer = ValidationAnswer.objects.get()
 
     # Nobody rated the agent: no 0 is signed or sent, the answer waits, and no attempt is spent.
     for _ in range(3):
-        deferred = validation_answer_send(
-            answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account
-        )
+        deferred = validation_answer_send(answer_id=answer.pk, chain=chain, w3=w3, signer=service_account)
         assert (deferred.status, deferred.attempts) == (OutgoingStatus.DEFERRED, 0)
     assert deferred.attestation_id is None and deferred.response is None and not deferred.tx_hash
-    assert _responses(anvil_w3, validation, request_hash) == []
+    assert _responses(w3, validation, request_hash) == []
     assert validation_answers_resume(chain=chain) == 0  # still unrated: stays deferred
 
     # Rated now (on-chain feedback, indexed and scored): the sweep hands it back and it is answered.
     transact(new_account(), reputation.build_give_feedback, agent_id, 64, 0, tag1="starred")
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks, validator=service_account.address)
+    _index(chain, w3, django_capture_on_commit_callbacks, validator=service_account.address)
     agent = Agent.objects.get(erc8004_agent_id=agent_id)
     trust_score_compute(agent=agent)
     agent.refresh_from_db()
     assert agent.latest_score is not None and agent.latest_score.trust_confidence > 0
     assert validation_answers_resume(chain=chain) == 1
-    sent = validation_answer_send(answer_id=answer.pk, chain=chain, w3=anvil_w3, signer=service_account)
+    sent = validation_answer_send(answer_id=answer.pk, chain=chain, w3=w3, signer=service_account)
     assert sent.status == OutgoingStatus.CONFIRMED, sent.last_error
     status = validation.get_validation_status(request_hash)
     assert status.response == validation_response_value(agent.latest_score.trust_score)
-    assert len(_responses(anvil_w3, validation, request_hash)) == 1
+    assert len(_responses(w3, validation, request_hash)) == 1
 
 
 def test_it_records_a_registered_providers_validation_response_as_its_outcome(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     validation: ValidationClient,
@@ -163,13 +161,13 @@ def test_it_records_a_registered_providers_validation_response_as_its_outcome(
             owner, validation.build_validation_request, verifier.address, agent_id, "https://r", request_hash
         )
         transact(verifier, validation.build_validation_response, request_hash, response, tag="quality")
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     outcomes = {
         o.outcome_id.rsplit(":", 1)[1]: (o.verdict, o.confidence)
         for o in CheckOutcome.objects.filter(provider=provider)
     }
     assert outcomes == {hashes[0]: ("ALLOW", 0.9), hashes[1]: ("BLOCK", 0.8)}
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     assert CheckOutcome.objects.filter(provider=provider).count() == 2
 
 
@@ -196,7 +194,7 @@ def _set_wallet(
 def test_it_flags_a_provider_whose_signer_is_no_longer_its_agents_wallet(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     new_account: Callable[[], LocalAccount],
     register_agent: Callable[[LocalAccount], int],
     identity: IdentityClient,
@@ -205,17 +203,17 @@ def test_it_flags_a_provider_whose_signer_is_no_longer_its_agents_wallet(
 ) -> None:
     owner, signer, other = new_account(), new_account(), new_account()
     agent_id = register_agent(owner)
-    _set_wallet(anvil_w3, identity, transact, owner, agent_id, signer)
-    _index(chain, anvil_w3, django_capture_on_commit_callbacks)
+    _set_wallet(w3, identity, transact, owner, agent_id, signer)
+    _index(chain, w3, django_capture_on_commit_callbacks)
     provider, _ = provider_create(name="Linked", slug="linked", signer_address=signer.address)
     provider.agent = Agent.objects.get(erc8004_agent_id=agent_id)
     provider.save(update_fields=["agent"])
 
-    (check,) = provider_wallets_check(chain=chain, w3=anvil_w3)
+    (check,) = provider_wallets_check(chain=chain, w3=w3)
     assert (check.matches, check.registered_wallet) == (True, signer.address)
 
-    _set_wallet(anvil_w3, identity, transact, owner, agent_id, other)
-    (check,) = provider_wallets_check(chain=chain, w3=anvil_w3)
+    _set_wallet(w3, identity, transact, owner, agent_id, other)
+    (check,) = provider_wallets_check(chain=chain, w3=w3)
     assert (check.matches, check.registered_wallet) == (False, other.address)
     assert ProviderWalletCheck.objects.get(provider=provider).matches is False
 

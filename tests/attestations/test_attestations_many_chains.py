@@ -29,8 +29,15 @@ from signing.chain.identity import IdentityClient
 from signing.chain.registration import REGISTRATION_TYPE
 from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
-from signing.chain.tx import next_nonce, send_transaction, suggest_fees, wait_for_receipt
-from tests.evm_support import evm_snapshot, index_with_tasks, local_chain_settings
+from tests.chain_fixtures import (
+    evm_snapshot,
+    fund,
+    funded_account,
+    index_with_tasks,
+    local_chain_settings,
+    transact_with,
+    web3_for,
+)
 
 pytestmark = pytest.mark.chain
 
@@ -46,7 +53,7 @@ class Node:
     settings: ChainSettings
 
     def fund(self, address: str) -> None:
-        self.w3.provider.make_request("anvil_setBalance", [address, hex(Web3.to_wei(10, "ether"))])  # type: ignore[arg-type]
+        fund(self.w3, address, 10)
 
     def register(self, owner: LocalAccount, uri: str = "data:application/json;base64,e30=") -> int:
         self.fund(owner.address)
@@ -76,13 +83,7 @@ class Node:
         )
 
     def _send(self, account: LocalAccount, build: Callable[..., Any], *args: Any) -> TxReceipt:
-        tx = build(
-            *args,
-            sender=account.address,
-            nonce=next_nonce(self.w3, account.address),
-            fees=suggest_fees(self.w3),
-        )
-        return wait_for_receipt(self.w3, send_transaction(self.w3, account, tx))
+        return transact_with(self.w3)(account, build, *args)
 
 
 def _node(w3: Web3, rpc_url: str, deployed: DeployedRegistries) -> Node:
@@ -100,24 +101,22 @@ def second_anvil() -> Iterator[AnvilNode]:
 
 @pytest.fixture(scope="session")
 def second_deployed(second_anvil: AnvilNode) -> DeployedRegistries:
-    w3 = Web3(Web3.HTTPProvider(second_anvil.rpc_url, request_kwargs={"timeout": 30}))
-    deployer: LocalAccount = Account.create()
-    w3.provider.make_request("anvil_setBalance", [deployer.address, hex(Web3.to_wei(100, "ether"))])  # type: ignore[arg-type]
-    return deploy_registries(w3, deployer)
+    w3 = web3_for(second_anvil.rpc_url)
+    return deploy_registries(w3, funded_account(w3))
 
 
 @pytest.fixture
 def chains(
-    anvil_w3: Web3,
-    anvil_node: AnvilNode,
-    deployed: DeployedRegistries,
+    w3: Web3,
+    anvil: AnvilNode,
+    registries: DeployedRegistries,
     second_anvil: AnvilNode,
     second_deployed: DeployedRegistries,
 ) -> Iterator[tuple[Node, Node]]:
-    second_w3 = Web3(Web3.HTTPProvider(second_anvil.rpc_url, request_kwargs={"timeout": 30}))
+    second_w3 = web3_for(second_anvil.rpc_url)
     with evm_snapshot(second_w3):
         yield (
-            _node(anvil_w3, anvil_node.rpc_url, deployed),
+            _node(w3, anvil.rpc_url, registries),
             _node(second_w3, second_anvil.rpc_url, second_deployed),
         )
 

@@ -91,7 +91,7 @@ def _attestation(subject_id: str) -> dict[str, Any]:
 
 @pytest.fixture
 def verifier(
-    anvil_w3: Web3, service_account: LocalAccount, new_account: Callable[[], LocalAccount]
+    w3: Web3, service_account: LocalAccount, new_account: Callable[[], LocalAccount]
 ) -> Iterator[tuple[TrustScoreVerifierClient, LocalAccount]]:
     """A verifier built from what the registry publishes (its signer and EIP-712 domain); yields it and
     its owner."""
@@ -101,14 +101,14 @@ def verifier(
     assert domain["chainId"] == settings.ATTESTATION_CHAIN_ID and "verifyingContract" not in domain
     owner = new_account()
     address = deploy_verifier(
-        anvil_w3,
+        w3,
         owner,
         signers=[published["signer"]],
         chain_id=domain["chainId"],
         name=domain["name"],
         version=domain["version"],
     )
-    yield TrustScoreVerifierClient(anvil_w3, address), owner
+    yield TrustScoreVerifierClient(w3, address), owner
 
 
 def _refusal(run: Callable[[], Any]) -> AttestationRefused:
@@ -122,7 +122,7 @@ def _units(document: dict[str, Any]) -> int:
 
 
 def test_it_hashes_the_attestation_as_eth_account_does(
-    anvil_w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
+    w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
 ) -> None:
     client, _ = verifier
     document = _attestation(rated_agents[0])
@@ -131,7 +131,7 @@ def test_it_hashes_the_attestation_as_eth_account_does(
 
 
 def test_it_passes_a_service_signed_attestation_at_its_own_score_and_refuses_one_point_more(
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     verifier: tuple[TrustScoreVerifierClient, LocalAccount],
     rated_agents: list[str],
@@ -141,7 +141,7 @@ def test_it_passes_a_service_signed_attestation_at_its_own_score_and_refuses_one
         document = _attestation(subject_id)
         score = APIClient().get(f"/api/v1/agents/{subject_id}/trust-score").json()["trustScore"]
         assert _units(document) == round(score * 100)
-        _mine(anvil_w3)
+        _mine(w3)
         assert client.require_min_score(document, min_score=_units(document), max_age=_ONE_HOUR) == (
             service_account.address
         )
@@ -164,7 +164,7 @@ def test_it_passes_a_service_signed_attestation_at_its_own_score_and_refuses_one
     ],
 )
 def test_it_refuses_an_attestation_with_any_member_tampered(
-    anvil_w3: Web3,
+    w3: Web3,
     service_account: LocalAccount,
     verifier: tuple[TrustScoreVerifierClient, LocalAccount],
     rated_agents: list[str],
@@ -173,7 +173,7 @@ def test_it_refuses_an_attestation_with_any_member_tampered(
 ) -> None:
     client, _ = verifier
     document = _attestation(rated_agents[0])
-    _mine(anvil_w3)
+    _mine(w3)
     client.require_min_score(document, min_score=0, max_age=_ONE_HOUR)
     message = document["typedData"]["message"]
     message[member] = change(message[member])
@@ -183,11 +183,11 @@ def test_it_refuses_an_attestation_with_any_member_tampered(
 
 
 def test_it_refuses_malformed_and_malleable_signatures(
-    anvil_w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
+    w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
 ) -> None:
     client, _ = verifier
     document = _attestation(rated_agents[0])
-    _mine(anvil_w3)
+    _mine(w3)
     raw = bytes.fromhex(document["signature"].removeprefix("0x"))
     r, s, v = raw[:32], int.from_bytes(raw[32:64], "big"), raw[64]
     twin = r + (_SECP256K1_N - s).to_bytes(32, "big") + bytes([v ^ 1])
@@ -199,7 +199,7 @@ def test_it_refuses_malformed_and_malleable_signatures(
 
 
 def test_it_refuses_another_signer_until_the_owner_trusts_it_and_the_old_one_after_revocation(
-    anvil_w3: Web3,
+    w3: Web3,
     monkeypatch: pytest.MonkeyPatch,
     service_account: LocalAccount,
     verifier: tuple[TrustScoreVerifierClient, LocalAccount],
@@ -215,27 +215,27 @@ def test_it_refuses_another_signer_until_the_owner_trusts_it_and_the_old_one_aft
     service_key_reset()
     new_document = _attestation(rated_agents[1])
     assert new_document["signer"] == new_key.address
-    _mine(anvil_w3)
+    _mine(w3)
     refused = _refusal(lambda: client.require_min_score(new_document, min_score=0, max_age=_ONE_HOUR))
     assert refused == AttestationRefused("UntrustedSigner", (new_key.address,))
 
     stranger = new_account()
     with pytest.raises(ContractCustomError) as caught:
-        _send(anvil_w3, stranger, client.contract.functions.trustSigner(new_key.address))
+        _send(w3, stranger, client.contract.functions.trustSigner(new_key.address))
     assert decode_custom_error(str(caught.value.data)).name == "NotOwner"
 
-    _send(anvil_w3, owner, client.contract.functions.trustSigner(new_key.address))
+    _send(w3, owner, client.contract.functions.trustSigner(new_key.address))
     assert client.require_min_score(new_document, min_score=0, max_age=_ONE_HOUR) == new_key.address
     assert client.require_min_score(old_document, min_score=0, max_age=_ONE_HOUR) == service_account.address
 
-    _send(anvil_w3, owner, client.contract.functions.revokeSigner(service_account.address))
+    _send(w3, owner, client.contract.functions.revokeSigner(service_account.address))
     refused = _refusal(lambda: client.require_min_score(old_document, min_score=0, max_age=_ONE_HOUR))
     assert refused == AttestationRefused("UntrustedSigner", (service_account.address,))
     assert client.contract.functions.trustedSignerCount().call() == 1
 
 
 def test_it_refuses_an_expired_attestation_and_one_older_than_max_age(
-    anvil_w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
+    w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
 ) -> None:
     client, _ = verifier
     agent = Agent.objects.select_related("latest_score__config").get(subject_id=rated_agents[0])
@@ -244,7 +244,7 @@ def test_it_refuses_an_expired_attestation_and_one_older_than_max_age(
     expired = score_attestation_issue(
         score=agent.latest_score, now=timezone.now() - timedelta(seconds=ttl + 60)
     )
-    _mine(anvil_w3)
+    _mine(w3)
     refused = _refusal(
         lambda: client.require_min_score(_loads(expired.document), min_score=0, max_age=10 * ttl)
     )
@@ -253,18 +253,18 @@ def test_it_refuses_an_expired_attestation_and_one_older_than_max_age(
 
     aged = score_attestation_issue(score=agent.latest_score, now=timezone.now() - timedelta(seconds=600))
     document = _loads(aged.document)
-    _mine(anvil_w3)
+    _mine(w3)
     assert client.require_min_score(document, min_score=0, max_age=_ONE_HOUR)
     refused = _refusal(lambda: client.require_min_score(document, min_score=0, max_age=300))
     assert (refused.name, refused.arguments[:2]) == ("TooOld", (int(aged.issued_at.timestamp()), 300))
 
 
 def test_it_refuses_a_minimum_above_100_and_an_attestation_not_valid_yet(
-    anvil_w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
+    w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
 ) -> None:
     client, _ = verifier
     document = _attestation(rated_agents[0])
-    _mine(anvil_w3)
+    _mine(w3)
     refused = _refusal(lambda: client.require_min_score(document, min_score=10_001, max_age=_ONE_HOUR))
     assert refused == AttestationRefused("MinScoreOutOfRange", (10_001,))
     agent = Agent.objects.select_related("latest_score__config").get(subject_id=rated_agents[0])
@@ -290,7 +290,7 @@ def test_it_never_gets_an_unrated_agent_signed(
 
 
 def test_it_pays_through_the_escrow_only_for_the_right_agent_above_the_minimum(
-    anvil_w3: Web3,
+    w3: Web3,
     verifier: tuple[TrustScoreVerifierClient, LocalAccount],
     new_account: Callable[[], LocalAccount],
     rated_agents: list[str],
@@ -300,47 +300,47 @@ def test_it_pays_through_the_escrow_only_for_the_right_agent_above_the_minimum(
     threshold = (_units(good) + _units(poor) + 1) // 2
     assert _units(poor) < threshold <= _units(good)
     payer, payee = new_account(), new_account()
-    escrow = _deploy_escrow(anvil_w3, payer, client.address, threshold, _ONE_HOUR)
+    escrow = _deploy_escrow(w3, payer, client.address, threshold, _ONE_HOUR)
     amount = Web3.to_wei(1, "ether")
 
     deposits = []
     for subject_id in rated_agents:
-        receipt = _send(anvil_w3, payer, escrow.functions.deposit(subject_id, payee.address), value=amount)
+        receipt = _send(w3, payer, escrow.functions.deposit(subject_id, payee.address), value=amount)
         (logged,) = escrow.events.Deposited().process_receipt(receipt)
         deposits.append(int(logged["args"]["depositId"]))
-    _mine(anvil_w3)
+    _mine(w3)
 
     with pytest.raises(ContractCustomError) as caught:
-        _send(anvil_w3, payee, escrow.functions.release(deposits[1], *attestation_arguments(poor)))
+        _send(w3, payee, escrow.functions.release(deposits[1], *attestation_arguments(poor)))
     assert decode_custom_error(str(caught.value.data)) == AttestationRefused(
         "ScoreTooLow", (_units(poor), threshold)
     )
     with pytest.raises(ContractCustomError) as caught:
-        _send(anvil_w3, payee, escrow.functions.release(deposits[1], *attestation_arguments(good)))
+        _send(w3, payee, escrow.functions.release(deposits[1], *attestation_arguments(good)))
     assert decode_custom_error(str(caught.value.data)).name == "AgentMismatch"
 
-    before = anvil_w3.eth.get_balance(payee.address)
-    receipt = _send(anvil_w3, payer, escrow.functions.release(deposits[0], *attestation_arguments(good)))
-    assert anvil_w3.eth.get_balance(payee.address) - before == amount
+    before = w3.eth.get_balance(payee.address)
+    receipt = _send(w3, payer, escrow.functions.release(deposits[0], *attestation_arguments(good)))
+    assert w3.eth.get_balance(payee.address) - before == amount
     (released,) = escrow.events.Released().process_receipt(receipt)
     assert released["args"]["score"] == _units(good)
     print(f"\nTrustGatedEscrow.release gasUsed: {receipt['gasUsed']}")
     with pytest.raises(ContractCustomError) as caught:
-        _send(anvil_w3, payer, escrow.functions.release(deposits[0], *attestation_arguments(good)))
+        _send(w3, payer, escrow.functions.release(deposits[0], *attestation_arguments(good)))
     assert decode_custom_error(str(caught.value.data)).name == "UnknownDeposit"
 
-    before = anvil_w3.eth.get_balance(escrow.address)
-    _send(anvil_w3, payer, escrow.functions.refund(deposits[1]))
-    assert before - anvil_w3.eth.get_balance(escrow.address) == amount
+    before = w3.eth.get_balance(escrow.address)
+    _send(w3, payer, escrow.functions.refund(deposits[1]))
+    assert before - w3.eth.get_balance(escrow.address) == amount
 
 
 def test_it_checks_an_attestation_for_a_bounded_amount_of_gas(
-    anvil_w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
+    w3: Web3, verifier: tuple[TrustScoreVerifierClient, LocalAccount], rated_agents: list[str]
 ) -> None:
     """A cost bound, not a timing: gas is deterministic. The measured figures are in docs/chain.md."""
     client, _ = verifier
     document = _attestation(rated_agents[0])
-    _mine(anvil_w3)
+    _mine(w3)
     gas = client.estimate_gas(document, min_score=0, max_age=_ONE_HOUR)
     print(f"\nrequireMinScore eth_estimateGas (agentId {rated_agents[0]!r}): {gas}")
     assert 21_000 < gas < 60_000

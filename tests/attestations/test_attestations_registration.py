@@ -57,13 +57,11 @@ def _file(chain: ChainSettings, agent_id: int, **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def index(
-    chain: ChainSettings, anvil_w3: Web3, django_capture_on_commit_callbacks: Any
-) -> Callable[[], None]:
+def index(chain: ChainSettings, w3: Web3, django_capture_on_commit_callbacks: Any) -> Callable[[], None]:
     def run() -> None:
         # The fetch is queued on commit; Celery is eager in tests, so it runs here.
         with django_capture_on_commit_callbacks(execute=True):
-            chain_index_run(chain=chain, w3=anvil_w3)
+            chain_index_run(chain=chain, w3=w3)
 
     return run
 
@@ -315,7 +313,7 @@ def test_it_records_an_agent_registered_without_a_uri_without_fetching(
 def test_it_restores_the_previous_uri_when_a_reorg_orphans_its_update(
     db: None,
     chain: ChainSettings,
-    anvil_w3: Web3,
+    w3: Web3,
     identity: IdentityClient,
     transact: Callable[..., TxReceipt],
     register_with: Callable[[str], tuple[LocalAccount, int]],
@@ -324,15 +322,15 @@ def test_it_restores_the_previous_uri_when_a_reorg_orphans_its_update(
     first = _data_uri(_file(chain, 0, name="First"))
     owner, agent_id = register_with(first)
     index()
-    fork = anvil_w3.provider.make_request("evm_snapshot", [])["result"]  # type: ignore[arg-type]
+    fork = w3.provider.make_request("evm_snapshot", [])["result"]  # type: ignore[arg-type]
     transact(owner, identity.build_set_agent_uri, agent_id, _data_uri(_file(chain, 0, name="Orphaned")))
     index()
     assert _registration(agent_id).name == "Orphaned"
 
     # Another branch from the fork point, longer, without the update: the update's block is orphaned.
-    assert anvil_w3.provider.make_request("evm_revert", [fork])["result"] is True  # type: ignore[arg-type]
+    assert w3.provider.make_request("evm_revert", [fork])["result"] is True  # type: ignore[arg-type]
     for _ in range(3):
-        anvil_w3.provider.make_request("evm_mine", [])  # type: ignore[arg-type]
+        w3.provider.make_request("evm_mine", [])  # type: ignore[arg-type]
     index()
     row = _registration(agent_id)
     assert (row.agent_uri, row.status, row.name) == (first, AgentRegistrationStatus.FETCHED, "First")

@@ -10,7 +10,6 @@ from web3.exceptions import ContractLogicError
 from signing.chain.deploy import deploy_contract
 from signing.chain.events import MetadataSet, Registered, URIUpdated
 from signing.chain.identity import AGENT_WALLET_KEY, MetadataEntry, sign_agent_wallet
-from signing.chain.tx import next_nonce, suggest_fees
 
 
 def _now(w3: Web3) -> int:
@@ -87,7 +86,9 @@ def test_it_sets_the_agent_wallet_with_the_new_wallets_eip712_signature(
 
 
 @pytest.mark.parametrize("accepted", [True, False])
-def test_it_accepts_an_erc1271_contract_wallet(w3, identity, new_account, transact, accepted) -> None:
+def test_it_accepts_an_erc1271_contract_wallet(
+    w3, identity, new_account, transact, prepare, accepted
+) -> None:
     owner, wallet_owner, stranger = new_account(), new_account(), new_account()
     wallet = deploy_contract(w3, owner, "ERC1271WalletMock", wallet_owner.address)
     agent_id = identity.registered_agent_id(transact(owner, identity.build_register))
@@ -106,20 +107,14 @@ def test_it_accepts_an_erc1271_contract_wallet(w3, identity, new_account, transa
         assert identity.agent_wallet(agent_id) == wallet
     else:
         with pytest.raises(ContractLogicError, match="invalid wallet signature"):
-            identity.build_set_agent_wallet(
-                agent_id,
-                wallet,
-                deadline,
-                signature,
-                sender=owner.address,
-                nonce=next_nonce(w3, owner.address),
-                fees=suggest_fees(w3),
-            )
+            prepare(owner, identity.build_set_agent_wallet, agent_id, wallet, deadline, signature)
         assert identity.agent_wallet(agent_id) == owner.address
 
 
 @pytest.mark.parametrize("problem", ["other-signer", "other-owner", "expired", "too-far", "other-chain"])
-def test_it_refuses_a_bad_agent_wallet_signature(w3, identity, new_account, transact, problem) -> None:
+def test_it_refuses_a_bad_agent_wallet_signature(
+    w3, identity, new_account, transact, prepare, problem
+) -> None:
     owner, stranger = new_account(), new_account()
     wallet = Account.create()
     agent_id = identity.registered_agent_id(transact(owner, identity.build_register))
@@ -133,55 +128,29 @@ def test_it_refuses_a_bad_agent_wallet_signature(w3, identity, new_account, tran
         deadline=deadline,
     )
     with pytest.raises(ContractLogicError):
-        identity.build_set_agent_wallet(
-            agent_id,
-            wallet.address,
-            deadline,
-            signature,
-            sender=owner.address,
-            nonce=next_nonce(w3, owner.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(owner, identity.build_set_agent_wallet, agent_id, wallet.address, deadline, signature)
     assert identity.agent_wallet(agent_id) == owner.address
 
 
-def test_it_reserves_the_agent_wallet_metadata_key(w3, identity, new_account, transact) -> None:
+def test_it_reserves_the_agent_wallet_metadata_key(w3, identity, new_account, transact, prepare) -> None:
     owner = new_account()
     agent_id = identity.registered_agent_id(transact(owner, identity.build_register))
-    fees = suggest_fees(w3)
     with pytest.raises(ContractLogicError, match="reserved key"):
-        identity.build_set_metadata(
-            agent_id,
-            AGENT_WALLET_KEY,
-            b"\x01" * 20,
-            sender=owner.address,
-            nonce=next_nonce(w3, owner.address),
-            fees=fees,
-        )
+        prepare(owner, identity.build_set_metadata, agent_id, AGENT_WALLET_KEY, b"\x01" * 20)
     with pytest.raises(ContractLogicError, match="reserved key"):
-        identity.build_register(
-            "x",
-            [MetadataEntry(AGENT_WALLET_KEY, b"\x01" * 20)],
-            sender=owner.address,
-            nonce=next_nonce(w3, owner.address),
-            fees=fees,
-        )
+        prepare(owner, identity.build_register, "x", [MetadataEntry(AGENT_WALLET_KEY, b"\x01" * 20)])
     transact(owner, identity.build_set_metadata, agent_id, "agentName", b"bob")
     assert identity.metadata(agent_id, "agentName") == b"bob"
     assert identity.agent_wallet(agent_id) == owner.address
 
 
-def test_it_lets_only_the_owner_or_an_operator_change_the_uri(w3, identity, new_account, transact) -> None:
+def test_it_lets_only_the_owner_or_an_operator_change_the_uri(
+    w3, identity, new_account, transact, prepare
+) -> None:
     owner, operator, stranger = new_account(), new_account(), new_account()
     agent_id = identity.registered_agent_id(transact(owner, identity.build_register, "https://old.example"))
     with pytest.raises(ContractLogicError, match="not authorized"):
-        identity.build_set_agent_uri(
-            agent_id,
-            "https://evil.example",
-            sender=stranger.address,
-            nonce=next_nonce(w3, stranger.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(stranger, identity.build_set_agent_uri, agent_id, "https://evil.example")
     approve = identity.contract.functions.setApprovalForAll(operator.address, True)
     transact(owner, lambda **kw: identity.build_call(approve, **kw))
     receipt = transact(operator, identity.build_set_agent_uri, agent_id, "https://new.example")

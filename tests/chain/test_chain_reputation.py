@@ -10,14 +10,6 @@ from web3.exceptions import ContractLogicError
 
 from signing.chain.events import FeedbackRevoked, NewFeedback, ResponseAppended
 from signing.chain.reputation import score_to_feedback_value
-from signing.chain.tx import next_nonce, suggest_fees
-
-
-@pytest.fixture
-def agent(identity, new_account, transact):
-    owner = new_account()
-    agent_id = identity.registered_agent_id(transact(owner, identity.build_register))
-    return agent_id, owner
 
 
 def _give(transact, reputation, client, agent_id, value, decimals, tag1="", tag2="", **extra):
@@ -26,8 +18,8 @@ def _give(transact, reputation, client, agent_id, value, decimals, tag1="", tag2
     )
 
 
-def test_it_numbers_feedback_from_one_per_client(reputation, agent, new_account, transact) -> None:
-    agent_id, _ = agent
+def test_it_numbers_feedback_from_one_per_client(reputation, chain_agent, new_account, transact) -> None:
+    agent_id, _ = chain_agent
     alice, bob = new_account(), new_account()
     indexes = []
     for client in (alice, alice, bob, alice):
@@ -42,8 +34,10 @@ def test_it_numbers_feedback_from_one_per_client(reputation, agent, new_account,
         reputation.read_feedback(agent_id, alice.address, 0)
 
 
-def test_it_logs_endpoint_uri_and_hash_only_in_the_event(reputation, agent, new_account, transact) -> None:
-    agent_id, _ = agent
+def test_it_logs_endpoint_uri_and_hash_only_in_the_event(
+    reputation, chain_agent, new_account, transact
+) -> None:
+    agent_id, _ = chain_agent
     client = new_account()
     value, decimals = score_to_feedback_value("87.25")
     document = b'{"score": 87.25}'
@@ -83,8 +77,10 @@ def test_it_logs_endpoint_uri_and_hash_only_in_the_event(reputation, agent, new_
 
 
 @pytest.mark.parametrize("who", ["owner", "operator", "approved"])
-def test_it_refuses_self_feedback(w3, identity, reputation, agent, new_account, transact, who) -> None:
-    agent_id, owner = agent
+def test_it_refuses_self_feedback(
+    w3, identity, reputation, chain_agent, new_account, transact, prepare, who
+) -> None:
+    agent_id, owner = chain_agent
     sender = owner
     if who != "owner":
         sender = new_account()
@@ -95,20 +91,13 @@ def test_it_refuses_self_feedback(w3, identity, reputation, agent, new_account, 
         )
         transact(owner, lambda **kw: identity.build_call(call, **kw))
     with pytest.raises(ContractLogicError, match="Self-feedback not allowed"):
-        reputation.build_give_feedback(
-            agent_id,
-            100,
-            0,
-            sender=sender.address,
-            nonce=next_nonce(w3, sender.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(sender, reputation.build_give_feedback, agent_id, 100, 0)
 
 
 def test_it_refuses_feedback_for_unknown_agents_and_out_of_range_values(
-    reputation, agent, new_account
+    reputation, chain_agent, new_account
 ) -> None:
-    agent_id, _ = agent
+    agent_id, _ = chain_agent
     client = new_account()
     for target, value, decimals in ((agent_id + 1, 1, 0), (agent_id, 10**38 + 1, 0), (agent_id, 1, 19)):
         with pytest.raises((ContractLogicError, ValueError)):
@@ -120,16 +109,16 @@ def test_it_refuses_feedback_for_unknown_agents_and_out_of_range_values(
     )
 
 
-def test_it_requires_clients_for_the_summary(reputation, agent) -> None:
-    agent_id, _ = agent
+def test_it_requires_clients_for_the_summary(reputation, chain_agent) -> None:
+    agent_id, _ = chain_agent
     with pytest.raises(ContractLogicError, match="clientAddresses required"):
         reputation.contract.functions.getSummary(agent_id, [], "", "").call()
     with pytest.raises(ValueError, match="at least one client"):
         reputation.get_summary(agent_id, [])
 
 
-def test_it_averages_at_the_most_frequent_decimals(reputation, agent, new_account, transact) -> None:
-    agent_id, _ = agent
+def test_it_averages_at_the_most_frequent_decimals(reputation, chain_agent, new_account, transact) -> None:
+    agent_id, _ = chain_agent
     alice, bob = new_account(), new_account()
     given = [(alice, 8700, 2), (alice, 9000, 2), (bob, 95, 0)]
     for client, value, decimals in given:
@@ -143,8 +132,8 @@ def test_it_averages_at_the_most_frequent_decimals(reputation, agent, new_accoun
     assert (only_bob.count, only_bob.value, only_bob.value_decimals) == (1, 95, 0)
 
 
-def test_it_treats_empty_tags_as_no_filter(reputation, agent, new_account, transact) -> None:
-    agent_id, _ = agent
+def test_it_treats_empty_tags_as_no_filter(reputation, chain_agent, new_account, transact) -> None:
+    agent_id, _ = chain_agent
     client = new_account()
     _give(transact, reputation, client, agent_id, 10, 0, "starred", "fast")
     _give(transact, reputation, client, agent_id, 20, 0, "starred", "slow")
@@ -163,8 +152,8 @@ def test_it_treats_empty_tags_as_no_filter(reputation, agent, new_account, trans
     assert [entry.value for entry in reputation.read_all_feedback(agent_id, tag2="fast")] == [10, 30]
 
 
-def test_it_leaves_revoked_feedback_out_of_summaries(reputation, agent, new_account, transact) -> None:
-    agent_id, _ = agent
+def test_it_leaves_revoked_feedback_out_of_summaries(reputation, chain_agent, new_account, transact) -> None:
+    agent_id, _ = chain_agent
     client = new_account()
     _give(transact, reputation, client, agent_id, 40, 0)
     _give(transact, reputation, client, agent_id, 80, 0)
@@ -180,9 +169,9 @@ def test_it_leaves_revoked_feedback_out_of_summaries(reputation, agent, new_acco
 
 
 def test_it_reads_all_feedback_of_every_client_when_none_is_named(
-    reputation, agent, new_account, transact
+    reputation, chain_agent, new_account, transact
 ) -> None:
-    agent_id, _ = agent
+    agent_id, _ = chain_agent
     alice, bob, carol = new_account(), new_account(), new_account()
     for client, value in ((alice, 1), (bob, 2), (alice, 3), (carol, 4)):
         _give(transact, reputation, client, agent_id, value, 0)
@@ -196,8 +185,10 @@ def test_it_reads_all_feedback_of_every_client_when_none_is_named(
     assert [e.value for e in reputation.read_all_feedback(agent_id, [carol.address, bob.address])] == [4, 2]
 
 
-def test_it_appends_responses_to_existing_feedback(w3, reputation, agent, new_account, transact) -> None:
-    agent_id, owner = agent
+def test_it_appends_responses_to_existing_feedback(
+    w3, reputation, chain_agent, new_account, transact, prepare
+) -> None:
+    agent_id, owner = chain_agent
     client = new_account()
     _give(transact, reputation, client, agent_id, 5, 0)
     receipt = transact(
@@ -210,12 +201,4 @@ def test_it_appends_responses_to_existing_feedback(w3, reputation, agent, new_ac
         1,
     )
     with pytest.raises(ContractLogicError, match="index out of bounds"):
-        reputation.build_append_response(
-            agent_id,
-            client.address,
-            2,
-            "https://x",
-            sender=owner.address,
-            nonce=next_nonce(w3, owner.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(owner, reputation.build_append_response, agent_id, client.address, 2, "https://x")

@@ -7,19 +7,13 @@ from eth_utils import keccak
 from web3.exceptions import ContractLogicError
 
 from signing.chain.events import ValidationRequest, ValidationResponse
-from signing.chain.tx import next_nonce, suggest_fees
-
-
-@pytest.fixture
-def agent(identity, new_account, transact):
-    owner = new_account()
-    return identity.registered_agent_id(transact(owner, identity.build_register)), owner
+from signing.chain.tx import suggest_fees
 
 
 def test_it_records_a_request_and_the_named_validators_responses(
-    validation, agent, new_account, transact
+    validation, chain_agent, new_account, transact
 ) -> None:
-    agent_id, owner = agent
+    agent_id, owner = chain_agent
     validator = new_account()
     request_hash = keccak(b"request body")
     receipt = transact(
@@ -58,48 +52,28 @@ def test_it_records_a_request_and_the_named_validators_responses(
     assert validation.get_agent_validations(agent_id) == ["0x" + request_hash.hex()]
 
 
-def test_it_lets_only_the_owner_request_and_only_once(w3, validation, agent, new_account, transact) -> None:
-    agent_id, owner = agent
+def test_it_lets_only_the_owner_request_and_only_once(
+    w3, validation, chain_agent, new_account, transact, prepare
+) -> None:
+    agent_id, owner = chain_agent
     stranger, validator = new_account(), new_account()
     request_hash = keccak(b"once")
     with pytest.raises(ContractLogicError, match="not authorized"):
-        validation.build_validation_request(
-            validator.address,
-            agent_id,
-            "u",
-            request_hash,
-            sender=stranger.address,
-            nonce=next_nonce(w3, stranger.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(stranger, validation.build_validation_request, validator.address, agent_id, "u", request_hash)
     transact(owner, validation.build_validation_request, validator.address, agent_id, "u", request_hash)
     with pytest.raises(ContractLogicError, match="request exists"):
-        validation.build_validation_request(
-            validator.address,
-            agent_id,
-            "u",
-            request_hash,
-            sender=owner.address,
-            nonce=next_nonce(w3, owner.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(owner, validation.build_validation_request, validator.address, agent_id, "u", request_hash)
 
 
 def test_it_lets_only_the_named_validator_answer_within_0_to_100(
-    w3, validation, agent, new_account, transact
+    w3, validation, chain_agent, new_account, transact, prepare
 ) -> None:
-    agent_id, owner = agent
+    agent_id, owner = chain_agent
     validator, other = new_account(), new_account()
     request_hash = keccak(b"who answers")
     transact(owner, validation.build_validation_request, validator.address, agent_id, "u", request_hash)
     with pytest.raises(ContractLogicError, match="not the validator"):
-        validation.build_validation_response(
-            request_hash,
-            100,
-            sender=other.address,
-            nonce=next_nonce(w3, other.address),
-            fees=suggest_fees(w3),
-        )
+        prepare(other, validation.build_validation_response, request_hash, 100)
     with pytest.raises(ContractLogicError, match="response > 100"):
         validation.contract.functions.validationResponse(request_hash, 101, "", b"\x00" * 32, "").call(
             {"from": validator.address}
@@ -111,9 +85,9 @@ def test_it_lets_only_the_named_validator_answer_within_0_to_100(
 
 
 def test_it_summarises_answered_requests_by_validator_and_tag(
-    validation, agent, new_account, transact
+    validation, chain_agent, new_account, transact
 ) -> None:
-    agent_id, owner = agent
+    agent_id, owner = chain_agent
     v1, v2 = new_account(), new_account()
     plan = [(v1, b"a", 100, "hcs-25"), (v1, b"b", 50, "other"), (v2, b"c", 0, "hcs-25"), (v2, b"d", None, "")]
     for validator, body, response, tag in plan:
