@@ -35,9 +35,9 @@ class BodySchema:
 
     `gate=True` compiles the same schema with fastjsonschema (Python code, far cheaper than jsonschema's
     interpreter; docs/benchmarks.md): when the gate says yes the body is valid and jsonschema is
-    skipped; when it says no (or cannot decide), jsonschema runs and produces the field errors. It may be stricter than jsonschema (it checks
-    `format: date-time`, which jsonschema leaves to the caller), never looser:
-    tests/registry/test_registry_validation_gate.py checks that.
+    skipped; when it says no (or cannot decide), jsonschema runs and produces the field errors. It may
+    be stricter than jsonschema (it checks `format: date-time`, which jsonschema leaves to the caller),
+    never looser: tests/registry/test_registry_validation_gate.py checks that.
     """
 
     def __init__(
