@@ -178,7 +178,12 @@ _STRONG_CUES: Final = _phrases(
     # Naming and reporting verbs, and roles a text names a person by (issue 16, third pass): "people
     # call me X", "was called X", "says X", "my kid X", "songwriter X".
     "call me|calls me|called|named|says|said|asks|asked|replied|kid|child|commenter|producer|"
-    "songwriter|singer|composer|director|ceo|founder|co-founder|heard"
+    "songwriter|singer|composer|director|ceo|founder|founders|co-founder|heard"
+)
+# Of the strong cues, those that name the person: after them one capitalised word is a name even when
+# no list holds it ("My name is Sora", "people call me Haruaki", "What's your last name? Pisano").
+_NAMING_CUES: Final = _phrases(
+    "my name is|my name's|name is|call me|calls me|full name|first name|last name|surname"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -214,7 +219,7 @@ _SHARED_CUES: Final = frozenset(("to", "from", "at"))
 _CUE_WINDOW: Final = 48
 _CUE_STRIP: Final = " \t\n:,-"
 _BLANKS: Final = " \t\n"
-_WORD_STRIP: Final = "\"'“”‘’()[]<>*_"
+_WORD_STRIP: Final = "\"'“”‘’()[]<>*_?"
 # After a name: an e-mail in brackets, a verb of saying (a person wrote this).
 _AFTER_PERSON: Final = re.compile(
     r"[ \t]*(?:<[^<>@\s]{1,64}@|\([^()@\s]{1,64}@|(?:wrote|writes|said|says|asked|replied|called|"
@@ -248,6 +253,10 @@ _FIRM_AFTER: Final = re.compile(
 _STREET_BEFORE: Final = _words(
     "r rue rua via viale avenida avda avda. av av. avenue place cours calle carrer praça praca largo "
     "travessa piazza corso strada ulica ul ul. trg boulevard bd quai chemin allée alameda rambla paseo"
+)
+# Before the last word of a list of capitalised words ("Alexander, Miller and "): a firm's name may end there.
+_FIRM_BEFORE: Final = re.compile(
+    rf"[{_UPPER}][{_LOWER}]+,[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*,?[ \t]+(?:and|&)[ \t]+$"
 )
 _SITE_OWNERS: Final = frozenset(("the", "our", "your", "their", "its"))
 # Place cues that also come before people and things ("in", "to", "left"): after them an unlisted word
@@ -410,6 +419,8 @@ def _person(
     known = known_first or known_last or (n == 1 and first_flags & _F_SURNAME != 0)
     if cue == 1:
         return 0.9, "title"
+    if cue == 4:
+        return (0.9, "naming_cue+gazetteer") if known else (0.8, "naming_cue")
     if cue == 2:
         if n > 1:
             return (0.9, "cue+gazetteer") if known_first or known_last else (0.8, "cue")
@@ -481,12 +492,20 @@ def _emit_person(
     cue = 0
     if before.cue(_TITLE_CUES) or last.rstrip(".") in _TITLE_CUES:
         cue = 1
+    elif before.cue(_NAMING_CUES):
+        cue = 4
     elif before.cue(_STRONG_CUES):
         cue = 2
     elif before.cue(_WEAK_CUES):
         cue = 2 if before.colon else 3
-    after = cue != 1 and cue != 2 and _AFTER_PERSON.match(text, end) is not None  # read only then
+    after = (cue == 0 or cue == 3) and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start, after_first)
+    if (
+        verdict is not None
+        and verdict[1] == "first_name+person_context"
+        and _FIRM_BEFORE.search(text, max(0, start - _CUE_WINDOW), start) is not None
+    ):
+        return  # "Alexander, Miller and Foster is ...": the last of a firm's surnames
     if verdict is not None and _is_firm(text, words[0] if len(words) == 1 else "", end):
         return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
@@ -502,6 +521,9 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
         if word[-1] == "." and word not in _DOTTED and len(word) > 2:
             word = word[:-1]  # a sentence end, not an abbreviation ("Smith." but "Dr." and "J.")
             end -= 1
+        if word.endswith(("'s", "’s")) and len(word) > 3:
+            word = word[:-2]  # a possessive: "Sophia's daughter" (``_AFTER_FIRST_NAME`` reads it)
+            end -= 2
         if not word.isascii() and word not in _FLAGS and len(word) > 3:
             word = fold(word)  # "Divišov", "Rościsław": the lists hold them with or without marks
         out.append((word, start, end))
@@ -629,6 +651,30 @@ def _address_lines(text: str) -> list[NameMatch]:
     return out
 
 
+def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the other mentions of a person's names found in it: once "Teresa Holland" is a
+    person, "Teresa" elsewhere in the text is too ("You can tell Teresa was a huge Teresa Holland fan")."""
+    names = set()
+    for match in out:
+        if match.type == "person":
+            for word in match.value.split():
+                if len(word) > 2 and not _FLAGS.get(word, 0) & (_F_STOP | _F_PLACE | _F_AMBIGUOUS):
+                    names.add(word)
+    if not names:
+        return out
+    added = []
+    k = 0
+    for _word, start, end in tokens:
+        while k < len(out) and out[k].end <= start:
+            k += 1
+        if k < len(out) and out[k].start < end:
+            continue  # inside a name or place found already
+        value = text[start:end]
+        if value in names:
+            added.append(NameMatch("person", start, end, value, 0.7, "same_name"))
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
 def find_names(text: str) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
 
@@ -646,6 +692,8 @@ def find_names(text: str) -> list[NameMatch]:
             stop += 1
         _run(text, tokens, i, stop, out)
         i = stop
+    if out:
+        out = _same_names(text, tokens, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
