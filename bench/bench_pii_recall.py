@@ -68,12 +68,14 @@ def print_misses(rows: list[dict[str, Any]], limit: int) -> None:
         found = detect_pii(row["text"])
         for gold in row["entities"]:
             if gold["type"] in ("person", "location") and not any(
-                gold["start"] - 30 <= m.start < gold["end"] and compatible(m.type, gold["type"]) for m in found
+                gold["start"] - 30 <= m.start < gold["end"] and compatible(m.type, gold["type"])
+                for m in found
             ):
                 misses.append(f"  miss {gold['type']} {gold['value']!r}: {row['text'][:160]!r}")
         for m in found:
             if m.type in ("person", "location", "postal_address") and not any(
-                g["start"] - 30 <= m.start < g["end"] and compatible(m.type, g["type"]) for g in row["entities"]
+                g["start"] - 30 <= m.start < g["end"] and compatible(m.type, g["type"])
+                for g in row["entities"]
             ):
                 alarms.append(f"  alarm {m.type} {m.value!r} ({m.check}): {row['text'][:160]!r}")
     print("\n".join(misses[:limit] + alarms[:limit]))
@@ -86,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", nargs="+", default=SETS, choices=SETS)
     parser.add_argument("--by-locale", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the metrics here")
-    parser.add_argument("--misses", type=int, default=0, help="print this many misses and false alarms per set")
+    parser.add_argument(
+        "--misses", type=int, default=0, help="print this many misses and false alarms per set"
+    )
     args = parser.parse_args(argv)
     out: dict[str, Any] = {}
     columns = ["set", "person F1", "location F1", "all P / R / F1", "hard negatives flagged", "readable"]

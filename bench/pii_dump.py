@@ -4,7 +4,9 @@ change results (a speed change) and compare the files (``cmp``), or give ``--che
 The texts: every line of ``bench/corpora/*.jsonl`` and ``bench/corpora/generated/*.jsonl``, the texts of
 ``../shared/eval/*.jsonl`` where present, and cuts of 300 and 3,000 characters of all of them joined.
 
-Run:  python bench/pii_dump.py --out /tmp/before.jsonl;  (change);  python bench/pii_dump.py --check /tmp/before.jsonl
+Run:  python bench/pii_dump.py --out /tmp/before.jsonl
+      (change the code)
+      python bench/pii_dump.py --check /tmp/before.jsonl
 """
 
 from __future__ import annotations
@@ -56,7 +58,9 @@ def dump() -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--out", type=Path, help="write the dump here")
     group.add_argument("--check", type=Path, help="compare with this dump; exit 1 on the first difference")

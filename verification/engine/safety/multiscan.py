@@ -1,8 +1,8 @@
 """Which of many regexes may match a long text, found for all of them in one pass (hyperscan).
 
 Python's ``re`` tries a pattern at every position of a text, once per pattern: over a 200 000-character
-page, ~70 injection rules whose words all occur somewhere each read the whole page.  Hyperscan compiles all the
-patterns into one automaton that reads the text once.  It serves here only as a *prefilter*: compiled
+page, ~70 injection rules whose words all occur somewhere each read the whole page.  Hyperscan compiles
+all the patterns into one automaton that reads the text once.  It serves here only as a *prefilter*: compiled
 with ``HS_FLAG_PREFILTER``, it reports a superset of the patterns that can match (look-arounds and
 back-references, which it cannot run, are widened), and the caller then runs the ``re`` patterns it
 reported.  Results are therefore those of ``re`` itself; hyperscan only decides which patterns need not

@@ -256,7 +256,8 @@ _STREET_BEFORE: Final = _words(
 )
 # Before the last word of a list of capitalised words ("Alexander, Miller and "): a firm's name may end there.
 _FIRM_BEFORE: Final = re.compile(
-    rf"[{_UPPER}][{_LOWER}]+,[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*,?[ \t]+(?:and|&)[ \t]+$"
+    rf"[{_UPPER}][{_LOWER}]+,[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*"
+    r",?[ \t]+(?:and|&)[ \t]+$"
 )
 _SITE_OWNERS: Final = frozenset(("the", "our", "your", "their", "its"))
 # Place cues that also come before people and things ("in", "to", "left"): after them an unlisted word
@@ -304,7 +305,10 @@ _F_AMBIGUOUS: Final = 128
 
 
 # Letters NFKD does not split into a base letter and a mark.
-_FOLD_EXTRA: Final = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae", "Æ": "Ae", "þ": "th", "Þ": "Th", "ð": "d", "ı": "i", "œ": "oe", "Œ": "Oe"})  # fmt: skip
+_FOLD_EXTRA: Final = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae", "Æ": "Ae"}
+    | {"þ": "th", "Þ": "Th", "ð": "d", "ı": "i", "œ": "oe", "Œ": "Oe"}
+)
 
 
 def fold(word: str) -> str:
@@ -658,7 +662,11 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
     for match in out:
         if match.type == "person":
             for word in match.value.split():
-                if len(word) > 2 and not _FLAGS.get(word, 0) & (_F_STOP | _F_PLACE | _F_AMBIGUOUS):
+                if (
+                    len(word) > 2
+                    and not _FLAGS.get(word, 0) & (_F_STOP | _F_PLACE | _F_AMBIGUOUS)
+                    and text.count(word) > 1  # most names occur once: nothing else to find
+                ):
                     names.add(word)
     if not names:
         return out

@@ -393,7 +393,7 @@ def _street_town_postcode(value: str) -> tuple[float, str] | None:
         return None
     if "," not in value and (last := words[-1]).isdigit() and len(last) == 4 and last[:2] in ("19", "20"):
         return None
-    return 0.7, "street_number_town"
+    return (0.75 if "," in value else 0.7), "street_number_town"
 
 
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -510,7 +510,7 @@ PII_TYPES: tuple[PiiType, ...] = (
     # KOKKOLA, 67600", "269 Pireaus Av, Agios Epiktitos, 9500", "3968 Bay Street, Toronto, M5J 2R8");
     # a street between two numbers, alone on its line (or after "at", "to", "in") or before a town ("197 Siikarannantie 59",
     # "114 ul. Cicha 86, Kędzierzyn-Koźle").  Issue 16, third pass.
-    PiiType("postal_address", "location", _c(rf"(?:\d(?<![\w\-.].)\d{{0,4}}[A-Z]?[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{0,5}}{_STREET_NAME_WORD}(?:[ \t]+\d{{1,5}}[a-z]?)?|[^\W\d_a-z](?<![\w\-].)[\w'\-]{{0,30}}\.?(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}[ \t]+\d{{1,5}}[a-z]?(?:[/\-]\d{{1,4}})?),[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE}"), 0.7, _street_town_postcode, priority=1, min_digits=4),
+    PiiType("postal_address", "location", _c(rf"(?:\d(?<![\w\-.].)\d{{0,4}}[A-Z]?[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{0,5}}{_STREET_NAME_WORD}(?:[ \t]+\d{{1,5}}[a-z]?)?|[^\W\d_a-z](?<![\w\-].)[\w'\-]{{0,30}}\.?(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}[ \t]+\d{{1,5}}[a-z]?(?:[/\-]\d{{1,4}})?),[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE}"), 0.75, _street_town_postcode, priority=1, min_digits=4),
     PiiType("postal_address", "location", _c(rf"(?:(?<![^\n])[ \t>?]*|(?<=at |to |is |in |on )|(?<=: ))\d\d{{0,4}}[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{1,4}}\d{{1,5}}(?:,[ \t]*{_INTL_TOWN}(?![\w\-])|(?=[ \t]*(?:\n|$)|[ \t]+St\.))"), 0.7, _street_town_postcode, priority=1, min_digits=2),
     # Without a house number: street, town and UK postcode ("Chambers Pike, Hove, BN3 2AB"); a US town,
     # state and ZIP code ("Springfield, IL 62704").
