@@ -164,7 +164,7 @@ def test_it_looks_words_up_in_one_table_that_agrees_with_every_list() -> None:
     }
     # A listed word with diacritics is also listed without them (``fold``), for the same lists.
     folded = {
-        bit: {pii_names.fold(w) for w in table if not w.isascii() and len(w) > 3}
+        bit: {pii_names.fold(w) for w in table if not w.isascii() and len(w) > 4}
         for bit, table in tables.items()
     }
     words = set().union(*tables.values(), *folded.values()) | {"Zzyzxq", "Hello", "Mr."}
@@ -346,3 +346,22 @@ def test_it_reads_a_street_named_after_a_person_as_a_street() -> None:
     text = "Please send it to Rua Diadema 1903, Recife, 52081-540 soon."
     assert [t for t, _ in _found(text)] == []
     assert [m.value for m in detect_pii(text)] == ["Rua Diadema 1903, Recife, 52081-540"]
+
+
+def test_it_finds_a_town_written_in_capitals_after_a_place_cue() -> None:
+    assert ("location", "HUITTINEN") in _found("We moved here from HUITTINEN last year.")
+    assert ("location", "MADRID") in _found("She lives in MADRID now.")  # a listed place, any place cue
+    assert _found("I wrote it in HTML and JSON from AWS.") == []
+
+
+def test_it_reads_a_town_and_a_country_closing_a_text_on_their_own_lines() -> None:
+    assert _found("Warrane G. Fouquet\n\nKisbarát\nHungary")[-2:] == [
+        ("location", "Kisbarát"),
+        ("location", "Hungary"),
+    ]
+    assert _found("Release notes\nLinux\nWindows") == []
+
+
+def test_it_does_not_take_a_thing_called_by_a_name_for_a_person() -> None:
+    assert _found("Our system, called Deep Speech, outperforms the others.") == []
+    assert ("person", "Ruth") in _found("He had a caring mother named Ruth.")

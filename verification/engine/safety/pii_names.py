@@ -177,7 +177,7 @@ _STRONG_CUES: Final = _phrases(
     "name on licence|name on license|name on the licence|name on the license|"
     # Naming and reporting verbs, and roles a text names a person by (issue 16, third pass): "people
     # call me X", "was called X", "says X", "my kid X", "songwriter X".
-    "call me|calls me|called|named|says|said|asks|asked|replied|kid|child|commenter|producer|"
+    "call me|calls me|says|said|asks|asked|replied|kid|child|commenter|producer|"
     "songwriter|singer|composer|director|ceo|founder|founders|co-founder|heard"
 )
 # Of the strong cues, those that name the person: after them one capitalised word is a name even when
@@ -191,7 +191,9 @@ _NAMING_CUES: Final = _phrases(
 _WEAK_CUES: Final = _words(
     "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
-    "can could will would should did does has was"
+    "can could will would should did does has was "
+    # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
+    "called named"
 ) | {"thank you"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
@@ -203,6 +205,7 @@ _PLACE_CUES: Final = _phrases(
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
 _STRONG_PLACE_CUES: Final = _phrases(
+    "originally from|hails from|moved here from|comes from|"
     "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
     "native of"
@@ -340,7 +343,7 @@ def _flag_table() -> dict[str, int]:
     # Every listed word with diacritics is also found without them ("Sao Paulo", "Jiraskova"), and a
     # word of a text is looked up folded when it is not listed as written (``_tokens``).
     for word, bits in list(table.items()):
-        if not word.isascii() and len(word) > 3:  # "Göd" is no "God"
+        if not word.isascii() and len(word) > 4:  # "Göd" is no "God", "Côme" no "Come"
             folded = fold(word)
             table[folded] = table.get(folded, 0) | bits
     return table
@@ -617,6 +620,30 @@ _TOWN_LINE: Final = re.compile(r"[^\W\d_][\w'\-]*(?:[ \t]+[^\W\d_][\w'\-]*){0,3}
 _STREET_LINE: Final = re.compile(r"\d{1,5}[A-Za-z]?[ \t]+\S.{0,60}")
 
 
+# A town written in capitals after a place cue ("moved here from HUITTINEN", "grew up in DALA-JÄRNA"):
+# the capitalised-word tokens never hold it.  A listed place after any place cue, any such word of five
+# letters or more after a strong one ("lives in", "originally from").
+_CAPS_TOWN: Final = re.compile(
+    rf"(?<![\w\-])([{_UPPER}][{_UPPER}'\-]{{2,}}(?:[ \t][{_UPPER}][{_UPPER}'\-]{{1,}}){{0,2}})(?![\w\-])"
+)
+
+
+def _caps_towns(text: str) -> list[NameMatch]:
+    """Towns written in capitals after a place cue."""
+    out: list[NameMatch] = []
+    for match in _CAPS_TOWN.finditer(text):
+        start, end = match.span()
+        value = match.group(1)
+        before = _Before(text, start)
+        if not before.words or before.colon:
+            continue
+        titled = " ".join(w.capitalize() for w in fold(value).split())
+        listed = titled in _PLACE_FOLDED and not _FLAGS.get(titled, 0) & (_F_STOP | _F_FIRST)
+        if (listed and before.cue(_PLACE_CUES)) or (len(value) >= 5 and before.cue(_STRONG_PLACE_CUES)):
+            out.append(NameMatch("location", start, end, value, 0.7, "cue+capitals"))
+    return out
+
+
 def _address_lines(text: str) -> list[NameMatch]:
     """The parts of addresses written on lines that end in a "Country postcode" line."""
     out: list[NameMatch] = []
@@ -629,7 +656,29 @@ def _address_lines(text: str) -> list[NameMatch]:
         position += len(line) + 1
     for k, (start, end) in enumerate(lines):
         country = _COUNTRY_LINE.fullmatch(text, start, end)
-        if country is None or fold(country.group(1)) not in _REGION_FOLDED:
+        if country is None:
+            # "Kisbarát⏎Hungary" closing a text: a country alone on the last line, a town above it.
+            if (
+                k < 1
+                or any(s < e for s, e in lines[k + 1 :])
+                or fold(text[start:end]) not in _REGION_FOLDED
+                or not _TOWN_LINE.fullmatch(text, *lines[k - 1])
+                or (k >= 2 and lines[k - 2][0] < lines[k - 2][1])  # the town starts its block
+            ):
+                continue
+            out.append(
+                NameMatch(
+                    "location",
+                    lines[k - 1][0],
+                    lines[k - 1][1],
+                    text[slice(*lines[k - 1])],
+                    0.7,
+                    "address_lines",
+                )
+            )
+            out.append(NameMatch("location", start, end, text[start:end], 0.7, "address_lines"))
+            continue
+        if fold(country.group(1)) not in _REGION_FOLDED:
             continue
         parts = [(start, end)]
         town = False
@@ -660,11 +709,13 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
     person, "Teresa" elsewhere in the text is too ("You can tell Teresa was a huge Teresa Holland fan")."""
     names = set()
     for match in out:
-        if match.type == "person":
+        if match.type == "person" and match.evidence != "same_name":
             for word in match.value.split():
+                flags = _FLAGS.get(word, 0)
                 if (
                     len(word) > 2
-                    and not _FLAGS.get(word, 0) & (_F_STOP | _F_PLACE | _F_AMBIGUOUS)
+                    and flags & (_F_FIRST | _F_SURNAME)  # a listed name, not any word of the match
+                    and not flags & (_F_STOP | _F_PLACE | _F_AMBIGUOUS | _F_ORG)
                     and text.count(word) > 1  # most names occur once: nothing else to find
                 ):
                     names.add(word)
@@ -672,11 +723,15 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
         return out
     added = []
     k = 0
-    for _word, start, end in tokens:
+    for n, (_word, start, end) in enumerate(tokens):
         while k < len(out) and out[k].end <= start:
             k += 1
         if k < len(out) and out[k].start < end:
             continue  # inside a name or place found already
+        if (n > 0 and _joined(text, tokens[n - 1][2], start)) or (
+            n + 1 < len(tokens) and _joined(text, end, tokens[n + 1][1])
+        ):
+            continue  # part of a longer run that was found to be no person ("Barlow Park")
         value = text[start:end]
         if value in names:
             added.append(NameMatch("person", start, end, value, 0.7, "same_name"))
@@ -702,6 +757,10 @@ def find_names(text: str) -> list[NameMatch]:
         i = stop
     if out:
         out = _same_names(text, tokens, out)
+    if _CAPS_TOWN.search(text) is not None:
+        towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
+        if towns:
+            out = sorted(out + towns, key=lambda m: m.start)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
