@@ -624,7 +624,7 @@ _STREET_LINE: Final = re.compile(r"\d{1,5}[A-Za-z]?[ \t]+\S.{0,60}")
 # the capitalised-word tokens never hold it.  A listed place after any place cue, any such word of five
 # letters or more after a strong one ("lives in", "originally from").
 _CAPS_TOWN: Final = re.compile(
-    rf"(?<![\w\-])([{_UPPER}][{_UPPER}'\-]{{2,}}(?:[ \t][{_UPPER}][{_UPPER}'\-]{{1,}}){{0,2}})(?![\w\-])"
+    rf"[{_UPPER}](?<![\w\-].)[{_UPPER}'\-]{{2,}}(?:[ \t][{_UPPER}][{_UPPER}'\-]{{1,}}){{0,2}}(?![\w\-])"
 )
 
 
@@ -633,7 +633,7 @@ def _caps_towns(text: str) -> list[NameMatch]:
     out: list[NameMatch] = []
     for match in _CAPS_TOWN.finditer(text):
         start, end = match.span()
-        value = match.group(1)
+        value = match.group()
         before = _Before(text, start)
         if not before.words or before.colon:
             continue
