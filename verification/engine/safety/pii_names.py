@@ -628,11 +628,17 @@ _CAPS_TOWN: Final = re.compile(
 )
 
 
+# The last words of every place cue: a word in capitals after none of them is no town (``_caps_towns``).
+_ANY_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _PLACE_CUES | _STRONG_PLACE_CUES)
+
+
 def _caps_towns(text: str) -> list[NameMatch]:
     """Towns written in capitals after a place cue."""
     out: list[NameMatch] = []
     for match in _CAPS_TOWN.finditer(text):
         start, end = match.span()
+        if _last_word(text, start) not in _ANY_PLACE_CUE_LAST_WORDS:
+            continue  # most words in capitals are acronyms after no place cue ("SSN", "IBAN")
         value = match.group()
         before = _Before(text, start)
         if not before.words or before.colon:
