@@ -1,8 +1,8 @@
 """Which of many regexes may match a long text, found for all of them in one pass (hyperscan).
 
 Python's ``re`` tries a pattern at every position of a text, once per pattern: over a 200 000-character
-page, ~70 injection rules whose words all occur somewhere cost ~1 ms each.  Hyperscan compiles all the
-patterns into one automaton that reads the text once.  It serves here only as a *prefilter*: compiled
+page, ~70 injection rules whose words all occur somewhere each read the whole page.  Hyperscan compiles
+all the patterns into one automaton that reads the text once.  It serves here only as a *prefilter*: compiled
 with ``HS_FLAG_PREFILTER``, it reports a superset of the patterns that can match (look-arounds and
 back-references, which it cannot run, are widened), and the caller then runs the ``re`` patterns it
 reported.  Results are therefore those of ``re`` itself; hyperscan only decides which patterns need not
@@ -24,10 +24,10 @@ A pattern set may also read the text with characters substituted (``widened`` pa
 substitutions are made, for instance once leetspeak is undone in a mixed token, without building that
 rewriting.
 
-Building the automaton takes seconds (about 7 s for the injection rules), so it happens once, in a
+Building the automaton takes seconds, so it happens once, in a
 background thread (the compiler releases the GIL), and the result is kept in a cache directory
 (``TRUST_REGISTRY_CACHE_DIR``, else ``$XDG_CACHE_HOME/trust-registry``, else ``~/.cache/trust-registry``)
-where the next process loads it in a millisecond.  Until it is ready, or where hyperscan is not
+where the next process loads it at once.  Until it is ready, or where hyperscan is not
 installed, ``may_match`` answers ``None`` and callers take their own path.
 """
 
@@ -201,8 +201,7 @@ def widened(pattern: re.Pattern[str], substitutions: dict[str, str]) -> re.Patte
 def _widened_test(source: str, flags: int, substitutions: tuple[tuple[str, str], ...]) -> str:
     """The one-character test ``source`` that also accepts the substitute of each character it accepts.
 
-    Cached: the rules repeat the same letters and classes thousands of times (widening them all at
-    import took 51 ms without, 23 ms with).
+    Cached: the rules repeat the same letters and classes thousands of times, and each is widened once.
     """
     test = re.compile(source, flags & _ANY_FLAGS)
     extra = sorted({new for old, new in substitutions if test.fullmatch(old) and not test.fullmatch(new)})

@@ -151,7 +151,7 @@ def _context_near(kind: PiiType, text: str, start: int) -> bool:
 
 # Verdicts of the validators by (type, value).  Values recur (the same address or number in message
 # after message, and every pass of a batch over the same lines), and a checksum (stdnum's IBAN and EIN
-# tables, EIP-55's Keccak, date and address parsing) costs several microseconds, a dict look-up 50 ns.
+# tables, EIP-55's Keccak, date and address parsing) costs far more than a dict look-up.
 # Exact because validators are pure functions of the value; the one that is not (a date of birth must
 # not lie in the future: it reads today's date) is left out by ``PiiType.memo``.  Bounded: short values
 # only, and the table is emptied when full (it refills with the values that recur).
@@ -342,7 +342,7 @@ _CONTEXT_BITS = tuple((1 << (len(_MARKERS) + i), g) for i, g in enumerate(_CONTE
 # The longest runs of consecutive digits and of word characters every match of a type holds (read
 # from its pattern, see ``prefilter.required_run``): an SSN holds "dddd", a Bitcoin address 14 word
 # characters in a row.  Most lines have only short runs ("v2", "2024", "at 10:30"), and comparing the
-# text's longest runs with these rejects a fifth of the types the markers let through, exactly.
+# text's longest runs with these rejects some of the types the markers let through, exactly.
 _PLAN: tuple[tuple[PiiType, int, int, int, int, int], ...] = tuple(
     (
         kind,
@@ -371,7 +371,7 @@ _WORD_RUN_STEPS = tuple(sorted({run for _, _, _, _, _, run in _PLAN}))
 # The shapes (see ``prefilter.shape_needles``) one of which every match of a type holds in an ASCII
 # text: an IBAN holds "AA00", an SSN "000-00" or "000 00", a UK NINO "AA00" or "AA 00".  Kept for the
 # types that run on most lines (those without markers or context words) and only where a shape says
-# more than the digit runs: on the PII corpus lines this rejects 40% of the searches that remain.
+# more than the digit runs.
 _SHAPE_MAP = bytes(ord(shape_char(chr(i))) if i < 128 else i for i in range(256))
 _SHAPE_CLAUSES: dict[int, frozenset[str]] = {
     id(kind): clause
@@ -569,7 +569,7 @@ _WORD_RUN = re.compile(r"\w+")
 # text translated to its shape (every digit becomes "0"; counted, and searched for "0" * n for each
 # length of run a type needs) and translated so that every word character becomes "w" (searched for
 # "w" * n): a few substring searches of a short string, where the regexes or ten ``str.count`` calls
-# cost ten times as much.
+# cost more (figures in docs/benchmarks.md, "The PII detector's machinery").
 _WORD_MAP = bytes(ord("w") if re.fullmatch(r"\w", chr(i)) else ord(".") for i in range(256))
 _DIGIT_NEEDLES = tuple((run, b"0" * run) for run in _DIGIT_RUN_STEPS if run > 0)
 _WORD_NEEDLES = tuple((run, b"w" * run) for run in _WORD_RUN_STEPS if run > 0)

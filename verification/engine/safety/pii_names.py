@@ -26,6 +26,7 @@ Each match has a confidence; the strongest evidence sets it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
 from ..text import lower
@@ -173,7 +174,16 @@ _STRONG_CUES: Final = _phrases(
     "speak to|speak with|talk to|leave it with|hand it to|assigned to|approved by|reviewed by|"
     "written by|sent by|prepared by|on behalf of|according to|addressed to|name on card|"
     "name on the card|name on account|"
-    "name on licence|name on license|name on the licence|name on the license"
+    "name on licence|name on license|name on the licence|name on the license|"
+    # Naming and reporting verbs, and roles a text names a person by (issue 16, third pass): "people
+    # call me X", "was called X", "says X", "my kid X", "songwriter X".
+    "call me|calls me|says|said|asks|asked|replied|kid|child|commenter|producer|"
+    "songwriter|singer|composer|director|ceo|founder|founders|co-founder|heard"
+)
+# Of the strong cues, those that name the person: after them one capitalised word is a name even when
+# no list holds it ("My name is Sora", "people call me Haruaki", "What's your last name? Pisano").
+_NAMING_CUES: Final = _phrases(
+    "my name is|my name's|name is|call me|calls me|full name|first name|last name|surname"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -181,7 +191,9 @@ _STRONG_CUES: Final = _phrases(
 _WEAK_CUES: Final = _words(
     "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
-    "can could will would should did does has was"
+    "can could will would should did does has was "
+    # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
+    "called named"
 ) | {"thank you"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
@@ -193,6 +205,7 @@ _PLACE_CUES: Final = _phrases(
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
 _STRONG_PLACE_CUES: Final = _phrases(
+    "originally from|hails from|moved here from|comes from|"
     "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
     "native of"
@@ -209,11 +222,24 @@ _SHARED_CUES: Final = frozenset(("to", "from", "at"))
 _CUE_WINDOW: Final = 48
 _CUE_STRIP: Final = " \t\n:,-"
 _BLANKS: Final = " \t\n"
-_WORD_STRIP: Final = "\"'“”‘’()[]<>*_"
+_WORD_STRIP: Final = "\"'“”‘’()[]<>*_?"
 # After a name: an e-mail in brackets, a verb of saying (a person wrote this).
 _AFTER_PERSON: Final = re.compile(
     r"[ \t]*(?:<[^<>@\s]{1,64}@|\([^()@\s]{1,64}@|(?:wrote|writes|said|says|asked|replied|called|"
     r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
+)
+# After a listed first name (not an English word or a place): what only a person does or has.  A
+# possessive ("Sophia's daughter"), a verb of a person's doing or being ("Albina is very reliable",
+# "Erik had given", "Artemio lives on"), a vocative ("Gottfrid, can I ..."), or a speaker's label at a
+# line start ("Laetitia: What a wife.").  "Berlin is" and "Jordan is" stay out: places and ambiguous
+# first names are not read this way.
+_AFTER_FIRST_NAME: Final = re.compile(
+    r"(?:'s|’s)\b|[ \t]+(?:is|was|has|had|have|will|would|can|could|did|does|isn't|wasn't|hasn't|"
+    r"doesn't|didn't|lives|lived|works|worked|spent|shouted|listed|loves|loved|likes|liked|wants|"
+    r"wanted|needs|needed|went|goes|came|comes|knows|knew|thinks|thought|feels|felt|agreed|decided|"
+    r"told|tells|gave|gives|sent|met|married|joined|left|moved|studied|grew|became|speaks|spoke)\b"
+    r"|,[ \t]+(?:can|could|would|will|please|do|did|are|have|you|thanks|thank)\b"
+    r"|:[ \t]*[\"“A-Z]"
 )
 _UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
 # After a word: what makes it part of a firm's name, not a person's or a place's.  Law and accounting
@@ -224,6 +250,17 @@ _FIRM_AFTER: Final = re.compile(
     rf"[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
     r"|[ \t]+(?:and|&)[ \t]+(?:Sons|Daughters|Partners|Associates)\b"
     r"|[ \t]+(?:PLC|LLC|LLP|LTD|INC|GmbH|AG|SA|S\.A\.|SRL|BV|NV|KG|AB|Oy)\b"
+)
+# Words that name a street before a person's or a place's name ("Rua Diadema", "Via Carlo Cattaneo",
+# "rue Gustave Eiffel", "R José Malhoa"): the name is the street's.
+_STREET_BEFORE: Final = _words(
+    "r rue rua via viale avenida avda avda. av av. avenue place cours calle carrer praça praca largo "
+    "travessa piazza corso strada ulica ul ul. trg boulevard bd quai chemin allée alameda rambla paseo"
+)
+# Before the last word of a list of capitalised words ("Alexander, Miller and "): a firm's name may end there.
+_FIRM_BEFORE: Final = re.compile(
+    rf"[{_UPPER}][{_LOWER}]+,[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*"
+    r",?[ \t]+(?:and|&)[ \t]+$"
 )
 _SITE_OWNERS: Final = frozenset(("the", "our", "your", "their", "its"))
 # Place cues that also come before people and things ("in", "to", "left"): after them an unlisted word
@@ -270,6 +307,25 @@ _F_REGION: Final = 64
 _F_AMBIGUOUS: Final = 128
 
 
+# Letters NFKD does not split into a base letter and a mark.
+_FOLD_EXTRA: Final = str.maketrans(
+    {"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae", "Æ": "Ae"}
+    | {"þ": "th", "Þ": "Th", "ð": "d", "ı": "i", "œ": "oe", "Œ": "Oe"}
+)
+
+
+def fold(word: str) -> str:
+    """``word`` without its diacritics, as people type names on keyboards without them.
+
+    >>> fold("Kędzierzyn-Koźle"), fold("Þorlákshöfn"), fold("Łódź")
+    ('Kedzierzyn-Kozle', 'Thorlakshofn', 'Lodz')
+    """
+    if word.isascii():
+        return word
+    decomposed = unicodedata.normalize("NFKD", word.translate(_FOLD_EXTRA))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def _flag_table() -> dict[str, int]:
     table: dict[str, int] = {}
     for bit, words in (
@@ -284,10 +340,19 @@ def _flag_table() -> dict[str, int]:
     ):
         for word in words:
             table[word] = table.get(word, 0) | bit
+    # Every listed word with diacritics is also found without them ("Sao Paulo", "Jiraskova"), and a
+    # word of a text is looked up folded when it is not listed as written (``_tokens``).
+    for word, bits in list(table.items()):
+        if not word.isascii() and len(word) > 4:  # "Göd" is no "God", "Côme" no "Come"
+            folded = fold(word)
+            table[folded] = table.get(folded, 0) | bits
     return table
 
 
 _FLAGS: Final = _flag_table()
+# Places of several words, also without their diacritics (``_place_at`` compares folded text then).
+_PLACE_FOLDED: Final = _PLACE | frozenset(fold(p) for p in _PLACE if not p.isascii())
+_REGION_FOLDED: Final = frozenset(fold(p) for p in _REGION)
 
 
 def _is_firm(text: str, word: str, end: int) -> bool:
@@ -344,10 +409,13 @@ class _Before:
         return ""
 
 
-def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tuple[float, str] | None:
+def _person(
+    words: list[str], cue: int, after: bool, sentence_start: bool, after_first: bool = False
+) -> tuple[float, str] | None:
     """Whether ``words`` name a person: the confidence and the deciding evidence, or ``None``.
 
-    ``cue`` is 1 after a title, 2 after a strong cue, 3 after a weak one, 0 without.
+    ``cue`` is 1 after a title, 2 after a strong cue, 3 after a weak one, 0 without; ``after``: an
+    e-mail address or a verb of saying follows; ``after_first``: ``_AFTER_FIRST_NAME`` follows.
     """
     first, last = words[0], words[-1]
     n = len(words)
@@ -358,6 +426,8 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
     known = known_first or known_last or (n == 1 and first_flags & _F_SURNAME != 0)
     if cue == 1:
         return 0.9, "title"
+    if cue == 4:
+        return (0.9, "naming_cue+gazetteer") if known else (0.8, "naming_cue")
     if cue == 2:
         if n > 1:
             return (0.9, "cue+gazetteer") if known_first or known_last else (0.8, "cue")
@@ -368,23 +438,26 @@ def _person(words: list[str], cue: int, after: bool, sentence_start: bool) -> tu
         if n == 1:
             return (0.7, "weak_cue+first_name") if known_first and not ambiguous else None
         return (0.8, "weak_cue+gazetteer") if known_first or known_last else None
+    # A listed first name before what only a person does or has (``_AFTER_FIRST_NAME``), when nothing
+    # stronger decided.
+    context = after_first and known_first and not ambiguous and not first_flags & (_F_PLACE | _F_STOP)
     if n < 2 or any(_FLAGS.get(w, 0) & _F_REGION for w in words):
-        return None
+        return (0.75, "first_name+person_context") if context and n == 1 else None
     for k in range(2, n + 1):
-        if " ".join(words[:k]) in _PLACE:
+        if " ".join(words[:k]) in _PLACE_FOLDED:
             return None  # "Hong Kong (Harbour)", "Santa Clara": a place's words may each be a name
     if known_first and not ambiguous:
         return (0.85, "first_name+surname") if known_last else (0.7, "first_name")
     if known_first and known_last and not sentence_start:
         return 0.6, "ambiguous_first_name+surname"
-    return None
+    return (0.75, "first_name+person_context") if context else None
 
 
 def _last_word(text: str, start: int) -> str:
     """The lower-cased word before ``start`` as ``_Before`` reads its last one (or a superset's).
 
     Read backwards a character at a time: most words before a capitalised word are short, and the
-    whole window (a slice, three ``rfind``, a lower-casing) cost more than the word (issue 16, speed).
+    whole window (a slice, three ``rfind``, a lower-casing) costs more than the word.
     """
     low = start - _CUE_WINDOW if start > _CUE_WINDOW else 0
     end = start
@@ -407,9 +480,11 @@ def _emit_person(
     # ``last_word``: the word before ``start`` when the caller read it already.
     several = len(words) > 1
     first_name = _FLAGS.get(words[0], 0) & _F_FIRST != 0
+    after_first = first_name and _AFTER_FIRST_NAME.match(text, end) is not None
     if (
         (_last_word(text, start) if last_word is None else last_word) not in _CUE_LAST_WORDS
         and not (several and first_name)
+        and not after_first
         and (not (several or first_name) or _AFTER_PERSON.match(text, end) is None)
     ):
         return
@@ -417,17 +492,27 @@ def _emit_person(
     last = before.words[-1] if before.words else ""
     if _HOUSE_NUMBER.fullmatch(last) or (len(before.words) >= 2 and before.words[-2] in _UNIT_WORDS):
         return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
+    if last in _STREET_BEFORE or lower(words[0]) in _STREET_BEFORE:
+        return  # "Rua Diadema", "rue Gustave Eiffel": a street named after a person
     if _UNIT_AFTER.match(text, end):
         return  # "Mary Plaza Suite 8"
     cue = 0
     if before.cue(_TITLE_CUES) or last.rstrip(".") in _TITLE_CUES:
         cue = 1
+    elif before.cue(_NAMING_CUES):
+        cue = 4
     elif before.cue(_STRONG_CUES):
         cue = 2
     elif before.cue(_WEAK_CUES):
         cue = 2 if before.colon else 3
-    after = cue != 1 and cue != 2 and _AFTER_PERSON.match(text, end) is not None  # read only then
-    verdict = _person(words, cue, after, before.sentence_start)
+    after = (cue == 0 or cue == 3) and _AFTER_PERSON.match(text, end) is not None  # read only then
+    verdict = _person(words, cue, after, before.sentence_start, after_first)
+    if (
+        verdict is not None
+        and verdict[1] == "first_name+person_context"
+        and _FIRM_BEFORE.search(text, max(0, start - _CUE_WINDOW), start) is not None
+    ):
+        return  # "Alexander, Miller and Foster is ...": the last of a firm's surnames
     if verdict is not None and _is_firm(text, words[0] if len(words) == 1 else "", end):
         return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
@@ -443,6 +528,11 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
         if word[-1] == "." and word not in _DOTTED and len(word) > 2:
             word = word[:-1]  # a sentence end, not an abbreviation ("Smith." but "Dr." and "J.")
             end -= 1
+        if word.endswith(("'s", "’s")) and len(word) > 3:
+            word = word[:-2]  # a possessive: "Sophia's daughter" (``_AFTER_FIRST_NAME`` reads it)
+            end -= 2
+        if not word.isascii() and word not in _FLAGS and len(word) > 3:
+            word = fold(word)  # "Divišov", "Rościsław": the lists hold them with or without marks
         out.append((word, start, end))
     return out
 
@@ -461,7 +551,8 @@ def _joined(text: str, left_end: int, right_start: int) -> bool:
 def _place_at(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int) -> int:
     """How many tokens from ``i`` (up to ``stop``) name a place (the longest such name), 0 if none."""
     for n in range(min(stop - i, _PLACE_WORDS), 0, -1):
-        if text[tokens[i][1] : tokens[i + n - 1][2]] in _PLACE:
+        name = text[tokens[i][1] : tokens[i + n - 1][2]]
+        if name in _PLACE_FOLDED or (not name.isascii() and fold(name) in _PLACE_FOLDED):
             return n
     return 0
 
@@ -516,6 +607,143 @@ def _town_shaped(
     return n
 
 
+# An address written on lines, ending in a line "Country postcode" ("Finland 91900", "United Kingdom
+# BN7 4QG", "Czech Republic 294 31"): the lines above it, up to its street, are its parts (issue 16,
+# third pass).  Lines may carry a quoting prefix ("> ", "??? ").
+_LINE_PREFIX: Final = re.compile(r"[ \t>?]*")
+_COUNTRY_LINE: Final = re.compile(
+    r"([^\W\d_][\w'\-]+(?:[ \t][^\W\d_][\w'\-]+){0,3})[ \t]+"
+    r"(\d{3,5}(?:[ \-]\d{2,3})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)[ \t]*"
+)
+_UNIT_LINE: Final = re.compile(r"(?:Apt\.?|Suite|Unit|Flat|Apartment)[ \t]+\d{1,5}[A-Za-z]?[ \t]*")
+_TOWN_LINE: Final = re.compile(r"[^\W\d_][\w'\-]*(?:[ \t]+[^\W\d_][\w'\-]*){0,3}[ \t]*")
+_STREET_LINE: Final = re.compile(r"\d{1,5}[A-Za-z]?[ \t]+\S.{0,60}")
+
+
+# A town written in capitals after a place cue ("moved here from HUITTINEN", "grew up in DALA-JÄRNA"):
+# the capitalised-word tokens never hold it.  A listed place after any place cue, any such word of five
+# letters or more after a strong one ("lives in", "originally from").
+_CAPS_TOWN: Final = re.compile(
+    rf"[{_UPPER}](?<![\w\-].)[{_UPPER}'\-]{{2,}}(?:[ \t][{_UPPER}][{_UPPER}'\-]{{1,}}){{0,2}}(?![\w\-])"
+)
+
+
+# The last words of every place cue: a word in capitals after none of them is no town (``_caps_towns``).
+_ANY_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _PLACE_CUES | _STRONG_PLACE_CUES)
+
+
+def _caps_towns(text: str) -> list[NameMatch]:
+    """Towns written in capitals after a place cue."""
+    out: list[NameMatch] = []
+    for match in _CAPS_TOWN.finditer(text):
+        start, end = match.span()
+        if _last_word(text, start) not in _ANY_PLACE_CUE_LAST_WORDS:
+            continue  # most words in capitals are acronyms after no place cue ("SSN", "IBAN")
+        value = match.group()
+        before = _Before(text, start)
+        if not before.words or before.colon:
+            continue
+        titled = " ".join(w.capitalize() for w in fold(value).split())
+        listed = titled in _PLACE_FOLDED and not _FLAGS.get(titled, 0) & (_F_STOP | _F_FIRST)
+        if (listed and before.cue(_PLACE_CUES)) or (len(value) >= 5 and before.cue(_STRONG_PLACE_CUES)):
+            out.append(NameMatch("location", start, end, value, 0.7, "cue+capitals"))
+    return out
+
+
+def _address_lines(text: str) -> list[NameMatch]:
+    """The parts of addresses written on lines that end in a "Country postcode" line."""
+    out: list[NameMatch] = []
+    lines: list[tuple[int, int]] = []  # (start, end) of each line's content, after its prefix
+    position = 0
+    for line in text.split("\n"):
+        prefix = _LINE_PREFIX.match(line)
+        skip = prefix.end() if prefix is not None else 0
+        lines.append((position + skip, position + len(line.rstrip())))
+        position += len(line) + 1
+    for k, (start, end) in enumerate(lines):
+        country = _COUNTRY_LINE.fullmatch(text, start, end)
+        if country is None:
+            # "Kisbarát⏎Hungary" closing a text: a country alone on the last line, a town above it.
+            if (
+                k < 1
+                or any(s < e for s, e in lines[k + 1 :])
+                or fold(text[start:end]) not in _REGION_FOLDED
+                or not _TOWN_LINE.fullmatch(text, *lines[k - 1])
+                or (k >= 2 and lines[k - 2][0] < lines[k - 2][1])  # the town starts its block
+            ):
+                continue
+            out.append(
+                NameMatch(
+                    "location",
+                    lines[k - 1][0],
+                    lines[k - 1][1],
+                    text[slice(*lines[k - 1])],
+                    0.7,
+                    "address_lines",
+                )
+            )
+            out.append(NameMatch("location", start, end, text[start:end], 0.7, "address_lines"))
+            continue
+        if fold(country.group(1)) not in _REGION_FOLDED:
+            continue
+        parts = [(start, end)]
+        town = False
+        for j in range(k - 1, max(-1, k - 5), -1):
+            line_start, line_end = lines[j]
+            if line_start >= line_end:
+                continue  # a blank line inside the block
+            if _UNIT_LINE.fullmatch(text, line_start, line_end):
+                parts.append((line_start, line_end))
+            elif not town and _TOWN_LINE.fullmatch(text, line_start, line_end):
+                town = True
+                parts.append((line_start, line_end))
+            elif _STREET_LINE.fullmatch(text, line_start, line_end):
+                parts.append((line_start, line_end))
+                break
+            else:
+                break
+        if len(parts) < 2:
+            continue  # a country and a number alone may be anything ("Windows 11")
+        for part_start, part_end in sorted(parts):
+            value = text[part_start:part_end]
+            out.append(NameMatch("location", part_start, part_end, value, 0.75, "address_lines"))
+    return out
+
+
+def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the other mentions of a person's names found in it: once "Teresa Holland" is a
+    person, "Teresa" elsewhere in the text is too ("You can tell Teresa was a huge Teresa Holland fan")."""
+    names = set()
+    for match in out:
+        if match.type == "person" and match.evidence != "same_name":
+            for word in match.value.split():
+                flags = _FLAGS.get(word, 0)
+                if (
+                    len(word) > 2
+                    and flags & (_F_FIRST | _F_SURNAME)  # a listed name, not any word of the match
+                    and not flags & (_F_STOP | _F_PLACE | _F_AMBIGUOUS | _F_ORG)
+                    and text.count(word) > 1  # most names occur once: nothing else to find
+                ):
+                    names.add(word)
+    if not names:
+        return out
+    added = []
+    k = 0
+    for n, (_word, start, end) in enumerate(tokens):
+        while k < len(out) and out[k].end <= start:
+            k += 1
+        if k < len(out) and out[k].start < end:
+            continue  # inside a name or place found already
+        if (n > 0 and _joined(text, tokens[n - 1][2], start)) or (
+            n + 1 < len(tokens) and _joined(text, end, tokens[n + 1][1])
+        ):
+            continue  # part of a longer run that was found to be no person ("Barlow Park")
+        value = text[start:end]
+        if value in names:
+            added.append(NameMatch("person", start, end, value, 0.7, "same_name"))
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
 def find_names(text: str) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
 
@@ -533,6 +761,18 @@ def find_names(text: str) -> list[NameMatch]:
             stop += 1
         _run(text, tokens, i, stop, out)
         i = stop
+    if out:
+        out = _same_names(text, tokens, out)
+    if _CAPS_TOWN.search(text) is not None:
+        towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
+        if towns:
+            out = sorted(out + towns, key=lambda m: m.start)
+    if "\n" in text:
+        lines = _address_lines(text)
+        if lines:
+            # An address's lines win over a name read in them ("Lady Frere" is a town there).
+            kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in lines)]
+            out = sorted(kept + lines, key=lambda m: m.start)
     return out
 
 

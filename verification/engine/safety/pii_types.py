@@ -11,7 +11,7 @@ Speed idiom: a pattern that must start at a token boundary is written as its fir
 by a look-behind over that character, ``\d(?<![\d\-].)\d{8}`` rather than ``(?<![\d\-])\d{9}``.  Both
 match the same spans (``.`` re-reads the first character, which is never a newline), but only the
 first lets ``re`` skip ahead to the characters that can start a match instead of trying the
-look-behind at every position: two to forty times faster over long texts.
+look-behind at every position (figures in docs/benchmarks.md, "The PII detector's machinery").
 """
 
 # The pattern tables below keep one entry per line so they read as tables; regexes cannot be split.
@@ -71,7 +71,7 @@ class PiiType:
     spans in the lower-cased text, wherever lower-casing keeps every offset and the text holds no "ſ"
     or "ı" (the only characters that ``re.IGNORECASE`` matches to an ASCII letter while ``str.lower``
     leaves them alone; a test checks every code point): without ``re.IGNORECASE`` the regex engine can
-    skip to the characters that may start a match, four to eight times faster.  ``memo`` lets the
+    skip to the characters that may start a match.  ``memo`` lets the
     engine remember the validator's verdict per value: true unless the verdict depends on more than the
     value (a date of birth is checked against today's date).
     """
@@ -192,7 +192,7 @@ def _eth(value: str) -> tuple[float, str] | None:
     return (0.97, "eip55") if is_checksum_address(value) else None
 
 
-# Verdicts of ``_dob`` by value and day: it tries up to ten ``strptime`` formats (20 µs), and the type's
+# Verdicts of ``_dob`` by value and day: it tries up to ten ``strptime`` formats, and the type's
 # verdicts are not memoised by the engine (``PiiType.memo``) because they depend on today's date.
 _DOB_VERDICTS: dict[tuple[str, dt.date], tuple[float, str] | None] = {}
 _UNSEEN = object()  # "not in the table", by identity (see ``pii._UNSEEN``)
@@ -219,7 +219,7 @@ def _dob_on(value: str, today: dt.date) -> tuple[float, str] | None:
     text = value.replace(",", " ")
     for fmt, separator in _DOB_FORMATS:
         if separator and separator not in text:
-            continue  # ``strptime`` cannot match a literal the text lacks: skip its failure (5 µs)
+            continue  # ``strptime`` cannot match a literal the text lacks: skip its (costly) failure
         try:
             date = dt.datetime.strptime(" ".join(text.split()), fmt).date()
         except ValueError:
@@ -383,6 +383,19 @@ def _street_number_town(value: str) -> tuple[float, str] | None:
     return None if first in _NOT_A_STREET else (0.75, "street_postcode_town")
 
 
+def _street_town_postcode(value: str) -> tuple[float, str] | None:
+    """A street with its house number, then a town (and a postcode): none of its words may number
+    something else ("Chapter 3 Section 4", "Order 12, Items, 12345"), and a last number that reads as a
+    year ("Albums 2019") is no house number."""
+    street = value.split(",", 1)[0]
+    words = [lower(w.rstrip(".")) for w in street.split()]
+    if any(w in _NOT_A_STREET for w in words):
+        return None
+    if "," not in value and (last := words[-1]).isdigit() and len(last) == 4 and last[:2] in ("19", "20"):
+        return None
+    return (0.75 if "," in value else 0.7), "street_number_town"
+
+
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
@@ -409,6 +422,11 @@ _TOWN = r"[^\W\d_a-z][\w']{1,30}(?:-[\w']{1,30}|\s[^\W\d_a-z][\w'\-]{1,30}){0,3}
 # (The patterns themselves stay ASCII, "Stra\w{1,2}e" for "Straße": the hyperscan prefilter projects texts
 # onto ASCII and has no stand-in for a literal "ß".)
 _STRASSE_WORDS = ("tra", "weg", "Weg", "gasse", "Gasse", "llee", "platz", "Platz", "damm", "Damm", "ufer", "Ufer")  # fmt: skip
+# International streets (issue 16, third pass): a word of a street's name is capitalised, a particle
+# ("de", "van", "degli") or a street word written in lower case ("rue", "ul.", "gate").
+_STREET_NAME_WORD = r"(?:[^\W\d_a-z][\w'\-]{0,30}\.?|d[aeiou]|de[ils]|della|degli|dos|das|van|von|der|den|la|le|les|y|ul\.|ulica|rue|route|avenue|cours|via|calle|rua|gate|vei|veien|vej|gatan|straat|weg|laan)"  # fmt: skip
+_INTL_POSTCODE = r"(?:\d{3,5}(?:[ \-]\d{2,3})?(?:[ \t][A-Z]{2}(?![\w\-]))?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-])"
+_INTL_TOWN = r"[^\W\d_][\w'\-]{0,30}(?:[ \t][^\W\d_][\w'\-]{0,30}){0,4}"
 # Substrings one of which every street suffix of ``postal_address`` contains (its regex is case-sensitive).
 # A phone extension ("x131", " ext. 12") is part of the number: redacting it with the number keeps the
 # line from naming the person's desk.
@@ -488,6 +506,12 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("postal_address", "location", _c(rf"[A-Z](?<![\w\-].)[\w'\-]{{1,30}}(?:\s(?:[A-Z][\w'\-]{{0,30}}|d[aeiou]|de[ils]|della|dos|das|van|von|der|den|la|le|y)){{0,3}}\s\d{{1,4}}[a-z]?(?:[/\-]\d{{1,4}})?,\s*(?:\d{{5}}|\d{{4}}\s?[A-Z]{{2}})\s+{_TOWN}"), 0.75, _street_number_town, priority=1, min_digits=5),
     PiiType("postal_address", "location", _c(r"\d(?<!\w.)[\d/\-]{0,6}[A-Z]?,\s*(?:[^\W\d_][\w.'\- ]{1,40},\s*){1,3}[^\W\d_][\w. ]{1,30}?(?:\s*-\s*|\s+)[1-9]\d{5}(?![\d\-])"), 0.75, priority=1, min_digits=7),
     PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,4}(?:/\d{1,5})?[A-Z]?\s+(?:[A-Z][a-z]{1,20}\s+){0,3}[A-Z][a-z]{1,20},\s*(?:[A-Z][a-z]{1,20}\s+){0,2}[A-Z][a-z]{1,20},?\s+(?:ACT|NSW|NT|QLD|SA|TAS|VIC|WA),?\s+\d{4}(?![\d\-])"), 0.75, priority=1, min_digits=5),
+    # Street and house number (either order), town and a postcode of any country after it ("Laukaantie 79,
+    # KOKKOLA, 67600", "269 Pireaus Av, Agios Epiktitos, 9500", "3968 Bay Street, Toronto, M5J 2R8");
+    # a street between two numbers, alone on its line (or after "at", "to", "in") or before a town ("197 Siikarannantie 59",
+    # "114 ul. Cicha 86, Kędzierzyn-Koźle").  Issue 16, third pass.
+    PiiType("postal_address", "location", _c(rf"(?:\d(?<![\w\-.].)\d{{0,4}}[A-Z]?[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{0,5}}{_STREET_NAME_WORD}(?:[ \t]+\d{{1,5}}[a-z]?)?|[^\W\d_a-z](?<![\w\-].)[\w'\-]{{0,30}}\.?(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}[ \t]+\d{{1,5}}[a-z]?(?:[/\-]\d{{1,4}})?),[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE}"), 0.75, _street_town_postcode, priority=1, min_digits=4),
+    PiiType("postal_address", "location", _c(rf"(?:(?<![^\n])[ \t>?]*|(?<=at |to |is |in |on )|(?<=: ))\d\d{{0,4}}[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{1,4}}\d{{1,5}}(?:,[ \t]*{_INTL_TOWN}(?![\w\-])|(?=[ \t]*(?:\n|$)|[ \t]+St\.))"), 0.7, _street_town_postcode, priority=1, min_digits=2),
     # Without a house number: street, town and UK postcode ("Chambers Pike, Hove, BN3 2AB"); a US town,
     # state and ZIP code ("Springfield, IL 62704").
     PiiType("postal_address", "location", _c(r"[A-Z](?<!\w.)[a-z]{1,20}(?:\s+[A-Z][a-z]{1,20}){0,3},\s*(?:[A-Z][a-z]{1,20}\s+){0,2}[A-Z][a-z]{1,20},?\s+[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b"), 0.75, priority=1, min_digits=2),

@@ -253,7 +253,8 @@ class Occurrences:
         found = 0
         if len(text) >= _LONG_TEXT:
             # On long texts the regex finds tens of thousands of hits ("." and ":" abound): one C-level
-            # substring search per string is then cheaper (3 ms against 5 ms on 200 000 characters).
+            # substring search per string is then cheaper (figures: docs/benchmarks.md, "The PII
+            # detector's machinery").
             for s, bit in self.items:
                 if s in text:
                     found |= bit
