@@ -14,6 +14,9 @@ On PostgreSQL:
   `ON CONFLICT DO NOTHING` makes the backfill skip what they wrote), then the search index built
   CONCURRENTLY after the rows are in (one sort instead of a million index insertions).
 
+The pg_trgm indexes of migration 0006 answered the substring search this replaces: dropped (their
+posting lists were what made a search's cost grow with the registry; they cost every agent write).
+
 SQLite (the `make run` default) gets neither the table nor the triggers: its search stays a substring
 match (registry/api/filtersets.py).
 """
@@ -114,6 +117,16 @@ _INDEX = (
     "ON registry_agentsearchterm (term, rank DESC, agent_id DESC)"
 )
 _INDEX_DROP = "DROP INDEX CONCURRENTLY IF EXISTS agent_search_term_rank"
+_TRIGRAM_DROP = [
+    "DROP INDEX CONCURRENTLY IF EXISTS agent_subject_trgm",
+    "DROP INDEX CONCURRENTLY IF EXISTS agent_name_trgm",
+]
+_TRIGRAM_CREATE = [
+    "CREATE INDEX CONCURRENTLY IF NOT EXISTS agent_subject_trgm ON registry_agent "
+    "USING gin (UPPER(subject_id::text) gin_trgm_ops)",
+    "CREATE INDEX CONCURRENTLY IF NOT EXISTS agent_name_trgm ON registry_agent "
+    "USING gin (UPPER(name::text) gin_trgm_ops)",
+]
 
 
 def search_terms_create(apps: Any, schema_editor: Any) -> None:
@@ -128,11 +141,15 @@ def search_terms_create(apps: Any, schema_editor: Any) -> None:
         schema_editor.execute(_BACKFILL, (start, start + BACKFILL_CHUNK))
     schema_editor.execute(_INDEX)
     schema_editor.execute("ANALYZE registry_agentsearchterm")
+    for statement in _TRIGRAM_DROP:
+        schema_editor.execute(statement)
 
 
 def search_terms_drop(apps: Any, schema_editor: Any) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
+    for statement in _TRIGRAM_CREATE:
+        schema_editor.execute(statement)
     schema_editor.execute(_INDEX_DROP)
     schema_editor.execute(_DROP)
 
