@@ -418,6 +418,9 @@ def list_queries(deep: dict[str, str]) -> dict[str, str]:
         "provider": "ordering=-score&provider=scale-1",
         "q=weather": "ordering=-score&q=weather",
         "q rare": "q=agent-0000123",
+        "q prefix": "q=weat",
+        "q two words": "q=swift+weather",
+        "q=weather subject": "q=weather&ordering=subject",
         "deep cursor": "ordering=-score&cursor=" + urllib.parse.quote(deep["-score"]),
         "count=exact": "ordering=-score&count=exact",
     }
