@@ -48,8 +48,7 @@ CREATE TABLE IF NOT EXISTS registry_agentsearchterm (
 # The words of a new or renamed agent replace its rows; a new trust_rank is copied to them. The
 # UPDATE trigger's WHEN clause is evaluated without calling the function, so a write that changes
 # none of the three columns costs nothing more. No foreign key: deleting and truncating agents
-# (Django's test flush truncates without CASCADE) remove the rows through triggers instead, and an
-# insert first clears any rows left under its id.
+# (Django's test flush truncates without CASCADE) remove the rows through triggers instead.
 _TRIGGERS = """
 CREATE OR REPLACE FUNCTION registry_agent_search_terms() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -58,10 +57,16 @@ BEGIN
         UPDATE registry_agentsearchterm SET rank = COALESCE(NEW.trust_rank, -1) WHERE agent_id = NEW.id;
         RETURN NULL;
     END IF;
-    DELETE FROM registry_agentsearchterm WHERE agent_id = NEW.id;
+    IF TG_OP = 'UPDATE' THEN
+        DELETE FROM registry_agentsearchterm WHERE agent_id = NEW.id;
+    END IF;
+    -- A new agent has no rows (deletes and truncates remove them), so an insert reads none: a DELETE
+    -- here would be planned once per session, as a scan while the table is small, and a COPY of many
+    -- agents would then scan the growing table once per row.
     INSERT INTO registry_agentsearchterm (agent_id, term, rank)
     SELECT NEW.id, word, COALESCE(NEW.trust_rank, -1)
-    FROM unnest(registry_search_words(NEW.name || ' ' || NEW.subject_id)) AS word;
+    FROM unnest(registry_search_words(NEW.name || ' ' || NEW.subject_id)) AS word
+    ON CONFLICT DO NOTHING;
     RETURN NULL;
 END $$;
 CREATE OR REPLACE FUNCTION registry_agent_search_terms_delete() RETURNS trigger LANGUAGE plpgsql AS $$
