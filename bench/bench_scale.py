@@ -419,7 +419,7 @@ def list_queries(deep: dict[str, str]) -> dict[str, str]:
         "q=weather": "ordering=-score&q=weather",
         "q rare": "q=agent-0000123",
         "q prefix": "q=weat",
-        "q two words": "q=swift+weather",
+        "q two words": "q=keen+weather",
         "q=weather subject": "q=weather&ordering=subject",
         "deep cursor": "ordering=-score&cursor=" + urllib.parse.quote(deep["-score"]),
         "count=exact": "ordering=-score&count=exact",
