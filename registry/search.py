@@ -13,13 +13,15 @@ agent's score sort key, indexed on (term, rank DESC, agent DESC)):
 - The rarest word drives; the others are checked per agent driven (a probe of the primary key
   (agent, term) each).
 - Default ordering (-score), when the driving word's prefix is one word of the index (an exact word,
-  or a prefix only one word begins with) and it is the only word or has at most
-  AGENT_SEARCH_MAX_MATCHES agents: the page is one range of that word's index entries, best first,
-  and cursors walk every match, as the unfiltered list's do.
-- Otherwise (another ordering; a prefix several words begin with; several words, all common): the
-  first AGENT_SEARCH_MAX_MATCHES index entries of the driving prefix (in word order, then best score
-  first) are the candidates, fetched by primary key and sorted in the ordering asked. A search whose
-  driving prefix has more entries than that ranks these and no others; cursors page through them.
+  or a prefix only one word begins with): the page is one range of that word's index entries, best
+  first, the other words checked on the way, and cursors walk every match, as the unfiltered list's
+  do. When there are other words and the driving word has more than AGENT_SEARCH_MAX_MATCHES
+  entries, the walk stops at its best AGENT_SEARCH_MAX_MATCHES (all the words common: filtering
+  more would read a number of entries that grows with the registry).
+- Otherwise (another ordering; a prefix several words begin with): the first
+  AGENT_SEARCH_MAX_MATCHES index entries of the driving prefix (in word order, then best score first)
+  are the candidates, fetched by primary key and sorted in the ordering asked. A search whose driving
+  prefix has more entries than that ranks these and no others; cursors page through them.
 
 Every step reads a bounded number of index entries, whatever the number of agents.
 """
@@ -35,6 +37,8 @@ from django.contrib.postgres.expressions import ArraySubquery
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.models import BooleanField, Exists, F, Func, OuterRef, QuerySet
+
+from common.pagination import RowCompare
 
 from .models import Agent, AgentSearchTerm
 
@@ -100,6 +104,18 @@ def _words(*, text: str, cap: int) -> list[_Word]:
         return [_Word(*row) for row in cursor.fetchall()]
 
 
+def _entry(*, term: str, at: int) -> list[Any] | None:
+    """(rank, agent) of the index entry of `term` after its best `at` (None: it has no more)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT rank, agent_id FROM registry_agentsearchterm WHERE term = %s "
+            "ORDER BY rank DESC, agent_id DESC OFFSET %s LIMIT 1",
+            [term, at],
+        )
+        row = cursor.fetchone()
+    return None if row is None else list(row)
+
+
 def _prefix(word: _Word) -> dict[str, Any]:
     # One word under the prefix: an equality, which is what the (term, rank, agent) index ranges on.
     if word.first == word.last:
@@ -120,12 +136,18 @@ def agent_search(*, queryset: QuerySet[Agent], text: str, ordering: str) -> Quer
             Exists(AgentSearchTerm.objects.filter(agent=OuterRef("pk"), **_prefix(other)))
         )
     one_word = driver.first == driver.last
-    if ordering == "-score" and one_word and (not others or driver.entries <= cap):
+    if ordering == "-score" and one_word and driver.first is not None:
         # The filter and the aliases share one join: the page's ORDER BY and cursor are then on the
         # index row's columns, a range of the (term, rank DESC, agent DESC) index.
-        return queryset.filter(search_terms__term=driver.first).alias(
+        walk = queryset.filter(search_terms__term=driver.first).alias(
             **{SEARCH_RANK: F("search_terms__rank"), SEARCH_AGENT: F("search_terms__agent_id")}
         )
+        # Several words, all common: the walk filters the driving word's entries by the others, so
+        # it stops at its best `cap` entries (the candidates of the other orderings), found once.
+        bound = _entry(term=driver.first, at=cap) if others and driver.entries > cap else None
+        if bound is not None:
+            walk = walk.filter(RowCompare([F(SEARCH_RANK), F(SEARCH_AGENT)], ">", bound))
+        return walk
     candidates = (
         AgentSearchTerm.objects.filter(**_prefix(driver))
         .order_by("term", "-rank", "-agent_id")

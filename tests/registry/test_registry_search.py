@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -342,3 +343,19 @@ def _cursor(page: dict[str, Any]) -> str:
     from urllib.parse import parse_qs, urlsplit
 
     return parse_qs(urlsplit(page["next"]).query)["cursor"][0]
+
+
+def test_it_walks_several_common_words_through_the_best_entries_of_the_rarest(api: APIClient) -> None:
+    # Both words have more entries than the cap: the -score walk filters the driving word's best
+    # AGENT_SEARCH_MAX_MATCHES entries by the other word and stops there; other orderings rank the same set.
+    for i in range(8):
+        make(f"c-{i}", "Keen weather" if i % 2 else "Calm weather", Decimal(10 * i))
+    for i in range(12):
+        make(f"k-{i}", "Keen chess", Decimal(5))
+    with override_settings(AGENT_SEARCH_MAX_MATCHES=4):
+        # The best four weather agents: c-7, c-6, c-5, c-4; of those, keen: c-7, c-5.
+        assert found(api, "q=keen weather") == ["c-7", "c-5"]
+        assert found(api, "q=weather keen&ordering=subject") == ["c-5", "c-7"]
+        first = api.get("/api/v1/agents?q=keen+weather&limit=1").json()
+        assert [a["subjectId"] for a in api.get(first["next"]).json()["results"]] == ["c-5"]
+    assert found(api, "q=keen weather") == ["c-7", "c-5", "c-3", "c-1"]
