@@ -134,16 +134,21 @@ _TRIGRAM_CREATE = [
 ]
 
 
+def search_terms_backfill(schema_editor: Any, *, chunk: int) -> None:
+    """Index rows of every agent, `chunk` ids per statement (each commits on its own here)."""
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM registry_agent")
+        (last,) = cursor.fetchone()
+    for start in range(0, last, chunk):
+        schema_editor.execute(_BACKFILL, (start, start + chunk))
+
+
 def search_terms_create(apps: Any, schema_editor: Any) -> None:
     if schema_editor.connection.vendor != "postgresql":
         return
     for statement in (_WORDS, _TABLE, _TRIGGERS):
         schema_editor.execute(statement)
-    with schema_editor.connection.cursor() as cursor:
-        cursor.execute("SELECT COALESCE(MAX(id), 0) FROM registry_agent")
-        (last,) = cursor.fetchone()
-    for start in range(0, last, BACKFILL_CHUNK):
-        schema_editor.execute(_BACKFILL, (start, start + BACKFILL_CHUNK))
+    search_terms_backfill(schema_editor, chunk=BACKFILL_CHUNK)
     schema_editor.execute(_INDEX)
     schema_editor.execute("ANALYZE registry_agentsearchterm")
     for statement in _TRIGRAM_DROP:

@@ -359,3 +359,18 @@ def test_it_walks_several_common_words_through_the_best_entries_of_the_rarest(ap
         first = api.get("/api/v1/agents?q=keen+weather&limit=1").json()
         assert [a["subjectId"] for a in api.get(first["next"]).json()["results"]] == ["c-5"]
     assert found(api, "q=keen weather") == ["c-7", "c-5", "c-3", "c-1"]
+
+
+def test_it_backfills_the_index_of_agents_written_before_it(api: APIClient) -> None:
+    from importlib import import_module
+
+    migration = import_module("registry.migrations.0014_agent_search_terms")
+    for i in range(7):
+        make(f"old-{i}", f"Legacy weather {i}", Decimal(i))
+    # As before migration 0014: agents without index rows (and one row that is already there).
+    AgentSearchTerm.objects.exclude(agent__subject_id="old-3", term="legacy").delete()
+    assert found(api, "q=legacy weather") == []
+    with connection.schema_editor() as editor:
+        migration.search_terms_backfill(editor, chunk=2)
+    assert found(api, "q=legacy weather") == [f"old-{i}" for i in reversed(range(7))]
+    assert found(api, "q=old-3") == ["old-3"]
