@@ -40,7 +40,7 @@ from django.db.models import BooleanField, Exists, F, Func, OuterRef, QuerySet
 
 from common.pagination import RowCompare
 
-from .models import Agent, AgentSearchTerm
+from .models import RANK_NULL_DESC, Agent, AgentSearchTerm
 
 SEARCH_MAX_LENGTH = 200
 SEARCH_MAX_WORDS = 8
@@ -104,13 +104,14 @@ def _words(*, text: str, cap: int) -> list[_Word]:
         return [_Word(*row) for row in cursor.fetchall()]
 
 
-def _entry(*, term: str, at: int) -> list[Any] | None:
-    """(rank, agent) of the index entry of `term` after its best `at` (None: it has no more)."""
+def _entry(*, term: str, at: int, unrated: bool) -> list[Any] | None:
+    """(rank, agent) of the index entry of `term` after its best `at` (None: it has no more); of its
+    unrated entries only with `unrated`."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT rank, agent_id FROM registry_agentsearchterm WHERE term = %s "
-            "ORDER BY rank DESC, agent_id DESC OFFSET %s LIMIT 1",
-            [term, at],
+            "AND (NOT %s OR rank = %s) ORDER BY rank DESC, agent_id DESC OFFSET %s LIMIT 1",
+            [term, unrated, RANK_NULL_DESC, at],
         )
         row = cursor.fetchone()
     return None if row is None else list(row)
@@ -123,8 +124,14 @@ def _prefix(word: _Word) -> dict[str, Any]:
     return {"term__gte": word.word, "term__lt": word.word + TOP}
 
 
-def agent_search(*, queryset: QuerySet[Agent], text: str, ordering: str) -> QuerySet[Agent]:
-    """The agents of `queryset` matching search `text` (module docstring), for list `ordering`."""
+def agent_search(
+    *, queryset: QuerySet[Agent], text: str, ordering: str, unrated: bool = False
+) -> QuerySet[Agent]:
+    """The agents of `queryset` matching search `text` (module docstring), for list `ordering`.
+
+    `unrated`: the list is filtered to unrated agents (`rated=false`), whose index key is
+    RANK_NULL_DESC: the entries read are those, instead of every rated match before them.
+    """
     cap = settings.AGENT_SEARCH_MAX_MATCHES
     words = _words(text=text, cap=cap)
     if not words or any(w.entries == 0 for w in words):
@@ -136,20 +143,23 @@ def agent_search(*, queryset: QuerySet[Agent], text: str, ordering: str) -> Quer
             Exists(AgentSearchTerm.objects.filter(agent=OuterRef("pk"), **_prefix(other)))
         )
     one_word = driver.first == driver.last
+    unrated_entries = {"rank": RANK_NULL_DESC} if unrated else {}
     if ordering == "-score" and one_word and driver.first is not None:
         # The filter and the aliases share one join: the page's ORDER BY and cursor are then on the
         # index row's columns, a range of the (term, rank DESC, agent DESC) index.
-        walk = queryset.filter(search_terms__term=driver.first).alias(
-            **{SEARCH_RANK: F("search_terms__rank"), SEARCH_AGENT: F("search_terms__agent_id")}
-        )
+        walk = queryset.filter(
+            search_terms__term=driver.first, **{f"search_terms__{k}": v for k, v in unrated_entries.items()}
+        ).alias(**{SEARCH_RANK: F("search_terms__rank"), SEARCH_AGENT: F("search_terms__agent_id")})
         # Several words, all common: the walk filters the driving word's entries by the others, so
         # it stops at its best `cap` entries (the candidates of the other orderings), found once.
-        bound = _entry(term=driver.first, at=cap) if others and driver.entries > cap else None
+        bound = (
+            _entry(term=driver.first, at=cap, unrated=unrated) if others and driver.entries > cap else None
+        )
         if bound is not None:
             walk = walk.filter(RowCompare([F(SEARCH_RANK), F(SEARCH_AGENT)], ">", bound))
         return walk
     candidates = (
-        AgentSearchTerm.objects.filter(**_prefix(driver))
+        AgentSearchTerm.objects.filter(**_prefix(driver), **unrated_entries)
         .order_by("term", "-rank", "-agent_id")
         .values("agent_id")[:cap]
     )

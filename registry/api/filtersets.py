@@ -119,7 +119,9 @@ class AgentFilterSet(django_filters.FilterSet):
             # SQLite (`make run`): a substring match, its size needing no index.
             return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
         ordering = self.data.get("ordering") or DEFAULT_AGENT_ORDERING
-        return agent_search(queryset=queryset, text=value, ordering=ordering)
+        # rated=false (filtered before this) reads only the unrated entries of the word index.
+        unrated = self.form.cleaned_data.get("rated") is False
+        return agent_search(queryset=queryset, text=value, ordering=ordering, unrated=unrated)
 
     def filter_ordering(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         return queryset.order_by(*AGENT_ORDERINGS[value].order_by())

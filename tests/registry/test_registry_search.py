@@ -53,9 +53,9 @@ def score(agent: Agent, value: Decimal | None, *, rated: bool = True) -> None:
     )
 
 
-def make(subject_id: str, name: str = "", value: Decimal | None = None) -> Agent:
+def make(subject_id: str, name: str = "", value: Decimal | None = None, *, rated: bool = True) -> Agent:
     agent = Agent.objects.create(subject_id=subject_id, name=name)
-    score(agent, value)
+    score(agent, value, rated=rated)
     return agent
 
 
@@ -326,7 +326,14 @@ def test_it_reads_a_best_first_search_page_as_one_range_of_the_word_index(api: A
         cursor.execute("ANALYZE registry_agent")
         cursor.execute("ANALYZE registry_agentsearchterm")
     first = api.get("/api/v1/agents?q=weather&limit=20").json()
-    for query in ("q=weather&limit=20", "q=WEATH&limit=20", f"q=weather&limit=20&cursor={_cursor(first)}"):
+    queries = (
+        "q=weather&limit=20",
+        "q=WEATH&limit=20",
+        f"q=weather&limit=20&cursor={_cursor(first)}",
+        # Unrated agents are the key -1 of the word's range, not a filter over the rated ones first.
+        "q=weather&limit=20&rated=false",
+    )
+    for query in queries:
         plan = _plan(api, query)
         kinds = [n["Node Type"] for n in _nodes(plan)]
         assert "Sort" not in kinds and "Seq Scan" not in kinds, (query, plan)
@@ -334,7 +341,7 @@ def test_it_reads_a_best_first_search_page_as_one_range_of_the_word_index(api: A
         assert [n.get("Index Name") for n in scans] == ["agent_search_term_rank"], (query, plan)
         condition = scans[0]["Index Cond"]
         assert "term" in condition, (query, plan)
-        if "cursor" in query:
+        if "cursor" in query or "rated" in query:
             # The cursor bounds the index range; it is not a filter over rows read from its start.
             assert "rank" in condition, (query, plan)
 
@@ -374,3 +381,20 @@ def test_it_backfills_the_index_of_agents_written_before_it(api: APIClient) -> N
         migration.search_terms_backfill(editor, chunk=2)
     assert found(api, "q=legacy weather") == [f"old-{i}" for i in reversed(range(7))]
     assert found(api, "q=old-3") == ["old-3"]
+
+
+def test_it_finds_the_unrated_matches_of_a_search_in_every_ordering(api: APIClient) -> None:
+    make("un-0", "Keen weather", Decimal("1"))
+    make("un-1", "Keen weather", Decimal("11"), rated=False)
+    make("un-2", "Keen weather", Decimal("21"))
+    make("un-3", "Keen weather", Decimal("31"), rated=False)
+    make("un-4", "Keen weather")
+    make("un-5", "Keen weather")
+    unrated = ["un-1", "un-3", "un-4", "un-5"]
+    assert sorted(found(api, "q=weather&rated=false")) == unrated
+    assert found(api, "q=weather&rated=false&ordering=subject") == unrated
+    with override_settings(AGENT_SEARCH_MAX_MATCHES=2):
+        # More matches than the cap: the entries read are unrated ones (the best two by key, then id).
+        assert found(api, "q=weather&rated=false&ordering=subject") == ["un-4", "un-5"]
+        assert found(api, "q=keen weather&rated=false") == ["un-5", "un-4"]
+    assert sorted(found(api, "q=weather&rated=true")) == ["un-0", "un-2"]
