@@ -2,7 +2,7 @@
 
 What a search matches: every word of the query must begin a word of the agent's name or subject id
 (a word is a run of letters and digits, compared lower-case; `weat` finds "Weather bot", `agent 12`
-finds "scale:agent-0000123" but not "agent-9912"). Punctuation separates words and is otherwise
+finds the subject id "did:agent:123" but not "did:agent:912"). Punctuation separates words and is otherwise
 ignored, so a query of only punctuation matches nothing.
 
 How it is read (registry_agentsearchterm, migration 0014: one row per word of an agent, with the
