@@ -85,12 +85,17 @@ class SortKey:
 
     `null_as` is the value a NULL stands for (past every real value in the direction sorted), so that
     NULLs sort last and the row comparison needs no OR; the model's index must COALESCE the same way.
+    `column`, if given, is what is sorted on instead: an alias of the queryset holding the same key
+    with NULL already replaced by `null_as` (another table's copy of it, with its own index).
     """
 
     attr: str
     null_as: Any = None
+    column: str | None = None
 
     def expression(self) -> Any:
+        if self.column is not None:
+            return F(self.column)
         column = F(self.attr)
         return column if self.null_as is None else Coalesce(column, Value(self.null_as))
 
@@ -258,7 +263,8 @@ def keyset_page(
 
 class KeysetPagination(BasePagination):
     """Cursor pages for a view naming `keyset_orderings` ({ordering param: KeysetOrdering}) and
-    `default_ordering`.
+    `default_ordering`; a view's `keyset_ordering(queryset=, name=)`, if it has one, picks the
+    KeysetOrdering for the filtered queryset (its name still one of `keyset_orderings`).
 
     - `cursor`: the opaque `next` / `previous` value of an earlier page; 400 if changed or made for
       another ordering.
@@ -289,7 +295,11 @@ class KeysetPagination(BasePagination):
         ordering_name = params.get("ordering") or view.default_ordering
         if ordering_name not in view.keyset_orderings:
             raise validation_error([FieldError("/ordering", "Not an ordering of this list.")])
-        ordering: KeysetOrdering = view.keyset_orderings[ordering_name]
+        ordering: KeysetOrdering = (
+            view.keyset_ordering(queryset=queryset, name=ordering_name)
+            if hasattr(view, "keyset_ordering")
+            else view.keyset_orderings[ordering_name]
+        )
         self.count: int | None = None
         self.offset: int | None = None
         offset = StrictLimitOffsetPagination._bounded(request, self.offset_query_param, 0, self.max_offset)

@@ -123,6 +123,31 @@ class Agent(models.Model):
         return self.name or self.subject_id
 
 
+class AgentSearchTerm(models.Model):
+    """One word of an agent's name or subject id, with the agent's score sort key (PostgreSQL only).
+
+    The agent search (`q=`) reads this table instead of scanning names: a word's rows in the index
+    (term, rank DESC, agent DESC) are the agents having that word, best score first, so the first page
+    of a search is one index range whatever the number of agents. Words are runs of letters and digits,
+    lower-cased (the SQL function registry_search_words). Database triggers on registry_agent
+    (migration 0014) write the rows on insert and rename and copy trust_rank on every rescore, so no
+    writer of agents or scores knows of it; Django only reads it. `rank` is
+    COALESCE(trust_rank, RANK_NULL_DESC): the -score ordering's own key.
+    """
+
+    pk = models.CompositePrimaryKey("agent", "term")
+    agent = models.ForeignKey(Agent, on_delete=models.DO_NOTHING, related_name="search_terms")
+    term = models.TextField()
+    rank = models.DecimalField(max_digits=5, decimal_places=2)
+
+    class Meta:
+        managed = False
+        db_table = "registry_agentsearchterm"
+
+    def __str__(self) -> str:
+        return self.term
+
+
 class Provider(models.Model):
     """A verification provider that reports on agents."""
 

@@ -19,7 +19,7 @@ from common.errors import ApplicationError
 from common.pagination import keyset_page
 from common.throttling import throttle_page
 
-from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet
+from .api.filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentFilterSet, agent_keyset_ordering
 from .models import Agent, Provider, TrustScore, VerificationSummary
 from .selectors import (
     FULL_POWER_BLOCK_RATE,
@@ -153,7 +153,7 @@ def agent_index(request: HttpRequest) -> HttpResponse:
         page = keyset_page(
             filters.qs,
             ordering_name=ordering_name,
-            ordering=AGENT_ORDERINGS[ordering_name],
+            ordering=agent_keyset_ordering(queryset=filters.qs, name=ordering_name),
             cursor=request.GET.get("cursor") or None,
             limit=AGENTS_PER_PAGE,
         )

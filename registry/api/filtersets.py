@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import django_filters
-from django.conf import settings
-from django.contrib.postgres.expressions import ArraySubquery
 from django.db import connection
-from django.db.models import BooleanField, Exists, F, Func, OuterRef, Q, QuerySet, Value
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
 
@@ -22,6 +20,14 @@ from ..models import (
     Agent,
     Provider,
     VerificationSummary,
+)
+from ..search import (
+    SEARCH_AGENT,
+    SEARCH_HELP,
+    SEARCH_MAX_LENGTH,
+    SEARCH_RANK,
+    agent_search,
+    search_text_validate,
 )
 
 # The list orderings (the `ordering` parameter): each ends in a unique key and matches one index of
@@ -42,14 +48,22 @@ AGENT_ORDERINGS: dict[str, KeysetOrdering] = {
     "subject": KeysetOrdering((SortKey("subject_id"),), descending=False),
 }
 DEFAULT_AGENT_ORDERING = "-score"
+# A search whose page is a range of the word index (registry/search.py) sorts on the index row's copy
+# of the keys (the same values: its rank is COALESCE(trust_rank, -1), its agent the id), so its
+# cursors are those of the plain ordering.
+AGENT_SEARCH_ORDERINGS: dict[str, KeysetOrdering] = {
+    "-score": KeysetOrdering(
+        (SortKey("trust_rank", RANK_NULL_DESC, column=SEARCH_RANK), SortKey("pk", column=SEARCH_AGENT)),
+        descending=True,
+    ),
+}
 
 
-class _EqualsAny(Func):
-    """`(column = ANY(array))` (PostgreSQL): a condition on an array-valued expression."""
-
-    template = "(%(expressions)s))"
-    arg_joiner = " = ANY("
-    output_field = BooleanField()
+def agent_keyset_ordering(*, queryset: QuerySet[Any], name: str) -> KeysetOrdering:
+    """The keyset ordering `name` of an agent queryset (filtered by AgentFilterSet)."""
+    if name in AGENT_SEARCH_ORDERINGS and SEARCH_RANK in queryset.query.annotations:
+        return AGENT_SEARCH_ORDERINGS[name]
+    return AGENT_ORDERINGS[name]
 
 
 class AgentFilterSet(django_filters.FilterSet):
@@ -62,7 +76,12 @@ class AgentFilterSet(django_filters.FilterSet):
     rated = django_filters.BooleanFilter(
         method="filter_rated", label="Rated (an input counted: confidence above 0) or not yet rated"
     )
-    q = django_filters.CharFilter(method="filter_q", label="Subject id or name contains")
+    q = django_filters.CharFilter(
+        method="filter_q",
+        label=SEARCH_HELP,
+        max_length=SEARCH_MAX_LENGTH,
+        validators=[search_text_validate],
+    )
     ordering = django_filters.ChoiceFilter(
         choices=[(name, name) for name in AGENT_ORDERINGS],
         method="filter_ordering",
@@ -96,22 +115,13 @@ class AgentFilterSet(django_filters.FilterSet):
         return queryset.alias(_rank=Coalesce(F("trust_rank"), Value(null_as))).filter(_rank=null_as)
 
     def filter_q(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
-        # icontains is UPPER(column::text) LIKE UPPER('%value%'): trigram indexes on exactly those
-        # expressions (migration 0006, PostgreSQL) answer it. A search ranks at most
-        # AGENT_SEARCH_MAX_MATCHES matches (the first the trigram bitmap yields, in table order): the
-        # page sorts that bounded set, where walking the ordering's index filtering names costs
-        # rows-read per match, which grows with N when the matches sit low in the ordering.
-        matches = (
-            Agent.objects.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
-            .order_by()
-            .values("pk")[: settings.AGENT_SEARCH_MAX_MATCHES]
-        )
         if connection.vendor != "postgresql":
-            return queryset.filter(pk__in=matches)
-        # `id = ANY(ARRAY(SELECT ... LIMIT n))`: the matches are collected once (an InitPlan) and
-        # fetched by primary key, whatever the table's size. (With `id IN (...)` the planner may
-        # instead hash them and scan the whole table.)
-        return queryset.filter(_EqualsAny(F("pk"), ArraySubquery(matches)))
+            # SQLite (`make run`): a substring match, its size needing no index.
+            return queryset.filter(Q(subject_id__icontains=value) | Q(name__icontains=value))
+        ordering = self.data.get("ordering") or DEFAULT_AGENT_ORDERING
+        # rated=false (filtered before this) reads only the unrated entries of the word index.
+        unrated = self.form.cleaned_data.get("rated") is False
+        return agent_search(queryset=queryset, text=value, ordering=ordering, unrated=unrated)
 
     def filter_ordering(self, queryset: QuerySet[Agent], name: str, value: str) -> QuerySet[Agent]:
         return queryset.order_by(*AGENT_ORDERINGS[value].order_by())

@@ -30,7 +30,7 @@ from ..services.signatures import SignatureHeaders
 from ..services.summaries import summaries_ingest
 from ..services.validation import OUTCOME_BATCH, SUMMARY_BATCH
 from .authentication import IsProvider, ProviderPrincipal
-from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentListFilterSet
+from .filtersets import AGENT_ORDERINGS, DEFAULT_AGENT_ORDERING, AgentListFilterSet, agent_keyset_ordering
 from .serializers import (
     AgentCreateSerializer,
     AgentDetailSerializer,
@@ -232,6 +232,8 @@ class AgentListView(generics.ListCreateAPIView):
     pagination_class = KeysetPagination
     keyset_orderings = AGENT_ORDERINGS
     default_ordering = DEFAULT_AGENT_ORDERING
+    # A search may sort on its word index's copy of the keys (registry/search.py).
+    keyset_ordering = staticmethod(agent_keyset_ordering)
 
     def get_queryset(self) -> QuerySet[Agent]:
         return Agent.objects.order_by(*AGENT_ORDERINGS[DEFAULT_AGENT_ORDERING].order_by())
