@@ -416,6 +416,7 @@ def list_queries(deep: dict[str, str]) -> dict[str, str]:
         "registry": "registry=hcs-10&ordering=-score",
         "rated=false": "rated=false",
         "provider": "ordering=-score&provider=scale-1",
+        "max_score": "ordering=-score&max_score=50",
         "q=weather": "ordering=-score&q=weather",
         "q rare": "q=agent-0000123",
         "q prefix": "q=weat",
@@ -529,6 +530,11 @@ def granian_command(port: int) -> list[str]:
     ]
 
 
+def wanted(args: argparse.Namespace, name: str) -> bool:
+    """Whether a run named `name` is measured (`--only`: a regular expression searched in the name)."""
+    return args.only is None or re.search(args.only, name) is not None
+
+
 def measure(n: int, args: argparse.Namespace, work: Path, scripts: dict[str, Path]) -> dict[str, Any]:
     kept = args.keep or args.reuse
     name = db_name(n, kept=kept)
@@ -623,6 +629,7 @@ def measure(n: int, args: argparse.Namespace, work: Path, scripts: dict[str, Pat
                 )
             )
             runs: list[dict[str, Any]] = []
+            plan = [step for step in plan if wanted(args, step[0])]
             for name, script, script_args, endpoint in plan:
                 single = None
                 if script == "path":
@@ -682,6 +689,8 @@ def measure(n: int, args: argparse.Namespace, work: Path, scripts: dict[str, Pat
                     BATCH,
                 ),
             ):
+                if not wanted(args, name):
+                    continue
                 # Requests still queued from the run before (the slow admin page) finish first.
                 base.wait_idle(pid)
                 run = base.wrk_run(
@@ -780,6 +789,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", default="10000,100000", help="comma-separated sizes")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per wrk run")
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="measure only the runs whose name this regular expression finds (e.g. 'q=|q ' for the searches)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument(
         "--keep",

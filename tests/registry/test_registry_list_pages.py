@@ -151,6 +151,30 @@ def test_it_walks_every_agent_exactly_once_in_each_ordering(
         assert walk_back(api, pages[-1]) == seen, ordering
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    specs=agent_specs,
+    limit=st.integers(1, 5),
+    bound=st.sampled_from(
+        [Decimal("-1"), Decimal("0"), Decimal("12.5"), Decimal("50"), Decimal("100"), Decimal("2000")]
+    ),
+)
+def test_it_lists_the_same_agents_under_a_score_bound_in_each_ordering(
+    api: APIClient, specs: list[AgentSpec], limit: int, bound: Decimal
+) -> None:
+    # min_score / max_score also bound the ordering's index key (unrated agents, whose key is past
+    # every score, must still be judged by their stored score alone).
+    tag, agents = population(specs)
+    for name, keep in (
+        ("max_score", lambda a: a.trust_score <= bound),
+        ("min_score", lambda a: a.trust_score >= bound),
+    ):
+        chosen = [a for a in agents if a.trust_score is not None and keep(a)]
+        for ordering in ORDERINGS:
+            seen, _ = walk(api, f"protocol={tag}&ordering={ordering}&limit={limit}&{name}={bound}")
+            assert seen == expected(chosen, ordering), (name, ordering)
+
+
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     specs=agent_specs.filter(lambda s: len(s) >= 4),
@@ -373,6 +397,9 @@ PLANNED = [
     ("rated=false&ordering=score", ("agent_rank_asc", "registry_agent_pkey")),
     ("rated=true&ordering=score", "agent_rank_asc"),
     ("provider=planned", "agent_rank_desc"),
+    ("max_score=50", "agent_rank_desc"),
+    ("min_score=50&ordering=score", "agent_rank_asc"),
+    ("registry=hcs-10&max_score=50", "agent_registry_rank_desc"),
 ]
 
 
@@ -396,6 +423,16 @@ def test_it_reads_a_list_page_as_one_index_range_without_sorting(
                 # The cursor bounds the index range; it is not a filter over rows read from its start.
                 condition = scans[0].get("Index Cond", "")
                 assert ">" in condition or "<" in condition, (page, plan)
+
+
+def test_it_starts_a_score_bounded_page_at_the_bound(api: APIClient, big_table: dict[str, Any]) -> None:
+    # Without the bound on the index key the walk reads every better agent first (a sequential scan
+    # at 1 M); with it the first page's range starts at the bound.
+    for query, sign in (("max_score=50", "<="), ("min_score=50&ordering=score", ">=")):
+        plan = list_plan(api, f"{query}&limit=20")
+        scans = [n for n in nodes(plan) if n.get("Relation Name") == "registry_agent"]
+        assert [n["Node Type"] for n in scans] in (["Index Scan"], ["Index Only Scan"]), (query, plan)
+        assert sign in scans[0].get("Index Cond", ""), (query, plan)
 
 
 def outer_nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
