@@ -56,6 +56,7 @@ from django.db import DatabaseError, OperationalError, connection, models, trans
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from common.collector import collector_paused
 from common.enqueue import task_named
 
 from ..lookups import any_of
@@ -321,7 +322,8 @@ def recompute_drain(
         # The lease is renewed while this claim is worked on, and lapses soon after a crash.
         with lease_kept(model=PendingRecompute, token=claim.token):
             try:
-                settled, _ = recompute_settle(claim=claim)
+                with collector_paused():
+                    settled, _ = recompute_settle(claim=claim)
             except Exception:
                 logger.exception(
                     "recompute of %d agents together failed; trying them one by one", len(claim.generations)
