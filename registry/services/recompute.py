@@ -62,7 +62,7 @@ from common.enqueue import task_named
 from ..lookups import any_of
 from ..models import Agent, PendingRecompute, RecomputeRun, TrustScore
 from .leases import lease_kept, lease_until
-from .scoring import trust_score_compute, trust_scores_prepare, trust_scores_store
+from .scoring import SCORED_AGENT_FIELDS, trust_score_compute, trust_scores_prepare, trust_scores_store
 
 logger = logging.getLogger(__name__)
 
@@ -220,10 +220,11 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
         return 0, 0
     started = timezone.now()
     with transaction.atomic():
-        # The previous record's JSON is not needed (only its digest and configuration are compared).
+        # Only the columns scoring reads (the previous record's JSON is not needed: only its digest and
+        # configuration are compared); decoding the others cost more than the query.
         agents = list(
             Agent.objects.select_related("latest_score")
-            .defer("latest_score__record", "latest_score__inputs")
+            .only(*SCORED_AGENT_FIELDS)
             .filter(any_of("pk", ids))
             .order_by("pk")
         )

@@ -105,8 +105,19 @@ def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by:
     )
 
 
+# Parsed configurations by digest: a configuration is immutable and its digest is its content's, so the
+# parse (~0.5 ms, once per drain batch) is kept; the adapters' own caches are keyed by the same object.
+_PARAMS_PARSED: dict[str, ScoringParams] = {}
+_PARAMS_PARSED_MAX = 64
+
+
 def scoring_params(config: ScoringConfig) -> ScoringParams:
-    return ScoringParams.from_dict(config.params)
+    params = _PARAMS_PARSED.get(config.digest)
+    if params is None:
+        params = ScoringParams.from_dict(config.params)
+        if len(_PARAMS_PARSED) < _PARAMS_PARSED_MAX:
+            _PARAMS_PARSED[config.digest] = params
+    return params
 
 
 # --- inputs ----------------------------------------------------------------------------------------
@@ -320,12 +331,16 @@ def feedback_merged_many(
     for agent_id, value, decimals in rows:
         values[agent_id].append(clamp(float(Decimal(value) / (Decimal(10) ** decimals))))
     linked = [member for group in groups.values() if len(group) > 1 for member in group]
-    facts = {
-        pk: (subject, chain, token)
-        for pk, subject, chain, token in Agent.objects.filter(any_of("pk", linked)).values_list(
-            "pk", "subject_id", "chain_id", "erc8004_agent_id"
-        )
-    }
+    facts = (
+        {
+            pk: (subject, chain, token)
+            for pk, subject, chain, token in Agent.objects.filter(any_of("pk", linked)).values_list(
+                "pk", "subject_id", "chain_id", "erc8004_agent_id"
+            )
+        }
+        if linked
+        else {}
+    )
     out = {}
     for agent_id, group in groups.items():
         found = [value for member in group for value in values[member]]
@@ -571,6 +586,22 @@ def trust_scores_compute_many(
     if fresh:
         trust_scores_store(fresh=fresh, now=now)
     return results
+
+
+#: The agent columns (and previous score's) that `trust_scores_prepare` and `trust_scores_store` read:
+#: a batch may load only these (`QuerySet.only`); any other field would cost a query per agent.
+SCORED_AGENT_FIELDS = (
+    "subject_id",
+    "registry",
+    "protocol",
+    "owner_address",
+    "wallet_address",
+    "latest_score",
+    "latest_score__config",
+    "latest_score__inputs_digest",
+    "latest_score__trust_score",
+    "latest_score__trust_confidence",
+)
 
 
 def trust_scores_prepare(
