@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from psycopg.types.datetime import TimestamptzLoader
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
 from adapters.graph import GraphError
@@ -207,6 +208,10 @@ def latest_summary_rows_many(agent_ids: list[int]) -> dict[int, list[SummaryRow]
         return by_agent
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:
+        # psycopg's own (compiled) timestamptz loader: Django's, registered on its connections, wraps
+        # it in Python to set the connection's time zone, which is UTC here as in Django's (USE_TZ;
+        # the session's TimeZone is UTC): the same datetimes at a fifth of the cost.
+        cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
         cursor.execute(_LATEST_ROWS, {"ids": agent_ids})
         rows = cursor.fetchall()
     providers = Provider.objects.in_bulk({row[2] for row in rows})
