@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,10 +19,13 @@ from hypothesis import strategies as st
 
 from common.collector import collector_paused
 from registry.lookups import any_of
-from registry.models import Agent, AgentLink, FeedbackEntry
+from registry.models import Agent, AgentLink, FeedbackEntry, VerificationSummary
 from registry.selectors import identity_groups_many
+from registry.services.providers import provider_create
 from registry.services.recompute import DRAIN_FLAG, recompute_drain, recompute_mark
 from registry.services.scoring import (
+    latest_summaries_many,
+    latest_summary_rows_many,
     reviewer_evidence_many,
     scoring_config_current,
     scoring_params,
@@ -160,3 +164,40 @@ def test_it_settles_a_batch_with_the_collector_paused() -> None:
     claims = [enabled for sql, enabled in seen if "SKIP LOCKED" in sql]
     assert locks and not any(locks)
     assert claims and all(claims)
+
+
+def test_it_loads_summary_times_exactly_as_the_orm_does() -> None:
+    agents = _agents(3)
+    providers = [provider_create(name=f"Timed {i}", slug=f"timed-{i}")[0] for i in range(2)]
+    moment = datetime(2026, 3, 29, 1, 30, 15, 123456, tzinfo=UTC)
+    VerificationSummary.objects.bulk_create(
+        [
+            VerificationSummary(
+                provider=provider,
+                agent=agent,
+                window_days=7,
+                window_end=moment - timedelta(days=n, microseconds=n),
+                body_digest=f"sha256:{agent.pk}-{provider.pk}",
+                raw_body={},
+                allow_rate=0.5,
+                block_rate=0.5,
+                avg_confidence=0.5,
+                total_checks=10,
+            )
+            for n, (agent, provider) in enumerate((a, p) for a in agents for p in providers)
+        ]
+    )
+    ids = [agent.pk for agent in agents]
+    rows = latest_summary_rows_many(ids)
+    stored = latest_summaries_many(ids)
+
+    def times(summaries: list[Any]) -> list[tuple[Any, ...]]:
+        return [
+            (s.pk, s.window_end, s.received_at, s.window_end.utcoffset(), s.received_at.isoformat())
+            for s in summaries
+        ]
+
+    assert {pk: times(found) for pk, found in rows.items()} == {
+        pk: times(found) for pk, found in stored.items()
+    }
+    assert all(row.window_end.tzinfo is not None for found in rows.values() for row in found)
