@@ -826,21 +826,30 @@ def _scores_store_postgresql(fresh: list[tuple[Agent, TrustScore]], now: datetim
 def inputs_json_many(inputs: list[dict[str, Any]]) -> list[str]:
     """`json.dumps` of each agent's inputs, the same text, with each shared `params` dict encoded once.
 
-    The inputs of a batch share one `params` dict per configuration (`scoring_inputs_digest`), its
-    last member and half its text: it is encoded once and spliced after the rest.
+    The inputs of a batch share one `params` dict per configuration (`scoring_inputs_digest`), half
+    their text: it is encoded once and spliced in its place (not always the last member: the reviewers
+    follow it under reviewer weighting). json.dumps writes a dict as `{` + its members' `"key": value`
+    joined by `, ` + `}`, so the members before and after it are encoded as dicts of their own.
     """
     encoded: dict[int, str] = {}
     texts = []
     for one in inputs:
         params = one.get("params")
-        if not isinstance(params, dict) or next(reversed(one)) != "params" or len(one) < 2:
+        if not isinstance(params, dict):
             texts.append(json.dumps(one))
             continue
         text = encoded.get(id(params))
         if text is None:
             text = encoded[id(params)] = json.dumps(params)
-        head = json.dumps({key: value for key, value in one.items() if key != "params"})
-        texts.append(f'{head[:-1]}, "params": {text}}}')
+        keys = list(one)
+        at = keys.index("params")
+        pieces = []
+        if at:
+            pieces.append(json.dumps({key: one[key] for key in keys[:at]})[1:-1])
+        pieces.append(f'"params": {text}')
+        if at + 1 < len(keys):
+            pieces.append(json.dumps({key: one[key] for key in keys[at + 1 :]})[1:-1])
+        texts.append("{" + ", ".join(pieces) + "}")
     return texts
 
 
