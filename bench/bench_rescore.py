@@ -10,7 +10,8 @@ first stores every agent's first score, the next ones a new scoring configuratio
 reports done. Also times the claim query with every agent pending (EXPLAIN ANALYZE). Prints JSON:
 seconds to enqueue and to drain, agents/s, wall ms and worker CPU ms per agent, and the projection to
 1 M agents, and the scoring step alone on the seeded agents, the one-by-one path beside the batch
-one (`scoring_cpu_ms_per_agent`, see `_scoring_split`).
+one (`scoring_cpu_ms_per_agent`, see `_scoring_split`). PROFILE=path also writes a cProfile (CPU
+clock) of the first round's drain there.
 """
 
 from __future__ import annotations
