@@ -38,6 +38,7 @@ __all__ = [
     "Subject",
     "TrustScoreRecord",
     "graph_outcome",
+    "independent_providers",
     "reviewer_provenance",
     "score_from_inputs",
     "score_subject",
@@ -167,6 +168,15 @@ def reviewer_provenance(reviewers: Sequence[ReviewerStanding], params: ScoringPa
     }
 
 
+def independent_providers(summaries: Sequence[ProviderSummary], params: ScoringParams) -> int:
+    """The independent providers of a subject as the sybil-resistance adapter counts them: the eligible ones.
+
+    >>> independent_providers([ProviderSummary("tp", 0.9, 0.1, 0.0, 0.8, 10)], ScoringParams())
+    1
+    """
+    return sum(1 for s in summaries if exclusion_reason(s, params.output_verification) is None)
+
+
 def sybil_resistance_result(
     subject: Subject,
     summaries: Sequence[ProviderSummary],
@@ -183,10 +193,9 @@ def sybil_resistance_result(
     >>> sybil_resistance_result(Subject("a"), [], None, params=ScoringParams(), spec=spec).total
     0.0
     """
-    independent = sum(1 for s in summaries if exclusion_reason(s, params.output_verification) is None)
     return score_sybil_resistance(
         reviewers or (),
-        independent,
+        independent_providers(summaries, params),
         params=params.sybil_params(),
         spec=spec,
         registry=subject.registry,

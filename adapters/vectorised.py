@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from adapters.core import REASON_INFORMATIONAL, REASON_NO_OUTPUT, REASON_NOT_APPLICABLE
+from adapters.core import REASON_INFORMATIONAL, REASON_NO_OUTPUT, REASON_NOT_APPLICABLE, AdapterResult
 from adapters.erc8004_feedback import RATING_KEY, VOLUME_KEY, FeedbackSummary
 from adapters.numbers import clamp_array, round_half_up_array
 from adapters.output_verification import (
@@ -54,7 +54,13 @@ from adapters.params import (
     AdapterSpec,
     ScoringParams,
 )
-from adapters.scoring import Subject, graph_outcome, reviewer_provenance, sybil_resistance_result
+from adapters.scoring import (
+    Subject,
+    graph_outcome,
+    independent_providers,
+    reviewer_provenance,
+    sybil_resistance_result,
+)
 from adapters.sybil import ReviewerStanding
 
 __all__ = [
@@ -584,14 +590,26 @@ def hcs25_records(
     if not items:
         return []
     sybil_spec = params.spec(SYBIL_RESISTANCE)
-    sybil_results = []
+    sybil_results: list[AdapterResult] = []
     if sybil_spec is not None:
-        # Cheap and per subject: the scalar function, whose totals the composite then sums.
+        # Per subject, the scalar function, whose totals the composite then sums. A subject nobody
+        # rated depends only on its registry, protocol and independent providers: most of a batch
+        # shares a handful of results (immutable), each computed once.
         standings_of = [None] * len(items) if reviewers is None else list(reviewers)
-        sybil_results = [
-            sybil_resistance_result(subject, summaries, standings, params=params, spec=sybil_spec)
-            for (subject, summaries, _), standings in zip(items, standings_of, strict=True)
-        ]
+        unrated: dict[tuple[str | None, str | None, int], AdapterResult] = {}
+        for (subject, summaries, _), standings in zip(items, standings_of, strict=True):
+            if standings:
+                sybil_results.append(
+                    sybil_resistance_result(subject, summaries, standings, params=params, spec=sybil_spec)
+                )
+                continue
+            key = (subject.registry, subject.protocol, independent_providers(summaries, params))
+            result = unrated.get(key)
+            if result is None:
+                result = unrated[key] = sybil_resistance_result(
+                    subject, summaries, standings, params=params, spec=sybil_spec
+                )
+            sybil_results.append(result)
     packed = pack_subjects(items, params)
     out = score_batch(
         **packed,

@@ -10,11 +10,13 @@ first stores every agent's first score, the next ones a new scoring configuratio
 reports done. Also times the claim query with every agent pending (EXPLAIN ANALYZE). Prints JSON:
 seconds to enqueue and to drain, agents/s, wall ms and worker CPU ms per agent, and the projection to
 1 M agents, and the scoring step alone on the seeded agents, the one-by-one path beside the batch
-one (`scoring_cpu_ms_per_agent`, see `_scoring_split`).
+one (`scoring_cpu_ms_per_agent`, see `_scoring_split`). PROFILE=path also writes a cProfile (CPU
+clock) of the first round's drain there.
 """
 
 from __future__ import annotations
 
+import cProfile
 import json
 import math
 import os
@@ -35,6 +37,8 @@ os.environ.setdefault("DB_STATEMENT_TIMEOUT_MS", "0")
 AGENTS = int(os.environ.get("AGENTS", "100000"))
 PROVIDERS = int(os.environ.get("PROVIDERS", "3"))
 ROUNDS = int(os.environ.get("ROUNDS", "2"))
+# PROFILE=path: cProfile (CPU time) the first round's drain, stats written there (`python -m pstats`).
+PROFILE = os.environ.get("PROFILE", "")
 
 _SEED_AGENTS = """
 INSERT INTO registry_agent (
@@ -113,13 +117,19 @@ def main() -> None:
             )
             plan = cursor.fetchone()[0][0]
         t2 = time.perf_counter()
+        profiler = cProfile.Profile(time.process_time) if PROFILE and not round_ else None
         cpu2 = time.process_time()
+        if profiler is not None:
+            profiler.enable()
         drained = 0
         while True:
             drained += recompute.recompute_drain(budget_seconds=3600)
             job.refresh_from_db()
             if rescore.rescore_progress(job=job).finished:
                 break
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(PROFILE)
         t3 = time.perf_counter()
         drain_cpu_s = time.process_time() - cpu2
         drain_s = t3 - t2

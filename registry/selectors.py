@@ -14,6 +14,7 @@ from django.db import connection
 from adapters import ScoringParams
 from adapters.scoring import graph_outcome
 
+from .lookups import any_of
 from .models import Agent, AgentLink, ProviderAuditSnapshot, ProviderAuditStats, TrustScore
 
 SCORE_CACHE_SECONDS = 300
@@ -251,10 +252,12 @@ def identity_groups_many(agent_ids: list[int]) -> dict[int, list[int]]:
 
     Two queries for the whole batch: the agents' primaries, then every member of those groups.
     """
-    primary_of = dict(AgentLink.objects.filter(agent_id__in=agent_ids).values_list("agent_id", "primary_id"))
+    primary_of = dict(
+        AgentLink.objects.filter(any_of("agent_id", agent_ids)).values_list("agent_id", "primary_id")
+    )
     keys = {primary_of.get(agent_id, agent_id) for agent_id in agent_ids}
     members: dict[int, set[int]] = {key: {key} for key in keys}
-    for member, primary in AgentLink.objects.filter(primary_id__in=keys).values_list(
+    for member, primary in AgentLink.objects.filter(any_of("primary_id", keys)).values_list(
         "agent_id", "primary_id"
     ):
         members[primary].add(member)

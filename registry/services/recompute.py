@@ -56,11 +56,13 @@ from django.db import DatabaseError, OperationalError, connection, models, trans
 from django.db.models import Min, Q
 from django.utils import timezone
 
+from common.collector import collector_paused
 from common.enqueue import task_named
 
+from ..lookups import any_of
 from ..models import Agent, PendingRecompute, RecomputeRun, TrustScore
 from .leases import lease_kept, lease_until
-from .scoring import trust_score_compute, trust_scores_prepare, trust_scores_store
+from .scoring import SCORED_AGENT_FIELDS, trust_score_compute, trust_scores_prepare, trust_scores_store
 
 logger = logging.getLogger(__name__)
 
@@ -202,7 +204,7 @@ def recompute_claim(*, batch: int = DRAIN_BATCH) -> Claim:
             .values_list("agent_id", "generation")[:batch]
         )
         if rows:
-            PendingRecompute.objects.filter(agent_id__in=[agent_id for agent_id, _ in rows]).update(
+            PendingRecompute.objects.filter(any_of("agent_id", [agent_id for agent_id, _ in rows])).update(
                 claim=token, claimed_until=lease_until()
             )
     return Claim(token=token, generations=dict(rows))
@@ -218,11 +220,12 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
         return 0, 0
     started = timezone.now()
     with transaction.atomic():
-        # The previous record's JSON is not needed (only its digest and configuration are compared).
+        # Only the columns scoring reads (the previous record's JSON is not needed: only its digest and
+        # configuration are compared); decoding the others cost more than the query.
         agents = list(
             Agent.objects.select_related("latest_score")
-            .defer("latest_score__record", "latest_score__inputs")
-            .filter(pk__in=ids)
+            .only(*SCORED_AGENT_FIELDS)
+            .filter(any_of("pk", ids))
             .order_by("pk")
         )
         results, fresh = trust_scores_prepare(agents=agents, now=started)
@@ -232,14 +235,14 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
         # an ingest's foreign key to the agent holds (FOR UPDATE would wait on it, and deadlock).
         list(
             Agent.objects.select_for_update(no_key=True)
-            .filter(pk__in=ids)
+            .filter(any_of("pk", ids))
             .order_by("pk")
             .values_list("pk", flat=True)
         )
         # Waits for a writer bumping one of these marks to commit or roll back.
         held = dict(
             PendingRecompute.objects.select_for_update()
-            .filter(agent_id__in=ids, claim=claim.token)
+            .filter(any_of("agent_id", ids), claim=claim.token)
             .order_by("agent_id")
             .values_list("agent_id", "generation")
         )
@@ -257,9 +260,9 @@ def recompute_settle(*, claim: Claim) -> tuple[int, int]:
             agent_id for agent_id, generation in held.items() if generation == claim.generations[agent_id]
         ]
         moved = [agent_id for agent_id in held if agent_id not in done]
-        PendingRecompute.objects.filter(agent_id__in=done, claim=claim.token).delete()
+        PendingRecompute.objects.filter(any_of("agent_id", done), claim=claim.token).delete()
         if moved:
-            PendingRecompute.objects.filter(agent_id__in=moved, claim=claim.token).update(
+            PendingRecompute.objects.filter(any_of("agent_id", moved), claim=claim.token).update(
                 claim=None, claimed_until=None
             )
     return len(done), len(moved)
@@ -320,7 +323,8 @@ def recompute_drain(
         # The lease is renewed while this claim is worked on, and lapses soon after a crash.
         with lease_kept(model=PendingRecompute, token=claim.token):
             try:
-                settled, _ = recompute_settle(claim=claim)
+                with collector_paused():
+                    settled, _ = recompute_settle(claim=claim)
             except Exception:
                 logger.exception(
                     "recompute of %d agents together failed; trying them one by one", len(claim.generations)

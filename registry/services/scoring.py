@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from psycopg.types.datetime import TimestamptzLoader
 
 from adapters import FeedbackSummary, ProviderSummary, ScoringParams, Subject, inputs_digest, score_subject
 from adapters.graph import GraphError
@@ -30,10 +31,11 @@ from adapters.numbers import clamp, round_half_up
 from adapters.output_verification import input_exclusion_reason
 from adapters.params import AccuracyWeighting
 from adapters.scoring import TrustScoreRecord, scoring_inputs_digest
-from adapters.sybil import Rating, ReviewerStanding, reviewer_standings, weighted_feedback
+from adapters.sybil import Rating, ReviewerStanding, SybilParams, reviewer_standings, weighted_feedback
 from adapters.vectorised import batch_supported, hcs25_records
 from common.errors import ApplicationError, FieldError
 
+from ..lookups import any_of
 from ..models import (
     Agent,
     FeedbackEntry,
@@ -104,8 +106,19 @@ def scoring_config_create(*, params: dict[str, Any], note: str = "", created_by:
     )
 
 
+# Parsed configurations by digest: a configuration is immutable and its digest is its content's, so the
+# parse (~0.5 ms, once per drain batch) is kept; the adapters' own caches are keyed by the same object.
+_PARAMS_PARSED: dict[str, ScoringParams] = {}
+_PARAMS_PARSED_MAX = 64
+
+
 def scoring_params(config: ScoringConfig) -> ScoringParams:
-    return ScoringParams.from_dict(config.params)
+    params = _PARAMS_PARSED.get(config.digest)
+    if params is None:
+        params = ScoringParams.from_dict(config.params)
+        if len(_PARAMS_PARSED) < _PARAMS_PARSED_MAX:
+            _PARAMS_PARSED[config.digest] = params
+    return params
 
 
 # --- inputs ----------------------------------------------------------------------------------------
@@ -195,6 +208,10 @@ def latest_summary_rows_many(agent_ids: list[int]) -> dict[int, list[SummaryRow]
         return by_agent
     connection.ensure_connection()
     with psycopg.Cursor(connection.connection) as cursor:
+        # psycopg's own (compiled) timestamptz loader: Django's, registered on its connections, wraps
+        # it in Python to set the connection's time zone, which is UTC here as in Django's (USE_TZ;
+        # the session's TimeZone is UTC): the same datetimes at a fifth of the cost.
+        cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
         cursor.execute(_LATEST_ROWS, {"ids": agent_ids})
         rows = cursor.fetchall()
     providers = Provider.objects.in_bulk({row[2] for row in rows})
@@ -296,31 +313,39 @@ class MergedFeedback:
     identities: tuple[dict[str, Any], ...] = ()
 
 
-def feedback_merged_many(agent_ids: list[int], rating_tag: str) -> dict[int, MergedFeedback]:
+def feedback_merged_many(
+    agent_ids: list[int], rating_tag: str, *, groups: dict[int, list[int]] | None = None
+) -> dict[int, MergedFeedback]:
     """Per agent, its live rating feedback (revoked excluded) over every linked identity (issue 21).
 
     ERC-8004 keeps feedback per identity, so an agent registered on two chains would otherwise be
     scored twice on halves of its reputation. Links only ever join identities with the same owner
     (attestations.services.links), so nobody can borrow another agent's feedback this way.
     Values are summed identity by identity, in row order, so the mean is reproducible.
+    `groups`: the agents' `identity_groups_many`, when the caller has read them already.
     """
-    groups = identity_groups_many(agent_ids)
+    if groups is None:
+        groups = identity_groups_many(agent_ids)
     everyone = sorted({member for group in groups.values() for member in group})
     values: dict[int, list[float]] = {agent_id: [] for agent_id in everyone}
     rows = (
-        FeedbackEntry.objects.filter(agent_id__in=everyone, revoked=False, tag1=rating_tag)
+        FeedbackEntry.objects.filter(any_of("agent_id", everyone), revoked=False, tag1=rating_tag)
         .order_by("id")
         .values_list("agent_id", "value", "value_decimals")
     )
     for agent_id, value, decimals in rows:
         values[agent_id].append(clamp(float(Decimal(value) / (Decimal(10) ** decimals))))
     linked = [member for group in groups.values() if len(group) > 1 for member in group]
-    facts = {
-        pk: (subject, chain, token)
-        for pk, subject, chain, token in Agent.objects.filter(pk__in=linked).values_list(
-            "pk", "subject_id", "chain_id", "erc8004_agent_id"
-        )
-    }
+    facts = (
+        {
+            pk: (subject, chain, token)
+            for pk, subject, chain, token in Agent.objects.filter(any_of("pk", linked)).values_list(
+                "pk", "subject_id", "chain_id", "erc8004_agent_id"
+            )
+        }
+        if linked
+        else {}
+    )
     out = {}
     for agent_id, group in groups.items():
         found = [value for member in group for value in values[member]]
@@ -364,7 +389,7 @@ REVIEWER_ROWS_MAX = 50_000
 
 
 def reviewer_evidence_many(
-    agents: list[Agent], params: ScoringParams, now: datetime
+    agents: list[Agent], params: ScoringParams, now: datetime, *, groups: dict[int, list[int]] | None = None
 ) -> dict[int, ReviewerEvidence]:
     """Per agent, its reviewers' standings and the standing-weighted feedback of the curated set.
 
@@ -379,19 +404,26 @@ def reviewer_evidence_many(
     block timestamp, or else when that was indexed) to its first rating of this agent. It does not
     grow while a score sits unchanged, so a ring of fresh wallets stays fresh, and the same inputs
     give the same score whenever they are scored.
+
+    A batch whose agents nobody rated (no reviewers) reads nothing more than its reviewers: every
+    agent then has no standings and no curated feedback, whatever the other queries would return.
+    `groups`: the agents' `identity_groups_many`, when the caller has read them already.
     """
     tag = params.erc8004_feedback.rating_tag
     sybil = params.sybil_params()
     ids = [agent.pk for agent in agents]
     # Linked identities (one agent on several chains) are one subject: their ratings are merged.
-    groups = identity_groups_many(ids)
+    if groups is None:
+        groups = identity_groups_many(ids)
     subject_of = {member: str(group[0]) for group in groups.values() for member in group}
     members = set(subject_of)
     live = FeedbackEntry.objects.filter(revoked=False, tag1=tag)
-    reviewers = set(live.filter(agent_id__in=members).values_list("client_address", flat=True))
-    rated_agents = set(live.filter(client_address__in=reviewers).values_list("agent_id", flat=True))
+    reviewers = set(live.filter(any_of("agent_id", members)).values_list("client_address", flat=True))
+    if not reviewers:
+        return _evidence_of(agents, subject_of, [], {}, {}, {}, sybil)
+    rated_agents = set(live.filter(any_of("client_address", reviewers)).values_list("agent_id", flat=True))
     rows = (
-        live.filter(Q(client_address__in=reviewers) | Q(agent_id__in=rated_agents | members))
+        live.filter(any_of("client_address", reviewers) | any_of("agent_id", rated_agents | members))
         .order_by("-id")
         .values_list("agent_id", "client_address", "value", "value_decimals")[:REVIEWER_ROWS_MAX]
     )
@@ -406,7 +438,7 @@ def reviewer_evidence_many(
     given_at = Coalesce("block_time", "created_at")
     first_seen: dict[str, datetime] = {}
     for address, first in (
-        FeedbackEntry.objects.filter(client_address__in=reviewers)
+        FeedbackEntry.objects.filter(any_of("client_address", reviewers))
         .values("client_address")
         .annotate(first=Min(given_at))
         .values_list("client_address", "first")
@@ -414,7 +446,7 @@ def reviewer_evidence_many(
         key = address.lower()
         first_seen[key] = min(first, first_seen.get(key, first))
     # A wallet's first transaction on chain, where the indexer found it, comes before its first feedback.
-    for address, first in ReviewerFirstTx.objects.filter(address__in=reviewers).values_list(
+    for address, first in ReviewerFirstTx.objects.filter(any_of("address", reviewers)).values_list(
         "address", "block_time"
     ):
         key = address.lower()
@@ -422,7 +454,7 @@ def reviewer_evidence_many(
     # When each reviewer first rated each subject (linked identities are one subject).
     rated_at: dict[str, dict[str, datetime]] = {subject: {} for subject in set(subject_of.values())}
     for agent_id, address, first in (
-        live.filter(agent_id__in=members)
+        live.filter(any_of("agent_id", members))
         .values("agent_id", "client_address")
         .annotate(first=Min(given_at))
         .values_list("agent_id", "client_address", "first")
@@ -435,9 +467,9 @@ def reviewer_evidence_many(
     owners = {agent.owner_address.lower() for agent in agents if agent.owner_address}
     own_addresses: dict[str, set[str]] = {}
     for agent_id, operator, signer in Provider.objects.filter(
-        Q(agent_id__in=members) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
+        any_of("agent_id", members) | Q(operator_address__iregex=r"^(" + "|".join(sorted(owners)) + r")$")
         if owners
-        else Q(agent_id__in=members)
+        else any_of("agent_id", members)
     ).values_list("agent_id", "operator_address", "signer_address"):
         addresses = {a.lower() for a in (operator, signer) if a}
         if agent_id in members:
@@ -445,6 +477,18 @@ def reviewer_evidence_many(
             own_addresses.setdefault(subject_of[agent_id], set()).update(addresses)
         if operator and operator.lower() in owners:
             own_addresses.setdefault(operator.lower(), set()).update(addresses)
+    return _evidence_of(agents, subject_of, ratings, first_seen, rated_at, own_addresses, sybil)
+
+
+def _evidence_of(
+    agents: list[Agent],
+    subject_of: dict[int, str],
+    ratings: list[Rating],
+    first_seen: dict[str, datetime],
+    rated_at: dict[str, dict[str, datetime]],
+    own_addresses: dict[str, set[str]],
+    sybil: SybilParams,
+) -> dict[int, ReviewerEvidence]:
     out = {}
     for agent in agents:
         subject = subject_of[agent.pk]
@@ -454,7 +498,7 @@ def reviewer_evidence_many(
             excluded |= own_addresses.get(agent.owner_address.lower(), set())
         ages = {
             address: max(0.0, (at - first_seen.get(address, at)).total_seconds() / 86400.0)
-            for address, at in rated_at[subject].items()
+            for address, at in rated_at.get(subject, {}).items()
         }
         standings = reviewer_standings(
             ratings, subject=subject, excluded=excluded, age_days=ages, params=sybil
@@ -549,6 +593,22 @@ def trust_scores_compute_many(
     return results
 
 
+#: The agent columns (and previous score's) that `trust_scores_prepare` and `trust_scores_store` read:
+#: a batch may load only these (`QuerySet.only`); any other field would cost a query per agent.
+SCORED_AGENT_FIELDS = (
+    "subject_id",
+    "registry",
+    "protocol",
+    "owner_address",
+    "wallet_address",
+    "latest_score",
+    "latest_score__config",
+    "latest_score__inputs_digest",
+    "latest_score__trust_score",
+    "latest_score__trust_confidence",
+)
+
+
 def trust_scores_prepare(
     *, agents: list[Agent], now: datetime
 ) -> tuple[list[tuple[TrustScore, bool]], list[tuple[Agent, TrustScore]]]:
@@ -564,10 +624,14 @@ def trust_scores_prepare(
     ids = [agent.pk for agent in agents]
     rows = latest_summary_rows_many(ids)
     factors = _accuracy_factors(params, rows)
-    merged = feedback_merged_many(ids, params.erc8004_feedback.rating_tag)
+    # Read once for both the merged feedback and the reviewers' standings.
+    groups = identity_groups_many(ids)
+    merged = feedback_merged_many(ids, params.erc8004_feedback.rating_tag, groups=groups)
     feedback = {agent_id: found.summary for agent_id, found in merged.items()}
     # Rating the raters (SPEC 2.4): the feedback read is the curated, standing-weighted one.
-    evidence = reviewer_evidence_many(agents, params, now) if params.reviewer_weighting() else {}
+    evidence = (
+        reviewer_evidence_many(agents, params, now, groups=groups) if params.reviewer_weighting() else {}
+    )
     for agent_id, found in evidence.items():
         feedback[agent_id] = found.feedback
     batch = batch_supported(params)
@@ -762,21 +826,30 @@ def _scores_store_postgresql(fresh: list[tuple[Agent, TrustScore]], now: datetim
 def inputs_json_many(inputs: list[dict[str, Any]]) -> list[str]:
     """`json.dumps` of each agent's inputs, the same text, with each shared `params` dict encoded once.
 
-    The inputs of a batch share one `params` dict per configuration (`scoring_inputs_digest`), its
-    last member and half its text: it is encoded once and spliced after the rest.
+    The inputs of a batch share one `params` dict per configuration (`scoring_inputs_digest`), half
+    their text: it is encoded once and spliced in its place (not always the last member: the reviewers
+    follow it under reviewer weighting). json.dumps writes a dict as `{` + its members' `"key": value`
+    joined by `, ` + `}`, so the members before and after it are encoded as dicts of their own.
     """
     encoded: dict[int, str] = {}
     texts = []
     for one in inputs:
         params = one.get("params")
-        if not isinstance(params, dict) or next(reversed(one)) != "params" or len(one) < 2:
+        if not isinstance(params, dict):
             texts.append(json.dumps(one))
             continue
         text = encoded.get(id(params))
         if text is None:
             text = encoded[id(params)] = json.dumps(params)
-        head = json.dumps({key: value for key, value in one.items() if key != "params"})
-        texts.append(f'{head[:-1]}, "params": {text}}}')
+        keys = list(one)
+        at = keys.index("params")
+        pieces = []
+        if at:
+            pieces.append(json.dumps({key: one[key] for key in keys[:at]})[1:-1])
+        pieces.append(f'"params": {text}')
+        if at + 1 < len(keys):
+            pieces.append(json.dumps({key: one[key] for key in keys[at + 1 :]})[1:-1])
+        texts.append("{" + ", ".join(pieces) + "}")
     return texts
 
 

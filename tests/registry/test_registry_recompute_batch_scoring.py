@@ -195,8 +195,8 @@ _json_values = st.recursive(
 def test_it_encodes_a_batchs_inputs_as_json_dumps_does_each(
     shared: list[dict[str, object]], rows: list[tuple[dict[str, object], int]]
 ) -> None:
-    # Inputs whose `params` is one of a few shared dicts (last, as the scoring inputs have it), or
-    # anywhere else, or missing: the text is json.dumps's, byte for byte.
+    # Inputs whose `params` is one of a few shared dicts (last, as the scoring inputs have it without
+    # reviewers), first, between other members, or missing: the text is json.dumps's, byte for byte.
     inputs: list[dict[str, object]] = []
     for members, pick in rows:
         one = {k: v for k, v in members.items() if k != "params"}
@@ -204,5 +204,10 @@ def test_it_encodes_a_batchs_inputs_as_json_dumps_does_each(
             one["params"] = shared[pick % len(shared)]
         elif pick < 8:
             one = {"params": shared[0], **one}
+        elif pick == 8:
+            # Between other members (the reviewers follow it under reviewer weighting).
+            middle = len(one) // 2
+            items = list(one.items())
+            one = {**dict(items[:middle]), "params": shared[-1], **dict(items[middle:])}
         inputs.append(one)
     assert inputs_json_many(inputs) == [json.dumps(one) for one in inputs]
