@@ -365,7 +365,7 @@ class _Matcher:
             if has_words(self.ev.haystack, alias):
                 return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
         compact = norm.replace(" ", "").replace(".", "")
-        if len(compact) >= 2 and compact in self.ev.acronyms:  # the length first: no table for one letter
+        if len(compact) >= 2 and self.ev.has_acronym(compact):  # the length first: no table for one letter
             return "SUPPORTED", [], "an acronym of the evidence"
         if m.text.isupper() and m.text.upper() in ISO_CURRENCIES and m.text.upper() in self.ev.currencies:
             return "SUPPORTED", [], "a currency of the evidence"

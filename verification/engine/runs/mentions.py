@@ -258,6 +258,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 
+_NUMBER_PATTERN = next(pattern for kind, pattern in _PATTERNS if kind == "number")
+
 # The money pattern without its currency-code forms ("USD 5", "5 usd"), for texts with no code among their
 # words: a code matched there is a whole word of letters (a word boundary or a digit, space or sign on each
 # side), so it is in the text's words, and without one only the symbol form can match. The code forms are
@@ -453,6 +455,15 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         # would find nothing.
         need.discard("quantity")
         need.discard("id")
+        if (
+            not names
+            and len(need) == 1
+            and words.isdisjoint(_CURRENCY_WORDS)
+            and words.isdisjoint(_STATE_WORDS)
+        ):
+            # Then only the number pattern runs (``need`` holds "number"): its matches neither overlap nor
+            # come out of order, so the bookkeeping of overlaps and the final sort would change nothing.
+            return _numbers_only(low, text)
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue
@@ -492,7 +503,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 ),
             )
     if not names:
-        out.sort(key=lambda x: x.start)
+        out.sort(key=_start_of)
         return out
     for m in _STATUS_RE.finditer(low) if not words.isdisjoint(_STATUS_FIRST) else ():
         a, b = m.span("w")
@@ -533,7 +544,25 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                         continue
                     ent = shrunk[0]
                 _take(taken, out, ent)
-    out.sort(key=lambda x: x.start)
+    out.sort(key=_start_of)
+    return out
+
+
+def _start_of(m: Mention) -> int:
+    # A module function rather than a lambda: compiled, a lambda is an object built on every call.
+    return m.start
+
+
+def _numbers_only(low: str, text: str) -> list[Mention]:
+    """What :func:`extract_mentions` finds in ``text`` when only the number pattern can match."""
+    out: list[Mention] = []
+    for m in _NUMBER_PATTERN.finditer(low):
+        a, b = m.span()
+        if a == b:
+            continue
+        mention = _build("number", m, text)
+        if mention is not None:
+            out.append(mention)
     return out
 
 
