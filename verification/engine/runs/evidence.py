@@ -307,10 +307,13 @@ class Evidence:
                 # The same pieces as ``acronyms`` reads (two to eight words); ``chunk[0]`` exists there, and
                 # a piece that opens with white space (none does in a built haystack) is read whatever.
                 head = chunk[0] if 0 < chunk.count(" ") < 8 else ""
-                if head and (head == first or head in "otaf" or head.isspace()):
-                    if acronym in _initials(chunk):
-                        known = True
-                        break
+                if (
+                    head
+                    and (head == first or head in "otaf" or head.isspace())
+                    and acronym in _initials(chunk)
+                ):
+                    known = True
+                    break
             self._acronym_answers[acronym] = known
         return known
 
