@@ -611,6 +611,24 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
 _MARKUP = "#*_>-+• \t"
 
 
+def _only_function_words(words: str) -> bool:
+    """``all(_function_word(w) for w in words.split())``, read from the end.
+
+    The word right before a name is the one most likely to be no function word: read backwards, a name in
+    the middle of a long line is settled at that word instead of after splitting the whole line before it.
+    """
+    rest = words
+    while True:
+        parts = rest.rsplit(None, 1)
+        if not parts:
+            return True
+        if not _function_word(parts[-1]):
+            return False
+        if len(parts) == 1:
+            return True
+        rest = parts[0]
+
+
 def _heading(text: str, a: int, b: int) -> bool:
     r"""Whether ``text[a:b]`` is a heading or a field label rather than a name the text asserts.
 
@@ -631,8 +649,7 @@ def _heading(text: str, a: int, b: int) -> bool:
     line_end = text.find("\n", b)
     if line_end < 0:
         line_end = len(text)
-    before = text[line_start:a]
-    if not all(_function_word(w) for w in before.strip(_MARKUP).split()):
+    if not _only_function_words(text[line_start:a].strip(_MARKUP)):
         return False  # the name does not open its line (function words before it are part of the title)
     after = text[b:line_end].lstrip("*_ \t")
     if after.startswith(":"):
