@@ -18,6 +18,7 @@ from verification.engine.runs import MalformedRunError, verify_run
 from verification.engine.runs.evidence import Evidence, build_evidence, normalize_text
 from verification.engine.runs.findings import split_sentences
 from verification.engine.runs.grounding import ground_answer
+from verification.engine.runs.mentions import extract_mentions
 from verification.engine.runs.messages import parse_run
 from verification.engine.runs.records import RecordLookup, best_record, finding_starts
 
@@ -196,3 +197,106 @@ def test_it_reports_the_same_with_and_without_memoised_strings():
     cold = json.dumps(verify_run(msgs).to_dict(), sort_keys=True)
     warm = json.dumps(verify_run(msgs).to_dict(), sort_keys=True)
     assert cold == warm
+
+
+# Pieces as a haystack holds them, and others: opening with a function word, white space or a digit.
+acronym_words = st.sampled_from(["of", "the", "and", "for", "new", "york", "city", "a", "b", "x1", "", "\t"])
+acronym_pieces = st.lists(st.lists(acronym_words, max_size=10).map(" ".join), max_size=12)
+acronym_probes = st.text(alphabet="otafnycbx1 \t", max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(acronym_pieces, st.data())
+def test_it_answers_acronym_questions_without_building_the_table(parts, data):
+    ev = _evidence(parts)
+    expected = _evidence(parts).acronyms
+    # The pieces' own acronyms (found or not, depending on the pieces that can give them) and others.
+    own = st.sampled_from(sorted(expected) or ["ny"])
+    asked = data.draw(st.lists(st.one_of(own, acronym_probes), min_size=1, max_size=6))
+    for acronym in asked:
+        assert ev.has_acronym(acronym) is (acronym in expected), (parts, acronym)
+    assert ev._acronyms is None or not ev.pieces or "" in asked  # the table was not built to answer
+    for acronym in asked:  # and the same answers once it is
+        assert ev.acronyms == expected
+        assert ev.has_acronym(acronym) is (acronym in expected)
+
+
+def _grounded(answer: str, ev: Evidence, run: Any) -> list[Any]:
+    findings = ground_answer(
+        answer, ev, question=run.last_user, turn_start=max((i for i, _ in run.user), default=-1)
+    )
+    return [
+        (f.label, f.reason, f.mention.kind, f.mention.start, f.mention.end,
+         [(x.message_index, x.json_path, x.text, x.kind) for x in f.facts])
+        for f in findings
+    ]  # fmt: skip
+
+
+def _lazy_and_eager(messages: Any, tools: Any = None) -> tuple[list[Any], list[Any]]:
+    """Findings with the evidence's lookups built on demand, and with every table built before matching."""
+    run = parse_run(messages, tools)
+    lazy = build_evidence(run)
+    eager = build_evidence(run)
+    eager.acronyms, eager.vocabulary, eager.record_index()  # built before matching: the eager form
+    return _grounded(run.answer, lazy, run), _grounded(run.answer, eager, run)
+
+
+@pytest.mark.parametrize("name", ["groundedness_dev.jsonl", "tooltalk_dev.jsonl"])
+def test_it_grounds_dev_answers_alike_with_lazy_and_eager_lookups(name):
+    from tests.compiled_support import SHARED_EVAL
+
+    path = SHARED_EVAL / name
+    if not path.exists():
+        pytest.skip(f"{path} is not on this machine")
+    checked = 0
+    with path.open() as lines:
+        for line in lines:
+            row = json.loads(line)
+            try:
+                lazy, eager = _lazy_and_eager(row["messages"], row.get("tools"))
+            except MalformedRunError:
+                continue
+            assert lazy == eager, row.get("id")
+            checked += 1
+    assert checked >= 200
+
+
+_PHRASES = ["New York City", "NYC", "JFK", "John F Kennedy", "the Bank of America", "BoA", "BOA", "Oslo",
+            "Kestrel Garnet 3", "KG", "Board of Trade", "BT", "Falcon", "FX"]  # fmt: skip
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.dictionaries(st.sampled_from(["name", "city", "hub", "note"]), st.sampled_from(_PHRASES),
+                             max_size=3), max_size=5),
+    st.lists(st.sampled_from(_PHRASES), min_size=1, max_size=6),
+)  # fmt: skip
+def test_it_grounds_generated_answers_alike_with_lazy_and_eager_lookups(items, named):
+    answer = " ".join(f"We checked {p} today." for p in named)
+    lazy, eager = _lazy_and_eager(make_run("Which ones?", [{"items": items}], answer))
+    assert lazy == eager
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(["kestrel", "garnet", "about", "over", "may", "june", "usd", "euro", "one", "in",
+                              "stock", "hour", "am", "pm", "no", "suite", "returned", "likely"]),
+             min_size=1, max_size=4),
+    st.integers(0, 10**7),
+    st.booleans(),
+)  # fmt: skip
+def test_it_reads_words_then_a_number_as_the_full_scan_does(words, number, title):
+    # A trailing space keeps the text out of the words-then-number shortcut and changes no value in it.
+    text = " ".join(words) + f" {number}"
+    if title:
+        text = text.title()
+    assert extract_mentions(text, names=False) == extract_mentions(text + " ", names=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["the", "of", "I’ve", "Okay,", "Paris", "**", "-", "\xa0", "\t", "", "a"]),
+                max_size=8).map(" ".join))  # fmt: skip
+def test_it_tells_function_words_only_as_the_plain_split_does(words):
+    from verification.engine.runs.mentions import _function_word, _only_function_words
+
+    assert _only_function_words(words) is all(_function_word(w) for w in words.split())

@@ -46,7 +46,11 @@ def normalize_text(text: str) -> str:
     >>> normalize_text("Paris,  France!")
     'paris france'
     """
-    low = text.casefold().replace("_", " ")
+    return _normal_form(text.casefold().replace("_", " "))
+
+
+def _normal_form(low: str) -> str:
+    """:func:`normalize_text` of a text already case-folded and with its underscores made spaces."""
     # Statuses, cities and plain prose are mostly normal already: ``[a-z0-9]+(?: [a-z0-9]+)*`` (no upper case
     # is left after ``casefold``), tested with string methods, cheaper than that regular expression and than
     # splitting and joining.
@@ -169,6 +173,8 @@ class Evidence:
     _padded: str | None = None
     _acronyms: set[str] | None = None
     _anchors: dict[tuple[int, str], int] = field(default_factory=dict)
+    # The answers of ``has_acronym`` while the set of acronyms is not built.
+    _acronym_answers: dict[str, bool] = field(default_factory=dict)
     # How many elements of a list have a one-word value ("meeting" of ``event_type``), by that word: "3
     # meetings" counts those elements, not every event.
     value_counts: dict[str, list[Fact]] = field(default_factory=dict)
@@ -195,6 +201,7 @@ class Evidence:
         _padded: str | None = None,
         _acronyms: set[str] | None = None,
         _anchors: dict[tuple[int, str], int] | None = None,
+        _acronym_answers: dict[str, bool] | None = None,
         value_counts: dict[str, list[Fact]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
@@ -217,6 +224,7 @@ class Evidence:
         self._padded = _padded
         self._acronyms = _acronyms
         self._anchors = {} if _anchors is None else _anchors
+        self._acronym_answers = {} if _acronym_answers is None else _acronym_answers
         self.value_counts = {} if value_counts is None else value_counts
 
     def numbers_keyed(self, token: str) -> list[Fact]:
@@ -278,6 +286,36 @@ class Evidence:
                     acronyms.update(_initials(chunk))
             self._acronyms = acronyms
         return self._acronyms
+
+    def has_acronym(self, acronym: str) -> bool:
+        """Whether ``acronym in self.acronyms``, answered from the pieces that can give it until the set is
+        built.
+
+        An answer asks about a name or two: reading the initials of only the pieces that can give
+        ``acronym`` costs less than reading those of every piece. Both acronyms of a piece (see
+        :func:`_initials`) start with its first letter unless its first word is a function word ("of",
+        "the", "and", "for"), so a piece that starts with neither ``acronym``'s first letter nor one of
+        theirs gives neither.
+        """
+        if self._acronyms is not None or not acronym or not self.pieces:
+            return acronym in self.acronyms
+        known = self._acronym_answers.get(acronym)
+        if known is None:
+            first = acronym[0]
+            known = False
+            for chunk in self.pieces:
+                # The same pieces as ``acronyms`` reads (two to eight words); ``chunk[0]`` exists there, and
+                # a piece that opens with white space (none does in a built haystack) is read whatever.
+                head = chunk[0] if 0 < chunk.count(" ") < 8 else ""
+                if (
+                    head
+                    and (head == first or head in "otaf" or head.isspace())
+                    and acronym in _initials(chunk)
+                ):
+                    known = True
+                    break
+            self._acronym_answers[acronym] = known
+        return known
 
     def record_index(self) -> tuple[dict[Any, list[int]], list[int]]:
         """Positions in ``numbers`` of each record's facts, and of the facts outside any list, in order."""
@@ -402,10 +440,14 @@ def _holds_values(text: str) -> bool:
 def _read_string(text: str) -> _StringInfo:
     """Read a string leaf (memoised below for short strings: statuses, cities, dates repeat)."""
     folded = text.casefold()
-    norm = normalize_text(text)
+    low = folded.replace("_", " ")
+    norm = _normal_form(low)
+    # The second key is the text lower-cased with its underscores as spaces: for ASCII text that is ``low``
+    # (lower-casing and case-folding agree there), and a key equal to ``norm`` was looked up already.
+    key = low if text.isascii() else lower(text).replace("_", " ")
     state = (
         STATE_PHRASES.get(norm)
-        or STATE_PHRASES.get(lower(text).replace("_", " "))
+        or (STATE_PHRASES.get(key) if key != norm else None)
         or WEATHER_VALUES.get(norm)
         or None
     )
@@ -774,7 +816,9 @@ class _Builder:
         for (k, v), n in by_value.items():
             if 1 < n < len(items) or len(items) <= 3:
                 self._count(n, msg, path, record, None, key_tokens | {k}, "tally")
-            if isinstance(v, str) and len(items) > 1:
+            # Lower-casing makes no letter of what is not one (checked over every code point): a value
+            # that is not all letters needs no lower-cased copy.
+            if isinstance(v, str) and len(items) > 1 and v.isalpha():
                 word = lower(v)
                 if word.isalpha() and len(word) > 2:
                     fact = Fact("count", float(n), msg, path, record, None, key_tokens | {k}, text=v)

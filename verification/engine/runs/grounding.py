@@ -126,10 +126,23 @@ class _Matcher:
         sv = self.by_unit.get(unit)
         return list(sv.between(max(lo, 0.0) if lo > 0 else 0.0, hi)) if sv else []
 
+    def _empty_list(self, nouns: set[str]) -> bool:
+        """Whether a list the counted noun names came back empty (its length, a count fact, is 0)."""
+        return any(
+            f.value == 0 and f.text == "length" and not f.key_tokens.isdisjoint(nouns) for f in self.ev.counts
+        )
+
     def number(self, m: Mention) -> tuple[str, list[Fact], str, bool]:
         assert m.value is not None
         v = m.value
-        if abs(v) <= 1 and m.decimals == 0 and m.kind in ("number", "count", "money"):
+        # "one" and "1" say little on their own, but "found one user" of a list of users that came back empty
+        # claims a result the tool did not return: that is checked like any other count.
+        if (
+            abs(v) <= 1
+            and m.decimals == 0
+            and m.kind in ("number", "count", "money")
+            and not (v == 1 and m.noun and m.kind != "money" and self._empty_list(_noun_key(m.noun)))
+        ):
             return "SUPPORTED", [], "trivial number", False
         if m.noun and self._literal_with_noun(m):
             return "SUPPORTED", [], "stated in the evidence with its noun", False
@@ -365,7 +378,7 @@ class _Matcher:
             if has_words(self.ev.haystack, alias):
                 return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
         compact = norm.replace(" ", "").replace(".", "")
-        if len(compact) >= 2 and compact in self.ev.acronyms:  # the length first: no table for one letter
+        if len(compact) >= 2 and self.ev.has_acronym(compact):  # the length first: no table for one letter
             return "SUPPORTED", [], "an acronym of the evidence"
         if m.text.isupper() and m.text.upper() in ISO_CURRENCIES and m.text.upper() in self.ev.currencies:
             return "SUPPORTED", [], "a currency of the evidence"

@@ -258,6 +258,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 
+_NUMBER_PATTERN = next(pattern for kind, pattern in _PATTERNS if kind == "number")
+
 # The money pattern without its currency-code forms ("USD 5", "5 usd"), for texts with no code among their
 # words: a code matched there is a whole word of letters (a word boundary or a digit, space or sign on each
 # side), so it is in the text's words, and without one only the symbol form can match. The code forms are
@@ -453,6 +455,15 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         # would find nothing.
         need.discard("quantity")
         need.discard("id")
+        if (
+            not names
+            and len(need) == 1
+            and words.isdisjoint(_CURRENCY_WORDS)
+            and words.isdisjoint(_STATE_WORDS)
+        ):
+            # Then only the number pattern runs (``need`` holds "number"): its matches neither overlap nor
+            # come out of order, so the bookkeeping of overlaps and the final sort would change nothing.
+            return _numbers_only(low, text)
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue
@@ -492,7 +503,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 ),
             )
     if not names:
-        out.sort(key=lambda x: x.start)
+        out.sort(key=_start_of)
         return out
     for m in _STATUS_RE.finditer(low) if not words.isdisjoint(_STATUS_FIRST) else ():
         a, b = m.span("w")
@@ -533,7 +544,25 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                         continue
                     ent = shrunk[0]
                 _take(taken, out, ent)
-    out.sort(key=lambda x: x.start)
+    out.sort(key=_start_of)
+    return out
+
+
+def _start_of(m: Mention) -> int:
+    # A module function rather than a lambda: compiled, a lambda is an object built on every call.
+    return m.start
+
+
+def _numbers_only(low: str, text: str) -> list[Mention]:
+    """What :func:`extract_mentions` finds in ``text`` when only the number pattern can match."""
+    out: list[Mention] = []
+    for m in _NUMBER_PATTERN.finditer(low):
+        a, b = m.span()
+        if a == b:
+            continue
+        mention = _build("number", m, text)
+        if mention is not None:
+            out.append(mention)
     return out
 
 
@@ -582,6 +611,24 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
 _MARKUP = "#*_>-+• \t"
 
 
+def _only_function_words(words: str) -> bool:
+    """``all(_function_word(w) for w in words.split())``, read from the end.
+
+    The word right before a name is the one most likely to be no function word: read backwards, a name in
+    the middle of a long line is settled at that word instead of after splitting the whole line before it.
+    """
+    rest = words
+    while True:
+        parts = rest.rsplit(None, 1)
+        if not parts:
+            return True
+        if not _function_word(parts[-1]):
+            return False
+        if len(parts) == 1:
+            return True
+        rest = parts[0]
+
+
 def _heading(text: str, a: int, b: int) -> bool:
     r"""Whether ``text[a:b]`` is a heading or a field label rather than a name the text asserts.
 
@@ -602,8 +649,7 @@ def _heading(text: str, a: int, b: int) -> bool:
     line_end = text.find("\n", b)
     if line_end < 0:
         line_end = len(text)
-    before = text[line_start:a]
-    if not all(_function_word(w) for w in before.strip(_MARKUP).split()):
+    if not _only_function_words(text[line_start:a].strip(_MARKUP)):
         return False  # the name does not open its line (function words before it are part of the title)
     after = text[b:line_end].lstrip("*_ \t")
     if after.startswith(":"):

@@ -48,10 +48,10 @@ def _collector_paused() -> Iterator[None]:
     Reading a 20 KB run allocates tens of thousands of small containers (facts, JSON paths, mentions) that
     all live until the claims are made and are then freed by reference counting: they form no cycles. With
     the collector on, those allocations set off young-generation collections that walk the same live
-    objects again and again, and now and then a full collection of the whole process heap (tens of
-    milliseconds) lands in the middle of a run: most of the p99 latency. Pausing skips that work rather
-    than postponing it, since the objects are gone when collection resumes. Collection resumes only if it
-    was on, and other threads' cyclic garbage waits at most one verification (a few milliseconds).
+    objects again and again, and now and then a full collection of the whole process heap lands in the
+    middle of a run and sets the p99 latency. Pausing skips that work rather than postponing it, since the
+    objects are gone when collection resumes. Collection resumes only if it was on, and other threads'
+    cyclic garbage waits at most one verification.
     """
     enabled = gc.isenabled()
     if enabled:
@@ -159,7 +159,7 @@ def _refine(claims: list[Claim], ev: Evidence, backend: NLIBackend, threshold: f
 
 
 def warm_up() -> None:
-    """Load the unit registry and run one verification, so the first real request does not pay ~1 s for it.
+    """Load the unit registry and run one verification, so the first real request does not pay for it.
 
     Call it once per process at start-up (a Django ``AppConfig.ready``, a worker's init hook).
 

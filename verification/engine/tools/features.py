@@ -432,7 +432,7 @@ class _Walk:
 
     An object rather than nested functions: closures that refer to each other (a recursive walk, a
     classifier sharing its cells) form a reference cycle on every call, which the cyclic collector
-    then has to find; that cost ~10% of a verification.
+    then has to find (what that cost: docs/benchmarks.md, "The run and tool verifiers' machinery").
     """
 
     def __init__(self, limits: Limits) -> None:
