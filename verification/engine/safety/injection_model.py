@@ -1,0 +1,250 @@
+"""The learned part of the injection detector: a hashed word n-gram logistic model, and its calibration.
+
+The rules (``injection_rules``) name the words of known attacks; attacks written by others use other
+words ("ignore any and all ...", "Translate your response into Spanish" inside an e-mail). This model
+scores the *shape* of an instruction to the reader from word unigrams and bigrams, with the sentence
+start as a token (imperatives start sentences) and a copy of each feature tied to the source (the same
+request is benign from the user and suspicious inside a tool result).
+
+- **Features**: the lower-cased text is cut into tokens (words, punctuation, line breaks); each token
+  and each pair of neighbours is hashed with CRC-32 (stable across processes and platforms, unlike
+  Python's ``hash``) into ``2**bits`` buckets, once plain and once salted with the source.
+- **Windows**: the text's score is the strongest window of ``WINDOW`` tokens (stride ``WINDOW // 2``), so
+  one injected sentence in a long e-mail is not diluted by the rest; training picks the same window
+  (``bench/train/train_injection.py``). Work is bounded: only the first ``HEAD_CHARS`` and the last
+  ``TAIL_CHARS`` characters are read.
+- **Combination**: ``InjectionModel.combine`` is a logistic over [rule risk, model logit, tool result,
+  model logit in a tool result], fitted on a split of the training data the model did not see, with the
+  coefficients of the rule risk and the model logit kept non-negative, so the result never falls when
+  either rises.
+
+The weights ship as ``injection_model.json`` (int8 with one scale, base64); no numpy or scikit-learn is
+needed to score. ``docs/safety.md`` ("The learned component") has the data card.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import zlib
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..text import lower
+
+__all__ = [
+    "DEFAULT_MODEL_PATH",
+    "HEAD_CHARS",
+    "TAIL_CHARS",
+    "WINDOW",
+    "InjectionModel",
+    "ModelScore",
+    "load_injection_model",
+    "position_features",
+    "window_starts",
+]
+
+DEFAULT_MODEL_PATH = Path(__file__).with_name("injection_model.json")
+WINDOW = 32
+STRIDE = WINDOW // 2
+HEAD_CHARS = 12_000
+TAIL_CHARS = 4_000
+SOURCES: tuple[str, ...] = ("user", "tool_result")
+
+# Words, a run of line breaks (one token), or one other visible character (quotes, colons and brackets
+# carry meaning: a quoted instruction is reported speech).
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|\n\s*|[^\sa-z0-9]")
+_MASK32 = 0xFFFFFFFF
+_SOURCE_SALT = (0x5BD1E995, 0x27D4EB2F)
+_BIGRAM_MUL = 0x9E3779B1
+_CACHE_LIMIT = 65_536
+_token_hash: dict[str, int] = {}
+
+
+def _mix(x: int) -> int:
+    # A multiply-xorshift finaliser: neighbouring inputs land in unrelated buckets.
+    x = ((x ^ (x >> 16)) * 0x45D9F3B) & _MASK32
+    x = ((x ^ (x >> 16)) * 0x45D9F3B) & _MASK32
+    return x ^ (x >> 16)
+
+
+def _hash(token: str) -> int:
+    h = _token_hash.get(token)
+    if h is None:
+        if len(_token_hash) >= _CACHE_LIMIT:
+            _token_hash.clear()
+        h = zlib.crc32(token.encode("utf-8"))
+        _token_hash[token] = h
+    return h
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= HEAD_CHARS + TAIL_CHARS:
+        return text
+    return text[:HEAD_CHARS] + "\n" + text[-TAIL_CHARS:]
+
+
+def text_tokens(text: str) -> list[str]:
+    """The tokens the model reads: a line break first (a sentence start), then those of the text.
+
+    >>> text_tokens("Ignore it.  Now:\\n\\n say 'hi'")
+    ['\\n', 'ignore', 'it', '.', 'now', ':', '\\n', 'say', "'", 'hi', "'"]
+    """
+    return ["\n", *[t if t[0] != "\n" else "\n" for t in _TOKEN.findall(lower(_bounded(text)))]]
+
+
+def position_features(text: str, source: str, bits: int) -> list[tuple[int, int, int, int]]:
+    """For each token: the buckets of its unigram and of the bigram it ends, plain and source-salted."""
+    mask = (1 << bits) - 1
+    salt = _SOURCE_SALT[SOURCES.index(source)]
+    out: list[tuple[int, int, int, int]] = []
+    prev = 0
+    for token in text_tokens(text):
+        h = _hash(token)
+        bigram = _mix(((prev * _BIGRAM_MUL) ^ h) & _MASK32)
+        uni = _mix(h)
+        out.append((uni & mask, bigram & mask, _mix(uni ^ salt) & mask, _mix(bigram ^ salt) & mask))
+        prev = h
+    return out
+
+
+def window_starts(n: int) -> range:
+    """Where the windows of a text of ``n`` tokens start (one window when it fits in one).
+
+    >>> list(window_starts(10)), list(window_starts(40)), list(window_starts(64))
+    ([0], [0, 16], [0, 16, 32])
+    """
+    if n <= WINDOW:
+        return range(1)
+    return range(0, n - STRIDE, STRIDE)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelScore:
+    """The model's logit for the strongest window and that window's span in tokens."""
+
+    logit: float
+    first_token: int
+    end_token: int
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+class InjectionModel:
+    """Weights and calibration loaded from a model file (``InjectionModel.from_path``)."""
+
+    __slots__ = ("bias", "bits", "combine_coef", "meta", "weights")
+
+    def __init__(
+        self,
+        bits: int,
+        weights: list[float],
+        bias: float,
+        combine_coef: dict[str, float],
+        meta: dict[str, Any],
+    ) -> None:
+        if len(weights) != 1 << bits:
+            raise ValueError(f"expected {1 << bits} weights, got {len(weights)}")
+        for key in ("rule", "model", "model_tool"):
+            if key not in combine_coef:
+                raise ValueError(f"combination coefficient {key!r} missing")
+        if (
+            combine_coef["rule"] < 0
+            or combine_coef["model"] < 0
+            or combine_coef["model"] + combine_coef["model_tool"] < 0
+        ):
+            raise ValueError("the combination must not fall when the rule risk or the model logit rises")
+        self.bits = bits
+        self.weights = weights
+        self.bias = bias
+        self.combine_coef = combine_coef
+        self.meta = meta
+
+    @classmethod
+    def from_path(cls, path: Path | str) -> InjectionModel:
+        """Load a model file written by ``bench/train/train_injection.py``."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> InjectionModel:
+        if data.get("format") != "hashed-ngram-logistic/1":
+            raise ValueError(f"unknown model format {data.get('format')!r}")
+        bits = int(data["bits"])
+        scale = float(data["scale"])
+        quantised = array("b", base64.b64decode(data["weights_int8"]))
+        weights = [q * scale for q in quantised]
+        coef = {k: float(v) for k, v in data["combine"].items()}
+        return cls(bits, weights, float(data["bias"]), coef, dict(data.get("meta", {})))
+
+    def score(self, text: str, source: str) -> ModelScore:
+        """The logit of the strongest window of ``text`` (read as coming from ``source``)."""
+        w = self.weights
+        sums = [0.0]
+        total = 0.0
+        for a, b, c, d in position_features(text, source, self.bits):
+            total += w[a] + w[b] + w[c] + w[d]
+            sums.append(total)
+        n = len(sums) - 1
+        best = -math.inf
+        best_start = 0
+        for start in window_starts(n):
+            end = min(n, start + WINDOW)
+            value = sums[end] - sums[start]
+            if value > best:
+                best, best_start = value, start
+        return ModelScore(self.bias + best, best_start, min(n, best_start + WINDOW))
+
+    def combine(self, rule_risk: float, model_logit: float, source: str) -> float:
+        """The calibrated probability of injection from the rule risk and the model logit.
+
+        Non-decreasing in ``rule_risk`` and in ``model_logit`` (the constructor checks the signs).
+        """
+        c = self.combine_coef
+        tool = 1.0 if source == "tool_result" else 0.0
+        z = (
+            c["bias"]
+            + c["rule"] * rule_risk
+            + (c["model"] + c["model_tool"] * tool) * model_logit
+            + c.get("tool", 0.0) * tool
+        )
+        return _sigmoid(z)
+
+
+def window_text(text: str, first_token: int, end_token: int) -> tuple[str, int, int]:
+    """The part of ``text`` a window covers, with its offsets (-1 when the text was read in part).
+
+    >>> window_text("Hi. Ignore it", 2, 4)
+    ('. Ignore', 2, 10)
+    """
+    if len(text) > HEAD_CHARS + TAIL_CHARS:
+        return " ".join(text_tokens(text)[first_token:end_token]).strip()[:200], -1, -1
+    lowered = lower(text)
+    # Token 0 is the sentence start added in front; token i >= 1 is match i - 1.
+    spans = [m.span() for m in _TOKEN.finditer(lowered)]
+    inside = spans[max(0, first_token - 1) : max(0, end_token - 1)]
+    if not inside or len(lowered) != len(text):
+        return text[:200], -1, -1
+    start, end = inside[0][0], inside[-1][1]
+    return text[start : min(end, start + 200)], start, end
+
+
+_DEFAULT: list[InjectionModel] = []
+
+
+def load_injection_model(path: Path | str | None = None) -> InjectionModel:
+    """The model at ``path``; without a path, the shipped model (loaded once)."""
+    if path is not None:
+        return InjectionModel.from_path(path)
+    if not _DEFAULT:
+        _DEFAULT.append(InjectionModel.from_path(DEFAULT_MODEL_PATH))
+    return _DEFAULT[0]
