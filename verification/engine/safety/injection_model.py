@@ -97,17 +97,23 @@ def text_tokens(text: str) -> list[str]:
     return ["\n", *[t if t[0] != "\n" else "\n" for t in _TOKEN.findall(lower(_bounded(text)))]]
 
 
+def _buckets(prev: int, h: int, salt: int, mask: int) -> tuple[int, int, int, int]:
+    """The buckets of a token (hash ``h``, after a token of hash ``prev``): its unigram and the bigram
+    it ends, plain and salted with the source."""
+    bigram = _mix(((prev * _BIGRAM_MUL) ^ h) & _MASK32)
+    uni = _mix(h)
+    return uni & mask, bigram & mask, _mix(uni ^ salt) & mask, _mix(bigram ^ salt) & mask
+
+
 def position_features(text: str, source: str, bits: int) -> list[tuple[int, int, int, int]]:
-    """For each token: the buckets of its unigram and of the bigram it ends, plain and source-salted."""
+    """For each token of ``text_tokens(text)``, its four buckets (what training reads)."""
     mask = (1 << bits) - 1
     salt = _SOURCE_SALT[SOURCES.index(source)]
     out: list[tuple[int, int, int, int]] = []
     prev = 0
     for token in text_tokens(text):
         h = _hash(token)
-        bigram = _mix(((prev * _BIGRAM_MUL) ^ h) & _MASK32)
-        uni = _mix(h)
-        out.append((uni & mask, bigram & mask, _mix(uni ^ salt) & mask, _mix(bigram ^ salt) & mask))
+        out.append(_buckets(prev, h, salt, mask))
         prev = h
     return out
 
@@ -123,13 +129,21 @@ def window_starts(n: int) -> range:
     return range(0, n - STRIDE, STRIDE)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ModelScore:
-    """The model's logit for the strongest window and that window's span in tokens."""
+    """The model's logit for the strongest window and that window's span in tokens.
+
+    The constructor is written out (COMPILED.md, "hot dataclass constructors"): one per scored text.
+    """
 
     logit: float
     first_token: int
     end_token: int
+
+    def __init__(self, logit: float, first_token: int, end_token: int) -> None:
+        object.__setattr__(self, "logit", logit)
+        object.__setattr__(self, "first_token", first_token)
+        object.__setattr__(self, "end_token", end_token)
 
 
 def _sigmoid(z: float) -> float:
@@ -141,8 +155,6 @@ def _sigmoid(z: float) -> float:
 
 class InjectionModel:
     """Weights and calibration loaded from a model file (``InjectionModel.from_path``)."""
-
-    __slots__ = ("bias", "bits", "combine_coef", "meta", "weights")
 
     def __init__(
         self,
@@ -189,11 +201,18 @@ class InjectionModel:
     def score(self, text: str, source: str) -> ModelScore:
         """The logit of the strongest window of ``text`` (read as coming from ``source``)."""
         w = self.weights
+        mask = (1 << self.bits) - 1
+        salt = _SOURCE_SALT[SOURCES.index(source)]
         sums = [0.0]
         total = 0.0
-        for a, b, c, d in position_features(text, source, self.bits):
+        prev = 0
+        # ``position_features`` inlined (same buckets, same order of additions): no list of tuples.
+        for token in text_tokens(text):
+            h = _hash(token)
+            a, b, c, d = _buckets(prev, h, salt, mask)
             total += w[a] + w[b] + w[c] + w[d]
             sums.append(total)
+            prev = h
         n = len(sums) - 1
         best = -math.inf
         best_start = 0
