@@ -60,9 +60,11 @@ SOURCES: tuple[str, ...] = ("user", "tool_result")
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|\n\s*|[^\sa-z0-9]")
 _MASK32 = 0xFFFFFFFF
 _SOURCE_SALT = (0x5BD1E995, 0x27D4EB2F)
-_BIGRAM_MUL = 0x9E3779B1
+# Under 2**25: ``prev * _BIGRAM_MUL`` stays below 2**57, a machine integer in compiled code.
+_BIGRAM_MUL = 0x01000193
 _CACHE_LIMIT = 65_536
-_token_hash: dict[str, int] = {}
+# token -> (CRC-32, mixed unigram): most tokens of a text have been seen before.
+_token_hash: dict[str, tuple[int, int]] = {}
 
 
 def _mix(x: int) -> int:
@@ -72,14 +74,15 @@ def _mix(x: int) -> int:
     return x ^ (x >> 16)
 
 
-def _hash(token: str) -> int:
-    h = _token_hash.get(token)
-    if h is None:
+def _hash(token: str) -> tuple[int, int]:
+    entry = _token_hash.get(token)
+    if entry is None:
         if len(_token_hash) >= _CACHE_LIMIT:
             _token_hash.clear()
         h = zlib.crc32(token.encode("utf-8"))
-        _token_hash[token] = h
-    return h
+        entry = (h, _mix(h))
+        _token_hash[token] = entry
+    return entry
 
 
 def _bounded(text: str) -> str:
@@ -97,12 +100,12 @@ def text_tokens(text: str) -> list[str]:
     return ["\n", *[t if t[0] != "\n" else "\n" for t in _TOKEN.findall(lower(_bounded(text)))]]
 
 
-def _buckets(prev: int, h: int, salt: int, mask: int) -> tuple[int, int, int, int]:
-    """The buckets of a token (hash ``h``, after a token of hash ``prev``): its unigram and the bigram
-    it ends, plain and salted with the source."""
+def _buckets(prev: int, h: int, uni: int, salt: int, mask: int) -> tuple[int, int, int, int]:
+    """The buckets of a token (hash ``h``, mixed ``uni``, after a token of hash ``prev``): its unigram
+    and the bigram it ends, plain and salted with the source (the salt XORed into the mixed hash: one
+    mixing per token instead of four)."""
     bigram = _mix(((prev * _BIGRAM_MUL) ^ h) & _MASK32)
-    uni = _mix(h)
-    return uni & mask, bigram & mask, _mix(uni ^ salt) & mask, _mix(bigram ^ salt) & mask
+    return uni & mask, bigram & mask, (uni ^ salt) & mask, (bigram ^ salt) & mask
 
 
 def position_features(text: str, source: str, bits: int) -> list[tuple[int, int, int, int]]:
@@ -112,8 +115,8 @@ def position_features(text: str, source: str, bits: int) -> list[tuple[int, int,
     out: list[tuple[int, int, int, int]] = []
     prev = 0
     for token in text_tokens(text):
-        h = _hash(token)
-        out.append(_buckets(prev, h, salt, mask))
+        h, uni = _hash(token)
+        out.append(_buckets(prev, h, uni, salt, mask))
         prev = h
     return out
 
@@ -208,8 +211,8 @@ class InjectionModel:
         prev = 0
         # ``position_features`` inlined (same buckets, same order of additions): no list of tuples.
         for token in text_tokens(text):
-            h = _hash(token)
-            a, b, c, d = _buckets(prev, h, salt, mask)
+            h, uni = _hash(token)
+            a, b, c, d = _buckets(prev, h, uni, salt, mask)
             total += w[a] + w[b] + w[c] + w[d]
             sums.append(total)
             prev = h
