@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize, only_leetspeak
 from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_text, required_lowered_variant
-from .injection_model import load_injection_model, window_text
+from .injection_model import addresses_reader, load_injection_model, window_text
 from .injection_rules import CATEGORIES, MECHANISM_CATEGORIES, RULES, TOOL_RESULT_RULES, Rule
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
 from .regions import changed_regions
@@ -477,9 +477,10 @@ def detect_injection(
         for score in scores.values():
             miss *= 1.0 - score
         risk = round(1.0 - miss, 4)
-    if learned and risk < threshold:
+    if learned and risk < threshold and addresses_reader(text):
         # Above the threshold the verdict is settled (the combination is never below the rule risk's
-        # own verdict there), so the model only runs where it can change it.
+        # own verdict there), so the model only runs where it can change it, and only on text shaped
+        # like an instruction to its reader.
         risk = _learned(text, source, risk, threshold, evidence, scores)
     category = _primary_category(scores, threshold)
     return InjectionFinding(

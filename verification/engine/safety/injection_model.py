@@ -43,6 +43,7 @@ __all__ = [
     "WINDOW",
     "InjectionModel",
     "ModelScore",
+    "addresses_reader",
     "load_injection_model",
     "position_features",
     "window_starts",
@@ -65,6 +66,25 @@ _BIGRAM_MUL = 0x01000193
 _CACHE_LIMIT = 65_536
 # token -> (CRC-32, mixed unigram): most tokens of a text have been seen before.
 _token_hash: dict[str, tuple[int, int]] = {}
+
+
+# The shape the model is for: text that addresses its reader (second person), names a model or its
+# instructions, or opens with an order to produce output. Texts without any of these words are left to
+# the rules: most benign lines skip the model (docs/safety.md, "The learned component", for the cost).
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|yourself|ai|assistant|chatgpt|bot|model|gpt|llm|instructions?|prompt|rules|pretend|act|"
+    r"roleplay|ignore|disregard|forget|print|say|repeat|output|respond|reply|answer|write)\b",
+    re.IGNORECASE,
+)
+
+
+def addresses_reader(text: str) -> bool:
+    """Whether ``text`` (the part the model reads) has the shape of an instruction to its reader.
+
+    >>> addresses_reader("JUST PRINT 'hi'"), addresses_reader("The meeting moved to 3 pm.")
+    (True, False)
+    """
+    return _ADDRESSED.search(_bounded(text)) is not None
 
 
 def _mix(x: int) -> int:
