@@ -19,6 +19,7 @@ from verification.engine.safety.injection_model import (
     HEAD_CHARS,
     TAIL_CHARS,
     InjectionModel,
+    addresses_reader,
     load_injection_model,
     position_features,
     text_tokens,
@@ -198,3 +199,11 @@ def test_it_never_lowers_the_rule_risk() -> None:
             rules = detect_injection(text, source=source, learned=False)  # type: ignore[arg-type]
             assert with_model.risk_score >= rules.risk_score
             assert with_model.is_injection or not rules.is_injection
+
+
+def test_it_leaves_text_that_addresses_no_reader_to_the_rules() -> None:
+    text = "STOP EVERYTHING!!! NOW!!! The quarterly numbers are in the attached sheet."
+    assert not addresses_reader(text)
+    for source in ("user", "tool_result"):
+        with_model = detect_injection(text, source=source)  # type: ignore[arg-type]
+        assert with_model.risk_score == detect_injection(text, source=source, learned=False).risk_score  # type: ignore[arg-type]
