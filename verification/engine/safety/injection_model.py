@@ -200,6 +200,8 @@ class InjectionModel:
             raise ValueError("the combination must not fall when the rule risk or the model logit rises")
         self.bits = bits
         self.weights = weights
+        # per source: token -> (CRC-32, its unigram weight plain + salted), filled as tokens are seen
+        self._unigrams: list[dict[str, tuple[int, float]]] = [{} for _ in SOURCES]
         self.bias = bias
         self.combine_coef = combine_coef
         self.meta = meta
@@ -225,15 +227,30 @@ class InjectionModel:
         """The logit of the strongest window of ``text`` (read as coming from ``source``)."""
         w = self.weights
         mask = (1 << self.bits) - 1
-        salt = _SOURCE_SALT[SOURCES.index(source)]
-        sums = [0.0]
-        total = 0.0
-        prev = 0
-        # ``position_features`` inlined (same buckets, same order of additions): no list of tuples.
-        for token in text_tokens(text):
-            h, uni = _hash(token)
-            a, b, c, d = _buckets(prev, h, uni, salt, mask)
-            total += w[a] + w[b] + w[c] + w[d]
+        index = SOURCES.index(source)
+        salt = _SOURCE_SALT[index]
+        unigrams = self._unigrams[index]
+        # the leading line break ``text_tokens`` puts first (a sentence start)
+        h0, uni0 = _hash("\n")
+        b0 = _mix(h0)
+        total = w[uni0 & mask] + w[(uni0 ^ salt) & mask] + w[b0 & mask] + w[(b0 ^ salt) & mask]
+        sums = [0.0, total]
+        prev = h0
+        # ``position_features`` inlined, with each token's two unigram weights for this source cached
+        # beside its hash (two weight look-ups a token instead of four). Line-break runs are looked up as
+        # they stand and cached under their own text with the hash of one break, as ``text_tokens``
+        # would give them.
+        for token in _TOKEN.findall(lower(_bounded(text))):
+            entry = unigrams.get(token)
+            if entry is None:
+                h, uni = _hash("\n" if token[0] == "\n" else token)
+                entry = (h, w[uni & mask] + w[(uni ^ salt) & mask])
+                if len(unigrams) >= _CACHE_LIMIT:
+                    unigrams.clear()
+                unigrams[token] = entry
+            h = entry[0]
+            bigram = _mix(((prev * _BIGRAM_MUL) ^ h) & _MASK32)
+            total += entry[1] + w[bigram & mask] + w[(bigram ^ salt) & mask]
             sums.append(total)
             prev = h
         n = len(sums) - 1
