@@ -43,6 +43,7 @@ COMPILED = [
     "verification/engine/safety/deobfuscate.py",
     "verification/engine/safety/fastpath.py",
     "verification/engine/safety/injection.py",
+    "verification/engine/safety/injection_model.py",
     "verification/engine/safety/injection_rules.py",
     "verification/engine/safety/pii.py",
     "verification/engine/safety/pii_names.py",

