@@ -15,12 +15,20 @@ from hypothesis import strategies as st
 
 from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import MalformedRunError, verify_run
-from verification.engine.runs.evidence import Evidence, build_evidence, normalize_text
+from verification.engine.runs.evidence import Evidence, _key_tokens_of, build_evidence, normalize_text
 from verification.engine.runs.findings import split_sentences
 from verification.engine.runs.grounding import ground_answer
-from verification.engine.runs.mentions import extract_mentions
+from verification.engine.runs.lexicon import FUNCTION_WORDS
+from verification.engine.runs.mentions import (
+    _FUNCTION_WORD_MEMO,
+    _FUNCTION_WORD_MEMO_MAX,
+    _function_word,
+    extract_mentions,
+    forget_function_words,
+)
 from verification.engine.runs.messages import parse_run
 from verification.engine.runs.records import RecordLookup, best_record, finding_starts
+from verification.engine.text import lower
 
 # Normalised words (with the ".", "'" and "-" a word may hold), parts of words and short ones.
 WORDS = ["new", "york", "city", "of", "the", "alpha", "al", "pha", "x-ray", "o'neil", "e.g", "2024",
@@ -123,6 +131,45 @@ def test_it_tallies_list_values_as_the_plain_count_does(items):
     ev = build_evidence(parse_run(make_run("Items?", [{"items": items}], "ok")))
     got = [(f.text, f.value) for f in ev.counts if f.text in ("tally", "total")]
     assert got == _tallies(items)
+
+
+@settings(max_examples=150, deadline=None)
+@given(records)
+def test_it_keys_each_tally_with_its_path_and_its_own_key(items):
+    # The tallies of one key share its key tokens: each is still the path's tokens plus that key.
+    ev = build_evidence(parse_run(make_run("Items?", [{"items": items}], "ok")))
+    base = _key_tokens_of(("items",))
+    keys: list[str] = []
+    for item in items:
+        if isinstance(item, dict):
+            keys += [k for k in item if k not in keys]
+    for f in ev.counts:
+        if f.text in ("tally", "total"):
+            extra = f.key_tokens - base
+            assert len(extra) <= 1 and extra <= set(keys)
+            assert f.key_tokens in [base | {k} for k in keys]
+    for facts in ev.value_counts.values():
+        for f in facts:
+            assert f.key_tokens in [base | {k} for k in keys]
+
+
+FUNCTION_WORD_PIECES = ["I", "’ve", "'ll", "Okay", ",", "the", "The", "Paris", "&", "!", ".", "ΣΑΣ", "of"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(FUNCTION_WORD_PIECES), max_size=3).map("".join), max_size=8))
+def test_it_reads_function_words_as_the_plain_test_does_whether_memoised_or_not(words):
+    forget_function_words()
+    for w in words + words:  # the second pass is answered from the memo
+        assert _function_word(w) == (lower(w).replace("’", "'").strip(".,'&!;") in FUNCTION_WORDS)
+
+
+def test_it_bounds_the_function_word_memo():
+    forget_function_words()
+    for i in range(_FUNCTION_WORD_MEMO_MAX + 10):
+        _function_word(f"word{i}")
+    assert 0 < len(_FUNCTION_WORD_MEMO) <= _FUNCTION_WORD_MEMO_MAX
+    assert _function_word("the") and not _function_word("word3")
 
 
 def test_it_finds_the_same_record_with_the_lookup_as_with_a_scan():

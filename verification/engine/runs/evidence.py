@@ -21,7 +21,7 @@ from typing import Any
 from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, STATUS_WORDS, WEATHER_VALUES
-from .mentions import Mention, extract_mentions
+from .mentions import Mention, extract_mentions, forget_function_words
 from .messages import ParsedRun
 
 __all__ = ["Evidence", "Fact", "build_evidence", "clear_caches", "has_words", "normalize_text"]
@@ -400,7 +400,7 @@ class _StringInfo:
     constructor, where a NamedTuple's constructor stays interpreted (and most strings of a result are new).
     """
 
-    __slots__ = ("date", "datetime", "folded", "mentions", "norm", "number", "state", "time")
+    __slots__ = ("date", "datetime", "folded", "mentions", "norm", "number", "state", "time", "unhyphenated")
 
     def __init__(
         self,
@@ -423,6 +423,9 @@ class _StringInfo:
         # The values inside the string read as free text ("330 meters", "Suite 12"); empty for a date, a
         # number, or a string with no digit or that is a single code ("SKU-123", "BSD-3-Clause").
         self.mentions = mentions
+        # Handles and addresses join a name's words with hyphens (hotel-dealz@resorts.com is "Hotel Dealz",
+        # x-ray is "X ray"): the form with spaces, also searched, read once with the rest (dates have dashes).
+        self.unhyphenated = norm.replace("-", " ") if "-" in norm else None
 
 
 # Strings longer than this are read every time rather than memoised, so the caches stay small.
@@ -644,10 +647,22 @@ class _Builder:
         """Add the facts of ``value`` (at ``path``, whose string keys are ``keys``) and of its children."""
         if isinstance(value, dict):
             self.budget.step("reading the tool results", 1 + len(value))
-            codes = [v.upper() for v in value.values() if isinstance(v, str) and len(v) == 3]
-            local = frozenset(c for c in codes if c in ISO_CURRENCIES) if codes else _NO_CURRENCY
-            scope = local or currencies
-            self.ev.currencies.update(local)
+            # A currency code among the values scopes the record's amounts. Most records hold none: no list or
+            # set is made for them.
+            found: list[str] | None = None
+            for v in value.values():
+                if isinstance(v, str) and len(v) == 3:
+                    code = v.upper()
+                    if code in ISO_CURRENCIES:
+                        if found is None:
+                            found = []
+                        found.append(code)
+            if found is None:
+                scope = currencies
+            else:
+                local = frozenset(found)
+                scope = local
+                self.ev.currencies.update(local)
             meta = self.key_meta.get(keys)
             if meta is None:
                 meta = self.key_meta[keys] = {}
@@ -741,10 +756,8 @@ class _Builder:
         ev = self.ev
         self.raw.append(info.folded)
         self.hay.append(info.norm)
-        if "-" in info.norm:
-            # Handles and addresses join a name's words with hyphens (hotel-dealz@resorts.com is "Hotel
-            # Dealz", x-ray is "X ray"): the name matches the words either way.
-            self.hay.append(info.norm.replace("-", " "))
+        if info.unhyphenated is not None:
+            self.hay.append(info.unhyphenated)  # the name matches the words either way
         ev.strings.append(Fact("string", info.norm, msg, path, record, list_path, key_tokens, text=text))
         state = info.state
         if state is None and ("status" in key_tokens or "state" in key_tokens):
@@ -813,19 +826,28 @@ class _Builder:
                     by_value[(k, v)] = by_value.get((k, v), 0) + 1
                 elif isinstance(v, (int, float)):
                     totals[k] = totals.get(k, 0.0) + v
+        # The path's key tokens with each key, made once per key: the values of one key share them.
+        with_key: dict[str, frozenset[str]] = {}
+        n_items = len(items)
         for (k, v), n in by_value.items():
-            if 1 < n < len(items) or len(items) <= 3:
-                self._count(n, msg, path, record, None, key_tokens | {k}, "tally")
+            tokens = with_key.get(k)
+            if tokens is None:
+                tokens = with_key[k] = key_tokens | {k}
+            if 1 < n < n_items or n_items <= 3:
+                self._count(n, msg, path, record, None, tokens, "tally")
             # Lower-casing makes no letter of what is not one (checked over every code point): a value
             # that is not all letters needs no lower-cased copy.
-            if isinstance(v, str) and len(items) > 1 and v.isalpha():
+            if isinstance(v, str) and n_items > 1 and v.isalpha():
                 word = lower(v)
                 if word.isalpha() and len(word) > 2:
-                    fact = Fact("count", float(n), msg, path, record, None, key_tokens | {k}, text=v)
+                    fact = Fact("count", float(n), msg, path, record, None, tokens, text=v)
                     self.ev.value_counts.setdefault(word, []).append(fact)
         for k, total in totals.items():
             if float(total).is_integer() and 0 <= total <= 1000:
-                self._count(int(total), msg, path, record, None, key_tokens | {k}, "total")
+                tokens = with_key.get(k)
+                if tokens is None:
+                    tokens = with_key[k] = key_tokens | {k}
+                self._count(int(total), msg, path, record, None, tokens, "total")
 
 
 def clear_caches() -> None:
@@ -839,6 +861,7 @@ def clear_caches() -> None:
         _initials,
     ):
         cached.cache_clear()
+    forget_function_words()
 
 
 def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:

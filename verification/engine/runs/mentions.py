@@ -26,7 +26,7 @@ from .lexicon import (
     WEEKDAYS,
 )
 
-__all__ = ["Mention", "extract_mentions", "parse_number"]
+__all__ = ["Mention", "extract_mentions", "forget_function_words", "parse_number"]
 
 
 @dataclass(slots=True, init=False)
@@ -578,7 +578,22 @@ def _function_word(word: str) -> bool:
     >>> _function_word("I’ve"), _function_word("Okay,"), _function_word("Paris")
     (True, True, False)
     """
-    return lower(word).replace("’", "'").strip(".,'&!;") in FUNCTION_WORDS
+    known = _FUNCTION_WORD_MEMO.get(word)
+    if known is None:
+        if len(_FUNCTION_WORD_MEMO) >= _FUNCTION_WORD_MEMO_MAX:
+            _FUNCTION_WORD_MEMO.clear()  # bounded: a long-lived process meets unbounded vocabularies
+        known = _FUNCTION_WORD_MEMO[word] = lower(word).replace("’", "'").strip(".,'&!;") in FUNCTION_WORDS
+    return known
+
+
+# The answer's words recur across its names and headings (and across answers): one look-up per word.
+_FUNCTION_WORD_MEMO: dict[str, bool] = {}
+_FUNCTION_WORD_MEMO_MAX = 8192
+
+
+def forget_function_words() -> None:
+    """Empty the memo of :func:`_function_word` (cold-cache measurements; results do not change)."""
+    _FUNCTION_WORD_MEMO.clear()
 
 
 def _entities(text: str, start: int, phrase: str) -> list[Mention]:
