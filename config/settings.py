@@ -222,9 +222,12 @@ AUTO_REGISTER_AGENTS = env_bool("AUTO_REGISTER_AGENTS", False)
 OPERATOR_DAILY_QUOTA = env_int("OPERATOR_DAILY_QUOTA", 100_000, minimum=0)
 # Outcomes are rolled up into a summary over this many trailing days.
 OUTCOME_WINDOW_DAYS = env_int("OUTCOME_WINDOW_DAYS", 7, minimum=1)
-# An agent search (`q=`) ranks at most this many matching agents (in table order) by the ordering asked:
-# its cost stays bounded however many agents match; a search matching more shows the best of these.
-AGENT_SEARCH_MAX_MATCHES = env_int("AGENT_SEARCH_MAX_MATCHES", 1000, minimum=1)
+# The bound of an agent search (`q=`, registry/search.py): its planning query counts at most this many
+# (+1) index entries per word, and a search read as a candidate set (an ordering other than -score,
+# a prefix several words begin with, several common words) ranks at most this many. Both costs grow
+# with it: at 1 M agents 1,000 kept those searches under 500 req/s, 200 brought them to the target
+# (docs/benchmarks.md "1 M agents"). A -score search of one word walks every match whatever it is.
+AGENT_SEARCH_MAX_MATCHES = env_int("AGENT_SEARCH_MAX_MATCHES", 200, minimum=1)
 # Provider audit snapshots (the admin's block-rate-over-time chart) older than this many days are
 # deleted by each audit refresh; 0 keeps them all.
 AUDIT_SNAPSHOT_RETENTION_DAYS = env_int("AUDIT_SNAPSHOT_RETENTION_DAYS", 90, minimum=0)
