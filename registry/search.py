@@ -61,15 +61,19 @@ TOP = "\U0010ffff"
 _WORD = re.compile(r"[^\W_]+")
 
 _PLAN = """
-SELECT word,
-       (SELECT count(*) FROM (SELECT 1 FROM registry_agentsearchterm t
-                              WHERE t.term >= w.word AND t.term < w.word || %(top)s
-                              LIMIT %(cap)s) c),
-       (SELECT min(t.term) FROM registry_agentsearchterm t
-        WHERE t.term >= w.word AND t.term < w.word || %(top)s),
-       (SELECT max(t.term) FROM registry_agentsearchterm t
-        WHERE t.term >= w.word AND t.term < w.word || %(top)s)
+SELECT w.word, c.entries, f.first, f.last, b.rank, b.agent_id
 FROM (SELECT word COLLATE "C" AS word FROM unnest(registry_search_words(%(text)s)) AS word) w
+CROSS JOIN LATERAL (SELECT count(*) AS entries
+                    FROM (SELECT 1 FROM registry_agentsearchterm t
+                          WHERE t.term >= w.word AND t.term < w.word || %(top)s
+                          LIMIT %(cap)s + 1) x) c
+CROSS JOIN LATERAL (SELECT min(t.term) AS first, max(t.term) AS last FROM registry_agentsearchterm t
+                    WHERE t.term >= w.word AND t.term < w.word || %(top)s) f
+LEFT JOIN LATERAL (SELECT t.rank, t.agent_id FROM registry_agentsearchterm t
+                   WHERE c.entries > %(cap)s AND f.first = f.last AND t.term = f.first
+                     AND cardinality(registry_search_words(%(text)s)) > 1
+                     AND (NOT %(unrated)s OR t.rank = %(unrated_rank)s)
+                   ORDER BY t.rank DESC, t.agent_id DESC OFFSET %(cap)s LIMIT 1) b ON true
 """
 
 
@@ -88,6 +92,11 @@ class _Word:
     entries: int
     first: str | None
     last: str | None
+    # When the prefix is one word with more than the cap of entries (of its unrated ones only, for an
+    # unrated search): (rank, agent) of the entry after its best `cap`, where a walk filtered by other
+    # words stops. None otherwise. Read in the same query, so a search of several common words costs
+    # no extra round trip.
+    bound: list[Any] | None
 
 
 class _EqualsAny(Func):
@@ -98,23 +107,15 @@ class _EqualsAny(Func):
     output_field = BooleanField()
 
 
-def _words(*, text: str, cap: int) -> list[_Word]:
-    with connection.cursor() as cursor:
-        cursor.execute(_PLAN, {"text": text, "top": TOP, "cap": cap + 1})
-        return [_Word(*row) for row in cursor.fetchall()]
-
-
-def _entry(*, term: str, at: int, unrated: bool) -> list[Any] | None:
-    """(rank, agent) of the index entry of `term` after its best `at` (None: it has no more); of its
-    unrated entries only with `unrated`."""
+def _words(*, text: str, cap: int, unrated: bool) -> list[_Word]:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT rank, agent_id FROM registry_agentsearchterm WHERE term = %s "
-            "AND (NOT %s OR rank = %s) ORDER BY rank DESC, agent_id DESC OFFSET %s LIMIT 1",
-            [term, unrated, RANK_NULL_DESC, at],
+            _PLAN, {"text": text, "top": TOP, "cap": cap, "unrated": unrated, "unrated_rank": RANK_NULL_DESC}
         )
-        row = cursor.fetchone()
-    return None if row is None else list(row)
+        return [
+            _Word(word, entries, first, last, None if rank is None else [rank, agent])
+            for word, entries, first, last, rank, agent in cursor.fetchall()
+        ]
 
 
 def _prefix(word: _Word) -> dict[str, Any]:
@@ -133,7 +134,7 @@ def agent_search(
     RANK_NULL_DESC: the entries read are those, instead of every rated match before them.
     """
     cap = settings.AGENT_SEARCH_MAX_MATCHES
-    words = _words(text=text, cap=cap)
+    words = _words(text=text, cap=cap, unrated=unrated)
     if not words or any(w.entries == 0 for w in words):
         return queryset.none()
     driver = min(words, key=lambda w: (w.entries, -len(w.word)))
@@ -152,11 +153,8 @@ def agent_search(
         ).alias(**{SEARCH_RANK: F("search_terms__rank"), SEARCH_AGENT: F("search_terms__agent_id")})
         # Several words, all common: the walk filters the driving word's entries by the others, so
         # it stops at its best `cap` entries (the candidates of the other orderings), found once.
-        bound = (
-            _entry(term=driver.first, at=cap, unrated=unrated) if others and driver.entries > cap else None
-        )
-        if bound is not None:
-            walk = walk.filter(RowCompare([F(SEARCH_RANK), F(SEARCH_AGENT)], ">", bound))
+        if others and driver.bound is not None:
+            walk = walk.filter(RowCompare([F(SEARCH_RANK), F(SEARCH_AGENT)], ">", driver.bound))
         return walk
     candidates = (
         AgentSearchTerm.objects.filter(**_prefix(driver), **unrated_entries)

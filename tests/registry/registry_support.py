@@ -12,6 +12,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
 VECTORS_PATH = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "hcs25_vectors.json"
 VECTORS: dict[str, Any] = json.loads(VECTORS_PATH.read_text())
 
@@ -117,3 +121,29 @@ def signed_headers(
         "HTTP_X_SIGNATURE_NONCE": str(nonce),
         "HTTP_X_SIGNATURE_DEADLINE": str(deadline),
     }
+
+
+def list_plan(api: APIClient, query: str) -> dict[str, Any]:
+    """The JSON plan of the agent SELECT the API ran for `query` (captured, then EXPLAINed)."""
+    with CaptureQueriesContext(connection) as captured:
+        response = api.get(f"/api/v1/agents?{query}")
+    assert response.status_code == 200, response.content
+    selects = [
+        q["sql"]
+        for q in captured.captured_queries
+        if 'FROM "registry_agent"' in q["sql"] and "LIMIT" in q["sql"]
+    ]
+    assert len(selects) == 1, selects
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + selects[0])
+        raw = cursor.fetchone()[0]
+    document = json.loads(raw) if isinstance(raw, str) else raw
+    plan: dict[str, Any] = document[0]["Plan"]
+    return plan
+
+
+def nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    found = [plan]
+    for child in plan.get("Plans", []):
+        found += nodes(child)
+    return found

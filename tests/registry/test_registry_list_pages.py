@@ -8,7 +8,6 @@ list's SQL, captured from a real request, is EXPLAINed to show it is one index r
 from __future__ import annotations
 
 import itertools
-import json
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -19,13 +18,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.db import connection
 from django.test import override_settings
-from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from registry.models import Agent, Provider, TrustScore, VerificationSummary
 from registry.services.scoring import scoring_config_current
+from tests.registry.registry_support import list_plan, nodes
 
 pytestmark = [
     pytest.mark.django_db,
@@ -354,32 +353,6 @@ def big_table(make_provider: Callable[..., tuple[Provider, str]]) -> dict[str, A
         cursor.execute("ANALYZE registry_agent")
         cursor.execute("ANALYZE registry_verificationsummary")
     return {"scores": scores}
-
-
-def list_plan(api: APIClient, query: str) -> dict[str, Any]:
-    """The JSON plan of the agent SELECT the API ran for `query` (captured, then EXPLAINed)."""
-    with CaptureQueriesContext(connection) as captured:
-        response = api.get(f"/api/v1/agents?{query}")
-    assert response.status_code == 200, response.content
-    selects = [
-        q["sql"]
-        for q in captured.captured_queries
-        if 'FROM "registry_agent"' in q["sql"] and "LIMIT" in q["sql"]
-    ]
-    assert len(selects) == 1, selects
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + selects[0])
-        raw = cursor.fetchone()[0]
-    document = json.loads(raw) if isinstance(raw, str) else raw
-    plan: dict[str, Any] = document[0]["Plan"]
-    return plan
-
-
-def nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
-    found = [plan]
-    for child in plan.get("Plans", []):
-        found += nodes(child)
-    return found
 
 
 # (query, the index (or indexes) its pages may read)

@@ -8,7 +8,6 @@ queries, and the plan of a -score search page (one range of the word index, no s
 from __future__ import annotations
 
 import itertools
-import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -16,13 +15,13 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import override_settings
-from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from registry.models import Agent, AgentSearchTerm, TrustScore
 from registry.services.scoring import scoring_config_current
+from tests.registry.registry_support import list_plan, nodes
 
 pytestmark = [
     pytest.mark.django_db,
@@ -275,30 +274,6 @@ def test_it_answers_the_directorys_search_and_refuses_a_hostile_one(api: APIClie
     assert api.get("/agents/?q=" + "w" * 201).status_code == 400
 
 
-def _plan(api: APIClient, query: str) -> dict[str, Any]:
-    with CaptureQueriesContext(connection) as captured:
-        response = api.get(f"/api/v1/agents?{query}")
-    assert response.status_code == 200, response.content
-    (sql,) = [
-        q["sql"]
-        for q in captured.captured_queries
-        if 'FROM "registry_agent"' in q["sql"] and "LIMIT" in q["sql"]
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + sql)
-        raw = cursor.fetchone()[0]
-    document = json.loads(raw) if isinstance(raw, str) else raw
-    plan: dict[str, Any] = document[0]["Plan"]
-    return plan
-
-
-def _nodes(plan: dict[str, Any]) -> list[dict[str, Any]]:
-    found = [plan]
-    for child in plan.get("Plans", []):
-        found += _nodes(child)
-    return found
-
-
 def test_it_reads_a_best_first_search_page_as_one_range_of_the_word_index(api: APIClient) -> None:
     # Enough agents that reading the word's range beats scanning: a tenth of them have the word.
     config = scoring_config_current()
@@ -334,10 +309,10 @@ def test_it_reads_a_best_first_search_page_as_one_range_of_the_word_index(api: A
         "q=weather&limit=20&rated=false",
     )
     for query in queries:
-        plan = _plan(api, query)
-        kinds = [n["Node Type"] for n in _nodes(plan)]
+        plan = list_plan(api, query)
+        kinds = [n["Node Type"] for n in nodes(plan)]
         assert "Sort" not in kinds and "Seq Scan" not in kinds, (query, plan)
-        scans = [n for n in _nodes(plan) if n.get("Relation Name") == "registry_agentsearchterm"]
+        scans = [n for n in nodes(plan) if n.get("Relation Name") == "registry_agentsearchterm"]
         assert [n.get("Index Name") for n in scans] == ["agent_search_term_rank"], (query, plan)
         condition = scans[0]["Index Cond"]
         assert "term" in condition, (query, plan)
