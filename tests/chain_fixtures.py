@@ -102,6 +102,30 @@ def index_with_tasks(chain: Any, w3: Any, capture: Any, **kwargs: Any) -> Any:
         return chain_index_run(chain=chain, w3=w3, **kwargs)
 
 
+def set_agent_wallet(
+    w3: Web3,
+    identity: IdentityClient,
+    transact: Callable[..., Any],
+    owner: LocalAccount,
+    agent_id: int,
+    wallet: LocalAccount,
+) -> None:
+    """The owner names `wallet` as the agent's own (setAgentWallet with the wallet's EIP-712 signature,
+    valid for two minutes of chain time)."""
+    from signing.chain.identity import sign_agent_wallet
+
+    deadline = int(w3.eth.get_block("latest")["timestamp"]) + 120
+    signature = sign_agent_wallet(
+        wallet.key,
+        chain_id=w3.eth.chain_id,
+        registry=identity.address,
+        agent_id=agent_id,
+        owner=owner.address,
+        deadline=deadline,
+    )
+    transact(owner, identity.build_set_agent_wallet, agent_id, wallet.address, deadline, signature)
+
+
 def prepare_with(w3: Web3) -> Callable[..., TxParams]:
     """Build with a client's ``build_*`` method, the sender's nonce and current fees filled in (the
     node estimates the gas, so a call the contract refuses raises here)."""

@@ -22,10 +22,10 @@ from web3.types import TxReceipt
 
 from registry.models import Agent, FeedbackEntry, ReviewerFirstTx
 from registry.services.scoring import scoring_config_current, trust_score_compute
-from signing.chain.identity import IdentityClient, sign_agent_wallet
+from signing.chain.identity import IdentityClient
 from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
-from tests.chain_fixtures import index_with_tasks
+from tests.chain_fixtures import index_with_tasks, set_agent_wallet
 
 pytestmark = pytest.mark.chain
 
@@ -73,16 +73,7 @@ def test_it_keeps_a_ring_of_fresh_wallets_and_the_agents_own_wallet_from_lifting
         for agent_id in pair:
             rate(client, agent_id, 70 + i % 3)
     # The owner names the wallet as the agent's own (setAgentWallet, signed by the wallet).
-    deadline = int(w3.eth.get_block("latest")["timestamp"]) + 120
-    signature = sign_agent_wallet(
-        wallet.key,
-        chain_id=w3.eth.chain_id,
-        registry=identity.address,
-        agent_id=target_id,
-        owner=owner.address,
-        deadline=deadline,
-    )
-    transact(owner, identity.build_set_agent_wallet, target_id, wallet.address, deadline, signature)
+    set_agent_wallet(w3, identity, transact, owner, target_id, wallet)
     index()
     target = Agent.objects.get(chain_id=chain.chain_id, erc8004_agent_id=target_id)
     assert target.wallet_address == wallet.address == identity.agent_wallet(target_id)

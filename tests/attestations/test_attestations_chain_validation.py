@@ -26,11 +26,12 @@ from registry.models import Agent, CheckOutcome
 from registry.services.providers import provider_create
 from registry.services.scoring import trust_score_compute
 from signing.chain.events import ValidationResponse
-from signing.chain.identity import IdentityClient, sign_agent_wallet
+from signing.chain.identity import IdentityClient
 from signing.chain.reputation import ReputationClient
 from signing.chain.settings import ChainSettings
 from signing.chain.validation import ValidationClient
 from tests.chain_fixtures import index_with_tasks as _index
+from tests.chain_fixtures import set_agent_wallet
 
 # Expected scores here are the SPEC 2.3 weighted mean: these tests pin that configuration (the
 # default, the sybil-resistance floor, is tested in the *_sybil.py suites and the smoke test).
@@ -171,26 +172,6 @@ def test_it_records_a_registered_providers_validation_response_as_its_outcome(
     assert CheckOutcome.objects.filter(provider=provider).count() == 2
 
 
-def _set_wallet(
-    w3: Web3,
-    identity: IdentityClient,
-    transact: Callable[..., Any],
-    owner: LocalAccount,
-    agent_id: int,
-    wallet: LocalAccount,
-) -> None:
-    deadline = int(w3.eth.get_block("latest")["timestamp"]) + 120
-    signature = sign_agent_wallet(
-        wallet.key,
-        chain_id=w3.eth.chain_id,
-        registry=identity.address,
-        agent_id=agent_id,
-        owner=owner.address,
-        deadline=deadline,
-    )
-    transact(owner, identity.build_set_agent_wallet, agent_id, wallet.address, deadline, signature)
-
-
 def test_it_flags_a_provider_whose_signer_is_no_longer_its_agents_wallet(
     db: None,
     chain: ChainSettings,
@@ -203,7 +184,7 @@ def test_it_flags_a_provider_whose_signer_is_no_longer_its_agents_wallet(
 ) -> None:
     owner, signer, other = new_account(), new_account(), new_account()
     agent_id = register_agent(owner)
-    _set_wallet(w3, identity, transact, owner, agent_id, signer)
+    set_agent_wallet(w3, identity, transact, owner, agent_id, signer)
     _index(chain, w3, django_capture_on_commit_callbacks)
     provider, _ = provider_create(name="Linked", slug="linked", signer_address=signer.address)
     provider.agent = Agent.objects.get(erc8004_agent_id=agent_id)
@@ -212,7 +193,7 @@ def test_it_flags_a_provider_whose_signer_is_no_longer_its_agents_wallet(
     (check,) = provider_wallets_check(chain=chain, w3=w3)
     assert (check.matches, check.registered_wallet) == (True, signer.address)
 
-    _set_wallet(w3, identity, transact, owner, agent_id, other)
+    set_agent_wallet(w3, identity, transact, owner, agent_id, other)
     (check,) = provider_wallets_check(chain=chain, w3=w3)
     assert (check.matches, check.registered_wallet) == (False, other.address)
     assert ProviderWalletCheck.objects.get(provider=provider).matches is False
