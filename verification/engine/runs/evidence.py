@@ -452,7 +452,7 @@ def _read_string(text: str) -> _StringInfo:
         STATE_PHRASES.get(norm)
         or (STATE_PHRASES.get(key) if key != norm else None)
         or WEATHER_VALUES.get(norm)
-        or None
+        or _chance_of_weather(folded)
     )
     # An ISO date starts with four digits and a dash: anything else skips the regular expression.
     d, hm, dt = _parse_dt(text) if text[:4].isdigit() and text[4:5] == "-" else (None, None, None)
@@ -465,6 +465,27 @@ def _read_string(text: str) -> _StringInfo:
         return _StringInfo(folded, norm, state, None, None, None, float(stripped), ())
     mentions = tuple(extract_mentions(text, names=False)) if _holds_values(text) else ()
     return _StringInfo(folded, norm, state, None, None, None, None, mentions)
+
+
+# A condition with its chance ("30% Snow", "60 % rainy"): weather forecasts give the likeliest condition so.
+_CHANCE_OF = re.compile(r"\s*\d{1,3}(?:\.\d+)?\s?%\s+([a-z][a-z ]{1,20}?)\s*")
+_WEATHER_STATES = frozenset(WEATHER_VALUES.values()) | {"partly_cloudy"}
+
+
+def _chance_of_weather(folded: str) -> str | None:
+    """The weather state of a forecast condition that carries its chance ("30% snow" is snow), else None.
+
+    >>> _chance_of_weather("60% rainy"), _chance_of_weather("30% snow"), _chance_of_weather("30% off")
+    ('rain', 'snow', None)
+    """
+    if "%" not in folded:
+        return None
+    m = _CHANCE_OF.fullmatch(folded)
+    if m is None:
+        return None
+    word = m.group(1)
+    state = STATE_PHRASES.get(word) or WEATHER_VALUES.get(word)
+    return state if state in _WEATHER_STATES else None
 
 
 _read_string_cached = lru_cache(maxsize=8192)(_read_string)
@@ -645,6 +666,9 @@ class _Builder:
         keys: tuple[str, ...] = (),
     ) -> None:
         """Add the facts of ``value`` (at ``path``, whose string keys are ``keys``) and of its children."""
+        if isinstance(value, dict) and _keyed_by_names(value):
+            self._named_items(value, msg, path, currencies, keys)
+            return
         if isinstance(value, dict):
             self.budget.step("reading the tool results", 1 + len(value))
             # A currency code among the values scopes the record's amounts. Most records hold none: no list or
@@ -737,6 +761,30 @@ class _Builder:
             return
         if isinstance(value, str):
             self._string(value, msg, path, record, list_path, key_tokens, _key_unit(key), currencies)
+
+    def _named_items(
+        self,
+        value: dict[Any, Any],
+        msg: int,
+        path: tuple[Any, ...],
+        currencies: frozenset[str],
+        keys: tuple[str, ...],
+    ) -> None:
+        """A mapping from item names to their values (``{"Le Marais": "Rating: 4.2", ...}``): each entry is
+        one record, as the elements of a list are, and its name is a string of that record.
+
+        The name does not join the key tokens of its values: it names an item, not a field ("2 suites" must
+        not count the numbers under "Montmartre Suites")."""
+        self.budget.step("reading the tool results", 1 + len(value))
+        lp = (msg, path)
+        key_tokens = _key_tokens_of(keys)
+        for k, v in value.items():
+            where = (*path, k)
+            rec: Record = (msg, where)
+            if k not in self.keys:
+                self.keys.add(k)
+            self._string(k, msg, where, rec, lp, key_tokens, None, currencies)
+            self.walk(v, msg, where, rec, lp, currencies, keys)
 
     def _string(
         self,
@@ -862,6 +910,28 @@ def clear_caches() -> None:
     ):
         cached.cache_clear()
     forget_function_words()
+
+
+def _keyed_by_names(value: dict[Any, Any]) -> bool:
+    """Whether a dict maps the names of items to their values rather than fields to theirs: at least two
+    keys, each with a space between words and a capital letter ("Le Marais Boutique", "SunSet Rent-A-Car"),
+    as field names ("price", "user_id", "Content-Type") have not, and all values of one type.
+
+    >>> _keyed_by_names({"Le Marais": "Rating: 4.2", "Good Night": "Rating: 5.0"})
+    True
+    >>> _keyed_by_names({"price": 4.2, "name": "Good Night"}), _keyed_by_names({"Good Night": 1})
+    (False, False)
+    """
+    if len(value) < 2:
+        return False
+    kinds = set()
+    for k, v in value.items():
+        if not isinstance(k, str) or " " not in k.strip() or k.lower() == k or k.upper() == k:
+            return False
+        kinds.add(type(v))
+        if len(kinds) > 1:
+            return False
+    return True
 
 
 def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:

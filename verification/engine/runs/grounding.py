@@ -39,7 +39,7 @@ from .numeric import (
     operand,
 )
 from .polarity import check_polarity
-from .records import MAX_OPERANDS, check_periods, check_records
+from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
 
 __all__ = ["Finding", "ground_answer", "split_sentences"]
@@ -584,6 +584,7 @@ def ground_answer(
     _check_enumerations(answer, findings, sentence_of)
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
+    check_value_lists(answer, findings, matcher.ev, matcher.derived)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
@@ -811,8 +812,26 @@ def _computed_total(
     )
     if not known:
         return True
-    values = [x.value for x in _context_facts(findings, f, sentences, ev) if x.kind == "number"]
+    values = [
+        x.value
+        for x in _context_facts(findings, f, sentences, ev)
+        if x.kind == "number" and not _opens_name(x, ev)
+    ]
     return not values or abs(f.mention.value) > max(abs(v) for v in values)
+
+
+# A number followed by a capitalised word: a street number or a postcode ("14 Rue Cler", "75007 Paris").
+_NAME_AFTER = re.compile(r" [A-Z][a-z]")
+
+
+def _opens_name(x: Fact, ev: Evidence) -> bool:
+    """Whether the evidence number ``x`` is part of a name or address in its text ("75007 Paris"): a label,
+    not an amount, so no bound on a total computed from the amounts of the results."""
+    if x.source != "tool":
+        return False
+    start, end = ev.locate(x)
+    content = ev.contents.get(x.message_index, "")
+    return end > start and _NAME_AFTER.match(content, end) is not None
 
 
 # A short code in capitals ("CDG", "LHR", "NYSE", "B2"): what a tool returns for a place, a carrier, a market.

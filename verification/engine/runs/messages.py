@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -219,5 +220,30 @@ def _maybe_json(text: str) -> Any:
         try:
             return bounded_loads(text)
         except ValueError:
-            return None
+            return _python_literal(stripped)
     return None
+
+
+# Python's reprs of results are read up to this size (a parse builds a syntax tree, several times the text).
+_MAX_LITERAL_CHARS = 65536
+
+
+def _python_literal(text: str) -> Any:
+    """A tool result printed as a Python literal (``{'Le Marais': 'Rating: 4.2'}``: many agent frameworks
+    return ``str(result)``), parsed as such, else None (verified as opaque text).
+
+    ``ast.literal_eval`` builds no object but literals and runs no code; its parser refuses nesting beyond
+    its own limit (a SyntaxError), and the size is bounded here.
+
+    >>> _python_literal("{'a': [1, 'b'], 'c': None}")
+    {'a': [1, 'b'], 'c': None}
+    >>> _python_literal("{'a': open('x')}") is None
+    True
+    """
+    if "'" not in text or len(text) > _MAX_LITERAL_CHARS:
+        return None
+    try:
+        data = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return data if isinstance(data, (dict, list)) else None

@@ -14,12 +14,19 @@ from itertools import pairwise
 from typing import Any
 
 from ..budget import UNLIMITED, Budget
-from .evidence import Evidence, Fact
+from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses
 from .mentions import Mention
 from .numeric import may_add, may_multiply, operand
 
-__all__ = ["RecordLookup", "best_record", "check_periods", "check_records", "finding_starts"]
+__all__ = [
+    "RecordLookup",
+    "best_record",
+    "check_periods",
+    "check_records",
+    "check_value_lists",
+    "finding_starts",
+]
 
 MAX_OPERANDS = 48
 Deriver = Callable[[Mention, list[float], list[Fact], list[float] | None], str]
@@ -228,3 +235,105 @@ def check_records(
                 continue
             f.label = "CONTRADICTED"
             f.reason = "this value belongs to another item of the results"
+
+
+# What may stand between the values of a bare value list ("Le Marais, 4.7, 110-200", "Olivia Smith: 5"):
+# separators and markup, and at most a short field label ending with a colon ("price: 1080").
+_LIST_GAP = re.compile(r"[\s,;:()|/*•–-]*(?:[A-Za-z][A-Za-z ]{0,20}:[\s(]*)?")
+# The kinds of value an item of a value list is checked for: specific values, not names or words, which
+# recur across items ("Paris", "France").
+_ITEM_VALUE_KINDS = frozenset(
+    {"money", "number", "percent", "quantity", "date", "time", "email", "id", "url"}
+)
+
+
+def _item_names(f: Finding) -> dict[Any, set[Any]]:
+    """The records ``f`` is the very name of, by list: a tool string equal to its text (a ``name`` field of a
+    list element, the key of a mapping from item names to their values)."""
+    if f.mention.kind != "entity" or f.label != "SUPPORTED":
+        return {}
+    norm = normalize_text(f.mention.text)
+    out: dict[Any, set[Any]] = {}
+    for x in f.facts:
+        if x.kind == "string" and x.source == "tool" and x.list_path is not None and x.value == norm:
+            out.setdefault(x.list_path, set()).add(x.record)
+    return out
+
+
+def _value_list_items(answer: str, findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
+    """The items of the answer's bare value lists: a name of a record, and the values that follow it up to
+    the next such name with nothing but separators or a field label between them."""
+    items: list[tuple[Finding, list[Finding]]] = []
+    name: Finding | None = None
+    values: list[Finding] = []
+    last_end = -1
+    for f in findings:
+        m = f.mention
+        if name is not None and not _LIST_GAP.fullmatch(answer, last_end, m.start):
+            items.append((name, values))
+            name, values = None, []
+        if _item_names(f):
+            if name is not None:
+                items.append((name, values))
+            name, values, last_end = f, [], m.end
+            continue
+        if name is not None:
+            values.append(f)
+            last_end = max(last_end, m.end)
+    if name is not None:
+        items.append((name, values))
+    return [(n, vs) for n, vs in items if vs]
+
+
+def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derived: Deriver) -> None:
+    """Relabel, in place, the pairings of a bare value list that tie an item's name to another item's values.
+
+    Terse answers list an item's name and then its values ("Le Marais Boutique, 4.7, 110-200"), with no
+    sentence that ties them (issue 14): the values after a name are that item's. A value found only in
+    other records of a list the name has a record of (or, for a number, of a list of items the name is not
+    in) belongs to another item. When none of the item's values agree with its name, the name is the odd
+    one (a name of another item told with this item's values) and is contradicted, citing its own record's
+    values; otherwise each value of another item is. A value the item's own numbers give by arithmetic is
+    not another item's.
+    """
+    for name, values in _value_list_items(answer, findings):
+        own_by_list = _item_names(name)
+        wrong: list[Finding] = []
+        agree = 0
+        for v in values:
+            if v.label != "SUPPORTED" or v.derived or not v.facts or v.mention.kind not in _ITEM_VALUE_KINDS:
+                continue
+            if any(x.list_path is None or x.source != "tool" for x in v.facts):
+                continue
+            recs = v.records
+            own = set().union(*(own_by_list.get(lst, set()) for lst, _ in recs))
+            if own and any(r in own for _, r in recs):
+                agree += 1
+                continue
+            if not own and v.mention.kind not in ("money", "number", "percent", "quantity"):
+                continue
+            if own and _derived_from(v, own, ev, derived):
+                continue
+            wrong.append(v)
+        if not wrong:
+            continue
+        if agree == 0:
+            name.label = "CONTRADICTED"
+            name.reason = "the values listed with this name are another item's"
+            mine = {r for rs in own_by_list.values() for r in rs}
+            name.facts = [x for x in ev.numbers if x.record in mine][:3] or name.facts[:3]
+        else:
+            for v in wrong:
+                v.label = "CONTRADICTED"
+                v.reason = "this value belongs to another item of the results"
+
+
+def _derived_from(v: Finding, records: set[Any], ev: Evidence, derived: Deriver) -> bool:
+    """Whether the numbers of ``records`` give ``v`` by one step of arithmetic."""
+    m = v.mention
+    if m.value is None:
+        return False
+    own = [x for r in records for x in ev.numbers_of(r, MAX_OPERANDS)]
+    operands = [operand(m, x.value, x.unit) for x in own if may_multiply(m, x.unit)]
+    addends = [operand(m, x.value, x.unit) for x in own if may_add(m, x.unit)]
+    return bool(derived(m, operands, own, addends))
