@@ -1,0 +1,75 @@
+"""Names of what was done in this turn: a name the answer says it acted on must be of this turn's calls.
+
+"I've scheduled your meetings with Justin, Julian and Michael" after three calls of this turn, one per
+attendee: every name the agent says it acted on is a value of those calls, of their results or of the
+request it answers. A name found only in earlier turns of the conversation (the user's own name in the
+system prompt, a contact of an earlier request) is a name of another item of the run (issue 14: names of
+another item were most of the names the rules still missed).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .evidence import Evidence, Fact, has_words, normalize_text
+from .findings import Finding
+
+__all__ = ["check_turn_names"]
+
+# A first-person report of a message or meeting just made with people: "I've scheduled", "I have sent", "I
+# sent". Other actions ("booked your flight to Paris") name places and things the calls may give as codes.
+_DONE = re.compile(
+    r"\bI(?:'ve|’ve| have)?\s+(?:just\s+|now\s+|also\s+)?(?:scheduled|sent|emailed|messaged|texted|invited|"
+    r"notified|shared|forwarded)\b"
+)
+_CITES = 3
+
+
+def check_turn_names(
+    answer: str, findings: list[Finding], ev: Evidence, turn_start: int, sentence_of: Any
+) -> None:
+    """Relabel, in place, a name the answer says it acted on that none of this turn's texts gives.
+
+    The turn is the request the answer replies to (message ``turn_start``) and the calls and results after
+    it; a turn that called no tool with a string value is not read. Only names after a first-person verb
+    of a completed action in their sentence are checked. The claim cites the strings of the turn's calls.
+    """
+    if turn_start < 0 or not any(f.mention.kind == "entity" and f.label == "SUPPORTED" for f in findings):
+        return
+    turn_facts = [x for x in ev.strings if x.message_index > turn_start and x.source == "tool"]
+    if not turn_facts:
+        return
+    turn_text = " | ".join([x.value for x in turn_facts] + [normalize_text(ev.contents.get(turn_start, ""))])
+    turn_words = set(turn_text.replace("|", " ").split())
+    for f in findings:
+        m = f.mention
+        if m.kind != "entity" or f.label != "SUPPORTED":
+            continue
+        sent = sentence_of(m.start)
+        done = _DONE.search(answer, sent[0], m.start)
+        if done is None:
+            continue
+        if _in_turn(m.text, turn_text, turn_words):
+            continue
+        f.label = "CONTRADICTED"
+        f.reason = "this name is of another part of the conversation, not of what this turn did"
+        f.facts = _turn_cites(turn_facts)
+
+
+def _in_turn(name: str, turn_text: str, turn_words: set[str]) -> bool:
+    """Whether the name, or one of its words (a first name of "Jeff Smith"), is in the turn's texts, also as
+    the start of a handle ("nick" of ``nickie``, "bob" of ``bobbyboi``: usernames spell out their people)."""
+    norm = normalize_text(name)
+    if not norm:
+        return True
+    if has_words(turn_text, norm):
+        return True
+    words = [w for w in norm.split() if len(w) > 2]
+    return any(t.startswith(w) for w in words for t in turn_words)
+
+
+def _turn_cites(turn_facts: list[Fact]) -> list[Fact]:
+    """The strings of the turn's calls and results that name things (the evidence of what was done)."""
+    named = [x for x in turn_facts if any(c.isupper() for c in x.text[:1]) or " " in x.text]
+    return (named or turn_facts)[:_CITES]
