@@ -35,7 +35,9 @@ def check_turn_names(
     it; a turn that called no tool with a string value is not read. Only names after a first-person verb
     of a completed action in their sentence are checked. The claim cites the strings of the turn's calls.
     """
-    if turn_start < 0 or not any(f.mention.kind == "entity" and f.label == "SUPPORTED" for f in findings):
+    if turn_start < 0 or _DONE.search(answer) is None:
+        return  # most answers report no message sent: the turn's texts are not gathered for them
+    if not any(f.mention.kind == "entity" and f.label == "SUPPORTED" for f in findings):
         return
     turn_facts = [x for x in ev.strings if x.message_index > turn_start and x.source == "tool"]
     if not turn_facts:
