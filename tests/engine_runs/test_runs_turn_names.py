@@ -78,3 +78,45 @@ def test_it_keeps_names_of_this_turns_request_and_handles(answer):
 def test_it_does_not_read_names_outside_a_report_of_what_was_done():
     labels = _labels("Priya Raman wrote to you too; I can message her next.", ["tomasz_k", "dana.w"])
     assert "CONTRADICTED" not in labels.values(), labels
+
+
+def _login_run(answer: str, result: dict) -> list[dict]:
+    return [
+        {"role": "user", "content": "Log me out, then back in with my old password please."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "Logout", "arguments": "{}"}},
+                {
+                    "id": "b",
+                    "type": "function",
+                    "function": {"name": "Login", "arguments": '{"user": "ana_p"}'},
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": "a", "content": '{"status": "success"}'},
+        {"role": "tool", "tool_call_id": "b", "content": json.dumps(result)},
+        {"role": "assistant", "content": answer},
+    ]
+
+
+def test_it_contradicts_a_claim_that_a_failed_call_worked():
+    report = verify_run(
+        _login_run("Done, you are logged out. Your old password still works.", {"error": "Bad login."})
+    )
+    flagged = [(c.text, c.label) for c in report.flagged_claims]
+    assert ("still works", "CONTRADICTED") in flagged, flagged
+    assert report.flagged_claims[0].evidence_spans  # the error is cited
+
+
+@pytest.mark.parametrize(
+    ("answer", "result"),
+    [
+        ("Done, you are logged out. Your old password no longer works.", {"error": "Bad login."}),
+        ("Done, you are logged out. Your old password still works.", {"status": "success"}),
+    ],
+)
+def test_it_keeps_what_a_failed_call_does_not_contradict(answer, result):
+    report = verify_run(_login_run(answer, result))
+    assert not report.hallucination_detected, [(c.text, c.label) for c in report.claims]

@@ -14,8 +14,9 @@ from typing import Any
 
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding
+from .mentions import Mention
 
-__all__ = ["check_turn_names"]
+__all__ = ["check_failed_calls", "check_turn_names"]
 
 # A first-person report of a message or meeting just made with people: "I've scheduled", "I have sent", "I
 # sent". Other actions ("booked your flight to Paris") name places and things the calls may give as codes.
@@ -75,3 +76,35 @@ def _turn_cites(turn_facts: list[Fact]) -> list[Fact]:
     """The strings of the turn's calls and results that name things (the evidence of what was done)."""
     named = [x for x in turn_facts if any(c.isupper() for c in x.text[:1]) or " " in x.text]
     return (named or turn_facts)[:_CITES]
+
+
+# A claim that what was tried worked: "still works", "is still valid", "succeeded", "was successful". Not
+# "is correct" or "is valid", which are said of what the user gave ("the address you gave is correct").
+_WORKED = re.compile(
+    r"\b(?:still works?|works fine|now works|is still (?:valid|working)|succeeded|worked|"
+    r"(?:was|were|has been|have been) successful)\b"
+)
+_NEGATED = re.compile(r"\b(?:not|no longer|never|didn't|couldn't|wasn't|doesn't|isn't|no)\b|n't\b")
+
+
+def check_failed_calls(answer: str, ev: Evidence, turn_start: int, sentence_of: Any) -> list[Finding]:
+    """Claims that something worked, in a turn whose call failed: contradicted by the call's error.
+
+    A tool result that is an error (``{"error": "The password is incorrect."}``) is a state of what was
+    tried: "your old password still works" after it says the opposite (issue 14). Only a turn with an error
+    result is read, and only an affirmative claim (no negation before it in its sentence); the claim cites
+    the error.
+    """
+    if turn_start < 0 or _WORKED.search(answer) is None:
+        return []
+    errors = [x for x in ev.strings if x.message_index > turn_start and "error" in x.key_tokens and x.text]
+    if not errors:
+        return []
+    out: list[Finding] = []
+    for m in _WORKED.finditer(answer):
+        sent = sentence_of(m.start())
+        if _NEGATED.search(answer, sent[0], m.start()):
+            continue
+        mention = Mention("state", m.start(), m.end(), m.group(0), extra={"state": "succeeded"})
+        out.append(Finding(mention, "CONTRADICTED", sent, errors[:_CITES], "the call it is about failed"))
+    return out
