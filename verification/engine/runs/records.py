@@ -320,7 +320,10 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
         if agree == 0:
             name.label = "CONTRADICTED"
             name.reason = "the values listed with this name are another item's"
-            mine = {r for rs in own_by_list.values() for r in rs}
+            # Its own values in the lists the wrong ones come from (its rating for a rating), else any of its.
+            lists = {lst for v in wrong for lst, _ in v.records}
+            mine = {r for lst in lists for r in own_by_list.get(lst, ())}
+            mine = mine or {r for rs in own_by_list.values() for r in rs}
             name.facts = [x for x in ev.numbers if x.record in mine][:3] or name.facts[:3]
         else:
             for v in wrong:
