@@ -35,6 +35,7 @@ COMPILED = [
     "verification/engine/runs/records.py",
     "verification/engine/runs/report.py",
     "verification/engine/runs/toolcalls.py",
+    "verification/engine/runs/turns.py",
     "verification/engine/runs/units.py",
     "verification/engine/runs/verify.py",
     # Safety engines (injection, PII, hallucination risk). Left out: health.py (its public dataclass
