@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .fastpath import is_word
+from .fastpath import is_word, record_match
 
 __all__ = ["PatternSet", "cache_dir", "character_tests", "widened"]
 
@@ -531,9 +531,5 @@ class PatternSet:
         if scratch is None:
             scratch = self._local.scratch = self._prototype.clone()
         found = [0]
-        database.scan(data, match_event_handler=_on_match, context=found, scratch=scratch)
+        database.scan(data, match_event_handler=record_match, context=found, scratch=scratch)
         return found[0]
-
-
-def _on_match(pattern_id: int, start: int, end: int, flags: int, found: list[int]) -> None:
-    found[0] |= 1 << pattern_id

@@ -33,6 +33,7 @@ __all__ = [
     "Redaction",
     "detect_pii",
     "may_hold",
+    "may_name",
     "prepare_pii_prefilter",
     "redact_pii",
 ]
@@ -272,6 +273,72 @@ def _accepted(
         found = _accept(kind, match, text, _context_near(kind, text, match.start()))
         if found is not None:
             yield found
+
+
+# What ``detect_pii`` keeps of each type, written into its table directly: the generators above
+# (``_candidates``, ``_accepted``, kept as the reference the tests compare with) cost a generator
+# object and a resumption per value, which on short lines weighed as much as the values' checks.
+_Found = dict[tuple[str, int, int], tuple[int, PiiMatch]]
+
+
+def _keep(kind: PiiType, match: PiiMatch, min_confidence: float, found: _Found) -> None:
+    """Enter an accepted ``match`` of ``kind`` in ``found``: the surest of each (type, span)."""
+    if match.confidence < min_confidence:
+        return
+    key = (match.type, match.start, match.end)
+    known = found.get(key)
+    if known is None or known[1].confidence < match.confidence:
+        found[key] = (kind.priority, match)
+
+
+def _collect_after_context(
+    kind: PiiType, text: str, lowered: str | None, min_confidence: float, found: _Found
+) -> None:
+    """``_candidates`` of a type that requires a context word, entered in ``found`` (same order)."""
+    assert kind.context is not None  # a required context is always given
+    size = len(text)
+    for ctx in _context_words(kind, text, lowered):
+        after = ctx.end()
+        stop = min(size, after + kind.context_window + _VALUE_ROOM)
+        for match in kind.pattern.finditer(text, after, stop):
+            if match.start(kind.group) > after + kind.context_window:
+                break
+            if match.end() == stop and stop < size:
+                continue  # cut by the window: the real token may be longer
+            accepted = _accept(kind, match, text, True)
+            if accepted is not None:
+                _keep(kind, accepted, min_confidence, found)
+
+
+def _collect_from(
+    kind: PiiType,
+    text: str,
+    first: re.Match[str],
+    pattern: re.Pattern[str],
+    subject: str,
+    min_confidence: float,
+    found: _Found,
+) -> None:
+    """``_accepted(kind, text, first, pattern, subject)`` entered in ``found`` (same order)."""
+    accepted = _accept(kind, first, text, _context_near(kind, text, first.start()))
+    if accepted is not None:
+        _keep(kind, accepted, min_confidence, found)
+    for match in pattern.finditer(subject, first.end()):
+        accepted = _accept(kind, match, text, _context_near(kind, text, match.start()))
+        if accepted is not None:
+            _keep(kind, accepted, min_confidence, found)
+
+
+def may_name(text: str, lowered: str) -> bool:
+    """Whether ``pii_names.find_names`` may find anything in ``text`` (``lowered`` is its lower-cased
+    form): every name or place it reports starts at a capital letter or lies on the lines of an
+    address, so a text that lower-casing leaves unchanged (no capital at all) and that has one line
+    holds none.  Exact: a capital always changes when lower-cased.
+
+    >>> may_name("call me at 415-555-0132", "call me at 415-555-0132")
+    False
+    """
+    return "\n" in text or lowered != text
 
 
 def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:
@@ -744,26 +811,19 @@ def detect_pii(
             continue
         if kind.context_required:
             # Context words are looked for in ``lowered`` only where that finds them all (``folds``).
-            candidates = _candidates(kind, text, lowered if folds else None)
+            _collect_after_context(kind, text, lowered if folds else None, min_confidence, found)
         else:
             # Most types that pass the pre-checks still hold no value: one C-level search settles
-            # those before a Python generator is built.  A case-insensitive type with a lower-cased
-            # form runs that form over ``lowered`` where it finds the same spans (see ``PiiType``).
+            # those.  A case-insensitive type with a lower-cased form runs that form over
+            # ``lowered`` where it finds the same spans (see ``PiiType``).
             if kind.lowered_form is not None and folds:
                 pattern, subject = kind.lowered_form, lowered
             else:
                 pattern, subject = kind.pattern, text
             first = pattern.search(subject)
-            if first is None:
-                continue
-            candidates = _accepted(kind, text, first, pattern, subject)
-        for match in candidates:
-            if match.confidence < min_confidence:
-                continue
-            key = (match.type, match.start, match.end)
-            if key not in found or found[key][1].confidence < match.confidence:
-                found[key] = (kind.priority, match)
-    if wanted is None or "person" in wanted or "location" in wanted:
+            if first is not None:
+                _collect_from(kind, text, first, pattern, subject, min_confidence, found)
+    if (wanted is None or "person" in wanted or "location" in wanted) and may_name(text, lowered):
         for name in find_names(text):
             if name.confidence >= min_confidence and (wanted is None or name.type in wanted):
                 found[(name.type, name.start, name.end)] = (

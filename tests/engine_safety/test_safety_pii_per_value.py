@@ -1,0 +1,195 @@
+"""The per-value shortcuts of ``detect_pii`` (issue 16, speed on values never seen before) change no result.
+
+- Matches are entered into the result table by plain loops (``_collect_from``,
+  ``_collect_after_context``) instead of the generators ``_candidates`` and ``_accepted``: the same
+  matches, in the same order, on corpus lines (the generated ones too) and mutated documents.
+- The names pass is skipped on a one-line text without a capital letter (``may_name``): it finds
+  nothing there.
+- A national phone layout with four digits is turned down before ``phonenumbers`` is asked: every
+  such layout the pattern admits is valid in none of the regions.
+- A Bech32 Bitcoin address has its checksum computed once (Bech32 or Bech32m): the same verdicts
+  as stdnum's check followed by the Bech32m one.
+- Hyperscan's match handler is a compiled function that sets the pattern's bit.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from stdnum import bitcoin
+
+from tests.engine_safety.safety_support import CORPORA, corpus_texts_cached
+from tests.engine_safety.test_safety_multiscan import _mutated_documents
+from verification.engine.safety.fastpath import record_match
+from verification.engine.safety.pii import (
+    _accepted,
+    _candidates,
+    _collect_after_context,
+    _collect_from,
+    may_name,
+)
+from verification.engine.safety.pii_names import find_names
+from verification.engine.safety.pii_types import (
+    PII_TYPES,
+    TYPES_BY_NAME,
+    _btc,
+    _btc_reference,
+    _phone_national,
+    _phone_national_in_regions,
+)
+from verification.engine.text import lower
+
+
+def _generated_texts() -> list[str]:
+    return [
+        json.loads(line)["text"]
+        for path in sorted((CORPORA / "generated").glob("*.jsonl"))
+        for line in Path(path).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+
+
+def _collected(text: str) -> list[tuple[str, int, int, float, str]]:
+    """What the loops enter for every type, as the generators would (no confidence floor)."""
+    found: dict[tuple[str, int, int], tuple[int, object]] = {}
+    for kind in PII_TYPES:
+        if kind.context_required:
+            _collect_after_context(kind, text, None, 0.0, found)  # type: ignore[arg-type]
+        else:
+            first = kind.pattern.search(text)
+            if first is not None:
+                _collect_from(kind, text, first, kind.pattern, text, 0.0, found)  # type: ignore[arg-type]
+    return sorted((m.type, m.start, m.end, m.confidence, m.check) for _, m in found.values())  # type: ignore[attr-defined]
+
+
+def _generated(text: str) -> list[tuple[str, int, int, float, str]]:
+    """The same table filled from the reference generators, as ``detect_pii`` used to."""
+    found: dict[tuple[str, int, int], tuple[int, object]] = {}
+    for kind in PII_TYPES:
+        if kind.context_required:
+            candidates = list(_candidates(kind, text))
+        else:
+            first = kind.pattern.search(text)
+            candidates = [] if first is None else list(_accepted(kind, text, first))
+        for match in candidates:
+            key = (match.type, match.start, match.end)
+            if key not in found or found[key][1].confidence < match.confidence:  # type: ignore[attr-defined]
+                found[key] = (kind.priority, match)
+    return sorted((m.type, m.start, m.end, m.confidence, m.check) for _, m in found.values())  # type: ignore[attr-defined]
+
+
+def test_it_collects_what_the_generators_yield_on_corpus_lines() -> None:
+    for text in [*corpus_texts_cached(), *_generated_texts()[::3]]:
+        assert _collected(text) == _generated(text), text[:200]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_mutated_documents())
+def test_it_collects_what_the_generators_yield_on_mutated_documents(text: str) -> None:
+    assert _collected(text) == _generated(text)
+
+
+def test_it_skips_the_names_pass_only_where_it_finds_nothing() -> None:
+    texts = [*corpus_texts_cached(), *_generated_texts()]
+    # Lower-cased lines (and lines joined into one) are the texts the shortcut applies to.
+    variants = [*texts, *(lower(t) for t in texts), *(lower(t).replace("\n", " ") for t in texts)]
+    skipped = 0
+    for text in variants:
+        if not may_name(text, lower(text)):
+            skipped += 1
+            assert find_names(text) == [], text[:200]
+    assert skipped > 1_000
+    assert may_name("dear ms okafor", "dear ms okafor") is False
+    assert may_name("Dear Ms Okafor", "dear ms okafor") is True
+    assert may_name("street 12\nlyon", "street 12\nlyon") is True  # an address's lines: no capital needed
+
+
+def _four_digit_layouts() -> list[str]:
+    """Every value with four digits that the national layout's pattern admits: "0d" or "(0d)", an
+    optional separator, two digits."""
+    return [
+        f"{head}{separator}{tail:02d}"
+        for first in range(10)
+        for head in (f"0{first}", f"(0{first})")
+        for separator in ("", " ", ".", "-", "/")
+        for tail in range(100)
+    ]
+
+
+def test_it_admits_the_four_digit_layouts_listed() -> None:
+    (kind,) = TYPES_BY_NAME["phone_national"]
+    layouts = _four_digit_layouts()
+    assert all(kind.pattern.fullmatch(value) for value in layouts)
+    assert not kind.pattern.fullmatch("012")  # three digits: not a candidate at all
+
+
+def test_it_turns_down_four_digit_national_layouts_as_every_region_does() -> None:
+    layouts = _four_digit_layouts()
+    # Every plain layout, and a seeded sample of the others (each costs up to 19 parses).
+    sample = [v for v in layouts if v[0] == "0" and len(v) == 4]
+    sample += random.Random(16).sample([v for v in layouts if v not in sample], 600)
+    for value in sample:
+        assert _phone_national(value) is None
+        assert _phone_national_in_regions(value) is None, value
+
+
+def test_it_still_asks_the_regions_from_five_digits_on() -> None:
+    assert _phone_national("020 7946 0958") == (0.85, "phonenumbers")
+    assert _phone_national("030 1234567") == (0.85, "phonenumbers")
+    assert _phone_national("0927 5") == _phone_national_in_regions("0927 5")
+
+
+def test_it_sets_the_bit_of_each_reported_pattern() -> None:
+    found = [0]
+    record_match(3, 0, 5, 0, found)
+    record_match(0, 1, 2, 0, found)
+    record_match(3, 4, 9, 0, found)
+    assert found == [0b1001]
+
+
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def _address(data: list[int], constant: int) -> str:
+    """A "bc1" address over the 5-bit ``data`` with a valid checksum for ``constant`` (1: Bech32,
+    0x2BC830A3: Bech32m), as BIP-173 and BIP-350 write it."""
+    values = [3, 3, 0, 2, 3, *data]  # the expanded human-readable part "bc", then the data
+    polymod = bitcoin.bech32_checksum([*values, 0, 0, 0, 0, 0, 0]) ^ constant
+    checksum = [(polymod >> 5 * (5 - i)) & 31 for i in range(6)]
+    return "bc1" + "".join(_BECH32[v] for v in [*data, *checksum])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 31), min_size=0, max_size=80),
+    st.sampled_from([1, 0x2BC830A3, 7]),
+    st.sampled_from(["", "upper", "typo", "tail"]),
+)
+def test_it_reads_bech32_addresses_as_stdnum_then_bech32m_did(
+    data: list[int], constant: int, edit: str
+) -> None:
+    value = _address(data, constant)
+    if edit == "upper":
+        value = value.upper()
+    elif edit == "typo" and len(value) > 8:
+        value = value[:6] + ("q" if value[6] != "q" else "p") + value[7:]
+    elif edit == "tail":
+        value += "b"  # not in the alphabet
+    assert _btc(value) == _btc_reference(value), value
+
+
+def test_it_reads_the_corpus_addresses_as_before() -> None:
+    (kind,) = TYPES_BY_NAME["btc_address"]
+    values = [
+        m.group()
+        for text in [*corpus_texts_cached(), *_generated_texts()]
+        for m in kind.pattern.finditer(text)
+    ]
+    assert len(values) > 50
+    assert any(_btc(v) == (0.95, "bech32m") for v in values)
+    for value in values:
+        assert _btc(value) == _btc_reference(value), value
