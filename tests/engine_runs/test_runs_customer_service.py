@@ -119,3 +119,13 @@ def test_it_reads_a_listed_item_s_identifier_as_opening_its_item():
     )
     run = _run("Trains?", [("search_trains", {"date": "2025-06-02"}, _TRAINS)], answer)
     assert _flagged(verify_run(run)) == []
+
+
+@pytest.mark.parametrize("count,bad", [("two", None), ("three", "three")])
+def test_it_counts_the_results_with_the_value_a_count_names(count, bad):
+    calls = [
+        ("get_booking", {"booking": b}, {"booking": b, "cabin": c, "legs": 2})
+        for b, c in (("7KQZ2P", "first"), ("H4LM9R", "second"), ("2FBBAH", "first"))
+    ]
+    run = _run("Which bookings can I downgrade?", calls, f"You have {count} bookings in first class.")
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])

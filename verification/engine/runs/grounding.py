@@ -452,6 +452,37 @@ def _days_later(ev: Evidence, y: int | None, mo: int | None, d: int | None) -> l
 _MAX_TOTALLED = 12
 
 
+# The value a count is filtered by, right after its noun: "2 reservations in business class".
+_FILTER = re.compile(r"[a-z ]{0,30}?\b(?:in|with)\s+(?:the\s+)?([a-z]+)")
+
+
+def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
+    """The tool results or records that have the value a count names after its noun, when there are as
+    many as it says: "You have two upcoming reservations in business class" after three reservations were
+    fetched, two with ``"cabin": "business"`` (issue 14: counts the agent made of the results). Each result
+    or record counts once, whatever key holds the value.
+
+    >>> from .evidence import Fact, Evidence
+    >>> ev = Evidence(strings=[Fact("string", "business", i, ("cabin",), None, None) for i in (3, 5)]
+    ...     + [Fact("string", "economy", 4, ("cabin",), None, None)])
+    >>> ans = "You have two reservations in business class."
+    >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
+    2
+    >>> _filtered_count(ans, Mention("number", 9, 12, "two", value=3.0, noun="reservations"), ev)
+    []
+    """
+    low = lower(answer)
+    found = _FILTER.match(low if len(low) == len(answer) else answer, m.end)
+    if found is None or m.value is None or found.group(1) in FUNCTION_WORDS:
+        return []
+    word = found.group(1)
+    picked: dict[tuple[int, int], Fact] = {}
+    for f in ev.strings:
+        if f.source == "tool" and isinstance(f.value, str) and f.value == word:
+            picked.setdefault((f.message_index, id(f.record)), f)
+    return list(picked.values()) if picked and len(picked) == m.value else []
+
+
 def _list_totals(ev: Evidence) -> list[tuple[float, list[Fact]]]:
     """The sum of each short list's values under one key, with the values: a total the agent computed
     from the items of one result (issue 14: sums and totals of the results are not false claims). The
@@ -682,6 +713,12 @@ def ground_answer(
         how = matcher.derived(m, operands, facts, addends)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
+    for f in findings:
+        if f.label != "SUPPORTED" and f.mention.kind in ("number", "count") and f.mention.noun:
+            picked = _filtered_count(answer, f.mention, ev)
+            if picked:
+                f.label, f.facts, f.derived = "SUPPORTED", picked, True
+                f.reason = "the number of results with the value the sentence names"
     for f in findings:
         if (
             f.label == "CONTRADICTED"
