@@ -494,35 +494,24 @@ def _list_totals(ev: Evidence) -> list[tuple[float, list[Fact]]]:
     >>> [t for t, _ in _list_totals(Evidence(numbers=prices))]
     [465.0]
     """
-    groups: dict[tuple[Any, ...], list[Fact]] = {}
+    # The items of one list under one key: the list's path and the key (``flights[i].price``).
+    groups: dict[tuple[Any, Any], list[Fact]] = {}
     for f in ev.numbers:
-        if f.list_path is None or f.source != "tool" or not isinstance(f.path, tuple):
+        if f.list_path is None or f.source != "tool" or not isinstance(f.path, tuple) or not f.path:
             continue
-        key = (f.message_index, *("*" if isinstance(p, int) else p for p in f.path))
-        groups.setdefault(key, []).append(f)
+        key = (f.list_path, f.path[-1])
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [f]
+        elif len(group) <= _MAX_TOTALLED:
+            group.append(f)
     return [
         (sum(x.value for x in facts), facts) for facts in groups.values() if 2 <= len(facts) <= _MAX_TOTALLED
     ]
 
 
-def _calculated(m: Mention, ev: Evidence) -> list[Fact]:
-    """The tool results that are one number and give ``m``: what a calculator tool returned ("5.0" for
-    "(13 - 11) + (16 - 13)"), which the agent then states with its unit or currency ("5 hours", "$255").
-    A number of a larger result is no calculation and stays compared by its key and unit.
-
-    >>> from .evidence import Fact, Evidence
-    >>> ev = Evidence(numbers=[Fact("number", 5.0, 3, "$", None, None, text="5.0")], contents={3: "5.0"})
-    >>> [f.value for f in _calculated(Mention("quantity", 0, 7, "5 hours", value=5.0, unit="hour"), ev)]
-    [5.0]
-    """
-    if m.value is None:
-        return []
-    # The figure as written: a quantity's value is kept in a base unit ("5 hours" is 300 minutes).
-    written = _FIGURE.search(m.text)
-    probe = m
-    if written is not None and m.unit:
-        figure = float(written.group(0).replace(",", ""))
-        probe = Mention("number", m.start, m.end, m.text, value=figure, decimals=m.decimals, hedge=m.hedge)
+def _calculator_results(ev: Evidence) -> list[Fact]:
+    """The tool results that are one number and nothing else: what a calculator tool returned."""
     return [
         f
         for f in ev.numbers
@@ -530,8 +519,29 @@ def _calculated(m: Mention, ev: Evidence) -> list[Fact]:
         and f.source == "tool"
         and f.text
         and ev.contents.get(f.message_index, "").strip() == f.text.strip()
-        and (accepts(m, f.value) or accepts(probe, f.value))
     ]
+
+
+def _calculated(m: Mention, results: list[Fact]) -> list[Fact]:
+    """The calculator ``results`` (:func:`_calculator_results`) that give ``m``: "5.0" for "(13 - 11) +
+    (16 - 13)", which the agent then states with its unit or currency ("5 hours", "$255"). A number of a
+    larger result is no calculation and stays compared by its key and unit.
+
+    >>> from .evidence import Fact, Evidence
+    >>> ev = Evidence(numbers=[Fact("number", 5.0, 3, "$", None, None, text="5.0")], contents={3: "5.0"})
+    >>> hours = Mention("quantity", 0, 7, "5 hours", value=5.0, unit="hour")
+    >>> [f.value for f in _calculated(hours, _calculator_results(ev))]
+    [5.0]
+    """
+    if m.value is None or not results:
+        return []
+    # The figure as written: a quantity's value is kept in a base unit ("5 hours" is 300 minutes).
+    written = _FIGURE.search(m.text)
+    probe = m
+    if written is not None and m.unit:
+        figure = float(written.group(0).replace(",", ""))
+        probe = Mention("number", m.start, m.end, m.text, value=figure, decimals=m.decimals, hedge=m.hedge)
+    return [f for f in results if accepts(m, f.value) or accepts(probe, f.value)]
 
 
 _FIGURE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
@@ -677,21 +687,25 @@ def ground_answer(
     # Pass 2: reasoned arithmetic on the values of the items the sentence talks about, plus the run-level
     # values (a number of nights, a rate) and the answer's own supported values ("4 nights come to €696, or
     # $766").
+    # Read once per answer, on the first value they may give: the run's calculator results, its lists' totals.
+    results: list[Fact] | None = None
     totals: list[tuple[float, list[Fact]]] | None = None
     for f in findings:
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
             continue
         budget.check("reasoning about the answer's unsupported values")
-        calc = _calculated(f.mention, ev)
+        if results is None:
+            results = _calculator_results(ev)
+        calc = _calculated(f.mention, results)
         if calc:
             f.label, f.facts, f.derived = "SUPPORTED", calc, True
             f.reason = "the result of a calculation of the run"
             continue
-        if totals is None:
-            totals = _list_totals(ev)
         # A total is an amount (money, or a bare number); a count of things ("2 events") adds no values.
         summable = f.mention.kind == "money" or (f.mention.kind == "number" and not f.mention.noun)
-        total = [t for t in totals if summable and accepts(f.mention, t[0])]
+        if summable and totals is None:
+            totals = _list_totals(ev)
+        total = [t for t in totals or () if summable and accepts(f.mention, t[0])]
         if total:
             f.label, f.facts, f.derived = "SUPPORTED", total[0][1], True
             f.reason = "the total of a list's values"
