@@ -476,10 +476,9 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             # Then only the number pattern runs (``need`` holds "number"): its matches neither overlap nor
             # come out of order, so the bookkeeping of overlaps and the final sort would change nothing.
             return _numbers_only(low, text)
-    if names and "id" in need:
+    if "id" in need:
         # A code in capitals that starts with digits ("8WMF4C", "2FBBAH", a booking reference) is one
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
-        # Only in answers (``names``): the evidence is matched as written, not through its mentions.
         for m in _DIGIT_LED_CODE.finditer(text):
             _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
     for kind, pattern in _PATTERNS:
