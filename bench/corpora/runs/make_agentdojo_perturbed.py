@@ -177,14 +177,18 @@ def _email(answer: str, messages: list[dict[str, Any]]) -> tuple[int, int, str] 
     )
 
 
-def perturb(line: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The clean line and its edited lines, as ``(variant, line)``."""
+def perturb(line: dict[str, Any], question: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The clean line and its edited lines, as ``(variant, line)``. ``question`` is the user text whose
+    numbers the ``number`` edit leaves alone (default: the run's second message, AgentDojo's one user turn;
+    a multi-turn corpus passes the last user turn)."""
     messages = line["messages"]
     answer = messages[-1]["content"]
+    if question is None:
+        question = messages[1]["content"] if len(messages) > 1 else ""
     out: list[tuple[str, dict[str, Any]]] = [("clean", line)]
     edits = {
         "swap": _swap(answer, messages),
-        "number": _number(answer, messages[1]["content"] if len(messages) > 1 else ""),
+        "number": _number(answer, question),
         "date": _date(answer),
         "time": _time(answer),
         "email": _email(answer, messages),

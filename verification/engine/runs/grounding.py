@@ -307,6 +307,9 @@ class _Matcher:
                     return "CONTRADICTED", hits, "the weekday does not fall on this date"
             return "SUPPORTED", hits, "stated in the evidence"
         if self.ev.dates:
+            later = _days_later(self.ev, y, mo, d)
+            if later:
+                return "SUPPORTED", later, "a time of the results falls days after this date (+N)"
             return "CONTRADICTED", [], "the evidence gives other dates"
         return "UNSUPPORTED", [], "no evidence gives this date"
 
@@ -409,6 +412,140 @@ _DROP_NON_ALNUM = {c: None for c in range(128) if not (chr(c).isdigit() or "a" <
 
 _LETTER = re.compile(r"[A-Za-z]")
 _DIGIT = re.compile(r"\d")
+
+
+# A clock time of the results that falls days after its record's date: "03:00:00+1" (next day).
+_DAY_OFFSET = re.compile(r"\d:\d\d(?::\d\d)?\+(\d)\b")
+
+
+def _days_later(ev: Evidence, y: int | None, mo: int | None, d: int | None) -> list[Fact]:
+    """The evidence dates that ``y-mo-d`` is N days after, when the results mark times "+N" (a flight that
+    lands the next day): "Arrival: May 26" for a flight of May 25 arriving at "00:00:00+1" is that
+    time's date, not a date the agent made up (issue 14). Only the offsets the results mark count.
+
+    >>> from .evidence import Fact, Evidence
+    >>> ev = Evidence(dates=[Fact("date", (2024, 5, 25), 1, ("date",), None, None)],
+    ...               raw_haystack="hat276 | 18:00:00 | 00:00:00+1 | 2024-05-25")
+    >>> [f.value for f in _days_later(ev, 2024, 5, 26)], _days_later(ev, 2024, 5, 27)
+    ([(2024, 5, 25)], [])
+    """
+    if d is None or mo is None:
+        return []
+    offsets = {int(n) for n in _DAY_OFFSET.findall(ev.raw_haystack)}
+    out: list[Fact] = []
+    for f in ev.dates if offsets else ():
+        fy, fm, fd = f.value[0], f.value[1], f.value[2]
+        if fy is None or fm is None or fd is None or (y is not None and fy != y):
+            continue
+        try:
+            base = _date(fy, fm, fd)
+        except ValueError:
+            continue
+        for n in offsets:
+            later = _date.fromordinal(base.toordinal() + n)
+            if later.month == mo and later.day == d:
+                out.append(f)
+    return out
+
+
+# A list whose values under one key are added up ("New Total Price: $465" for the prices of a reservation's
+# four flights): a short list, as a total of a long one is seldom stated and would match by chance.
+_MAX_TOTALLED = 12
+
+
+# The value a count is filtered by, right after its noun: "2 reservations in business class".
+_FILTER = re.compile(r"[a-z ]{0,30}?\b(?:in|with)\s+(?:the\s+)?([a-z]+)")
+
+
+def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
+    """The tool results or records that have the value a count names after its noun, when there are as
+    many as it says: "You have two upcoming reservations in business class" after three reservations were
+    fetched, two with ``"cabin": "business"`` (issue 14: counts the agent made of the results). Each result
+    or record counts once, whatever key holds the value.
+
+    >>> from .evidence import Fact, Evidence
+    >>> ev = Evidence(strings=[Fact("string", "business", i, ("cabin",), None, None) for i in (3, 5)]
+    ...     + [Fact("string", "economy", 4, ("cabin",), None, None)])
+    >>> ans = "You have two reservations in business class."
+    >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
+    2
+    >>> _filtered_count(ans, Mention("number", 9, 12, "two", value=3.0, noun="reservations"), ev)
+    []
+    """
+    low = lower(answer)
+    found = _FILTER.match(low if len(low) == len(answer) else answer, m.end)
+    if found is None or m.value is None or found.group(1) in FUNCTION_WORDS:
+        return []
+    word = found.group(1)
+    picked: dict[tuple[int, int], Fact] = {}
+    for f in ev.strings:
+        if f.source == "tool" and isinstance(f.value, str) and f.value == word:
+            picked.setdefault((f.message_index, id(f.record)), f)
+    return list(picked.values()) if picked and len(picked) == m.value else []
+
+
+def _list_totals(ev: Evidence) -> list[tuple[float, list[Fact]]]:
+    """The sum of each short list's values under one key, with the values: a total the agent computed
+    from the items of one result (issue 14: sums and totals of the results are not false claims). The
+    pairwise sums of ``derive`` see only the records the answer names, and no total of three items.
+
+    >>> from .evidence import Fact, Evidence
+    >>> prices = [Fact("number", v, 2, ("flights", i, "price"), None, (2, ("flights",))) for i, v in
+    ...           enumerate([107.0, 141.0, 108.0, 109.0])]
+    >>> [t for t, _ in _list_totals(Evidence(numbers=prices))]
+    [465.0]
+    """
+    # The items of one list under one key: the list's path and the key (``flights[i].price``).
+    groups: dict[tuple[Any, Any], list[Fact]] = {}
+    for f in ev.numbers:
+        if f.list_path is None or f.source != "tool" or not isinstance(f.path, tuple) or not f.path:
+            continue
+        key = (f.list_path, f.path[-1])
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [f]
+        elif len(group) <= _MAX_TOTALLED:
+            group.append(f)
+    return [
+        (sum(x.value for x in facts), facts) for facts in groups.values() if 2 <= len(facts) <= _MAX_TOTALLED
+    ]
+
+
+def _calculator_results(ev: Evidence) -> list[Fact]:
+    """The tool results that are one number and nothing else: what a calculator tool returned."""
+    return [
+        f
+        for f in ev.numbers
+        if f.path == "$"
+        and f.source == "tool"
+        and f.text
+        and ev.contents.get(f.message_index, "").strip() == f.text.strip()
+    ]
+
+
+def _calculated(m: Mention, results: list[Fact]) -> list[Fact]:
+    """The calculator ``results`` (:func:`_calculator_results`) that give ``m``: "5.0" for "(13 - 11) +
+    (16 - 13)", which the agent then states with its unit or currency ("5 hours", "$255"). A number of a
+    larger result is no calculation and stays compared by its key and unit.
+
+    >>> from .evidence import Fact, Evidence
+    >>> ev = Evidence(numbers=[Fact("number", 5.0, 3, "$", None, None, text="5.0")], contents={3: "5.0"})
+    >>> hours = Mention("quantity", 0, 7, "5 hours", value=5.0, unit="hour")
+    >>> [f.value for f in _calculated(hours, _calculator_results(ev))]
+    [5.0]
+    """
+    if m.value is None or not results:
+        return []
+    # The figure as written: a quantity's value is kept in a base unit ("5 hours" is 300 minutes).
+    written = _FIGURE.search(m.text)
+    probe = m
+    if written is not None and m.unit:
+        figure = float(written.group(0).replace(",", ""))
+        probe = Mention("number", m.start, m.end, m.text, value=figure, decimals=m.decimals, hedge=m.hedge)
+    return [f for f in results if accepts(m, f.value) or accepts(probe, f.value)]
+
+
+_FIGURE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
 def _find_unprefixed(haystack: str, needle: str) -> bool:
@@ -551,10 +688,29 @@ def ground_answer(
     # Pass 2: reasoned arithmetic on the values of the items the sentence talks about, plus the run-level
     # values (a number of nights, a rate) and the answer's own supported values ("4 nights come to €696, or
     # $766").
+    # Read once per answer, on the first value they may give: the run's calculator results, its lists' totals.
+    results: list[Fact] | None = None
+    totals: list[tuple[float, list[Fact]]] | None = None
     for f in findings:
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
             continue
         budget.check("reasoning about the answer's unsupported values")
+        if results is None:
+            results = _calculator_results(ev)
+        calc = _calculated(f.mention, results)
+        if calc:
+            f.label, f.facts, f.derived = "SUPPORTED", calc, True
+            f.reason = "the result of a calculation of the run"
+            continue
+        # A total is an amount (money, or a bare number); a count of things ("2 events") adds no values.
+        summable = f.mention.kind == "money" or (f.mention.kind == "number" and not f.mention.noun)
+        if summable and totals is None:
+            totals = _list_totals(ev)
+        total = [t for t in totals or () if summable and accepts(f.mention, t[0])]
+        if total:
+            f.label, f.facts, f.derived = "SUPPORTED", total[0][1], True
+            f.reason = "the total of a list's values"
+            continue
         facts = _context_facts(findings, f, sentences, ev)
         m = f.mention
         pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
@@ -572,6 +728,12 @@ def ground_answer(
         how = matcher.derived(m, operands, facts, addends)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
+    for f in findings:
+        if f.label != "SUPPORTED" and f.mention.kind in ("number", "count") and f.mention.noun:
+            picked = _filtered_count(answer, f.mention, ev)
+            if picked:
+                f.label, f.facts, f.derived = "SUPPORTED", picked, True
+                f.reason = "the number of results with the value the sentence names"
     for f in findings:
         if (
             f.label == "CONTRADICTED"
@@ -591,7 +753,8 @@ def ground_answer(
     findings = _check_titles(answer, findings, matcher, sentence_of)
     if _AGGREGATE_REQUEST.search(lower(question)):
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
-    findings = _drop_code_expansions(answer, findings)
+    findings = _drop_code_expansions(answer, findings, ev)
+    findings = _drop_examples(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
             # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
@@ -841,7 +1004,66 @@ def _opens_name(x: Fact, ev: Evidence) -> bool:
 _CODE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 
 
-def _drop_code_expansions(answer: str, findings: list[Finding]) -> list[Finding]:
+# A parenthesis of examples the agent offers ("(e.g., Los Angeles, San Francisco)"): suggestions, not claims.
+_EXAMPLES = re.compile(r"\((?:e\.\s?g\.|for example|for instance|such as)[^()]*\)", re.I)
+
+
+def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
+    """Without the unsupported names of a parenthesis of examples ("Which city on the West Coast (e.g.,
+    Los Angeles, San Francisco, Seattle)?"): the agent asks or illustrates with them, it states nothing
+    about the results (issue 14: general knowledge the context does not speak to is no claim).
+
+    >>> from .mentions import Mention
+    >>> ans = "Which city (e.g., Los Angeles, Seattle)?"
+    >>> la = Finding(Mention("entity", 18, 29, "Los Angeles"), "UNSUPPORTED", (0, 40), [], "")
+    >>> [f.mention.text for f in _drop_examples(ans, [la])]
+    []
+    """
+    spans = [m.span() for m in _EXAMPLES.finditer(answer)] if "(" in answer else []
+    if not spans:
+        return findings
+    return [
+        f
+        for f in findings
+        if not (
+            f.label == "UNSUPPORTED"
+            and f.mention.kind == "entity"
+            and any(a <= f.mention.start and f.mention.end <= b for a, b in spans)
+        )
+    ]
+
+
+# A code of three capitals in a tool result ("LAS", "DFW"): an airport, a station, a market.
+_QUOTED_CODE = re.compile(r'"([A-Z]{3})"')
+
+
+def _spells_code(name: str, codes: set[str]) -> bool:
+    """Whether ``name`` spells one of ``codes``: the code's letters in order in the name, from its first
+    letter ("Las Vegas" LAS, "Dallas/Fort Worth" DFW, "Detroit Metropolitan Wayne County" DTW). That is how
+    such codes are made, so a name that spells a code of the results is the agent's expansion of it.
+
+    >>> _spells_code("Las Vegas", {"LAS"}), _spells_code("Chicago", {"ORD"}), _spells_code("Paris", {"PAR"})
+    (True, False, True)
+    """
+    letters = "".join(c for c in name.upper() if c.isalpha())
+    for code in codes:
+        if not letters.startswith(code[0]):
+            continue
+        i = 1
+        for c in letters[1:]:
+            if i < len(code) and c == code[i]:
+                i += 1
+        if i == len(code):
+            return True
+    return False
+
+
+def _result_codes(ev: Evidence) -> set[str]:
+    """The three-capital codes the tool results give as whole string values."""
+    return {c for text in ev.contents.values() for c in _QUOTED_CODE.findall(text)}
+
+
+def _drop_code_expansions(answer: str, findings: list[Finding], ev: Evidence | None = None) -> list[Finding]:
     """Without the unsupported names that spell out a supported code next to them in parentheses.
 
     "from Paris (CDG)" or "CDG (Paris)" when the tool returned "CDG": the name is the agent's expansion of
@@ -867,11 +1089,17 @@ def _drop_code_expansions(answer: str, findings: list[Finding]) -> list[Finding]
         for f in findings
         if f.label == "SUPPORTED" and f.mention.kind in ("entity", "id") and _CODE.fullmatch(f.mention.text)
     }
-    if not codes:
+    # A name alone that spells a code of the results ("from Denver to Las Vegas" when a result has "LAS").
+    spelled: set[str] | None = None
+    if ev is not None and any(f.label != "SUPPORTED" and f.mention.kind == "entity" for f in findings):
+        spelled = _result_codes(ev)
+    if not codes and not spelled:
         return findings
     out: list[Finding] = []
     for f in findings:
         m = f.mention
+        if f.label != "SUPPORTED" and m.kind == "entity" and spelled and _spells_code(m.text, spelled):
+            continue
         if f.label == "UNSUPPORTED" and m.kind == "entity":
             # "Name (CODE)": the code in the parentheses right after the name.
             after = answer[m.end : m.end + 12]

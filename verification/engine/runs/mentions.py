@@ -377,6 +377,9 @@ def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
     return None if lower(word) in _MODIFIERS else word
 
 
+# Digits, capitals and digits again ("8WMF4C", "1N99U6"), or digits and four capitals or more ("2FBBAH"):
+# codes, not a number and its unit ("100MB", "4C" stay quantities).
+_DIGIT_LED_CODE = re.compile(r"\b\d+[A-Z]+\d[A-Z0-9]*\b|\b\d+[A-Z]{4,}\b")
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
@@ -417,14 +420,21 @@ def _sentence_start(text: str, pos: int) -> bool:
 
     >>> _sentence_start("Done. Paris", 6), _sentence_start("in Paris", 3), _sentence_start("a - B", 4)
     (True, False, True)
+    >>> _sentence_start("- L2H5FP\\n\\nLet me know", 10)
+    True
     """
-    # Walks back over the white space instead of copying and stripping the text before ``pos``.
+    # Walks back over the white space instead of copying and stripping the text before ``pos``. A line
+    # break in it opens a sentence too: the line before may be a list item or a heading without a full stop
+    # ("- L2H5FP\n\nLet me know"), and the word after it is the first of a new sentence (issue 14).
     i = pos - 1
     while i >= 0 and text[i].isspace():
+        if text[i] == "\n":
+            return True
         i -= 1
     if i < 0:
         return True
-    return text[i] in '.!?:;\n"“(' or (text[i] == "-" and i > 0 and text[i - 1] == " ")
+    # A dash or bullet after a space or at the very start opens an item: "a - B", "- Departure: 18:00".
+    return text[i] in '.!?:;"“(' or (text[i] in "-•" and (i == 0 or text[i - 1].isspace()))
 
 
 def extract_mentions(text: str, names: bool = True) -> list[Mention]:
@@ -437,6 +447,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     [('year', '1889'), ('quantity', '330 meters'), ('entity', 'Paris')]
     >>> extract_mentions("It costs $1.2 billion.")[0].value
     1200000000.0
+    >>> [(m.kind, m.text) for m in extract_mentions("Reservations 8WMF4C and 2FBBAH.")]
+    [('entity', 'Reservations'), ('id', '8WMF4C'), ('id', '2FBBAH')]
     """
     # Patterns run on lower-cased text (much faster than IGNORECASE); surfaces come from the original.
     low = lower(text)
@@ -464,6 +476,11 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             # Then only the number pattern runs (``need`` holds "number"): its matches neither overlap nor
             # come out of order, so the bookkeeping of overlaps and the final sort would change nothing.
             return _numbers_only(low, text)
+    if "id" in need:
+        # A code in capitals that starts with digits ("8WMF4C", "2FBBAH", a booking reference) is one
+        # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
+        for m in _DIGIT_LED_CODE.finditer(text):
+            _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue
@@ -624,6 +641,12 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
 
 
 _MARKUP = "#*_>-+• \t"
+# A bold label opening a line or a list item and ending with a colon, inside the bold or right after it.
+_BOLD_LABEL = re.compile(
+    r"[ \t]*(?:[-+•>][ \t]*)?(?:\d{1,2}[.)][ \t]*)?(\*\*|__)([^*_\n]+?:|[^*_\n]+?(?=\1[ \t]*:))\1"
+)
+# The number of a list item or of an option: "1.", "2)", or a bare "3" before a colon.
+_ITEM_NUMBER = re.compile(r"^\d{1,2}(?:[.)](?=\s|$)|(?=\s*[*_]*\s*:))")
 
 
 def _only_function_words(words: str) -> bool:
@@ -659,14 +682,31 @@ def _heading(text: str, a: int, b: int) -> bool:
     (False, False)
     >>> _heading("Olivia Smith: 4", 0, 12)
     False
+    >>> t = "Options:\n\n1. **Flight Option 1:**\n   - HAT229\n2. **Keep the Current Setup**: keep it."
+    >>> _heading(t, 15, 28), _heading(t, 51, 73)
+    (True, True)
+    >>> _heading("Go:\n### Outbound Flight (JFK to SEA)\n- HAT1", 8, 23)
+    True
     """
     line_start = text.rfind("\n", 0, a) + 1
     line_end = text.find("\n", b)
     if line_end < 0:
         line_end = len(text)
-    if not _only_function_words(text[line_start:a].strip(_MARKUP)):
+    label = _BOLD_LABEL.match(text, line_start, line_end)
+    if label is not None and label.start(2) <= a and b <= label.end(2):
+        # Inside a bold label that ends with a colon, opening its line or its item: "**Keep the Current
+        # Setup**: you can ...", "2. **Flight Option 2:**". The words after the colon are the claims.
+        return True
+    # A numbered item's marker ("1. **Flight Option 1:**") is markup like a bullet.
+    opening = _ITEM_NUMBER.sub("", text[line_start:a].strip(_MARKUP), count=1).strip(_MARKUP)
+    if not _only_function_words(opening):
         return False  # the name does not open its line (function words before it are part of the title)
-    after = text[b:line_end].lstrip("*_ \t")
+    if text[line_start:a].lstrip(" \t").startswith("#"):
+        # A Markdown heading titles what follows, whatever comes after the name on its line
+        # ("### Outbound Flight (JFK to SEA)"); the codes in it are read as values of their own.
+        return True
+    # The number of an item between the label and its colon ("**Option 2:**", "Flight 3:").
+    after = _ITEM_NUMBER.sub("", text[b:line_end].lstrip("*_ \t"), count=1).lstrip("*_ \t")
     if after.startswith(":"):
         # A heading line ending with a colon, or a label set off by markup ("**Total Cost:** $45"). A plain
         # "Olivia Smith: 4" may be an item and its value: the name stays a claim.

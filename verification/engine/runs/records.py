@@ -155,7 +155,11 @@ def best_record(
     wide = [c for c in _clauses(answer, sent, ";", False, lookup) if c[0] <= pos < c[1] + 1] + [sent]
     # A sentence that turns to another item, or names one by an identifier of its own ("Order W123 is
     # cancelled" after a sentence about a flight), does not take its item from the sentence before.
-    own_id = any(g.mention.kind == "id" and sent[0] <= g.mention.start < sent[1] for g in nearby)
+    # An identifier is itself such a name: "2. **Flight HAT263**" opens the item it names, whatever the
+    # line before it was about (issue 14: a listed flight was read as a value of the flight above it).
+    own_id = target.mention.kind == "id" or any(
+        g.mention.kind == "id" and sent[0] <= g.mention.start < sent[1] for g in nearby
+    )
     if idx > 0 and not own_id and not _NEW_ITEM.search(answer, sent[0], sent[1]):
         wide.append(sentences[idx - 1])
     for w in wide:

@@ -1,0 +1,201 @@
+"""A held-out corpus of real long customer-service runs, from tau-bench's airline trajectories (issue 14).
+
+tau-bench (Sierra Research, MIT licence) publishes ``historical_trajectories/gpt-4o-airline.json``: for each
+airline task, the whole conversation of a gpt-4o tool-calling agent with a simulated customer (the airline
+policy as system prompt, user turns, assistant tool calls, tool results as JSON strings, assistant answers).
+This script turns such a file into groundedness lines, one per assistant *text* answer that follows at least
+one tool result: the run up to and including that answer,
+
+    {"id", "messages": [system policy, user, assistant, (assistant tool call, tool result)*, ..., answer],
+     "label": {"hallucinated": false, "fact_check_needed": true, "spans": []}}
+
+The answers are gpt-4o's, unedited. Most restate the tool results correctly, so they are labelled clean and
+the set measures false alarms on real text; the few answers that a reading showed to be wrong are listed in
+``AGENT_ERRORS`` below and labelled hallucinated with the span of the wrong statement (they are kept out of
+the perturbed sets). The runs are split by a hash of the task id (the same ``half`` as the AgentDojo sets)
+into ``tau_airline_clean_dev.jsonl`` (its false alarms may be read while fixing classes) and
+``tau_airline_clean_heldout.jsonl`` (measured only). ``--perturbed`` also writes
+``tau_airline_perturbed_{dev,heldout}.jsonl`` with the single-fact edits of ``make_agentdojo_perturbed``
+(wrong item, number +20 %, date +2 days, time +2 h, email), each with a ``.meta.jsonl`` of edit kinds.
+
+The input is the trajectory file in tau-bench's own format (a JSON list of ``{"task_id", "reward", "traj"}``;
+the last entry of a cut-off download is dropped), or, with ``--condensed DIR``, the hand transcription kept
+while the file could only be read in pieces: ``DIR/policy.md`` (the system policy, the same in every run) and
+``DIR/traj_NNN.json`` (``{"task_id", "reward", "traj": [{"r": "u"|"a"|"call"|"t", ...}]}``, see ``_expand``).
+
+    python bench/corpora/runs/make_tau_airline.py gpt-4o-airline.json --perturbed
+    python bench/corpora/runs/make_tau_airline.py TRANSCRIPTION_DIR --condensed --perturbed  # as built here
+    python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
+        --out m.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# The sibling script, reused as is (it is a script, not a package module: found through sys.path).
+from make_agentdojo_perturbed import half, perturb
+
+HERE = Path(__file__).resolve().parent
+SOURCE_COMMIT = "7362a1708d720a4d697d042f21fd8637ea144c3b"
+
+# Answers a reading of the runs found wrong against their own tool results: (task id, a piece of the answer
+# that identifies it) -> the wrong statement, labelled as the hallucinated span.
+AGENT_ERRORS: dict[tuple[int, str], str] = {
+    # 537 + 996 + 1440 + 1417 = 4390 per passenger before the downgrade, not 2,210.
+    (2, "previously $2,210 per passenger"): "$2,210",
+    # No baggage update was called; the returned reservation still has total_baggages 1.
+    (3, "one checked bag has been added"): "one checked bag has been added to your reservation",
+    # No baggage update was called; the returned reservation still has total_baggages 0.
+    (5, "three checked bags have been added"): "three checked bags have been added",
+    # The card was charged 1200 (both passengers upgraded; payment_history), not 600.
+    (14, "The payment of **$600** has been processed"): "$600",
+    # The card was charged 1815 (business fares on all four segments; payment_history), not 897.
+    (17, "Your reservation has been successfully updated with the following"): "$897",
+    # The change was refunded 331 (payment_history); no fare difference was owed, so none was waived.
+    (19, "The fare difference was waived"): "The fare difference was waived",
+    # 146 is the new flight's price; the change was a refund of 414 (payment_history), not a 146 charge.
+    (20, "price difference of $146"): "$146",
+    (20, "the gift card for the payment of $146"): "$146",
+    # The calculation gave -114: the change refunds 114 (payment_history -114); nothing was charged.
+    (22, "would cost an additional $114"): "$114",
+    (22, "The additional cost of $114 has been charged"): "$114",
+}
+
+
+def _expand(tid: int, traj: list[dict[str, Any]], policy: str) -> list[dict[str, Any]]:
+    """A condensed transcription back in OpenAI message form: ``u`` user text, ``a`` assistant text,
+    ``call`` an assistant tool call (``n`` name, ``a`` arguments, optional ``c`` text said with it),
+    ``t`` the tool result of the call before it (``c``: a string as it was, or JSON re-serialised the way
+    tau-bench's tools do, ``json.dumps`` with default separators)."""
+    messages: list[dict[str, Any]] = [{"role": "system", "content": policy}]
+    call_name = ""
+    for n, m in enumerate(traj):
+        kind = m["r"]
+        if kind == "u":
+            messages.append({"role": "user", "content": m["c"]})
+        elif kind == "a":
+            messages.append({"role": "assistant", "content": m["c"]})
+        elif kind == "call":
+            call_name = m["n"]
+            call: dict[str, Any] = {"id": f"call_{tid}_{n}", "type": "function"}
+            call["function"] = {"name": call_name, "arguments": json.dumps(m["a"])}
+            messages.append({"role": "assistant", "content": m.get("c"), "tool_calls": [call]})
+        elif kind == "t":
+            content = m["c"] if isinstance(m["c"], str) else json.dumps(m["c"], ensure_ascii=False)
+            call_id = messages[-1]["tool_calls"][0]["id"]
+            messages.append({"role": "tool", "tool_call_id": call_id, "name": call_name, "content": content})
+        else:
+            raise ValueError(f"task {tid}: unknown message kind {kind!r}")
+    return messages
+
+
+def load(path: Path, condensed: bool) -> list[dict[str, Any]]:
+    """The runs as ``{"task_id", "reward", "trial", "traj"}`` with OpenAI messages."""
+    if condensed:
+        policy = (path / "policy.md").read_text(encoding="utf-8")
+        runs = []
+        for f in sorted(path.glob("traj_*.json")):
+            raw = json.loads(f.read_text(encoding="utf-8"))
+            traj = _expand(raw["task_id"], raw["traj"], policy)
+            runs.append({"task_id": raw["task_id"], "reward": raw["reward"], "trial": 0, "traj": traj})
+        return runs
+    text = path.read_text(encoding="utf-8")
+    try:
+        return list(json.loads(text))
+    except ValueError:
+        # A download cut in the middle: keep the complete entries before the last ``{"task_id"``.
+        cut = text.rfind('\n  {\n    "task_id"')
+        return list(json.loads(text[:cut].rstrip().rstrip(",") + "\n]"))
+
+
+def _spans(answer: str, wrong: str) -> list[dict[str, Any]]:
+    at = answer.find(wrong)
+    return [{"start": at, "end": at + len(wrong), "text": wrong}] if at >= 0 else []
+
+
+def cases(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """One line per assistant text answer after the first tool result of the run."""
+    out: list[dict[str, Any]] = []
+    messages = run["traj"]
+    seen_tool = False
+    for i, m in enumerate(messages):
+        if m.get("role") == "tool":
+            seen_tool = True
+            continue
+        if m.get("role") != "assistant" or m.get("tool_calls") or not (m.get("content") or "").strip():
+            continue
+        if not seen_tool:
+            continue
+        answer = m["content"]
+        label: dict[str, Any] = {"hallucinated": False, "fact_check_needed": True, "spans": []}
+        for (tid, piece), wrong in AGENT_ERRORS.items():
+            if tid == run["task_id"] and piece in answer:
+                label = {"hallucinated": True, "fact_check_needed": True, "spans": _spans(answer, wrong)}
+        out.append(
+            {
+                "id": f"tau-airline-gpt4o-task{run['task_id']}-trial{run.get('trial', 0)}-msg{i}",
+                "messages": json.loads(json.dumps(messages[: i + 1])),
+                "label": label,
+            }
+        )
+    return out
+
+
+def _last_user(messages: list[dict[str, Any]]) -> str:
+    return next((m.get("content") or "" for m in reversed(messages[:-1]) if m.get("role") == "user"), "")
+
+
+def _write(path: Path, rows: list[tuple[str, dict[str, Any]]]) -> None:
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for _, x in rows), encoding="utf-8")
+    meta = path.with_name(path.name.removesuffix(".jsonl") + ".meta.jsonl")
+    meta.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": x["id"],
+                    "group": "hallucinated" if x["label"]["hallucinated"] else "clean",
+                    "variant": v,
+                }
+            )
+            + "\n"
+            for v, x in rows
+        ),
+        encoding="utf-8",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the clean halves (and, with ``--perturbed``, the edited halves) next to this script."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("source", type=Path, help="gpt-4o-airline.json (or a directory with --condensed)")
+    parser.add_argument("--condensed", action="store_true", help="source is a condensed transcription")
+    parser.add_argument("--perturbed", action="store_true", help="also write the single-fact edit sets")
+    parser.add_argument("--out", type=Path, default=HERE)
+    args = parser.parse_args(argv)
+    clean: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
+    edited: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
+    for run in load(args.source, args.condensed):
+        side = half(str(run["task_id"]))
+        for line in cases(run):
+            if line["label"]["hallucinated"]:
+                clean[side].append(("agent_error", line))
+                continue
+            clean[side].append(("clean", line))
+            edited[side] += perturb(line, _last_user(line["messages"]))
+    for side in ("dev", "heldout"):
+        _write(args.out / f"tau_airline_clean_{side}.jsonl", clean[side])
+        if args.perturbed:
+            _write(args.out / f"tau_airline_perturbed_{side}.jsonl", edited[side])
+        print(side, len(clean[side]), "answers", len(edited[side]), "perturbed lines", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
