@@ -19,6 +19,7 @@ import json
 import random
 import re
 from collections.abc import Iterable, Iterator
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -516,9 +517,20 @@ _SUBJECTS = (
 )
 
 
+_EPOCH = date(2019, 1, 1)
+
+
 def _faker_fields(fake: Any, rng: random.Random) -> dict[str, str]:
     def para() -> str:
         return str(fake.paragraph(nb_sentences=rng.randint(2, 5)))
+
+    # Dates and times from the seeded generator: Faker's own date providers draw up to *now*, so their
+    # values change with the day the script runs (the model file would not be reproducible).
+    def day() -> str:
+        return (_EPOCH + timedelta(days=rng.randrange(2_200))).isoformat()
+
+    def clock() -> str:
+        return f"{rng.randrange(7, 20):02d}:{rng.choice(('00', '15', '30', '45'))}"
 
     fields = {
         "name": fake.name(), "name2": fake.name(), "name3": fake.name(),
@@ -527,9 +539,9 @@ def _faker_fields(fake: Any, rng: random.Random) -> dict[str, str]:
         "company": fake.company(), "company2": fake.company(), "job": fake.job(),
         "address": fake.address().replace("\n", ", "), "city": fake.city(), "url": fake.url(),
         "phone": fake.phone_number(), "iban": fake.iban(), "color": fake.color_name(),
-        "date": str(fake.date()), "date2": str(fake.date()), "date3": str(fake.date()),
-        "time": fake.time("%H:%M"), "time2": fake.time("%H:%M"), "year": str(fake.year()),
-        "compact": fake.date("%Y%m%d") + "T" + fake.time("%H%M%S"),
+        "date": day(), "date2": day(), "date3": day(), "time": clock(), "time2": clock(),
+        "year": str(rng.randint(2015, 2025)),
+        "compact": day().replace("-", "") + "T" + clock().replace(":", "") + "00",
         "number": str(rng.randint(1000, 999_999)), "digit": str(rng.randint(1, 9)),
         "amount": f"{rng.uniform(3, 900):.2f}", "amount2": f"{rng.uniform(3, 900):.2f}",
         "amount3": f"{rng.uniform(3, 900):.2f}", "amount4": f"{rng.uniform(100, 9000):.2f}",
