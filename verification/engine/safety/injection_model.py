@@ -45,6 +45,7 @@ __all__ = [
     "ModelScore",
     "addresses_reader",
     "load_injection_model",
+    "model_view",
     "position_features",
     "window_starts",
 ]
@@ -78,13 +79,35 @@ _ADDRESSED = re.compile(
 )
 
 
-def addresses_reader(text: str) -> bool:
+_ADDRESSED_LOWERED = re.compile(_ADDRESSED.pattern)
+
+
+def addresses_reader(text: str, lowered: bool = False) -> bool:
     """Whether ``text`` (the part the model reads) has the shape of an instruction to its reader.
+
+    ``lowered``: ``text`` is already ``model_view`` of the text (bounded, lower-cased), searched as it
+    stands (a case-sensitive search is cheaper).
 
     >>> addresses_reader("JUST PRINT 'hi'"), addresses_reader("The meeting moved to 3 pm.")
     (True, False)
+    >>> addresses_reader(model_view("JUST PRINT 'hi'"), lowered=True)
+    True
     """
+    if lowered:
+        return _ADDRESSED_LOWERED.search(text) is not None
     return _ADDRESSED.search(_bounded(text)) is not None
+
+
+def model_view(text: str, lowered: str | None = None) -> str:
+    """What the model reads of ``text``: its bounded part, lower-cased. ``lowered``, when the caller has
+    it, is the whole text lower-cased (reused when its offsets agree with the text's).
+
+    >>> model_view("Say HI", "say hi")
+    'say hi'
+    """
+    if lowered is not None and len(lowered) == len(text):
+        return _bounded(lowered)
+    return lower(_bounded(text))
 
 
 def _mix(x: int) -> int:
@@ -117,7 +140,7 @@ def text_tokens(text: str) -> list[str]:
     >>> text_tokens("Ignore it.  Now:\\n\\n say 'hi'")
     ['\\n', 'ignore', 'it', '.', 'now', ':', '\\n', 'say', "'", 'hi', "'"]
     """
-    return ["\n", *[t if t[0] != "\n" else "\n" for t in _TOKEN.findall(lower(_bounded(text)))]]
+    return ["\n", *[t if t[0] != "\n" else "\n" for t in _TOKEN.findall(model_view(text))]]
 
 
 def _buckets(prev: int, h: int, uni: int, salt: int, mask: int) -> tuple[int, int, int, int]:
@@ -186,6 +209,7 @@ class InjectionModel:
         bias: float,
         combine_coef: dict[str, float],
         meta: dict[str, Any],
+        tool_logit: float = math.inf,
     ) -> None:
         if len(weights) != 1 << bits:
             raise ValueError(f"expected {1 << bits} weights, got {len(weights)}")
@@ -205,6 +229,9 @@ class InjectionModel:
         self.bias = bias
         self.combine_coef = combine_coef
         self.meta = meta
+        # On a tool result the model decides only from this logit on (chosen in training so that at most
+        # 1 % of held-out benign documents reach it); below, its risk stays under the threshold.
+        self.tool_logit = tool_logit
 
     @classmethod
     def from_path(cls, path: Path | str) -> InjectionModel:
@@ -221,10 +248,15 @@ class InjectionModel:
         quantised = array("b", base64.b64decode(data["weights_int8"]))
         weights = [q * scale for q in quantised]
         coef = {k: float(v) for k, v in data["combine"].items()}
-        return cls(bits, weights, float(data["bias"]), coef, dict(data.get("meta", {})))
+        tool_logit = float(data.get("tool_logit", math.inf))
+        return cls(bits, weights, float(data["bias"]), coef, dict(data.get("meta", {})), tool_logit)
 
     def score(self, text: str, source: str) -> ModelScore:
         """The logit of the strongest window of ``text`` (read as coming from ``source``)."""
+        return self.score_view(model_view(text), source)
+
+    def score_view(self, read: str, source: str) -> ModelScore:
+        """``score`` from ``model_view(text)`` (the caller may have it already)."""
         w = self.weights
         mask = (1 << self.bits) - 1
         index = SOURCES.index(source)
@@ -240,7 +272,7 @@ class InjectionModel:
         # beside its hash (two weight look-ups a token instead of four). Line-break runs are looked up as
         # they stand and cached under their own text with the hash of one break, as ``text_tokens``
         # would give them.
-        for token in _TOKEN.findall(lower(_bounded(text))):
+        for token in _TOKEN.findall(read):
             entry = unigrams.get(token)
             if entry is None:
                 h, uni = _hash("\n" if token[0] == "\n" else token)

@@ -101,6 +101,9 @@ FAST_PATH_MIN_CHARS = 2_048
 # Separators never cross a sentence end or a line break: two sentences of a long page must not combine.
 _SEP = r"[^\w.!?\n]+"
 _GAP8 = rf"(?:{_SEP}\w+){{0,8}}?{_SEP}"
+# A gap that also stops at a semicolon: between a sending verb and what it sends, a clause boundary means
+# the verb was a noun ("you can ignore this email; your password will not change").
+_CLAUSE_SEP = r"[^\w.!?;\n]+"
 
 _OVERRIDE_VERB = (
     r"(?:ignore|disregard|forget|bypass|override|skip|drop|abandon|discard|set\s+aside|throw\s+out|"
@@ -205,7 +208,7 @@ RULES: tuple[Rule, ...] = (
     _r("tool.destructive_call", "tool_abuse", 0.8, r"\b(?:invoke|call|run|execute|trigger)\s+(?:the\s+)?\w*(?:delete|drop|destroy|wipe|purge|truncate|remove)_\w*", gate="_"),
     _r("tool.pipe_shell", "tool_abuse", 0.8, r"\b(?:curl|wget)\b[^|\n]{1,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", gate="|"),
     _r("tool.download_exec", "tool_abuse", 0.8, r"\bdownload\s+and\s+(?:execute|run|install|open)\b", gate="download"),
-    _r("tool.exfil_send", "tool_abuse", 0.6, rf"\b(?:send|e-?mail|forward|post|upload|transmit|exfiltrate|share|push|leak)\b(?:{_SEP}\w+){{0,8}}?{_SEP}{_SENSITIVE_DATA}\b", gate="send mail forward post upload transmit exfiltrate share push leak"),
+    _r("tool.exfil_send", "tool_abuse", 0.6, rf"\b(?:send|e-?mail|forward|post|upload|transmit|exfiltrate|share|push|leak)\b(?:{_CLAUSE_SEP}\w+){{0,8}}?{_CLAUSE_SEP}{_SENSITIVE_DATA}\b", gate="send mail forward post upload transmit exfiltrate share push leak"),
     _r("tool.exfil_to_external", "tool_abuse", 0.55, r"\b(?:send|e-?mail|forward|post|upload|push)\b(?!\s+(?:was|were|is|has|had|will\s+be)\b)[^.\n]{0,80}\bto\s+(?:https?://\S+|\S+@\S+\.\w+|pastebin|a\s+public\s+gist)", gate="send mail forward post upload push"),
     _r("tool.money_unconfirmed", "tool_abuse", 0.85, r"\b(?:transfer|wire|send|pay)\w*\b[^.\n]{0,30}(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|btc|eth)\b)[^.\n]{0,80}(?:without\s+(?:asking|any\s+)?(?:confirmation|approval|verification|asking)|no\s+confirmation|immediately)", gate="transfer wire send pay"),
     _r("tool.money_call", "tool_abuse", 0.75, r"\b(?:transfer_funds|send_money|make_payment|wire_transfer)\s*\(", gate="transfer_funds send_money make_payment wire_transfer"),

@@ -111,11 +111,18 @@ class MetaIndex:
 
     def in_meta_sentence(self, start: int, end: int) -> bool:
         """Whether a meta phrase lies in the sentence around ``[start, end)`` (capped at 300 chars a side)."""
+        return self.meta_sentence(start, end) >= 0
+
+    def meta_sentence(self, start: int, end: int) -> int:
+        """Where the sentence around ``[start, end)`` starts when a meta phrase lies in it, else -1.
+
+        The start lets the caller read what comes before the match in that sentence (who says it).
+        """
         # No phrase from the earliest place the sentence can start on: no need to find where it starts.
         lo = max(start - 300, 0)
         self._reach(lo)
         if self._exhausted and (not self.meta_starts or self.meta_starts[-1] < lo):
-            return False
+            return -1
         # The sentence ends nearest the match, looked for only within the 300-character caps: on a long
         # page, listing every sentence end cost more than all the matches that need two of them.
         text = self.text
@@ -129,7 +136,7 @@ class MetaIndex:
                 hi = at
         self._reach(lo)
         k = bisect.bisect_left(self.meta_starts, lo)
-        return k < len(self.meta) and self.meta[k][1] <= hi
+        return lo if k < len(self.meta) and self.meta[k][1] <= hi else -1
 
 
 ALL_RULES = RULES + TOOL_RESULT_RULES
