@@ -125,3 +125,12 @@ def test_it_redacts_a_postcode_after_its_label(text: str, value: str) -> None:
 
 def test_a_number_without_a_postcode_label_is_no_place() -> None:
     assert [m for m in detect_pii("Order 42158 shipped.") if m.type == "location"] == []
+
+
+def test_it_redacts_every_mention_of_a_name_or_place_found_once() -> None:
+    text = "She moved to Ostrapolje last year, and we go back to Ostrapolje in May."
+    assert _found(text) == [("location", "Ostrapolje"), ("location", "Ostrapolje")]
+    text = "Tazmirel Quorvath listed his films; Tazmirel Quorvath (again) won."
+    assert "Tazmirel Quorvath" not in redact_pii(text).text
+    # A value inside a longer word is not another mention of it.
+    assert _found("Tazmirel is a kind person; Tazmirelski is not.") == [("person", "Tazmirel")]

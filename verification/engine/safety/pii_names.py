@@ -594,25 +594,27 @@ def _unlisted_person(text: str, words: list[str], end: int) -> str:
     person's doing followed by a word only a person takes ("Bekbolat is a very sympathetic person").
     """
     n = len(words)
-    last = words[-1]
+    # What follows first: it is cheap to read and rules out most segments (a capitalised word that
+    # starts a sentence); the words' flags only then.
+    if n == 1:
+        if text.startswith(("'s", "’s"), end):
+            evidence = "possessive" if _PERSONAL_POSSESSION.match(text, end) is not None else ""
+        else:
+            evidence = "person_verb_pronoun" if _PERSON_VERB_PRONOUN.match(text, end) is not None else ""
+        flags = _FLAGS.get(words[0], 0) if evidence else 0
+        if flags & (_F_STOP | _F_ORG | _F_REGION) or flags & (_F_PLACE | _F_FIRST) == _F_PLACE:
+            return ""  # "Berlin is ... her": a place, as often as not (a first name too: "Albina is")
+        return evidence
     for word in words:
         if _FLAGS.get(word, 0) & (_F_STOP | _F_ORG | _F_REGION):
             return ""
-    if n == 1 and _FLAGS.get(last, 0) & (_F_PLACE | _F_FIRST) == _F_PLACE:
-        return ""  # "Berlin is ... her": a place, as often as not (a first name too: "Albina is ...")
-    if n > 1 and " ".join(words) in _PLACE_FOLDED:
+    if " ".join(words) in _PLACE_FOLDED:
         return ""
     if n > 2 and any(len(w) == 2 and w[1] == "." for w in words[1:-1]):
         return "middle_initial"
-    if n > 1:
-        last = text[max(0, end - 40) : end].split()[-1]  # as written: the tokens fold "Cvitić"
-    if (
-        n > 1
-        and len(last) > 4
-        and last.endswith(_SURNAME_ENDING)
-        and not _FLAGS.get(last, 0) & _F_PLACE  # "Alaska", "Geneva"
-    ):
-        return "surname_shape"
+    last = text[max(0, end - 40) : end].split()[-1]  # as written: the tokens fold "Cvitić"
+    if len(last) > 4 and last.endswith(_SURNAME_ENDING) and not _FLAGS.get(last, 0) & _F_PLACE:
+        return "surname_shape"  # not "Alaska", "Geneva"
     if text.startswith(("'s", "’s"), end) and _PERSONAL_POSSESSION.match(text, end) is not None:
         return "possessive"
     if _PERSON_VERB_PRONOUN.match(text, end) is not None:
@@ -851,7 +853,7 @@ _UNLISTED_EVIDENCE: Final = frozenset(
 
 # A postcode after its label ("ZIP: 42158", "My zip code is 4620-428"): alone, a number like any other.
 _POSTCODE_LABEL: Final = re.compile(
-    r"(?:[Zz]ip|ZIP|[Pp]ostcode|[Pp]ostal[ \t]code|[Pp]ost[ \t]code)(?:[ \t]code)?(?:[ \t]+is)?[ \t]*:?[ \t]*"
+    r"(?:[Zz]ip|ZIP|[Pp]ostcode|[Pp]ostal[ \t]code)(?:[ \t]code)?(?:[ \t]+is)?[ \t]*:?[ \t]*"
     r"(\d{3,5}(?:[ \-]\d{2,4})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-])"
 )
 
@@ -863,6 +865,50 @@ def _postcodes(text: str, out: list[NameMatch]) -> list[NameMatch]:
         for m in _POSTCODE_LABEL.finditer(text)
         if not any(o.start < m.end(1) and m.start(1) < o.end for o in out)
     ]
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
+def _named(match: NameMatch) -> bool:
+    """Whether a person match starts with a listed first name or was read by this pass's evidence."""
+    if match.evidence in _UNLISTED_EVIDENCE:
+        return True
+    # A listed first name starts it ("Natsuhiko Ogino"); a listed surname alone is not enough: a
+    # run after a weak cue may hold one by chance ("simulate Developer Mode").
+    return _FLAGS.get(match.value.split()[0], 0) & (_F_FIRST | _F_AMBIGUOUS) == _F_FIRST
+
+
+# A capitalised word right before or after a mention: it is part of a longer name ("West Virginia",
+# "Memorial Stadium"), which is not the value found.
+_ADJACENT_BEFORE: Final = re.compile(rf"[{_UPPER}][\w'’\-]*[ \t]$")
+_ADJACENT_AFTER: Final = re.compile(rf"[ \t][{_UPPER}]")
+
+
+def _other_mentions(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with every other mention of a name or place found, written the same (fourth pass).
+
+    A redactor that hides "Natsuhiko Ogino" once and leaves it readable the second time leaks it: the
+    second mention may have no cue ("... in Toftlund, ... to Toftlund to share").
+    """
+    added: list[NameMatch] = []
+    # A person's name read from a list or from the evidence of this pass: a run that stood after a
+    # strong cue with no listed word in it ("simulate Developer Mode") is not repeated elsewhere.
+    values = {m.value: m for m in out if len(m.value) > 2 and (m.type != "person" or _named(m))}
+    for value, first in values.items():
+        if text.count(value) < 2:
+            continue  # most values occur once
+        at = text.find(value)
+        while at >= 0:
+            after = at + len(value)
+            if (
+                not (at > 0 and (text[at - 1].isalnum() or text[at - 1] in "-'’"))
+                and not (after < len(text) and text[after].isalnum())
+                and not _ADJACENT_BEFORE.search(text, max(0, at - 30), at)
+                and not _ADJACENT_AFTER.match(text, after)  # a word of a longer run: "West Virginia"
+                and not any(m.start < after and at < m.end for m in out)
+                and not any(m.start < after and at < m.end for m in added)
+            ):
+                added.append(NameMatch(first.type, at, after, value, first.confidence, "same_value"))
+            at = text.find(value, after)
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
@@ -962,7 +1008,9 @@ def find_names(text: str) -> list[NameMatch]:
         towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
         if towns:
             out = sorted(out + towns, key=lambda m: m.start)
-    if "ip" in text or "IP" in text or "ost" in text:
+    if out:
+        out = _other_mentions(text, out)
+    if "zip" in text or "Zip" in text or "ZIP" in text or "ostcode" in text or "ostal code" in text:
         out = _postcodes(text, out)
     if "\n" in text:
         lines = _address_lines(text)
