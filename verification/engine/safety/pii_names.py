@@ -198,7 +198,7 @@ _NAMING_CUES: Final = _phrases(
 _WEAK_CUES: Final = _words(
     "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
-    "can could will would should did does has was is "
+    "can could will would should did does has was "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
 ) | {"thank you"}
@@ -671,6 +671,14 @@ _LANDMARK_AFTER: Final = re.compile(
 _REGION_VERB: Final = re.compile(r"[ \t]+(?:is|was|has|had|will|would|became|remains)\b")
 
 
+# "of" and "on" end place cues only in these phrases ("native of", "the corner of", "lives on"); any
+# other "of X" costs no reading of the cue.
+_STREET_CUE_LAST_WORDS: Final = frozenset(("of", "on"))
+_STREET_CUE: Final = re.compile(
+    r"(?:side|corner|resident|citizen|native)[ \t]+of[ \t]+$|\bliv(?:es|e|ing)[ \t]+on[ \t]+$"
+)
+
+
 def _unknown_place(
     text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch], last_word: str
 ) -> int:
@@ -688,6 +696,8 @@ def _unknown_place(
         return n
     # Cheap rejections first: a region needs a comma right after, a cue its last word right before.
     comma = "," in text[end : end + 3]
+    if last_word in _STREET_CUE_LAST_WORDS and _STREET_CUE.search(text, max(0, start - 24), start) is None:
+        last_word = ""  # "of" and "on" start a place cue only in "the corner of", "lives on"
     if not comma and last_word not in _PLACE_CUE_LAST_WORDS:
         if last_word in _SITE_OWNERS and _FACILITY_AFTER.match(text, end) is not None:
             out.append(NameMatch("location", start, end, text[start:end], 0.7, "site_of"))
