@@ -269,6 +269,8 @@ _PERSONAL_POSSESSION: Final = re.compile(
     r"sister|family|children|kids|killers?|murder|death|funeral|birthday|phone|email|novel|song|songs|"
     r"verses|poems?|book|books|lawyer|doctor)\b"
 )
+# Either of the two above, read once for a single capitalised word before ``_unlisted_person`` is asked.
+_UNLISTED_AFTER: Final = re.compile(f"{_PERSONAL_POSSESSION.pattern}|{_PERSON_VERB_PRONOUN.pattern}")
 # Surnames by their shape, across languages: Slavic -ov/-ova/-ev/-eva/-ić/-ski/-sky/-enko/-wicz/-czyk,
 # Nordic -sson/-dóttir/-sen, Romanian -escu, Armenian -yan/-ian, Greek -poulos/-idis/-akis, Georgian
 # -shvili/-dze, Turkish -oğlu.  Read only on the last of two or more capitalised words.
@@ -547,7 +549,9 @@ def _emit_person(
         and not after_first
         and (not (several or first_name) or _AFTER_PERSON.match(text, end) is None)
     ):
-        unlisted = _unlisted_person(text, words, end)
+        # A single word needs what follows it: one regex rules out most (a sentence's first word).
+        if several or _UNLISTED_AFTER.match(text, end) is not None:
+            unlisted = _unlisted_person(text, words, end)
         if not unlisted:
             return
     before = _Before(text, start)
