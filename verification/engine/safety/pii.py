@@ -331,14 +331,23 @@ def _collect_from(
 
 def may_name(text: str, lowered: str) -> bool:
     """Whether ``pii_names.find_names`` may find anything in ``text`` (``lowered`` is its lower-cased
-    form): every name or place it reports starts at a capital letter or lies on the lines of an
-    address, so a text that lower-casing leaves unchanged (no capital at all) and that has one line
-    holds none.  Exact: a capital always changes when lower-cased.
+    form): every name or place it reports starts at a capital letter, lies on the lines of an
+    address or follows a postcode's label ("zip: 2680-043"), so a text that lower-casing leaves
+    unchanged (no capital at all), that has one line and no such label holds none.  Exact: a capital
+    always changes when lower-cased, and the labels are looked for in any case.
 
     >>> may_name("call me at 415-555-0132", "call me at 415-555-0132")
     False
+    >>> may_name("zip: 2680-043", "zip: 2680-043")
+    True
     """
-    return "\n" in text or lowered != text
+    return (
+        "\n" in text
+        or lowered != text
+        or "zip" in lowered
+        or "postcode" in lowered
+        or "postal" in lowered
+    )
 
 
 def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:
