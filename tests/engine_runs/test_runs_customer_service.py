@@ -129,3 +129,66 @@ def test_it_counts_the_results_with_the_value_a_count_names(count, bad):
     ]
     run = _run("Which bookings can I downgrade?", calls, f"You have {count} bookings in first class.")
     assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+@pytest.mark.parametrize("fare,bad", [("$41", None), ("$38", "$38")])
+def test_it_reads_a_class_named_by_a_price_key_as_no_item_of_a_value_list(fare, bad):
+    trains = [
+        {"train": "RX101", "departs": "07:00:00", "prices": {"standard": 41, "premium": 70}},
+        {"train": "RX205", "departs": "18:00:00", "prices": {"standard": 38, "premium": 66}},
+    ]
+    calls = [
+        ("get_booking", {"booking": "7KQZ2P"}, {"booking": "7KQZ2P", "class": "standard", "legs": 1}),
+        ("get_booking", {"booking": "H4LM9R"}, {"booking": "H4LM9R", "class": "premium", "legs": 2}),
+        ("search_trains", {"date": "2025-06-02"}, trains),
+    ]
+    answer = f"1. **Train RX101**\n   - Departure: 07:00\n   - Class: Standard ({fare}), Premium ($70)"
+    run = _run("Which trains can I take instead?", calls, answer)
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "### Fare Change\n- Current Fare: $41\n- New Total Price: $38",
+        "- Original Class: standard\n- Requested Class: premium\n- Refund Amount: $3",
+        "Please note that the Total Cost is $41, with no Layover.",
+        "Ana Diaz's Date of Birth: 1990-04-02",
+    ],
+)
+def test_it_reads_an_agent_s_label_words_as_no_name(answer):
+    booking = {
+        "booking": "7KQZ2P",
+        "class": "standard",
+        "fare": 41,
+        "passenger": "Ana Diaz",
+        "dob": "1990-04-02",
+    }
+    calls = [
+        ("get_booking", {"booking": "7KQZ2P"}, booking),
+        ("search_trains", {"date": "2025-06-02"}, _TRAINS),
+    ]
+    run = _run("Can I change class to premium? Is my birth date right?", calls, answer)
+    assert _flagged(verify_run(run)) == []
+
+
+def test_it_still_checks_a_name_before_a_colon_that_names_no_field():
+    booking = {"booking": "7KQZ2P", "seats": {"Ana Diaz": 4}}
+    run = _run("Seats?", [("get_booking", {"booking": "7KQZ2P"}, booking)], "Seats:\n- Olga Brandt: 4")
+    assert [t for t, _ in _flagged(verify_run(run))] == ["Olga Brandt"]
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("HAT263 flies from Detroit to New York on May 28.", None),
+        ("HAT263 leaves Detroit Metropolitan Wayne County Airport on May 28.", None),
+        ("HAT263 flies from Houston to New York on May 28.", "Houston"),
+    ],
+)
+def test_it_takes_a_city_or_airport_name_of_a_code_of_the_results_as_its_expansion(answer, bad):
+    flights = [{"flight_number": "HAT263", "origin": "DTW", "destination": "JFK", "date": "2024-05-28"}]
+    run = _run(
+        "Return flight?", [("search_direct_flight", {"origin": "DTW", "destination": "JFK"}, flights)], answer
+    )
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])

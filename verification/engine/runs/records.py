@@ -264,9 +264,20 @@ def _item_names(f: Finding) -> dict[Any, set[Any]]:
     return out
 
 
-def _value_list_items(answer: str, findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
+def _names_a_field(f: Finding, ev: Evidence) -> bool:
+    """Whether every word of ``f``'s name is a key of the results' numbers: a category such as a cabin class
+    ("Economy ($112), Business ($438)" beside ``prices: {"economy": 112, "business": 438}``), not the name
+    of one item. A record that holds the word as a value ("cabin": "economy") is not that item's record."""
+    words = normalize_text(f.mention.text).split()
+    return bool(words) and all(ev.numbers_keyed(w) for w in words)
+
+
+def _value_list_items(
+    answer: str, findings: Sequence[Finding], ev: Evidence
+) -> list[tuple[Finding, list[Finding]]]:
     """The items of the answer's bare value lists: a name of a record, and the values that follow it up to
-    the next such name with nothing but separators or a field label between them."""
+    the next such name with nothing but separators or a field label between them. A name of a field of the
+    results (a category) opens no item."""
     items: list[tuple[Finding, list[Finding]]] = []
     name: Finding | None = None
     values: list[Finding] = []
@@ -276,7 +287,7 @@ def _value_list_items(answer: str, findings: Sequence[Finding]) -> list[tuple[Fi
         if name is not None and not _LIST_GAP.fullmatch(answer, last_end, m.start):
             items.append((name, values))
             name, values = None, []
-        if _item_names(f):
+        if _item_names(f) and not _names_a_field(f, ev):
             if name is not None:
                 items.append((name, values))
             name, values, last_end = f, [], m.end
@@ -300,7 +311,7 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
     values; otherwise each value of another item is. A value the item's own numbers give by arithmetic is
     not another item's.
     """
-    for name, values in _value_list_items(answer, findings):
+    for name, values in _value_list_items(answer, findings, ev):
         own_by_list = _item_names(name)
         wrong: list[Finding] = []
         agree = 0
