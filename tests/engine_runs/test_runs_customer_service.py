@@ -192,3 +192,34 @@ def test_it_takes_a_city_or_airport_name_of_a_code_of_the_results_as_its_expansi
         "Return flight?", [("search_direct_flight", {"origin": "DTW", "destination": "JFK"}, flights)], answer
     )
     assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+def _bookings() -> list[tuple[str, dict[str, str], dict[str, object]]]:
+    """Three bookings fetched one by one (sibling records), each with a payment list of its own."""
+    rows = (("7KQZ2P", "BRN", "GVA", "standard", 41), ("H4LM9R", "ZRH", "BSL", "premium", 70))
+    rows += (("2FBBAH", "LUG", "BRN", "standard", 55),)
+    return [
+        (
+            "get_booking",
+            {"booking": b},
+            {"booking": b, "from": o, "to": d, "class": c, "payments": [{"card": "card_1", "amount": p}]},
+        )
+        for b, o, d, c, p in rows
+    ]
+
+
+def test_it_reads_a_lower_case_category_of_the_results_as_no_item_name():
+    # "Standard" is the class of two bookings, not the name of the one whose payment ($41) follows it.
+    answer = "1. **Booking 7KQZ2P**\n   - Route: BRN to GVA\n   - Class: Standard\n   - Paid: $41"
+    run = _run("My bookings?", _bookings(), answer)
+    assert _flagged(verify_run(run)) == []
+
+
+def test_it_opens_an_item_at_an_identifier_in_a_value_list():
+    answer = (
+        "- **7KQZ2P**: BRN → GVA, Standard, $41\n"
+        "- **H4LM9R**: ZRH → BSL, Premium, $70\n"
+        "- **2FBBAH**: LUG → BRN, Standard, $55"
+    )
+    run = _run("My bookings?", _bookings(), answer)
+    assert _flagged(verify_run(run)) == []

@@ -430,7 +430,7 @@ SERVICE_WORDS = frozenset({
     "certificate", "tax", "taxes", "discount", "upgrade", "downgrade", "cancellation", "change", "changes",
     "confirmation", "policy", "item", "items", "quantity", "shipping", "delivery", "tracking", "exchange",
     "allowance", "flight", "flights", "leg", "legs", "segment", "segments", "itinerary", "due", "customer",
-    "service", "support", "team", "agent", "representative"
+    "service", "support", "team", "agent", "representative", "paid"
 })  # fmt: skip
 
 # The cities and names of the busiest US airports, by code: general knowledge an agent adds to a code the

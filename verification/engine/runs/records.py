@@ -253,13 +253,16 @@ _ITEM_VALUE_KINDS = frozenset(
 
 def _item_names(f: Finding) -> dict[Any, set[Any]]:
     """The records ``f`` is the very name of, by list: a tool string equal to its text (a ``name`` field of a
-    list element, the key of a mapping from item names to their values)."""
+    list element, the key of a mapping from item names to their values). A string all in lower case is a
+    category or a code ("business", "basic_economy") that many items share, not an item's name."""
     if f.mention.kind != "entity" or f.label != "SUPPORTED":
         return {}
     norm = normalize_text(f.mention.text)
     out: dict[Any, set[Any]] = {}
     for x in f.facts:
         if x.kind == "string" and x.source == "tool" and x.list_path is not None and x.value == norm:
+            if x.text.islower():
+                continue  # a category in lower case ("cabin": "business"), capitalised by the agent
             out.setdefault(x.list_path, set()).add(x.record)
     return out
 
@@ -284,7 +287,9 @@ def _value_list_items(
     last_end = -1
     for f in findings:
         m = f.mention
-        if name is not None and not _LIST_GAP.fullmatch(answer, last_end, m.start):
+        if name is not None and (m.kind == "id" or not _LIST_GAP.fullmatch(answer, last_end, m.start)):
+            # An identifier names an item of its own ("- **FQ8APE**: ORD → MIA" on the line after another
+            # booking's values): it ends the item before it rather than being one of its values.
             items.append((name, values))
             name, values = None, []
         if _item_names(f) and not _names_a_field(f, ev):
