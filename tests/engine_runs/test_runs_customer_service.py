@@ -154,6 +154,7 @@ def test_it_reads_a_class_named_by_a_price_key_as_no_item_of_a_value_list(fare, 
         "- Original Class: standard\n- Requested Class: premium\n- Refund Amount: $3",
         "Please note that the Total Cost is $41, with no Layover.",
         "Ana Diaz's Date of Birth: 1990-04-02",
+        "**Modification Confirmed**\nYour booking 7KQZ2P now has class standard.",
     ],
 )
 def test_it_reads_an_agent_s_label_words_as_no_name(answer):

@@ -430,7 +430,10 @@ SERVICE_WORDS = frozenset({
     "certificate", "tax", "taxes", "discount", "upgrade", "downgrade", "cancellation", "change", "changes",
     "confirmation", "policy", "item", "items", "quantity", "shipping", "delivery", "tracking", "exchange",
     "allowance", "flight", "flights", "leg", "legs", "segment", "segments", "itinerary", "due", "customer",
-    "service", "support", "team", "agent", "representative", "paid"
+    "service", "support", "team", "agent", "representative", "paid",
+    "modification", "modifications", "request", "update", "updates", "overview", "information", "breakdown",
+    "coverage", "note", "notes", "reminder", "important", "next", "steps", "step", "confirmed", "processed",
+    "successful", "availability", "upcoming", "available", "regards", "sincerely"
 })  # fmt: skip
 
 # The cities and names of the busiest US airports, by code: general knowledge an agent adds to a code the
