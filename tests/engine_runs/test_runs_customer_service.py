@@ -224,3 +224,10 @@ def test_it_opens_an_item_at_an_identifier_in_a_value_list():
     )
     run = _run("My bookings?", _bookings(), answer)
     assert _flagged(verify_run(run)) == []
+
+
+@pytest.mark.parametrize("day,bad", [("June 2", None), ("June 5", "June 5")])
+def test_it_reads_a_line_that_is_one_bold_span_as_a_heading(day, bad):
+    answer = f"Here is your trip.\n\n**Westbound Voyage - {day}**\n- Train: RX101\n- Fare: $41"
+    run = _run("My trip?", [("search_trains", {"date": "2025-06-02"}, _TRAINS)], answer)
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
