@@ -231,3 +231,14 @@ def test_it_reads_a_line_that_is_one_bold_span_as_a_heading(day, bad):
     answer = f"Here is your trip.\n\n**Westbound Voyage - {day}**\n- Train: RX101\n- Fare: $41"
     run = _run("My trip?", [("search_trains", {"date": "2025-06-02"}, _TRAINS)], answer)
     assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+@pytest.mark.parametrize("train,bad", [("RX205", None), ("RX101", "not available")])
+def test_it_reads_a_class_told_unavailable_against_its_count_of_seats(train, bad):
+    trains = [
+        {"train": "RX101", "status": "available", "available_seats": {"standard": 40, "premium": 5}},
+        {"train": "RX205", "status": "available", "available_seats": {"standard": 12, "premium": 0}},
+    ]
+    answer = f"- **{train}**: Standard has seats left; Premium is not available."
+    run = _run("Premium seats?", [("search_trains", {"date": "2025-06-02"}, trains)], answer)
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
