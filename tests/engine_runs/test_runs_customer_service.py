@@ -129,3 +129,116 @@ def test_it_counts_the_results_with_the_value_a_count_names(count, bad):
     ]
     run = _run("Which bookings can I downgrade?", calls, f"You have {count} bookings in first class.")
     assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+@pytest.mark.parametrize("fare,bad", [("$41", None), ("$38", "$38")])
+def test_it_reads_a_class_named_by_a_price_key_as_no_item_of_a_value_list(fare, bad):
+    trains = [
+        {"train": "RX101", "departs": "07:00:00", "prices": {"standard": 41, "premium": 70}},
+        {"train": "RX205", "departs": "18:00:00", "prices": {"standard": 38, "premium": 66}},
+    ]
+    calls = [
+        ("get_booking", {"booking": "7KQZ2P"}, {"booking": "7KQZ2P", "class": "standard", "legs": 1}),
+        ("get_booking", {"booking": "H4LM9R"}, {"booking": "H4LM9R", "class": "premium", "legs": 2}),
+        ("search_trains", {"date": "2025-06-02"}, trains),
+    ]
+    answer = f"1. **Train RX101**\n   - Departure: 07:00\n   - Class: Standard ({fare}), Premium ($70)"
+    run = _run("Which trains can I take instead?", calls, answer)
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "### Fare Change\n- Current Fare: $41\n- New Total Price: $38",
+        "- Original Class: standard\n- Requested Class: premium\n- Refund Amount: $3",
+        "Please note that the Total Cost is $41, with no Layover.",
+        "Ana Diaz's Date of Birth: 1990-04-02",
+        "**Modification Confirmed**\nYour booking 7KQZ2P now has class standard.",
+    ],
+)
+def test_it_reads_an_agent_s_label_words_as_no_name(answer):
+    booking = {
+        "booking": "7KQZ2P",
+        "class": "standard",
+        "fare": 41,
+        "passenger": "Ana Diaz",
+        "dob": "1990-04-02",
+    }
+    calls = [
+        ("get_booking", {"booking": "7KQZ2P"}, booking),
+        ("search_trains", {"date": "2025-06-02"}, _TRAINS),
+    ]
+    run = _run("Can I change class to premium? Is my birth date right?", calls, answer)
+    assert _flagged(verify_run(run)) == []
+
+
+def test_it_still_checks_a_name_before_a_colon_that_names_no_field():
+    booking = {"booking": "7KQZ2P", "seats": {"Ana Diaz": 4}}
+    run = _run("Seats?", [("get_booking", {"booking": "7KQZ2P"}, booking)], "Seats:\n- Olga Brandt: 4")
+    assert [t for t, _ in _flagged(verify_run(run))] == ["Olga Brandt"]
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("HAT263 flies from Detroit to New York on May 28.", None),
+        ("HAT263 leaves Detroit Metropolitan Wayne County Airport on May 28.", None),
+        ("HAT263 flies from Houston to New York on May 28.", "Houston"),
+    ],
+)
+def test_it_takes_a_city_or_airport_name_of_a_code_of_the_results_as_its_expansion(answer, bad):
+    flights = [{"flight_number": "HAT263", "origin": "DTW", "destination": "JFK", "date": "2024-05-28"}]
+    run = _run(
+        "Return flight?", [("search_direct_flight", {"origin": "DTW", "destination": "JFK"}, flights)], answer
+    )
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+def _bookings() -> list[tuple[str, dict[str, str], dict[str, object]]]:
+    """Three bookings fetched one by one (sibling records), each with a payment list of its own."""
+    rows = (("7KQZ2P", "BRN", "GVA", "standard", 41), ("H4LM9R", "ZRH", "BSL", "premium", 70))
+    rows += (("2FBBAH", "LUG", "BRN", "standard", 55),)
+    return [
+        (
+            "get_booking",
+            {"booking": b},
+            {"booking": b, "from": o, "to": d, "class": c, "payments": [{"card": "card_1", "amount": p}]},
+        )
+        for b, o, d, c, p in rows
+    ]
+
+
+def test_it_reads_a_lower_case_category_of_the_results_as_no_item_name():
+    # "Standard" is the class of two bookings, not the name of the one whose payment ($41) follows it.
+    answer = "1. **Booking 7KQZ2P**\n   - Route: BRN to GVA\n   - Class: Standard\n   - Paid: $41"
+    run = _run("My bookings?", _bookings(), answer)
+    assert _flagged(verify_run(run)) == []
+
+
+def test_it_opens_an_item_at_an_identifier_in_a_value_list():
+    answer = (
+        "- **7KQZ2P**: BRN → GVA, Standard, $41\n"
+        "- **H4LM9R**: ZRH → BSL, Premium, $70\n"
+        "- **2FBBAH**: LUG → BRN, Standard, $55"
+    )
+    run = _run("My bookings?", _bookings(), answer)
+    assert _flagged(verify_run(run)) == []
+
+
+@pytest.mark.parametrize("day,bad", [("June 2", None), ("June 5", "June 5")])
+def test_it_reads_a_line_that_is_one_bold_span_as_a_heading(day, bad):
+    answer = f"Here is your trip.\n\n**Westbound Voyage - {day}**\n- Train: RX101\n- Fare: $41"
+    run = _run("My trip?", [("search_trains", {"date": "2025-06-02"}, _TRAINS)], answer)
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])
+
+
+@pytest.mark.parametrize("train,bad", [("RX205", None), ("RX101", "not available")])
+def test_it_reads_a_class_told_unavailable_against_its_count_of_seats(train, bad):
+    trains = [
+        {"train": "RX101", "status": "available", "available_seats": {"standard": 40, "premium": 5}},
+        {"train": "RX205", "status": "available", "available_seats": {"standard": 12, "premium": 0}},
+    ]
+    answer = f"- **{train}**: Standard has seats left; Premium is not available."
+    run = _run("Premium seats?", [("search_trains", {"date": "2025-06-02"}, trains)], answer)
+    assert [t for t, _ in _flagged(verify_run(run))] == ([] if bad is None else [bad])

@@ -25,7 +25,7 @@ from ..text import lower
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
-from .lexicon import ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES
+from .lexicon import AIRPORT_PLACES, ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES, SERVICE_WORDS
 from .mentions import Mention, extract_mentions
 from .numeric import (
     SIGNED_UNITS,
@@ -407,6 +407,43 @@ class _Matcher:
         return best is not None
 
 
+# Words of a field label only, where a name would not stand ("New Price:", "Grand Total:").
+_LABEL_WORDS = frozenset({"new", "old", "base", "net", "grand", "full"})
+_LINE_MARKUP = re.compile(r"[ \t]*(?:[-+•>*#][ \t]*)*(?:\d{1,2}[.)][ \t]*)?[*_]*")
+
+
+def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
+    r"""Whether a capitalised phrase the run does not have is an agent's ordinary label words, not a name.
+
+    Made only of ``SERVICE_WORDS`` ("Total Cost", "Direct Flights"), it is one anywhere. As a field label
+    (opening a line or a list item, before a colon: "- New Total Price: $478", "- Original Cabin: Business",
+    "Mia Khan's Date of Birth:") one of its words is a service word or a key of the results, the field it
+    names, and each other word a service word or a word of the run. "- Olivia Smith: 4" stays a name: no
+    word of it names a field.
+
+    >>> from .evidence import Evidence
+    >>> ev = Evidence(haystack="cabin | economy")
+    >>> a = "- Original Cabin: Economy\n- Olivia Smith: 4\nThe Total Cost is $5."
+    >>> [_service_label(a, Mention("entity", i, j, a[i:j]), ev) for i, j in ((2, 16), (28, 40), (48, 58))]
+    [True, False, True]
+    """
+    words = normalize_text(m.text).split()
+    if not words:
+        return False
+    if all(w in SERVICE_WORDS for w in words):
+        return True
+    line_start = answer.rfind("\n", 0, m.start) + 1
+    opening = _LINE_MARKUP.match(answer, line_start)
+    if opening is None or opening.end() != m.start or not answer[m.end :].lstrip("*_ \t").startswith(":"):
+        return False
+    words = [w[:-2] if w.endswith("'s") else w for w in words]
+    if not any(w in SERVICE_WORDS or ev.numbers_keyed(w) for w in words):
+        return False
+    return all(
+        w in SERVICE_WORDS or w in _LABEL_WORDS or w in FUNCTION_WORDS or ev.in_vocabulary(w) for w in words
+    )
+
+
 # Deletes every ASCII character but a-z and 0-9 (the haystack is case-folded already).
 _DROP_NON_ALNUM = {c: None for c in range(128) if not (chr(c).isdigit() or "a" <= chr(c) <= "z")}
 
@@ -659,6 +696,8 @@ def ground_answer(
             label, facts, why = matcher.entity(m)
             if label != "SUPPORTED" and not m.strong:
                 continue
+            if label == "UNSUPPORTED" and _service_label(answer, m, ev):
+                continue  # "New Total Price: $478", "the Total Cost is": the values are the claims
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "currency":
             ok = m.currency in ev.currencies or (m.currency == "$" and bool(ev.currencies & _DOLLARS))
@@ -1058,6 +1097,37 @@ def _spells_code(name: str, codes: set[str]) -> bool:
     return False
 
 
+# Words an airport's name adds to its city ("Seattle-Tacoma International Airport"), and the words that
+# join two places in one phrase ("Detroit to New York").
+_AIRPORT_FILLER = frozenset({"international", "intl", "airport", "airports", "the", "area", "metro"})
+_PLACE_JOINS = re.compile(r"\s+(?:to|and|or|via|from|through)\s+|\s*/\s*")
+
+
+def _names_code_places(name: str, codes: set[str]) -> bool:
+    """Whether each place of ``name`` is a city or airport name of one of ``codes`` (``AIRPORT_PLACES``).
+
+    >>> _names_code_places("Detroit to New York", {"DTW", "JFK"}), _names_code_places("Houston", {"DTW"})
+    (True, False)
+    >>> _names_code_places("George Bush Intercontinental", {"IAH"}), _names_code_places("George", {"IAH"})
+    (True, False)
+    >>> _names_code_places("Hartsfield-Jackson Atlanta International Airport", {"ATL"})
+    True
+    """
+    places = {p for code in codes for p in AIRPORT_PLACES.get(code, ())}
+    if not places:
+        return False
+    known = {w for p in places for w in p.split()}
+    parts = _PLACE_JOINS.split(normalize_text(name.replace(".", "").replace("-", " ")))
+    for part in parts:
+        words = [w for w in part.split() if w not in _AIRPORT_FILLER]
+        # Every word of the part is a word of these places, and one place is whole in it: "Hartsfield
+        # Jackson Atlanta" is, "George" alone is not.
+        padded = f" {' '.join(words)} "
+        if words and not (set(words) <= known and any(f" {p} " in padded for p in places)):
+            return False
+    return any(parts)
+
+
 def _result_codes(ev: Evidence) -> set[str]:
     """The three-capital codes the tool results give as whole string values."""
     return {c for text in ev.contents.values() for c in _QUOTED_CODE.findall(text)}
@@ -1098,7 +1168,12 @@ def _drop_code_expansions(answer: str, findings: list[Finding], ev: Evidence | N
     out: list[Finding] = []
     for f in findings:
         m = f.mention
-        if f.label != "SUPPORTED" and m.kind == "entity" and spelled and _spells_code(m.text, spelled):
+        if (
+            f.label != "SUPPORTED"
+            and m.kind == "entity"
+            and spelled
+            and (_spells_code(m.text, spelled) or _names_code_places(m.text, spelled))
+        ):
             continue
         if f.label == "UNSUPPORTED" and m.kind == "entity":
             # "Name (CODE)": the code in the parentheses right after the name.

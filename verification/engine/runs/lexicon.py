@@ -7,6 +7,7 @@ to any evaluation set.
 from __future__ import annotations
 
 __all__ = [
+    "AIRPORT_PLACES",
     "ALIASES",
     "BOOLEAN_STATES",
     "COUNT_WORDS",
@@ -20,6 +21,7 @@ __all__ = [
     "NUMBER_WORDS",
     "ORDINALS",
     "REVERSE_ALIASES",
+    "SERVICE_WORDS",
     "STATE_PHRASES",
     "STATUS_WORDS",
     "UNIT_WORDS",
@@ -409,4 +411,43 @@ BOOLEAN_STATES: dict[str, tuple[str, str]] = {
     "included": ("included", "not_included"), "is_open": ("open", "closed"), "open": ("open", "closed"),
     "delayed": ("delayed", "on_time"), "cancelled": ("cancelled", "confirmed"),
     "pending": ("pending", "posted"), "delivered": ("delivered", "in_transit"),
+}  # fmt: skip
+
+# The ordinary words of a service agent's labels and summaries ("New Total Price", "Refund Amount", "Total
+# Cost", "Direct Flights", "Layover"): capitalised as labels, never a name. Words that open names of places
+# or firms ("new", "grand", "central") are left out, so only a phrase made of these words alone is read as
+# ordinary words; a field label may add words of the run ("Original Cabin") to one of them (issue 14).
+SERVICE_WORDS = frozenset({
+    "total", "subtotal", "cost", "costs", "price", "prices", "fare", "fares", "fee", "fees", "amount",
+    "amounts", "balance", "charge", "charges", "refund", "refunds", "difference", "payment", "payments",
+    "method", "methods", "current", "original", "previous", "updated", "requested", "remaining",
+    "estimated", "additional", "final", "per", "passenger", "passengers", "traveler", "travelers", "person",
+    "trip", "type", "cabin", "class", "seat", "seats", "baggage", "bag", "bags", "checked", "carry",
+    "layover", "layovers", "stop", "stops", "direct", "nonstop", "connecting", "connection", "duration",
+    "departure", "departures", "arrival", "arrivals", "date", "time", "status", "number", "reservation",
+    "reservations", "booking", "bookings", "details", "summary", "option", "options", "outbound", "return",
+    "inbound", "way", "round", "insurance", "membership", "tier", "credit", "gift", "card", "voucher",
+    "certificate", "tax", "taxes", "discount", "upgrade", "downgrade", "cancellation", "change", "changes",
+    "confirmation", "policy", "item", "items", "quantity", "shipping", "delivery", "tracking", "exchange",
+    "allowance", "flight", "flights", "leg", "legs", "segment", "segments", "itinerary", "due", "customer",
+    "service", "support", "team", "agent", "representative", "paid",
+    "modification", "modifications", "request", "update", "updates", "overview", "information", "breakdown",
+    "coverage", "note", "notes", "reminder", "important", "next", "steps", "step", "confirmed", "processed",
+    "successful", "availability", "upcoming", "available", "regards", "sincerely"
+})  # fmt: skip
+
+# The cities and names of the busiest US airports, by code: general knowledge an agent adds to a code the
+# results give ("Houston" for IAH, "Detroit Metropolitan Wayne County Airport" for DTW) that does not spell
+# the code (issue 14: "a city for its airport"). Read only for codes the results give.
+AIRPORT_PLACES: dict[str, tuple[str, ...]] = {
+    "ATL": ("atlanta", "hartsfield jackson"), "BOS": ("boston", "logan"), "CLT": ("charlotte", "douglas"),
+    "DEN": ("denver",), "DFW": ("dallas", "fort worth", "dallas fort worth"),
+    "DTW": ("detroit", "detroit metropolitan wayne county", "detroit metro"),
+    "EWR": ("newark", "newark liberty", "new jersey"), "IAH": ("houston", "george bush intercontinental"),
+    "JFK": ("new york", "new york city", "nyc", "john f kennedy", "jfk"),
+    "LGA": ("new york", "new york city", "nyc", "laguardia"), "LAS": ("las vegas", "harry reid", "mccarran"),
+    "LAX": ("los angeles",), "MCO": ("orlando",), "MIA": ("miami",), "MSP": ("minneapolis", "st paul",
+    "saint paul", "minneapolis st paul", "minneapolis saint paul"), "ORD": ("chicago", "o'hare", "ohare"),
+    "PHL": ("philadelphia",), "PHX": ("phoenix", "phoenix sky harbor", "sky harbor"),
+    "SEA": ("seattle", "seattle tacoma", "seatac"), "SFO": ("san francisco",),
 }  # fmt: skip

@@ -687,6 +687,8 @@ def _heading(text: str, a: int, b: int) -> bool:
     (True, True)
     >>> _heading("Go:\n### Outbound Flight (JFK to SEA)\n- HAT1", 8, 23)
     True
+    >>> _heading("Go:\n**Outbound Journey - May 20**\n- HAT1", 6, 22), _heading("**Paris - 22 C**", 2, 7)
+    (True, False)
     """
     line_start = text.rfind("\n", 0, a) + 1
     line_end = text.find("\n", b)
@@ -704,6 +706,18 @@ def _heading(text: str, a: int, b: int) -> bool:
     if text[line_start:a].lstrip(" \t").startswith("#"):
         # A Markdown heading titles what follows, whatever comes after the name on its line
         # ("### Outbound Flight (JFK to SEA)"); the codes in it are read as values of their own.
+        return True
+    line = text[line_start:line_end].strip()
+    inner = line[2:-2]
+    if (
+        len(line) > 4
+        and line[:2] in ("**", "__")
+        and line[-2:] == line[:2]
+        and line[:2] not in inner
+        and (text[:line_start].strip() or text[line_end:].strip())
+    ):
+        # A line that is one bold span, in a longer text, titles what follows like a Markdown heading
+        # ("**Outbound Journey - May 20**"): the values in it are read on their own (issue 14).
         return True
     # The number of an item between the label and its colon ("**Option 2:**", "Flight 3:").
     after = _ITEM_NUMBER.sub("", text[b:line_end].lstrip("*_ \t"), count=1).lstrip("*_ \t")

@@ -142,6 +142,12 @@ def check_polarity(
                 scoped = [s for s in cands if s.record == best] if best is not None else cands
                 scoped = scoped or cands
             agrees = _AGREES.get(state, frozenset())
+            counted = _availability_counts(answer, sent, m, scoped, ev)
+            if counted is not None:
+                ok, facts = counted
+                label, why = ("SUPPORTED", "the count available agrees") if ok else ("CONTRADICTED", "")
+                out.append(Finding(m, label, sent, facts, why or f"the evidence counts {facts[0].value:g}"))
+                continue
             if any(s.value == state or s.value in agrees for s in scoped):
                 out.append(
                     Finding(
@@ -155,6 +161,56 @@ def check_polarity(
             else:
                 out.append(Finding(m, "CONTRADICTED", sent, scoped, f"the evidence says {scoped[0].value}"))
     return out
+
+
+# Keys under which a record counts what is left of something ("available_seats": {"economy": 0}).
+_AVAILABILITY_KEYS = frozenset(
+    {"available", "availability", "seats", "seat", "stock", "inventory", "remaining"}
+)
+_STOCK_STATES = frozenset({"in_stock", "out_of_stock"})
+_NEGATION = re.compile(r"\b(?:no|not|none|zero|neither|nor)\b|n't\b")
+
+
+def _availability_counts(
+    answer: str, sent: tuple[int, int], m: Mention, scoped: list[Fact], ev: Evidence
+) -> tuple[bool, list[Fact]] | None:
+    """Whether an availability state agrees with the record's count of what its sentence names.
+
+    "Economy is not available on HAT069" speaks of the economy seats, not of the flight's own ``status``:
+    when the record counts them (``available_seats.economy``), 0 is out of stock and more is in stock
+    (issue 14: a cabin told sold out was contradicted by the flight's "available"). None when the record
+    counts nothing the sentence names.
+    """
+    state = m.extra["state"]
+    if state not in _STOCK_STATES or _NEGATION.search(answer[sent[0] : m.start].lower()):
+        return None  # "no business seats available": the state word alone is not what the sentence says
+    records = {s.record for s in scoped}
+    by_phrase: dict[str, list[Fact]] = {}
+    for f in ev.numbers:
+        leaf = f.path[-1] if isinstance(f.path, tuple) and f.path else None
+        if f.record in records and isinstance(leaf, str) and f.key_tokens & _AVAILABILITY_KEYS:
+            phrase = leaf.lower().replace("_", " ")
+            if phrase not in _AVAILABILITY_KEYS:
+                by_phrase.setdefault(phrase, []).append(f)
+    if not by_phrase:
+        return None
+    # The state's own clause first, then its sentence: "Business $239 (3 seats); Economy is not available".
+    windows = [c for c in clauses(answer, sent[0], sent[1], ",;", True) if c[0] <= m.start <= c[1]] + [sent]
+    for a, b in windows:
+        text = answer[a:b].lower()
+        counts: list[Fact] = []
+        # Longest phrase first, its words then blanked: "basic economy" is not "economy" as well.
+        for phrase in sorted(by_phrase, key=len, reverse=True):
+            found = re.compile(rf"\b{re.escape(phrase)}\b")
+            if found.search(text):
+                counts += by_phrase[phrase]
+                text = found.sub(" ", text)
+        if counts:
+            break
+    else:
+        return None
+    agree = [f for f in counts if (f.value > 0) == (state == "in_stock")]
+    return (True, agree) if agree else (False, counts)
 
 
 def _clause_records(

@@ -253,30 +253,46 @@ _ITEM_VALUE_KINDS = frozenset(
 
 def _item_names(f: Finding) -> dict[Any, set[Any]]:
     """The records ``f`` is the very name of, by list: a tool string equal to its text (a ``name`` field of a
-    list element, the key of a mapping from item names to their values)."""
+    list element, the key of a mapping from item names to their values). A string all in lower case is a
+    category or a code ("business", "basic_economy") that many items share, not an item's name."""
     if f.mention.kind != "entity" or f.label != "SUPPORTED":
         return {}
     norm = normalize_text(f.mention.text)
     out: dict[Any, set[Any]] = {}
     for x in f.facts:
         if x.kind == "string" and x.source == "tool" and x.list_path is not None and x.value == norm:
+            if x.text.islower():
+                continue  # a category in lower case ("cabin": "business"), capitalised by the agent
             out.setdefault(x.list_path, set()).add(x.record)
     return out
 
 
-def _value_list_items(answer: str, findings: Sequence[Finding]) -> list[tuple[Finding, list[Finding]]]:
+def _names_a_field(f: Finding, ev: Evidence) -> bool:
+    """Whether every word of ``f``'s name is a key of the results' numbers: a category such as a cabin class
+    ("Economy ($112), Business ($438)" beside ``prices: {"economy": 112, "business": 438}``), not the name
+    of one item. A record that holds the word as a value ("cabin": "economy") is not that item's record."""
+    words = normalize_text(f.mention.text).split()
+    return bool(words) and all(ev.numbers_keyed(w) for w in words)
+
+
+def _value_list_items(
+    answer: str, findings: Sequence[Finding], ev: Evidence
+) -> list[tuple[Finding, list[Finding]]]:
     """The items of the answer's bare value lists: a name of a record, and the values that follow it up to
-    the next such name with nothing but separators or a field label between them."""
+    the next such name with nothing but separators or a field label between them. A name of a field of the
+    results (a category) opens no item."""
     items: list[tuple[Finding, list[Finding]]] = []
     name: Finding | None = None
     values: list[Finding] = []
     last_end = -1
     for f in findings:
         m = f.mention
-        if name is not None and not _LIST_GAP.fullmatch(answer, last_end, m.start):
+        if name is not None and (m.kind == "id" or not _LIST_GAP.fullmatch(answer, last_end, m.start)):
+            # An identifier names an item of its own ("- **FQ8APE**: ORD → MIA" on the line after another
+            # booking's values): it ends the item before it rather than being one of its values.
             items.append((name, values))
             name, values = None, []
-        if _item_names(f):
+        if _item_names(f) and not _names_a_field(f, ev):
             if name is not None:
                 items.append((name, values))
             name, values, last_end = f, [], m.end
@@ -300,7 +316,7 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
     values; otherwise each value of another item is. A value the item's own numbers give by arithmetic is
     not another item's.
     """
-    for name, values in _value_list_items(answer, findings):
+    for name, values in _value_list_items(answer, findings, ev):
         own_by_list = _item_names(name)
         wrong: list[Finding] = []
         agree = 0
