@@ -926,7 +926,7 @@ def _keyed_by_names(value: dict[Any, Any]) -> bool:
         return False
     kinds = set()
     for k, v in value.items():
-        if not isinstance(k, str) or " " not in k.strip() or k.lower() == k or k.upper() == k:
+        if not isinstance(k, str) or " " not in k.strip() or lower(k) == k or k.upper() == k:
             return False
         kinds.add(type(v))
         if len(kinds) > 1:

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from ..budget import UNLIMITED, Budget
+from ..text import lower
 from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses, split_sentences
 from .mentions import Mention
@@ -182,14 +183,14 @@ def _availability_counts(
     counts nothing the sentence names.
     """
     state = m.extra["state"]
-    if state not in _STOCK_STATES or _NEGATION.search(answer[sent[0] : m.start].lower()):
+    if state not in _STOCK_STATES or _NEGATION.search(lower(answer[sent[0] : m.start])):
         return None  # "no business seats available": the state word alone is not what the sentence says
     records = {s.record for s in scoped}
     by_phrase: dict[str, list[Fact]] = {}
     for f in ev.numbers:
         leaf = f.path[-1] if isinstance(f.path, tuple) and f.path else None
         if f.record in records and isinstance(leaf, str) and f.key_tokens & _AVAILABILITY_KEYS:
-            phrase = leaf.lower().replace("_", " ")
+            phrase = lower(leaf).replace("_", " ")
             if phrase not in _AVAILABILITY_KEYS:
                 by_phrase.setdefault(phrase, []).append(f)
     if not by_phrase:
@@ -197,7 +198,7 @@ def _availability_counts(
     # The state's own clause first, then its sentence: "Business $239 (3 seats); Economy is not available".
     windows = [c for c in clauses(answer, sent[0], sent[1], ",;", True) if c[0] <= m.start <= c[1]] + [sent]
     for a, b in windows:
-        text = answer[a:b].lower()
+        text = lower(answer[a:b])
         counts: list[Fact] = []
         # Longest phrase first, its words then blanked: "basic economy" is not "economy" as well.
         for phrase in sorted(by_phrase, key=len, reverse=True):

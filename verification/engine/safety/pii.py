@@ -341,13 +341,7 @@ def may_name(text: str, lowered: str) -> bool:
     >>> may_name("zip: 2680-043", "zip: 2680-043")
     True
     """
-    return (
-        "\n" in text
-        or lowered != text
-        or "zip" in lowered
-        or "postcode" in lowered
-        or "postal" in lowered
-    )
+    return "\n" in text or lowered != text or "zip" in lowered or "postcode" in lowered or "postal" in lowered
 
 
 def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:
