@@ -197,8 +197,11 @@ def test_it_takes_a_city_or_airport_name_of_a_code_of_the_results_as_its_expansi
 
 def _bookings() -> list[tuple[str, dict[str, str], dict[str, object]]]:
     """Three bookings fetched one by one (sibling records), each with a payment list of its own."""
-    rows = (("7KQZ2P", "BRN", "GVA", "standard", 41), ("H4LM9R", "ZRH", "BSL", "premium", 70))
-    rows += (("2FBBAH", "LUG", "BRN", "standard", 55),)
+    rows = (
+        ("7KQZ2P", "BRN", "GVA", "standard", 41),
+        ("H4LM9R", "ZRH", "BSL", "premium", 70),
+        ("2FBBAH", "LUG", "BRN", "standard", 55),
+    )
     return [
         (
             "get_booking",
