@@ -20,20 +20,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pii_sets import SETS  # noqa: E402
+
 from verification.engine.safety import pii, pii_types  # noqa: E402
 from verification.engine.safety.pii import PII_TYPE_NAMES, detect_pii, prepare_pii_prefilter  # noqa: E402
 from verification.engine.safety.pii_names import NAME_TYPES, find_names  # noqa: E402
 
-CORPORA = ROOT / "bench" / "corpora"
-SETS = {
-    "dev": CORPORA / "pii_dev.jsonl",
-    "holdout": CORPORA / "pii_holdout.jsonl",
-    "generated_dev": CORPORA / "generated" / "pii_dev.jsonl",
-    "generated_holdout": CORPORA / "generated" / "pii_holdout.jsonl",
-    "generated_presidio": CORPORA / "generated" / "pii_presidio.jsonl",
-    "generated_intl_dev": CORPORA / "generated" / "pii_intl_dev.jsonl",
-    "generated_intl_holdout": CORPORA / "generated" / "pii_intl_holdout.jsonl",
-}
 TYPED = [t for t in PII_TYPE_NAMES if t not in NAME_TYPES]
 
 

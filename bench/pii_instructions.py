@@ -20,16 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-CORPORA = ROOT / "bench" / "corpora"
-SETS = {
-    "dev": CORPORA / "pii_dev.jsonl",
-    "holdout": CORPORA / "pii_holdout.jsonl",
-    "generated_dev": CORPORA / "generated" / "pii_dev.jsonl",
-    "generated_holdout": CORPORA / "generated" / "pii_holdout.jsonl",
-    "generated_presidio": CORPORA / "generated" / "pii_presidio.jsonl",
-    "generated_intl_dev": CORPORA / "generated" / "pii_intl_dev.jsonl",
-    "generated_intl_holdout": CORPORA / "generated" / "pii_intl_holdout.jsonl",
-}
+from pii_sets import SETS  # noqa: E402
+
 # The compiled function (mypyc's name for ``pii.detect_pii``): callgrind counts only inside it.
 TOGGLE = "CPyDef_pii___detect_pii"
 
