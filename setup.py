@@ -22,6 +22,7 @@ COMPILED = [
     # runtime-checkable Protocol, which compiled code refuses; used only with a model), halugate.py and
     # probes.py (optional stages), config.py (its public dataclass takes settings values as given) and
     # errors.py (exceptions callers may subclass).
+    "verification/engine/runs/aggregates.py",
     "verification/engine/runs/evidence.py",
     "verification/engine/runs/factcheck.py",
     "verification/engine/runs/findings.py",

@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, process
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
+from .aggregates import computed_amount
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
@@ -765,6 +766,9 @@ def ground_answer(
             if may_add(m, unit):
                 addends.append(value)
         how = matcher.derived(m, operands, facts, addends)
+        if not how and f.label == "UNSUPPORTED":
+            # "you will pay the difference of $229": an amount computed from values the answer never names.
+            how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     for f in findings:
