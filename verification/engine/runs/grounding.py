@@ -586,6 +586,38 @@ def _calculated(m: Mention, results: list[Fact]) -> list[Fact]:
 _FIGURE = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
+# A run of digits that ends an identifier: "gift_card_7091239", "certificate-8544743", "order #50321".
+_DIGITS = re.compile(r"\d{4,12}")
+
+
+def _identifier_digits(text: str, ev: Evidence) -> bool:
+    """Whether the bare number ``text`` ("7091239") is the digit part of an identifier of the results
+    (``gift_card_7091239``): agents name a payment method, an order or a card by its number alone (issue 14:
+    identifiers the tools return). A number of four digits or more, the whole run of digits after a word of
+    the identifier; another number ("7091238") is not.
+
+    >>> ev = Evidence(raw_haystack="gift_card_7091239 | credit_card_4412093", haystack="gift card 7091239")
+    >>> _identifier_digits("7091239", ev), _identifier_digits("7091238", ev), _identifier_digits("709123", ev)
+    (True, False, False)
+    """
+    if not _DIGITS.fullmatch(text):
+        return False
+    for hay in (ev.raw_haystack, ev.haystack):
+        pos = hay.find(text)
+        while pos >= 0:
+            end = pos + len(text)
+            before = hay[pos - 2 : pos] if pos >= 2 else ""
+            if (
+                len(before) == 2
+                and before[0].isalpha()
+                and before[1] in "_-# "
+                and (end == len(hay) or not hay[end].isdigit())
+            ):
+                return True
+            pos = hay.find(text, pos + 1)
+    return False
+
+
 def _find_unprefixed(haystack: str, needle: str) -> bool:
     """Whether ``needle`` occurs in ``haystack`` not right after a digit ("2tablets", not "12tablets").
 
@@ -669,6 +701,8 @@ def ground_answer(
             if m.kind == "number" and m.start in markers:
                 continue  # "1. ... 2. ...": the numbers of a list's items, not values
             label, facts, why, derived = matcher.number(m)
+            if label == "UNSUPPORTED" and m.kind == "number" and _identifier_digits(m.text, ev):
+                label, why = "SUPPORTED", "the digits of an identifier of the results"
             if label != "SUPPORTED" and m.kind == "quantity" and _named_period(m, ev):
                 label, facts, why = "SUPPORTED", [], "the run names this period in words"
             findings.append(Finding(m, label, sent, facts, why, derived))
