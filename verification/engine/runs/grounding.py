@@ -26,7 +26,16 @@ from .aggregates import computed_amount
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
-from .lexicon import AIRPORT_PLACES, ALIASES, FUNCTION_WORDS, ISO_CURRENCIES, REVERSE_ALIASES, SERVICE_WORDS
+from .lexicon import (
+    AIRPORT_PLACES,
+    ALIASES,
+    CLOSING_NOUNS,
+    CLOSING_WORDS,
+    FUNCTION_WORDS,
+    ISO_CURRENCIES,
+    REVERSE_ALIASES,
+    SERVICE_WORDS,
+)
 from .mentions import Mention, extract_mentions
 from .numeric import (
     SIGNED_UNITS,
@@ -445,6 +454,49 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     )
 
 
+def _closing(text: str) -> bool:
+    r"""Whether a capitalised phrase is a closing formula of a message ("Best Regards", "Safe Travels",
+    "Have a Great Trip"), or opens with one on its own line, the signature after it ("Best Regards,\nThe
+    Travel Desk"): made of closing words (``CLOSING_WORDS``), with service and function words, one of
+    them a closing word. "Best Western" or "Warm Springs Lodge" are no closing formulas: a word of them is
+    none of those.
+
+    >>> _closing("Best Regards"), _closing("Best Regards,\nRail Desk"), _closing("Best Western")
+    (True, True, False)
+    >>> _closing("Weekend"), _closing("Have a Great Weekend")
+    (False, True)
+    """
+    first, _, rest = text.partition("\n")
+    words = normalize_text(first).split()
+    if not words or not any(w in CLOSING_WORDS for w in words):
+        return False
+    if len(words) == 1 and words[0] not in _SIGN_OFFS:
+        return False  # "Good", "Nice" alone open a sentence, they close no message
+    return all(
+        w in CLOSING_WORDS or w in CLOSING_NOUNS or w in SERVICE_WORDS or w in FUNCTION_WORDS for w in words
+    )
+
+
+_SIGN_OFFS = frozenset({"regards", "sincerely", "cheers", "thanks"})
+
+
+def _signature(answer: str, start: int) -> bool:
+    r"""Whether ``start`` opens the line right after a closing formula ("Kind regards,\nRail Desk"): the
+    signature of the message, not a claim about the results.
+
+    >>> a = "It leaves at 7.\nKind regards,\nRail Desk"
+    >>> _signature(a, a.index("Rail")), _signature(a, a.index("It"))
+    (True, False)
+    """
+    line = answer.rfind("\n", 0, start) + 1
+    lead = normalize_text(answer[line:start]).split()
+    if line == 0 or not all(w in FUNCTION_WORDS for w in lead):
+        return False  # "Your Assistant" is a signature too
+    before = answer.rfind("\n", 0, line - 1) + 1
+    closing = answer[before : line - 1].strip(" \t*_-,!.")
+    return bool(closing) and _closing(closing)
+
+
 # Deletes every ASCII character but a-z and 0-9 (the haystack is case-folded already).
 _DROP_NON_ALNUM = {c: None for c in range(128) if not (chr(c).isdigit() or "a" <= chr(c) <= "z")}
 
@@ -733,6 +785,8 @@ def ground_answer(
                 continue
             if label == "UNSUPPORTED" and _service_label(answer, m, ev):
                 continue  # "New Total Price: $478", "the Total Cost is": the values are the claims
+            if label == "UNSUPPORTED" and (_closing(m.text) or _signature(answer, m.start)):
+                continue  # "Best Regards,", "Safe Travels!": a sign-off, and the signature after it
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "currency":
             ok = m.currency in ev.currencies or (m.currency == "$" and bool(ev.currencies & _DOLLARS))

@@ -22,6 +22,8 @@ __all__ = [
     "ORDINALS",
     "REVERSE_ALIASES",
     "SERVICE_WORDS",
+    "CLOSING_NOUNS",
+    "CLOSING_WORDS",
     "STATE_PHRASES",
     "STATUS_WORDS",
     "UNIT_WORDS",
@@ -433,7 +435,24 @@ SERVICE_WORDS = frozenset({
     "service", "support", "team", "agent", "representative", "paid",
     "modification", "modifications", "request", "update", "updates", "overview", "information", "breakdown",
     "coverage", "note", "notes", "reminder", "important", "next", "steps", "step", "confirmed", "processed",
-    "successful", "availability", "upcoming", "available", "regards", "sincerely"
+    "successful", "availability", "upcoming", "available", "regards", "sincerely",
+    # Field labels of travel and service records (h14a): "- Operating Carrier:", "- Seat Assignment:".
+    "carrier", "operator", "operating", "operated", "airline", "aircraft", "terminal", "gate", "platform",
+    "coach", "assignment", "assigned", "preference", "preferences", "meal", "origin", "destination",
+    "transfer", "scheduled", "actual", "expected", "contact", "address", "location", "name", "phone",
+    "email", "code", "reference", "account", "holder", "member", "level", "schedule", "travel", "route",
+})  # fmt: skip
+
+# The closing formulas of a message ("Best regards,", "Safe travels!", "Have a great day!", "Your
+# Assistant"): capitalised, never names (h14a). CLOSING_WORDS make the formula; CLOSING_NOUNS may be in
+# it ("day", "trip") but are ordinary words alone ("Weekend" is a list's name).
+CLOSING_WORDS = frozenset({
+    "best", "kind", "kindest", "warm", "warmest", "regards", "sincerely", "yours", "truly", "thanks",
+    "cheers", "safe", "travels", "great", "nice", "wonderful", "good", "happy", "pleasant", "wishes",
+    "enjoy", "bon", "voyage",
+})  # fmt: skip
+CLOSING_NOUNS = frozenset({
+    "day", "trip", "journey", "stay", "weekend", "evening", "flight", "flights", "assistant", "thank", "all",
 })  # fmt: skip
 
 # The cities and names of the busiest US airports, by code: general knowledge an agent adds to a code the

@@ -1,0 +1,74 @@
+"""Issue 14 (h14a): field labels and closing formulas of a service agent's answer are not names.
+
+Runs written for these tests: a made-up rail operator. A label before a colon at the start of a line
+("- Operating Carrier: NRL"), a sign-off ("Best Regards,", "Safe Travels!") and the signature after it are
+no claims; a person's name before a colon, an unknown name in prose and a name that only looks like a
+closing are still checked.
+"""
+
+import pytest
+
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
+from verification.engine.runs import verify_run
+
+_TRAINS = [
+    {
+        "train": "RX101",
+        "operator": "NRL",
+        "from": "BRN",
+        "to": "GVA",
+        "departs": "07:00:00",
+        "fare": 41,
+        "conductor": "Olga Brandt",
+    }
+]
+_CALLS = [("search_trains", {"date": "2025-06-02"}, _TRAINS)]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "- Operating Carrier: NRL\n- Train: RX101",
+        "- **Operating Carrier:** NRL\n- **Train:** RX101",
+        "- Seat Assignment: not yet assigned\n- Train: RX101",
+        "- Meal Preference: none\n- Departure: 07:00",
+    ],
+)
+def test_it_reads_a_field_label_of_a_service_record_as_a_label(answer):
+    assert _flagged(verify_run(_run("Which train?", _CALLS, answer))) == []
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "Best Regards,\nRail Desk",
+        "Kind regards,",
+        "Warm Regards!",
+        "Sincerely,\nYour Assistant",
+        "Safe Travels!",
+        "Have a Great Trip!",
+    ],
+)
+def test_it_reads_a_closing_formula_and_its_signature_as_no_claim(closing):
+    answer = f"Your train RX101 leaves at 07:00.\n\n{closing}"
+    assert _flagged(verify_run(_run("Which train?", _CALLS, answer))) == []
+
+
+def test_it_still_checks_a_person_before_a_colon():
+    answer = "- Anna Keller: RX101\n- Departure: 07:00"
+    assert ("Anna Keller", "UNSUPPORTED") in _flagged(verify_run(_run("Who?", _CALLS, answer))) or (
+        "Anna Keller",
+        "CONTRADICTED",
+    ) in _flagged(verify_run(_run("Who?", _CALLS, answer)))
+
+
+@pytest.mark.parametrize("name", ["Great Falls", "Warm Springs"])
+def test_it_still_checks_a_name_that_opens_with_a_closing_word(name):
+    answer = f"RX101 stops at {name} at 07:00."
+    assert any(name.split()[0] in t for t, _ in _flagged(verify_run(_run("Stops?", _CALLS, answer))))
+
+
+def test_it_still_checks_a_one_word_name_of_a_closing_noun():
+    answer = "I added RX101 to your 'Weekend' list."
+    assert any(t == "Weekend" for t, _ in _flagged(verify_run(_run("Saved?", _CALLS, answer))))
