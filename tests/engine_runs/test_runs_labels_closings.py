@@ -72,3 +72,19 @@ def test_it_still_checks_a_name_that_opens_with_a_closing_word(name):
 def test_it_still_checks_a_one_word_name_of_a_closing_noun():
     answer = "I added RX101 to your 'Weekend' list."
     assert any(t == "Weekend" for t, _ in _flagged(verify_run(_run("Saved?", _CALLS, answer))))
+
+
+@pytest.mark.parametrize("value", ["None", "N/A", "TBD", "Unknown", "Free", "Pending"])
+def test_it_reads_a_value_that_says_a_field_is_empty_or_open_as_no_name(value):
+    answer = f"- **Luggage:** {value}\n- **Train:** RX101"
+    assert _flagged(verify_run(_run("Which train?", _CALLS, answer))) == []
+
+
+def test_it_still_checks_a_name_that_opens_with_a_placeholder_word():
+    answer = "- **Operator:** Free Spirit Rail\n- **Train:** RX101"
+    assert any("Free" in t for t, _ in _flagged(verify_run(_run("Which train?", _CALLS, answer))))
+
+
+def test_it_reads_the_plural_of_a_label_acronym_as_a_label():
+    answer = "I found your bookings. Here are the booking IDs: RX101."
+    assert _flagged(verify_run(_run("Bookings?", _CALLS, answer))) == []

@@ -466,7 +466,7 @@ def _closing(text: str) -> bool:
     >>> _closing("Weekend"), _closing("Have a Great Weekend")
     (False, True)
     """
-    first, _, rest = text.partition("\n")
+    first = text.partition("\n")[0]
     words = normalize_text(first).split()
     if not words or not any(w in CLOSING_WORDS for w in words):
         return False
@@ -478,6 +478,25 @@ def _closing(text: str) -> bool:
 
 
 _SIGN_OFFS = frozenset({"regards", "sincerely", "cheers", "thanks"})
+
+
+# A value that says a field is empty or open ("- Baggage: None", "Seat: N/A", "Gate: TBD"): capitalised as
+# a list item's first word, never a name (h14a).
+_PLACEHOLDER = re.compile(
+    r"(?:none|nil|n/?a|tbd|tba|unknown|free|pending|unlimited|included|complimentary)(?![\w/])", re.I
+)
+
+
+def _placeholder(answer: str, m: Mention) -> bool:
+    r"""Whether the name ``m`` is only a word that says a field is empty or open (``_PLACEHOLDER``).
+
+    >>> a = "- Bags: None\n- Carrier: Free Spirit Rail"
+    >>> free = Mention("entity", 24, 41, "Free Spirit Rail")
+    >>> _placeholder(a, Mention("entity", 8, 12, "None")), _placeholder(a, free)
+    (True, False)
+    """
+    found = _PLACEHOLDER.match(answer, m.start)
+    return found is not None and m.end <= found.end()
 
 
 def _signature(answer: str, start: int) -> bool:
@@ -785,7 +804,9 @@ def ground_answer(
                 continue
             if label == "UNSUPPORTED" and _service_label(answer, m, ev):
                 continue  # "New Total Price: $478", "the Total Cost is": the values are the claims
-            if label == "UNSUPPORTED" and (_closing(m.text) or _signature(answer, m.start)):
+            if label == "UNSUPPORTED" and (
+                _closing(m.text) or _signature(answer, m.start) or _placeholder(answer, m)
+            ):
                 continue  # "Best Regards,", "Safe Travels!": a sign-off, and the signature after it
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "currency":

@@ -10,6 +10,8 @@ __all__ = [
     "AIRPORT_PLACES",
     "ALIASES",
     "BOOLEAN_STATES",
+    "CLOSING_NOUNS",
+    "CLOSING_WORDS",
     "COUNT_WORDS",
     "CURRENCY_NAMES",
     "CURRENCY_SYMBOLS",
@@ -22,8 +24,6 @@ __all__ = [
     "ORDINALS",
     "REVERSE_ALIASES",
     "SERVICE_WORDS",
-    "CLOSING_NOUNS",
-    "CLOSING_WORDS",
     "STATE_PHRASES",
     "STATUS_WORDS",
     "UNIT_WORDS",
@@ -441,6 +441,7 @@ SERVICE_WORDS = frozenset({
     "coach", "assignment", "assigned", "preference", "preferences", "meal", "origin", "destination",
     "transfer", "scheduled", "actual", "expected", "contact", "address", "location", "name", "phone",
     "email", "code", "reference", "account", "holder", "member", "level", "schedule", "travel", "route",
+    "id", "ids",
 })  # fmt: skip
 
 # The closing formulas of a message ("Best regards,", "Safe travels!", "Have a great day!", "Your
