@@ -92,3 +92,17 @@ def test_it_reads_the_digits_of_an_identifier_of_the_results_as_that_identifier(
         verify_run(_run("How can I pay?", [("get_user", {"user_id": "ines_m_20"}, _WALLET)], answer))
     )
     assert (any(t == number for t, _ in flagged)) == bad
+
+
+_SAILING = [{"sailing": "FX101", "departs": "13:00:00", "arrives": "15:30:00"}]
+
+
+@pytest.mark.parametrize(
+    "told,bad",
+    [("1:00 PM", False), ("13:00", False), ("13:00 PM", False), ("13:00 AM", True), ("15:30 a.m.", True)],
+)
+def test_it_flags_an_hour_past_noon_told_as_a_morning_time(told, bad):
+    answer = f"FX101 departs at {told}."
+    calls = [("search_sailings", {"date": "2025-07-04"}, _SAILING)]
+    flagged = _flagged(verify_run(_run("When?", calls, answer)))
+    assert any(t.startswith(told[:5]) for t, _ in flagged) == bad

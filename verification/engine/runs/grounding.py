@@ -68,6 +68,10 @@ def _dim_of(unit: str) -> str:
     return dimension(unit)
 
 
+# An hour of a 24-hour clock past noon told as a morning time ("13:00 AM"); "13:00 PM" is only redundant.
+_IMPOSSIBLE_AM = re.compile(r"(?:1[3-9]|2[0-3])[:.h]\d\d\s*a\.?m\b\.?", re.I)
+
+
 def _noun_key(noun: str | None) -> set[str]:
     if not noun:
         return set()
@@ -324,6 +328,10 @@ class _Matcher:
         return "UNSUPPORTED", [], "no evidence gives this date"
 
     def time(self, m: Mention) -> tuple[str, list[Fact], str]:
+        if _IMPOSSIBLE_AM.match(m.text):
+            # "13:00 AM" is no time of any clock: whatever the results give, this value is wrong.
+            label = "CONTRADICTED" if self.ev.times else "UNSUPPORTED"
+            return label, [], "an hour past 12 cannot be in the morning"
         if self._times_by_value is None:
             by_value: dict[Any, list[Fact]] = {}
             for f in self.ev.times:

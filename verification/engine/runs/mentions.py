@@ -769,6 +769,10 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         if g.get("m2") is None:
             h, mi = int(g["h"]), int(g["m"] or 0)
             ap = lower(g["ap"]).replace(".", "")
+            if 13 <= h <= 23 and g["m"]:
+                # "13:00 PM" is 13:00 told twice; "13:00 AM" no time at all, still a claimed time (the
+                # matcher flags it): read as the 24-hour clock it is written in.
+                return Mention("time", a, b, text[a:b], time=(h, mi))
             if not 1 <= h <= 12:
                 return None
             h = (h % 12) + (12 if ap == "pm" else 0)
