@@ -88,3 +88,29 @@ def test_it_still_checks_a_name_that_opens_with_a_placeholder_word():
 def test_it_reads_the_plural_of_a_label_acronym_as_a_label():
     answer = "I found your bookings. Here are the booking IDs: RX101."
     assert _flagged(verify_run(_run("Bookings?", _CALLS, answer))) == []
+
+
+_LEGS = [
+    {"train": "RX101", "departure_time": "07:00:00", "arrival_time": "08:45:00", "standard_fare": 41},
+    {"train": "RX205", "departure_time": "18:00:00", "arrival_time": "19:45:00", "standard_fare": 38},
+]
+_LEG_CALLS = [("search_trains", {"date": "2025-06-02"}, _LEGS)]
+
+
+@pytest.mark.parametrize(
+    "departure,arrival,bad",
+    [
+        ("07:00", "08:45", None),
+        ("08:45", "08:45", "08:45"),  # the departure slot holds the arrival time
+        ("7:00 AM", "8:45 AM", None),
+    ],
+)
+def test_it_contradicts_a_value_of_another_field_of_the_same_item(departure, arrival, bad):
+    answer = f"- **Train:** RX101\n- **Departure:** {departure}\n- **Arrival:** {arrival}"
+    flagged = _flagged(verify_run(_run("Times?", _LEG_CALLS, answer)))
+    assert flagged == ([] if bad is None else [(bad, "CONTRADICTED")])
+
+
+def test_it_lets_a_label_that_names_no_field_decide_nothing():
+    answer = "- **Train:** RX101\n- **Outbound:** 07:00\n- **Back by:** 08:45"
+    assert _flagged(verify_run(_run("Times?", _LEG_CALLS, answer))) == []

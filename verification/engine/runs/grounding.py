@@ -908,6 +908,7 @@ def ground_answer(
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
+    _check_labelled_slots(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
@@ -931,6 +932,64 @@ def ground_answer(
 
 
 _RIVAL_CITES = 3
+
+# A field label that opens a line, before the value: "- **Departure:** 06:00 AM", "Arrival: 8:45".
+_LINE_LABEL = re.compile(
+    r"[ \t]*(?:[-+•>*#][ \t]*)*(?:\d{1,2}[.)][ \t]*)?[*_]*([A-Za-z][A-Za-z ]{1,40}?)[*_]*:[*_ \t]*"
+)
+_SLOT_KINDS = frozenset({"time", "date", "money"})
+
+
+def _singular_tokens(words: Any) -> set[str]:
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
+
+
+def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, a value under a field label that is another field of the same item.
+
+    "- Departure: 06:00 AM" where 06:00 is the flight's arrival time (``arrival_time``) and its
+    ``departure_time`` is 04:00: the value is in the results, but in the other slot of the same record
+    (issue 14: a value compared against the same entity's slot). A label word decides only when it is a
+    key word of some of the record's values of that kind and not of all (``departure``, not ``time``); a
+    value whose own key has every deciding word, in any record it is found in, is kept; a label that names
+    no key of the record ("Original Price", "Outbound") decides nothing.
+    """
+    per_record: dict[tuple[str, Any], list[Fact]] | None = None
+    for f in findings:
+        m = f.mention
+        if f.label != "SUPPORTED" or f.derived or not f.facts or m.kind not in _SLOT_KINDS:
+            continue
+        line = answer.rfind("\n", 0, m.start) + 1
+        found = _LINE_LABEL.match(answer, line)
+        if found is None or found.end() != m.start:
+            continue
+        label = _singular_tokens(normalize_text(found.group(1)).split()) - FUNCTION_WORDS
+        if not label:
+            continue
+        if per_record is None:
+            per_record = {}
+            for kind, facts in (("time", ev.times), ("date", ev.dates), ("money", ev.numbers)):
+                for x in facts:
+                    if x.source == "tool" and x.record is not None and x.unit != "year_of_date":
+                        per_record.setdefault((kind, x.record), []).append(x)
+        slots: list[Fact] = []
+        fits = False
+        for x in f.facts:
+            same = per_record.get((m.kind, x.record), []) if x.source == "tool" else []
+            if len(same) < 2:
+                fits = True  # nothing to tell slots apart by
+                break
+            tokens = [_singular_tokens(y.key_tokens) for y in same]
+            deciding = {w for w in label if any(w in t for t in tokens) and not all(w in t for t in tokens)}
+            own = _singular_tokens(x.key_tokens)
+            if not deciding or deciding <= own:
+                fits = True
+                break
+            slots += [y for y, t in zip(same, tokens, strict=True) if deciding <= t]
+        if not fits and slots:
+            f.label, f.facts = "CONTRADICTED", slots[:3]
+            f.reason = "this is another field of the same item; the labelled field says otherwise"
+
 
 # A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a
 # reminder to water the plants", "remind you to call Amy"), up to a word that starts its time or place.
