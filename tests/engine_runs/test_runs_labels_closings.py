@@ -114,3 +114,31 @@ def test_it_contradicts_a_value_of_another_field_of_the_same_item(departure, arr
 def test_it_lets_a_label_that_names_no_field_decide_nothing():
     answer = "- **Train:** RX101\n- **Outbound:** 07:00\n- **Back by:** 08:45"
     assert _flagged(verify_run(_run("Times?", _LEG_CALLS, answer))) == []
+
+
+_BOOKED = {"booking_id": "QK7P2M", "total_bags": 3, "paid_bags": 1, "coach": 4, "seats_left": 4}
+
+
+@pytest.mark.parametrize("told,bad", [("3", False), ("4", True), ("2", True)])
+def test_it_reads_a_bare_number_under_a_label_as_the_field_the_label_names(told, bad):
+    answer = f"- **Booking:** QK7P2M\n- **Total Bags:** {told}\n- **Paid Bags:** 1"
+    flagged = _flagged(
+        verify_run(_run("Bags?", [("get_booking", {"booking_id": "QK7P2M"}, _BOOKED)], answer))
+    )
+    assert ((told, "CONTRADICTED") in flagged) == bad
+
+
+def test_it_leaves_a_label_that_names_no_numeric_key_to_the_other_rules():
+    answer = "- **Booking:** QK7P2M\n- **Bags Total:** 3\n- **Carriage:** 4"
+    assert (
+        _flagged(verify_run(_run("Bags?", [("get_booking", {"booking_id": "QK7P2M"}, _BOOKED)], answer)))
+        == []
+    )
+
+
+@pytest.mark.parametrize("code", ["QK7P2M", "ZT4W9K"])
+def test_it_reads_a_capital_code_ending_in_digit_and_letter_as_one_identifier(code):
+    # "2M" and "9K" at the end of a booking code are no quantity (2 metres) or number (9,000).
+    booking = {"booking_id": code, "total_bags": 3}
+    answer = f"Your booking {code} has 3 bags."
+    assert _flagged(verify_run(_run("Bags?", [("get_booking", {"booking_id": code}, booking)], answer))) == []

@@ -909,6 +909,7 @@ def ground_answer(
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
     _check_labelled_slots(answer, findings, ev)
+    _check_labelled_numbers(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
@@ -932,6 +933,55 @@ def ground_answer(
 
 
 _RIVAL_CITES = 3
+
+
+def _leaf_words(x: Fact) -> set[str]:
+    """The words of the last key of ``x``'s path, singular (``total_baggages`` -> total, baggage)."""
+    leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
+    if not isinstance(leaf, str):
+        return set()
+    return _singular_tokens(w for w in re.split(r"[_\W]+", lower(leaf)) if w)
+
+
+def _check_labelled_numbers(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, a bare number under a field label that names a numeric key of the results.
+
+    "- **Total Bags:** 4" when the results' only ``total_bags`` is 3: the label says which value it is,
+    so a 4 found elsewhere in the run (a seat count, a day) or reached by one step of arithmetic supports
+    nothing. The label must name the key exactly (``total_bags`` for "Total Bags", not ``total_price``
+    for "Total"); any key so named that holds the value keeps it; money is left alone (a labelled total is
+    often computed: "New Total Price")."""
+    index: dict[str, list[Fact]] | None = None
+    for f in findings:
+        m = f.mention
+        if m.kind not in ("number", "count") or m.value is None or m.noun or m.unit:
+            continue
+        line = answer.rfind("\n", 0, m.start) + 1
+        found = _LINE_LABEL.match(answer, line)
+        if found is None or found.end() != m.start:
+            continue
+        label = _singular_tokens(normalize_text(found.group(1)).split()) - FUNCTION_WORDS
+        if not label:
+            continue
+        if index is None:
+            index = {}
+            for x in ev.numbers:
+                if x.source == "tool" and x.unit is None:
+                    for w in _singular_tokens(x.key_tokens):
+                        index.setdefault(w, []).append(x)
+        first = next(iter(label))
+        named = [x for x in index.get(first, ()) if _leaf_words(x) == label]
+        if not named:
+            continue
+        hits = [x for x in named if accepts(m, x.value)]
+        if hits:
+            if f.label != "SUPPORTED":
+                f.label, f.facts, f.reason = "SUPPORTED", hits, "the value of the field the label names"
+        elif f.label == "SUPPORTED" or f.label == "UNSUPPORTED":
+            told = ", ".join(sorted({f"{x.value:g}" for x in named}))
+            f.label, f.facts, f.derived = "CONTRADICTED", named[:3], False
+            f.reason = f"the field the label names holds {told}"
+
 
 # A field label that opens a line, before the value: "- **Departure:** 06:00 AM", "Arrival: 8:45".
 _LINE_LABEL = re.compile(

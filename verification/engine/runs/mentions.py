@@ -379,7 +379,8 @@ def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
 
 # Digits, capitals and digits again ("8WMF4C", "1N99U6"), or digits and four capitals or more ("2FBBAH"):
 # codes, not a number and its unit ("100MB", "4C" stay quantities).
-_DIGIT_LED_CODE = re.compile(r"\b\d+[A-Z]+\d[A-Z0-9]*\b|\b\d+[A-Z]{4,}\b")
+# Also a code in capitals whose digits are followed by a letter, twice ("QK7P2M"): "2M" is no quantity.
+_DIGIT_LED_CODE = re.compile(r"\b\d+[A-Z]+\d[A-Z0-9]*\b|\b\d+[A-Z]{4,}\b|\b[A-Z]{1,4}\d[A-Z0-9]*\d[A-Z]+\b")
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
