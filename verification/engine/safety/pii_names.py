@@ -32,7 +32,7 @@ from typing import Final
 from ..text import lower
 from .pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
 
-__all__ = ["NAME_TYPES", "NameMatch", "find_names"]
+__all__ = ["NAME_TYPES", "POSTCODE_LABELS", "NameMatch", "find_names", "may_find"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -865,9 +865,25 @@ _UNLISTED_EVIDENCE: Final = frozenset(
 )
 
 
+# The labels of a postcode, lower-cased.  ``_POSTCODE_LABEL`` is built from them (each written
+# lower-case, capitalised or all capitals, a space as a space or a tab), ``find_names`` runs it only where
+# the first word of one stands in one of those forms, and ``may_find`` (the skip of ``pii.detect_pii``)
+# looks for that word in the lower-cased text: one list, so the skip cannot drift from the pass.
+POSTCODE_LABELS: Final = ("zip", "postcode", "postal code")
+_POSTCODE_FIRST: Final = tuple(label.split()[0] for label in POSTCODE_LABELS)
+_POSTCODE_FORMS: Final = tuple(f for w in _POSTCODE_FIRST for f in (w, w.capitalize(), w.upper()))
+
+
+def _label_forms(label: str) -> str:
+    """``label`` as the pattern reads it: "postal code" gives "[Pp]ostal[ \\t]code|POSTAL[ \\t]CODE"."""
+    written = rf"[{label[0].upper()}{label[0]}]{label[1:]}".replace(" ", r"[ \t]")
+    return written + "|" + label.upper().replace(" ", r"[ \t]")
+
+
 # A postcode after its label ("ZIP: 42158", "My zip code is 4620-428"): alone, a number like any other.
 _POSTCODE_LABEL: Final = re.compile(
-    r"(?:[Zz]ip|ZIP|[Pp]ostcode|[Pp]ostal[ \t]code)(?:[ \t]code)?(?:[ \t]+is)?[ \t]*:?[ \t]*"
+    "(?:" + "|".join(_label_forms(label) for label in POSTCODE_LABELS) + ")"
+    r"(?:[ \t]code)?(?:[ \t]+is)?[ \t]*:?[ \t]*"
     r"(\d{3,5}(?:[ \-]\d{2,4})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-])"
 )
 
@@ -997,6 +1013,21 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
+def may_find(text: str, lowered: str) -> bool:
+    """Whether ``find_names`` may find anything in ``text`` (``lowered`` is its lower-cased form): every
+    name or place it reports starts at a capital letter, lies on the lines of an address or follows a
+    postcode's label (``POSTCODE_LABELS``), so a text that lower-casing leaves unchanged (no capital at
+    all), that has one line and no such label holds none.  Exact: a capital always changes when
+    lower-cased, and the labels are looked for in any case.
+
+    >>> may_find("call me at 415-555-0132", "call me at 415-555-0132")
+    False
+    >>> may_find("zip: 2680-043", "zip: 2680-043")
+    True
+    """
+    return "\n" in text or lowered != text or any(word in lowered for word in _POSTCODE_FIRST)
+
+
 def find_names(text: str) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
 
@@ -1024,7 +1055,7 @@ def find_names(text: str) -> list[NameMatch]:
             out = sorted(out + towns, key=lambda m: m.start)
     if out:
         out = _other_mentions(text, out)
-    if "zip" in text or "Zip" in text or "ZIP" in text or "ostcode" in text or "ostal code" in text:
+    if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
     if "\n" in text:
         lines = _address_lines(text)
