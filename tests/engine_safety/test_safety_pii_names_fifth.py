@@ -41,3 +41,35 @@ def test_the_postcode_pattern_is_built_from_the_labels() -> None:
     for label in POSTCODE_LABELS:
         assert pii_names._POSTCODE_LABEL.search(f"{label} 40213") is not None
     assert pii_names._POSTCODE_LABEL.search("parcel 40213") is None
+
+
+@pytest.mark.parametrize("country", ["Netherlands", "Czech Republic", "Scotland", "Burma"])
+def test_it_knows_the_countries_geonames_writes_otherwise(country: str) -> None:
+    # "The Netherlands" without its article, and names GeoNames writes otherwise ("Czechia").
+    assert _found(f"Our cousins moved to {country} in the spring.") == [("location", country)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The choir has been touring Uruguay since the spring.", [("location", "Uruguay")]),
+        ("A small bakery chain serving Estonia and nothing more.", [("location", "Estonia")]),
+        ("Last year she visited Mongolia.", [("location", "Mongolia")]),
+    ],
+)
+def test_it_reads_a_country_after_a_verbs_participle_as_a_place(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The firm started hiring Mongolia staff.",  # a country used as an adjective
+        "They called Georgia twice.",  # a listed first name: a person as often
+        "We are proud Estonia fans.",  # no participle before
+    ],
+)
+def test_it_does_not_read_a_country_used_as_an_adjective_or_a_first_name_as_a_place(text: str) -> None:
+    assert ("location",) not in [(t,) for t, _ in _found(text)]

@@ -5,7 +5,7 @@ capitalised words: "Rachel Johnson", and also "New York", "Best Regards" and "Cu
 module decides from what a reader would use:
 
 - **gazetteers** (``pii_gazetteer_data``, built from the US census name lists, GeoNames and Faker's
-  locale lists by ``pii_gazetteer_build.py``): 21,350 first names, 39,467 surnames, 308 countries, US
+  locale lists by ``pii_gazetteer_build.py``): 21,350 first names, 39,467 surnames, 326 countries, US
   states and continents, 56,736 cities of at least 15,000 people and smaller towns;
 - **cues before the words**: a title ("Mr", "Dr", "Frau"), a phrase that introduces a person ("my name
   is", "Dear", "signed", "regards,", "From:", "Name:"), a role noun ("customer", "patient",
@@ -672,6 +672,17 @@ _LANDMARK_AFTER: Final = re.compile(
 )
 # After a listed country or region with no cue before it: a verb of which it is the subject ("Norway was
 # super fun", "that New Zealand is moving").  "The Botswana government" stays out.
+# Countries, states and continents that are a place after a verb's participle ("serving Finland",
+# "toured Peru"), standing alone (no capitalised word joined before or after): those that are no
+# listed first name ("Jordan", "Georgia", "Chad" name people as often).  Issue 16, fifth pass.
+_REGION_ALONE: Final = frozenset(r for r in _REGION if r not in _FIRST and r not in _AMBIGUOUS_FIRST)
+# A lower-case word after a country that is no function word: the country is used as an adjective
+# ("the Angola government", "a Peru-based firm"), which names no place of a person.
+_REGION_ADJECTIVE: Final = re.compile(
+    r"(?:-|[ \t]+(?!(?:and|or|in|on|at|for|to|from|with|is|was|are|were|has|had|have|will|would|"
+    r"can|could|since|after|before|until|during|where|which|who|when|but|because|as|by|of|last|"
+    r"this|next|again|today|tomorrow|yesterday|now|then|too|also)\b)[a-z])"
+)
 _REGION_VERB: Final = re.compile(r"[ \t]+(?:is|was|has|had|will|would|became|remains)\b")
 
 
@@ -1128,6 +1139,17 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         and _REGION_VERB.match(text, place_end) is not None
                     ):
                         cue = "region_subject"
+                    if (
+                        not cue
+                        and not words
+                        and i + places == stop
+                        and name in _REGION_ALONE
+                        and before.words
+                        and before.words[-1].endswith(("ing", "ed"))
+                        and len(before.words[-1]) > 4
+                        and _REGION_ADJECTIVE.match(text, place_end) is None  # "the Angola government"
+                    ):
+                        cue = "region_object"  # "serving Finland", "toured Peru" (fifth pass)
                     if (
                         cue
                         and not (cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION)
