@@ -489,6 +489,14 @@ HELDOUT_NEGATIVES = [
 ]
 
 
+def _heldout_value(slot: str, fake: Faker) -> str:
+    if slot == "person":
+        return f"{fake.first_name()} {fake.last_name()}"
+    if slot in ("street", "address"):
+        return str(getattr(fake, "street_address" if slot == "street" else "address")()).replace("\n", ", ")
+    return str(getattr(fake, slot)())
+
+
 def write_faker_heldout(seed: int = 83, lines: int = 500) -> Path:
     """``generated/pii_faker_heldout.jsonl``: people, towns and addresses of ``HELDOUT_LOCALES``."""
     rng = random.Random(seed)
@@ -501,7 +509,9 @@ def write_faker_heldout(seed: int = 83, lines: int = 500) -> Path:
     for i in range(lines):
         if rng.random() < 0.15:
             text = rng.choice(HELDOUT_NEGATIVES)
-            rows.append({"id": f"faker-heldout-{i}", "text": text, "entities": [], "lookalike": "capitalised"})
+            rows.append(
+                {"id": f"faker-heldout-{i}", "text": text, "entities": [], "lookalike": "capitalised"}
+            )
             continue
         loc = rng.choice(HELDOUT_LOCALES)
         fake = fakers[loc]
@@ -511,14 +521,7 @@ def write_faker_heldout(seed: int = 83, lines: int = 500) -> Path:
             close = template.index("}", open_)
             text += template[pos:open_]
             slot = template[open_ + 1 : close]
-            value = {
-                "person": lambda: f"{fake.first_name()} {fake.last_name()}",
-                "first_name": fake.first_name,
-                "last_name": fake.last_name,
-                "city": fake.city,
-                "street": lambda: fake.street_address().replace("\n", ", "),
-                "address": lambda: fake.address().replace("\n", ", "),
-            }[slot]()
+            value = _heldout_value(slot, fake)
             entities.append(
                 {"type": kinds[slot], "start": len(text), "end": len(text) + len(value), "value": value}
             )
