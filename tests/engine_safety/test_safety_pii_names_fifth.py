@@ -73,3 +73,39 @@ def test_it_reads_a_country_after_a_verbs_participle_as_a_place(
 )
 def test_it_does_not_read_a_country_used_as_an_adjective_or_a_first_name_as_a_place(text: str) -> None:
     assert ("location",) not in [(t,) for t, _ in _found(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a street and its number, then a town and a postcode, after a place cue
+        ("The keys are in Lipová 17, Dolní Lhota, 742 55 now.", "Lipová 17, Dolní Lhota, 742 55"),
+        # a lower-case street prefix, a town with a slash, a postcode with a dash
+        ("Meet me at ul. Kwiatowa 9, Lublin/Czechów, 20-218", "ul. Kwiatowa 9, Lublin/Czechów, 20-218"),
+        # a house number before and after the street's name
+        ("The van stops at 12 Trg slobode 40 every day.", "12 Trg slobode 40"),
+        # an address label and a lower-case street word
+        ("Her address: 14 rue des Lilas", "14 rue des Lilas"),
+        # a street word written as the name's ending, and a listed town
+        ("Drop the parcel to Birkevej 21, Aarhus please.", "Birkevej 21, Aarhus"),
+        # a street suffix after the number
+        ("Trucks must enter on Quellanda 8 St. before noon.", "Quellanda 8"),
+    ],
+)
+def test_it_reads_an_address_in_running_text_without_a_postcode(text: str, expected: str) -> None:
+    assert ("location", expected) in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We upgraded to Windows 11 last week.",  # a product and its version
+        "See Chapter 3 in Python 3, then Django 4.",  # a chapter, no town, no postcode
+        "in 2019 Apple released 5 new phones",  # a year, not a house number
+        "Board at Gate 12, Terminal 2.",  # no street, no listed town
+        "Trains from London St Pancras  Sun  3 departures",  # a timetable: a day inside
+        "The meeting moved to Room 14 on Friday.",  # a room
+    ],
+)
+def test_it_does_not_read_a_name_and_a_number_as_an_address_without_a_streets_evidence(text: str) -> None:
+    assert not [v for t, v in _found(text) if t == "location" and any(c.isdigit() for c in v)]

@@ -794,6 +794,118 @@ def _caps_towns(text: str) -> list[NameMatch]:
     return out
 
 
+# An address in running text with no postcode of its own (issue 16, fifth pass): after an address cue,
+# a street's name with its house number ("at Tylova 42", "to 31 Trg revolucije 33", "address: 69 rue
+# Vincent Auriol"), then maybe ", Town" and ", postcode".  The name is capitalised words, particles and
+# at most one other lower-case word ("Trg revolucije", "Rákóczi út"); a lower-case street word may
+# start it ("rue", "ul.").  The shape alone is "Windows 11" or "Chapter 3": ``_street_addresses``
+# asks for evidence of a street besides the cue.
+_STREET_PREFIX: Final = (
+    r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
+    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
+)
+_STREET_WORD: Final = rf"[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
+_STREET_PARTICLE: Final = (
+    r"(?:de|do|da|dos|das|del|della|di|du|des|la|le|van|von|der|den|y|e|pri|na|nad|pod|u|v|am|an|im|"
+    r"auf|zum|zur|i|och|og)"
+)
+_STREET_ADDRESS: Final = re.compile(
+    rf"(?P<lead>\d{{1,5}}[A-Za-z]?,?[ \t])?"
+    rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
+    rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
+    rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
+    rf"(?P<number>[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
+    rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
+    rf"(?:,?[ \t]*(?P<postcode>\d{{2,5}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
+)
+# Street words across languages, and the endings of street names written as one word ("Lindenweg",
+# "Furuvägen", "Nørregade", "Kauppakatu"): evidence that capitalised words before a number are a street.
+_STREET_WORDS: Final = _words(
+    "street st road rd avenue ave av lane ln drive dr way boulevard blvd place pl square sq terrace court "
+    "ct crescent close row rue allée chemin impasse quai cours via viale piazza corso vicolo calle avenida "
+    "paseo plaza camino carrera rua travessa praça largo estrada alameda ulica ul trg náměstí nám nábřeží "
+    "utca út tér körút sor strada bulevardul calea aleea soseaua str straße strasse gasse weg platz allee "
+    "ring laan straat plein kade dreef singel gracht vej gade gata gatan väg vägen vei veien katu kuja tie "
+    "tori ulitsa prospekt"
+)
+_STREET_ENDINGS: Final = (
+    "straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "laan", "straat", "plein", "dreef",
+    "vej", "vejen", "gade", "gata", "gatan", "vägen", "väg", "veien", "vei", "katu", "kuja", "tie",
+    "ova", "ská", "ská", "ulica", "ring", "kade",
+)  # fmt: skip
+# Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
+_NOT_STREET_LOW: Final = _words(
+    "and or the of is was are were has had have for with to at in on by as but not no it its this that "
+    "than then from into onto over under about after before since until per via out up off all any some "
+    "each every more most less few many much new old one two three four five six seven eight nine ten"
+)
+_STREET_AFTER: Final = re.compile(r"[ \t]+(?:St|Street|Rd|Road|Ave|Avenue|street|road|avenue)\b")
+_STRONG_STREET_CUES: Final = _phrases(
+    "address|address is|address:|addresses|lives at|live at|living at|located at|send it to|ship it to|"
+    "deliver to|delivered to|ship to|shipped to|sent to|mail it to|post it to|forward it to|return it to"
+)
+
+
+def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
+    added: list[NameMatch] = []
+    for cue in _ADDRESS_CUE.finditer(text):
+        match = _STREET_ADDRESS.match(text, cue.end())
+        if match is None or (match.group("number") is None and match.group("lead") is None):
+            continue
+        street = match.group("street")
+        words = [lower(w.rstrip(".,")) for w in street.split()]
+        low = match.group("low")
+        if low is not None and (low in _NOT_STREET_LOW or low.endswith(("ed", "ing", "ly"))):
+            continue
+        if _FLAGS.get(street.split()[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
+            continue  # "in Version 4", "at Room 12"
+        lead = match.group("lead")
+        if lead is not None and _YEAR.match(lead) is not None:
+            continue  # a year, not a house number ("in 2019 Apple ...")
+        if any(_FLAGS.get(w.rstrip(".,"), 0) & _F_STOP for w in street.split()[1:]) and not any(
+            w in _STREET_WORDS for w in words[1:]
+        ):
+            continue  # a day, a month or a role word inside: a table or a title ("London Sun 3")
+        # A street word counts anywhere but its short forms only last ("St Pancras" is a saint's name).
+        street_evidence = any(
+            (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1)) or w.endswith(_STREET_ENDINGS)
+            for k, w in enumerate(words)
+        )
+        before = _Before(text, match.start())
+        town = match.group("town")
+        evidence = (
+            (lead is not None and match.group("number") is not None)
+            or (street_evidence and (lead is not None or match.group("number") is not None))
+            or match.group("postcode") is not None
+            or (town is not None and town in _PLACE)
+            or bool(before.cue(_STRONG_STREET_CUES))
+            or (match.group("number") is not None and _STREET_AFTER.match(text, match.end()) is not None)
+        )
+        if not evidence:
+            continue
+        if match.group("tail") is not None:
+            end = match.end()
+        else:
+            end = match.end("number") if match.group("number") is not None else match.end("street")
+        value = text[match.start() : end].rstrip(".")
+        end = match.start() + len(value)
+        added.append(NameMatch("location", match.start(), end, value, 0.75, "street_address"))
+    if not added:
+        return out
+    kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    return sorted(kept + added, key=lambda m: m.start)
+
+
+# Where ``_street_addresses`` looks: after "at", "to", "in", "on", "from" or an address's label.
+_ADDRESS_CUE: Final = re.compile(
+    r"(?<![\w\-])(?:at|to|in|on|from|[Aa]ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+(?=[\d\w])"
+)
+_DIGIT: Final = re.compile(r"\d")
+_YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
+
+
 def _address_lines(text: str) -> list[NameMatch]:
     """The parts of addresses written on lines that end in a "Country postcode" line."""
     out: list[NameMatch] = []
@@ -1068,6 +1180,8 @@ def find_names(text: str) -> list[NameMatch]:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
+    if _DIGIT.search(text) is not None:
+        out = _street_addresses(text, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
