@@ -109,3 +109,39 @@ def test_it_reads_an_address_in_running_text_without_a_postcode(text: str, expec
 )
 def test_it_does_not_read_a_name_and_a_number_as_an_address_without_a_streets_evidence(text: str) -> None:
     assert not [v for t, v in _found(text) if t == "location" and any(c.isdigit() for c in v)]
+
+
+def test_it_reads_the_surname_of_a_full_name_alone_elsewhere() -> None:
+    # "Quelbarin" is in no list; after "Nestor Quelbarin" it names the same person.
+    text = "The film was directed by Nestor Quelbarin and starring Quelbarin himself."
+    assert _found(text) == [("person", "Nestor Quelbarin"), ("person", "Quelbarin")]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Sorry for the delay, Ingrid, the parcel left on Monday.", "Ingrid"),
+        ("Happy birthday, Ingrid!", "Ingrid"),
+        ("Are you coming tonight, Halvorsen?", "Halvorsen"),
+    ],
+)
+def test_it_reads_a_listed_name_addressed_after_a_comma(text: str, name: str) -> None:
+    assert ("person", name) in _found(text)
+
+
+def test_it_reads_the_listed_names_of_a_list_after_a_colon() -> None:
+    text = "The shop was started by its founders: Brandt, Ohlsen and Brandt."
+    assert [v for t, v in _found(text) if t == "person"] == ["Brandt", "Ohlsen", "Brandt"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Available sizes: Small, Medium and Large.",  # words no list of names holds
+        "We ship to Berlin, Germany.",  # a place after the comma
+        "Pick a day, Monday or Friday.",  # a stop word
+        "It went well, Thanks!",  # a greeting, not a name
+    ],
+)
+def test_it_does_not_read_a_word_after_a_comma_or_in_a_list_as_a_name_unless_listed(text: str) -> None:
+    assert not [v for t, v in _found(text) if t == "person"]

@@ -1021,6 +1021,45 @@ def _postcodes(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
+# A name addressed or listed with no cue word (issue 16, fifth pass): one capitalised word between a
+# comma and the end of a sentence or a comma before lower-case words ("Don't be late, Gunnarsen!",
+# "Sorry for the delay, Ingrid, the parcel ..."), and the words of a list after a colon ("the
+# founders: Brandt, Ohlsen and Brandt").  Only listed first names and surnames count there.
+_VOCATIVE: Final = re.compile(
+    rf",[ \t]+([{_UPPER}][{_LOWER}'’\-]+)(?=[ \t]*(?:[!?]|\.(?:\s|$)|,[ \t]+[a-z]|$))"
+)
+_COLON_LIST: Final = re.compile(
+    rf":[ \t]+((?:[{_UPPER}][{_LOWER}'’\-]+,[ \t]+)+(?:[{_UPPER}][{_LOWER}'’\-]+,?[ \t]+)?and[ \t]+"
+    rf"[{_UPPER}][{_LOWER}'’\-]+)(?=[ \t]*[.!?;,]|[ \t]*$)"
+)
+_LIST_WORD: Final = re.compile(rf"[{_UPPER}][{_LOWER}'’\-]+")
+
+
+def _listed_name(word: str) -> bool:
+    """A listed first name or surname that is no stop, place, organisation or ambiguous word."""
+    flags = _FLAGS.get(word, 0)
+    return bool(flags & (_F_FIRST | _F_SURNAME)) and not flags & (_F_STOP | _F_PLACE | _F_ORG | _F_AMBIGUOUS)
+
+
+def _addressed(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with names addressed after a comma and names listed after a colon (fifth pass)."""
+    spans: list[tuple[int, int]] = []
+    for match in _VOCATIVE.finditer(text):
+        if _listed_name(match.group(1)):
+            spans.append(match.span(1))
+    if ":" in text:
+        for match in _COLON_LIST.finditer(text):
+            words = list(_LIST_WORD.finditer(text, match.start(1), match.end(1)))
+            if all(_listed_name(w.group()) for w in words):
+                spans.extend(w.span() for w in words)
+    added = [
+        NameMatch("person", start, end, text[start:end], 0.7, "addressed")
+        for start, end in spans
+        if not any(m.start < end and start < m.end for m in out)
+    ]
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
 def _named(match: NameMatch) -> bool:
     """Whether a person match starts with a listed first name or was read by this pass's evidence."""
     if match.evidence in _UNLISTED_EVIDENCE:
@@ -1108,11 +1147,15 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
             # Names read by their context or shape carry their words unlisted ("Saidali had given
             # Saidali his address"); others only their listed words (issue 16, fourth pass).
             unlisted = match.evidence in _UNLISTED_EVIDENCE
-            for word in match.value.split():
+            words = match.value.split()
+            # The surname of a listed first name and one more word is a name, listed or not: once
+            # "Nestor Quelbarin" is a person, "starring Quelbarin" is too (fifth pass).
+            surname = words[-1] if len(words) > 1 and _named(match) else ""
+            for word in words:
                 flags = _FLAGS.get(word, 0)
                 if (
                     len(word) > 2
-                    and (unlisted or flags & (_F_FIRST | _F_SURNAME))  # a name, not any word of the match
+                    and (unlisted or word == surname or flags & (_F_FIRST | _F_SURNAME))
                     and not flags & (_F_STOP | _F_PLACE | _F_AMBIGUOUS | _F_ORG)
                     and text.count(word) > 1  # most names occur once: nothing else to find
                 ):
@@ -1170,6 +1213,8 @@ def find_names(text: str) -> list[NameMatch]:
         i = stop
     if "\n" in text:
         out = _line_people(text, out)
+    if "," in text:
+        out = _addressed(text, out)
     if out:
         out = _same_names(text, tokens, out)
     if _CAPS_TOWN.search(text) is not None:
