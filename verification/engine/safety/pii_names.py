@@ -1138,6 +1138,12 @@ def _plain_words(words: list[str]) -> bool:
     return " ".join(words) not in _PLACE_FOLDED
 
 
+# The evidence of a full name whose unlisted surname is a name alone too: a strong cue or a title
+# before it ("directed by Nestor Quelbarin"); without one, "Junior Championships" is a first name and a
+# word of a title.
+_SURNAME_EVIDENCE: Final = frozenset(("cue+gazetteer", "title"))
+
+
 def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the other mentions of a person's names found in it: once "Teresa Holland" is a
     person, "Teresa" elsewhere in the text is too ("You can tell Teresa was a huge Teresa Holland fan")."""
@@ -1150,7 +1156,9 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
             words = match.value.split()
             # The surname of a listed first name and one more word is a name, listed or not: once
             # "Nestor Quelbarin" is a person, "starring Quelbarin" is too (fifth pass).
-            surname = words[-1] if len(words) > 1 and _named(match) else ""
+            surname = (
+                words[-1] if len(words) == 2 and match.evidence in _SURNAME_EVIDENCE and _named(match) else ""
+            )
             for word in words:
                 flags = _FLAGS.get(word, 0)
                 if (
