@@ -851,6 +851,8 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
     added: list[NameMatch] = []
     for cue in _ADDRESS_CUE.finditer(text):
+        if text[cue.start() : cue.start() + 2] not in _ADDRESS_CUE_STARTS:
+            continue
         match = _STREET_ADDRESS.match(text, cue.end())
         if match is None or (match.group("number") is None and match.group("lead") is None):
             continue
@@ -899,9 +901,16 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 
 
 # Where ``_street_addresses`` looks: after "at", "to", "in", "on", "from" or an address's label.
+# The look-aheads skip at once what cannot start an address: no digit within the next 80 characters of
+# the line, or a lower-case word that is no street prefix or particle ("in the", "to be").
+# The pattern starts with a character class and a look-behind (the idiom of ``pii_types``), so that
+# ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
+# drops.
 _ADDRESS_CUE: Final = re.compile(
-    r"(?<![\w\-])(?:at|to|in|on|from|[Aa]ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+(?=[\d\w])"
+    r"[aitofA](?<![\w\-].)(?:t|o|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
+    rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
+_ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
 _DIGIT: Final = re.compile(r"\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
