@@ -130,8 +130,15 @@ def test_it_reads_a_listed_name_addressed_after_a_comma(text: str, name: str) ->
 
 
 def test_it_reads_the_listed_names_of_a_list_after_a_colon() -> None:
-    text = "The shop was started by its founders: Brandt, Ohlsen and Brandt."
-    assert [v for t, v in _found(text) if t == "person"] == ["Brandt", "Ohlsen", "Brandt"]
+    text = "The shop was started by its founders: Lindqvist, Ohlsen and Lindqvist."
+    assert [v for t, v in _found(text) if t == "person"] == ["Lindqvist", "Ohlsen", "Lindqvist"]
+    text = "They had three kids: Ingrid, Hedda and Tove."
+    assert [v for t, v in _found(text) if t == "person"] == ["Ingrid", "Hedda", "Tove"]
+
+
+def test_it_does_not_read_a_list_of_surnames_alone_as_people_without_a_word_for_people() -> None:
+    # "Lindqvist, Ohlsen and Gallagher" is as often a firm's name.
+    assert not _found("Our suppliers: Lindqvist, Ohlsen and Gallagher.")
 
 
 @pytest.mark.parametrize(

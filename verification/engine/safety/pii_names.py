@@ -1041,6 +1041,13 @@ _COLON_LIST: Final = re.compile(
     rf":[ \t]+((?:[{_UPPER}][{_LOWER}'’\-]+,[ \t]+)+(?:[{_UPPER}][{_LOWER}'’\-]+,?[ \t]+)?and[ \t]+"
     rf"[{_UPPER}][{_LOWER}'’\-]+)(?=[ \t]*[.!?;,]|[ \t]*$)"
 )
+# A list of surnames alone is as often a firm's name ("Rojas, Schmidt and Holden"): it names people
+# after a word for people ("the founders: ...") or when a first name is in it.
+_PEOPLE_NOUNS: Final = _words(
+    "founders founder members attendees participants guests speakers authors winners children kids sons "
+    "daughters parents siblings brothers sisters friends colleagues partners employees staff players "
+    "witnesses suspects victims patients students teachers owners tenants people persons names"
+)
 _LIST_WORD: Final = re.compile(rf"[{_UPPER}][{_LOWER}'’\-]+")
 
 
@@ -1052,18 +1059,21 @@ def _listed_name(word: str) -> bool:
 
 def _addressed(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with names addressed after a comma and names listed after a colon (fifth pass)."""
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, str]] = []
     for match in _VOCATIVE.finditer(text):
         if _listed_name(match.group(1)):
-            spans.append(match.span(1))
+            spans.append((match.start(1), match.end(1), "vocative"))
     if ":" in text:
         for match in _COLON_LIST.finditer(text):
             words = list(_LIST_WORD.finditer(text, match.start(1), match.end(1)))
-            if all(_listed_name(w.group()) for w in words):
-                spans.extend(w.span() for w in words)
+            if all(_listed_name(w.group()) for w in words) and (
+                any(_FLAGS.get(w.group(), 0) & _F_FIRST for w in words)
+                or _last_word(text, match.start()) in _PEOPLE_NOUNS
+            ):
+                spans.extend((w.start(), w.end(), "colon_list") for w in words)
     added = [
-        NameMatch("person", start, end, text[start:end], 0.7, "addressed")
-        for start, end in spans
+        NameMatch("person", start, end, text[start:end], 0.7, evidence)
+        for start, end, evidence in spans
         if not any(m.start < end and start < m.end for m in out)
     ]
     return sorted(out + added, key=lambda m: m.start) if added else out
