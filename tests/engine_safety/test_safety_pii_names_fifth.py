@@ -5,7 +5,11 @@ Every example below is invented for these tests; the names and streets are made 
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verification.engine.safety import pii, pii_names
 from verification.engine.safety.pii_names import POSTCODE_LABELS, find_names, may_find
@@ -152,3 +156,17 @@ def test_it_does_not_read_a_list_of_surnames_alone_as_people_without_a_word_for_
 )
 def test_it_does_not_read_a_word_after_a_comma_or_in_a_list_as_a_name_unless_listed(text: str) -> None:
     assert not [v for t, v in _found(text) if t == "person"]
+
+
+_PIECES = [*"AaSs .,:!\n", "12 ", "at ", "to ", "Tylova ", "ul. ", "Anna ", "Lisbon, France", ", Ingrid!"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_it_reports_addresses_and_addressed_names_in_order_without_overlap(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    found = find_names(text)
+    for match in found:
+        assert text[match.start : match.end] == match.value
+    for left, right in itertools.pairwise(found):
+        assert left.end <= right.start

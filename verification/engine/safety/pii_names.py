@@ -1238,6 +1238,9 @@ def find_names(text: str) -> list[NameMatch]:
             stop += 1
         _run(text, tokens, i, stop, out)
         i = stop
+    # A "City, Region" is reported when read, a person of the same run once the run ends: where a
+    # person's name ran straight into a place ("Anna Anna Lisbon, France"), the place came first.
+    out.sort(key=lambda m: m.start)
     if "\n" in text:
         out = _line_people(text, out)
     if "," in text:
