@@ -170,3 +170,8 @@ def test_it_reports_addresses_and_addressed_names_in_order_without_overlap(piece
         assert text[match.start : match.end] == match.value
     for left, right in itertools.pairwise(found):
         assert left.end <= right.start
+
+
+def test_it_reads_the_town_of_an_address_found_again_alone() -> None:
+    text = "Please send the new card to Lipová 17, Dolní Lhota, 742 55. I am in Dolní Lhota until May."
+    assert _found(text) == [("location", "Lipová 17, Dolní Lhota, 742 55"), ("location", "Dolní Lhota")]

@@ -850,6 +850,7 @@ _STRONG_STREET_CUES: Final = _phrases(
 def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
     added: list[NameMatch] = []
+    towns: list[str] = []
     for cue in _ADDRESS_CUE.finditer(text):
         if text[cue.start() : cue.start() + 2] not in _ADDRESS_CUE_STARTS:
             continue
@@ -894,9 +895,25 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         value = text[match.start() : end].rstrip(".")
         end = match.start() + len(value)
         added.append(NameMatch("location", match.start(), end, value, 0.75, "street_address"))
+        if town is not None and match.end("town") <= end and text.count(town) > 1:
+            towns.append(town)
     if not added:
         return out
     kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    # The town of an address is a place wherever else it stands ("... to Lipová 17, Dolní Lhota. I am
+    # in Dolní Lhota until May"); ``_other_mentions`` repeats whole values only.
+    for town in towns:
+        at = text.find(town)
+        while at >= 0:
+            after = at + len(town)
+            if (
+                not (at > 0 and text[at - 1].isalnum())
+                and not (after < len(text) and text[after].isalnum())
+                and not any(m.start < after and at < m.end for m in kept)
+                and not any(m.start < after and at < m.end for m in added)
+            ):
+                added.append(NameMatch("location", at, after, town, 0.7, "same_value"))
+            at = text.find(town, after)
     return sorted(kept + added, key=lambda m: m.start)
 
 
