@@ -25,7 +25,16 @@ from bench_safety import compatible, load, pii_metrics  # noqa: E402
 from verification.engine.safety import detect_pii, redact_pii  # noqa: E402
 
 GENERATED = ROOT / "bench" / "corpora" / "generated"
-SETS = ["dev", "holdout", "presidio", "intl_dev", "intl_holdout", "presidio_read", "presidio_measured"]
+SETS = [
+    "dev",
+    "holdout",
+    "presidio",
+    "intl_dev",
+    "intl_holdout",
+    "presidio_read",
+    "presidio_measured",
+    "faker_heldout",
+]
 # The presidio-evaluator set split in two fixed halves by line number (issue 16, third pass): rules may
 # answer classes of misses read on the even lines ("read"); the odd lines ("measured") are only scored.
 HALVES = {"presidio_read": 0, "presidio_measured": 1}

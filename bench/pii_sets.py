@@ -14,4 +14,5 @@ SETS = {
     "generated_presidio": CORPORA / "generated" / "pii_presidio.jsonl",
     "generated_intl_dev": CORPORA / "generated" / "pii_intl_dev.jsonl",
     "generated_intl_holdout": CORPORA / "generated" / "pii_intl_holdout.jsonl",
+    "generated_faker_heldout": CORPORA / "generated" / "pii_faker_heldout.jsonl",
 }

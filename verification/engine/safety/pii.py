@@ -23,7 +23,7 @@ from typing import Any, cast
 from ..text import lower
 from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
-from .pii_names import NAME_TYPES, find_names
+from .pii_names import NAME_TYPES, find_names, may_find
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
 
@@ -331,17 +331,14 @@ def _collect_from(
 
 def may_name(text: str, lowered: str) -> bool:
     """Whether ``pii_names.find_names`` may find anything in ``text`` (``lowered`` is its lower-cased
-    form): every name or place it reports starts at a capital letter, lies on the lines of an
-    address or follows a postcode's label ("zip: 2680-043"), so a text that lower-casing leaves
-    unchanged (no capital at all), that has one line and no such label holds none.  Exact: a capital
-    always changes when lower-cased, and the labels are looked for in any case.
+    form): ``pii_names.may_find``, which reads the postcode labels from the list the pass is built from.
 
     >>> may_name("call me at 415-555-0132", "call me at 415-555-0132")
     False
     >>> may_name("zip: 2680-043", "zip: 2680-043")
     True
     """
-    return "\n" in text or lowered != text or "zip" in lowered or "postcode" in lowered or "postal" in lowered
+    return may_find(text, lowered)
 
 
 def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:

