@@ -1099,7 +1099,13 @@ def _spells_code(name: str, codes: set[str]) -> bool:
 
 # Words an airport's name adds to its city ("Seattle-Tacoma International Airport"), and the words that
 # join two places in one phrase ("Detroit to New York").
-_AIRPORT_FILLER = frozenset({"international", "intl", "airport", "airports", "the", "area", "metro"})
+# The same words as ``airports_build.FILLER``, which drops them from the generated names.
+_AIRPORT_FILLER = frozenset(
+    {
+        "international", "intl", "airport", "airports", "the", "area", "metro", "metropolitan", "regional",
+        "municipal", "national",
+    }
+)  # fmt: skip
 _PLACE_JOINS = re.compile(r"\s+(?:to|and|or|via|from|through)\s+|\s*/\s*")
 
 
@@ -1113,7 +1119,7 @@ def _names_code_places(name: str, codes: set[str]) -> bool:
     >>> _names_code_places("Hartsfield-Jackson Atlanta International Airport", {"ATL"})
     True
     """
-    places = {p for code in codes for p in AIRPORT_PLACES.get(code, ())}
+    places = {p for code in codes if code in AIRPORT_PLACES for p in AIRPORT_PLACES[code].split(";")}
     if not places:
         return False
     known = {w for p in places for w in p.split()}
