@@ -80,3 +80,19 @@ def test_it_leaves_a_route_with_no_record_from_its_origin_or_to_its_destination(
     answer = "Coaches CX120 and CX128 run from BRN to GVA, and CX410 from GVA to BSL."
     report = verify_run(_run("Coaches to Geneva on the 4th?", _calls(), answer))
     assert _flagged(report) == []
+
+
+@pytest.mark.parametrize("origin,bad", [("BRN", None), ("ZRH", "ZRH")])
+def test_it_reads_origin_and_destination_lines_as_a_route(origin, bad):
+    answer = (
+        "Here are the details:\n\n"
+        f"- **Origin:** {origin}\n- **Destination:** GVA\n- **Coach:** CX120\n- **Fare:** $39"
+    )
+    report = verify_run(_run("Coaches to Geneva on the 4th?", _calls(), answer))
+    assert _flagged(report) == ([] if bad is None else [(bad, "CONTRADICTED")])
+
+
+def test_it_reads_a_labelled_route_with_names_before_the_codes():
+    answer = "- Origin: Zurich (ZRH)\n- Destination: Geneva (GVA)"
+    report = verify_run(_run("Coaches to Geneva on the 4th?", _calls(), answer))
+    assert ("ZRH", "CONTRADICTED") in _flagged(report)

@@ -25,7 +25,7 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
 
     python bench/corpora/runs/make_tau_airline.py gpt-4o-airline.json --perturbed
     python bench/corpora/runs/make_tau_airline.py TRANSCRIPTION_DIR --condensed --perturbed  # as built here
-    # tasks 24-27 (read later, transcribed in tau_airline_dev2/), all dev: tau_airline_*_dev2.jsonl
+    # tasks 24-28 (read later, transcribed in tau_airline_dev2/), all dev: tau_airline_*_dev2.jsonl
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev2 --condensed \\
         --perturbed --all-dev dev2
     python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
@@ -48,6 +48,8 @@ from make_agentdojo_perturbed import half, perturb
 HERE = Path(__file__).resolve().parent
 SOURCE_COMMIT = "7362a1708d720a4d697d042f21fd8637ea144c3b"
 
+_NO_CANCEL_REASON = "the restrictions on basic economy flights and the lack of travel insurance"
+
 # Answers a reading of the runs found wrong against their own tool results: (task id, a piece of the answer
 # that identifies it) -> the wrong statement, labelled as the hallucinated span.
 AGENT_ERRORS: dict[tuple[int, str], str] = {
@@ -69,9 +71,13 @@ AGENT_ERRORS: dict[tuple[int, str], str] = {
     # The calculation gave -114: the change refunds 114 (payment_history -114); nothing was charged.
     (22, "would cost an additional $114"): "$114",
     (22, "The additional cost of $114 has been charged"): "$114",
-    # Second dev set (tasks 24-27, ``--all-dev dev2``): created 2024-05-12T09:36:29, the policy's current
+    # Second dev set (tasks 24-28, ``--all-dev dev2``): created 2024-05-12T09:36:29, the policy's current
     # time is 2024-05-15 15:00: the booking is three days old, not within 24 hours.
     (25, "it's within 24 hours of booking"): "it's within 24 hours of booking",
+    # 4XGCCM is a business reservation with insurance (its flights of May 3-4 have flown): the reason
+    # given for all three, basic economy without insurance, is false for it.
+    (28, "I cannot cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
+    (28, "I'm unable to cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
 }
 
 

@@ -379,6 +379,15 @@ class _Matcher:
             return "SUPPORTED", [], "empty"
         if has_words(self.ev.haystack, norm):
             return "SUPPORTED", self._string_facts(norm), "stated in the evidence"
+        if _ACRONYM_PLURAL.fullmatch(m.text):
+            # "IDs", "URLs", "PINs": the plural of an abbreviation the run has ("reservation_id").
+            single = norm[:-1]
+            if has_words(self.ev.haystack, single) or self.ev.in_vocabulary(single):
+                return (
+                    "SUPPORTED",
+                    self._string_facts(single),
+                    "the plural of an abbreviation of the evidence",
+                )
         for alias in (*ALIASES.get(norm, ()), *REVERSE_ALIASES.get(norm, ())):
             if has_words(self.ev.haystack, alias):
                 return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
@@ -407,6 +416,9 @@ class _Matcher:
         best = process.extractOne(tok, self.ev.vocabulary, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
 
+
+# The plural of an abbreviation: capitals and a lower-case "s" ("IDs", "URLs", "SKUs").
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,6}s")
 
 # Words of a field label only, where a name would not stand ("New Price:", "Grand Total:").
 _LABEL_WORDS = frozenset({"new", "old", "base", "net", "grand", "full"})

@@ -31,6 +31,12 @@ __all__ = ["check_routes"]
 
 # Two place codes joined as a route: "JFK to SFO", "from IAH to SFO", "JFK → SEA", "JFK - SEA", "JFK-SEA".
 _ROUTE = re.compile(r"\b([A-Z]{3})(?:\s+to\s+|\s*(?:→|->|–|—)\s*|\s-\s|-)([A-Z]{3})\b")
+# The same pair as two labelled lines of a list: "- **Origin:** JFK" and, on the next line,
+# "- **Destination:** SFO" (a name may come first: "Origin: Miami (MIA)").
+_LABELLED = re.compile(
+    r"\b[Oo]rigin\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b[^\n]*\n"
+    r"[ \t]*(?:[-+*•][ \t]*)?[*_]*[Dd]estination\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b"
+)
 _ORIGIN_KEYS = frozenset({"origin", "from", "departure_airport", "from_airport"})
 _DESTINATION_KEYS = frozenset({"destination", "to", "arrival_airport", "to_airport"})
 
@@ -85,7 +91,8 @@ def check_routes(answer: str, findings: list[Finding], ev: Evidence, sentence_of
     >>> labels("From LIS to LIS or BRU to BRU.")
     []
     """
-    if _ROUTE.search(answer) is None:
+    found = [*_ROUTE.finditer(answer), *_LABELLED.finditer(answer)]
+    if not found:
         return []
     pairs = _route_codes(ev)
     if not pairs:
@@ -95,7 +102,7 @@ def check_routes(answer: str, findings: list[Finding], ev: Evidence, sentence_of
     codes = origins | destinations
     by_start = {f.mention.start: f for f in findings}
     added: list[Finding] = []
-    for m in _ROUTE.finditer(answer):
+    for m in found:
         a, b = m.group(1), m.group(2)
         if a not in codes or b not in codes or a == b or _joined(a, b, pairs):
             continue
