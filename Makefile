@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 STAMP  := $(VENV)/.installed
 
-.PHONY: help prereqs install node run test lint typecheck imports pytest bench evaluate contracts contracts-check clean
+.PHONY: evaluate-runs help prereqs install node run test lint typecheck imports pytest bench evaluate contracts contracts-check clean
 
 help:
 	@echo "make run       start the service on http://$(HOST):$(PORT) (SQLite, Celery eager, demo data)"
@@ -80,6 +80,24 @@ evaluate: install
 	$(PY) manage.py evaluate --task tool-results ../shared/eval/tool_streams_dev.jsonl --out docs/metrics/tool_streams_dev.json
 	$(PY) manage.py evaluate --task groundedness ../shared/eval/groundedness_dev.jsonl --out docs/metrics/groundedness_dev.json
 	$(PY) manage.py evaluate --task groundedness ../shared/eval/halueval_qa_dev.jsonl --out docs/metrics/halueval_qa_dev.json
+
+# The run verifier's figures in docs/metrics (docs/run-verification.md): the shared sets, the real-run
+# corpora of bench/corpora/runs and the long synthetic runs. The reports are the same compiled and
+# interpreted (tests/engine_runs/test_runs_compiled.py); latency figures are the machine's.
+RUN_SETS = agentdojo_clean agentdojo_perturbed_dev agentdojo_perturbed_heldout \
+	tau_airline_clean_dev tau_airline_clean_heldout tau_airline_perturbed_dev tau_airline_perturbed_heldout \
+	tau_airline_clean_dev2 tau_airline_perturbed_dev2
+
+evaluate-runs: install
+	for s in groundedness_dev tooltalk_dev halueval_qa_dev; do \
+	  $(PY) -m verification.engine.eval.groundedness ../shared/eval/$$s.jsonl --no-progress \
+	    --out docs/metrics/groundedness_$$s.json || exit 1; done
+	for s in $(RUN_SETS); do \
+	  $(PY) -m verification.engine.eval.groundedness bench/corpora/runs/$$s.jsonl --no-progress \
+	    --out docs/metrics/groundedness_$$s.json || exit 1; done
+	mkdir -p var && $(PY) bench/long_runs.py --count 200 --seed 14 > var/long_runs_seed14.jsonl
+	$(PY) -m verification.engine.eval.groundedness var/long_runs_seed14.jsonl --no-progress \
+	  --out docs/metrics/groundedness_long_runs_seed14.json
 
 contracts: node
 	node contracts/build.mjs

@@ -35,6 +35,7 @@ COMPILED = [
     "verification/engine/runs/polarity.py",
     "verification/engine/runs/records.py",
     "verification/engine/runs/report.py",
+    "verification/engine/runs/routes.py",
     "verification/engine/runs/toolcalls.py",
     "verification/engine/runs/turns.py",
     "verification/engine/runs/units.py",

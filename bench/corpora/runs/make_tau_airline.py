@@ -25,6 +25,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
 
     python bench/corpora/runs/make_tau_airline.py gpt-4o-airline.json --perturbed
     python bench/corpora/runs/make_tau_airline.py TRANSCRIPTION_DIR --condensed --perturbed  # as built here
+    # tasks 24-28 (read later, transcribed in tau_airline_dev2/), all dev: tau_airline_*_dev2.jsonl
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev2 --condensed \\
+        --perturbed --all-dev dev2
     python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
         --out m.json
 """
@@ -44,6 +47,8 @@ from make_agentdojo_perturbed import half, perturb
 
 HERE = Path(__file__).resolve().parent
 SOURCE_COMMIT = "7362a1708d720a4d697d042f21fd8637ea144c3b"
+
+_NO_CANCEL_REASON = "the restrictions on basic economy flights and the lack of travel insurance"
 
 # Answers a reading of the runs found wrong against their own tool results: (task id, a piece of the answer
 # that identifies it) -> the wrong statement, labelled as the hallucinated span.
@@ -66,6 +71,13 @@ AGENT_ERRORS: dict[tuple[int, str], str] = {
     # The calculation gave -114: the change refunds 114 (payment_history -114); nothing was charged.
     (22, "would cost an additional $114"): "$114",
     (22, "The additional cost of $114 has been charged"): "$114",
+    # Second dev set (tasks 24-28, ``--all-dev dev2``): created 2024-05-12T09:36:29, the policy's current
+    # time is 2024-05-15 15:00: the booking is three days old, not within 24 hours.
+    (25, "it's within 24 hours of booking"): "it's within 24 hours of booking",
+    # 4XGCCM is a business reservation with insurance (its flights of May 3-4 have flown): the reason
+    # given for all three, basic economy without insurance, is false for it.
+    (28, "I cannot cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
+    (28, "I'm unable to cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
 }
 
 
@@ -178,21 +190,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--condensed", action="store_true", help="source is a condensed transcription")
     parser.add_argument("--perturbed", action="store_true", help="also write the single-fact edit sets")
     parser.add_argument("--out", type=Path, default=HERE)
+    parser.add_argument(
+        "--all-dev",
+        metavar="SUFFIX",
+        help="write every run to tau_airline_{clean,perturbed}_SUFFIX.jsonl (a further dev set, no split)",
+    )
     args = parser.parse_args(argv)
     clean: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     edited: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     for run in load(args.source, args.condensed):
-        side = half(str(run["task_id"]))
+        side = "dev" if args.all_dev else half(str(run["task_id"]))
         for line in cases(run):
             if line["label"]["hallucinated"]:
                 clean[side].append(("agent_error", line))
                 continue
             clean[side].append(("clean", line))
             edited[side] += perturb(line, _last_user(line["messages"]))
-    for side in ("dev", "heldout"):
-        _write(args.out / f"tau_airline_clean_{side}.jsonl", clean[side])
+    for side in ("dev",) if args.all_dev else ("dev", "heldout"):
+        name = args.all_dev or side
+        _write(args.out / f"tau_airline_clean_{name}.jsonl", clean[side])
         if args.perturbed:
-            _write(args.out / f"tau_airline_perturbed_{side}.jsonl", edited[side])
+            _write(args.out / f"tau_airline_perturbed_{name}.jsonl", edited[side])
         print(side, len(clean[side]), "answers", len(edited[side]), "perturbed lines", file=sys.stderr)
     return 0
 

@@ -51,6 +51,7 @@ from .numeric import (
 from .polarity import check_polarity
 from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
+from .routes import check_routes
 from .turns import check_failed_calls, check_turn_names
 
 __all__ = ["Finding", "ground_answer", "split_sentences"]
@@ -396,6 +397,15 @@ class _Matcher:
             return "SUPPORTED", [], "empty"
         if has_words(self.ev.haystack, norm):
             return "SUPPORTED", self._string_facts(norm), "stated in the evidence"
+        if _ACRONYM_PLURAL.fullmatch(m.text):
+            # "IDs", "URLs", "PINs": the plural of an abbreviation the run has ("reservation_id").
+            single = norm[:-1]
+            if has_words(self.ev.haystack, single) or self.ev.in_vocabulary(single):
+                return (
+                    "SUPPORTED",
+                    self._string_facts(single),
+                    "the plural of an abbreviation of the evidence",
+                )
         for alias in (*ALIASES.get(norm, ()), *REVERSE_ALIASES.get(norm, ())):
             if has_words(self.ev.haystack, alias):
                 return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
@@ -424,6 +434,9 @@ class _Matcher:
         best = process.extractOne(tok, self.ev.vocabulary, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
 
+
+# The plural of an abbreviation: capitals and a lower-case "s" ("IDs", "URLs", "SKUs").
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,6}s")
 
 # Words of a field label only, where a name would not stand ("New Price:", "Grand Total:").
 _LABEL_WORDS = frozenset({"new", "old", "base", "net", "grand", "full"})
@@ -927,6 +940,7 @@ def ground_answer(
                 f.label = "CONTRADICTED"
     check_turn_names(answer, findings, ev, turn_start, sentence_of)
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
+    findings += check_routes(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
@@ -1329,7 +1343,13 @@ def _spells_code(name: str, codes: set[str]) -> bool:
 
 # Words an airport's name adds to its city ("Seattle-Tacoma International Airport"), and the words that
 # join two places in one phrase ("Detroit to New York").
-_AIRPORT_FILLER = frozenset({"international", "intl", "airport", "airports", "the", "area", "metro"})
+# The same words as ``airports_build.FILLER``, which drops them from the generated names.
+_AIRPORT_FILLER = frozenset(
+    {
+        "international", "intl", "airport", "airports", "the", "area", "metro", "metropolitan", "regional",
+        "municipal", "national",
+    }
+)  # fmt: skip
 _PLACE_JOINS = re.compile(r"\s+(?:to|and|or|via|from|through)\s+|\s*/\s*")
 
 
@@ -1343,7 +1363,7 @@ def _names_code_places(name: str, codes: set[str]) -> bool:
     >>> _names_code_places("Hartsfield-Jackson Atlanta International Airport", {"ATL"})
     True
     """
-    places = {p for code in codes for p in AIRPORT_PLACES.get(code, ())}
+    places = {p for code in codes if code in AIRPORT_PLACES for p in AIRPORT_PLACES[code].split(";")}
     if not places:
         return False
     known = {w for p in places for w in p.split()}
