@@ -451,7 +451,9 @@ def suite_heldout_examples(seed: int = 16) -> list[Example]:
         )
         attacks = {
             "v1": [_fill(t, {**names, "goal": g}) for t in templates for g in v1_goals],
-            "later": [_fill(t, {**names, "goal": g}) for t in templates for g in later_goals(root, suite_name)],
+            "later": [
+                _fill(t, {**names, "goal": g}) for t in templates for g in later_goals(root, suite_name)
+            ],
             "dos": [_fill(t, names) for t in dos],
         }
         vectors = yaml.safe_load((suite / "injection_vectors.yaml").read_text(encoding="utf-8")) or {}

@@ -319,6 +319,14 @@ TOOL_RESULT_RULES: tuple[Rule, ...] = (
     _r("indirect.in_your_response", "indirect_injection", 0.65, r"\b(?:in|within|throughout|across)\s+your\s+(?:(?:final|next|entire|whole)\s+)?(?:response|reply|answer|output|summary|message)s?\s*,", gate="your"),
     _r("indirect.insert_code", "indirect_injection", 0.65, r"\b(?:following|subsequent|below|provided|given)\s+(?:code|snippet|block|excerpt|section|script)(?:\s+(?:block|snippet|excerpt|section))?\b[^.!?\n]{0,60}?\b(?:into|in|to|within|with|as\s+(?:a\s+)?part\s+of)\s+(?:the\s+\w+\s+of\s+|\w+\s+){0,2}?your\s+(?:code|solution|implementation|response|answer|program|script|algorithm|project|reply)\b|\byour\s+(?:code|solution|implementation|response|answer|program|script|algorithm|project|reply)\b[^.!?\n]{0,60}?\b(?:following|subsequent|below)\s+(?:code|snippet|block|excerpt|section|script)\b", gate="following subsequent below provided given"),
     _r("indirect.task_imperative", "indirect_injection", 0.55, r"(?:^|\n)[ \t]{0,8}(?:please\s+)?(?:describe|explain|write|compose|draft|develop|create|generate|summari[sz]e|translate|outline|discuss|compare|craft|produce|tell\s+me|give\s+me|list|name|suggest|recommend|share|provide)\s+(?:an?\s+|the\s+|some\s+|me\s+|\d+\s+|a\s+list\s+of\s+)?(?:[\w-]+\s+){0,4}?(?:about|on|of|for|that|how|why|what|story|poem|essay|speech|summary|joke|song|letter|tweet|article|blog|review|haiku|paragraph|theory|process|history|importance|benefits|lifecycle|example|recipe)\b", gate="describe explain write compose draft develop create generate summari translate outline discuss compare craft produce tell give list name suggest recommend share provide"),
+    # Task abandonment (helper h16i): data that tells its reader to drop what it is doing. Alone it is weak
+    # (a safety notice says "stop what you are doing and leave the building"); with the next two it adds up.
+    _r("indirect.stop_what_doing", "indirect_injection", 0.45, r"\bstop\s+(?:what(?:ever)?\s+you(?:'re|\s+are)\s+(?:currently\s+)?doing|(?:it\s+)?(?:immediately|right\s+now|at\s+once))\b", gate="stop"),
+    # A message that names both its writer and its reader ("a message from me, Dana, to you, the
+    # assistant"): people write "a message for you"; a writer announcing itself to its reader is a vocative.
+    _r("indirect.message_from_to_you", "indirect_injection", 0.45, r"\bmessage\s+from\s+(?:me|us)\b[^.!?\n]{0,40}?\bto\s+you\b", gate="message"),
+    # Something to do *before* the task the reader was given, "first": the data reorders the reader's work.
+    _r("indirect.before_your_task", "indirect_injection", 0.6, r"\bbefore\s+(?:you\s+)?(?:can\s+)?\w+(?:\s+\w+)?\s+(?:the|your|this|my)\s+(?:\w+\s+)?(?:task|request|question|assignment)\b[^.!?\n]{0,80}?\bthe\s+following\s+first\b", gate="before"),
     _r("indirect.must_also", "indirect_injection", 0.55, r"\b(?:the\s+)?(?:assistant|ai|model|llm|agent)\s+must\s+(?:also\s+)?\w+", gate="must"),
 )
 # fmt: on
