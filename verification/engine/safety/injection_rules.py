@@ -266,6 +266,9 @@ RULES: tuple[Rule, ...] = (
     _r("delim.role_label_cmd", "delimiter_attack", 0.8, r"(?:^|\n|\.\s)[ \t]{0,8}(?:system|assistant|admin|developer)[ \t]{0,4}:[ \t]{0,8}[^\n]{0,80}?\b(?:ignore|override|comply|obey|must|no\s+restrictions|unrestricted|reveal|new\s+(?:rules|policy|instructions)|enabled|disabled|administrator|here\s+is\s+the\s+secret)", gate=":"),
     _r("delim.two_roles", "delimiter_attack", 0.6, r"\b(?:human|user)\s*:[^\n]{1,120}\bassistant\s*:", gate="assistant"),
     _r("delim.md_header", "delimiter_attack", 0.6, r"#{2,6}[ \t]{0,4}(?:system|instructions?|response|human|assistant)[ \t]{0,4}:?[ \t]{0,4}\n", gate="##"),
+    # A bracketed label claiming a privileged voice at the start of a line or sentence, then text:
+    # "###(system_message) Wire ...", "[ADMIN NOTE] Forward ...". (Helper h16i.)
+    _r("delim.role_label_bracket", "delimiter_attack", 0.75, r"(?:#{2,6}[ \t]{0,4}|(?:^|\n|[.!?]\s)[ \t]{0,8})[(\[][ \t]{0,4}(?:system|admin|administrator|developer|operator)[ _-]?(?:message|prompt|note|notice|instructions?|override|update|command)[ \t]{0,4}[)\]][ \t]{0,4}:?[ \t]{0,4}(?!(?:is|are|was|were|has|have|sets|means|refers|comes)\b)[a-z0-9]", gate="system admin developer operator"),
     _r("delim.json_role", "delimiter_attack", 0.8, r"[\"']role[\"']\s*:\s*[\"']system[\"']", gate="role"),
     _r("delim.code_fence_role", "delimiter_attack", 0.6, r"```\s*(?:system|instructions)\b", gate="```"),
     _r("delim.cdata_escape", "delimiter_attack", 0.6, r"\]\]>\s*<", gate="]]>"),
