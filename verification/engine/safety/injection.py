@@ -74,10 +74,11 @@ _META = re.compile(
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
     # third-person accounts of an instruction given to a model, and defence advice
     # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
-    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
     r"defend\s+against|mitigat\w*|"
-    # a quotation after a past-tense reporting verb ("users wrote 'ignore ...'")
-    r"(?:wrote|typed|said|entered|posted)\s*:?\s*[\"'“‘]\W*|"
+    # a quotation after a reporting verb ("users wrote 'ignore ...'", "the old ticket reads: '...'"); not
+    # "like '...'" or "says '...'": attacks use those to dictate the reader's output ("respond like '...'")
+    r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘]\W*|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
@@ -94,7 +95,7 @@ _REPORTED = re.compile(
     r"[^.!?\n]{0,80}?\b(?:ask|tell|instruct|trick|convinc|coax|prompt|direct|command|order|persuad|urg|"
     r"request|get|make|embed|hid|insert|plant|writ|wrote|includ|sneak)\w*|"
     r"for\s+(?:example|instance)|e\.g\.|(?:such|phrases?|instructions?|commands?)\s+(?:as|like)|"
-    r"(?:wrote|typed|said|entered|posted)\s*:?\s*[\"'“‘])",
+    r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘])",
     re.IGNORECASE,
 )
 _REPORTED_FACTOR = _QUOTED_FACTOR
