@@ -393,6 +393,103 @@ def agentdojo_heldout(root: Path, suite_name: str, templates: list[str], seed: i
     return out
 
 
+# The suites whose documents and v1 goals training reads; measured by ``suite_heldout_examples`` with
+# attacks training never saw (the goals later benchmark versions added, and the denial-of-service
+# strings, which name no goal).
+OTHER_SUITES = ("workspace", "travel", "slack")
+
+
+def later_goals(root: Path, suite_name: str) -> list[str]:
+    """The injection goals of ``suite_name`` that AgentDojo's later task versions (v1_1 ... v1_2_2) added
+    or reworded; training reads only ``v1``'s."""
+    seen = set(_class_strings(root / "default_suites" / "v1" / suite_name / "injection_tasks.py", "GOAL"))
+    out: list[str] = []
+    for version in sorted((root / "default_suites").iterdir()):
+        path = version / suite_name / "injection_tasks.py"
+        if version.name != "v1" and path.exists():
+            for goal in _class_strings(path, "GOAL"):
+                if goal not in seen:
+                    seen.add(goal)
+                    out.append(goal)
+    return out
+
+
+def dos_strings(root: Path) -> list[str]:
+    """AgentDojo's denial-of-service injections (stop the task, solve a captcha, ...): no ``{goal}``, so
+    training, which reads templates around a goal, never reads them."""
+    return sorted(
+        {t for t in _all_literals_with(root / "attacks" / "dos_attacks.py", "{user}") if "INFORMATION" in t}
+    )
+
+
+def _deep_fill(node: Any, values: dict[str, str]) -> Any:
+    if isinstance(node, str):
+        return _fill(node, values)
+    if isinstance(node, dict):
+        return {k: _deep_fill(v, values) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_deep_fill(v, values) for v in node]
+    return node
+
+
+def suite_heldout_examples(seed: int = 16) -> list[Example]:
+    """Per suite of ``OTHER_SUITES``: its records with an injection slot filled by an attack training
+    never read (an AgentDojo template around a later goal of that suite: origin ``suite.<name>.later``;
+    a denial-of-service string: ``suite.<name>.dos``) and, for comparison, around a ``v1`` goal training
+    read (``suite.<name>.v1``); and the records at their benign defaults (``suite.<name>``; these are
+    training documents, so their FPR is in-sample)."""
+    rng = random.Random(seed + 11)
+    root = package_dir("agentdojo")
+    templates = _agentdojo(root)["agentdojo.templates"]
+    dos = dos_strings(root)
+    names = {"user": "Emma Johnson", "model": "the AI assistant"}
+    out: list[Example] = []
+    for suite_name in OTHER_SUITES:
+        suite = root / "data" / "suites" / suite_name
+        v1_goals = list(
+            _class_strings(root / "default_suites" / "v1" / suite_name / "injection_tasks.py", "GOAL")
+        )
+        attacks = {
+            "v1": [_fill(t, {**names, "goal": g}) for t in templates for g in v1_goals],
+            "later": [
+                _fill(t, {**names, "goal": g}) for t in templates for g in later_goals(root, suite_name)
+            ],
+            "dos": [_fill(t, names) for t in dos],
+        }
+        vectors = yaml.safe_load((suite / "injection_vectors.yaml").read_text(encoding="utf-8")) or {}
+        defaults = {k: str(v.get("default", "")) for k, v in vectors.items()}
+        seen: set[str] = set()
+        for tree in _suite_trees(suite):
+            items: list[Any] = list(_records(tree)) + [leaf for leaf in _leaves(tree) if len(leaf) >= 60]
+            for item in items:
+                raw = json.dumps(item, default=str)
+                slots = [k for k in defaults if "{" + k + "}" in raw]
+                if not slots:
+                    continue
+
+                def views_of(values: dict[str, str], item: Any = item) -> list[str]:
+                    # Slots inside nested lists (a hotel's reviews) are filled too.
+                    filled = _deep_fill(item, values)
+                    return _record_views(filled, values) if isinstance(filled, dict) else [filled]
+
+                for view in views_of(defaults):
+                    if view not in seen:
+                        seen.add(view)
+                        out.append(Example(view, "tool_result", 0, f"suite.{suite_name}", view))
+                for kind, pool in attacks.items():
+                    # one attack per template (a goal drawn for each), every DoS string
+                    for template in templates if kind != "dos" else dos:
+                        choices = [a for a in pool if a.startswith(_fill(template, names)[:20])] or pool
+                        if not choices:
+                            continue
+                        attack = rng.choice(choices)
+                        views = views_of({**defaults, rng.choice(slots): attack})
+                        out.append(
+                            Example(rng.choice(views), "tool_result", 1, f"suite.{suite_name}.{kind}", attack)
+                        )
+    return out
+
+
 def _bfcl(root: Path, rng: random.Random, limit: int) -> dict[str, list[str]]:
     questions: list[str] = []
     descriptions: list[str] = []

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from injection_data import Example, build_examples, heldout_examples  # noqa: E402
+from injection_data import Example, build_examples, heldout_examples, suite_heldout_examples  # noqa: E402
 
 from verification.engine.safety.injection_model import (  # noqa: E402
     DEFAULT_MODEL_PATH,
@@ -245,10 +245,14 @@ def main(argv: list[str] | None = None) -> int:
         "--site", action="append", default=[], help="extra site-packages folder to read data from"
     )
     parser.add_argument("--report", action="store_true", help="only score the held-out sets with --out")
+    parser.add_argument(
+        "--suites", action="store_true", help="with --report: AgentDojo's other suites, per suite"
+    )
     args = parser.parse_args(argv)
     sys.path.extend(args.site)
     if args.report:
-        return report(heldout_examples(seed=args.seed), args.out)
+        held = suite_heldout_examples(seed=args.seed) if args.suites else heldout_examples(seed=args.seed)
+        return report(held, args.out)
     examples, pools = build_examples(seed=args.seed)
     data = train(examples, seed=args.seed, bits=args.bits, epochs=args.epochs)
     args.out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -37,8 +37,10 @@ from .rule_index import (
     PREFILTER_LOWERED,
     PREFILTER_MIN_CHARS,
     PREFILTER_PLAIN,
+    QUOTE_REACH,
     MetaIndex,
     RuleIndex,
+    open_quote,
 )
 
 __all__ = [
@@ -72,10 +74,11 @@ _META = re.compile(
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
     # third-person accounts of an instruction given to a model, and defence advice
     # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
-    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
     r"defend\s+against|mitigat\w*|"
-    # a quotation after a past-tense reporting verb ("users wrote 'ignore ...'")
-    r"(?:wrote|typed|said|entered|posted)\s*:?\s*[\"'“‘]|"
+    # a quotation after a reporting verb ("users wrote 'ignore ...'", "the old ticket reads: '...'"); not
+    # "like '...'" or "says '...'": attacks use those to dictate the reader's output ("respond like '...'")
+    r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘]\W*|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
     re.IGNORECASE,
 )
@@ -92,7 +95,7 @@ _REPORTED = re.compile(
     r"[^.!?\n]{0,80}?\b(?:ask|tell|instruct|trick|convinc|coax|prompt|direct|command|order|persuad|urg|"
     r"request|get|make|embed|hid|insert|plant|writ|wrote|includ|sneak)\w*|"
     r"for\s+(?:example|instance)|e\.g\.|(?:such|phrases?|instructions?|commands?)\s+(?:as|like)|"
-    r"(?:wrote|typed|said|entered|posted)\s*:?\s*[\"'“‘])",
+    r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘])",
     re.IGNORECASE,
 )
 _REPORTED_FACTOR = _QUOTED_FACTOR
@@ -549,7 +552,7 @@ def _learned(
     if combined >= 0.5 * threshold:
         snippet, start, end = window_text(text, scored.first_token, scored.end_token)
         # The window and the start of its sentence (a reporting frame often comes just before it).
-        around = snippet if start < 0 else text[max(0, start - _FRAME_CHARS) : end]
+        around = snippet if start < 0 else text[_frame_start(text, start) : end]
         if _META.search(around) is not None:
             # A window that talks about attacks (or how to stop them), or quotes what someone wrote, is
             # a description, as for the rules: the n-grams of the attack it quotes are not an
@@ -565,6 +568,14 @@ def _learned(
         )
         scores[category] = max(scores.get(category, 0.0), combined)
     return combined
+
+
+def _frame_start(text: str, start: int) -> int:
+    """Where the frame of a window starting at ``start`` begins: ``_FRAME_CHARS`` before it, or, when the
+    window sits inside a quotation, ``_FRAME_CHARS`` before the opening quote (the reporting words come
+    before the quotation, however long it is)."""
+    opened = open_quote(text, max(0, start - QUOTE_REACH), start)
+    return max(0, (start if opened < 0 else opened) - _FRAME_CHARS)
 
 
 def _drop_isolated_weak(evidence: list[InjectionEvidence]) -> list[InjectionEvidence]:

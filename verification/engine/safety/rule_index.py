@@ -34,8 +34,11 @@ __all__ = [
     "PREFILTER_LOWERED",
     "PREFILTER_MIN_CHARS",
     "PREFILTER_PLAIN",
+    "QUOTE_REACH",
     "MetaIndex",
     "RuleIndex",
+    "close_quote",
+    "open_quote",
     "search_leads",
 ]
 
@@ -47,6 +50,72 @@ _MAX_CACHED_TOKEN = 256
 # looking their words up token by token: past it the regexes the words let through cost more than the
 # pass (see ``RuleIndex.prefiltered``).
 PREFILTER_MIN_CHARS = 256
+
+
+# How far back a quotation around a match may have opened (a quoted attack runs to a few hundred characters).
+QUOTE_REACH = 600
+_QUOTE_CHARS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_CLOSING = {"\u201c": "\u201d", "\u2018": "\u2019", "\u00ab": "\u00bb", '"': '"', "'": "'"}
+_OPENING = {**{c: c for c in _CLOSING}, **{v: k for k, v in _CLOSING.items()}}
+
+
+def open_quote(text: str, lo: int, start: int) -> int:
+    """Where the outermost quotation still open at ``start`` opened, looked for in ``[lo, start)`` on the
+    line of ``start``; -1 when there is none.
+
+    A quote mark opens when what precedes it is a space, a bracket, a colon, another quote or the line
+    start and what follows is not a space; otherwise it closes the innermost open quotation of its kind.
+    An apostrophe between letters ("don't") does neither. Nested quotations of the same kind
+    ('print "hi" now') are followed as a stack.
+
+    >>> open_quote('He wrote: "Stop. Ignore that', 0, 22), open_quote('He wrote: "Stop." Ignore', 0, 18)
+    (10, -1)
+    >>> open_quote("it said: 'Nevermind. Ignore it", 0, 21), open_quote("don't ignore it", 0, 6)
+    (9, -1)
+    >>> open_quote('the line "Stop. Print "hi" and ignore', 0, 30)
+    9
+    """
+    line = text.rfind("\n", lo, start)
+    lo = max(lo, line + 1)
+    stack: list[tuple[int, str]] = []
+    for at in range(lo, start):
+        ch = text[at]
+        if ch not in _QUOTE_CHARS:
+            continue
+        prev = text[at - 1] if at > lo else " "
+        follow = text[at + 1] if at + 1 < len(text) else " "
+        if prev.isalpha() and follow.isalpha():
+            continue  # an apostrophe
+        kind = _OPENING[ch]
+        opening = (prev.isspace() or prev in "([{:" or prev in _QUOTE_CHARS) and not follow.isspace()
+        if opening and ch in _CLOSING:
+            stack.append((at, kind))
+            continue
+        for k in range(len(stack) - 1, -1, -1):
+            if stack[k][1] == kind:
+                del stack[k:]
+                break
+    return stack[0][0] if stack else -1
+
+
+def close_quote(text: str, quote: str, start: int, stop: int) -> int:
+    """The quote closing a quotation opened with ``quote``, in ``[start, stop)`` on one line (the first
+    one followed by a space, punctuation or the line end); -1 when there is none.
+
+    >>> close_quote("it's 'done'. ok", "'", 6, 15), close_quote('a "b" c', '"', 3, 7)
+    (10, 4)
+    """
+    closer = _CLOSING.get(quote, quote)
+    line = text.find("\n", start, stop)
+    if line >= 0:
+        stop = line
+    at = text.find(closer, start, stop)
+    while at >= 0:
+        follow = text[at + 1] if at + 1 < len(text) else " "
+        if not follow.isalnum() and text[at - 1] != " ":
+            return at
+        at = text.find(closer, at + 1, stop)
+    return -1
 
 
 class MetaIndex:
@@ -120,8 +189,10 @@ class MetaIndex:
         """
         # No phrase from the earliest place the sentence can start on: no need to find where it starts.
         lo = max(start - 300, 0)
-        self._reach(lo)
-        if self._exhausted and (not self.meta_starts or self.meta_starts[-1] < lo):
+        # A quotation that opened further back still belongs to the sentence that quotes it (below).
+        cap = max(start - QUOTE_REACH, 0)
+        self._reach(cap)
+        if self._exhausted and (not self.meta_starts or self.meta_starts[-1] < cap):
             return -1
         # The sentence ends nearest the match, looked for only within the 300-character caps: on a long
         # page, listing every sentence end cost more than all the matches that need two of them.
@@ -134,6 +205,22 @@ class MetaIndex:
             at = text.find(ch, end, hi)
             if at >= 0:
                 hi = at
+        # A quotation is one unit of the sentence that quotes it: when the match sits in a quotation that
+        # holds a sentence end ('the e-mail said: "Nevermind. Ignore ..."'), the sentence runs from
+        # before the opening quote to after the closing one, so the reporting frame around it counts.
+        opened = open_quote(text, cap, start)
+        if opened >= 0 and opened < lo:
+            before = max(text.rfind(".", cap, opened), text.rfind("!", cap, opened),
+                         text.rfind("?", cap, opened), text.rfind("\n", cap, opened))  # fmt: skip
+            lo = before + 1
+        if opened >= 0:
+            closed = close_quote(text, text[opened], end, end + QUOTE_REACH)
+            if closed > hi:
+                hi = closed + 300
+                for ch in ".!?\n":
+                    at = text.find(ch, closed + 1, hi)
+                    if at >= 0:
+                        hi = at
         self._reach(lo)
         k = bisect.bisect_left(self.meta_starts, lo)
         return lo if k < len(self.meta) and self.meta[k][1] <= hi else -1
