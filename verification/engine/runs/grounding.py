@@ -22,7 +22,7 @@ from rapidfuzz import fuzz, process
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .aggregates import computed_amount
+from .aggregates import computed_amount, states_arithmetic
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
@@ -883,6 +883,14 @@ def ground_answer(
             if may_add(m, unit):
                 addends.append(value)
         how = matcher.derived(m, operands, facts, addends)
+        if (
+            how in ("sum", "difference")
+            and m.kind == "money"
+            and not states_arithmetic(lower(answer[f.sentence[0] : f.sentence[1]]))
+        ):
+            # An amount the sentence does not call computed is read, not added: the sum or difference of
+            # two other amounts of the results is no support for it (an edited fare, "Economy: $134").
+            how = ""
         if not how and f.label == "UNSUPPORTED":
             # "you will pay the difference of $229": an amount computed from values the answer never names.
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
