@@ -53,3 +53,74 @@ def test_it_keeps_a_sum_the_sentence_calls_a_total(amount, bad):
     answer = f"One deck and one lounge ticket on BX210 come to {amount} in total."
     flagged = _flagged(verify_run(_run("Two tickets?", _CALLS, answer)))
     assert (any(t == amount for t, _ in flagged)) == bad
+
+
+_SEARCH = [
+    {
+        "flight": "PX210",
+        "origin": "OSL",
+        "destination": "BGO",
+        "departs": "09:15:00",
+        "arrives": "10:10:00",
+        "fare": 88,
+    },
+    {
+        "flight": "PX318",
+        "origin": "OSL",
+        "destination": "BGO",
+        "departs": "13:40:00",
+        "arrives": "14:35:00",
+        "fare": 121,
+    },
+    {
+        "flight": "PX402",
+        "origin": "OSL",
+        "destination": "BGO",
+        "departs": "18:05:00",
+        "arrives": "19:00:00",
+        "fare": 97,
+    },
+]
+_FLIGHT_CALLS = [("search_flights", {"origin": "OSL", "destination": "BGO"}, _SEARCH)]
+
+
+def _block(flight: str) -> str:
+    return (
+        "Here is the option I found:\n\n"
+        f"1. **Flight {flight}**\n   - Departs: 1:40 PM from OSL\n"
+        "   - Arrives: 2:35 PM at BGO\n   - Fare: $121\n\n"
+        "Shall I book it?"
+    )
+
+
+@pytest.mark.parametrize("flight,bad", [("PX318", False), ("PX210", True), ("PX402", True)])
+def test_it_flags_an_identifier_whose_details_are_another_items(flight, bad):
+    flagged = _flagged(verify_run(_run("Afternoon flights to Bergen?", _FLIGHT_CALLS, _block(flight))))
+    assert (any(t == flight for t, _ in flagged)) == bad
+
+
+def test_it_cites_the_identifier_of_the_item_the_details_belong_to():
+    report = verify_run(_run("Afternoon flights to Bergen?", _FLIGHT_CALLS, _block("PX210")))
+    claim = next(c for c in report.claims if c.text == "PX210")
+    assert claim.label == "CONTRADICTED"
+    assert "PX318" in [e.text for e in claim.evidence_spans]
+
+
+def test_it_leaves_an_identifier_whose_details_come_from_different_items():
+    # The departure is PX210's, the fare PX318's: no single item gives the block, nothing is decided.
+    answer = "Your option:\n\n- Flight PX210\n  - Departs: 9:15 AM\n  - Fare: $121\n"
+    flagged = _flagged(verify_run(_run("Morning flights?", _FLIGHT_CALLS, answer)))
+    assert not any(t == "PX210" for t, _ in flagged)
+
+
+def test_it_leaves_an_identifier_when_the_items_have_no_identifier_of_that_key():
+    # The booking names the flight; the timetable's items have no flight key: the block is not comparable.
+    booking = {"booking": "KQ81ZT", "flight": "PX210", "date": "2025-10-03"}
+    timetable = [{"slot": "afternoon", "departs": "13:40:00", "arrives": "14:35:00", "fare": 121}]
+    calls = [
+        ("get_booking", {"booking": "KQ81ZT"}, booking),
+        ("get_timetable", {"route": "OSL-BGO"}, timetable),
+    ]
+    answer = "Your flight:\n\n- Flight PX210\n  - Departs: 1:40 PM\n  - Arrives: 2:35 PM\n"
+    flagged = _flagged(verify_run(_run("When do I fly?", calls, answer)))
+    assert not any(t == "PX210" for t, _ in flagged)

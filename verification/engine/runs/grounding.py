@@ -918,6 +918,7 @@ def ground_answer(
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
     _check_labelled_slots(answer, findings, ev)
     _check_labelled_numbers(answer, findings, ev)
+    _check_identifier_blocks(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
@@ -1047,6 +1048,69 @@ def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) ->
         if not fits and slots:
             f.label, f.facts = "CONTRADICTED", slots[:3]
             f.reason = "this is another field of the same item; the labelled field says otherwise"
+
+
+def _tool_records(f: Finding) -> set[Any]:
+    """The records of the results (one list element each) that give ``f``'s value."""
+    return {x.record for x in f.facts if x.source == "tool" and x.record is not None and x.record[1]}
+
+
+def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, an identifier whose block of details all belong to another item of the results.
+
+    "1. Flight PX210\n   - Departs: 09:15\n   - Fare: $88": the identifier opens a block (the rest of its
+    paragraph, up to the next identifier); when at least two times, dates or amounts of that block are each
+    read from list items of the results, some items give them all, none of those is an item the identifier
+    is read from, and each of them has its own identifier under the same key ("PX318" as ``flight``), the
+    identifier was put in place of the one the details are about (issue 14: a swapped flight number). A
+    block whose details come from different items (a price from the booking, times from a search) decides
+    nothing, nor does an item without an identifier of that key.
+    """
+    ids = [k for k, f in enumerate(findings) if f.mention.kind == "id" and f.label == "SUPPORTED"]
+    keyed: dict[Any, list[tuple[Any, str]]] | None = None
+    for n, k in enumerate(ids):
+        f = findings[k]
+        if f.derived:
+            continue
+        own = _tool_records(f)
+        if not own:
+            continue
+        para = answer.find("\n\n", f.mention.end)
+        end = len(answer) if para < 0 else para
+        if n + 1 < len(ids):
+            end = min(end, findings[ids[n + 1]].mention.start)
+        common: set[Any] | None = None
+        details = 0
+        for g in findings[k + 1 :]:
+            if g.mention.start >= end:
+                break
+            if g.mention.kind not in _SLOT_KINDS or g.label != "SUPPORTED" or g.derived:
+                continue
+            recs = _tool_records(g)
+            if not recs:
+                continue
+            details += 1
+            common = recs if common is None else common & recs
+            if not common:
+                break
+        if details < 2 or not common or common & own:
+            continue
+        if keyed is None:
+            keyed = {}
+            for x in ev.strings:
+                if x.source == "tool" and x.record is not None and x.path and isinstance(x.path[-1], str):
+                    keyed.setdefault(x.record, []).append((x.path[-1], str(x.value)))
+        keys = {x.path[-1] for x in f.facts if x.path and isinstance(x.path[-1], str)}
+        stated = lower(f.mention.text)
+        others = [
+            [v for key, v in keyed.get(r, ()) if key in keys and lower(v) != stated]
+            for r in sorted(common, key=str)
+        ]
+        if not all(others):
+            continue
+        f.label = "CONTRADICTED"
+        f.facts = [x for x in ev.strings if x.record in common and x.path and x.path[-1] in keys][:3]
+        f.reason = "the details stated with this identifier are another item's"
 
 
 # A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a
