@@ -124,3 +124,45 @@ def test_it_leaves_an_identifier_when_the_items_have_no_identifier_of_that_key()
     answer = "Your flight:\n\n- Flight PX210\n  - Departs: 1:40 PM\n  - Arrives: 2:35 PM\n"
     flagged = _flagged(verify_run(_run("When do I fly?", calls, answer)))
     assert not any(t == "PX210" for t, _ in flagged)
+
+
+_RETURN = [
+    {
+        "flight": "PX611",
+        "origin": "BGO",
+        "destination": "OSL",
+        "departs": "07:50:00",
+        "arrives": "08:45:00",
+        "fare": 134,
+    },
+]
+# The return search is another result: its values are found by no check of sibling items of one list.
+_BOTH_CALLS = [*_FLIGHT_CALLS, ("search_flights", {"origin": "BGO", "destination": "OSL"}, _RETURN)]
+
+
+def _fare_block(fare: str, departs: str = "9:15 AM") -> str:
+    return f"Outbound:\n\n- Flight Number: PX210\n- Departs: {departs}\n- Arrives: 10:10 AM\n- Fare: {fare}\n"
+
+
+@pytest.mark.parametrize("fare,bad", [("$88", False), ("$134", True)])
+def test_it_flags_an_amount_of_an_identifiers_block_that_only_another_result_gives(fare, bad):
+    # $134 is the return flight's fare; PX210's own fare is $88.
+    flagged = _flagged(verify_run(_run("Flights both ways?", _BOTH_CALLS, _fare_block(fare))))
+    assert (any(t == fare for t, _ in flagged)) == bad
+
+
+@pytest.mark.parametrize("departs,bad", [("9:15 AM", False), ("7:50 AM", True)])
+def test_it_flags_a_time_of_an_identifiers_block_that_only_another_result_gives(departs, bad):
+    flagged = _flagged(verify_run(_run("Flights both ways?", _BOTH_CALLS, _fare_block("$88", departs))))
+    assert (any(t == departs for t, _ in flagged)) == bad
+
+
+def test_it_ends_an_identifiers_block_at_the_next_numbered_item():
+    # Each line's details precede its identifier: the next line's fare is not PX318's.
+    answer = (
+        "Your flights:\n\n"
+        "1. OSL to BGO, $88, Flight Number: PX210\n"
+        "2. OSL to BGO, $121, Flight Number: PX318\n"
+    )
+    flagged = _flagged(verify_run(_run("List them", _FLIGHT_CALLS, answer)))
+    assert not any(t in ("$88", "$121", "PX210", "PX318") for t, _ in flagged)

@@ -919,6 +919,7 @@ def ground_answer(
     _check_labelled_slots(answer, findings, ev)
     _check_labelled_numbers(answer, findings, ev)
     _check_identifier_blocks(answer, findings, ev)
+    _check_identifier_details(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
@@ -1075,8 +1076,7 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
         own = _tool_records(f)
         if not own:
             continue
-        para = answer.find("\n\n", f.mention.end)
-        end = len(answer) if para < 0 else para
+        end = _block_end(answer, f.mention)
         if n + 1 < len(ids):
             end = min(end, findings[ids[n + 1]].mention.start)
         common: set[Any] | None = None
@@ -1111,6 +1111,97 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
         f.label = "CONTRADICTED"
         f.facts = [x for x in ev.strings if x.record in common and x.path and x.path[-1] in keys][:3]
         f.reason = "the details stated with this identifier are another item's"
+
+
+_LIST_LINE = re.compile(r"([ \t]*)(?:([-*•])|\d{1,2}[.)])?\s*")
+
+
+def _block_end(answer: str, m: Mention) -> int:
+    """Where the details of the identifier ``m`` end: the rest of its line, then the lines nested under it
+    (indented deeper), and, when its line is a bullet field ("- Flight: PX210"), the sibling bullet fields
+    after it; a numbered item, a line indented less, or a blank line starts something else."""
+    start = answer.rfind("\n", 0, m.start) + 1
+    head = _LIST_LINE.match(answer, start)
+    assert head is not None
+    indent, bullet = len(head.group(1)), head.group(2) is not None
+    end = answer.find("\n", m.end)
+    while end >= 0:
+        nxt = end + 1
+        line = _LIST_LINE.match(answer, nxt)
+        assert line is not None
+        stop = answer.find("\n", nxt)
+        text = answer[nxt : len(answer) if stop < 0 else stop]
+        if not text.strip():
+            break
+        deeper = len(line.group(1)) > indent
+        sibling = bullet and len(line.group(1)) == indent and line.group(2) is not None
+        if not (deeper or sibling):
+            break
+        end = stop
+    return len(answer) if end < 0 else end
+
+
+def _same_value(m: Mention, x: Fact) -> bool:
+    """Whether the evidence value ``x`` (of ``m``'s kind) is the value ``m`` states."""
+    if m.kind == "time":
+        return m.time is not None and tuple(x.value[:2]) == m.time
+    if m.kind == "date":
+        if m.date is None:
+            return False
+        return all(a is None or b is None or a == b for a, b in zip(m.date[:3], x.value[:3], strict=False))
+    return m.value is not None and accepts(m, x.value)
+
+
+# Dates are left out: a flight is often told on the date it is being moved to, which its items do not give.
+_DETAIL_KINDS = frozenset({"time", "money"})
+
+
+def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, a detail of an identifier's block that the identifier's own items give otherwise.
+
+    "- Flight PX210 on October 7" where every item of the results that carries PX210 dates it October 3:
+    the date is in the results (another flight's), but the items of the flight the sentence names have a
+    date under the same key, and it is another (issue 14: a value supported only by a coincidental value of
+    another record). The block of an identifier is the rest of its paragraph up to the next identifier; a
+    detail is a time, date or amount read from list items; it is compared only when none of the items that
+    give it carries the identifier, and only against the identifier's items that have a value of its kind
+    under one of its keys.
+    """
+    ids = [k for k, f in enumerate(findings) if f.mention.kind == "id" and f.label == "SUPPORTED"]
+    per_record: dict[tuple[str, Any], list[Fact]] | None = None
+    for n, k in enumerate(ids):
+        f = findings[k]
+        own = _tool_records(f)
+        if f.derived or not own:
+            continue
+        end = _block_end(answer, f.mention)
+        if n + 1 < len(ids):
+            end = min(end, findings[ids[n + 1]].mention.start)
+        for g in findings[k + 1 :]:
+            m = g.mention
+            if m.start >= end:
+                break
+            if m.kind not in _DETAIL_KINDS or g.label != "SUPPORTED" or g.derived or not g.facts:
+                continue
+            recs = _tool_records(g)
+            if not recs or recs & own or any(x.source != "tool" for x in g.facts):
+                continue
+            if per_record is None:
+                per_record = {}
+                for kind, facts in (("time", ev.times), ("date", ev.dates), ("money", ev.numbers)):
+                    for x in facts:
+                        if x.source == "tool" and x.record is not None and x.unit != "year_of_date":
+                            per_record.setdefault((kind, x.record), []).append(x)
+            keys = {w for x in g.facts for w in _singular_tokens(x.key_tokens)}
+            slots = [
+                y
+                for r in own
+                for y in per_record.get((m.kind, r), ())
+                if keys & _singular_tokens(y.key_tokens)
+            ]
+            if slots and not any(_same_value(m, y) for y in slots):
+                g.label, g.facts = "CONTRADICTED", slots[:3]
+                g.reason = "the item this identifier names gives another value here"
 
 
 # A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a
