@@ -166,3 +166,19 @@ def test_it_ends_an_identifiers_block_at_the_next_numbered_item():
     )
     flagged = _flagged(verify_run(_run("List them", _FLIGHT_CALLS, answer)))
     assert not any(t in ("$88", "$121", "PX210", "PX318") for t, _ in flagged)
+
+
+_POLICY = {
+    "refunds": "Refunds reach the original card in 5 to 7 business days.",
+    "max_bags": 2,
+    "max_pets": 3,
+}
+_POLICY_CALLS = [("get_policy", {"topic": "refunds"}, _POLICY)]
+
+
+@pytest.mark.parametrize("low,bad", [("5", False), ("6", True)])
+def test_it_flags_an_end_of_a_range_that_is_only_a_product_of_other_numbers(low, bad):
+    # 6 is 2 x 3 (the bag and pet limits): a range is read, not computed.
+    answer = f"Your refund will reach the original card within {low} to 7 business days."
+    flagged = _flagged(verify_run(_run("When do I get my money?", _POLICY_CALLS, answer)))
+    assert (any(t == low for t, _ in flagged)) == bad

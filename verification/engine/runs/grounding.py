@@ -882,7 +882,11 @@ def ground_answer(
                 operands.append(value)
             if may_add(m, unit):
                 addends.append(value)
-        how = matcher.derived(m, operands, facts, addends)
+        how = (
+            ""
+            if m.kind == "number" and _range_end(answer, m)
+            else matcher.derived(m, operands, facts, addends)
+        )
         if (
             how in ("sum", "difference")
             and m.kind == "money"
@@ -1049,6 +1053,18 @@ def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) ->
         if not fits and slots:
             f.label, f.facts = "CONTRADICTED", slots[:3]
             f.reason = "this is another field of the same item; the labelled field says otherwise"
+
+
+_RANGE_AFTER = re.compile(r"\s*(?:to|-|–|—)\s*\d")
+_RANGE_BEFORE = re.compile(r"\d\s*(?:to|-|–|—)\s*$")
+
+
+def _range_end(answer: str, m: Mention) -> bool:
+    """Whether the bare number ``m`` is an end of a range the answer states ("within 6 to 7 days", "3-5"):
+    a range is read from the results, not computed; no product or sum of other values supports its ends."""
+    return _RANGE_AFTER.match(answer, m.end) is not None or (
+        _RANGE_BEFORE.search(answer[max(0, m.start - 8) : m.start]) is not None
+    )
 
 
 def _tool_records(f: Finding) -> set[Any]:
