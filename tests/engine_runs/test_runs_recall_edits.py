@@ -182,3 +182,13 @@ def test_it_flags_an_end_of_a_range_that_is_only_a_product_of_other_numbers(low,
     answer = f"Your refund will reach the original card within {low} to 7 business days."
     flagged = _flagged(verify_run(_run("When do I get my money?", _POLICY_CALLS, answer)))
     assert (any(t == low for t, _ in flagged)) == bad
+
+
+def test_it_ends_an_identifiers_block_at_its_sentence_in_prose():
+    # The order total comes from another result, at its top level, in the next sentence: PX210 is not
+    # asked about it.
+    order = {"order_id": "ord-5512", "status": "shipped", "total": 97.0}
+    calls = [*_FLIGHT_CALLS, ("get_order", {"order": "ord-5512"}, order)]
+    answer = "Flight PX210 leaves at 9:15 AM for $88. Your order has shipped. It came to $97.00."
+    flagged = _flagged(verify_run(_run("Flight and order?", calls, answer)))
+    assert not any(t in ("$97.00", "PX210") for t, _ in flagged)

@@ -1067,9 +1067,12 @@ def _range_end(answer: str, m: Mention) -> bool:
     )
 
 
-def _tool_records(f: Finding) -> set[Any]:
-    """The records of the results (one list element each) that give ``f``'s value."""
-    return {x.record for x in f.facts if x.source == "tool" and x.record is not None and x.record[1]}
+def _tool_records(f: Finding, roots: bool = False) -> set[Any]:
+    """The records of the results (one list element each; with ``roots``, also a result's top level) that
+    give ``f``'s value."""
+    return {
+        x.record for x in f.facts if x.source == "tool" and x.record is not None and (roots or x.record[1])
+    }
 
 
 def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence) -> None:
@@ -1092,7 +1095,7 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
         own = _tool_records(f)
         if not own:
             continue
-        end = _block_end(answer, f.mention)
+        end = _block_end(answer, f)
         if n + 1 < len(ids):
             end = min(end, findings[ids[n + 1]].mention.start)
         common: set[Any] | None = None
@@ -1132,10 +1135,15 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
 _LIST_LINE = re.compile(r"([ \t]*)(?:([-*•])|\d{1,2}[.)])?\s*")
 
 
-def _block_end(answer: str, m: Mention) -> int:
-    """Where the details of the identifier ``m`` end: the rest of its line, then the lines nested under it
-    (indented deeper), and, when its line is a bullet field ("- Flight: PX210"), the sibling bullet fields
-    after it; a numbered item, a line indented less, or a blank line starts something else."""
+def _block_end(answer: str, f: Finding) -> int:
+    """Where the details of the identifier of ``f`` end: the rest of its sentence when the sentence ends
+    before its line does (prose), else the rest of its line, then the lines nested under it (indented
+    deeper), and, when its line is a bullet field ("- Flight: PX210"), the sibling bullet fields after it; a
+    numbered item, a line indented less, or a blank line starts something else."""
+    m = f.mention
+    line_end = answer.find("\n", m.end)
+    if f.sentence[1] < (len(answer) if line_end < 0 else line_end):
+        return max(f.sentence[1], m.end)
     start = answer.rfind("\n", 0, m.start) + 1
     head = _LIST_LINE.match(answer, start)
     assert head is not None
@@ -1190,7 +1198,8 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
         own = _tool_records(f)
         if f.derived or not own:
             continue
-        end = _block_end(answer, f.mention)
+        own_all = _tool_records(f, True)
+        end = _block_end(answer, f)
         if n + 1 < len(ids):
             end = min(end, findings[ids[n + 1]].mention.start)
         for g in findings[k + 1 :]:
@@ -1200,7 +1209,9 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
             if m.kind not in _DETAIL_KINDS or g.label != "SUPPORTED" or g.derived or not g.facts:
                 continue
             recs = _tool_records(g)
-            if not recs or recs & own or any(x.source != "tool" for x in g.facts):
+            # A value the identifier's own result gives at its top level ("total" beside "order_id") is
+            # that item's.
+            if not recs or _tool_records(g, True) & own_all or any(x.source != "tool" for x in g.facts):
                 continue
             if per_record is None:
                 per_record = {}
