@@ -192,3 +192,15 @@ def test_it_ends_an_identifiers_block_at_its_sentence_in_prose():
     answer = "Flight PX210 leaves at 9:15 AM for $88. Your order has shipped. It came to $97.00."
     flagged = _flagged(verify_run(_run("Flight and order?", calls, answer)))
     assert not any(t in ("$97.00", "PX210") for t, _ in flagged)
+
+
+@pytest.mark.parametrize(
+    "when,bad",
+    [("on October 3", False), ("on October 34", True), ("on October 34.", True), ("in October 2025", False)],
+)
+def test_it_flags_a_day_past_any_months_end(when, bad):
+    # 34 = 121 - 87 is a difference of two numbers of the results; no month has a 34th day.
+    booking = {"booking": "KQ81ZT", "flight": "PX210", "date": "2025-10-03", "fare": 121, "miles": 87}
+    answer = f"Your flight PX210 departs {when}"
+    flagged = _flagged(verify_run(_run("When?", [("get_booking", {"booking": "KQ81ZT"}, booking)], answer)))
+    assert any(t == "34" for t, _ in flagged) == bad

@@ -33,6 +33,7 @@ from .lexicon import (
     CLOSING_WORDS,
     FUNCTION_WORDS,
     ISO_CURRENCIES,
+    MONTHS,
     REVERSE_ALIASES,
     SERVICE_WORDS,
 )
@@ -69,6 +70,8 @@ def _dim_of(unit: str) -> str:
 
 
 # An hour of a 24-hour clock past noon told as a morning time ("13:00 AM"); "13:00 PM" is only redundant.
+# A capitalised month name right before a number ("May 32"): the number is that month's day.
+_MONTH_BEFORE = re.compile(r"\b([A-Z][a-z]{2,8})\.?\s+$")
 _IMPOSSIBLE_AM = re.compile(r"(?:1[3-9]|2[0-3])[:.h]\d\d\s*a\.?m\b\.?", re.I)
 
 
@@ -916,6 +919,10 @@ def ground_answer(
             how = matcher.clock_duration(f.mention)
             if how:
                 f.label, f.reason, f.derived = "SUPPORTED", how, True
+    for f in findings:
+        if _impossible_day(answer, f.mention):
+            f.label, f.facts, f.derived = "CONTRADICTED", [], False
+            f.reason = "no month has this day"
     _check_enumerations(answer, findings, sentence_of)
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
@@ -1057,6 +1064,18 @@ def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) ->
 
 _RANGE_AFTER = re.compile(r"\s*(?:to|-|–|—)\s*\d")
 _RANGE_BEFORE = re.compile(r"\d\s*(?:to|-|–|—)\s*$")
+
+
+def _impossible_day(answer: str, m: Mention) -> bool:
+    """Whether ``m`` is a bare number 32-99 right after a capitalised month name ("May 32"): read as a day
+    of that month, it is none (a date edited past the month's end is not a number for arithmetic)."""
+    if m.kind != "number" or m.value is None or not 32 <= m.value <= 99 or m.text != str(int(m.value)):
+        return False
+    after = answer[m.end : m.end + 2]
+    if after[:1].isalnum() or after[:1] == ":" or (after[:1] in ".," and after[1:].isdigit()):
+        return False
+    month = _MONTH_BEFORE.search(answer[max(0, m.start - 12) : m.start])
+    return month is not None and lower(month.group(1)) in MONTHS
 
 
 def _range_end(answer: str, m: Mention) -> bool:
