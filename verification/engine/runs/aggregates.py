@@ -35,7 +35,7 @@ from .lexicon import NUMBER_WORDS
 from .mentions import Mention
 from .numeric import SortedValues, interval
 
-__all__ = ["MAX_GROUP", "MAX_POOL", "computed_amount", "sentence_cues"]
+__all__ = ["MAX_GROUP", "MAX_POOL", "computed_amount", "sentence_cues", "states_arithmetic"]
 
 MAX_POOL = 48
 MAX_GROUP = 12
@@ -48,6 +48,12 @@ _DIFFERENCE = re.compile(
 _TOTAL = re.compile(
     r"\b(?:total|totals|totalling|totaling|altogether|combined|in all|across|sum|both|all|each|per|"
     r"overall|together)\b"
+)
+# Other words by which a sentence says an amount is computed: a change, a comparison, a range, a sum.
+_COMPUTED = re.compile(
+    r"\b(?:range|adds? up|added up|add|added|adding|plus|minus|net|than|below|above|higher|lower|"
+    r"up|down|rose|fell|gain|gained|lost|loss|increase|increased|decrease|decreased|change|changed|"
+    r"comes? to|came to|whole|entire|subtotal|after|deduct|deducted|charge|charged|fees?)\b"
 )
 _SMALL_NUMBER = re.compile(r"\b([2-9])\b")
 _WORD = re.compile(r"[a-z]+")
@@ -62,6 +68,17 @@ def sentence_cues(sentence: str) -> tuple[bool, bool]:
     ((True, False), (False, False))
     """
     return _DIFFERENCE.search(sentence) is not None, _TOTAL.search(sentence) is not None
+
+
+def states_arithmetic(sentence: str) -> bool:
+    """Whether the sentence (lower case) says that an amount it states is computed: a total, a difference,
+    a change, a comparison, a range. An amount of a sentence without such a word is a value the agent
+    read, not one it added or subtracted ("Economy: $134" is no sum of two other fares).
+
+    >>> states_arithmetic("the upgrade comes to $65"), states_arithmetic("- economy price: $205")
+    (True, False)
+    """
+    return any(sentence_cues(sentence)) or _COMPUTED.search(sentence) is not None
 
 
 def _singular(word: str) -> str:

@@ -22,7 +22,7 @@ from rapidfuzz import fuzz, process
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .aggregates import computed_amount
+from .aggregates import computed_amount, states_arithmetic
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
@@ -33,6 +33,7 @@ from .lexicon import (
     CLOSING_WORDS,
     FUNCTION_WORDS,
     ISO_CURRENCIES,
+    MONTHS,
     REVERSE_ALIASES,
     SERVICE_WORDS,
 )
@@ -70,6 +71,8 @@ def _dim_of(unit: str) -> str:
 
 
 # An hour of a 24-hour clock past noon told as a morning time ("13:00 AM"); "13:00 PM" is only redundant.
+# A capitalised month name right before a number ("May 32"): the number is that month's day.
+_MONTH_BEFORE = re.compile(r"\b([A-Z][a-z]{2,8})\.?\s+$")
 _IMPOSSIBLE_AM = re.compile(r"(?:1[3-9]|2[0-3])[:.h]\d\d\s*a\.?m\b\.?", re.I)
 
 
@@ -895,7 +898,19 @@ def ground_answer(
                 operands.append(value)
             if may_add(m, unit):
                 addends.append(value)
-        how = matcher.derived(m, operands, facts, addends)
+        how = (
+            ""
+            if m.kind == "number" and _range_end(answer, m)
+            else matcher.derived(m, operands, facts, addends)
+        )
+        if (
+            how in ("sum", "difference")
+            and m.kind == "money"
+            and not states_arithmetic(lower(answer[f.sentence[0] : f.sentence[1]]))
+        ):
+            # An amount the sentence does not call computed is read, not added: the sum or difference of
+            # two other amounts of the results is no support for it (an edited fare, "Economy: $134").
+            how = ""
         if not how and f.label == "UNSUPPORTED":
             # "you will pay the difference of $229": an amount computed from values the answer never names.
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
@@ -917,12 +932,18 @@ def ground_answer(
             how = matcher.clock_duration(f.mention)
             if how:
                 f.label, f.reason, f.derived = "SUPPORTED", how, True
+    for f in findings:
+        if _impossible_day(answer, f.mention):
+            f.label, f.facts, f.derived = "CONTRADICTED", [], False
+            f.reason = "no month has this day"
     _check_enumerations(answer, findings, sentence_of)
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
     _check_labelled_slots(answer, findings, ev)
     _check_labelled_numbers(answer, findings, ev)
+    _check_identifier_blocks(answer, findings, ev)
+    _check_identifier_details(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
@@ -1053,6 +1074,194 @@ def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) ->
         if not fits and slots:
             f.label, f.facts = "CONTRADICTED", slots[:3]
             f.reason = "this is another field of the same item; the labelled field says otherwise"
+
+
+_RANGE_AFTER = re.compile(r"\s*(?:to|-|–|—)\s*\d")
+_RANGE_BEFORE = re.compile(r"\d\s*(?:to|-|–|—)\s*$")
+
+
+def _impossible_day(answer: str, m: Mention) -> bool:
+    """Whether ``m`` is a bare number 32-99 right after a capitalised month name ("May 32"): read as a day
+    of that month, it is none (a date edited past the month's end is not a number for arithmetic)."""
+    if m.kind != "number" or m.value is None or not 32 <= m.value <= 99 or m.text != str(int(m.value)):
+        return False
+    after = answer[m.end : m.end + 2]
+    if after[:1].isalnum() or after[:1] == ":" or (after[:1] in ".," and after[1:].isdigit()):
+        return False
+    month = _MONTH_BEFORE.search(answer[max(0, m.start - 12) : m.start])
+    return month is not None and lower(month.group(1)) in MONTHS
+
+
+def _range_end(answer: str, m: Mention) -> bool:
+    """Whether the bare number ``m`` is an end of a range the answer states ("within 6 to 7 days", "3-5"):
+    a range is read from the results, not computed; no product or sum of other values supports its ends."""
+    return _RANGE_AFTER.match(answer, m.end) is not None or (
+        _RANGE_BEFORE.search(answer[max(0, m.start - 8) : m.start]) is not None
+    )
+
+
+def _tool_records(f: Finding, roots: bool = False) -> set[Any]:
+    """The records of the results (one list element each; with ``roots``, also a result's top level) that
+    give ``f``'s value."""
+    return {
+        x.record for x in f.facts if x.source == "tool" and x.record is not None and (roots or x.record[1])
+    }
+
+
+def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, an identifier whose block of details all belong to another item of the results.
+
+    "1. Flight PX210\n   - Departs: 09:15\n   - Fare: $88": the identifier opens a block (the rest of its
+    paragraph, up to the next identifier); when at least two times, dates or amounts of that block are each
+    read from list items of the results, some items give them all, none of those is an item the identifier
+    is read from, and each of them has its own identifier under the same key ("PX318" as ``flight``), the
+    identifier was put in place of the one the details are about (issue 14: a swapped flight number). A
+    block whose details come from different items (a price from the booking, times from a search) decides
+    nothing, nor does an item without an identifier of that key.
+    """
+    ids = [k for k, f in enumerate(findings) if f.mention.kind == "id" and f.label == "SUPPORTED"]
+    keyed: dict[Any, list[tuple[Any, str]]] | None = None
+    for n, k in enumerate(ids):
+        f = findings[k]
+        if f.derived:
+            continue
+        own = _tool_records(f)
+        if not own:
+            continue
+        end = _block_end(answer, f)
+        if n + 1 < len(ids):
+            end = min(end, findings[ids[n + 1]].mention.start)
+        common: set[Any] | None = None
+        details = 0
+        for g in findings[k + 1 :]:
+            if g.mention.start >= end:
+                break
+            if g.mention.kind not in _SLOT_KINDS or g.label != "SUPPORTED" or g.derived:
+                continue
+            recs = _tool_records(g)
+            if not recs:
+                continue
+            details += 1
+            common = recs if common is None else common & recs
+            if not common:
+                break
+        if details < 2 or not common or common & own:
+            continue
+        if keyed is None:
+            keyed = {}
+            for x in ev.strings:
+                if x.source == "tool" and x.record is not None and x.path and isinstance(x.path[-1], str):
+                    keyed.setdefault(x.record, []).append((x.path[-1], str(x.value)))
+        keys = {x.path[-1] for x in f.facts if x.path and isinstance(x.path[-1], str)}
+        stated = lower(f.mention.text)
+        others = [
+            [v for key, v in keyed.get(r, ()) if key in keys and lower(v) != stated]
+            for r in sorted(common, key=str)
+        ]
+        if not all(others):
+            continue
+        f.label = "CONTRADICTED"
+        f.facts = [x for x in ev.strings if x.record in common and x.path and x.path[-1] in keys][:3]
+        f.reason = "the details stated with this identifier are another item's"
+
+
+_LIST_LINE = re.compile(r"([ \t]*)(?:([-*•])|\d{1,2}[.)])?\s*")
+
+
+def _block_end(answer: str, f: Finding) -> int:
+    """Where the details of the identifier of ``f`` end: the rest of its sentence when the sentence ends
+    before its line does (prose), else the rest of its line, then the lines nested under it (indented
+    deeper), and, when its line is a bullet field ("- Flight: PX210"), the sibling bullet fields after it; a
+    numbered item, a line indented less, or a blank line starts something else."""
+    m = f.mention
+    line_end = answer.find("\n", m.end)
+    if f.sentence[1] < (len(answer) if line_end < 0 else line_end):
+        return max(f.sentence[1], m.end)
+    start = answer.rfind("\n", 0, m.start) + 1
+    head = _LIST_LINE.match(answer, start)
+    assert head is not None
+    indent, bullet = len(head.group(1)), head.group(2) is not None
+    end = answer.find("\n", m.end)
+    while end >= 0:
+        nxt = end + 1
+        line = _LIST_LINE.match(answer, nxt)
+        assert line is not None
+        stop = answer.find("\n", nxt)
+        text = answer[nxt : len(answer) if stop < 0 else stop]
+        if not text.strip():
+            break
+        deeper = len(line.group(1)) > indent
+        sibling = bullet and len(line.group(1)) == indent and line.group(2) is not None
+        if not (deeper or sibling):
+            break
+        end = stop
+    return len(answer) if end < 0 else end
+
+
+def _same_value(m: Mention, x: Fact) -> bool:
+    """Whether the evidence value ``x`` (of ``m``'s kind) is the value ``m`` states."""
+    if m.kind == "time":
+        return m.time is not None and tuple(x.value[:2]) == m.time
+    if m.kind == "date":
+        if m.date is None:
+            return False
+        return all(a is None or b is None or a == b for a, b in zip(m.date[:3], x.value[:3], strict=False))
+    return m.value is not None and accepts(m, x.value)
+
+
+# Dates are left out: a flight is often told on the date it is being moved to, which its items do not give.
+_DETAIL_KINDS = frozenset({"time", "money"})
+
+
+def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, a detail of an identifier's block that the identifier's own items give otherwise.
+
+    "- Flight PX210 on October 7" where every item of the results that carries PX210 dates it October 3:
+    the date is in the results (another flight's), but the items of the flight the sentence names have a
+    date under the same key, and it is another (issue 14: a value supported only by a coincidental value of
+    another record). The block of an identifier is the rest of its paragraph up to the next identifier; a
+    detail is a time, date or amount read from list items; it is compared only when none of the items that
+    give it carries the identifier, and only against the identifier's items that have a value of its kind
+    under one of its keys.
+    """
+    ids = [k for k, f in enumerate(findings) if f.mention.kind == "id" and f.label == "SUPPORTED"]
+    per_record: dict[tuple[str, Any], list[Fact]] | None = None
+    for n, k in enumerate(ids):
+        f = findings[k]
+        own = _tool_records(f)
+        if f.derived or not own:
+            continue
+        own_all = _tool_records(f, True)
+        end = _block_end(answer, f)
+        if n + 1 < len(ids):
+            end = min(end, findings[ids[n + 1]].mention.start)
+        for g in findings[k + 1 :]:
+            m = g.mention
+            if m.start >= end:
+                break
+            if m.kind not in _DETAIL_KINDS or g.label != "SUPPORTED" or g.derived or not g.facts:
+                continue
+            recs = _tool_records(g)
+            # A value the identifier's own result gives at its top level ("total" beside "order_id") is
+            # that item's.
+            if not recs or _tool_records(g, True) & own_all or any(x.source != "tool" for x in g.facts):
+                continue
+            if per_record is None:
+                per_record = {}
+                for kind, facts in (("time", ev.times), ("date", ev.dates), ("money", ev.numbers)):
+                    for x in facts:
+                        if x.source == "tool" and x.record is not None and x.unit != "year_of_date":
+                            per_record.setdefault((kind, x.record), []).append(x)
+            keys = {w for x in g.facts for w in _singular_tokens(x.key_tokens)}
+            slots = [
+                y
+                for r in own
+                for y in per_record.get((m.kind, r), ())
+                if keys & _singular_tokens(y.key_tokens)
+            ]
+            if slots and not any(_same_value(m, y) for y in slots):
+                g.label, g.facts = "CONTRADICTED", slots[:3]
+                g.reason = "the item this identifier names gives another value here"
 
 
 # A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a
