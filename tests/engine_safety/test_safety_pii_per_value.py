@@ -1,14 +1,18 @@
 """The per-value shortcuts of ``detect_pii`` (issue 16, speed on values never seen before) change no result.
 
 - Matches are entered into the result table by plain loops (``_collect_from``,
-  ``_collect_after_context``) instead of the generators ``_candidates`` and ``_accepted``: the same
-  matches, in the same order, on corpus lines (the generated ones too) and mutated documents.
+  ``_collect_after_context``) instead of the generators ``candidates`` and ``accepted`` (kept in
+  pii_reference.py): the same matches, in the same order, on corpus lines (the generated ones too)
+  and mutated documents.
 - The names pass is skipped on a one-line text without a capital letter (``may_name``): it finds
   nothing there.
 - A national phone layout with four digits is turned down before ``phonenumbers`` is asked: every
   such layout the pattern admits is valid in none of the regions.
 - A Bech32 Bitcoin address has its checksum computed once (Bech32 or Bech32m): the same verdicts
   as stdnum's check followed by the Bech32m one.
+- A national phone layout is parsed only in the regions that may accept or refuse it: a region
+  whose international prefix does not start the digits, and whose country's numbers have none of
+  the lengths the digits (with or without the national prefix) have, is left out.
 - Hyperscan's match handler is a compiled function that sets the pattern's bit.
 """
 
@@ -22,24 +26,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from stdnum import bitcoin
 
+from tests.engine_safety.pii_reference import accepted, btc_reference, candidates, phone_national_in_regions
 from tests.engine_safety.safety_support import CORPORA, corpus_texts_cached
 from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety.fastpath import record_match
 from verification.engine.safety.pii import (
-    _accepted,
-    _candidates,
     _collect_after_context,
     _collect_from,
     may_name,
 )
 from verification.engine.safety.pii_names import find_names
 from verification.engine.safety.pii_types import (
+    _NATIONAL_REGIONS,
     PII_TYPES,
     TYPES_BY_NAME,
     _btc,
-    _btc_reference,
+    _national_skips,
     _phone_national,
-    _phone_national_in_regions,
 )
 from verification.engine.text import lower
 
@@ -71,11 +74,11 @@ def _generated(text: str) -> list[tuple[str, int, int, float, str]]:
     found: dict[tuple[str, int, int], tuple[int, object]] = {}
     for kind in PII_TYPES:
         if kind.context_required:
-            candidates = list(_candidates(kind, text))
+            values = list(candidates(kind, text))
         else:
             first = kind.pattern.search(text)
-            candidates = [] if first is None else list(_accepted(kind, text, first))
-        for match in candidates:
+            values = [] if first is None else list(accepted(kind, text, first))
+        for match in values:
             key = (match.type, match.start, match.end)
             if key not in found or found[key][1].confidence < match.confidence:  # type: ignore[attr-defined]
                 found[key] = (kind.priority, match)
@@ -134,13 +137,13 @@ def test_it_turns_down_four_digit_national_layouts_as_every_region_does() -> Non
     sample += random.Random(16).sample([v for v in layouts if v not in sample], 600)
     for value in sample:
         assert _phone_national(value) is None
-        assert _phone_national_in_regions(value) is None, value
+        assert phone_national_in_regions(value) is None, value
 
 
 def test_it_still_asks_the_regions_from_five_digits_on() -> None:
     assert _phone_national("020 7946 0958") == (0.85, "phonenumbers")
     assert _phone_national("030 1234567") == (0.85, "phonenumbers")
-    assert _phone_national("0927 5") == _phone_national_in_regions("0927 5")
+    assert _phone_national("0927 5") == phone_national_in_regions("0927 5")
 
 
 def test_it_sets_the_bit_of_each_reported_pattern() -> None:
@@ -179,7 +182,7 @@ def test_it_reads_bech32_addresses_as_stdnum_then_bech32m_did(
         value = value[:6] + ("q" if value[6] != "q" else "p") + value[7:]
     elif edit == "tail":
         value += "b"  # not in the alphabet
-    assert _btc(value) == _btc_reference(value), value
+    assert _btc(value) == btc_reference(value), value
 
 
 def test_it_reads_the_corpus_addresses_as_before() -> None:
@@ -192,4 +195,55 @@ def test_it_reads_the_corpus_addresses_as_before() -> None:
     assert len(values) > 50
     assert any(_btc(v) == (0.95, "bech32m") for v in values)
     for value in values:
-        assert _btc(value) == _btc_reference(value), value
+        assert _btc(value) == btc_reference(value), value
+
+
+def _layout(digits: str, separators: list[str], bracket: int) -> str:
+    """``digits`` written with a separator after each digit (``separators``, "" for none) and the
+    first ``bracket`` digits in brackets ("(0161) 496 0000"), as national layouts are written."""
+    out = []
+    for i, digit in enumerate(digits):
+        if bracket and i == 0:
+            out.append("(")
+        out.append(digit)
+        if bracket and i == bracket - 1:
+            out.append(") ")
+        elif i + 1 < len(digits):
+            out.append(separators[i % len(separators)])
+    return "".join(out)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet="0123456789", min_size=3, max_size=18),
+    st.lists(st.sampled_from(["", "", " ", ".", "-", "/"]), min_size=1, max_size=6),
+    st.integers(0, 5),
+)
+def test_it_reads_national_layouts_as_the_loop_over_every_region_did(
+    tail: str, separators: list[str], bracket: int
+) -> None:
+    value = _layout("0" + tail, separators, min(bracket, len(tail)))
+    assert _phone_national(value) == phone_national_in_regions(value), value
+
+
+def test_it_reads_the_corpus_national_layouts_as_the_loop_did() -> None:
+    (kind,) = TYPES_BY_NAME["phone_national"]
+    texts = [*corpus_texts_cached(), *_generated_texts()]
+    values = sorted({m.group() for text in texts for m in kind.pattern.finditer(text)})
+    assert len(values) > 100
+    assert sum(_phone_national(v) is not None for v in values) > 50
+    for value in values:
+        if sum(c.isdigit() for c in value) >= 5:
+            assert _phone_national(value) == phone_national_in_regions(value), value
+
+
+def test_it_leaves_out_only_regions_whose_numbers_have_other_lengths() -> None:
+    regions = dict(zip(_NATIONAL_REGIONS, _national_skips("01179"), strict=True))
+    # Five digits: no French number (nine digits) and no British one (seven, nine or ten) has them
+    # with or without the trunk "0"; German numbers may have four or five.
+    assert regions["FR"] and regions["GB"]
+    assert not regions["DE"]
+    # An international prefix reads a country code: the regions it starts are always asked.
+    assert not any(_national_skips("0044207946"))
+    # Brazil and Japan rewrite their national prefix: always asked.
+    assert not regions["BR"] and not regions["JP"]
