@@ -7,6 +7,8 @@ compare the live path with them (test_safety_pii_per_value.py and others).
 - ``phone_national_in_regions``: the national phone check as first written, one ``phonenumbers``
   parse per region in turn; the engine leaves out the regions that can neither accept nor refuse
   the value (``pii_types._national_skips``).
+- ``iban_reference``: the IBAN check as first written, python-stdnum's alone; the engine turns down
+  a value whose mod 97-10 sum fails before stdnum looks its country up.
 - ``btc_reference``: the first form of the Bitcoin address check (python-stdnum's check, then the
   Bech32m checksum for Taproot addresses); the engine computes a Bech32 checksum once.
 """
@@ -17,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
-from stdnum import bitcoin
+from stdnum import bitcoin, iban
 
 from verification.engine.safety.pii import (
     _VALUE_ROOM,
@@ -26,7 +28,7 @@ from verification.engine.safety.pii import (
     _context_near,
     _context_words,
 )
-from verification.engine.safety.pii_types import _NATIONAL_REGIONS, PiiType
+from verification.engine.safety.pii_types import _NATIONAL_REGIONS, PiiType, _compact
 from verification.engine.text import lower
 
 
@@ -100,3 +102,8 @@ def phone_national_in_regions(value: str) -> tuple[float, str] | None:
         if phonenumbers.is_valid_number(number):
             return 0.85, "phonenumbers"
     return None
+
+
+def iban_reference(value: str) -> tuple[float, str] | None:
+    """The IBAN check as first written: python-stdnum's, on the value without separators."""
+    return (0.97, "iban_mod97") if iban.is_valid(_compact(value)) else None

@@ -13,6 +13,10 @@
 - A national phone layout is parsed only in the regions that may accept or refuse it: a region
   whose international prefix does not start the digits, and whose country's numbers have none of
   the lengths the digits (with or without the national prefix) have, is left out.
+- Context words are looked for in the lower-cased text on short texts too (case-sensitively):
+  the same matches as the case-insensitive regex over the text, wherever ``detect_pii`` passes
+  the lowered text (lower-casing keeps every offset, no "ſ" or "ı").
+- An IBAN whose mod 97-10 sum fails is turned down before python-stdnum looks its country up.
 - Hyperscan's match handler is a compiled function that sets the pattern's bit.
 """
 
@@ -24,15 +28,23 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from stdnum import bitcoin
+from stdnum import bitcoin, iban
 
-from tests.engine_safety.pii_reference import accepted, btc_reference, candidates, phone_national_in_regions
+from tests.engine_safety.pii_reference import (
+    accepted,
+    btc_reference,
+    candidates,
+    iban_reference,
+    phone_national_in_regions,
+)
 from tests.engine_safety.safety_support import CORPORA, corpus_texts_cached
 from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety.fastpath import record_match
 from verification.engine.safety.pii import (
+    _LOWERED_CONTEXT,
     _collect_after_context,
     _collect_from,
+    _context_words,
     may_name,
 )
 from verification.engine.safety.pii_names import find_names
@@ -41,6 +53,7 @@ from verification.engine.safety.pii_types import (
     PII_TYPES,
     TYPES_BY_NAME,
     _btc,
+    _iban,
     _national_skips,
     _phone_national,
 )
@@ -237,13 +250,97 @@ def test_it_reads_the_corpus_national_layouts_as_the_loop_did() -> None:
             assert _phone_national(value) == phone_national_in_regions(value), value
 
 
-def test_it_leaves_out_only_regions_whose_numbers_have_other_lengths() -> None:
+def test_it_leaves_out_only_regions_whose_numbers_cannot_read_the_digits() -> None:
     regions = dict(zip(_NATIONAL_REGIONS, _national_skips("01179"), strict=True))
-    # Five digits: no French number (nine digits) and no British one (seven, nine or ten) has them
-    # with or without the trunk "0"; German numbers may have four or five.
+    # Five digits: no French number (nine digits) and no British one (seven, nine or ten) has them,
+    # with or without the trunk "0"; German and Austrian numbers may.
     assert regions["FR"] and regions["GB"]
-    assert not regions["DE"]
-    # An international prefix reads a country code: the regions it starts are always asked.
-    assert not any(_national_skips("0044207946"))
+    assert not regions["DE"] and not regions["AT"]
+    # A London number is read in Britain; not in France (nine digits, none starting with "2").
+    london = dict(zip(_NATIONAL_REGIONS, _national_skips("02079460958"), strict=True))
+    assert not london["GB"] and london["FR"]
+    # An international prefix ("00" in most of them) reads a country code: those regions are asked.
+    international = dict(zip(_NATIONAL_REGIONS, _national_skips("0044207946"), strict=True))
+    assert not international["GB"] and not international["DE"] and not international["MX"]
     # Brazil and Japan rewrite their national prefix: always asked.
     assert not regions["BR"] and not regions["JP"]
+    # Outside what the skip reads (no trunk "0", too few or too many digits): every region is asked.
+    assert not any(_national_skips("4155550132")) and not any(_national_skips("01"))
+    assert not any(_national_skips("0" * 18))
+
+
+_IBAN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.sampled_from(["DE", "GB", "FR", "NL", "ES", "BE", "IT", "XX", "QA", "SE"]),
+    st.text(alphabet=_IBAN_CHARS, min_size=11, max_size=30),
+    st.sampled_from(["valid", "as_is", "spaced", "lower", "typo"]),
+)
+def test_it_reads_ibans_as_stdnum_alone_did(country: str, bban: str, edit: str) -> None:
+    check = iban.calc_check_digits(country + "00" + bban)
+    value = country + (check if edit != "as_is" else "00") + bban
+    if edit == "spaced":
+        value = " ".join(value[i : i + 4] for i in range(0, len(value), 4))
+    elif edit == "lower":
+        value = value.lower()
+    elif edit == "typo":
+        value = value[:6] + ("1" if value[6] != "1" else "2") + value[7:]
+    assert _iban(value) == iban_reference(value), value
+
+
+def test_it_reads_the_corpus_ibans_as_before() -> None:
+    (kind,) = TYPES_BY_NAME["iban"]
+    values = {
+        m.group()
+        for text in [*corpus_texts_cached(), *_generated_texts()]
+        for m in kind.pattern.finditer(text)
+    }
+    # With the shorter forms the engine retries (``shrink``), and a valid IBAN of every layout.
+    values |= {v[: v.rindex(" ")] for v in list(values) if " " in v}
+    values |= {"DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "NL91ABNA0417164300"}
+    assert len(values) > 50
+    assert sum(_iban(v) is not None for v in values) > 10
+    for value in values:
+        assert _iban(value) == iban_reference(value), value
+
+
+def _assert_same_context_words(text: str) -> None:
+    lowered = lower(text)
+    if len(lowered) != len(text) or "ſ" in text or "ı" in text:
+        return  # ``detect_pii`` does not pass the lowered text then
+    for kind in PII_TYPES:
+        if kind.context is None or id(kind) not in _LOWERED_CONTEXT:
+            continue
+        plain = [m.span() for m in kind.context.finditer(text)]
+        assert [m.span() for m in _context_words(kind, text, lowered)] == plain, (kind.name, text[:200])
+
+
+def test_it_finds_the_context_words_of_short_texts_in_their_lowered_form() -> None:
+    texts = [*corpus_texts_cached(), *_generated_texts()]
+    assert sum(len(t) < 2_048 for t in texts) > 1_000
+    for text in texts:
+        _assert_same_context_words(text)
+    # Capitals, word boundaries and non-ASCII letters next to a context word.
+    for text in (
+        "CALL 020 7946 0958",
+        "recall 0207",
+        "Tél/Phone: 030 1234567",
+        "ÉPHONE 1",
+        "Ḉall_me",
+        "Kall",
+    ):
+        _assert_same_context_words(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="CcAaLlPpHhOoNnEeSsİıſKÉé _-:.\n0123456789", max_size=80))
+def test_it_finds_the_context_words_of_generated_short_texts_in_their_lowered_form(text: str) -> None:
+    _assert_same_context_words(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_mutated_documents())
+def test_it_finds_the_context_words_of_mutated_documents_in_their_lowered_form(text: str) -> None:
+    _assert_same_context_words(text)
