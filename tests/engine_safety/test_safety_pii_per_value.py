@@ -335,7 +335,7 @@ def test_it_finds_the_context_words_of_short_texts_in_their_lowered_form() -> No
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="CcAaLlPpHhOoNnEeSsİıſKÉé _-:.\n0123456789", max_size=80))
+@given(st.text(alphabet="CcAaLlPpHhOoNnEeSsİıſÉé\u212a _-:.\n0123456789", max_size=80))
 def test_it_finds_the_context_words_of_generated_short_texts_in_their_lowered_form(text: str) -> None:
     _assert_same_context_words(text)
 
