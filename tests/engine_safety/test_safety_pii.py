@@ -19,8 +19,9 @@ from stdnum.br import cpf
 from stdnum.es import dni
 from stdnum.us import rtn
 
+from tests.engine_safety.pii_reference import candidates
 from verification.engine.safety import PII_TYPE_NAMES, detect_pii, redact_pii
-from verification.engine.safety.pii import _candidates, may_hold
+from verification.engine.safety.pii import may_hold
 from verification.engine.safety.pii_types import PII_TYPES
 
 CORPORA = Path(__file__).resolve().parents[2] / "bench" / "corpora"
@@ -314,5 +315,5 @@ def test_it_never_skips_a_type_whose_regex_would_find_a_value() -> None:
     for text in texts:
         lowered, digits = text.lower(), len(re.findall(r"\d", text))
         for kind in PII_TYPES:
-            if any(True for _ in _candidates(kind, text)):
+            if any(True for _ in candidates(kind, text)):
                 assert may_hold(kind, text, lowered, digits), (kind.name, text)

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.engine_safety.pii_reference import candidates
 from tests.engine_safety.safety_support import corpus_texts_cached
 from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety import detect_pii, prepare_pii_prefilter
-from verification.engine.safety.pii import _PREFILTER, PiiMatch, _candidates, _prefiltered
+from verification.engine.safety.pii import _PREFILTER, PiiMatch, _prefiltered
 from verification.engine.safety.pii_types import PII_TYPES
 
 
@@ -32,7 +33,7 @@ def _assert_runs_every_type_that_finds_a_value(text: str) -> None:
     missed = [
         kind.name
         for kind in PII_TYPES
-        if id(kind) not in allowed and any(True for _ in _candidates(kind, text))
+        if id(kind) not in allowed and any(True for _ in candidates(kind, text))
     ]
     assert not missed, (missed, text[:300])
 

@@ -170,7 +170,7 @@ def test_it_runs_exactly_the_pii_types_may_hold_allows_on_mutated_lines(text: st
 
 
 def test_it_never_lets_a_pii_pattern_match_the_empty_string() -> None:
-    # ``pii._accepted`` resumes ``finditer`` after the first match, which needs non-empty matches.
+    # ``pii._collect_from`` resumes ``finditer`` after the first match, which needs non-empty matches.
     for kind in PII_TYPES:
         assert kind.pattern.search("") is None, kind.name
         assert all(m.end() > m.start() for t in TEXTS[:300] for m in kind.pattern.finditer(t)), kind.name

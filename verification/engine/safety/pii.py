@@ -15,9 +15,8 @@ import bisect
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, cast
 
 from ..text import lower
@@ -210,7 +209,7 @@ def _accept(kind: PiiType, match: re.Match[str], text: str, has_context: bool) -
     return PiiMatch(kind.name, kind.category, start, end, value, confidence, check, has_context)
 
 
-# Case-sensitive forms of the context regexes for lower-cased long texts (see ``fastpath``).
+# Case-sensitive forms of the context regexes for lower-cased texts (see ``fastpath``).
 _LOWERED_CONTEXT: dict[int, tuple[re.Pattern[str], bool]] = {
     id(kind): variant
     for kind in PII_TYPES
@@ -218,66 +217,28 @@ _LOWERED_CONTEXT: dict[int, tuple[re.Pattern[str], bool]] = {
     and kind.context.flags & re.IGNORECASE
     and (variant := lowered_variant(kind.context.pattern)) is not None
 }
-#: Texts at least this long look for context words in the lower-cased text (same as the injection rules).
+#: Texts at least this long read their shape from character counts (``_features``), as the injection
+#: rules do.
 _FAST_CONTEXT_MIN_CHARS = 2_048
 
 
 def _context_words(kind: PiiType, text: str, lowered: str | None) -> Iterable[re.Match[str]]:
-    """Matches of ``kind.context`` in ``text``: over a long text, of its lowered form (same offsets)."""
+    """Matches of ``kind.context`` in ``text``, found in its lowered form (same offsets) when given.
+
+    On short texts too: a case-insensitive alternation of words (``\\b(?:call|phone|...)\\b``) makes
+    ``re`` try every position, where its case-sensitive form skips to the words' first letters (the
+    context words of the generated dev lines: 2.4x faster; h16p, docs/safety.md "PII speed (h16p)").
+    """
     assert kind.context is not None
     variant = _LOWERED_CONTEXT.get(id(kind))
-    if variant is None or lowered is None or len(text) < _FAST_CONTEXT_MIN_CHARS or len(lowered) != len(text):
+    if variant is None or lowered is None or len(lowered) != len(text):
         return kind.context.finditer(text)
     return lowered_matches(*variant, lowered)
 
 
-def _candidates(kind: PiiType, text: str, lowered: str | None = None, start: int = 0) -> Iterable[PiiMatch]:
-    if kind.context_required:
-        assert kind.context is not None  # a required context is always given
-        # Search for the value only just after each context word: fast, and it is the meaning anyway.
-        for ctx in _context_words(kind, text, lowered):
-            stop = min(len(text), ctx.end() + kind.context_window + _VALUE_ROOM)
-            for match in kind.pattern.finditer(text, ctx.end(), stop):
-                if match.start(kind.group) > ctx.end() + kind.context_window:
-                    break
-                if match.end() == stop and stop < len(text):
-                    continue  # cut by the window: the real token may be longer
-                found = _accept(kind, match, text, True)
-                if found is not None:
-                    yield found
-        return
-    # ``start`` is where the caller's first search found a match; look-behinds still see before it.
-    for match in kind.pattern.finditer(text, start):
-        found = _accept(kind, match, text, _context_near(kind, text, match.start()))
-        if found is not None:
-            yield found
-
-
-def _accepted(
-    kind: PiiType,
-    text: str,
-    first: re.Match[str],
-    pattern: re.Pattern[str] | None = None,
-    subject: str | None = None,
-) -> Iterator[PiiMatch]:
-    """The accepted values of a type without required context, from its ``first`` match on.
-
-    Equivalent to ``_candidates(kind, text, start=first.start())`` without matching ``first`` again:
-    no type's pattern matches the empty string (a test checks), so ``finditer`` would resume at its end.
-    ``pattern`` and ``subject`` (default: the type's pattern and ``text``) are what ``first`` came from:
-    ``kind.lowered_form`` over the lower-cased text gives the same spans (see ``PiiType``).
-    """
-    pattern = kind.pattern if pattern is None else pattern
-    subject = text if subject is None else subject
-    for match in chain((first,), pattern.finditer(subject, first.end())):
-        found = _accept(kind, match, text, _context_near(kind, text, match.start()))
-        if found is not None:
-            yield found
-
-
-# What ``detect_pii`` keeps of each type, written into its table directly: the generators above
-# (``_candidates``, ``_accepted``, kept as the reference the tests compare with) cost a generator
-# object and a resumption per value, which on short lines weighed as much as the values' checks.
+# What ``detect_pii`` keeps of each type, written into its table directly: generators (the first form,
+# kept as the reference the tests compare with in tests/engine_safety/pii_reference.py) cost a
+# generator object and a resumption per value, which on short lines weighed as much as the values' checks.
 _Found = dict[tuple[str, int, int], tuple[int, PiiMatch]]
 
 
@@ -294,7 +255,8 @@ def _keep(kind: PiiType, match: PiiMatch, min_confidence: float, found: _Found) 
 def _collect_after_context(
     kind: PiiType, text: str, lowered: str | None, min_confidence: float, found: _Found
 ) -> None:
-    """``_candidates`` of a type that requires a context word, entered in ``found`` (same order)."""
+    """The accepted values of a type that requires a context word, entered in ``found``: each match of
+    the type's pattern that starts within ``context_window`` of the end of a context word."""
     assert kind.context is not None  # a required context is always given
     size = len(text)
     for ctx in _context_words(kind, text, lowered):
@@ -319,7 +281,10 @@ def _collect_from(
     min_confidence: float,
     found: _Found,
 ) -> None:
-    """``_accepted(kind, text, first, pattern, subject)`` entered in ``found`` (same order)."""
+    """The accepted values of a type without required context, from its ``first`` match on, entered in
+    ``found``.  ``finditer`` resumes at the end of ``first``: no type's pattern matches the empty string
+    (a test checks).  ``pattern`` and ``subject`` are what ``first`` came from: ``kind.lowered_form``
+    over the lower-cased text gives the same spans (see ``PiiType``)."""
     accepted = _accept(kind, first, text, _context_near(kind, text, first.start()))
     if accepted is not None:
         _keep(kind, accepted, min_confidence, found)
