@@ -851,12 +851,15 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
     added: list[NameMatch] = []
     towns: list[str] = []
-    for cue in _ADDRESS_CUE.finditer(text):
-        if text[cue.start() : cue.start() + 2] not in _ADDRESS_CUE_STARTS:
+    for match in _CUE_STREET.finditer(text):
+        if (
+            match.group("address") is None
+            or text[match.start() : match.start() + 2] not in _ADDRESS_CUE_STARTS
+        ):
             continue
-        match = _STREET_ADDRESS.match(text, cue.end())
-        if match is None or (match.group("number") is None and match.group("lead") is None):
+        if match.group("number") is None and match.group("lead") is None:
             continue
+        start = match.start("address")
         street = match.group("street")
         words = [lower(w.rstrip(".,")) for w in street.split()]
         low = match.group("low")
@@ -876,25 +879,27 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1)) or w.endswith(_STREET_ENDINGS)
             for k, w in enumerate(words)
         )
-        before = _Before(text, match.start())
         town = match.group("town")
         evidence = (
             (lead is not None and match.group("number") is not None)
             or (street_evidence and (lead is not None or match.group("number") is not None))
             or match.group("postcode") is not None
             or (town is not None and town in _PLACE)
-            or bool(before.cue(_STRONG_STREET_CUES))
-            or (match.group("number") is not None and _STREET_AFTER.match(text, match.end()) is not None)
+            or bool(_Before(text, start).cue(_STRONG_STREET_CUES))  # read only when nothing else told
+            or (
+                match.group("number") is not None
+                and _STREET_AFTER.match(text, match.end("address")) is not None
+            )
         )
         if not evidence:
             continue
         if match.group("tail") is not None:
-            end = match.end()
+            end = match.end("address")
         else:
             end = match.end("number") if match.group("number") is not None else match.end("street")
-        value = text[match.start() : end].rstrip(".")
-        end = match.start() + len(value)
-        added.append(NameMatch("location", match.start(), end, value, 0.75, "street_address"))
+        value = text[start:end].rstrip(".")
+        end = start + len(value)
+        added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
         if town is not None and match.end("town") <= end and text.count(town) > 1:
             towns.append(town)
     if not added:
@@ -928,6 +933,12 @@ _ADDRESS_CUE: Final = re.compile(
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
+# The cue and the address after it in one scan (``_street_addresses``): ``_STREET_ADDRESS`` read in a
+# look-ahead at the cue's end, its groups kept, as group "address".  The look-ahead is optional, so
+# the cues found are exactly those of ``_ADDRESS_CUE`` (the tail always matches: no other way through
+# the cue is tried), and the address is the one ``_STREET_ADDRESS.match`` reads at the cue's end, or
+# None where it reads none.  It saves a call into ``re`` for every cue.
+_CUE_STREET: Final = re.compile(f"(?:{_ADDRESS_CUE.pattern})(?:(?=(?P<address>{_STREET_ADDRESS.pattern})))?")
 _DIGIT: Final = re.compile(r"\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
