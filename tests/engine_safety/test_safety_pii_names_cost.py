@@ -5,6 +5,7 @@ Every example below is invented for these tests.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -86,3 +87,15 @@ def test_it_keeps_the_first_forms_patterns_inside_the_combined_one() -> None:
     assert pii_names._ADDRESS_CUE.pattern in pii_names._CUE_STREET.pattern
     assert pii_names._STREET_ADDRESS.pattern in pii_names._CUE_STREET.pattern
     assert re.compile(pii_names._CUE_STREET.pattern).groupindex.keys() >= {"address", *_GROUPS}
+
+
+@pytest.mark.parametrize(
+    "text", ["The guests: Ingrid, Harald, and Sven.", "Our kids: Olga, Ingrid, and Sven, all asleep."]
+)
+def test_it_reports_a_listed_name_that_is_also_addressed_once(text: str) -> None:
+    # "Harald, and" reads as a name addressed after a comma and as a word of the list after the colon.
+    found = pii_names.find_names(text)
+    spans = [(m.start, m.end) for m in found]
+    assert len(spans) == len(set(spans)) >= 3
+    for left, right in itertools.pairwise(found):
+        assert left.end <= right.start

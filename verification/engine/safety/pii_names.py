@@ -1099,7 +1099,9 @@ def _addressed(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 any(_FLAGS.get(w.group(), 0) & _F_FIRST for w in words)
                 or _last_word(text, match.start()) in _PEOPLE_NOUNS
             ):
-                spans.extend((w.start(), w.end(), "colon_list") for w in words)
+                # A word of the list may be addressed too ("guests: Ingrid, Harald, and Sven"): once.
+                taken = {(start, end) for start, end, _ in spans}
+                spans.extend((w.start(), w.end(), "colon_list") for w in words if w.span() not in taken)
     added = [
         NameMatch("person", start, end, text[start:end], 0.7, evidence)
         for start, end, evidence in spans
