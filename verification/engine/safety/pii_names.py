@@ -851,23 +851,27 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
     added: list[NameMatch] = []
     towns: list[str] = []
-    for cue in _ADDRESS_CUE.finditer(text):
-        if text[cue.start() : cue.start() + 2] not in _ADDRESS_CUE_STARTS:
+    for match in _CUE_STREET.finditer(text):
+        if (
+            match.group("address") is None
+            or text[match.start() : match.start() + 2] not in _ADDRESS_CUE_STARTS
+        ):
             continue
-        match = _STREET_ADDRESS.match(text, cue.end())
-        if match is None or (match.group("number") is None and match.group("lead") is None):
+        if match.group("number") is None and match.group("lead") is None:
             continue
-        street = match.group("street")
-        words = [lower(w.rstrip(".,")) for w in street.split()]
+        # The cheap refusals first (each only refuses: their order changes nothing found).
         low = match.group("low")
         if low is not None and (low in _NOT_STREET_LOW or low.endswith(("ed", "ing", "ly"))):
             continue
-        if _FLAGS.get(street.split()[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
-            continue  # "in Version 4", "at Room 12"
         lead = match.group("lead")
         if lead is not None and _YEAR.match(lead) is not None:
             continue  # a year, not a house number ("in 2019 Apple ...")
-        if any(_FLAGS.get(w.rstrip(".,"), 0) & _F_STOP for w in street.split()[1:]) and not any(
+        start = match.start("address")
+        parts = match.group("street").split()
+        words = [lower(w.rstrip(".,")) for w in parts]
+        if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
+            continue  # "in Version 4", "at Room 12"
+        if any(_FLAGS.get(w.rstrip(".,"), 0) & _F_STOP for w in parts[1:]) and not any(
             w in _STREET_WORDS for w in words[1:]
         ):
             continue  # a day, a month or a role word inside: a table or a title ("London Sun 3")
@@ -876,25 +880,27 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1)) or w.endswith(_STREET_ENDINGS)
             for k, w in enumerate(words)
         )
-        before = _Before(text, match.start())
         town = match.group("town")
         evidence = (
             (lead is not None and match.group("number") is not None)
             or (street_evidence and (lead is not None or match.group("number") is not None))
             or match.group("postcode") is not None
             or (town is not None and town in _PLACE)
-            or bool(before.cue(_STRONG_STREET_CUES))
-            or (match.group("number") is not None and _STREET_AFTER.match(text, match.end()) is not None)
+            or bool(_Before(text, start).cue(_STRONG_STREET_CUES))  # read only when nothing else told
+            or (
+                match.group("number") is not None
+                and _STREET_AFTER.match(text, match.end("address")) is not None
+            )
         )
         if not evidence:
             continue
         if match.group("tail") is not None:
-            end = match.end()
+            end = match.end("address")
         else:
             end = match.end("number") if match.group("number") is not None else match.end("street")
-        value = text[match.start() : end].rstrip(".")
-        end = match.start() + len(value)
-        added.append(NameMatch("location", match.start(), end, value, 0.75, "street_address"))
+        value = text[start:end].rstrip(".")
+        end = start + len(value)
+        added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
         if town is not None and match.end("town") <= end and text.count(town) > 1:
             towns.append(town)
     if not added:
@@ -928,6 +934,12 @@ _ADDRESS_CUE: Final = re.compile(
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
+# The cue and the address after it in one scan (``_street_addresses``): ``_STREET_ADDRESS`` read in a
+# look-ahead at the cue's end, its groups kept, as group "address".  The look-ahead is optional, so
+# the cues found are exactly those of ``_ADDRESS_CUE`` (the tail always matches: no other way through
+# the cue is tried), and the address is the one ``_STREET_ADDRESS.match`` reads at the cue's end, or
+# None where it reads none.  It saves a call into ``re`` for every cue.
+_CUE_STREET: Final = re.compile(f"(?:{_ADDRESS_CUE.pattern})(?:(?=(?P<address>{_STREET_ADDRESS.pattern})))?")
 _DIGIT: Final = re.compile(r"\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
@@ -1087,7 +1099,9 @@ def _addressed(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 any(_FLAGS.get(w.group(), 0) & _F_FIRST for w in words)
                 or _last_word(text, match.start()) in _PEOPLE_NOUNS
             ):
-                spans.extend((w.start(), w.end(), "colon_list") for w in words)
+                # A word of the list may be addressed too ("guests: Ingrid, Harald, and Sven"): once.
+                taken = {(start, end) for start, end, _ in spans}
+                spans.extend((w.start(), w.end(), "colon_list") for w in words if w.span() not in taken)
     added = [
         NameMatch("person", start, end, text[start:end], 0.7, evidence)
         for start, end, evidence in spans
