@@ -942,6 +942,7 @@ def ground_answer(
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
     _check_labelled_slots(answer, findings, ev)
     _check_labelled_numbers(answer, findings, ev)
+    _check_labelled_counts(answer, findings, ev)
     _check_identifier_blocks(answer, findings, ev)
     _check_identifier_details(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
@@ -1016,6 +1017,126 @@ def _check_labelled_numbers(answer: str, findings: list[Finding], ev: Evidence) 
             told = ", ".join(sorted({f"{x.value:g}" for x in named}))
             f.label, f.facts, f.derived = "CONTRADICTED", named[:3], False
             f.reason = f"the field the label names holds {told}"
+
+
+# Key words that name one thing in the results under another word: "bags" counts ``total_baggages``.
+_COUNT_HEADS = {
+    "bag": "baggage",
+    "luggage": "baggage",
+    "suitcase": "baggage",
+    "traveler": "passenger",
+    "traveller": "passenger",
+}
+# Words that make a count something other than what a record holds: a change, an allowance, a limit.
+_COUNT_CHANGES = frozenset(
+    "add added adding additional extra new more free allowance allowed up max maximum per each remaining "
+    "left would will can could may change changed changing now updated instead another remove removed "
+    "removing fewer less allow".split()
+)
+# Last key words that say what kind of value a key holds, not what it counts ("total", "price").
+_COUNT_NOT_HEADS = frozenset(
+    "total amount price number count sum cost balance fee value id code rate score rating level".split()
+)
+_COUNT_WORDS_AFTER = re.compile(r"[ \t]*((?:[A-Za-z]+(?:-[A-Za-z]+)*[ \t]*){1,3})")
+
+
+def _count_tokens(text: str) -> list[str]:
+    """The words of ``text`` lower-cased and singular, a hyphenated word as one ("non-free" -> nonfree)."""
+    words = re.split(r"[^a-z0-9]+", lower(text).replace("-", ""))
+    out: list[str] = []
+    for w in words:
+        if w:
+            one = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            out.append(_COUNT_HEADS.get(one, one))
+    return out
+
+
+def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
+    """The identifiers each record of the results holds (a string value of a key ending in ``id``, with a
+    digit or in capitals, of at least five characters) that the answer states."""
+    out: dict[Any, set[str]] = {}
+    for x in ev.strings:
+        if x.source != "tool" or x.record is None or not isinstance(x.value, str) or len(x.value) < 5:
+            continue
+        leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
+        if not isinstance(leaf, str) or not lower(leaf).endswith("id"):
+            continue
+        out.setdefault(x.record, set())
+        if x.value in answer:
+            out[x.record].add(x.value)
+    return out
+
+
+def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    r"""Relabel, in place, a count whose label or noun names a count key of one record that holds another.
+
+    "- **Checked bags:** 2" or "2 checked bags" when the reservation's ``total_baggages`` is 1, "3
+    passengers" when its ``passengers`` list has 2 items: a 2 found elsewhere in the run supports nothing.
+    The key's last word must be a word of the label or of the words after the number, singular or in its
+    family ("bags" ~ ``baggage``); when the count names more key words ("1 total", "0 non-free") only the
+    keys with them are read. The record must be the one the answer names (an identifier of it in the answer,
+    the nearest before the count when several), or the only record with such keys. A count of a change, an
+    allowance or a limit ("1 additional bag", "2 free bags", "up to 5 passengers") is left alone, and so is
+    a count no key of the record names ("Baggage: 1 checked bag" names ``baggage`` keys, so any of them).
+    """
+    ids: dict[Any, set[str]] | None = None
+    for f in findings:
+        m = f.mention
+        if m.kind not in ("number", "count") or m.value is None or m.unit or f.label == "CONTRADICTED":
+            continue
+        if m.value != int(m.value) or not 0 <= m.value < 100:
+            continue
+        line = answer.rfind("\n", 0, m.start) + 1
+        found = _LINE_LABEL.match(answer, line)
+        label = found.group(1) if found is not None and found.end() <= m.start else ""
+        after = _COUNT_WORDS_AFTER.match(answer, m.end)
+        own = _count_tokens(after.group(1)) if after is not None else []
+        words = set(_count_tokens(label)) | set(own)
+        sentence = set(_count_tokens(answer[f.sentence[0] : f.sentence[1]])) | words
+        if not words or sentence & _COUNT_CHANGES:
+            continue
+        # Candidate keys: numbers and list lengths of the results whose key's last word the count names.
+        named: list[tuple[Fact, list[str]]] = []
+        for x in ev.counts + ev.numbers:
+            if x.source != "tool" or x.unit is not None or x.record is None:
+                continue
+            if x.kind == "number" and not isinstance(x.path, tuple):
+                continue
+            leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
+            if not isinstance(leaf, str):
+                continue
+            keys = _count_tokens(leaf.replace("_", " "))
+            if keys and keys[-1] in words and keys[-1] not in _COUNT_NOT_HEADS and not x.currencies:
+                named.append((x, keys))
+        if not named:
+            continue
+        # The keys with the most of the count's other words ("1 total" -> total_baggages).
+        best = max(len(set(k[:-1]) & words) for _, k in named)
+        named = [(x, k) for x, k in named if len(set(k[:-1]) & words) == best]
+        if ids is None:
+            ids = _record_ids(ev, answer)
+        records = {x.record for x, _ in named}
+        stated = {r for r in records if ids.get(r)}
+        if stated:
+            # The record whose identifier the answer states last before the count (or first after it).
+            def where(r: Any) -> int:
+                before = [answer.rfind(s, 0, m.start) for s in ids.get(r, ())]
+                return max(before) if before else -1
+
+            nearest = max(where(r) for r in stated)
+            if nearest >= 0:
+                stated = {r for r in stated if where(r) == nearest}
+            elif len({frozenset(ids[r]) for r in stated}) > 1:
+                continue
+            records = stated
+        elif len(records) > 1:
+            continue
+        facts = [x for x, _ in named if x.record in records]
+        if not facts or any(accepts(m, x.value) for x in facts):
+            continue
+        told = ", ".join(sorted({f"{x.value:g}" for x in facts}))
+        f.label, f.facts, f.derived = "CONTRADICTED", facts[:3], False
+        f.reason = f"the record's count the words name holds {told}"
 
 
 # A field label that opens a line, before the value: "- **Departure:** 06:00 AM", "Arrival: 8:45".

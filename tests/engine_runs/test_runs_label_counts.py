@@ -1,0 +1,104 @@
+"""Issue 14 (h14f): a count under a label or beside its noun is the count the record holds.
+
+Runs written for these tests: a made-up ferry line. "- Baggage: 2 checked bags" or "3 passengers" when the
+ticket the answer names has ``total_bags`` 1 or two passengers is contradicted, even where a 2 or a 3 is
+found elsewhere in the run; a count of a change or an allowance ("2 more bags", "2 free bags"), a count of a
+record the answer does not single out, and a count that the record holds are left alone.
+"""
+
+import pytest
+
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
+from verification.engine.runs import verify_run
+
+
+def _ticket(code: str, bags: int, paid: int, people: list[str], deck: int = 2) -> dict:
+    return {
+        "ticket_id": code,
+        "route": "Kiel - Oslo",
+        "deck": deck,
+        "cabin_berths": 3,
+        "passengers": [{"name": p} for p in people],
+        "total_bags": bags,
+        "paid_bags": paid,
+    }
+
+
+_ONE = [("get_ticket", {"ticket_id": "FK20931"}, _ticket("FK20931", 1, 0, ["Lena Voss", "Aron Voss"]))]
+
+
+def _verify(answer: str, calls=_ONE):
+    return _flagged(verify_run(_run("What does my ferry ticket include?", calls, answer)))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "- **Ticket:** FK20931\n- **Baggage:** 2 checked bags",
+        "- **Ticket:** FK20931\n- **Checked Bags:** 2",
+        "Your ticket FK20931 includes 2 checked bags.",
+    ],
+)
+def test_it_contradicts_a_bag_count_the_ticket_does_not_hold(answer):
+    # A 2 is in the run (the deck), so only the label or the noun tells which value this is.
+    assert ("2", "CONTRADICTED") in _verify(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "- **Ticket:** FK20931\n- **Baggage:** 1 checked bag",
+        "- **Ticket:** FK20931\n- **Checked Bags:** 1",
+        "Your ticket FK20931 includes 1 checked bag.",
+    ],
+)
+def test_it_keeps_the_bag_count_the_ticket_holds(answer):
+    assert _verify(answer) == []
+
+
+def test_it_contradicts_a_passenger_count_against_the_length_of_the_list():
+    # A 3 is in the run (the cabin's berths); the ticket lists two passengers.
+    assert ("3", "CONTRADICTED") in _verify("Ticket FK20931 is booked for 3 passengers.")
+    assert _verify("Ticket FK20931 is booked for 2 passengers.") == []
+
+
+def test_it_reads_only_the_keys_whose_other_words_the_count_names():
+    # "0 paid" is ``paid_bags`` (0), "1 total" is ``total_bags`` (1): both hold.
+    assert _verify("- **Ticket:** FK20931\n- **Baggage:** 1 total, 0 paid") == []
+    # "1 paid" is not ``paid_bags``, although ``total_bags`` holds 1.
+    assert ("1", "CONTRADICTED") in _verify("- **Ticket:** FK20931\n- **Baggage:** 1 total, 1 paid")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "For ticket FK20931 I can add 2 more checked bags.",
+        "- **Ticket:** FK20931\n- **Additional Bags:** 2 checked bags",
+        "Ticket FK20931 comes with 2 free checked bags.",
+    ],
+)
+def test_it_leaves_a_count_of_a_change_or_an_allowance_alone(answer):
+    assert _verify(answer) == []
+
+
+_TWO = [
+    ("get_ticket", {"ticket_id": "FK20931"}, _ticket("FK20931", 1, 0, ["Lena Voss", "Aron Voss"])),
+    ("get_ticket", {"ticket_id": "FK77310"}, _ticket("FK77310", 2, 1, ["Mira Holt"], deck=4)),
+]
+
+
+def test_it_reads_the_record_whose_identifier_the_answer_states_before_the_count():
+    answer = (
+        "- **Ticket:** FK77310\n- **Baggage:** 2 checked bags\n\n- **Ticket:** FK20931\n- **Baggage:** 2 bags"
+    )
+    got = _verify(answer, _TWO)
+    assert [label for text, label in got if text == "2"] == ["CONTRADICTED"]
+
+
+def test_it_leaves_a_count_alone_when_the_answer_names_no_record_of_several():
+    assert _verify("- **Baggage:** 2 checked bags", _TWO) == []
+
+
+def test_it_reads_the_only_record_when_the_answer_names_none():
+    assert ("2", "CONTRADICTED") in _verify("- **Baggage:** 2 checked bags")
