@@ -1029,13 +1029,64 @@ _COUNT_HEADS = {
 }
 # Words that make a count something other than what a record holds: a change, an allowance, a limit.
 _COUNT_CHANGES = frozenset(
-    "add added adding additional extra new more free allowance allowed up max maximum per each remaining "
-    "left would will can could may change changed changing now updated instead another remove removed "
-    "removing fewer less allow".split()
+    [
+        "add",
+        "added",
+        "adding",
+        "additional",
+        "extra",
+        "new",
+        "more",
+        "free",
+        "allowance",
+        "allowed",
+        "up",
+        "max",
+        "maximum",
+        "per",
+        "each",
+        "remaining",
+        "left",
+        "would",
+        "will",
+        "can",
+        "could",
+        "may",
+        "change",
+        "changed",
+        "changing",
+        "now",
+        "updated",
+        "instead",
+        "another",
+        "remove",
+        "removed",
+        "removing",
+        "fewer",
+        "less",
+        "allow",
+    ]
 )
 # Last key words that say what kind of value a key holds, not what it counts ("total", "price").
 _COUNT_NOT_HEADS = frozenset(
-    "total amount price number count sum cost balance fee value id code rate score rating level".split()
+    [
+        "total",
+        "amount",
+        "price",
+        "number",
+        "count",
+        "sum",
+        "cost",
+        "balance",
+        "fee",
+        "value",
+        "id",
+        "code",
+        "rate",
+        "score",
+        "rating",
+        "level",
+    ]
 )
 _COUNT_WORDS_AFTER = re.compile(r"[ \t]*((?:[A-Za-z]+(?:-[A-Za-z]+)*[ \t]*){1,3})")
 
@@ -1065,6 +1116,11 @@ def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
         if x.value in answer:
             out[x.record].add(x.value)
     return out
+
+
+def _stated_before(answer: str, values: set[str], end: int) -> int:
+    """Where the answer last states one of ``values`` before ``end`` (-1: nowhere)."""
+    return max((answer.rfind(v, 0, end) for v in values), default=-1)
 
 
 def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -> None:
@@ -1118,14 +1174,12 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -
         records = {x.record for x, _ in named}
         stated = {r for r in records if ids.get(r)}
         if stated:
-            # The record whose identifier the answer states last before the count (or first after it).
-            def where(r: Any) -> int:
-                before = [answer.rfind(s, 0, m.start) for s in ids.get(r, ())]
-                return max(before) if before else -1
-
-            nearest = max(where(r) for r in stated)
-            if nearest >= 0:
-                stated = {r for r in stated if where(r) == nearest}
+            # The record whose identifier the answer states last before the count; with none before it,
+            # the records must share their identifiers (one record fetched twice).
+            nearest = {r: _stated_before(answer, ids.get(r, set()), m.start) for r in stated}
+            last = max(nearest.values())
+            if last >= 0:
+                stated = {r for r in stated if nearest[r] == last}
             elif len({frozenset(ids[r]) for r in stated}) > 1:
                 continue
             records = stated
