@@ -102,3 +102,14 @@ def test_it_leaves_a_count_alone_when_the_answer_names_no_record_of_several():
 
 def test_it_reads_the_only_record_when_the_answer_names_none():
     assert ("2", "CONTRADICTED") in _verify("- **Baggage:** 2 checked bags")
+
+
+def test_it_reads_fewer_items_than_a_list_has_as_some_of_them():
+    assert _verify("Ticket FK20931: 1 passenger is under twelve.") == []
+
+
+def test_it_ends_the_counted_noun_at_a_function_word():
+    # "a high of 21 and a low of 14": the 21 is no count of lows.
+    calls = [("get_forecast", {"port": "Kiel"}, {"port": "Kiel", "high": 21, "low": 14})]
+    answer = "At Kiel expect a high of 21 and a low of 14 degrees."
+    assert _flagged(verify_run(_run("Weather?", calls, answer))) == []

@@ -1146,7 +1146,11 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -
         found = _LINE_LABEL.match(answer, line)
         label = found.group(1) if found is not None and found.end() <= m.start else ""
         after = _COUNT_WORDS_AFTER.match(answer, m.end)
-        own = _count_tokens(after.group(1)) if after is not None else []
+        own: list[str] = []
+        for w in _count_tokens(after.group(1)) if after is not None else []:
+            if w in FUNCTION_WORDS:
+                break  # the noun ends at a function word ("a high of 78 and a low of 60")
+            own.append(w)
         words = set(_count_tokens(label)) | set(own)
         sentence = set(_count_tokens(answer[f.sentence[0] : f.sentence[1]])) | words
         if not words or sentence & _COUNT_CHANGES:
@@ -1188,6 +1192,8 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -
         facts = [x for x, _ in named if x.record in records]
         if not facts or any(accepts(m, x.value) for x in facts):
             continue
+        if all(x.kind == "count" for x in facts) and m.value < max(x.value for x in facts):
+            continue  # fewer items than the list has may be some of them ("1 event" of 4 calendar items)
         told = ", ".join(sorted({f"{x.value:g}" for x in facts}))
         f.label, f.facts, f.derived = "CONTRADICTED", facts[:3], False
         f.reason = f"the record's count the words name holds {told}"
