@@ -113,3 +113,15 @@ def test_it_ends_the_counted_noun_at_a_function_word():
     calls = [("get_forecast", {"port": "Kiel"}, {"port": "Kiel", "high": 21, "low": 14})]
     answer = "At Kiel expect a high of 21 and a low of 14 degrees."
     assert _flagged(verify_run(_run("Weather?", calls, answer))) == []
+
+
+def test_it_leaves_a_count_alone_when_the_record_was_read_before_the_request():
+    # The ticket was read in an earlier turn; the user then asked for a change: the record may be stale.
+    msgs = _run("Show ticket FK20931.", _ONE, "Ticket FK20931 has 1 checked bag.")
+    msgs += [
+        {"role": "user", "content": "Please put a second bag on it."},
+        {"role": "assistant", "content": "- **Ticket:** FK20931\n- **Baggage:** 2 checked bags"},
+    ]
+    assert _flagged(verify_run(msgs)) == []
+    # The same answer right after the read is checked.
+    assert ("2", "CONTRADICTED") in _verify("- **Ticket:** FK20931\n- **Baggage:** 2 checked bags")

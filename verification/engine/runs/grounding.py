@@ -942,7 +942,7 @@ def ground_answer(
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
     _check_labelled_slots(answer, findings, ev)
     _check_labelled_numbers(answer, findings, ev)
-    _check_labelled_counts(answer, findings, ev)
+    _check_labelled_counts(answer, findings, ev, turn_start)
     _check_identifier_blocks(answer, findings, ev)
     _check_identifier_details(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
@@ -1123,7 +1123,7 @@ def _stated_before(answer: str, values: set[str], end: int) -> int:
     return max((answer.rfind(v, 0, end) for v in values), default=-1)
 
 
-def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -> None:
+def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, turn_start: int = -1) -> None:
     r"""Relabel, in place, a count whose label or noun names a count key of one record that holds another.
 
     "- **Checked bags:** 2" or "2 checked bags" when the reservation's ``total_baggages`` is 1, "3
@@ -1134,7 +1134,12 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -
     the nearest before the count when several), or the only record with such keys. A count of a change, an
     allowance or a limit ("1 additional bag", "2 free bags", "up to 5 passengers") is left alone, and so is
     a count no key of the record names ("Baggage: 1 checked bag" names ``baggage`` keys, so any of them).
+    The record must have been read in the answer's turn (after message ``turn_start``, the request the
+    answer replies to): a record read before it may have been changed since ("Bags: 2" after the user asked
+    to add two); with no turn known, nothing is read. Fewer items than a list holds may be some of them.
     """
+    if turn_start < 0:
+        return
     ids: dict[Any, set[str]] | None = None
     for f in findings:
         m = f.mention
@@ -1158,7 +1163,7 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence) -
         # Candidate keys: numbers and list lengths of the results whose key's last word the count names.
         named: list[tuple[Fact, list[str]]] = []
         for x in ev.counts + ev.numbers:
-            if x.source != "tool" or x.unit is not None or x.record is None:
+            if x.source != "tool" or x.unit is not None or x.record is None or x.message_index <= turn_start:
                 continue
             if x.kind == "number" and not isinstance(x.path, tuple):
                 continue
