@@ -125,3 +125,30 @@ def test_it_leaves_a_count_alone_when_the_record_was_read_before_the_request():
     assert _flagged(verify_run(msgs)) == []
     # The same answer right after the read is checked.
     assert ("2", "CONTRADICTED") in _verify("- **Ticket:** FK20931\n- **Baggage:** 2 checked bags")
+
+
+def test_it_reads_a_unit_of_time_after_a_number_as_no_counted_noun():
+    # "5 business days" counts days: the fare of the business cabin is no count of them.
+    ticket = dict(_ticket("FK20931", 1, 0, ["Lena Voss"]), fares={"business": 7, "economy": 3}, refund_days=5)
+    calls = [("get_ticket", {"ticket_id": "FK20931"}, ticket)]
+    assert _verify("For ticket FK20931 the refund arrives within 5 business days.", calls) == []
+
+
+def test_it_leaves_a_count_of_items_with_quantities_alone():
+    order = {"order_id": "KX44119", "items": [{"sku": "A1", "quantity": 2}, {"sku": "B7", "quantity": 1}]}
+    calls = [("get_order", {"order_id": "KX44119"}, order)]
+    assert _verify("Order KX44119 has 3 items.", calls) == []
+    plain = {"order_id": "KX44119", "items": [{"sku": "A1"}, {"sku": "B7"}]}
+    assert ("3", "CONTRADICTED") in _verify("Order KX44119 has 3 items.", [("get_order", {}, plain)])
+
+
+def test_it_leaves_a_count_alone_that_the_same_key_holds_elsewhere_in_the_run():
+    # A recap: ticket FK55002 of an earlier result has 2 bags; the answer's count may be that one's.
+    msgs = _run("Show ticket FK55002.", [("get_ticket", {}, _ticket("FK55002", 2, 0, ["Ida Berg"]))], "Done.")
+    msgs = msgs[:-1] + _run("And FK20931?", _ONE, "- **Ticket:** FK20931\n- **Baggage:** 2 checked bags")
+    for i, m in enumerate(msgs):
+        for call in m.get("tool_calls") or []:
+            call["id"] = f"t{i}"
+        if m["role"] == "tool":
+            m["tool_call_id"] = f"t{i - 1}"
+    assert ("2", "CONTRADICTED") not in _flagged(verify_run(msgs))

@@ -1069,24 +1069,22 @@ _COUNT_CHANGES = frozenset(
 )
 # Last key words that say what kind of value a key holds, not what it counts ("total", "price").
 _COUNT_NOT_HEADS = frozenset(
-    [
-        "total",
-        "amount",
-        "price",
-        "number",
-        "count",
-        "sum",
-        "cost",
-        "balance",
-        "fee",
-        "value",
-        "id",
-        "code",
+    {"total", "amount", "price", "number", "count", "sum", "cost", "balance", "fee", "value", "id", "code"}
+    | {
         "rate",
         "score",
         "rating",
         "level",
-    ]
+        "second",
+        "minute",
+        "hour",
+        "day",
+        "night",
+        "week",
+        "month",
+        "year",
+    }
+    | {"time", "date"}
 )
 _COUNT_WORDS_AFTER = re.compile(r"[ \t]*((?:[A-Za-z]+(?:-[A-Za-z]+)*[ \t]*){1,3})")
 
@@ -1116,6 +1114,24 @@ def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
         if x.value in answer:
             out[x.record].add(x.value)
     return out
+
+
+def _same_keys(ev: Evidence, facts: list[Fact]) -> list[Fact]:
+    """Every tool value of the run under the last key of one of ``facts`` (lengths for a list's key)."""
+    leaves = {(x.kind, x.path[-1]) for x in facts if isinstance(x.path, tuple) and x.path}
+    return [
+        y
+        for y in ev.counts + ev.numbers
+        if y.source == "tool" and isinstance(y.path, tuple) and y.path and (y.kind, y.path[-1]) in leaves
+    ]
+
+
+def _has_quantities(ev: Evidence, x: Fact) -> bool:
+    """Whether the items of the list ``x`` counts hold a quantity (``quantity``, ``qty``)."""
+    where = (x.message_index, x.path)
+    return any(
+        y.list_path == where and ("quantity" in y.key_tokens or "qty" in y.key_tokens) for y in ev.numbers
+    )
 
 
 def _stated_before(answer: str, values: set[str], end: int) -> int:
@@ -1156,13 +1172,17 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, t
             if w in FUNCTION_WORDS:
                 break  # the noun ends at a function word ("a high of 78 and a low of 60")
             own.append(w)
-        words = set(_count_tokens(label)) | set(own)
+        labelled = [w for w in _count_tokens(label) if w not in FUNCTION_WORDS]
+        words = set(labelled) | set(own)
         sentence = set(_count_tokens(answer[f.sentence[0] : f.sentence[1]])) | words
         if not words or sentence & _COUNT_CHANGES:
             continue
+        # The counted noun: the last word after the number ("2 checked bags"), else the label's last word
+        # ("Checked Bags: 2", "Baggage: 0 non-free"); a unit of time or a kind of value counts nothing.
+        heads = [w for w in (own[-1:] + labelled[-1:]) if w not in _COUNT_NOT_HEADS]
         # Candidate keys: numbers and list lengths of the results whose key's last word the count names.
         named: list[tuple[Fact, list[str]]] = []
-        for x in ev.counts + ev.numbers:
+        for x in ev.counts + ev.numbers if heads else []:
             if x.source != "tool" or x.unit is not None or x.record is None or x.message_index <= turn_start:
                 continue
             if x.kind == "number" and not isinstance(x.path, tuple):
@@ -1171,10 +1191,13 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, t
             if not isinstance(leaf, str):
                 continue
             keys = _count_tokens(leaf.replace("_", " "))
-            if keys and keys[-1] in words and keys[-1] not in _COUNT_NOT_HEADS and not x.currencies:
+            if keys and keys[-1] in heads and not x.currencies:
                 named.append((x, keys))
         if not named:
             continue
+        # The first head any key has: the noun after the number before the label's.
+        head = next(h for h in heads if any(k[-1] == h for _, k in named))
+        named = [(x, k) for x, k in named if k[-1] == head]
         # The keys with the most of the count's other words ("1 total" -> total_baggages).
         best = max(len(set(k[:-1]) & words) for _, k in named)
         named = [(x, k) for x, k in named if len(set(k[:-1]) & words) == best]
@@ -1196,6 +1219,12 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, t
             continue
         facts = [x for x, _ in named if x.record in records]
         if not facts or any(accepts(m, x.value) for x in facts):
+            continue
+        # A value the same key holds in any result of the run is left alone (a recap of an earlier turn's
+        # list), and so is a count of a list whose items have quantities (3 items may be 2 + 1 of them).
+        if any(accepts(m, y.value) for y in _same_keys(ev, facts)):
+            continue
+        if any(x.kind == "count" and _has_quantities(ev, x) for x in facts):
             continue
         if all(x.kind == "count" for x in facts) and m.value < max(x.value for x in facts):
             continue  # fewer items than the list has may be some of them ("1 event" of 4 calendar items)
