@@ -1116,6 +1116,21 @@ def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
     return out
 
 
+def _count_keys(ev: Evidence, turn_start: int) -> dict[str, list[tuple[Fact, list[str]]]]:
+    """The plain numbers and list lengths of the results after message ``turn_start``, by the last word of
+    their key (``total_baggages`` under ``baggage``), with their key words."""
+    out: dict[str, list[tuple[Fact, list[str]]]] = {}
+    for x in ev.counts + ev.numbers:
+        if x.source != "tool" or x.unit is not None or x.record is None or x.message_index <= turn_start:
+            continue
+        if x.currencies or not isinstance(x.path, tuple) or not x.path or not isinstance(x.path[-1], str):
+            continue
+        keys = _count_tokens(x.path[-1].replace("_", " "))
+        if keys:
+            out.setdefault(keys[-1], []).append((x, keys))
+    return out
+
+
 def _same_keys(ev: Evidence, facts: list[Fact]) -> list[Fact]:
     """Every tool value of the run under the last key of one of ``facts`` (lengths for a list's key)."""
     leaves = {(x.kind, x.path[-1]) for x in facts if isinstance(x.path, tuple) and x.path}
@@ -1157,6 +1172,7 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, t
     if turn_start < 0:
         return
     ids: dict[Any, set[str]] | None = None
+    by_head: dict[str, list[tuple[Fact, list[str]]]] | None = None
     for f in findings:
         m = f.mention
         if m.kind not in ("number", "count") or m.value is None or m.unit or f.label == "CONTRADICTED":
@@ -1174,26 +1190,18 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, t
             own.append(w)
         labelled = [w for w in _count_tokens(label) if w not in FUNCTION_WORDS]
         words = set(labelled) | set(own)
-        sentence = set(_count_tokens(answer[f.sentence[0] : f.sentence[1]])) | words
-        if not words or sentence & _COUNT_CHANGES:
-            continue
         # The counted noun: the last word after the number ("2 checked bags"), else the label's last word
         # ("Checked Bags: 2", "Baggage: 0 non-free"); a unit of time or a kind of value counts nothing.
         heads = [w for w in (own[-1:] + labelled[-1:]) if w not in _COUNT_NOT_HEADS]
-        # Candidate keys: numbers and list lengths of the results whose key's last word the count names.
-        named: list[tuple[Fact, list[str]]] = []
-        for x in ev.counts + ev.numbers if heads else []:
-            if x.source != "tool" or x.unit is not None or x.record is None or x.message_index <= turn_start:
-                continue
-            if x.kind == "number" and not isinstance(x.path, tuple):
-                continue
-            leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
-            if not isinstance(leaf, str):
-                continue
-            keys = _count_tokens(leaf.replace("_", " "))
-            if keys and keys[-1] in heads and not x.currencies:
-                named.append((x, keys))
+        if not heads:
+            continue
+        if by_head is None:
+            by_head = _count_keys(ev, turn_start)
+        # Candidate keys: numbers and list lengths of the turn's results whose key's last word is the noun.
+        named = [xk for h in heads for xk in by_head.get(h, ())]
         if not named:
+            continue
+        if set(_count_tokens(answer[f.sentence[0] : f.sentence[1]])) & _COUNT_CHANGES:
             continue
         # The first head any key has: the noun after the number before the label's.
         head = next(h for h in heads if any(k[-1] == h for _, k in named))
