@@ -1101,14 +1101,14 @@ def _count_tokens(text: str) -> list[str]:
 
 
 def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
-    """The identifiers each record of the results holds (a string value of a key ending in ``id``, with a
-    digit or in capitals, of at least five characters) that the answer states."""
+    """The identifiers each record of the results holds (a string of at least five characters under a key
+    ``id``, ``code``, ``..._id`` or ``...Id``) that the answer states."""
     out: dict[Any, set[str]] = {}
     for x in ev.strings:
         if x.source != "tool" or x.record is None or not isinstance(x.value, str) or len(x.value) < 5:
             continue
         leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
-        if not isinstance(leaf, str) or not lower(leaf).endswith("id"):
+        if not isinstance(leaf, str) or not (lower(leaf) in ("id", "code") or leaf.endswith(("_id", "Id"))):
             continue
         out.setdefault(x.record, set())
         if x.value in answer:
