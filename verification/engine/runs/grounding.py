@@ -942,6 +942,7 @@ def ground_answer(
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
     _check_labelled_slots(answer, findings, ev)
     _check_labelled_numbers(answer, findings, ev)
+    _check_labelled_counts(answer, findings, ev, turn_start)
     _check_identifier_blocks(answer, findings, ev)
     _check_identifier_details(answer, findings, ev)
     findings += check_polarity(answer, deferred, findings, ev, sentence_of, sentences, budget=budget)
@@ -1016,6 +1017,228 @@ def _check_labelled_numbers(answer: str, findings: list[Finding], ev: Evidence) 
             told = ", ".join(sorted({f"{x.value:g}" for x in named}))
             f.label, f.facts, f.derived = "CONTRADICTED", named[:3], False
             f.reason = f"the field the label names holds {told}"
+
+
+# Key words that name one thing in the results under another word: "bags" counts ``total_baggages``.
+_COUNT_HEADS = {
+    "bag": "baggage",
+    "luggage": "baggage",
+    "suitcase": "baggage",
+    "traveler": "passenger",
+    "traveller": "passenger",
+}
+# Words that make a count something other than what a record holds: a change, an allowance, a limit.
+_COUNT_CHANGES = frozenset(
+    [
+        "add",
+        "added",
+        "adding",
+        "additional",
+        "extra",
+        "new",
+        "more",
+        "free",
+        "allowance",
+        "allowed",
+        "up",
+        "max",
+        "maximum",
+        "per",
+        "each",
+        "remaining",
+        "left",
+        "would",
+        "will",
+        "can",
+        "could",
+        "may",
+        "change",
+        "changed",
+        "changing",
+        "now",
+        "updated",
+        "instead",
+        "another",
+        "remove",
+        "removed",
+        "removing",
+        "fewer",
+        "less",
+        "allow",
+    ]
+)
+# Last key words that say what kind of value a key holds, not what it counts ("total", "price").
+_COUNT_NOT_HEADS = frozenset(
+    {"total", "amount", "price", "number", "count", "sum", "cost", "balance", "fee", "value", "id", "code"}
+    | {
+        "rate",
+        "score",
+        "rating",
+        "level",
+        "second",
+        "minute",
+        "hour",
+        "day",
+        "night",
+        "week",
+        "month",
+        "year",
+    }
+    | {"time", "date"}
+)
+_COUNT_WORDS_AFTER = re.compile(r"[ \t]*((?:[A-Za-z]+(?:-[A-Za-z]+)*[ \t]*){1,3})")
+
+
+def _count_tokens(text: str) -> list[str]:
+    """The words of ``text`` lower-cased and singular, a hyphenated word as one ("non-free" -> nonfree)."""
+    words = re.split(r"[^a-z0-9]+", lower(text).replace("-", ""))
+    out: list[str] = []
+    for w in words:
+        if w:
+            one = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            out.append(_COUNT_HEADS.get(one, one))
+    return out
+
+
+def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
+    """The identifiers each record of the results holds (a string of at least five characters under a key
+    ``id``, ``code``, ``..._id`` or ``...Id``) that the answer states."""
+    out: dict[Any, set[str]] = {}
+    for x in ev.strings:
+        if x.source != "tool" or x.record is None or not isinstance(x.value, str) or len(x.value) < 5:
+            continue
+        leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
+        if not isinstance(leaf, str) or not (lower(leaf) in ("id", "code") or leaf.endswith(("_id", "Id"))):
+            continue
+        out.setdefault(x.record, set())
+        if x.value in answer:
+            out[x.record].add(x.value)
+    return out
+
+
+def _count_keys(ev: Evidence, turn_start: int) -> dict[str, list[tuple[Fact, list[str]]]]:
+    """The plain numbers and list lengths of the results after message ``turn_start``, by the last word of
+    their key (``total_baggages`` under ``baggage``), with their key words."""
+    out: dict[str, list[tuple[Fact, list[str]]]] = {}
+    for x in ev.counts + ev.numbers:
+        if x.source != "tool" or x.unit is not None or x.record is None or x.message_index <= turn_start:
+            continue
+        if x.currencies or not isinstance(x.path, tuple) or not x.path or not isinstance(x.path[-1], str):
+            continue
+        keys = _count_tokens(x.path[-1].replace("_", " "))
+        if keys:
+            out.setdefault(keys[-1], []).append((x, keys))
+    return out
+
+
+def _same_keys(ev: Evidence, facts: list[Fact]) -> list[Fact]:
+    """Every tool value of the run under the last key of one of ``facts`` (lengths for a list's key)."""
+    leaves = {(x.kind, x.path[-1]) for x in facts if isinstance(x.path, tuple) and x.path}
+    return [
+        y
+        for y in ev.counts + ev.numbers
+        if y.source == "tool" and isinstance(y.path, tuple) and y.path and (y.kind, y.path[-1]) in leaves
+    ]
+
+
+def _has_quantities(ev: Evidence, x: Fact) -> bool:
+    """Whether the items of the list ``x`` counts hold a quantity (``quantity``, ``qty``)."""
+    where = (x.message_index, x.path)
+    return any(
+        y.list_path == where and ("quantity" in y.key_tokens or "qty" in y.key_tokens) for y in ev.numbers
+    )
+
+
+def _stated_before(answer: str, values: set[str], end: int) -> int:
+    """Where the answer last states one of ``values`` before ``end`` (-1: nowhere)."""
+    return max((answer.rfind(v, 0, end) for v in values), default=-1)
+
+
+def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, turn_start: int = -1) -> None:
+    r"""Relabel, in place, a count whose label or noun names a count key of one record that holds another.
+
+    "- **Checked bags:** 2" or "2 checked bags" when the reservation's ``total_baggages`` is 1, "3
+    passengers" when its ``passengers`` list has 2 items: a 2 found elsewhere in the run supports nothing.
+    The key's last word must be a word of the label or of the words after the number, singular or in its
+    family ("bags" ~ ``baggage``); when the count names more key words ("1 total", "0 non-free") only the
+    keys with them are read. The record must be the one the answer names (an identifier of it in the answer,
+    the nearest before the count when several), or the only record with such keys. A count of a change, an
+    allowance or a limit ("1 additional bag", "2 free bags", "up to 5 passengers") is left alone, and so is
+    a count no key of the record names ("Baggage: 1 checked bag" names ``baggage`` keys, so any of them).
+    The record must have been read in the answer's turn (after message ``turn_start``, the request the
+    answer replies to): a record read before it may have been changed since ("Bags: 2" after the user asked
+    to add two); with no turn known, nothing is read. Fewer items than a list holds may be some of them.
+    """
+    if turn_start < 0:
+        return
+    ids: dict[Any, set[str]] | None = None
+    by_head: dict[str, list[tuple[Fact, list[str]]]] | None = None
+    for f in findings:
+        m = f.mention
+        if m.kind not in ("number", "count") or m.value is None or m.unit or f.label == "CONTRADICTED":
+            continue
+        if m.value != int(m.value) or not 0 <= m.value < 100:
+            continue
+        line = answer.rfind("\n", 0, m.start) + 1
+        found = _LINE_LABEL.match(answer, line)
+        label = found.group(1) if found is not None and found.end() <= m.start else ""
+        after = _COUNT_WORDS_AFTER.match(answer, m.end)
+        own: list[str] = []
+        for w in _count_tokens(after.group(1)) if after is not None else []:
+            if w in FUNCTION_WORDS:
+                break  # the noun ends at a function word ("a high of 78 and a low of 60")
+            own.append(w)
+        labelled = [w for w in _count_tokens(label) if w not in FUNCTION_WORDS]
+        words = set(labelled) | set(own)
+        # The counted noun: the last word after the number ("2 checked bags"), else the label's last word
+        # ("Checked Bags: 2", "Baggage: 0 non-free"); a unit of time or a kind of value counts nothing.
+        heads = [w for w in (own[-1:] + labelled[-1:]) if w not in _COUNT_NOT_HEADS]
+        if not heads:
+            continue
+        if by_head is None:
+            by_head = _count_keys(ev, turn_start)
+        # Candidate keys: numbers and list lengths of the turn's results whose key's last word is the noun.
+        named = [xk for h in heads for xk in by_head.get(h, ())]
+        if not named:
+            continue
+        if set(_count_tokens(answer[f.sentence[0] : f.sentence[1]])) & _COUNT_CHANGES:
+            continue
+        # The first head any key has: the noun after the number before the label's.
+        head = next(h for h in heads if any(k[-1] == h for _, k in named))
+        named = [(x, k) for x, k in named if k[-1] == head]
+        # The keys with the most of the count's other words ("1 total" -> total_baggages).
+        best = max(len(set(k[:-1]) & words) for _, k in named)
+        named = [(x, k) for x, k in named if len(set(k[:-1]) & words) == best]
+        if ids is None:
+            ids = _record_ids(ev, answer)
+        records = {x.record for x, _ in named}
+        stated = {r for r in records if ids.get(r)}
+        if stated:
+            # The record whose identifier the answer states last before the count; with none before it,
+            # the records must share their identifiers (one record fetched twice).
+            nearest = {r: _stated_before(answer, ids.get(r, set()), m.start) for r in stated}
+            last = max(nearest.values())
+            if last >= 0:
+                stated = {r for r in stated if nearest[r] == last}
+            elif len({frozenset(ids[r]) for r in stated}) > 1:
+                continue
+            records = stated
+        elif len(records) > 1:
+            continue
+        facts = [x for x, _ in named if x.record in records]
+        if not facts or any(accepts(m, x.value) for x in facts):
+            continue
+        # A value the same key holds in any result of the run is left alone (a recap of an earlier turn's
+        # list), and so is a count of a list whose items have quantities (3 items may be 2 + 1 of them).
+        if any(accepts(m, y.value) for y in _same_keys(ev, facts)):
+            continue
+        if any(x.kind == "count" and _has_quantities(ev, x) for x in facts):
+            continue
+        if all(x.kind == "count" for x in facts) and m.value < max(x.value for x in facts):
+            continue  # fewer items than the list has may be some of them ("1 event" of 4 calendar items)
+        told = ", ".join(sorted({f"{x.value:g}" for x in facts}))
+        f.label, f.facts, f.derived = "CONTRADICTED", facts[:3], False
+        f.reason = f"the record's count the words name holds {told}"
 
 
 # A field label that opens a line, before the value: "- **Departure:** 06:00 AM", "Arrival: 8:45".
