@@ -2,10 +2,10 @@
 not change results (a speed change) and compare (``--check FILE``).
 
 The texts: every line of ``bench/corpora/injection_*.jsonl`` and of ``../shared/eval/injection_*.jsonl``
-where present, each scored as its row says (``source`` when it is a source name, else ``user``; ``history``) and
-under the other source too;
-then cuts of 300, 3,000 and 30,000 characters of all of them joined (short, prefiltered and lead-searched
-paths), and the rows with their history also scored with ``learned=False``.
+where present, each scored as its row says (``source`` when it names a source, else ``user``;
+``history``) and under the other source too; then cuts of 300, 3,000 and 30,000 characters of all of
+them joined (short, prefiltered and lead-searched paths), and the rows with a history also scored with
+``learned=False``.
 
 Run:  python bench/injection_dump.py --out /tmp/before.jsonl
       (change the code)
