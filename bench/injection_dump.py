@@ -52,12 +52,14 @@ def cases() -> Iterator[tuple[str, str, tuple[str, ...], bool]]:
     """(text, source, history, learned) for every case scored."""
     found = rows()
     for row in found:
-        source = row.get("source") if row.get("source") in _OTHER else "user"
-        history = tuple(row.get("history") or ())
-        yield row["text"], source, history, True
-        yield row["text"], _OTHER[source], (), True
+        given = row.get("source")
+        source: str = given if isinstance(given, str) and given in _OTHER else "user"
+        history = tuple(str(turn) for turn in row.get("history") or ())
+        text: str = row["text"]
+        yield text, source, history, True
+        yield text, _OTHER[source], (), True
         if history:
-            yield row["text"], source, history, False
+            yield text, source, history, False
     joined = "\n".join(r["text"] for r in found)
     for size in (300, 3_000, 30_000):
         for start in range(0, len(joined), size):
