@@ -25,7 +25,7 @@ from verification.engine.safety.injection import _TOOL_RESULT_RULES, _USER_RULES
 from verification.engine.safety.injection_rules import RULES, TOOL_RESULT_RULES
 from verification.engine.safety.pii import _CONTEXT_MARKERS, _MARKERS, _runnable, may_hold
 from verification.engine.safety.pii_types import PII_TYPES
-from verification.engine.safety.prefilter import Occurrences, required_literals
+from verification.engine.safety.prefilter import MIN_LITERAL, Occurrences, required_literals
 from verification.engine.safety.rule_index import RuleIndex
 
 TEXTS = corpus_texts()
@@ -70,11 +70,27 @@ def test_it_reads_the_required_literals_of_a_pattern() -> None:
     assert required_literals(re.compile(r"(?:ignore|\d+)")) == ()
 
 
+def test_it_reads_two_letter_strings_into_clauses_when_asked() -> None:
+    pattern = re.compile(r"\b(?:hey|yo)\s+(?:\w+\s+)?(?:bot|ai)\b")
+    assert required_literals(pattern) == ()
+    assert [sorted(c) for c in required_literals(pattern, 2)] == [["hey", "yo"], ["ai", "bot"]]
+
+
+def test_it_reads_a_clause_that_every_branch_of_an_alternation_shares() -> None:
+    pattern = re.compile(
+        r"\bwhen\s+you\s+are\s+a\s+(?:robot|droid)\b|\bto\s+the\s+(?:robot|droid)\s+reading\s+this"
+    )
+    clauses = [sorted(c) for c in required_literals(pattern)]
+    assert ["droid", "robot"] in clauses
+    # A clause only one branch holds is no clause of the alternation.
+    assert ["reading"] not in clauses and ["when"] not in clauses
+
+
 def test_it_finds_a_string_of_every_clause_in_every_match_on_the_corpora() -> None:
-    for rule in ALL_RULES:
+    for rule, min_literal in [(r, m) for r in ALL_RULES for m in (MIN_LITERAL, 2)]:
         if rule.lowered is None:
             continue
-        clauses = required_literals(rule.lowered)
+        clauses = required_literals(rule.lowered, min_literal)
         for text in TEXTS:
             for match in rule.lowered.finditer(text.lower()):
                 for clause in clauses:

@@ -48,9 +48,9 @@ MIN_LITERAL = 3
 _REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
 
 
-def _best(clauses: list[frozenset[str]]) -> frozenset[str] | None:
+def _best(clauses: list[frozenset[str]], min_literal: int = MIN_LITERAL) -> frozenset[str] | None:
     """The most selective clause: the one whose shortest string is longest, then with fewest strings."""
-    usable = [c for c in clauses if min(map(len, c)) >= MIN_LITERAL]
+    usable = [c for c in clauses if min(map(len, c)) >= min_literal]
     if not usable:
         return None
     return max(usable, key=lambda c: (min(map(len, c)), -len(c)))
@@ -66,8 +66,9 @@ def _leading(items: Any) -> str:
     return "".join(out)
 
 
-def _sequence(items: Any) -> list[frozenset[str]]:
-    """Clauses of a parsed sequence (a ``SubPattern`` or a list of ``(opcode, argument)`` items)."""
+def _sequence(items: Any, min_literal: int = MIN_LITERAL) -> list[frozenset[str]]:
+    """Clauses of a parsed sequence (a ``SubPattern`` or a list of ``(opcode, argument)`` items); a
+    branch's clause is made of its branches' best clauses of ``min_literal``+ characters."""
     clauses: list[frozenset[str]] = []
     run: list[str] = []
 
@@ -90,26 +91,32 @@ def _sequence(items: Any) -> list[frozenset[str]]:
         if name == "SUBPATTERN":
             _group, add_flags, _del_flags, sub = arg
             if not add_flags & re.IGNORECASE:  # (?i:...) literals may match other characters
-                clauses += _sequence(sub)
+                clauses += _sequence(sub, min_literal)
         elif name in _REPEATS:
             least, _most, sub = arg
             if least >= 1:  # a mandatory repeat holds at least one copy of its body
-                clauses += _sequence(sub)
+                clauses += _sequence(sub, min_literal)
         elif name == "ATOMIC_GROUP":
-            clauses += _sequence(arg)
+            clauses += _sequence(arg, min_literal)
         elif name == "BRANCH":
             # A match goes through one branch: the union of one clause per branch is a clause, if every
             # branch has one.
-            per_branch = [_best(_sequence(branch)) for branch in arg[1]]
+            branches = [_sequence(branch, min_literal) for branch in arg[1]]
+            per_branch = [_best(found, min_literal) for found in branches]
             if all(c is not None for c in per_branch):
                 clauses.append(frozenset().union(*(c for c in per_branch if c is not None)))
+            # A clause of the first branch that every other branch implies holds for every match too
+            # ("if you are an AI" | "as an AI reading this": the AI words).
+            first, *others = branches
+            clauses += [c for c in first if all(any(_implies(k, c) for k in found) for found in others)]
         # Classes, categories, anchors, look-arounds and back-references require no literal.
     flush()
     return clauses
 
 
-def required_literals(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
-    """Clauses of ``pattern``: each match holds one string of every clause (strings of 3+ characters).
+def required_literals(pattern: re.Pattern[str], min_literal: int = MIN_LITERAL) -> tuple[frozenset[str], ...]:
+    """Clauses of ``pattern``: each match holds one string of every clause (strings of ``min_literal``+
+    characters).
 
     Returns no clause for a case-insensitive pattern (see the module docstring).
 
@@ -120,10 +127,10 @@ def required_literals(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
     """
     if pattern.flags & re.IGNORECASE:
         return ()
-    found = _sequence(_parser.parse(pattern.pattern, pattern.flags))
+    found = _sequence(_parser.parse(pattern.pattern, pattern.flags), min_literal)
     unique: list[frozenset[str]] = []
     for clause in found:
-        if min(map(len, clause)) >= MIN_LITERAL and clause not in unique:
+        if min(map(len, clause)) >= min_literal and clause not in unique:
             unique.append(clause)
     # A clause is implied by another whose every string contains one of its strings ({ior, evious} by
     # {prior, previous}): checking it would cost time and reject nothing more.

@@ -50,6 +50,7 @@ _MAX_CACHED_TOKEN = 256
 # looking their words up token by token: past it the regexes the words let through cost more than the
 # pass (see ``RuleIndex.prefiltered``).
 PREFILTER_MIN_CHARS = 256
+_CLAUSE_MIN_LITERAL = 2
 
 
 # How far back a quotation around a match may have opened (a quoted attack runs to a few hundred characters).
@@ -284,7 +285,7 @@ class RuleIndex:
             for g in rule.gate:
                 by_needle.setdefault(g, [0, 0, 0])[0] |= 1 << i
             need = 0
-            clauses = required_literals(rule.lowered) if rule.lowered is not None else ()
+            clauses = required_literals(rule.lowered, _CLAUSE_MIN_LITERAL) if rule.lowered is not None else ()
             for clause in clauses:
                 bit = 1 << groups
                 groups += 1
