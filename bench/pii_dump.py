@@ -11,8 +11,6 @@ Run:  python bench/pii_dump.py --out /tmp/before.jsonl
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -20,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from dump_check import dump_main  # noqa: E402
 
 from verification.engine.safety import detect_pii, prepare_pii_prefilter  # noqa: E402
 
@@ -58,30 +58,9 @@ def dump() -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    return dump_main(
+        argv, doc=__doc__, prepare=lambda: prepare_pii_prefilter(timeout=None), dump=dump, noun="texts"
     )
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--out", type=Path, help="write the dump here")
-    group.add_argument("--check", type=Path, help="compare with this dump; exit 1 on the first difference")
-    args = parser.parse_args(argv)
-    assert prepare_pii_prefilter(timeout=None)
-    lines = list(dump())
-    digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
-    if args.out is not None:
-        args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"{len(lines)} texts, sha256 {digest}")
-        return 0
-    before = args.check.read_text(encoding="utf-8").split("\n")[:-1]
-    if len(before) != len(lines):
-        print(f"different number of texts: {len(before)} before, {len(lines)} now")
-        return 1
-    for i, (a, b) in enumerate(zip(before, lines, strict=True)):
-        if a != b:
-            print(f"text {i} differs:\n before {a[:500]}\n now    {b[:500]}")
-            return 1
-    print(f"{len(lines)} texts, identical (sha256 {digest})")
-    return 0
 
 
 if __name__ == "__main__":

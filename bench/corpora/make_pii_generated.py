@@ -27,6 +27,7 @@ import random
 import string
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from faker import Faker
@@ -416,6 +417,25 @@ def _intl_value(slot: str, loc: str, fakers: dict[str, Faker]) -> str:
     return str(getattr(towns, {"email": "email", "phone": "phone_number"}[slot])())
 
 
+def _fill_slots(
+    template: str, kinds: dict[str, str], value_of: Callable[[str], str]
+) -> tuple[str, list[dict[str, object]]]:
+    """The template with each ``{slot}`` replaced by ``value_of(slot)``, and the entity of each value
+    (its type from ``kinds``, its span in the text)."""
+    text, entities, pos = "", [], 0
+    while (open_ := template.find("{", pos)) >= 0:
+        close = template.index("}", open_)
+        text += template[pos:open_]
+        slot = template[open_ + 1 : close]
+        value = value_of(slot)
+        entities.append(
+            {"type": kinds[slot], "start": len(text), "end": len(text) + len(value), "value": value}
+        )
+        text += value
+        pos = close + 1
+    return text + template[pos:], entities
+
+
 def write_intl(name: str, seed: int, templates: list[str], lines: int = 600) -> Path:
     """``generated/pii_intl_<name>.jsonl``: people and towns of ``INTL_LOCALES`` in ``templates``."""
     rng = random.Random(seed)
@@ -432,18 +452,7 @@ def write_intl(name: str, seed: int, templates: list[str], lines: int = 600) -> 
             continue
         loc = rng.choice(INTL_LOCALES)
         template = rng.choice(templates)
-        text, entities, pos = "", [], 0
-        while (open_ := template.find("{", pos)) >= 0:
-            close = template.index("}", open_)
-            text += template[pos:open_]
-            slot = template[open_ + 1 : close]
-            value = _intl_value(slot, loc, fakers)
-            entities.append(
-                {"type": kinds[slot], "start": len(text), "end": len(text) + len(value), "value": value}
-            )
-            text += value
-            pos = close + 1
-        text += template[pos:]
+        text, entities = _fill_slots(template, kinds, partial(_intl_value, loc=loc, fakers=fakers))
         rows.append({"id": f"intl-{name}-{i}", "locale": loc, "text": text, "entities": entities})
     OUT.mkdir(exist_ok=True)
     path = OUT / f"pii_intl_{name}.jsonl"
@@ -516,18 +525,7 @@ def write_faker_heldout(seed: int = 83, lines: int = 500) -> Path:
         loc = rng.choice(HELDOUT_LOCALES)
         fake = fakers[loc]
         template = rng.choice(HELDOUT_TEMPLATES)
-        text, entities, pos = "", [], 0
-        while (open_ := template.find("{", pos)) >= 0:
-            close = template.index("}", open_)
-            text += template[pos:open_]
-            slot = template[open_ + 1 : close]
-            value = _heldout_value(slot, fake)
-            entities.append(
-                {"type": kinds[slot], "start": len(text), "end": len(text) + len(value), "value": value}
-            )
-            text += value
-            pos = close + 1
-        text += template[pos:]
+        text, entities = _fill_slots(template, kinds, partial(_heldout_value, fake=fake))
         rows.append({"id": f"faker-heldout-{i}", "locale": loc, "text": text, "entities": entities})
     OUT.mkdir(exist_ok=True)
     path = OUT / "pii_faker_heldout.jsonl"

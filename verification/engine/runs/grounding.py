@@ -992,11 +992,7 @@ def _check_labelled_numbers(answer: str, findings: list[Finding], ev: Evidence) 
         m = f.mention
         if m.kind not in ("number", "count") or m.value is None or m.noun or m.unit:
             continue
-        line = answer.rfind("\n", 0, m.start) + 1
-        found = _LINE_LABEL.match(answer, line)
-        if found is None or found.end() != m.start:
-            continue
-        label = _singular_tokens(normalize_text(found.group(1)).split()) - FUNCTION_WORDS
+        label = _label_words(answer, m.start)
         if not label:
             continue
         if index is None:
@@ -1252,6 +1248,15 @@ def _singular_tokens(words: Any) -> set[str]:
     return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
 
+def _label_words(answer: str, start: int) -> set[str]:
+    """The content words, made singular, of the line label that ends right at ``start`` ("- **Total
+    Bags:** 4" gives {"total", "bag"} for the 4); empty when no label ends there."""
+    found = _LINE_LABEL.match(answer, answer.rfind("\n", 0, start) + 1)
+    if found is None or found.end() != start:
+        return set()
+    return _singular_tokens(normalize_text(found.group(1)).split()) - FUNCTION_WORDS
+
+
 def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) -> None:
     r"""Relabel, in place, a value under a field label that is another field of the same item.
 
@@ -1267,11 +1272,7 @@ def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) ->
         m = f.mention
         if f.label != "SUPPORTED" or f.derived or not f.facts or m.kind not in _SLOT_KINDS:
             continue
-        line = answer.rfind("\n", 0, m.start) + 1
-        found = _LINE_LABEL.match(answer, line)
-        if found is None or found.end() != m.start:
-            continue
-        label = _singular_tokens(normalize_text(found.group(1)).split()) - FUNCTION_WORDS
+        label = _label_words(answer, m.start)
         if not label:
             continue
         if per_record is None:
