@@ -14,6 +14,7 @@ help:
 	@echo "make test      install, then lint + types + import contracts + the whole test suite"
 	@echo "make bench     run the benchmarks (see docs/benchmarks.md)"
 	@echo "make evaluate  run the engine on the development sets (see docs/)"
+	@echo "make evaluate-runs  the run verifier on every set, real-run corpora included (docs/metrics)"
 
 # setup.py compiles some engine modules (mypyc): an edited engine source means a rebuild.
 ENGINE_SOURCES := $(shell find verification/engine -name '*.py' 2>/dev/null)
