@@ -1257,6 +1257,16 @@ def _label_words(answer: str, start: int) -> set[str]:
     return _singular_tokens(normalize_text(found.group(1)).split()) - FUNCTION_WORDS
 
 
+def _tool_facts_by_record(ev: Evidence) -> dict[tuple[str, Any], list[Fact]]:
+    """The tool results' times, dates and amounts, by (kind, record): the slots of each record."""
+    per_record: dict[tuple[str, Any], list[Fact]] = {}
+    for kind, facts in (("time", ev.times), ("date", ev.dates), ("money", ev.numbers)):
+        for x in facts:
+            if x.source == "tool" and x.record is not None and x.unit != "year_of_date":
+                per_record.setdefault((kind, x.record), []).append(x)
+    return per_record
+
+
 def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) -> None:
     r"""Relabel, in place, a value under a field label that is another field of the same item.
 
@@ -1276,11 +1286,7 @@ def _check_labelled_slots(answer: str, findings: list[Finding], ev: Evidence) ->
         if not label:
             continue
         if per_record is None:
-            per_record = {}
-            for kind, facts in (("time", ev.times), ("date", ev.dates), ("money", ev.numbers)):
-                for x in facts:
-                    if x.source == "tool" and x.record is not None and x.unit != "year_of_date":
-                        per_record.setdefault((kind, x.record), []).append(x)
+            per_record = _tool_facts_by_record(ev)
         slots: list[Fact] = []
         fits = False
         for x in f.facts:
@@ -1471,11 +1477,7 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
             if not recs or _tool_records(g, True) & own_all or any(x.source != "tool" for x in g.facts):
                 continue
             if per_record is None:
-                per_record = {}
-                for kind, facts in (("time", ev.times), ("date", ev.dates), ("money", ev.numbers)):
-                    for x in facts:
-                        if x.source == "tool" and x.record is not None and x.unit != "year_of_date":
-                            per_record.setdefault((kind, x.record), []).append(x)
+                per_record = _tool_facts_by_record(ev)
             keys = {w for x in g.facts for w in _singular_tokens(x.key_tokens)}
             slots = [
                 y
