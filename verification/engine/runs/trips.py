@@ -1,0 +1,420 @@
+"""Trips: a route told with its date, a search's route, an identifier told with its route or date.
+
+``routes.check_routes`` asks whether a pair of place codes is a route of *some* record of the run; on long
+customer-service runs that is too weak (issue 14). A reservation read early gives routes and dates that a
+later, wrong sentence about a search can lean on: "no nonstop flights from ATL to MCO" after a search from
+JFK to MCO (ATL to MCO is a leg of the reservation), "flights from JFK to SFO on May 19" after a search from
+IAH on that day. These checks read a trip as its record's origin, destination and dates (a search result
+carries the date of the call that returned it) and ask three narrower questions:
+
+- a route told with a date ("DTW to JFK on 2024-05-19") must be a trip of the run on that day (directly or
+  by one stop); when the run has that route on other days only, the date is contradicted, and when it has
+  that day only from another origin or to another destination, the other end is;
+- a route that introduces search results ("the flights from JFK to SFO", "flights between PHX and JFK")
+  must be the route of a search of the answer's own turn when one shares an end with it;
+- a route or a date told with an identifier ("Flight HAT083 from JFK to SEA", "Reservation JG7FMM, Origin:
+  BOS, Destination: CLT", "Flight HAT069 ... Departure: May 24") must be that identifier's own: the route of
+  one of its records, the date of the search that returned it.
+
+A date the user or the system prompt states is left alone (the user asks for the day, the agent repeats
+it before any result gives it), and so is a flight's date that only a reservation gives (a flight is often
+told on the day it is being moved to).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .evidence import Evidence, Fact
+from .findings import Finding
+from .mentions import Mention
+
+__all__ = ["check_trips"]
+
+_ORIGIN_KEYS = frozenset({"origin", "from", "departure_airport", "from_airport"})
+_DESTINATION_KEYS = frozenset({"destination", "to", "arrival_airport", "to_airport"})
+# Dates of a birth or of a record's own creation are no day of travel.
+_NOT_TRAVEL_DATE = ("birth", "dob", "created", "updated", "issued", "expir")
+_CODE = re.compile(r"[A-Z]{3}")
+# An identifier a record is known by: letters and digits, at least one digit ("HAT083", "JG7FMM").
+_IDENT = re.compile(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}")
+# A route: "JFK to SFO", "JFK → SFO", "JFK->SFO", "between PHX and JFK" (group 3 marks "between").
+_ROUTE = re.compile(
+    r"\b(?:(between)\s+([A-Z]{3})\s+and\s+([A-Z]{3})"
+    r"|([A-Z]{3})(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b"
+)
+# The same pair as two labelled lines: "- **Origin:** BOS" then "- **Destination:** CLT".
+_LABELLED = re.compile(
+    r"\b[Oo]rigin\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b[^\n]*\n"
+    r"[ \t]*(?:[-+*•][ \t]*)?[*_]*[Dd]estination\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b"
+)
+# What may stand between a route and the date it is told on: "JFK to SFO on May 19", "JFK to SFO, May 19".
+_ROUTE_TO_DATE = re.compile(r"[ \t]*(?:,[ \t]*)?(?:on|for|departing(?: on)?)?[ \t]*")
+# The route opens a list of search results: "flights from X to Y", "flight options between X and Y".
+_SEARCH_LEAD = re.compile(r"\bflights\b[^.\n:]{0,40}$", re.I)
+# A numbered item ends an identifier's block of details.
+_NUMBERED = re.compile(r"[ \t]*\d{1,2}[.)]\s")
+
+Day = tuple[int, int, int]
+
+
+class _Trip:
+    """One record's origin, destination and days (a search result's day is its call's)."""
+
+    __slots__ = (
+        "call",
+        "days",
+        "destination",
+        "facts",
+        "idents",
+        "message_index",
+        "origin",
+        "record",
+        "searched",
+    )
+
+    def __init__(self, record: Any, call: bool) -> None:
+        self.record = record
+        self.call = call
+        self.origin: Fact | None = None
+        self.destination: Fact | None = None
+        self.days: dict[Day, Fact] = {}
+        self.idents: set[str] = set()
+        self.facts: list[Fact] = []
+        self.message_index = -1
+        self.searched = False  # its days are those of the search that returned it
+
+
+def _trips(ev: Evidence) -> list[_Trip]:
+    """The records of the results (and the calls' arguments) that have both an origin and a destination."""
+    by_key: dict[tuple[Any, bool], _Trip] = {}
+    for x in ev.strings:
+        if x.source != "tool" or x.record is None or not isinstance(x.path, tuple) or not x.path:
+            continue
+        key = x.path[-1]
+        if not isinstance(key, str):
+            continue
+        call = x.path[0] == "tool_calls"
+        t = by_key.get((x.record, call))
+        if t is None:
+            t = by_key[(x.record, call)] = _Trip(x.record, call)
+            t.message_index = x.message_index
+        if _CODE.fullmatch(x.text) and key in _ORIGIN_KEYS:
+            t.origin = t.origin or x
+        elif _CODE.fullmatch(x.text) and key in _DESTINATION_KEYS:
+            t.destination = t.destination or x
+        elif _IDENT.fullmatch(x.text) and not call:
+            t.idents.add(x.text)
+    for x in ev.dates:
+        if x.source != "tool" or x.record is None or not isinstance(x.path, tuple) or not x.path:
+            continue
+        key = x.path[-1]
+        if not isinstance(key, str) or "date" not in key or any(w in key for w in _NOT_TRAVEL_DATE):
+            continue
+        t = by_key.get((x.record, x.path[0] == "tool_calls"))
+        if t is not None and None not in x.value[:3]:
+            t.days.setdefault((x.value[0], x.value[1], x.value[2]), x)
+    trips = [t for t in by_key.values() if t.origin is not None and t.destination is not None]
+    calls = {t.record: t for t in trips if t.call and t.days}
+    for t in trips:
+        assert t.origin is not None and t.destination is not None
+        t.facts = [t.origin, t.destination]
+        if not t.days and not t.call and t.record[1]:
+            # An element of a search's result list: the day it was searched for.
+            searched = calls.get((t.record[0], ()))
+            if searched is not None:
+                t.days, t.searched = dict(searched.days), True
+    return trips
+
+
+def _ends(t: _Trip) -> tuple[str, str]:
+    assert t.origin is not None and t.destination is not None
+    return t.origin.text, t.destination.text
+
+
+def _joined(a: str, b: str, day: Day | None, trips: list[_Trip], either_way: bool) -> bool:
+    """Whether some trip (on ``day`` when given) goes from a to b, directly or by one stop of one result."""
+    for t in trips:
+        if day is not None and day not in t.days:
+            continue
+        ends = _ends(t)
+        if ends == (a, b) or (either_way and ends == (b, a)):
+            return True
+    for t in trips:
+        if _ends(t)[0] != a or (day is not None and day not in t.days):
+            continue
+        stop = _ends(t)[1]
+        if any(
+            _ends(u) == (stop, b) and u.message_index == t.message_index and u.record[0] == t.record[0]
+            for u in trips
+        ):
+            return True
+    return False
+
+
+def _stated_by_people(ev: Evidence, day: Day) -> bool:
+    return any(x.source in ("user", "system") and tuple(x.value[:3]) == day for x in ev.dates)
+
+
+def _day(f: Finding) -> Day | None:
+    d = f.mention.date
+    if d is None or None in d[:3]:
+        return None
+    assert d[0] is not None and d[1] is not None and d[2] is not None
+    return (d[0], d[1], d[2])
+
+
+def _flag(
+    findings: list[Finding],
+    added: list[Finding],
+    start: int,
+    text: str,
+    cites: list[Fact],
+    reason: str,
+    sentence_of: Any,
+) -> None:
+    """Contradict the value at ``start``: relabel its finding, or add one when it had none."""
+    for f in findings:
+        if f.mention.start == start and f.mention.text == text:
+            if f.label != "CONTRADICTED":
+                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, list(cites), False
+            return
+    if any(f.mention.start == start for f in added):
+        return
+    added.append(
+        Finding(
+            Mention("entity", start, start + len(text), text),
+            "CONTRADICTED",
+            sentence_of(start),
+            list(cites),
+            reason,
+        )
+    )
+
+
+def _other_end(
+    a: str, b: str, a_at: int, b_at: int, candidates: list[_Trip]
+) -> tuple[int, str, list[Fact]] | None:
+    """The end of the route a to b that a candidate trip sharing the other end replaces."""
+    same_dest = [t for t in candidates if _ends(t)[1] == b and _ends(t)[0] != a]
+    same_origin = [t for t in candidates if _ends(t)[0] == a and _ends(t)[1] != b]
+    if same_dest and not same_origin:
+        return a_at, a, same_dest[0].facts
+    if same_origin and not same_dest:
+        return b_at, b, same_origin[0].facts
+    return None
+
+
+def check_trips(
+    answer: str, findings: list[Finding], ev: Evidence, sentence_of: Any, turn_start: int = -1
+) -> list[Finding]:
+    """Relabel, in place, the codes, dates and identifiers of trips the run does not have (see the module);
+    return findings for codes that had none (the caller adds them).
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> from .grounding import ground_answer
+    >>> args = '{"origin": "IAH", "destination": "SFO", "date": "2024-05-19"}'
+    >>> run = parse_run([{"role": "user", "content": "Flights?"},
+    ...     {"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function",
+    ...      "function": {"name": "search", "arguments": args}}]},
+    ...     {"role": "tool", "tool_call_id": "c", "content": '[{"flight_number": "HAT072", "origin": "IAH",'
+    ...      ' "destination": "SFO"}]'},
+    ...     {"role": "assistant", "content": "x"}])
+    >>> ev = build_evidence(run)
+    >>> def bad(answer):
+    ...     return [f.mention.text for f in ground_answer(answer, ev, turn_start=0) if f.label != "SUPPORTED"]
+    >>> bad("Flight HAT072 from IAH to SFO on May 19, 2024."), bad("Flight HAT072 from JFK to SFO.")
+    ([], ['JFK'])
+    >>> bad("Flight HAT072 from IAH to SFO on 2024-05-21.")
+    ['2024-05-21']
+    """
+    routes = list(_ROUTE.finditer(answer))
+    labelled = list(_LABELLED.finditer(answer))
+    idents = [f for f in findings if f.label == "SUPPORTED" and _IDENT.fullmatch(f.mention.text)]
+    if not routes and not labelled and not idents:
+        return []
+    trips = _trips(ev)
+    if not trips:
+        return []
+    added: list[Finding] = []
+    dates = sorted(
+        (f for f in findings if f.mention.kind == "date" and _day(f)), key=lambda f: f.mention.start
+    )
+    codes = {c for t in trips for c in _ends(t)}
+    turn = [t for t in trips if t.call and t.message_index > turn_start] if turn_start >= 0 else []
+    for m in routes:
+        between = m.group(1) is not None
+        a, b = (m.group(2), m.group(3)) if between else (m.group(4), m.group(5))
+        a_at, b_at = (m.start(2), m.start(3)) if between else (m.start(4), m.start(5))
+        if a == b or a not in codes or b not in codes:
+            continue
+        gap = _ROUTE_TO_DATE.match(answer, m.end())
+        told = next((f for f in dates if gap is not None and f.mention.start == gap.end()), None)
+        day = _day(told) if told is not None else None
+        if (
+            day is not None
+            and told is not None
+            and not _stated_by_people(ev, day)
+            and not _joined(a, b, day, trips, between)
+        ):
+            if _joined(a, b, None, [t for t in trips if t.days], between):
+                cites = [t.days[k] for t in trips if set(_ends(t)) == {a, b} for k in t.days][:3]
+                _flag(
+                    findings,
+                    added,
+                    told.mention.start,
+                    told.mention.text,
+                    cites,
+                    "the run has this route on other days",
+                    sentence_of,
+                )
+                continue
+            other = _other_end(a, b, a_at, b_at, [t for t in trips if day in t.days])
+            if other is not None and not _joined(a, b, None, trips, True):
+                _flag(
+                    findings,
+                    added,
+                    other[0],
+                    other[1],
+                    other[2],
+                    "on this day the run's trip joins other places",
+                    sentence_of,
+                )
+                continue
+        # A route that introduces the results of this turn's search is that search's route.
+        line_start = max(answer.rfind("\n", 0, m.start()) + 1, answer.rfind(". ", 0, m.start()) + 1)
+        if (
+            turn
+            and _SEARCH_LEAD.search(answer, line_start, m.start())
+            and not _joined(a, b, None, turn, between)
+        ):
+            other = _other_end(a, b, a_at, b_at, turn)
+            if other is not None:
+                _flag(
+                    findings,
+                    added,
+                    other[0],
+                    other[1],
+                    other[2],
+                    "the search of this turn was for another route",
+                    sentence_of,
+                )
+    if idents:
+        _check_identified(answer, findings, added, trips, idents, dates, labelled, ev, sentence_of)
+    return added
+
+
+def _check_identified(
+    answer: str,
+    findings: list[Finding],
+    added: list[Finding],
+    trips: list[_Trip],
+    idents: list[Finding],
+    dates: list[Finding],
+    labelled: list[re.Match[str]],
+    ev: Evidence,
+    sentence_of: Any,
+) -> None:
+    """A route or a date told in an identifier's block must be one of that identifier's records'."""
+    own: dict[str, list[_Trip]] = {}
+    for t in trips:
+        for i in t.idents:
+            own.setdefault(i, []).append(t)
+    # A record's legs (a reservation's flights) are its routes too.
+    legs: dict[Any, list[_Trip]] = {}
+    for t in trips:
+        if t.record[1]:
+            legs.setdefault(t.record[0], []).append(t)
+    starts = sorted(f.mention.start for f in idents)
+    for f in idents:
+        mine = own.get(f.mention.text)
+        if not mine:
+            continue
+        end = _block_end(answer, f, starts, dates)
+        routes = [
+            (m.group(4), m.group(5), m.start(4), m.start(5))
+            for m in _ROUTE.finditer(answer, f.mention.end, end)
+        ]
+        routes += [
+            (m.group(1), m.group(2), m.start(1), m.start(2))
+            for m in labelled
+            if f.mention.end <= m.start() and m.end() <= end
+        ]
+        for a, b, a_at, b_at in routes[:1]:
+            if a is None or b is None or a == b:
+                continue
+            pool = list(mine)
+            for t in mine:
+                if not t.record[1]:
+                    pool += legs.get(t.record[0], [])
+            if _joined(a, b, None, pool, True):
+                continue
+            other = _other_end(a, b, a_at, b_at, mine)
+            if other is not None:
+                _flag(
+                    findings,
+                    added,
+                    other[0],
+                    other[1],
+                    other[2],
+                    "the record of this identifier goes between other places",
+                    sentence_of,
+                )
+            elif any(_ends(t) == (a, b) and t.idents - {f.mention.text} for t in trips):
+                _flag(
+                    findings,
+                    added,
+                    f.mention.start,
+                    f.mention.text,
+                    mine[0].facts,
+                    "this route is another record's",
+                    sentence_of,
+                )
+        searched = [t for t in mine if t.searched]
+        if not searched:
+            continue
+        told = [g for g in dates if f.mention.end <= g.mention.start < end]
+        days = {k for t in mine for k in t.days}
+        if not told or any(_day(g) in days for g in told):
+            continue
+        g = told[0]
+        day = _day(g)
+        if day is None or _stated_by_people(ev, day):
+            continue
+        _flag(
+            findings,
+            added,
+            g.mention.start,
+            g.mention.text,
+            [v for t in searched for v in t.days.values()][:3],
+            "the search that returned this identifier was for another day",
+            sentence_of,
+        )
+
+
+def _block_end(answer: str, f: Finding, starts: list[int], dates: list[Finding]) -> int:
+    """Where an identifier's details end: its sentence in prose; its line when the line tells a route or a
+    date itself ("- JFK to ATL on 2024-05-22, Flight HAT268": the next bullet is another flight); else its
+    line and the lines after it up to a blank line, a numbered item or a line indented less (the next item's
+    head); never past the next identifier."""
+    m = f.mention
+    nxt = next((s for s in starts if s > m.start), len(answer))
+    line_end = answer.find("\n", m.end)
+    line_end = len(answer) if line_end < 0 else line_end
+    if f.sentence[1] < line_end:
+        return min(max(f.sentence[1], m.end), nxt)
+    head = answer.rfind("\n", 0, m.start) + 1
+    if _ROUTE.search(answer, head, line_end) or any(head <= g.mention.start < line_end for g in dates):
+        return min(line_end, nxt)
+    indent = len(answer[head : m.start]) - len(answer[head : m.start].lstrip())
+    end = line_end
+    while end < min(len(answer), nxt):
+        stop = answer.find("\n", end + 1)
+        stop = len(answer) if stop < 0 else stop
+        line = answer[end + 1 : stop]
+        if not line.strip() or _NUMBERED.match(line) or len(line) - len(line.lstrip()) < indent:
+            break
+        end = stop
+    return min(end, nxt)
