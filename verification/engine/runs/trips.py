@@ -24,6 +24,8 @@ told on the day it is being moved to).
 from __future__ import annotations
 
 import re
+from datetime import date as _date
+from datetime import timedelta
 from typing import Any
 
 from .evidence import Evidence, Fact
@@ -39,6 +41,7 @@ _NOT_TRAVEL_DATE = ("birth", "dob", "created", "updated", "issued", "expir")
 _CODE = re.compile(r"[A-Z]{3}")
 # An identifier a record is known by: letters and digits, at least one digit ("HAT083", "JG7FMM").
 _IDENT = re.compile(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}")
+_NAMED_IDENT = re.compile(r"(?<= )(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}$")
 # A route: "JFK to SFO", "JFK → SFO", "JFK->SFO", "between PHX and JFK" (group 3 marks "between").
 _ROUTE = re.compile(
     r"\b(?:(between)\s+([A-Z]{3})\s+and\s+([A-Z]{3})"
@@ -233,6 +236,15 @@ def check_trips(
     routes = list(_ROUTE.finditer(answer))
     labelled = list(_LABELLED.finditer(answer))
     idents = [f for f in findings if f.label == "SUPPORTED" and _IDENT.fullmatch(f.mention.text)]
+    for f in findings:
+        # A name read with its identifier ("Flight HAT072"): the identifier is what the record carries.
+        tail = _NAMED_IDENT.search(f.mention.text) if f.mention.kind == "entity" else None
+        if tail is not None and f.label == "SUPPORTED":
+            at = f.mention.start + tail.start()
+            idents.append(
+                Finding(Mention("id", at, at + len(tail.group()), tail.group()), "SUPPORTED", f.sentence)
+            )
+    idents.sort(key=lambda f: f.mention.start)
     if not routes and not labelled and not idents:
         return []
     trips = _trips(ev)
@@ -328,28 +340,36 @@ def _check_identified(
         if t.record[1]:
             legs.setdefault(t.record[0], []).append(t)
     starts = sorted(f.mention.start for f in idents)
+    times_of: dict[Any, list[Fact]] = {}
+    for x in ev.times:
+        if x.source == "tool" and x.record is not None and x.path and x.path[0] != "tool_calls":
+            times_of.setdefault(x.record, []).append(x)
     for f in idents:
         mine = own.get(f.mention.text)
         if not mine:
             continue
         end = _block_end(answer, f, starts, dates)
+        # "Origin: BOS / Destination: CLT" copies the record's own two fields; a route in prose may be one
+        # of its legs ("JG7FMM from MCO to BOS" of a reservation from MCO to CLT via BOS).
         routes = [
-            (m.group(4), m.group(5), m.start(4), m.start(5))
-            for m in _ROUTE.finditer(answer, f.mention.end, end)
-        ]
-        routes += [
-            (m.group(1), m.group(2), m.start(1), m.start(2))
+            (m.group(1), m.group(2), m.start(1), m.start(2), True)
             for m in labelled
             if f.mention.end <= m.start() and m.end() <= end
         ]
-        for a, b, a_at, b_at in routes[:1]:
+        routes += [
+            (m.group(4), m.group(5), m.start(4), m.start(5), False)
+            for m in _ROUTE.finditer(answer, f.mention.end, end)
+        ]
+        routes.sort(key=lambda r: r[2])
+        for a, b, a_at, b_at, fields in routes[:1]:
             if a is None or b is None or a == b:
                 continue
             pool = list(mine)
             for t in mine:
-                if not t.record[1]:
+                if not t.record[1] and not fields:
                     pool += legs.get(t.record[0], [])
-            if _joined(a, b, None, pool, True):
+            # A leg (a flight) goes one way; a whole record (a round trip) may be told either way.
+            if _joined(a, b, None, pool, False) or any(_ends(t) == (b, a) and not t.record[1] for t in pool):
                 continue
             other = _other_end(a, b, a_at, b_at, mine)
             if other is not None:
@@ -372,17 +392,23 @@ def _check_identified(
                     "this route is another record's",
                     sentence_of,
                 )
+        _check_times(findings, f, end, {t.record for t in mine}, times_of)
         searched = [t for t in mine if t.searched]
         if not searched:
             continue
-        told = [g for g in dates if f.mention.end <= g.mention.start < end]
+        # A flight lands on its day or the next (an overnight arrival).
         days = {k for t in mine for k in t.days}
-        if not told or any(_day(g) in days for g in told):
+        days |= {_next_day(k) for k in days}
+        told = [
+            g
+            for g in dates
+            if f.mention.end <= g.mention.start < end
+            and _day(g) not in days
+            and not _stated_by_people(ev, _day(g) or (0, 0, 0))
+        ]
+        if not told:
             continue
         g = told[0]
-        day = _day(g)
-        if day is None or _stated_by_people(ev, day):
-            continue
         _flag(
             findings,
             added,
@@ -392,6 +418,34 @@ def _check_identified(
             "the search that returned this identifier was for another day",
             sentence_of,
         )
+
+
+def _check_times(
+    findings: list[Finding], f: Finding, end: int, records: set[Any], times_of: dict[Any, list[Fact]]
+) -> None:
+    """A clock time told in an identifier's block that another record gives must be one of its own
+    record's times ("Flight HAT072 departing at 11:00 AM" where HAT072 leaves at 09:00 and another
+    flight lands at 11:00)."""
+    own = [x for r in records for x in times_of.get(r, ())]
+    if not own:
+        return
+    for g in findings:
+        m = g.mention
+        if m.kind != "time" or not f.mention.end <= m.start < end or m.time is None or g.label != "SUPPORTED":
+            continue
+        if any(tuple(x.value[:2]) == m.time for x in own):
+            continue
+        if all(x.record is not None and x.source == "tool" and x.record not in records for x in g.facts):
+            g.label, g.facts, g.derived = "CONTRADICTED", own[:3], False
+            g.reason = "the record this identifier names gives other times"
+
+
+def _next_day(day: Day) -> Day:
+    try:
+        d = _date(*day) + timedelta(days=1)
+    except ValueError:
+        return day
+    return (d.year, d.month, d.day)
 
 
 def _block_end(answer: str, f: Finding, starts: list[int], dates: list[Finding]) -> int:
