@@ -55,7 +55,9 @@ _LABELLED = re.compile(
 # What may stand between a route and the date it is told on: "JFK to SFO on May 19", "JFK to SFO, May 19".
 _ROUTE_TO_DATE = re.compile(r"[ \t]*(?:,[ \t]*)?(?:on|for|departing(?: on)?)?[ \t]*")
 # The route opens a list of search results: "flights from X to Y", "flight options between X and Y".
-_SEARCH_LEAD = re.compile(r"\bflights\b[^.\n:]{0,40}$", re.I)
+_SEARCH_LEAD = re.compile(
+    r"\b(?:flights|coaches|trains|buses|ferries|sailings|connections|departures)\b[^.\n:]{0,40}$", re.I
+)
 # A numbered item ends an identifier's block of details.
 _NUMBERED = re.compile(r"[ \t]*\d{1,2}[.)]\s")
 
