@@ -140,3 +140,22 @@ def test_it_keeps_an_identifier_s_details_to_its_own_line_when_the_line_tells_th
     # Each bullet is one leg: the next bullet's route is not the first identifier's.
     answer = "Your legs:\n- BSL to BRN on 2025-09-03, Coach CX410\n- BRN to GVA on 2025-09-03, Coach CX415"
     assert _flagged(verify_run(_run(answer))) == []
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("Coach CX128 has not enough seats left. Would you like another coach?", None),
+        # CX120 is an option of the run, but this turn's error is about CX128.
+        ("Unfortunately coach CX120 has not enough seats left. Would you like another coach?", "CX120"),
+    ],
+)
+def test_it_reads_the_identifier_of_a_failure_as_the_one_the_turns_error_names(answer, bad):
+    msgs = _run("Options: CX120 (08:15) and CX128 (17:45).")[:-1]
+    msgs += [
+        {"role": "user", "content": "Book the later one."},
+        _call(2, "book_coach", {"coach": "CX128"}),
+        {"role": "tool", "tool_call_id": "c2", "content": "Error: not enough seats on coach CX128"},
+        {"role": "assistant", "content": answer},
+    ]
+    _assert_only(verify_run(msgs), bad)

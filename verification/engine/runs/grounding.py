@@ -53,7 +53,7 @@ from .polarity import check_polarity
 from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
 from .routes import check_routes
-from .trips import check_trips
+from .trips import check_failed_identifiers, check_trips
 from .turns import check_failed_calls, check_turn_names
 
 __all__ = ["Finding", "ground_answer", "split_sentences"]
@@ -965,6 +965,7 @@ def ground_answer(
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
     findings += check_routes(answer, findings, ev, sentence_of)
     findings += check_trips(answer, findings, ev, sentence_of, turn_start)
+    findings += check_failed_identifiers(answer, findings, ev, turn_start, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings

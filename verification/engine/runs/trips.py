@@ -32,7 +32,7 @@ from .evidence import Evidence, Fact
 from .findings import Finding
 from .mentions import Mention
 
-__all__ = ["check_trips"]
+__all__ = ["check_failed_identifiers", "check_trips"]
 
 _ORIGIN_KEYS = frozenset({"origin", "from", "departure_airport", "from_airport"})
 _DESTINATION_KEYS = frozenset({"destination", "to", "arrival_airport", "to_airport"})
@@ -59,6 +59,7 @@ _SEARCH_LEAD = re.compile(
     r"\b(?:flights|coaches|trains|buses|ferries|sailings|connections|departures)\b[^.\n:]{0,40}$", re.I
 )
 # A numbered item ends an identifier's block of details.
+_ROUTES_REASON = "no route of the run joins"
 _NUMBERED = re.compile(r"[ \t]*\d{1,2}[.)]\s")
 
 Day = tuple[int, int, int]
@@ -168,6 +169,23 @@ def _day(f: Finding) -> Day | None:
         return None
     assert d[0] is not None and d[1] is not None and d[2] is not None
     return (d[0], d[1], d[2])
+
+
+def _settled(findings: list[Finding], *starts: int) -> bool:
+    """Whether a code of the route is already flagged (by ``routes.check_routes``): one claim is enough."""
+    return any(f.label != "SUPPORTED" and f.mention.start in starts for f in findings)
+
+
+def _move_route_flag(findings: list[Finding], keep: int, ends: tuple[int, int]) -> None:
+    """``routes.check_routes`` picks an end of a broken route without the day or the search; when these
+    rules tell which end is wrong, the other end is a value of the run again (one claim per route)."""
+    for f in findings:
+        if f.mention.start in ends and f.mention.start != keep and f.reason.startswith(_ROUTES_REASON):
+            f.label, f.reason, f.facts = (
+                "SUPPORTED",
+                "a place of the run (the route's other end is wrong)",
+                [],
+            )
 
 
 def _flag(
@@ -287,6 +305,7 @@ def check_trips(
                 continue
             other = _other_end(a, b, a_at, b_at, [t for t in trips if day in t.days])
             if other is not None and not _joined(a, b, None, trips, True):
+                _move_route_flag(findings, other[0], (a_at, b_at))
                 _flag(
                     findings,
                     added,
@@ -306,6 +325,7 @@ def check_trips(
         ):
             other = _other_end(a, b, a_at, b_at, turn)
             if other is not None:
+                _move_route_flag(findings, other[0], (a_at, b_at))
                 _flag(
                     findings,
                     added,
@@ -364,7 +384,7 @@ def _check_identified(
         ]
         routes.sort(key=lambda r: r[2])
         for a, b, a_at, b_at, fields in routes[:1]:
-            if a is None or b is None or a == b:
+            if a is None or b is None or a == b or _settled(findings, a_at, b_at):
                 continue
             pool = list(mine)
             for t in mine:
@@ -474,3 +494,71 @@ def _block_end(answer: str, f: Finding, starts: list[int], dates: list[Finding])
             break
         end = stop
     return min(end, nxt)
+
+
+# A sentence that reports something failed or is not possible.
+_FAILURE = re.compile(
+    r"\b(?:not|no|unable|cannot|can't|couldn't|unfortunately|failed|error|insufficient)\b|n't\b", re.I
+)
+
+
+def _shape(ident: str) -> tuple[str, int]:
+    """An identifier's letters before its first digit and its length: "HAT229" is ("HAT", 6)."""
+    head = re.match(r"[A-Z]*", ident)
+    return (head.group() if head else "", len(ident))
+
+
+def check_failed_identifiers(
+    answer: str, findings: list[Finding], ev: Evidence, turn_start: int, sentence_of: Any
+) -> list[Finding]:
+    """An identifier the answer says a failure was about must be the one the turn's error names.
+
+    "There are not enough seats on flight HAT175" after the turn's call answered "Error: not enough seats on
+    flight HAT229": HAT175 is a flight of the run (an option listed before), so the value rules support it,
+    but the failure of this turn is about another identifier of the same kind (issue 14: a swapped flight
+    number in a report of a failed call). Only an answer that never names the error's identifier is read,
+    and only identifiers of the error's shape (same letters, same length) in a sentence telling a failure.
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> run = parse_run([{"role": "user", "content": "Book HAT175 or HAT229?"},
+    ...     {"role": "tool", "tool_call_id": "c", "content": "Error: not enough seats on flight HAT229"},
+    ...     {"role": "assistant", "content": "x"}])
+    >>> ev = build_evidence(run)
+    >>> def bad(answer):
+    ...     return [f.mention.text for f in check_failed_identifiers(answer, [], ev, 0, lambda i: (0, 99))]
+    >>> bad("Flight HAT175 has not enough seats."), bad("Flight HAT229 has not enough seats.")
+    (['HAT175'], [])
+    """
+    if turn_start < 0:
+        return []
+    errors = [
+        (idx, text)
+        for idx, text in ev.contents.items()
+        if idx > turn_start and text.lstrip()[:40].lower().lstrip("{[\"' ").startswith("error")
+    ]
+    if not errors:
+        return []
+    named = {i for _, text in errors for i in _IDENT.findall(text)}
+    if not named or any(i in answer for i in named):
+        return []
+    shapes = {_shape(i) for i in named}
+    cites = [x for x in ev.strings if any(x.message_index == idx for idx, _ in errors)][:3]
+    added: list[Finding] = []
+    for m in re.finditer(r"\b[A-Z0-9]{5,10}\b", answer):
+        ident = m.group()
+        if not _IDENT.fullmatch(ident) or _shape(ident) not in shapes:
+            continue
+        sent = sentence_of(m.start())
+        if not _FAILURE.search(answer, sent[0], sent[1]):
+            continue
+        _flag(
+            findings,
+            added,
+            m.start(),
+            ident,
+            cites,
+            "the error of this turn names another identifier",
+            sentence_of,
+        )
+    return added
