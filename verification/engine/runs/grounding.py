@@ -23,6 +23,7 @@ from rapidfuzz import fuzz, process
 from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .aggregates import computed_amount, states_arithmetic
+from .asked_counts import check_asked_counts
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
@@ -966,6 +967,7 @@ def ground_answer(
     findings += check_routes(answer, findings, ev, sentence_of)
     findings += check_trips(answer, findings, ev, sentence_of, turn_start)
     findings += check_failed_identifiers(answer, findings, ev, turn_start, sentence_of)
+    check_asked_counts(answer, findings, ev, question, turn_start)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
