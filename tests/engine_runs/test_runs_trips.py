@@ -159,3 +159,19 @@ def test_it_reads_the_identifier_of_a_failure_as_the_one_the_turns_error_names(a
         {"role": "assistant", "content": answer},
     ]
     _assert_only(verify_run(msgs), bad)
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("- **Coach:** CX120\n  - Departs: 08:15 from ZRH\n  - Arrives: 11:05 at GVA", None),
+        # CX120 goes ZRH to GVA; BRN to GVA is coach CX415's leg: the identifier is the swapped value.
+        ("- **Coach:** CX120\n  - Departs: 08:15 from BRN\n  - Arrives: 11:05 at GVA", "CX120"),
+        # CX120 arrives at GVA, and no record goes from ZRH to BSL: the place is the swapped value.
+        ("- **Coach:** CX120\n  - Departs: 08:15 from ZRH\n  - Arrives: 11:05 at BSL", "BSL"),
+        # A booking accepts any place of its legs.
+        ("- **Booking:** K7QX2B\n  - Changes at BRN, from BSL", None),
+    ],
+)
+def test_it_reads_a_place_told_alone_with_an_identifier_as_that_records_end(answer, bad):
+    _assert_only(verify_run(_run(answer)), bad)

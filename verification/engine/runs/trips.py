@@ -59,6 +59,9 @@ _SEARCH_LEAD = re.compile(
     r"\b(?:flights|coaches|trains|buses|ferries|sailings|connections|departures)\b[^.\n:]{0,40}$", re.I
 )
 # A numbered item ends an identifier's block of details.
+# A place told alone: "from LAS", "to IAH", "at IAH" (after an arrival), "Origin: ATL".
+_SINGLE_CODE = re.compile(r"\b(from|to|at|in|[Oo]rigin|[Dd]estination)\b[*_]*:?[*_]*[ \t]+([A-Z]{3})\b")
+_ARRIVAL = re.compile(r"\barriv", re.I)
 _ROUTES_REASON = "no route of the run joins"
 _NUMBERED = re.compile(r"[ \t]*\d{1,2}[.)]\s")
 
@@ -414,6 +417,8 @@ def _check_identified(
                     "this route is another record's",
                     sentence_of,
                 )
+        if not routes:
+            _check_single_codes(answer, findings, added, f, end, mine, legs, trips, sentence_of)
         _check_times(findings, f, end, {t.record for t in mine}, times_of)
         searched = [t for t in mine if t.searched]
         if not searched:
@@ -438,6 +443,73 @@ def _check_identified(
             g.mention.text,
             [v for t in searched for v in t.days.values()][:3],
             "the search that returned this identifier was for another day",
+            sentence_of,
+        )
+
+
+def _check_single_codes(
+    answer: str,
+    findings: list[Finding],
+    added: list[Finding],
+    f: Finding,
+    end: int,
+    mine: list[_Trip],
+    legs: dict[Any, list[_Trip]],
+    trips: list[_Trip],
+    sentence_of: Any,
+) -> None:
+    """A place told alone in an identifier's block ("Departure: 05:00 PM from LAS", "Arrival: 08:00 PM at
+    IAH", "- Origin: ATL") must be that end of the identifier's record; a whole record (a reservation)
+    accepts any place of its legs. When the block's places are together another identified record's route,
+    the identifier is the swapped value; otherwise the place is."""
+    told: dict[str, tuple[str, int]] = {}
+    for m in _SINGLE_CODE.finditer(answer, f.mention.end, end):
+        word, code = m.group(1).lower(), m.group(2)
+        if word in ("at", "in") and not _ARRIVAL.search(
+            answer, max(f.mention.end, m.start() - 40), m.start()
+        ):
+            continue
+        slot = "origin" if word in ("from", "origin") else "destination"
+        told.setdefault(slot, (code, m.start(2)))
+    if not told:
+        return
+    codes = {c for t in trips for c in _ends(t)}
+    wrong: list[tuple[str, int, list[Fact]]] = []
+    for slot, (code, at) in told.items():
+        if code not in codes or _settled(findings, at):
+            continue
+        ok: set[str] = set()
+        for t in mine:
+            if t.record[1]:
+                ok.add(_ends(t)[0 if slot == "origin" else 1])
+            else:
+                ok |= set(_ends(t))
+                ok |= {c for u in legs.get(t.record[0], []) for c in _ends(u)}
+        if code not in ok:
+            wrong.append((code, at, mine[0].facts))
+    if not wrong:
+        return
+    if len(told) == 2:
+        route = (told["origin"][0], told["destination"][0])
+        if any(_ends(t) == route and t.idents - {f.mention.text} for t in trips):
+            _flag(
+                findings,
+                added,
+                f.mention.start,
+                f.mention.text,
+                mine[0].facts,
+                "these places are another record's",
+                sentence_of,
+            )
+            return
+    for code, at, cites in wrong:
+        _flag(
+            findings,
+            added,
+            at,
+            code,
+            cites,
+            "the record of this identifier has another place here",
             sentence_of,
         )
 
