@@ -51,6 +51,7 @@ from .numeric import (
     operand,
 )
 from .polarity import check_polarity
+from .policy_rates import check_policy_rates
 from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
 from .routes import check_routes
@@ -968,6 +969,7 @@ def ground_answer(
     findings += check_trips(answer, findings, ev, sentence_of, turn_start)
     findings += check_failed_identifiers(answer, findings, ev, turn_start, sentence_of)
     check_asked_counts(answer, findings, ev, question, turn_start)
+    check_policy_rates(answer, findings, ev)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
