@@ -4,9 +4,9 @@
 4 is in the results anyway (an id, a time, a participant count), so the value rules support it, but the
 answer is a count and the turn's results count otherwise (issue 14: edited counts in terse AgentDojo
 answers). Only a number that stands alone (the whole answer, or an item of a numbered list of answers:
-"1. 3 2. ...") is read, only when the request asks how many, and it is contradicted only when no count of
-the turn's results (a list's length, a tally of a value, a filtered count the evidence keeps) is that
-number.
+"1. 3 2. ...") is read, only when the request asks how many and a result of the turn is a list, and it is
+contradicted only when no count of the turn's results (a list's length, a tally of a value, a filtered
+count the evidence keeps) is that number.
 """
 
 from __future__ import annotations
@@ -55,7 +55,11 @@ def check_asked_counts(
             continue
         if counts is None:
             counts = [x for x in ev.counts if x.message_index > turn_start]
-        if not counts or any(x.value == m.value for x in counts):
+            # Only a turn whose results are lists of items is counted: a passage of text ("the town has
+            # 294,000 inhabitants") answers how many by stating the number.
+            if not any(x.text == "length" and x.path == () for x in counts):
+                return
+        if any(x.value == m.value for x in counts):
             continue
         f.label, f.derived = "CONTRADICTED", False
         f.facts = [x for x in counts if x.text == "length"][:3] or counts[:3]
