@@ -98,23 +98,31 @@ class _Trip:
 def _trips(ev: Evidence) -> list[_Trip]:
     """The records of the results (and the calls' arguments) that have both an origin and a destination."""
     by_key: dict[tuple[Any, bool], _Trip] = {}
+    # Two passes: the places first (few keys), then the identifiers of only the records that have places;
+    # most strings of a long run are of neither, and are passed over on a set lookup.
     for x in ev.strings:
-        if x.source != "tool" or x.record is None or not isinstance(x.path, tuple) or not x.path:
+        path = x.path
+        if not isinstance(path, tuple) or not path:
             continue
-        key = x.path[-1]
-        if not isinstance(key, str):
+        key = path[-1]
+        origin = key in _ORIGIN_KEYS
+        if not origin and key not in _DESTINATION_KEYS:
             continue
-        call = x.path[0] == "tool_calls"
+        if x.source != "tool" or x.record is None or not _CODE.fullmatch(x.text):
+            continue
+        call = path[0] == "tool_calls"
         t = by_key.get((x.record, call))
         if t is None:
             t = by_key[(x.record, call)] = _Trip(x.record, call)
             t.message_index = x.message_index
-        if _CODE.fullmatch(x.text) and key in _ORIGIN_KEYS:
+        if origin:
             t.origin = t.origin or x
-        elif _CODE.fullmatch(x.text) and key in _DESTINATION_KEYS:
+        else:
             t.destination = t.destination or x
-        elif _IDENT.fullmatch(x.text) and not call:
-            t.idents.add(x.text)
+    placed = {r for r, call in by_key if not call}
+    for x in ev.strings:
+        if x.record in placed and x.path and x.path[0] != "tool_calls" and _IDENT.fullmatch(x.text):
+            by_key[(x.record, False)].idents.add(x.text)
     for x in ev.dates:
         if x.source != "tool" or x.record is None or not isinstance(x.path, tuple) or not x.path:
             continue
