@@ -27,6 +27,7 @@ from .asked_counts import check_asked_counts
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
+from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
     ALIASES,
@@ -970,6 +971,7 @@ def ground_answer(
     findings += check_failed_identifiers(answer, findings, ev, turn_start, sentence_of)
     check_asked_counts(answer, findings, ev, question, turn_start)
     check_policy_rates(answer, findings, ev)
+    check_labelled_totals(answer, findings)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
