@@ -56,6 +56,7 @@ from .policy_rates import check_policy_rates
 from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
 from .routes import check_routes
+from .table_rows import check_table_rows
 from .trips import check_failed_identifiers, check_trips
 from .turns import check_failed_calls, check_turn_names
 
@@ -972,6 +973,7 @@ def ground_answer(
     check_asked_counts(answer, findings, ev, question, turn_start)
     check_policy_rates(answer, findings, ev)
     check_labelled_totals(answer, findings)
+    findings += check_table_rows(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
