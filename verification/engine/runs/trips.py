@@ -71,18 +71,6 @@ Day = tuple[int, int, int]
 class _Trip:
     """One record's origin, destination and days (a search result's day is its call's)."""
 
-    __slots__ = (
-        "call",
-        "days",
-        "destination",
-        "facts",
-        "idents",
-        "message_index",
-        "origin",
-        "record",
-        "searched",
-    )
-
     def __init__(self, record: Any, call: bool) -> None:
         self.record = record
         self.call = call
