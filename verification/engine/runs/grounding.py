@@ -23,9 +23,11 @@ from rapidfuzz import fuzz, process
 from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .aggregates import computed_amount, states_arithmetic
+from .asked_counts import check_asked_counts
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
+from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
     ALIASES,
@@ -50,9 +52,12 @@ from .numeric import (
     operand,
 )
 from .polarity import check_polarity
+from .policy_rates import check_policy_rates
 from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
 from .routes import check_routes
+from .table_rows import check_table_rows
+from .trips import check_failed_identifiers, check_trips
 from .turns import check_failed_calls, check_turn_names
 
 __all__ = ["Finding", "ground_answer", "split_sentences"]
@@ -963,6 +968,12 @@ def ground_answer(
     check_turn_names(answer, findings, ev, turn_start, sentence_of)
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
     findings += check_routes(answer, findings, ev, sentence_of)
+    findings += check_trips(answer, findings, ev, sentence_of, turn_start)
+    findings += check_failed_identifiers(answer, findings, ev, turn_start, sentence_of)
+    check_asked_counts(answer, findings, ev, question, turn_start)
+    check_policy_rates(answer, findings, ev)
+    check_labelled_totals(answer, findings)
+    findings += check_table_rows(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings

@@ -1,0 +1,87 @@
+"""A rate the answer quotes ("travel insurance for $36 per passenger") against the rate the system prompt
+sets for the same thing ("travel insurance, which is 30 dollars per passenger").
+
+Long customer-service runs quote the operator's policy: a fee per passenger, per bag, per night. An edited
+rate is often still a value of the run by arithmetic (the difference of two fares is 36), so the value rules
+support it; but the policy states the rate of this thing, and it is another (issue 14: edited policy
+amounts). A rate is read as an amount followed by "per", "for each" or "each" and a noun; it is compared
+only with the system prompt's rates of the same noun whose sentence shares two content words with the words
+before the answer's amount ("travel insurance"), and contradicted only when none of those rates is its
+amount. A rate of something the policy does not price ("a fare difference of $36 per passenger", "the
+cabin fare is $31 per passenger more") shares fewer words and is left to the other rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import lower
+from .evidence import Evidence
+from .findings import Finding
+from .lexicon import FUNCTION_WORDS
+
+__all__ = ["check_policy_rates"]
+
+_PER = re.compile(r"[ \t]+(?:per|for each|each)[ \t]+([a-z]+)")
+_RATE = re.compile(
+    r"(?:\$[ \t]?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)[ \t]*(?:dollars|usd|euros?|eur))"
+    r"[ \t]+(?:per|for each|each)[ \t]+([a-z]+)",
+    re.I,
+)
+_WORD = re.compile(r"[a-z]+")
+# Words of any priced sentence: they say nothing about which thing is priced.
+_PRICE_WORDS = frozenset(
+    {"per", "each", "dollars", "dollar", "usd", "cost", "costs", "price", "fee", "pay", "is"}
+)
+_SENTENCE = re.compile(r"[^.\n]+")
+
+
+def _noun(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _WORD.findall(lower(text)) if len(w) > 2} - FUNCTION_WORDS - _PRICE_WORDS
+
+
+def check_policy_rates(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    """Relabel, in place, an amount per thing that the system prompt prices otherwise (see the module).
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> from .grounding import ground_answer
+    >>> policy = "Travel insurance is 30 dollars per passenger. Bags: $50 each."
+    >>> run = parse_run([{"role": "system", "content": policy},
+    ...     {"role": "user", "content": "Fares?"},
+    ...     {"role": "tool", "tool_call_id": "c", "content": '{"economy": 130, "business": 166}'},
+    ...     {"role": "assistant", "content": "x"}])
+    >>> ev = build_evidence(run)
+    >>> def labels(answer):
+    ...     return [(f.mention.text, f.label) for f in ground_answer(answer, ev) if f.mention.kind == "money"]
+    >>> labels("Travel insurance is $30 per passenger."), labels("Travel insurance: $36 per passenger.")
+    ([('$30', 'SUPPORTED')], [('$36', 'CONTRADICTED')])
+    >>> labels("The fare difference is $36 per passenger.")
+    [('$36', 'SUPPORTED')]
+    """
+    rates: list[tuple[float, str, set[str]]] | None = None
+    for f in findings:
+        m = f.mention
+        if m.kind != "money" or m.value is None or f.label == "CONTRADICTED":
+            continue
+        per = _PER.match(lower(answer[m.end : m.end + 40]))
+        if per is None:
+            continue
+        if rates is None:
+            rates = []
+            system = {x.message_index for x in ev.numbers if x.source == "system"}
+            for idx in sorted(system):
+                for sent in _SENTENCE.finditer(ev.contents.get(idx, "")):
+                    for r in _RATE.finditer(sent.group()):
+                        value = float(r.group(1) or r.group(2))
+                        rates.append((value, _noun(lower(r.group(3))), _content(sent.group())))
+        noun = _noun(per.group(1))
+        before = _content(answer[max(f.sentence[0], m.start - 60) : m.start])
+        same = [value for value, n, words in rates if n == noun and len(words & before) >= 2]
+        if same and not any(abs(v - m.value) < 0.005 for v in same):
+            f.label, f.derived, f.facts = "CONTRADICTED", False, []
+            f.reason = "the policy sets another rate for this: " + ", ".join(f"{v:g}" for v in same)
