@@ -28,6 +28,7 @@ from datetime import date as _date
 from datetime import timedelta
 from typing import Any
 
+from ..text import lower
 from .evidence import Evidence, Fact
 from .findings import Finding
 from .mentions import Mention
@@ -460,7 +461,7 @@ def _check_single_codes(
     the identifier is the swapped value; otherwise the place is."""
     told: dict[str, tuple[str, int]] = {}
     for m in _SINGLE_CODE.finditer(answer, f.mention.end, end):
-        word, code = m.group(1).lower(), m.group(2)
+        word, code = lower(m.group(1)), m.group(2)
         if word in ("at", "in") and not _ARRIVAL.search(
             answer, max(f.mention.end, m.start() - 40), m.start()
         ):
@@ -603,7 +604,7 @@ def check_failed_identifiers(
     errors = [
         (idx, text)
         for idx, text in ev.contents.items()
-        if idx > turn_start and text.lstrip()[:40].lower().lstrip("{[\"' ").startswith("error")
+        if idx > turn_start and lower(text.lstrip()[:40]).lstrip("{[\"' ").startswith("error")
     ]
     if not errors:
         return []
