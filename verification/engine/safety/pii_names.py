@@ -161,7 +161,10 @@ _CAPITALISED: Final = _capitalised(_UPPER, _LOWER)
 # each character of the text against the first class, which is cheaper without them.  Same matches.
 _CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
 _PARTICLES: Final = _words(
-    "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y"
+    "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y "
+    # The particles of German, French and English town names ("Bad Homburg vor der Höhe", "Frankfurt
+    # am Main", "Châlons sur Marne", "Stratford upon Avon"): a listed town goes on through them.
+    "vor am an im ob bei sur sous lès upon"
 )
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
 _DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
