@@ -1025,8 +1025,36 @@ _NAME_LINE: Final = re.compile(
 )
 _NUMBER_LINE: Final = re.compile(r"\n[ \t>]*(?:\d|[^\n]*\d{3})")
 _UNLISTED_EVIDENCE: Final = frozenset(
-    ("middle_initial", "surname_shape", "possessive", "person_verb_pronoun", "speaker", "signature")
+    (
+        "middle_initial",
+        "surname_shape",
+        "possessive",
+        "person_verb_pronoun",
+        "speaker",
+        "signature",
+        "people_list",
+        "pair_subject",
+    )
 )
+# People named together (issue 16, h17d): a list after a word for a group of people ("Attendees: Ana
+# Reumer, Ilse Kruglova and Tom Hale", "our 3 founders: Langset, Okafor and Brandt"), and two names that
+# open a sentence as the subject of a verb of people ("Reumer and Kruglova were precision engineers").
+# No list needs to hold the names: the group word or the verb says what they are.
+_GROUP_NAME: Final = rf"[{_UPPER}][{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}"
+_PEOPLE_LIST: Final = re.compile(
+    r"\b(?i:attendees|participants|(?:co-?)?founders|members|guests|speakers|invitees|present|cc|"
+    r"children|kids|sons|daughters|siblings|brothers|sisters|authors|organi[sz]ers|panel+ists|"
+    r"witnesses|signatories|owners|partners|friends|colleagues|players|students|employees|winners|"
+    r"nominees|hosts|judges|people|team|staff|parents|grandchildren|cousins)\b[^\n:]{0,20}:[ \t]*"
+    rf"({_GROUP_NAME}(?:[ \t]*,[ \t]*{_GROUP_NAME}){{0,20}},?[ \t]+(?:and|&)[ \t]+{_GROUP_NAME})"
+)
+_PAIR_SUBJECT: Final = re.compile(
+    rf"(?:^|(?<=[.!?][ \t])|(?<=\n))({_GROUP_NAME})[ \t]+and[ \t]+({_GROUP_NAME})[ \t]+"
+    r"(?:were|are|have|had|both|met|became|went|agreed|founded|started|married|lived|live|worked|work)\b"
+)
+_GROUP_SPLIT: Final = re.compile(rf"{_GROUP_NAME}")
+# Words that end like English nouns, not names: "Marketing and Development were merged".
+_NOUN_ENDING: Final = ("ing", "tion", "sion", "ment", "ness", "ity", "ics", "ance", "ence", "ism", "ogy")
 
 
 # The labels of a postcode, lower-cased.  ``_POSTCODE_LABEL`` is built from them (each written
@@ -1164,7 +1192,7 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     if len(labels) > 1:
         for match in _SPEAKER.finditer(text):
             label = match.group(1)
-            if labels.count(label) > 1 and label not in _ROLE_LABELS and _plain_words(label.split()):
+            if label not in _ROLE_LABELS and _speaker_name(label, labels.count(label) > 1):
                 added.append(NameMatch("person", match.start(1), match.end(1), label, 0.7, "speaker"))
     prefix = _LINE_PREFIX.match(text)
     start = prefix.end() if prefix is not None else 0
@@ -1180,6 +1208,54 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
         return out
     kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
     return sorted(kept + added, key=lambda m: m.start)
+
+
+def _speaker_name(label: str, repeated: bool) -> bool:
+    """Whether a transcript's line label names a speaker.  A label that recurs is one when its words may
+    be a person's name, even where they also name a place: a town does not speak ("Regina: ...").  A
+    label met once is one when it is a listed first name ("Maria: hi" in a chat of several speakers).
+    """
+    words = label.split()
+    if any(_FLAGS.get(word, 0) & (_F_STOP | _F_ORG | _F_REGION) for word in words):
+        return False
+    if _FLAGS.get(words[0], 0) & _F_FIRST:
+        return True
+    return repeated and _plain_words(words)
+
+
+def _group_member(value: str) -> bool:
+    """Whether one item of a group of people may be a person's name: no stop, organisation or region
+    word, no listed place that is no name, no English noun's ending, no plural of an unlisted word."""
+    words = value.split()
+    for word in words:
+        flags = _FLAGS.get(fold(word) if not word.isascii() else word, 0)
+        if flags & (_F_STOP | _F_ORG | _F_REGION) or word in _ROLE_LABELS:
+            return False
+        if flags & (_F_PLACE | _F_FIRST | _F_SURNAME) == _F_PLACE:
+            return False
+        if not flags & (_F_FIRST | _F_SURNAME) and (
+            word.endswith(_NOUN_ENDING) or (word.endswith("s") and not word.endswith("ss"))
+        ):
+            return False
+    return True
+
+
+def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the people named in a group (``_PEOPLE_LIST``, ``_PAIR_SUBJECT``) not found yet."""
+    spans: list[tuple[int, int, str]] = []
+    for match in _PEOPLE_LIST.finditer(text):
+        items = list(_GROUP_SPLIT.finditer(text, match.start(1), match.end(1)))
+        if all(_group_member(item.group()) for item in items):
+            spans.extend((item.start(), item.end(), "people_list") for item in items)
+    for match in _PAIR_SUBJECT.finditer(text):
+        if _group_member(match.group(1)) and _group_member(match.group(2)):
+            spans.extend((match.start(g), match.end(g), "pair_subject") for g in (1, 2))
+    added = [
+        NameMatch("person", start, end, text[start:end], 0.7, evidence)
+        for start, end, evidence in spans
+        if not any(m.start < end and start < m.end for m in out)
+    ]
+    return sorted(out + added, key=lambda m: m.start) if added else out
 
 
 def _plain_words(words: list[str]) -> bool:
@@ -1279,6 +1355,8 @@ def find_names(text: str) -> list[NameMatch]:
         out = _line_people(text, out)
     if "," in text:
         out = _addressed(text, out)
+    if " and " in text or " & " in text:
+        out = _grouped_people(text, out)
     if out:
         out = _same_names(text, tokens, out)
     if _CAPS_TOWN.search(text) is not None:
