@@ -561,6 +561,19 @@ def _street_town_postcode(value: str) -> tuple[float, str] | None:
     return (0.75 if "," in value else 0.7), "street_number_town"
 
 
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+
+
+def _street_number_postcode(value: str) -> tuple[float, str] | None:
+    """``_street_town_postcode``, and no month before the number: "December 30, 1976 after" is a date."""
+    words = value.split(",", 1)[0].split()
+    if any(lower(w) in _MONTH_NAMES for w in words):
+        return None
+    return _street_town_postcode(value)
+
+
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
@@ -591,6 +604,10 @@ _STRASSE_WORDS = ("tra", "weg", "Weg", "gasse", "Gasse", "llee", "platz", "Platz
 # ("de", "van", "degli") or a street word written in lower case ("rue", "ul.", "gate").
 _STREET_NAME_WORD = r"(?:[^\W\d_a-z][\w'\-]{0,30}\.?|d[aeiou]|de[ils]|della|degli|dos|das|van|von|der|den|la|le|les|y|ul\.|ulica|rue|route|avenue|cours|via|calle|rua|gate|vei|veien|vej|gatan|straat|weg|laan)"  # fmt: skip
 _INTL_POSTCODE = r"(?:\d{3,5}(?:[ \-]\d{2,3})?(?:[ \t][A-Z]{2}(?![\w\-]))?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-])"
+# A town of capitalised words on the line of its postcode (``_TOWN`` may run on to the next line).
+_TOWN_ON_LINE = r"[^\W\d_a-z][\w']{1,30}(?:-[\w']{1,30}|[ \t][^\W\d_a-z][\w'\-]{1,30}){0,3}"
+# The words of a flat or floor after a house number (Spanish, Italian, Portuguese, English).
+_FLOOR_WORD = r"(?:Piso|Puerta|Planta|Piano|Appartamento|Interno|Scala|Andar|Apto\.?|Apt\.?|Flat|Floor)"
 _INTL_TOWN = r"[^\W\d_][\w'\-]{0,30}(?:[ \t][^\W\d_][\w'\-]{0,30}){0,4}"
 # Substrings one of which every street suffix of ``postal_address`` contains (its regex is case-sensitive).
 # A phone extension ("x131", " ext. 12") is part of the number: redacting it with the number keeps the
@@ -677,6 +694,11 @@ PII_TYPES: tuple[PiiType, ...] = (
     # a street between two numbers, alone on its line (or after "at", "to", "in") or before a town ("197 Siikarannantie 59",
     # "114 ul. Cicha 86, Kędzierzyn-Koźle").  Issue 16, third pass.
     PiiType("postal_address", "location", _c(rf"(?:\d(?<![\w\-.].)\d{{0,4}}[A-Z]?[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{0,5}}{_STREET_NAME_WORD}(?:[ \t]+\d{{1,5}}[a-z]?)?|[^\W\d_a-z](?<![\w\-].)[\w'\-]{{0,30}}\.?(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}[ \t]+\d{{1,5}}[a-z]?(?:[/\-]\d{{1,4}})?),[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE}"), 0.75, _street_town_postcode, priority=1, min_digits=4),
+    # A street and house number (the number after a comma too, "Viale Almagià, 798"), a flat or floor
+    # ("Piso 8", "Piano 2"), then a postcode and a town with a comma between them ("Mikepad 48, 6165 DZ,
+    # Elkenrade", "pl. Wolności 48, 46-760 Skawina", "Viale Cendron, 40, 21051, Arcisate (VA)"), or a
+    # town then a postcode after a floor ("Camino Adora Parra 58 Piso 8 , Lugo, 01179").  Issue 16, h17d.
+    PiiType("postal_address", "location", _c(rf"(?:[^\W\d_a-z](?<![\w\-.].)[\w'\-]{{0,30}}\.?|[a-z](?<![\w\-.].)[a-z]{{0,2}}\.)(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}(?:(?:,[ \t]*|[ \t]+)\d{{1,5}}[a-z]?(?:[/\-]\d{{1,4}})?(?:[ \t]+{_FLOOR_WORD}[ \t]*\d{{1,4}}[A-Za-z]?)?[ \t]*,[ \t]*(?:\d{{2}}-\d{{3}}|\d{{4}}[A-Z]{{2}}|{_INTL_POSTCODE}),?[ \t]+{_TOWN_ON_LINE}(?:[ \t]*\([A-Z]{{2}}\))?|[ \t]+\d{{1,5}}[a-z]?[ \t]+{_FLOOR_WORD}[ \t]*\d{{1,4}}[A-Za-z]?[ \t]*,[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE})"), 0.75, _street_number_postcode, priority=1, min_digits=4),
     PiiType("postal_address", "location", _c(rf"(?:(?<![^\n])[ \t>?]*|(?<=at |to |is |in |on )|(?<=: ))\d\d{{0,4}}[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{1,4}}\d{{1,5}}(?:,[ \t]*{_INTL_TOWN}(?![\w\-])|(?=[ \t]*(?:\n|$)|[ \t]+St\.))"), 0.7, _street_town_postcode, priority=1, min_digits=2),
     # Without a house number: street, town and UK postcode ("Chambers Pike, Hove, BN3 2AB"); a US town,
     # state and ZIP code ("Springfield, IL 62704").
