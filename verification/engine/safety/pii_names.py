@@ -193,7 +193,11 @@ _STRONG_CUES: Final = _phrases(
 # Of the strong cues, those that name the person: after them one capitalised word is a name even when
 # no list holds it ("My name is Sora", "people call me Haruaki", "What's your last name? Pisano").
 _NAMING_CUES: Final = _phrases(
-    "my name is|my name's|name is|call me|calls me|full name|first name|last name|surname"
+    "my name is|my name's|name is|call me|calls me|full name|first name|last name|surname|"
+    # A relative named after "my" or "our" (h17d): "remove my kid Timotea from the will".
+    "my kid|my son|my daughter|my child|my wife|my husband|my brother|my sister|my mother|my father|"
+    "my mom|my dad|my grandson|my granddaughter|my nephew|my niece|my cousin|my uncle|my aunt|"
+    "our kid|our son|our daughter|our child"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -777,6 +781,29 @@ _CAPS_TOWN: Final = re.compile(
 
 # The last words of every place cue: a word in capitals after none of them is no town (``_caps_towns``).
 _ANY_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _PLACE_CUES | _STRONG_PLACE_CUES)
+
+
+# A town named after a saint after a place cue ("left St. Felix", "delivery to Sainte Laetitia", "in
+# Saint Jeanne-la-Forêt"): "Saint" cuts the runs of capitalised words, and the saint's name alone is
+# a first name (h17d).
+_SAINT_TOWN: Final = re.compile(
+    rf"(?<![\w\-])(?:Saint|Sainte|St\.|Ste\.|Sankt|Sint|San|Santa|Santo|São)[ \t\-][{_UPPER}][\w'’]+(?:-[\w'’]+)*(?:[ \t][{_UPPER}][\w'’]+(?:-[\w'’]+)*)?"
+)
+
+
+def _saint_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the towns named after a saint that follow a place cue; they win over a person."""
+    towns = [
+        NameMatch("location", m.start(), m.end(), m.group(), 0.7, "cue+saint_town")
+        for m in _SAINT_TOWN.finditer(text)
+        if _last_word(text, m.start()) in _ANY_PLACE_CUE_LAST_WORDS
+        and (m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "-'’"))
+        and not any(o.type == "location" and o.start <= m.start() and m.end() <= o.end for o in out)
+    ]
+    if not towns:
+        return out
+    kept = [o for o in out if not any(o.start < t.end and t.start < o.end for t in towns)]
+    return sorted(kept + towns, key=lambda m: m.start)
 
 
 def _caps_towns(text: str) -> list[NameMatch]:
@@ -1363,6 +1390,8 @@ def find_names(text: str) -> list[NameMatch]:
         towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
         if towns:
             out = sorted(out + towns, key=lambda m: m.start)
+    if "Sa" in text or "St" in text or "Sint" in text or "São" in text:
+        out = _saint_towns(text, out)
     if out:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
