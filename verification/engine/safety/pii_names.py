@@ -806,6 +806,42 @@ def _saint_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(kept + towns, key=lambda m: m.start)
 
 
+# A street without a house number after a place cue or before "street" (h17d): "on Spencer Street",
+# "the corner of Koontz Lane St.", "refers to Charleton Ave street".  English street types only: the
+# other languages' street words come first ("rue", "Via") and their streets carry numbers.
+_STREET_TYPE_TOKENS: Final = _words(
+    "Street St. Avenue Ave Road Rd Lane Ln Drive Boulevard Blvd Way Court Ct Place Terrace Crescent "
+    "Close Square Highway Hwy Parkway Pkwy Trail Alley Grove Gardens"
+)
+_NAMED_STREET: Final = re.compile(
+    rf"[{_UPPER}](?<![\w\-].)[{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}[ \t]"
+    r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
+    r"Place|Terrace|Crescent|Close|Square|Highway|Hwy\.?|Parkway|Pkwy\.?|Trail|Alley|Grove|Gardens)"
+    rf"(?:[ \t]St\.)?(?![\w\-]|[ \t][{_UPPER}])"
+)
+_STREET_AFTER: Final = re.compile(r"[ \t]+street\b")
+_STREET_CUE_WORDS: Final = frozenset(("on", "at", "of", "to", "in", "near", "along", "down", "off", "onto"))
+
+
+def _named_streets(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the streets named without a house number (``_NAMED_STREET``) not found yet; a street
+    wins over the place or person read in its words ("Koontz" of "Koontz Lane St.")."""
+    streets = []
+    for match in _NAMED_STREET.finditer(text):
+        start, end = match.span()
+        if _FLAGS.get(match.group().split()[0], 0) & (_F_STOP | _F_ORG | _F_REGION):
+            continue  # "The Street", "Google Way"
+        if _last_word(text, start) not in _STREET_CUE_WORDS and _STREET_AFTER.match(text, end) is None:
+            continue
+        if any(o.start <= start and end <= o.end for o in out):
+            continue
+        streets.append(NameMatch("location", start, end, match.group(), 0.7, "cue+street"))
+    if not streets:
+        return out
+    kept = [o for o in out if not any(o.start < t.end and t.start < o.end for t in streets)]
+    return sorted(kept + streets, key=lambda m: m.start)
+
+
 def _caps_towns(text: str) -> list[NameMatch]:
     """Towns written in capitals after a place cue."""
     out: list[NameMatch] = []
@@ -1390,6 +1426,8 @@ def find_names(text: str) -> list[NameMatch]:
         towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
         if towns:
             out = sorted(out + towns, key=lambda m: m.start)
+    if any(token[0] in _STREET_TYPE_TOKENS for token in tokens):
+        out = _named_streets(text, out)
     if "Sa" in text or "St" in text or "Sint" in text or "São" in text:
         out = _saint_towns(text, out)
     if out:
