@@ -205,7 +205,7 @@ _NAMING_CUES: Final = _phrases(
 _WEAK_CUES: Final = _words(
     "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
-    "can could will would should did does has was "
+    "can could will would should did does has was is "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
 ) | {"thank you"}
