@@ -787,7 +787,8 @@ _ANY_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _PLACE_CUES 
 # Saint Jeanne-la-Forêt"): "Saint" cuts the runs of capitalised words, and the saint's name alone is
 # a first name (h17d).
 _SAINT_TOWN: Final = re.compile(
-    rf"(?<![\w\-])(?:Saint|Sainte|St\.|Ste\.|Sankt|Sint|San|Santa|Santo|São)[ \t\-][{_UPPER}][\w'’]+(?:-[\w'’]+)*(?:[ \t][{_UPPER}][\w'’]+(?:-[\w'’]+)*)?"
+    rf"(?<![\w\-])(?:Saint|Sainte|St\.|Ste\.|Sankt|Sint|San|Santa|Santo|São)[ \t\-]"
+    rf"[{_UPPER}][\w'’]+(?:-[\w'’]+)*(?:[ \t][{_UPPER}][\w'’]+(?:-[\w'’]+)*)?"
 )
 
 
@@ -819,7 +820,7 @@ _NAMED_STREET: Final = re.compile(
     r"Place|Terrace|Crescent|Close|Square|Highway|Hwy\.?|Parkway|Pkwy\.?|Trail|Alley|Grove|Gardens)"
     rf"(?:[ \t]St\.)?(?![\w\-]|[ \t][{_UPPER}])"
 )
-_STREET_AFTER: Final = re.compile(r"[ \t]+street\b")
+_STREET_WORD_AFTER: Final = re.compile(r"[ \t]+street\b")
 _STREET_CUE_WORDS: Final = frozenset(("on", "at", "of", "to", "in", "near", "along", "down", "off", "onto"))
 
 
@@ -831,7 +832,7 @@ def _named_streets(text: str, out: list[NameMatch]) -> list[NameMatch]:
         start, end = match.span()
         if _FLAGS.get(match.group().split()[0], 0) & (_F_STOP | _F_ORG | _F_REGION):
             continue  # "The Street", "Google Way"
-        if _last_word(text, start) not in _STREET_CUE_WORDS and _STREET_AFTER.match(text, end) is None:
+        if _last_word(text, start) not in _STREET_CUE_WORDS and _STREET_WORD_AFTER.match(text, end) is None:
             continue
         if any(o.start <= start and end <= o.end for o in out):
             continue

@@ -562,7 +562,20 @@ def _street_town_postcode(value: str) -> tuple[float, str] | None:
 
 
 _MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december".split()
+    (
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    )
 )
 
 
