@@ -189,3 +189,25 @@ def test_it_reads_a_phone_followed_by_a_hyphen_and_a_word() -> None:
     found = _detected("(658)985-9071-Office, 774.889.8825x8330-Fax")
     assert ("phone_nanp", "(658)985-9071") in found
     assert ("phone_nanp", "774.889.8825x8330") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("Please ship it to Zorbakova 666\n328 70 Quellinov by Friday.", "328 70 Quellinov"),
+        ("My address is Zorbak utca 71.\nH-3870 Quellinfalva.", "H-3870 Quellinfalva"),
+        ("My address is 18 Zorbak Track\nQuellinui 5375", "Quellinui 5375"),
+    ],
+)
+def test_it_reads_the_postcode_and_town_line_after_a_street_address(text: str, line: str) -> None:
+    assert ("location", line) in _found(text)
+
+
+def test_it_reads_no_sentence_after_an_address_as_its_town_line() -> None:
+    text = "Address: Zorbakintie 38, Quellin, 520\nDuring 2014, the firm grew."
+    assert not any(value.startswith("During") for _, value in _found(text))
+
+
+def test_it_reads_a_house_number_with_a_capital_letter_in_an_international_address() -> None:
+    text = "My address is Zorbakengen 67F, 3731 Quellinvik."
+    assert ("postal_address", "Zorbakengen 67F, 3731 Quellinvik") in _detected(text)

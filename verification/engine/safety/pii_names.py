@@ -843,6 +843,38 @@ def _named_streets(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(kept + streets, key=lambda m: m.start)
 
 
+# The line after a street address that holds its postcode and town ("Libuňská 666⏎328 70 Fulnek",
+# "Szabadság utca 71.⏎H-3870 Érd"): the address goes on there (h17d).
+_POSTCODE_TOWN_LINE: Final = re.compile(
+    rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+[{_UPPER}][\w'’\-]*"
+    r"(?:[ \t]+(?:[A-Z][\w'’\-]*|de|do|da|dos|das|del|di|du|la|le|van|von|der|den|nad|pod|pri|u|v|am|an|"
+    r"im|bei|ob))*"
+    # Or the town first, then the postcode (and a province before it): "Wainui 5375", "Hope, NT R3N 6M9".
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2}}[ \t]+)?"
+    r"(?:\d{4,5}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d))[ \t]*(?=\n|$|[.,;!?)]|[ \t]+[a-z])"
+)
+
+
+_YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
+
+
+def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``)."""
+    added = []
+    for match in out:
+        if match.type != "location" or match.evidence not in ("street_address", "cue+street"):
+            continue
+        line = _POSTCODE_TOWN_LINE.match(text, match.end)
+        if line is not None:
+            words = line.group(1).split()
+            if _FLAGS.get(words[0], 0) & _F_STOP or _YEAR_WORD.fullmatch(words[-1]) is not None:
+                continue  # "During 2014, ...": a sentence, not a town and its postcode
+        if line is not None and not any(m.start < line.end(1) and line.start(1) < m.end for m in out):
+            value = line.group(1)
+            added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
 def _caps_towns(text: str) -> list[NameMatch]:
     """Towns written in capitals after a place cue."""
     out: list[NameMatch] = []
@@ -1437,6 +1469,8 @@ def find_names(text: str) -> list[NameMatch]:
         out = _postcodes(text, out)
     if _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
+    if "\n" in text and out:
+        out = _postcode_lines(text, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
