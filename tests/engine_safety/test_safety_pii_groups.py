@@ -211,3 +211,20 @@ def test_it_reads_no_sentence_after_an_address_as_its_town_line() -> None:
 def test_it_reads_a_house_number_with_a_capital_letter_in_an_international_address() -> None:
     text = "My address is Zorbakengen 67F, 3731 Quellinvik."
     assert ("postal_address", "Zorbakengen 67F, 3731 Quellinvik") in _detected(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "street"),
+    [
+        ("Send the invoice to: Zorbakgatan 5", "Zorbakgatan 5"),
+        ("Please ship the order to Quellintorget 7 by Friday.", "Quellintorget 7"),
+        ("Please ship the order to 89 Zorbak Crescent by Friday.", "89 Zorbak Crescent"),
+        ("Her flat on Travessa Quellina Zorbas, 97 is up for rent.", "Travessa Quellina Zorbas, 97"),
+    ],
+)
+def test_it_reads_a_street_address_after_to_with_a_colon_an_ending_or_a_comma(text: str, street: str) -> None:
+    assert ("location", street) in _found(text)
+
+
+def test_it_reads_no_street_in_a_town_and_a_number_of_times() -> None:
+    assert not any(kind == "location" for kind, _ in _found("We sent it to Quellin, 3 times by then."))

@@ -913,7 +913,7 @@ _STREET_ADDRESS: Final = re.compile(
     rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
     rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
     rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
-    rf"(?P<number>[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    rf"(?P<number>,?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
     rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
     rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
     rf"(?:,?[ \t]*(?P<postcode>\d{{2,5}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
@@ -932,6 +932,10 @@ _STREET_ENDINGS: Final = (
     "straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "laan", "straat", "plein", "dreef",
     "vej", "vejen", "gade", "gata", "gatan", "vägen", "väg", "veien", "vei", "katu", "kuja", "tie",
     "ova", "ská", "ská", "ulica", "ring", "kade",
+    # Nordic, Dutch, Finnish and Slovak endings (h17d): "Parktorget", "Skogsgränd", "Olsenalléen",
+    # "Isabelleboulevard", "Mikepad", "Jaysonbaan", "Mayasteeg", "Ahvenkoskenpolku", "Nevädzová".
+    "torget", "torg", "gränd", "stien", "alléen", "allé", "plads", "vænget", "boulevard", "pad", "baan",
+    "steeg", "polku", "ová",
 )  # fmt: skip
 # Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
 _NOT_STREET_LOW: Final = _words(
@@ -960,13 +964,18 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             continue
         # The cheap refusals first (each only refuses: their order changes nothing found).
         low = match.group("low")
+        street_end = match.end("street")
         if low is not None and (low in _NOT_STREET_LOW or low.endswith(("ed", "ing", "ly"))):
-            continue
+            if match.group("lead") is None or match.group("number") is not None or match.group("tail"):
+                continue
+            # A numbered street then a sentence's next word ("to 89 Paul Crescent by Friday"): the
+            # street ends before the word (h17d).
+            street_end = match.start("low") - 1
         lead = match.group("lead")
         if lead is not None and _YEAR.match(lead) is not None:
             continue  # a year, not a house number ("in 2019 Apple ...")
         start = match.start("address")
-        parts = match.group("street").split()
+        parts = text[match.start("street") : street_end].split()
         words = [lower(w.rstrip(".,")) for w in parts]
         if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
             continue  # "in Version 4", "at Room 12"
@@ -996,7 +1005,7 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         if match.group("tail") is not None:
             end = match.end("address")
         else:
-            end = match.end("number") if match.group("number") is not None else match.end("street")
+            end = match.end("number") if match.group("number") is not None else street_end
         value = text[start:end].rstrip(".")
         end = start + len(value)
         added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
@@ -1029,7 +1038,7 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
 # drops.
 _ADDRESS_CUE: Final = re.compile(
-    r"[aitofA](?<![\w\-].)(?:t|o|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
+    r"[aitofA](?<![\w\-].)(?:t|o:?|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
