@@ -228,3 +228,15 @@ def test_it_reads_a_street_address_after_to_with_a_colon_an_ending_or_a_comma(te
 
 def test_it_reads_no_street_in_a_town_and_a_number_of_times() -> None:
     assert not any(kind == "location" for kind, _ in _found("We sent it to Quellin, 3 times by then."))
+
+
+@pytest.mark.parametrize(
+    ("text", "street"),
+    [
+        ("We used to live on 24 McQuellin Street before.", "24 McQuellin Street"),
+        ("Billing address: 46 O'Zorbak Street", "46 O'Zorbak Street"),
+        ("We moved to 746 Zorbak Pine last month.", "746 Zorbak Pine"),
+    ],
+)
+def test_it_reads_irish_street_names_and_a_numbered_street_one_moved_to(text: str, street: str) -> None:
+    assert ("location", street) in _found(text)

@@ -903,7 +903,8 @@ _STREET_PREFIX: Final = (
     r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
     r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
 )
-_STREET_WORD: Final = rf"[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
+# Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
+_STREET_WORD: Final = rf"(?:O['’]|Ma?c)?[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
 _STREET_PARTICLE: Final = (
     r"(?:de|do|da|dos|das|del|della|di|du|des|la|le|van|von|der|den|y|e|pri|na|nad|pod|u|v|am|an|im|"
     r"auf|zum|zur|i|och|og)"
@@ -946,7 +947,9 @@ _NOT_STREET_LOW: Final = _words(
 _STREET_AFTER: Final = re.compile(r"[ \t]+(?:St|Street|Rd|Road|Ave|Avenue|street|road|avenue)\b")
 _STRONG_STREET_CUES: Final = _phrases(
     "address|address is|address:|addresses|lives at|live at|living at|located at|send it to|ship it to|"
-    "deliver to|delivered to|ship to|shipped to|sent to|mail it to|post it to|forward it to|return it to"
+    "deliver to|delivered to|ship to|shipped to|sent to|mail it to|post it to|forward it to|return it to|"
+    # A home one moves to (h17d): "We moved to 746 Brewer Pine last month".
+    "moved to|moving to|relocated to"
 )
 
 
