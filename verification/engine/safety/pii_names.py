@@ -942,7 +942,8 @@ _STREET_ENDINGS: Final = (
 _NOT_STREET_LOW: Final = _words(
     "and or the of is was are were has had have for with to at in on by as but not no it its this that "
     "than then from into onto over under about after before since until per via out up off all any some "
-    "each every more most less few many much new old one two three four five six seven eight nine ten"
+    "each every more most less few many much new old one two three four five six seven eight nine ten "
+    "last next today tomorrow yesterday tonight soon later now please"
 )
 _STREET_AFTER: Final = re.compile(r"[ \t]+(?:St|Street|Rd|Road|Ave|Avenue|street|road|avenue)\b")
 _STRONG_STREET_CUES: Final = _phrases(
