@@ -240,3 +240,22 @@ def test_it_reads_no_street_in_a_town_and_a_number_of_times() -> None:
 )
 def test_it_reads_irish_street_names_and_a_numbered_street_one_moved_to(text: str, street: str) -> None:
     assert ("location", street) in _found(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("Please ship the order to Zorbakberg by Friday.", "Zorbakberg"),
+        ("We drove to Quellinvik.", "Quellinvik"),
+        ("They left Zorbakhaven yesterday.", "Zorbakhaven"),
+    ],
+)
+def test_it_reads_an_unlisted_town_by_a_nordic_or_dutch_ending_after_a_place_cue(
+    text: str, town: str
+) -> None:
+    assert ("location", town) in _found(text)
+
+
+def test_it_reads_a_town_through_the_particles_nad_pod_and_pri() -> None:
+    assert ("location", "Lysá nad Labem") in _found("Send it to Lysá nad Labem.")
+    assert ("location", "Zorbov pri Quellinu") in _found("He moved to Zorbov pri Quellinu.")

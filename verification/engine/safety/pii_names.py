@@ -163,8 +163,9 @@ _CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
 _PARTICLES: Final = _words(
     "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y "
     # The particles of German, French and English town names ("Bad Homburg vor der Höhe", "Frankfurt
-    # am Main", "Châlons sur Marne", "Stratford upon Avon"): a listed town goes on through them.
-    "vor am an im ob bei sur sous lès upon"
+    # am Main", "Châlons sur Marne", "Stratford upon Avon", "Lysá nad Labem", "Podgorje pri Slovenj Gradcu"):
+    # a listed town goes on through them.
+    "vor am an im ob bei sur sous lès upon nad pod pri"
 )
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
 _DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
@@ -343,13 +344,17 @@ _WEAK_PLACE_LAST_WORDS: Final = _words(
 # A last word that is a listed surname is not read by its ending ("to Crawford", "at Ashton").
 _TOWN_PARTICLE: Final = re.compile(
     r"-(?:sur|sous|la|le|les|lès|en|de|du|des|am|an|im|upon|on|by|under)-"
-    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on)"
+    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on|nad|pod|pri|"
+    r"bei|vor)"
     rf"[ \t]+[{_UPPER}]"
 )
 _TOWN_ENDING: Final = re.compile(
     r"(?:ville|Ville|bourg|Bourg|burg|dorf|stadt|heim|hausen|hofen|ingen|feld|hagen|furt|brück|"
     r"ów|owo|owice|pur|pura|puram|abad|nagar|garh|ganj|palli|patnam|ford|field|bury|borough|mouth|"
-    rf"chester|caster|wick|thorpe)(?![{_LOWER}])"
+    rf"chester|caster|wick|thorpe|"
+    # Nordic, Dutch and Hungarian town endings (h17d): "Bergen op Zoom" aside, "-berg", "-vik", "-haven",
+    # "-fjord", "-kapelle", "-falva", "-város".
+    rf"berg|vik|haven|fjord|kapelle|falva|város)(?![{_LOWER}])"
 )
 # After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
 # place ("our Predosa office", "the Jülich branch").
