@@ -792,7 +792,7 @@ _ANY_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _PLACE_CUES 
 # Saint Jeanne-la-Forêt"): "Saint" cuts the runs of capitalised words, and the saint's name alone is
 # a first name (h17d).
 _SAINT_TOWN: Final = re.compile(
-    rf"(?<![\w\-])(?:Saint|Sainte|St\.|Ste\.|Sankt|Sint|San|Santa|Santo|São)[ \t\-]"
+    rf"S(?<![\w\-]S)(?:aint|ainte|t\.|te\.|ankt|int|an|anta|anto|ão)[ \t\-]"
     rf"[{_UPPER}][\w'’]+(?:-[\w'’]+)*(?:[ \t][{_UPPER}][\w'’]+(?:-[\w'’]+)*)?"
 )
 
@@ -1163,7 +1163,10 @@ _PEOPLE_LIST: Final = re.compile(
     rf"({_GROUP_NAME}(?:[ \t]*,[ \t]*{_GROUP_NAME}){{0,20}},?[ \t]+(?:and|&)[ \t]+{_GROUP_NAME})"
 )
 _PAIR_SUBJECT: Final = re.compile(
-    rf"(?:^|(?<=[.!?][ \t])|(?<=\n))({_GROUP_NAME})[ \t]+and[ \t]+({_GROUP_NAME})[ \t]+"
+    # A capital first (``re`` skips to the capitals), then what stands before it: a line's start or a
+    # sentence's end.
+    rf"([{_UPPER}](?:(?<![^\n].)|(?<=[.!?][ \t].))[{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}})"
+    rf"[ \t]+and[ \t]+({_GROUP_NAME})[ \t]+"
     r"(?:were|are|have|had|both|met|became|went|agreed|founded|started|married|lived|live|worked|work)\b"
 )
 _GROUP_SPLIT: Final = re.compile(rf"{_GROUP_NAME}")
@@ -1357,7 +1360,7 @@ def _group_member(value: str) -> bool:
 def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the people named in a group (``_PEOPLE_LIST``, ``_PAIR_SUBJECT``) not found yet."""
     spans: list[tuple[int, int, str]] = []
-    for match in _PEOPLE_LIST.finditer(text):
+    for match in _PEOPLE_LIST.finditer(text) if ":" in text else ():
         items = list(_GROUP_SPLIT.finditer(text, match.start(1), match.end(1)))
         if all(_group_member(item.group()) for item in items):
             spans.extend((item.start(), item.end(), "people_list") for item in items)
