@@ -161,7 +161,11 @@ _CAPITALISED: Final = _capitalised(_UPPER, _LOWER)
 # each character of the text against the first class, which is cheaper without them.  Same matches.
 _CAPITALISED_ASCII: Final = _capitalised("A-Z", "a-z")
 _PARTICLES: Final = _words(
-    "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y"
+    "van von de der den del della di da du do dos das le la las los bin ibn al ter ten y "
+    # The particles of German, French and English town names ("Bad Homburg vor der Höhe", "Frankfurt
+    # am Main", "Châlons sur Marne", "Stratford upon Avon", "Lysá nad Labem", "Podgorje pri Slovenj Gradcu"):
+    # a listed town goes on through them.
+    "vor am an im ob bei sur sous lès upon nad pod pri"
 )
 # Abbreviations whose dot is part of the word; any other trailing dot ends a sentence.
 _DOTTED: Final = _words("Mr. Mrs. Ms. Mx. Dr. Prof. St. Mme. Mlle. Rev. Jr. Sr.")
@@ -190,7 +194,11 @@ _STRONG_CUES: Final = _phrases(
 # Of the strong cues, those that name the person: after them one capitalised word is a name even when
 # no list holds it ("My name is Sora", "people call me Haruaki", "What's your last name? Pisano").
 _NAMING_CUES: Final = _phrases(
-    "my name is|my name's|name is|call me|calls me|full name|first name|last name|surname"
+    "my name is|my name's|name is|call me|calls me|full name|first name|last name|surname|"
+    # A relative named after "my" or "our" (h17d): "remove my kid Timotea from the will".
+    "my kid|my son|my daughter|my child|my wife|my husband|my brother|my sister|my mother|my father|"
+    "my mom|my dad|my grandson|my granddaughter|my nephew|my niece|my cousin|my uncle|my aunt|"
+    "our kid|our son|our daughter|our child"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -198,7 +206,7 @@ _NAMING_CUES: Final = _phrases(
 _WEAK_CUES: Final = _words(
     "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
-    "can could will would should did does has was "
+    "can could will would should did does has was is "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
 ) | {"thank you"}
@@ -336,13 +344,17 @@ _WEAK_PLACE_LAST_WORDS: Final = _words(
 # A last word that is a listed surname is not read by its ending ("to Crawford", "at Ashton").
 _TOWN_PARTICLE: Final = re.compile(
     r"-(?:sur|sous|la|le|les|lès|en|de|du|des|am|an|im|upon|on|by|under)-"
-    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on)"
+    rf"|[{_LOWER}][ \t]+(?:do|da|dos|das|de|del|della|di|du|des|la|las|los|sur|am|an|im|upon|on|nad|pod|pri|"
+    r"bei|vor)"
     rf"[ \t]+[{_UPPER}]"
 )
 _TOWN_ENDING: Final = re.compile(
     r"(?:ville|Ville|bourg|Bourg|burg|dorf|stadt|heim|hausen|hofen|ingen|feld|hagen|furt|brück|"
     r"ów|owo|owice|pur|pura|puram|abad|nagar|garh|ganj|palli|patnam|ford|field|bury|borough|mouth|"
-    rf"chester|caster|wick|thorpe)(?![{_LOWER}])"
+    rf"chester|caster|wick|thorpe|"
+    # Nordic, Dutch and Hungarian town endings (h17d): "Bergen op Zoom" aside, "-berg", "-vik", "-haven",
+    # "-fjord", "-kapelle", "-falva", "-város".
+    rf"berg|vik|haven|fjord|kapelle|falva|város)(?![{_LOWER}])"
 )
 # After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
 # place ("our Predosa office", "the Jülich branch").
@@ -776,6 +788,98 @@ _CAPS_TOWN: Final = re.compile(
 _ANY_PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _PLACE_CUES | _STRONG_PLACE_CUES)
 
 
+# A town named after a saint after a place cue ("left St. Felix", "delivery to Sainte Laetitia", "in
+# Saint Jeanne-la-Forêt"): "Saint" cuts the runs of capitalised words, and the saint's name alone is
+# a first name (h17d).
+_SAINT_TOWN: Final = re.compile(
+    rf"S(?<![\w\-]S)(?:aint|ainte|t\.|te\.|ankt|int|an|anta|anto|ão)[ \t\-]"
+    rf"[{_UPPER}][\w'’]+(?:-[\w'’]+)*(?:[ \t][{_UPPER}][\w'’]+(?:-[\w'’]+)*)?"
+)
+
+
+def _saint_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the towns named after a saint that follow a place cue; they win over a person."""
+    towns = [
+        NameMatch("location", m.start(), m.end(), m.group(), 0.7, "cue+saint_town")
+        for m in _SAINT_TOWN.finditer(text)
+        if _last_word(text, m.start()) in _ANY_PLACE_CUE_LAST_WORDS
+        and (m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "-'’"))
+        and not any(o.type == "location" and o.start <= m.start() and m.end() <= o.end for o in out)
+    ]
+    if not towns:
+        return out
+    kept = [o for o in out if not any(o.start < t.end and t.start < o.end for t in towns)]
+    return sorted(kept + towns, key=lambda m: m.start)
+
+
+# A street without a house number after a place cue or before "street" (h17d): "on Spencer Street",
+# "the corner of Koontz Lane St.", "refers to Charleton Ave street".  English street types only: the
+# other languages' street words come first ("rue", "Via") and their streets carry numbers.
+_STREET_TYPE_TOKENS: Final = _words(
+    "Street St. Avenue Ave Road Rd Lane Ln Drive Boulevard Blvd Way Court Ct Place Terrace Crescent "
+    "Close Square Highway Hwy Parkway Pkwy Trail Alley Grove Gardens"
+)
+_NAMED_STREET: Final = re.compile(
+    rf"[{_UPPER}](?<![\w\-].)[{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}[ \t]"
+    r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
+    r"Place|Terrace|Crescent|Close|Square|Highway|Hwy\.?|Parkway|Pkwy\.?|Trail|Alley|Grove|Gardens)"
+    rf"(?:[ \t]St\.)?(?![\w\-]|[ \t][{_UPPER}])"
+)
+_STREET_WORD_AFTER: Final = re.compile(r"[ \t]+street\b")
+_STREET_CUE_WORDS: Final = frozenset(("on", "at", "of", "to", "in", "near", "along", "down", "off", "onto"))
+
+
+def _named_streets(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the streets named without a house number (``_NAMED_STREET``) not found yet; a street
+    wins over the place or person read in its words ("Koontz" of "Koontz Lane St.")."""
+    streets = []
+    for match in _NAMED_STREET.finditer(text):
+        start, end = match.span()
+        if _FLAGS.get(match.group().split()[0], 0) & (_F_STOP | _F_ORG | _F_REGION):
+            continue  # "The Street", "Google Way"
+        if _last_word(text, start) not in _STREET_CUE_WORDS and _STREET_WORD_AFTER.match(text, end) is None:
+            continue
+        if any(o.start <= start and end <= o.end for o in out):
+            continue
+        streets.append(NameMatch("location", start, end, match.group(), 0.7, "cue+street"))
+    if not streets:
+        return out
+    kept = [o for o in out if not any(o.start < t.end and t.start < o.end for t in streets)]
+    return sorted(kept + streets, key=lambda m: m.start)
+
+
+# The line after a street address that holds its postcode and town ("Libuňská 666⏎328 70 Fulnek",
+# "Szabadság utca 71.⏎H-3870 Érd"): the address goes on there (h17d).
+_POSTCODE_TOWN_LINE: Final = re.compile(
+    rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+[{_UPPER}][\w'’\-]*"
+    r"(?:[ \t]+(?:[A-Z][\w'’\-]*|de|do|da|dos|das|del|di|du|la|le|van|von|der|den|nad|pod|pri|u|v|am|an|"
+    r"im|bei|ob))*"
+    # Or the town first, then the postcode (and a province before it): "Wainui 5375", "Hope, NT R3N 6M9".
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2}}[ \t]+)?"
+    r"(?:\d{4,5}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d))[ \t]*(?=\n|$|[.,;!?)]|[ \t]+[a-z])"
+)
+
+
+_YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
+
+
+def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``)."""
+    added = []
+    for match in out:
+        if match.type != "location" or match.evidence not in ("street_address", "cue+street"):
+            continue
+        line = _POSTCODE_TOWN_LINE.match(text, match.end)
+        if line is not None:
+            words = line.group(1).split()
+            if _FLAGS.get(words[0], 0) & _F_STOP or _YEAR_WORD.fullmatch(words[-1]) is not None:
+                continue  # "During 2014, ...": a sentence, not a town and its postcode
+        if line is not None and not any(m.start < line.end(1) and line.start(1) < m.end for m in out):
+            value = line.group(1)
+            added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
 def _caps_towns(text: str) -> list[NameMatch]:
     """Towns written in capitals after a place cue."""
     out: list[NameMatch] = []
@@ -804,7 +908,8 @@ _STREET_PREFIX: Final = (
     r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
     r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
 )
-_STREET_WORD: Final = rf"[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
+# Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
+_STREET_WORD: Final = rf"(?:O['’]|Ma?c)?[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
 _STREET_PARTICLE: Final = (
     r"(?:de|do|da|dos|das|del|della|di|du|des|la|le|van|von|der|den|y|e|pri|na|nad|pod|u|v|am|an|im|"
     r"auf|zum|zur|i|och|og)"
@@ -814,7 +919,7 @@ _STREET_ADDRESS: Final = re.compile(
     rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
     rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
     rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
-    rf"(?P<number>[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    rf"(?P<number>,?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
     rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
     rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
     rf"(?:,?[ \t]*(?P<postcode>\d{{2,5}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
@@ -833,17 +938,24 @@ _STREET_ENDINGS: Final = (
     "straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "laan", "straat", "plein", "dreef",
     "vej", "vejen", "gade", "gata", "gatan", "vägen", "väg", "veien", "vei", "katu", "kuja", "tie",
     "ova", "ská", "ská", "ulica", "ring", "kade",
+    # Nordic, Dutch, Finnish and Slovak endings (h17d): "Parktorget", "Skogsgränd", "Olsenalléen",
+    # "Isabelleboulevard", "Mikepad", "Jaysonbaan", "Mayasteeg", "Ahvenkoskenpolku", "Nevädzová".
+    "torget", "torg", "gränd", "stien", "alléen", "allé", "plads", "vænget", "boulevard", "pad", "baan",
+    "steeg", "polku", "ová",
 )  # fmt: skip
 # Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
 _NOT_STREET_LOW: Final = _words(
     "and or the of is was are were has had have for with to at in on by as but not no it its this that "
     "than then from into onto over under about after before since until per via out up off all any some "
-    "each every more most less few many much new old one two three four five six seven eight nine ten"
+    "each every more most less few many much new old one two three four five six seven eight nine ten "
+    "last next today tomorrow yesterday tonight soon later now please"
 )
 _STREET_AFTER: Final = re.compile(r"[ \t]+(?:St|Street|Rd|Road|Ave|Avenue|street|road|avenue)\b")
 _STRONG_STREET_CUES: Final = _phrases(
     "address|address is|address:|addresses|lives at|live at|living at|located at|send it to|ship it to|"
-    "deliver to|delivered to|ship to|shipped to|sent to|mail it to|post it to|forward it to|return it to"
+    "deliver to|delivered to|ship to|shipped to|sent to|mail it to|post it to|forward it to|return it to|"
+    # A home one moves to (h17d): "We moved to 746 Brewer Pine last month".
+    "moved to|moving to|relocated to"
 )
 
 
@@ -861,13 +973,18 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             continue
         # The cheap refusals first (each only refuses: their order changes nothing found).
         low = match.group("low")
+        street_end = match.end("street")
         if low is not None and (low in _NOT_STREET_LOW or low.endswith(("ed", "ing", "ly"))):
-            continue
+            if match.group("lead") is None or match.group("number") is not None or match.group("tail"):
+                continue
+            # A numbered street then a sentence's next word ("to 89 Paul Crescent by Friday"): the
+            # street ends before the word (h17d).
+            street_end = match.start("low") - 1
         lead = match.group("lead")
         if lead is not None and _YEAR.match(lead) is not None:
             continue  # a year, not a house number ("in 2019 Apple ...")
         start = match.start("address")
-        parts = match.group("street").split()
+        parts = text[match.start("street") : street_end].split()
         words = [lower(w.rstrip(".,")) for w in parts]
         if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
             continue  # "in Version 4", "at Room 12"
@@ -897,7 +1014,7 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         if match.group("tail") is not None:
             end = match.end("address")
         else:
-            end = match.end("number") if match.group("number") is not None else match.end("street")
+            end = match.end("number") if match.group("number") is not None else street_end
         value = text[start:end].rstrip(".")
         end = start + len(value)
         added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
@@ -930,7 +1047,7 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
 # drops.
 _ADDRESS_CUE: Final = re.compile(
-    r"[aitofA](?<![\w\-].)(?:t|o|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
+    r"[aitofA](?<![\w\-].)(?:t|o:?|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
@@ -1022,8 +1139,44 @@ _NAME_LINE: Final = re.compile(
 )
 _NUMBER_LINE: Final = re.compile(r"\n[ \t>]*(?:\d|[^\n]*\d{3})")
 _UNLISTED_EVIDENCE: Final = frozenset(
-    ("middle_initial", "surname_shape", "possessive", "person_verb_pronoun", "speaker", "signature")
+    (
+        "middle_initial",
+        "surname_shape",
+        "possessive",
+        "person_verb_pronoun",
+        "speaker",
+        "signature",
+        "people_list",
+        "pair_subject",
+    )
 )
+# People named together (issue 16, h17d): a list after a word for a group of people ("Attendees: Ana
+# Reumer, Ilse Kruglova and Tom Hale", "our 3 founders: Langset, Okafor and Brandt"), and two names that
+# open a sentence as the subject of a verb of people ("Reumer and Kruglova were precision engineers").
+# No list needs to hold the names: the group word or the verb says what they are.
+_GROUP_NAME: Final = rf"[{_UPPER}][{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}"
+# Read from each colon: the word for people in the 40 characters before it (lower-cased), the list
+# after it.  A case-insensitive scan of the whole text for the words cost a third of the names pass on
+# a 200,000-character document.
+_PEOPLE_WORD: Final = re.compile(
+    r"\b(?:attendees|participants|(?:co-?)?founders|members|guests|speakers|invitees|present|cc|"
+    r"children|kids|sons|daughters|siblings|brothers|sisters|authors|organi[sz]ers|panel+ists|"
+    r"witnesses|signatories|owners|partners|friends|colleagues|players|students|employees|winners|"
+    r"nominees|hosts|judges|people|team|staff|parents|grandchildren|cousins)\b[^\n:]{0,20}$"
+)
+_PEOPLE_LIST: Final = re.compile(
+    rf"[ \t]*({_GROUP_NAME}(?:[ \t]*,[ \t]*{_GROUP_NAME}){{0,20}},?[ \t]+(?:and|&)[ \t]+{_GROUP_NAME})"
+)
+_PAIR_SUBJECT: Final = re.compile(
+    # A capital first (``re`` skips to the capitals), then what stands before it: a line's start or a
+    # sentence's end.
+    rf"([{_UPPER}](?:(?<![^\n].)|(?<=[.!?][ \t].))[{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}})"
+    rf"[ \t]+and[ \t]+({_GROUP_NAME})[ \t]+"
+    r"(?:were|are|have|had|both|met|became|went|agreed|founded|started|married|lived|live|worked|work)\b"
+)
+_GROUP_SPLIT: Final = re.compile(rf"{_GROUP_NAME}")
+# Words that end like English nouns, not names: "Marketing and Development were merged".
+_NOUN_ENDING: Final = ("ing", "tion", "sion", "ment", "ness", "ity", "ics", "ance", "ence", "ism", "ogy")
 
 
 # The labels of a postcode, lower-cased.  ``_POSTCODE_LABEL`` is built from them (each written
@@ -1161,7 +1314,7 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     if len(labels) > 1:
         for match in _SPEAKER.finditer(text):
             label = match.group(1)
-            if labels.count(label) > 1 and label not in _ROLE_LABELS and _plain_words(label.split()):
+            if label not in _ROLE_LABELS and _speaker_name(label, labels.count(label) > 1):
                 added.append(NameMatch("person", match.start(1), match.end(1), label, 0.7, "speaker"))
     prefix = _LINE_PREFIX.match(text)
     start = prefix.end() if prefix is not None else 0
@@ -1177,6 +1330,58 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
         return out
     kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
     return sorted(kept + added, key=lambda m: m.start)
+
+
+def _speaker_name(label: str, repeated: bool) -> bool:
+    """Whether a transcript's line label names a speaker.  A label that recurs is one when its words may
+    be a person's name, even where they also name a place: a town does not speak ("Regina: ...").  A
+    label met once is one when it is a listed first name ("Maria: hi" in a chat of several speakers).
+    """
+    words = label.split()
+    if any(_FLAGS.get(word, 0) & (_F_STOP | _F_ORG | _F_REGION) for word in words):
+        return False
+    if _FLAGS.get(words[0], 0) & _F_FIRST:
+        return True
+    return repeated and _plain_words(words)
+
+
+def _group_member(value: str) -> bool:
+    """Whether one item of a group of people may be a person's name: no stop, organisation or region
+    word, no listed place that is no name, no English noun's ending, no plural of an unlisted word."""
+    words = value.split()
+    for word in words:
+        flags = _FLAGS.get(fold(word) if not word.isascii() else word, 0)
+        if flags & (_F_STOP | _F_ORG | _F_REGION) or word in _ROLE_LABELS:
+            return False
+        if flags & (_F_PLACE | _F_FIRST | _F_SURNAME) == _F_PLACE:
+            return False
+        if not flags & (_F_FIRST | _F_SURNAME) and (
+            word.endswith(_NOUN_ENDING) or (word.endswith("s") and not word.endswith("ss"))
+        ):
+            return False
+    return True
+
+
+def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the people named in a group (``_PEOPLE_LIST``, ``_PAIR_SUBJECT``) not found yet."""
+    spans: list[tuple[int, int, str]] = []
+    colon = text.find(":")
+    while colon >= 0:
+        match = _PEOPLE_LIST.match(text, colon + 1)
+        if match is not None and _PEOPLE_WORD.search(lower(text[max(0, colon - 40) : colon])) is not None:
+            items = list(_GROUP_SPLIT.finditer(text, match.start(1), match.end(1)))
+            if all(_group_member(item.group()) for item in items):
+                spans.extend((item.start(), item.end(), "people_list") for item in items)
+        colon = text.find(":", colon + 1)
+    for match in _PAIR_SUBJECT.finditer(text):
+        if _group_member(match.group(1)) and _group_member(match.group(2)):
+            spans.extend((match.start(g), match.end(g), "pair_subject") for g in (1, 2))
+    added = [
+        NameMatch("person", start, end, text[start:end], 0.7, evidence)
+        for start, end, evidence in spans
+        if not any(m.start < end and start < m.end for m in out)
+    ]
+    return sorted(out + added, key=lambda m: m.start) if added else out
 
 
 def _plain_words(words: list[str]) -> bool:
@@ -1276,18 +1481,26 @@ def find_names(text: str) -> list[NameMatch]:
         out = _line_people(text, out)
     if "," in text:
         out = _addressed(text, out)
+    if " and " in text or " & " in text:
+        out = _grouped_people(text, out)
     if out:
         out = _same_names(text, tokens, out)
     if _CAPS_TOWN.search(text) is not None:
         towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
         if towns:
             out = sorted(out + towns, key=lambda m: m.start)
+    if any(token[0] in _STREET_TYPE_TOKENS for token in tokens):
+        out = _named_streets(text, out)
+    if "Sa" in text or "St" in text or "Sint" in text or "São" in text:
+        out = _saint_towns(text, out)
     if out:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
     if _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
+    if "\n" in text and out:
+        out = _postcode_lines(text, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:

@@ -123,9 +123,12 @@ def _check(module_is_valid: Callable[[str], bool], confidence: float, check: str
 # --- validators with more logic than "the stdnum check passes" ----------------------------------------
 
 _CARD_PREFIXES = re.compile(
-    r"^(?:4|5[1-5]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|"
+    r"^(?:4|5[1-5]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)|3[47]|6011|65|64[4-9]|35|"
     r"30[0-5]|36|38|62|50|5[6-8]|6[0-9]|1800|2131)"
 )
+# Maestro's 12-digit numbers (the shortest length the scheme issues): only after a card word, as twelve
+# digits with a valid Luhn digit are one in ten of all twelve-digit numbers (order and Aadhaar ids).
+_MAESTRO_PREFIXES = re.compile(r"^(?:50[0-9]|5[6-8]|6)")
 
 
 def _card(value: str) -> tuple[float, str] | None:
@@ -136,6 +139,13 @@ def _card(value: str) -> tuple[float, str] | None:
     if len(set(digits)) == 1:
         return None
     return 0.95, "luhn"
+
+
+def _card12(value: str) -> tuple[float, str] | None:
+    digits = _digits(value)
+    if len(digits) != 12 or not _MAESTRO_PREFIXES.match(digits) or not luhn.is_valid(digits):
+        return None
+    return 0.9, "luhn"
 
 
 def _ssn(value: str) -> tuple[float, str] | None:
@@ -480,7 +490,12 @@ def _phone_us_digits(value: str) -> tuple[float, str] | None:
         number = phonenumbers.parse(value, "US")
     except phonenumbers.NumberParseException:
         return None
-    return (0.85, "phonenumbers") if phonenumbers.is_valid_number(number) else None
+    if phonenumbers.is_valid_number(number):
+        return 0.85, "phonenumbers"
+    # An area code not (yet) assigned still reads as a phone number after a phone word: the pattern
+    # already holds the NANP layout (area and exchange codes start with 2-9), and a redactor that lets
+    # "mobile 3739188821" through because the plan lacks area 373 leaks the number.
+    return 0.6, "nanp_layout"
 
 
 def _nino(value: str) -> tuple[float, str] | None:
@@ -546,6 +561,32 @@ def _street_town_postcode(value: str) -> tuple[float, str] | None:
     return (0.75 if "," in value else 0.7), "street_number_town"
 
 
+_MONTH_NAMES = frozenset(
+    (
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    )
+)
+
+
+def _street_number_postcode(value: str) -> tuple[float, str] | None:
+    """``_street_town_postcode``, and no month before the number: "December 30, 1976 after" is a date."""
+    words = value.split(",", 1)[0].split()
+    if any(lower(w) in _MONTH_NAMES for w in words):
+        return None
+    return _street_town_postcode(value)
+
+
 def _c(pattern: str, flags: int = 0) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
@@ -576,6 +617,10 @@ _STRASSE_WORDS = ("tra", "weg", "Weg", "gasse", "Gasse", "llee", "platz", "Platz
 # ("de", "van", "degli") or a street word written in lower case ("rue", "ul.", "gate").
 _STREET_NAME_WORD = r"(?:[^\W\d_a-z][\w'\-]{0,30}\.?|d[aeiou]|de[ils]|della|degli|dos|das|van|von|der|den|la|le|les|y|ul\.|ulica|rue|route|avenue|cours|via|calle|rua|gate|vei|veien|vej|gatan|straat|weg|laan)"  # fmt: skip
 _INTL_POSTCODE = r"(?:\d{3,5}(?:[ \-]\d{2,3})?(?:[ \t][A-Z]{2}(?![\w\-]))?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-])"
+# A town of capitalised words on the line of its postcode (``_TOWN`` may run on to the next line).
+_TOWN_ON_LINE = r"[^\W\d_a-z][\w']{1,30}(?:-[\w']{1,30}|[ \t][^\W\d_a-z][\w'\-]{1,30}){0,3}"
+# The words of a flat or floor after a house number (Spanish, Italian, Portuguese, English).
+_FLOOR_WORD = r"(?:Piso|Puerta|Planta|Piano|Appartamento|Interno|Scala|Andar|Apto\.?|Apt\.?|Flat|Floor)"
 _INTL_TOWN = r"[^\W\d_][\w'\-]{0,30}(?:[ \t][^\W\d_][\w'\-]{0,30}){0,4}"
 # Substrings one of which every street suffix of ``postal_address`` contains (its regex is case-sensitive).
 # A phone extension ("x131", " ext. 12") is part of the number: redacting it with the number keeps the
@@ -618,6 +663,7 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("password", "credential", _c(r"(?<![a-z])(?:password|passwd|pwd|passphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})", _I), 0.85, _password, priority=1, group=1, needs_digit=False, context_gate=("pass", "pwd"), lowered_form=_c(r"p(?<![a-z].)(?:assword|asswd|wd|assphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})")),
     # --- financial -----------------------------------------------------------------------------
     PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)[ \-]?(?:\d[ \-]?){11,17}\d(?![\d\-]|\.\d)"), 0.95, _card, _c(r"\b(?:card|visa|master\s?card|amex|american\s+express|discover|cc|credit|debit|pay)\b", _I), context_boost=0.03, priority=3, min_digits=13),
+    PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)\d{11}(?![\d\-]|\.\d)"), 0.9, _card12, _c(r"\b(?:card(?:holder)?|maestro|debit|credit|charge[ds]?)\b", _I), True, priority=3, min_digits=12, context_gate=("card", "maestro", "debit", "credit", "charge")),
     PiiType("iban", "financial", _c(r"[A-Z](?<!\w.)[A-Z]\d{2}(?: ?[A-Z0-9]){11,30}\b"), 0.97, _iban, priority=4, shrink=True, min_digits=2),
     PiiType("aba_routing", "financial", _c(r"(?<![\d\-])\d{9}(?![\d\-])"), 0.95, _check(rtn.is_valid, 0.95, "aba_checksum"), _c(r"\b(?:routing|aba|rtn|transit)\b", _I), True, priority=3, min_digits=9, context_gate=("routing", "aba", "rtn", "transit",)),
     PiiType("bank_account", "financial", _c(r"(?<![\d\-])\d{6,17}(?![\d\-])"), 0.7, None, _c(r"\b(?:account|acct|a/c|checking|savings)\b", _I), True, context_window=30, priority=1, min_digits=6, context_gate=("account", "acct", "a/c", "checking", "savings",)),
@@ -641,8 +687,8 @@ PII_TYPES: tuple[PiiType, ...] = (
     # --- contact ----------------------------------------------------------------------------------
     PiiType("email", "contact", _c(r"[A-Za-z0-9._%+\-](?<![\w.+\-].)[A-Za-z0-9._%+\-]{0,63}@(?:[A-Za-z0-9\-]{1,63}\.){1,8}[A-Za-z]{2,24}\b"), 0.95, priority=2, gate=("@",), needs_digit=False),
     PiiType("url", "network", _c(rf"h(?<![\w.\-].)ttps?://[^\s<>\"'`/]{{1,255}}{_URL_TAIL}|f(?<![\w.\-].)tp://[^\s<>\"'`/]{{1,255}}{_URL_TAIL}|w(?<![\w.\-/].)ww\.[A-Za-z0-9\-]{{1,63}}(?:\.[A-Za-z0-9\-]{{1,63}}){{1,8}}(?:[/?#]{_URL_TAIL})?(?![\w.\-])"), 0.9, priority=3, gate=("://", "www."), needs_digit=False),
-    PiiType("phone_nanp", "contact", _c(rf"{_NB}(?:(?:\+|00)?1[\s.\-]?)?(?:\([2-9]\d{{2}}\)\s?|[2-9]\d{{2}}[\s.\-])[2-9]\d{{2}}[\s.\-]\d{{4}}{_EXTENSION}(?![\d\-]|\.\d)"), 0.8, None, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|contact|reach|whatsapp|number)\b", _I), context_boost=0.12, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10),
-    PiiType("phone_nanp", "contact", _c(r"(?:1(?<![\w+\-.].)[2-9]|[2-9](?<![\w+\-.].))\d{2}[2-9]\d{6}(?![\w\-]|\.\d)"), 0.85, _phone_us_digits, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|whatsapp|sms)\b", _I), True, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "text", "whatsapp", "sms")),
+    PiiType("phone_nanp", "contact", _c(rf"{_NB}(?:(?:\+|00)?1[\s.\-]?)?(?:\([2-9]\d{{2}}\)\s?|[2-9]\d{{2}}[\s.\-])[2-9]\d{{2}}[\s.\-]\d{{4}}{_EXTENSION}(?!\d|-\d|\.\d)"), 0.8, None, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|contact|reach|whatsapp|number)\b", _I), context_boost=0.12, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10),
+    PiiType("phone_nanp", "contact", _c(r"(?:1(?<![\w+\-.)].)[2-9]|[2-9](?<![\w+\-.)].))\d{2}[2-9]\d{6}(?![\w\-]|\.\d)"), 0.85, _phone_us_digits, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|whatsapp|sms|number|reach|dial|contact)\b", _I), True, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "text", "whatsapp", "sms", "number", "reach", "dial", "contact")),
     PiiType("phone_national", "contact", _c(r"(?:\((?<![\w+\-.(].)0\d{1,4}\)|0(?<![\w+\-.(].)\d{1,4})(?:[ .\-/]?\d{2,4}){1,4}(?![\w\-]|\.\d)"), 0.85, _phone_national, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line|number|handy|portable|reach)\b", _I), True, context_window=30, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=9, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "whatsapp", "office", "line", "number", "handy", "portable", "reach")),
     PiiType("phone_intl", "contact", _c(r"\+(?<![\w+].)(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|\+(?<![\w+].)[2-9]\d{7,14}(?!\d)|\+(?<![\w+].)[2-9]\d{1,3}(?:\s?\(0\)\s?|\d{1,4}[\s.\-])\d{2,10}(?:[\s.\-]\d{2,10}){0,4}" + _EXTENSION + r"(?![\d\-])"), 0.8, _phone_intl, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line)\b", _I), context_boost=0.12, priority=1, gate=("+",), min_digits=8),
     PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,5}[A-Z]?\s+(?:(?:[A-Z][a-z]{1,20}|\d{1,3}(?:st|nd|rd|th)|[NSEW]|NE|NW|SE|SW)\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?"), 0.75, priority=1, min_digits=1, gate=_STREET_WORDS),
@@ -661,6 +707,11 @@ PII_TYPES: tuple[PiiType, ...] = (
     # a street between two numbers, alone on its line (or after "at", "to", "in") or before a town ("197 Siikarannantie 59",
     # "114 ul. Cicha 86, Kędzierzyn-Koźle").  Issue 16, third pass.
     PiiType("postal_address", "location", _c(rf"(?:\d(?<![\w\-.].)\d{{0,4}}[A-Z]?[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{0,5}}{_STREET_NAME_WORD}(?:[ \t]+\d{{1,5}}[a-z]?)?|[^\W\d_a-z](?<![\w\-].)[\w'\-]{{0,30}}\.?(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}[ \t]+\d{{1,5}}[a-z]?(?:[/\-]\d{{1,4}})?),[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE}"), 0.75, _street_town_postcode, priority=1, min_digits=4),
+    # A street and house number (the number after a comma too, "Viale Almagià, 798"), a flat or floor
+    # ("Piso 8", "Piano 2"), then a postcode and a town with a comma between them ("Mikepad 48, 6165 DZ,
+    # Elkenrade", "pl. Wolności 48, 46-760 Skawina", "Viale Cendron, 40, 21051, Arcisate (VA)"), or a
+    # town then a postcode after a floor ("Camino Adora Parra 58 Piso 8 , Lugo, 01179").  Issue 16, h17d.
+    PiiType("postal_address", "location", _c(rf"(?:[^\W\d_a-z](?<![\w\-.].)[\w'\-]{{0,30}}+\.?|[uapo](?<![\w\-.].)[ls]\.)(?:[ \t]+{_STREET_NAME_WORD}){{0,5}}+(?:(?:,[ \t]*|[ \t]+)\d{{1,5}}[a-zA-Z]?(?:[/\-]\d{{1,4}})?(?:[ \t]+{_FLOOR_WORD}[ \t]*\d{{1,4}}[A-Za-z]?)?[ \t]*,[ \t]*(?:\d{{2}}-\d{{3}}|\d{{4}}[A-Z]{{2}}|{_INTL_POSTCODE}),?[ \t]+{_TOWN_ON_LINE}(?:[ \t]*\([A-Z]{{2}}\))?|[ \t]+\d{{1,5}}[a-z]?[ \t]+{_FLOOR_WORD}[ \t]*\d{{1,4}}[A-Za-z]?[ \t]*,[ \t]*{_INTL_TOWN},[ \t]*{_INTL_POSTCODE})"), 0.75, _street_number_postcode, priority=1, min_digits=4),
     PiiType("postal_address", "location", _c(rf"(?:(?<![^\n])[ \t>?]*|(?<=at |to |is |in |on )|(?<=: ))\d\d{{0,4}}[ \t]+(?:{_STREET_NAME_WORD}[ \t]+){{1,4}}\d{{1,5}}(?:,[ \t]*{_INTL_TOWN}(?![\w\-])|(?=[ \t]*(?:\n|$)|[ \t]+St\.))"), 0.7, _street_town_postcode, priority=1, min_digits=2),
     # Without a house number: street, town and UK postcode ("Chambers Pike, Hove, BN3 2AB"); a US town,
     # state and ZIP code ("Springfield, IL 62704").
