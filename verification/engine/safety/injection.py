@@ -31,6 +31,7 @@ from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_tex
 from .injection_model import addresses_reader, load_injection_model, model_view, window_text
 from .injection_rules import CATEGORIES, MECHANISM_CATEGORIES, RULES, TOOL_RESULT_RULES, Rule
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
+from .multiscan import lead_finder
 from .regions import changed_regions
 from .rule_index import (
     LEAD_SEARCH_MIN_CHARS,
@@ -263,7 +264,11 @@ def _scan(
         if rule.lowered is not None and same_length:
             leads = rules.leads.get(rule.rule_id) if long_text else None
             searcher = (
-                None if leads is None else LeadSearch(rule.lowered, leads, lowered, rule.lowered_boundary)
+                None
+                if leads is None
+                else LeadSearch(
+                    rule.lowered, leads, lowered, rule.lowered_boundary, finder=lead_finder(leads)
+                )
             )
             # ``Rule.finditer`` inlined: most rules that get here still do not match, and one C-level
             # search settles those without building an iterator.

@@ -25,7 +25,7 @@ from operator import or_
 from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
 from .fastpath import LeadSearch, lowered_matches
 from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
-from .multiscan import PatternSet, widened
+from .multiscan import PatternSet, lead_finder, widened
 from .prefilter import leading_literals, required_literals, trie_pattern
 
 __all__ = [
@@ -160,7 +160,11 @@ class MetaIndex:
                 # meta phrase: one C-level search settles those before a generator is built.
                 compiled, boundary = self.phrases_lowered
                 searcher = (
-                    None if self.leads is None else LeadSearch(compiled, self.leads, self.lowered, boundary)
+                    None
+                    if self.leads is None
+                    else LeadSearch(
+                        compiled, self.leads, self.lowered, boundary, finder=lead_finder(self.leads)
+                    )
                 )
                 first = compiled.search(self.lowered) if searcher is None else searcher.search(0)
                 if first is None:
