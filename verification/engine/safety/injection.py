@@ -252,8 +252,11 @@ def _scan(
     picked = (
         rules.prefiltered(text, lowered, skip) if same_length and len(text) >= PREFILTER_MIN_CHARS else None
     )
+    # Whether the text may hold a phrase that talks about attacks (the index tells on its own path).
+    meta_absent = False
     if picked is None:
-        picked = rules.candidates(lowered, skip, clauses=same_length)
+        picked, meta_possible = rules.candidates_and_meta(lowered, skip, clauses=same_length)
+        meta_absent = not meta_possible
     elif reach is not None:
         reach.append(picked)
     long_text = len(text) >= LEAD_SEARCH_MIN_CHARS
@@ -281,7 +284,7 @@ def _scan(
                 # yield it as it is) and it counts fully, which ends the loop below at once.  Settle it
                 # here, without building the generators.
                 if meta is None:
-                    meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads)
+                    meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent)
                 if _weigh(rule, text, start, end, meta) == rule.weight:
                     snippet = text[start : min(end, start + 200)]
                     found.append(
@@ -295,7 +298,7 @@ def _scan(
             if n >= _MAX_MATCHES_PER_RULE:
                 break
             if meta is None:
-                meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads)
+                meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent)
             weight = _weigh(rule, text, match.start(), match.end(), meta)
             if best is None or weight > best.weight:
                 snippet = text[match.start() : min(match.end(), match.start() + 200)]

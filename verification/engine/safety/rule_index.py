@@ -129,6 +129,7 @@ class MetaIndex:
         phrases: re.Pattern[str],
         phrases_lowered: tuple[re.Pattern[str], bool],
         leads: tuple[str, ...] | None = None,
+        absent: bool = False,
     ) -> None:
         self.text = text
         self.lowered = lowered
@@ -142,7 +143,8 @@ class MetaIndex:
         self.meta: list[tuple[int, int]] = []
         self.meta_starts: list[int] = []
         self._found: Iterator[re.Match[str]] | None = None
-        self._exhausted = False
+        # ``absent``: the caller knows the text holds no phrase (``RuleIndex.candidates_and_meta``).
+        self._exhausted = absent
 
     def _reach(self, pos: int) -> None:
         """Find meta phrases, in text order, until one starts at or after ``pos`` (or there are no more).
@@ -303,6 +305,16 @@ class RuleIndex:
             else:
                 keyless |= 1 << i
             self.clause_need.append(need)
+        # The clauses of the "talks about attacks" phrases, as more groups: a short text none of whose
+        # tokens meets them holds no such phrase, and its scan skips searching for one (most texts that
+        # open a rule: the phrase regex tries every position of the text).
+        self.meta_need = 0
+        for clause in required_literals(meta_phrases, _CLAUSE_MIN_LITERAL):
+            bit = 1 << groups
+            groups += 1
+            self.meta_need |= bit
+            for needle in clause:
+                by_needle.setdefault(needle, [0, 0, 0])[2] |= bit
         # The three bit sets travel as one int per needle (gate rules, key rules, clause groups, from the
         # low bits up), so that a text's bits are one C-level reduction with ``|`` over its tokens.
         self.shift = len(self.rules)
@@ -378,6 +390,13 @@ class RuleIndex:
         Pass ``clauses=True`` only when the rules will run over ``lowered`` itself (it has the length of
         the text): the clauses hold for the lower-cased patterns, not for the case-insensitive originals.
         """
+        return self.candidates_and_meta(lowered, skip, clauses=clauses)[0]
+
+    def candidates_and_meta(
+        self, lowered: str, skip: frozenset[str] | set[str] = frozenset(), *, clauses: bool = False
+    ) -> tuple[list[Rule], bool]:
+        """``candidates``, and whether the lower-cased phrase regex (``meta_phrases``) may match
+        ``lowered``: false only when its clauses are checked (``clauses``) and one has no string in it."""
         tokens = set(lowered.split())
         try:  # the common case, every token cached: one C-level pass
             found = reduce(or_, map(self._by_token.__getitem__, tokens), self.always)
@@ -402,7 +421,7 @@ class RuleIndex:
             rule = self.rules[i]
             if rule.rule_id not in skip:
                 picked.append(rule)
-        return picked
+        return picked, not (clauses and self.meta_need & unmet)
 
 
 # Texts from this length on search by the leads (``LeadSearch``); shorter ones let ``re`` run once.
