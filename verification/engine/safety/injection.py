@@ -80,7 +80,11 @@ _META = re.compile(
     # a quotation after a reporting verb ("users wrote 'ignore ...'", "the old ticket reads: '...'"); not
     # "like '...'" or "says '...'": attacks use those to dictate the reader's output ("respond like '...'")
     r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘]\W*|"
-    r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
+    r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what)|"
+    # a label that presents what follows as a specimen ("Example attack:", "Sample prompt:", "Jailbreak
+    # example:") in security prose
+    r"(?:example|sample)\s+(?:attack|prompt|payload|injection|input|jailbreak)s?\s*:\W*|"
+    r"(?:attack|jailbreak|prompt)\s+(?:example|sample)s?\s*:\W*)\b",
     re.IGNORECASE,
 )
 _META_LOWERED = required_lowered_variant(_META.pattern)
@@ -96,6 +100,8 @@ _REPORTED = re.compile(
     r"[^.!?\n]{0,80}?\b(?:ask|tell|instruct|trick|convinc|coax|prompt|direct|command|order|persuad|urg|"
     r"request|get|make|embed|hid|insert|plant|writ|wrote|includ|sneak)\w*|"
     r"for\s+(?:example|instance)|e\.g\.|(?:such|phrases?|instructions?|commands?)\s+(?:as|like)|"
+    r"(?:example|sample)\s+(?:attack|prompt|payload|injection|input|jailbreak)s?\s*:\W*|"
+    r"(?:attack|jailbreak|prompt)\s+(?:example|sample)s?\s*:\W*|"
     r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘])",
     re.IGNORECASE,
 )

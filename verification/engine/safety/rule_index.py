@@ -434,10 +434,12 @@ _MIN_LEAD = 2
 def search_leads(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     """The leads of ``pattern`` worth a ``LeadSearch`` (``prefilter.leading_literals``), sorted; or None."""
     leads = leading_literals(pattern)
-    if leads is None or len(leads) > _MAX_LEADS or min(map(len, leads)) < _MIN_LEAD:
+    if leads is None or min(map(len, leads)) < _MIN_LEAD:
         return None
-    # A lead that starts with another is found where that one is: keep the shorter only.
-    return tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
+    # A lead that starts with another is found where that one is: keep the shorter only (and count
+    # those: they are what is searched).
+    kept = tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
+    return None if len(kept) > _MAX_LEADS else kept
 
 
 def _union(bits: Iterable[int]) -> int:
