@@ -22,6 +22,7 @@ from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety import detect_injection
 from verification.engine.safety.fastpath import LeadSearch, at_word_boundary, lowered_matches
 from verification.engine.safety.injection import _META_LOWERED, _TOOL_RESULT_RULES, _USER_RULES
+from verification.engine.safety.multiscan import LEAD_FINDERS_ENABLED, lead_finder
 from verification.engine.safety.prefilter import leading_literals
 from verification.engine.safety.rule_index import ALL_RULES, search_leads
 
@@ -85,15 +86,19 @@ def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
 def _assert_same_searches(text: str, positions: list[int]) -> None:
     for name, compiled, boundary, leads in SEARCHED:
         assert leads is not None
-        # The default first stretch, and one so short that leads straddle the stretches' ends often.
-        for stretch in (4096, 7):
-            searcher = LeadSearch(compiled, leads, text, boundary, stretch)
+        # The default first stretch, and one so short that leads straddle the stretches' ends often;
+        # each lead found by ``str.find`` and all of them by one hyperscan pass (``LeadFinder``).
+        finder = lead_finder(leads)
+        assert finder is not None
+        for stretch, found_by in ((4096, None), (7, None), (4096, finder), (7, finder)):
+            searcher = LeadSearch(compiled, leads, text, boundary, stretch, found_by)
             for pos in positions:
                 expected = _span(_plain_search(compiled, boundary, text, pos))
-                assert _span(searcher.search(pos)) == expected, (name, pos, stretch)
-            searcher = LeadSearch(compiled, leads, text, boundary, stretch)
+                assert _span(searcher.search(pos)) == expected, (name, pos, stretch, found_by)
+            searcher = LeadSearch(compiled, leads, text, boundary, stretch, found_by)
             fast = [m.span() for m in lowered_matches(compiled, boundary, text, 0, None, searcher)]
-            assert fast == [m.span() for m in lowered_matches(compiled, boundary, text)], (name, stretch)
+            expected_spans = [m.span() for m in lowered_matches(compiled, boundary, text)]
+            assert fast == expected_spans, (name, stretch, found_by)
 
 
 def test_it_searches_like_re_on_the_corpora() -> None:
@@ -109,6 +114,19 @@ def test_it_searches_like_re_on_mutated_texts(text: str, rng: random.Random) -> 
     lowered = text.lower()
     positions = [rng.randrange(len(lowered) + 1) for _ in range(6)]
     _assert_same_searches(lowered, [0, *positions])
+
+
+def test_it_finds_every_place_a_lead_starts_in_one_pass() -> None:
+    finder = lead_finder(("an", "how", "é"))
+    assert finder is not None
+    # Characters beyond Latin-1 read as "?": offsets hold, and a lead is found after them.
+    text = "how can\u4e00an owl fly? café an"
+    expected = sorted(i for lead in ("an", "how", "é") for i in range(len(text)) if text.startswith(lead, i))
+    assert finder(text, 0, len(text)) == expected
+    # A stretch keeps the leads that start in it, those that run past its end included.
+    assert finder(text, 1, 9) == [x for x in expected if 1 <= x < 9]
+    assert finder(text, 5, 6) == [5]
+    assert lead_finder(("ab\u4e00",)) is None  # not Latin-1: callers use ``str.find``
 
 
 @contextmanager
@@ -131,3 +149,9 @@ def test_it_detects_alike_with_and_without_the_leads(text: str, source: str) -> 
     with _without_leads():
         without = detect_injection(text, source="tool_result" if source == "tool_result" else "user")
     assert with_leads == without
+    LEAD_FINDERS_ENABLED[0] = False  # each lead found by ``str.find``
+    try:
+        by_find = detect_injection(text, source="tool_result" if source == "tool_result" else "user")
+    finally:
+        LEAD_FINDERS_ENABLED[0] = True
+    assert by_find == with_leads

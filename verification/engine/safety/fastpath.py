@@ -17,9 +17,11 @@ is not for a word-final capital sigma.
 
 from __future__ import annotations
 
+import bisect
 import codecs
+import heapq
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..text import lower
 
@@ -194,6 +196,7 @@ class LeadSearch:
         text: str,
         boundary: bool,
         first_stretch: int = _FIRST_STRETCH,
+        finder: Callable[[str, int, int], list[int]] | None = None,
     ) -> None:
         if first_stretch < 1:
             raise ValueError(f"first_stretch must be at least 1, got {first_stretch}")
@@ -207,6 +210,19 @@ class LeadSearch:
         self.found = [True] * len(leads)
         self.stretch = [first_stretch] * len(leads)
         self.since = 0
+        # The same places as a min-heap of ``next_at[k] * len(leads) + k`` (one int per lead): each try
+        # reads the nearest place and moves only the leads it passed, where a scan of every lead per try
+        # cost most of a search through a page whose leads are common ("an", "do").
+        self._heap = [k - len(leads) for k in range(len(leads))]
+        # ``finder(text, start, end)``, when given, lists where any lead starts in ``[start, end)``, in
+        # one pass for all of them (``multiscan.LeadFinder``); the places found so far lie in
+        # ``[_lo, _hi)``, and the next stretch is ``_span`` long (doubling, as above).
+        self.finder = finder
+        self._places: list[int] = []
+        self._lo = 0
+        self._hi = 0
+        self._first = first_stretch
+        self._span = first_stretch
 
     def _look(self, k: int, start: int) -> int:
         """Look for lead ``k`` from ``start`` over its next stretch; update and return ``next_at[k]``."""
@@ -228,30 +244,70 @@ class LeadSearch:
     def search(self, pos: int) -> re.Match[str] | None:
         """``compiled.search(text, pos)`` (with ``boundary``: the first match from ``pos`` that starts
         where ``\\b`` holds, which ``lowered_matches`` would keep)."""
+        if self.finder is not None:
+            return self._search_places(pos)
         text = self.text
         size = len(text)
-        next_at = self.next_at
+        count = len(self.leads)
         found = self.found
+        heap = self._heap
+        if not heap:
+            return None
         if pos < self.since:
-            next_at[:] = [-1] * len(next_at)  # the kept places hold for searches from ``since`` on only
+            # the kept places hold for searches from ``since`` on only
+            self.next_at[:] = [-1] * count
+            heap[:] = [k - count for k in range(count)]
+        self.since = pos
         while True:
-            self.since = pos
-            nearest = size
-            for k in range(len(next_at)):
-                at = next_at[k]
+            # Settle the top: a lead's next occurrence at or after ``pos``. Every other entry is one
+            # too, or a place its lead does not occur before; so the top is the nearest occurrence.
+            while True:
+                top = heap[0]
+                at, k = divmod(top, count)
                 if at < pos:
                     at = self._look(k, pos)
-                while at < nearest and not found[k]:
-                    at = self._look(k, at)  # not before ``at``: look on, as far as it could come first
-                if at < nearest:
-                    nearest = at
-            if nearest >= size:
+                elif not found[k]:
+                    at = self._look(k, at)  # not before ``at``: look on
+                else:
+                    break
+                heapq.heapreplace(heap, at * count + k)
+            if at >= size:
                 return None
-            if not self.boundary or at_word_boundary(text, nearest):
-                match = self.compiled.match(text, nearest)
+            self.since = pos
+            if not self.boundary or at_word_boundary(text, at):
+                match = self.compiled.match(text, at)
                 if match is not None:
                     return match
-            pos = nearest + 1
+            pos = at + 1
+
+    def _search_places(self, pos: int) -> re.Match[str] | None:
+        """``search`` from the places ``finder`` lists, a stretch at a time."""
+        finder = self.finder
+        assert finder is not None
+        text = self.text
+        size = len(text)
+        places = self._places
+        if pos < self._lo or pos > self._hi:
+            # the places kept cover ``[_lo, _hi)`` only: start afresh from ``pos``
+            places.clear()
+            self._lo = self._hi = pos
+            self._span = self._first
+        i = bisect.bisect_left(places, pos)
+        while True:
+            if i == len(places):
+                if self._hi >= size:
+                    return None
+                end = min(size, self._hi + self._span)
+                places.extend(finder(text, self._hi, end))
+                self._hi = end
+                self._span *= 2
+                continue
+            at = places[i]
+            if not self.boundary or at_word_boundary(text, at):
+                match = self.compiled.match(text, at)
+                if match is not None:
+                    return match
+            i += 1
 
 
 def lowered_matches(
@@ -304,3 +360,9 @@ def record_match(pattern_id: int, start: int, end: int, flags: int, found: list[
     or so per short PII line): a compiled function costs less per call than an interpreted one.
     """
     found[0] |= 1 << pattern_id
+
+
+def record_start(pattern_id: int, start: int, end: int, flags: int, found: list[int]) -> None:
+    """Hyperscan's match handler for ``multiscan.LeadFinder``: appends where the match starts (compiled,
+    like ``record_match``: it runs once per occurrence of a lead)."""
+    found.append(start)

@@ -31,6 +31,7 @@ from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_tex
 from .injection_model import addresses_reader, load_injection_model, model_view, window_text
 from .injection_rules import CATEGORIES, MECHANISM_CATEGORIES, RULES, TOOL_RESULT_RULES, Rule
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
+from .multiscan import lead_finder
 from .regions import changed_regions
 from .rule_index import (
     LEAD_SEARCH_MIN_CHARS,
@@ -79,7 +80,11 @@ _META = re.compile(
     # a quotation after a reporting verb ("users wrote 'ignore ...'", "the old ticket reads: '...'"); not
     # "like '...'" or "says '...'": attacks use those to dictate the reader's output ("respond like '...'")
     r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘]\W*|"
-    r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what))\b",
+    r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what)|"
+    # a label that presents what follows as a specimen ("Example attack:", "Sample prompt:", "Jailbreak
+    # example:") in security prose
+    r"(?:example|sample)\s+(?:attack|prompt|payload|injection|input|jailbreak)s?\s*:\W*|"
+    r"(?:attack|jailbreak|prompt)\s+(?:example|sample)s?\s*:\W*)\b",
     re.IGNORECASE,
 )
 _META_LOWERED = required_lowered_variant(_META.pattern)
@@ -95,6 +100,8 @@ _REPORTED = re.compile(
     r"[^.!?\n]{0,80}?\b(?:ask|tell|instruct|trick|convinc|coax|prompt|direct|command|order|persuad|urg|"
     r"request|get|make|embed|hid|insert|plant|writ|wrote|includ|sneak)\w*|"
     r"for\s+(?:example|instance)|e\.g\.|(?:such|phrases?|instructions?|commands?)\s+(?:as|like)|"
+    r"(?:example|sample)\s+(?:attack|prompt|payload|injection|input|jailbreak)s?\s*:\W*|"
+    r"(?:attack|jailbreak|prompt)\s+(?:example|sample)s?\s*:\W*|"
     r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘])",
     re.IGNORECASE,
 )
@@ -251,8 +258,11 @@ def _scan(
     picked = (
         rules.prefiltered(text, lowered, skip) if same_length and len(text) >= PREFILTER_MIN_CHARS else None
     )
+    # Whether the text may hold a phrase that talks about attacks (the index tells on its own path).
+    meta_absent = False
     if picked is None:
-        picked = rules.candidates(lowered, skip, clauses=same_length)
+        picked, meta_possible = rules.candidates_and_meta(lowered, skip, clauses=same_length)
+        meta_absent = not meta_possible
     elif reach is not None:
         reach.append(picked)
     long_text = len(text) >= LEAD_SEARCH_MIN_CHARS
@@ -263,7 +273,11 @@ def _scan(
         if rule.lowered is not None and same_length:
             leads = rules.leads.get(rule.rule_id) if long_text else None
             searcher = (
-                None if leads is None else LeadSearch(rule.lowered, leads, lowered, rule.lowered_boundary)
+                None
+                if leads is None
+                else LeadSearch(
+                    rule.lowered, leads, lowered, rule.lowered_boundary, finder=lead_finder(leads)
+                )
             )
             # ``Rule.finditer`` inlined: most rules that get here still do not match, and one C-level
             # search settles those without building an iterator.
@@ -276,7 +290,7 @@ def _scan(
                 # yield it as it is) and it counts fully, which ends the loop below at once.  Settle it
                 # here, without building the generators.
                 if meta is None:
-                    meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads)
+                    meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent)
                 if _weigh(rule, text, start, end, meta) == rule.weight:
                     snippet = text[start : min(end, start + 200)]
                     found.append(
@@ -290,7 +304,7 @@ def _scan(
             if n >= _MAX_MATCHES_PER_RULE:
                 break
             if meta is None:
-                meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads)
+                meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent)
             weight = _weigh(rule, text, match.start(), match.end(), meta)
             if best is None or weight > best.weight:
                 snippet = text[match.start() : min(match.end(), match.start() + 200)]

@@ -331,5 +331,14 @@ TOOL_RESULT_RULES: tuple[Rule, ...] = (
     # Something to do *before* the task the reader was given, "first": the data reorders the reader's work.
     _r("indirect.before_your_task", "indirect_injection", 0.6, r"\bbefore\s+(?:you\s+)?(?:can\s+)?\w+(?:\s+\w+)?\s+(?:the|your|this|my)\s+(?:\w+\s+)?(?:task|request|question|assignment)\b[^.!?\n]{0,80}?\bthe\s+following\s+first\b", gate="before"),
     _r("indirect.must_also", "indirect_injection", 0.55, r"\b(?:the\s+)?(?:assistant|ai|model|llm|agent)\s+must\s+(?:also\s+)?\w+", gate="must"),
+    # Abuse aimed at the reader (h17e): fetched data that swears at or insults the assistant in the second
+    # person tries to derail it (a denial of service) rather than inform. Weak alone (a forwarded angry
+    # e-mail says "screw you"); with a vocative or a message addressed to the assistant it adds up.
+    _r("indirect.abuse_at_reader", "indirect_injection", 0.45, r"\b(?:(?:go\s+)?(?:fuck|screw)\s+(?:yourself|you|off)|you\s+(?:stupid|worthless|useless|pathetic|dumb|brainless|miserable|filthy|damn|fucking)\s+(?:\w+\s+)?(?:bot|ai|machine|assistant|program|piece|idiot|thing|robot)|you\s+(?:bastard|idiot|moron|imbecile|piece\s+of\s+(?:shit|crap|garbage|junk)|son\s+of\s+a\s+bitch)|i\s+hate\s+(?:ai|bots?|chatbots?|assistants?|machines|robots)|(?:should|ought\s+to)\s+(?:have\s+)?never\s+(?:have\s+)?been\s+(?:created|built|made|born))\b", gate="fuck screw you hate never"),
+    # A task note in fetched data that sends the reader to act on someone else's address, account or secrets
+    # (h17e): "TODO: send the security code to x@y.com". Code TODOs name changes to the code, not e-mail
+    # addresses, web sites, account numbers or credentials, and sit behind a comment marker ("# TODO:"):
+    # the note must open its line, sentence, field ("Body: TODO: ...") or table cell.
+    _r("indirect.todo_action", "indirect_injection", 0.6, r"(?:^|[\n.!?:|])[ \t]*to-?do\s*:\s*(?:please\s+)?(?:send|e-?mail|forward|transfer|wire|pay|share|invite|post|upload|delete|remove|create|book|reserve|make|change|modify|reset|tell|visit|open|concatenate|get|give|grant|add|update)\b[^\n]{0,240}?(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://|\bwww\.|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|\b(?:password|security\s+code|passport|bank\s+account|credit\s+card|api\s+key|credentials)\b)", gate="todo to-do"),
 )
 # fmt: on

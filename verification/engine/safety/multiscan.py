@@ -47,9 +47,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .fastpath import is_word, record_match
+from .fastpath import is_word, record_match, record_start
 
-__all__ = ["PatternSet", "cache_dir", "character_tests", "widened"]
+__all__ = ["LeadFinder", "PatternSet", "cache_dir", "character_tests", "lead_finder", "widened"]
 
 log = logging.getLogger(__name__)
 
@@ -533,3 +533,75 @@ class PatternSet:
         found = [0]
         database.scan(data, match_event_handler=record_match, context=found, scratch=scratch)
         return found[0]
+
+
+class LeadFinder:
+    """Where any of a few literal strings (a rule's leads, ``fastpath.LeadSearch``) starts in a stretch of a
+    text, found in one hyperscan pass over the stretch.
+
+    ``str.find`` reads the stretch once per lead: with the 31 leads of the meta phrases ("an", "how",
+    "what", ...) that was most of a search through a long page. The text is read as Latin-1 with every
+    other character replaced by ``?`` (one byte per character, so offsets hold): where a lead occurs in
+    the text it occurs in those bytes, so no occurrence is missed; one the replacement makes up is only
+    an extra place to try (the caller runs the regex there). A literal database compiles in about a
+    millisecond, so it is built on first use and kept per lead tuple (``lead_finder``).
+    """
+
+    def __init__(self, leads: Sequence[str]) -> None:
+        encoded = [lead.encode("latin-1") for lead in leads]
+        self.leads = tuple(leads)
+        self.longest = max(len(lead) for lead in encoded)
+        database = _hs.Database(mode=_hs.HS_MODE_BLOCK)
+        database.compile(
+            expressions=[b"".join(b"\\x%02x" % byte for byte in lead) for lead in encoded],
+            ids=list(range(len(encoded))),
+            elements=len(encoded),
+            flags=[_hs.HS_FLAG_SOM_LEFTMOST] * len(encoded),
+        )
+        self._database = database
+        self._prototype = _hs.Scratch(database)
+        self._local = threading.local()
+
+    def __call__(self, text: str, start: int, end: int) -> list[int]:
+        """The places in ``[start, end)`` where a lead starts in ``text``, ascending (each once)."""
+        data = text[start : end + self.longest - 1].encode("latin-1", "replace")
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = self._prototype.clone()
+        found: list[int] = []
+        self._database.scan(data, match_event_handler=record_start, context=found, scratch=scratch)
+        limit = end - start
+        return sorted({start + at for at in found if at < limit})
+
+
+_LEAD_FINDERS: dict[tuple[str, ...], LeadFinder | None] = {}
+_LEAD_FINDERS_LOCK = threading.Lock()
+
+
+def lead_finder(leads: tuple[str, ...]) -> LeadFinder | None:
+    """The ``LeadFinder`` of ``leads`` (built once), or ``None`` when hyperscan is missing, finders are
+    switched off (``LEAD_FINDERS_ENABLED``, for tests) or a lead is not Latin-1; callers then use
+    ``str.find``.
+
+    >>> finder = lead_finder(("an", "how"))
+    >>> finder is None or finder("how can an owl", 0, 14) == [0, 5, 8]
+    True
+    """
+    if _hs is None or not LEAD_FINDERS_ENABLED[0] or not leads:
+        return None
+    finder = _LEAD_FINDERS.get(leads, _MISSING)
+    if finder is not _MISSING:
+        return finder if isinstance(finder, LeadFinder) else None
+    with _LEAD_FINDERS_LOCK:
+        if leads not in _LEAD_FINDERS:
+            try:
+                _LEAD_FINDERS[leads] = LeadFinder(leads)
+            except (UnicodeEncodeError, _hs.error) as exc:
+                log.info("no lead finder for %r (%s): str.find instead", leads, exc)
+                _LEAD_FINDERS[leads] = None
+        return _LEAD_FINDERS[leads]
+
+
+_MISSING: Any = object()
+# Element 0 false: ``lead_finder`` gives ``None`` (the tests compare both ways of finding leads).
+LEAD_FINDERS_ENABLED = [True]

@@ -25,7 +25,7 @@ from operator import or_
 from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
 from .fastpath import LeadSearch, lowered_matches
 from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
-from .multiscan import PatternSet, widened
+from .multiscan import PatternSet, lead_finder, widened
 from .prefilter import leading_literals, required_literals, trie_pattern
 
 __all__ = [
@@ -129,6 +129,7 @@ class MetaIndex:
         phrases: re.Pattern[str],
         phrases_lowered: tuple[re.Pattern[str], bool],
         leads: tuple[str, ...] | None = None,
+        absent: bool = False,
     ) -> None:
         self.text = text
         self.lowered = lowered
@@ -142,7 +143,8 @@ class MetaIndex:
         self.meta: list[tuple[int, int]] = []
         self.meta_starts: list[int] = []
         self._found: Iterator[re.Match[str]] | None = None
-        self._exhausted = False
+        # ``absent``: the caller knows the text holds no phrase (``RuleIndex.candidates_and_meta``).
+        self._exhausted = absent
 
     def _reach(self, pos: int) -> None:
         """Find meta phrases, in text order, until one starts at or after ``pos`` (or there are no more).
@@ -160,7 +162,11 @@ class MetaIndex:
                 # meta phrase: one C-level search settles those before a generator is built.
                 compiled, boundary = self.phrases_lowered
                 searcher = (
-                    None if self.leads is None else LeadSearch(compiled, self.leads, self.lowered, boundary)
+                    None
+                    if self.leads is None
+                    else LeadSearch(
+                        compiled, self.leads, self.lowered, boundary, finder=lead_finder(self.leads)
+                    )
                 )
                 first = compiled.search(self.lowered) if searcher is None else searcher.search(0)
                 if first is None:
@@ -299,6 +305,16 @@ class RuleIndex:
             else:
                 keyless |= 1 << i
             self.clause_need.append(need)
+        # The clauses of the "talks about attacks" phrases, as more groups: a short text none of whose
+        # tokens meets them holds no such phrase, and its scan skips searching for one (most texts that
+        # open a rule: the phrase regex tries every position of the text).
+        self.meta_need = 0
+        for clause in required_literals(meta_phrases, _CLAUSE_MIN_LITERAL):
+            bit = 1 << groups
+            groups += 1
+            self.meta_need |= bit
+            for needle in clause:
+                by_needle.setdefault(needle, [0, 0, 0])[2] |= bit
         # The three bit sets travel as one int per needle (gate rules, key rules, clause groups, from the
         # low bits up), so that a text's bits are one C-level reduction with ``|`` over its tokens.
         self.shift = len(self.rules)
@@ -374,6 +390,13 @@ class RuleIndex:
         Pass ``clauses=True`` only when the rules will run over ``lowered`` itself (it has the length of
         the text): the clauses hold for the lower-cased patterns, not for the case-insensitive originals.
         """
+        return self.candidates_and_meta(lowered, skip, clauses=clauses)[0]
+
+    def candidates_and_meta(
+        self, lowered: str, skip: frozenset[str] | set[str] = frozenset(), *, clauses: bool = False
+    ) -> tuple[list[Rule], bool]:
+        """``candidates``, and whether the lower-cased phrase regex (``meta_phrases``) may match
+        ``lowered``: false only when its clauses are checked (``clauses``) and one has no string in it."""
         tokens = set(lowered.split())
         try:  # the common case, every token cached: one C-level pass
             found = reduce(or_, map(self._by_token.__getitem__, tokens), self.always)
@@ -398,7 +421,7 @@ class RuleIndex:
             rule = self.rules[i]
             if rule.rule_id not in skip:
                 picked.append(rule)
-        return picked
+        return picked, not (clauses and self.meta_need & unmet)
 
 
 # Texts from this length on search by the leads (``LeadSearch``); shorter ones let ``re`` run once.
@@ -411,10 +434,12 @@ _MIN_LEAD = 2
 def search_leads(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     """The leads of ``pattern`` worth a ``LeadSearch`` (``prefilter.leading_literals``), sorted; or None."""
     leads = leading_literals(pattern)
-    if leads is None or len(leads) > _MAX_LEADS or min(map(len, leads)) < _MIN_LEAD:
+    if leads is None or min(map(len, leads)) < _MIN_LEAD:
         return None
-    # A lead that starts with another is found where that one is: keep the shorter only.
-    return tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
+    # A lead that starts with another is found where that one is: keep the shorter only (and count
+    # those: they are what is searched).
+    kept = tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
+    return None if len(kept) > _MAX_LEADS else kept
 
 
 def _union(bits: Iterable[int]) -> int:
