@@ -376,15 +376,27 @@ def _phone_national(value: str) -> tuple[float, str] | None:
         if not _NSN_MIN + 1 <= len(digits) <= _NSN_MAX:
             digits = ""  # the parser may refuse it for its length: every region is asked
     rules = _national_rules() if digits else None
+    # The digits after an international prefix that a region already read and found valid nowhere:
+    # a region that strips its prefix to the same digits reads the same number ("0044..." in Britain,
+    # Germany, France and every region dialling "00"), so it is not asked again (``_idd_rest``).
+    read_after_idd: list[str] = []
     for index, region in enumerate(_NATIONAL_REGIONS):
-        if rules is not None and _national_skip(digits, rules[index]):
-            continue
+        rest = None
+        if rules is not None:
+            rule = rules[index]
+            if _national_skip(digits, rule):
+                continue
+            rest = _idd_rest(digits, rule)
+            if rest is not None and rest in read_after_idd:
+                continue
         try:
             number = phonenumbers.parse(value, region)
         except phonenumbers.NumberParseException:
             return None
         if phonenumbers.is_valid_number(number):
             return 0.85, "phonenumbers"
+        if rest is not None:
+            read_after_idd.append(rest)
     return None
 
 
@@ -462,6 +474,23 @@ def _national_skip(digits: str, rule: _NationalRule) -> bool:
         return False
     stripped = None if national is None else national.match(digits)
     return stripped is None or not _general_match(digits[stripped.end() :], generals)
+
+
+def _idd_rest(digits: str, rule: _NationalRule) -> str | None:
+    """The digits that ``phonenumbers.parse`` reads a country code from when the region of ``rule``
+    strips its international prefix from ``digits`` (a value of ``_NATIONAL_LAYOUT``), else ``None``.
+
+    The parser strips the prefix unless a "0" follows it (no country code starts with "0"); from then
+    on it reads the country code and the number from these digits alone, with the metadata of the
+    country code found, never the region's: two regions that leave the same digits parse the value to
+    the same number, or refuse it alike.
+    """
+    if rule is None:
+        return None
+    idd = rule[0].match(digits)
+    if idd is None or digits[idd.end() : idd.end() + 1] == "0":
+        return None
+    return digits[idd.end() :]
 
 
 def _national_skips(digits: str) -> tuple[bool, ...]:
