@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import cast
 
 from stdnum import bic, bitcoin, iban, luhn
@@ -345,6 +346,31 @@ def _bech32m(folded: str, checksum: int) -> tuple[float, str] | None:
     return (0.95, "bech32m") if checksum == _BECH32M_CONST else None
 
 
+def _phone_library() -> ModuleType:
+    """``phonenumbers``, imported on first use (it loads its metadata then), with its cache of compiled
+    metadata patterns switched on.
+
+    Without it the library compiles each metadata pattern through ``re.compile``, whose cache lookup
+    (about 20 per number parsed and checked) cost an eighth of ``_phone_national`` on never-seen
+    values (docs/benchmarks.md, "PII validation of never-seen values (h17c)"), and whose cache of 512
+    patterns the metadata of many regions can overflow.  The switch only keeps the compiled patterns:
+    the same patterns, the same verdicts.  Versions without the switch (8.13) are left as they are.
+    """
+    if _PHONE_LIBRARY:
+        return _PHONE_LIBRARY[0]
+    import phonenumbers
+    from phonenumbers import re_util
+
+    enable = getattr(re_util, "enable_pattern_cache", None)
+    if enable is not None:
+        enable()  # idempotent: two threads may both get here
+    _PHONE_LIBRARY.append(phonenumbers)
+    return phonenumbers
+
+
+_PHONE_LIBRARY: list[ModuleType] = []
+
+
 # Regions whose national layouts (a leading trunk "0", no country code) ``_phone_national`` tries, in order.
 _NATIONAL_REGIONS = ("GB", "DE", "FR", "IN", "AU", "IT", "ES", "NL", "IE", "BE", "CH", "AT", "SE", "PL", "BR", "JP", "MX", "ZA", "NZ")  # fmt: skip
 
@@ -366,7 +392,7 @@ def _phone_national(value: str) -> tuple[float, str] | None:
     less the regions that can neither read it as valid nor refuse it (``_national_skip``): the same
     verdict with fewer of the parses (a value valid nowhere used to cost 19).
     """
-    import phonenumbers
+    phonenumbers = _phone_library()
 
     if value.isascii() and sum(map(value.count, "0123456789")) < _NATIONAL_MIN_DIGITS:
         return None
@@ -503,7 +529,7 @@ def _national_skips(digits: str) -> tuple[bool, ...]:
 
 def _phone_us_digits(value: str) -> tuple[float, str] | None:
     """Ten digits in a row ("4155550132"), after a phone word: a valid NANP number."""
-    import phonenumbers
+    phonenumbers = _phone_library()
 
     try:
         number = phonenumbers.parse(value, "US")
