@@ -328,7 +328,7 @@ def _bech32_polymod(values: list[int]) -> int:
     for value in values:
         top = checksum >> 25
         checksum = (checksum & 0x1FFFFFF) << 5 ^ value
-        # One test per bit of ``top``, written out (interpreted: 20 µs for an address, stdnum 30 µs).
+        # One test per bit of ``top``, written out (interpreted: 20 us an address, stdnum 30 us).
         if top & 1:
             checksum ^= 0x3B6A57B2
         if top & 2:
@@ -350,9 +350,7 @@ def _btc(value: str) -> tuple[float, str] | None:
             return 0.95, "base58check_or_bech32"
         if not folded.startswith("bc1") or any(c not in _BECH32_ALPHABET for c in folded[3:]):
             return None
-        return _bech32m(
-            folded, _bech32_polymod(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in folded[3:]])
-        )
+        return _bech32m(folded, _bech32_polymod(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in folded[3:]]))
     # A Bech32 address (as the pattern gives them: nothing for stdnum's ``compact`` to remove, so it
     # reads the same lower-cased form): its checksum is computed once.  stdnum accepts only the
     # constant 1 (Bech32), after its alphabet and length checks; the Taproot form (Bech32m) is
