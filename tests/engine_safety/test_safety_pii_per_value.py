@@ -18,6 +18,10 @@
   the lowered text (lower-casing keeps every offset, no "ſ" or "ı").
 - An IBAN whose mod 97-10 sum fails is turned down before python-stdnum looks its country up.
 - Hyperscan's match handler is a compiled function that sets the pattern's bit.
+- A national layout that a region's international prefix strips to digits already parsed (and
+  found valid nowhere) is not parsed again (h17c): the same verdicts as the loop over every region.
+- The Bech32 checksum is computed by ``_bech32_polymod`` (compiled), not stdnum's interpreted loop:
+  the same number for every list of five-bit groups.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from verification.engine.safety.pii_types import (
     _NATIONAL_REGIONS,
     PII_TYPES,
     TYPES_BY_NAME,
+    _bech32_polymod,
     _btc,
     _iban,
     _national_skips,
@@ -248,6 +253,36 @@ def test_it_reads_the_corpus_national_layouts_as_the_loop_did() -> None:
     for value in values:
         if sum(c.isdigit() for c in value) >= 5:
             assert _phone_national(value) == phone_national_in_regions(value), value
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.sampled_from(["00", "000", "001", "0011", "0012", "0014", "010", "011", "0044", "0049", "0090"]),
+    st.text(alphabet="0123456789", min_size=0, max_size=14),
+    st.lists(st.sampled_from(["", "", " ", ".", "-", "/"]), min_size=1, max_size=6),
+    st.integers(0, 5),
+)
+def test_it_reads_layouts_after_an_international_prefix_as_the_loop_over_every_region_did(
+    prefix: str, tail: str, separators: list[str], bracket: int
+) -> None:
+    # Regions dialling the same prefix ("00" in most of Europe) read such a value alike: only the
+    # first of them is asked; the verdict must stay that of asking each in turn.
+    digits = prefix + tail
+    value = _layout(digits, separators, min(bracket, len(digits) - 1))
+    assert _phone_national(value) == phone_national_in_regions(value), value
+
+
+def test_it_still_asks_a_region_whose_international_prefix_leaves_other_digits() -> None:
+    # Britain and the regions after it dialling "00" read "0011 44 ..." as a call to +1 (valid
+    # nowhere); Australia dials "0011" and reads the London number +44 20 7946 0958.
+    value = "0011 44 20 7946 0958"
+    assert _phone_national(value) == phone_national_in_regions(value) == (0.85, "phonenumbers")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 31), min_size=0, max_size=100))
+def test_it_computes_the_bech32_checksum_as_stdnum_does(values: list[int]) -> None:
+    assert _bech32_polymod([3, 3, 0, 2, 3, *values]) == bitcoin.bech32_checksum([3, 3, 0, 2, 3, *values])
 
 
 def test_it_leaves_out_only_regions_whose_numbers_cannot_read_the_digits() -> None:

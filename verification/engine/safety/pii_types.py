@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import cast
 
 from stdnum import bic, bitcoin, iban, luhn
@@ -322,6 +323,35 @@ _BECH32_ALPHABET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
 _BC_HRP = [ord(c) >> 5 for c in "bc"] + [0] + [ord(c) & 31 for c in "bc"]
 
 
+def _bech32_polymod(values: list[int]) -> int:
+    """The Bech32 checksum of ``values`` (five-bit groups, the human-readable part expanded first), as
+    BIP-173 defines it (its generator's five constants below): 1 for a valid Bech32 string, ``_BECH32M_CONST`` for a valid Bech32m one.
+
+    The same number as stdnum's ``bitcoin.bech32_checksum`` (a test compares them), written here
+    because this module is compiled: its loop of five tests per character then runs as machine
+    integers, where stdnum's interpreted one cost most of the check of a never-seen Taproot address.
+
+    >>> _bech32_polymod(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in "qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"])
+    1
+    """
+    checksum = 1
+    for value in values:
+        top = checksum >> 25
+        checksum = (checksum & 0x1FFFFFF) << 5 ^ value
+        # One test per bit of ``top``, written out (interpreted: 20 us an address, stdnum 30 us).
+        if top & 1:
+            checksum ^= 0x3B6A57B2
+        if top & 2:
+            checksum ^= 0x26508E6D
+        if top & 4:
+            checksum ^= 0x1EA119FA
+        if top & 8:
+            checksum ^= 0x3D4233DD
+        if top & 16:
+            checksum ^= 0x2A1462B3
+    return checksum
+
+
 def _btc(value: str) -> tuple[float, str] | None:
     folded = lower(value)
     if not (value.startswith("bc1") and value.isascii() and value.isalnum()):
@@ -330,9 +360,7 @@ def _btc(value: str) -> tuple[float, str] | None:
             return 0.95, "base58check_or_bech32"
         if not folded.startswith("bc1") or any(c not in _BECH32_ALPHABET for c in folded[3:]):
             return None
-        return _bech32m(
-            folded, bitcoin.bech32_checksum(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in folded[3:]])
-        )
+        return _bech32m(folded, _bech32_polymod(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in folded[3:]]))
     # A Bech32 address (as the pattern gives them: nothing for stdnum's ``compact`` to remove, so it
     # reads the same lower-cased form): its checksum is computed once.  stdnum accepts only the
     # constant 1 (Bech32), after its alphabet and length checks; the Taproot form (Bech32m) is
@@ -341,7 +369,7 @@ def _btc(value: str) -> tuple[float, str] | None:
     # address.
     if any(c not in _BECH32_ALPHABET for c in folded[3:]):
         return None  # stdnum: an invalid format; here: not Bech32m either
-    checksum = bitcoin.bech32_checksum(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in folded[3:]])
+    checksum = _bech32_polymod(_BC_HRP + [_BECH32_ALPHABET.index(c) for c in folded[3:]])
     if checksum == 1:
         return (0.95, "base58check_or_bech32") if bitcoin.is_valid(value) else None
     return _bech32m(folded, checksum)
@@ -353,6 +381,31 @@ def _bech32m(folded: str, checksum: int) -> tuple[float, str] | None:
     if folded[3:4] == "q" or not 14 <= len(folded) <= 90:
         return None  # witness version 0 ("q") must use Bech32, which stdnum checks
     return (0.95, "bech32m") if checksum == _BECH32M_CONST else None
+
+
+def _phone_library() -> ModuleType:
+    """``phonenumbers``, imported on first use (it loads its metadata then), with its cache of compiled
+    metadata patterns switched on.
+
+    Without it the library compiles each metadata pattern through ``re.compile``, whose cache lookup
+    (about 20 per number parsed and checked) cost an eighth of ``_phone_national`` on never-seen
+    values (docs/benchmarks.md, "PII validation of never-seen values (h17c)"), and whose cache of 512
+    patterns the metadata of many regions can overflow.  The switch only keeps the compiled patterns:
+    the same patterns, the same verdicts.  Versions without the switch (8.13) are left as they are.
+    """
+    if _PHONE_LIBRARY:
+        return _PHONE_LIBRARY[0]
+    import phonenumbers
+    from phonenumbers import re_util
+
+    enable = getattr(re_util, "enable_pattern_cache", None)
+    if enable is not None:
+        enable()  # idempotent: two threads may both get here
+    _PHONE_LIBRARY.append(phonenumbers)
+    return phonenumbers
+
+
+_PHONE_LIBRARY: list[ModuleType] = []
 
 
 # Regions whose national layouts (a leading trunk "0", no country code) ``_phone_national`` tries, in order.
@@ -376,7 +429,7 @@ def _phone_national(value: str) -> tuple[float, str] | None:
     less the regions that can neither read it as valid nor refuse it (``_national_skip``): the same
     verdict with fewer of the parses (a value valid nowhere used to cost 19).
     """
-    import phonenumbers
+    phonenumbers = _phone_library()
 
     if value.isascii() and sum(map(value.count, "0123456789")) < _NATIONAL_MIN_DIGITS:
         return None
@@ -386,15 +439,27 @@ def _phone_national(value: str) -> tuple[float, str] | None:
         if not _NSN_MIN + 1 <= len(digits) <= _NSN_MAX:
             digits = ""  # the parser may refuse it for its length: every region is asked
     rules = _national_rules() if digits else None
+    # The digits after an international prefix that a region already read and found valid nowhere:
+    # a region that strips its prefix to the same digits reads the same number ("0044..." in Britain,
+    # Germany, France and every region dialling "00"), so it is not asked again (``_idd_rest``).
+    read_after_idd: list[str] = []
     for index, region in enumerate(_NATIONAL_REGIONS):
-        if rules is not None and _national_skip(digits, rules[index]):
-            continue
+        rest = None
+        if rules is not None:
+            rule = rules[index]
+            if _national_skip(digits, rule):
+                continue
+            rest = _idd_rest(digits, rule)
+            if rest is not None and rest in read_after_idd:
+                continue
         try:
             number = phonenumbers.parse(value, region)
         except phonenumbers.NumberParseException:
             return None
         if phonenumbers.is_valid_number(number):
             return 0.85, "phonenumbers"
+        if rest is not None:
+            read_after_idd.append(rest)
     return None
 
 
@@ -474,6 +539,23 @@ def _national_skip(digits: str, rule: _NationalRule) -> bool:
     return stripped is None or not _general_match(digits[stripped.end() :], generals)
 
 
+def _idd_rest(digits: str, rule: _NationalRule) -> str | None:
+    """The digits that ``phonenumbers.parse`` reads a country code from when the region of ``rule``
+    strips its international prefix from ``digits`` (a value of ``_NATIONAL_LAYOUT``), else ``None``.
+
+    The parser strips the prefix unless a "0" follows it (no country code starts with "0"); from then
+    on it reads the country code and the number from these digits alone, with the metadata of the
+    country code found, never the region's: two regions that leave the same digits parse the value to
+    the same number, or refuse it alike.
+    """
+    if rule is None:
+        return None
+    idd = rule[0].match(digits)
+    if idd is None or digits[idd.end() : idd.end() + 1] == "0":
+        return None
+    return digits[idd.end() :]
+
+
 def _national_skips(digits: str) -> tuple[bool, ...]:
     """``_national_skip`` for every region of ``_NATIONAL_REGIONS`` (all ``False`` where it does not
     apply: digits not starting with "0", fewer than 3 or more than 17)."""
@@ -484,7 +566,7 @@ def _national_skips(digits: str) -> tuple[bool, ...]:
 
 def _phone_us_digits(value: str) -> tuple[float, str] | None:
     """Ten digits in a row ("4155550132"), after a phone word: a valid NANP number."""
-    import phonenumbers
+    phonenumbers = _phone_library()
 
     try:
         number = phonenumbers.parse(value, "US")
