@@ -57,3 +57,20 @@ def test_it_leaves_an_answer_that_lists_several_names_of_the_result_alone():
     # Two names of one ratings result are options, not the pick.
     report = verify_run(_run(_ASK, _calls(), "Spoke House or Velo Nord, 30"))
     assert _flagged(report) == []
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("Spoke House, 4.7, 30", None),
+        # The results rate Spoke House 4.7; 5.7 is no rating of it.
+        ("Spoke House, 5.7, 30", "5.7"),
+        ("Spoke House (rated 4.2), 30", "4.2"),
+        # 15.0 after the name is its price per day, not a rating.
+        ("Spoke House, 15.0 per day", None),
+    ],
+)
+def test_it_reads_a_rating_told_after_a_name_against_that_names_rating(answer, bad):
+    ask = "Which bike-hire shop has the best rating? Tell me its name, rating and price for 2 days."
+    report = verify_run(_run(ask, _calls(), answer))
+    assert _flagged(report) == ([] if bad is None else [(bad, "CONTRADICTED")])

@@ -20,14 +20,17 @@ from .evidence import Evidence
 from .findings import Finding
 from .mentions import Mention
 
-__all__ = ["check_best_rated"]
+__all__ = ["check_best_rated", "check_told_ratings"]
 
 _BEST = re.compile(r"\b(?:best|highest|top)[- ]?(?:rated|ratings?)\b")
 _RATING = re.compile(r"rating:[ \t]*(\d+(?:\.\d+)?)")
+_ASKS_RATING = re.compile(r"\brat(?:ing|ings|ed)\b")
+# What may stand between a name and its rating: "Name, 4.5", "Name (4.5", "Name: 4.5", "Name - rated 4.5".
+_NEXT_RATING = re.compile(r"[ \t]*(?:,|:|\(|-|–)[ \t]*(?:rat(?:ing|ed)[ \t:]*)?(\d{1,2}\.\d)(?![\d.])")
 
 
-def _rating_groups(ev: Evidence) -> list[dict[str, float]]:
-    """The ratings of each tool result that rates two or more names, by name (as written)."""
+def _rating_groups(ev: Evidence, least: int = 2) -> list[dict[str, float]]:
+    """The ratings of each tool result that rates ``least`` names or more, by name (as written)."""
     groups: dict[int, dict[str, float]] = {}
     for x in ev.strings:
         path = x.path
@@ -39,13 +42,13 @@ def _rating_groups(ev: Evidence) -> list[dict[str, float]]:
         if found is None:
             continue
         groups.setdefault(x.message_index, {})[path[0]] = float(found.group(1))
-    return [g for g in groups.values() if len(g) >= 2]
+    return [g for g in groups.values() if len(g) >= least]
 
 
 def _places(answer: str, name: str) -> list[int]:
-    """Where ``name`` stands in the answer as a whole name (not inside a longer word)."""
+    """Where ``name`` stands in the answer as a whole name: not inside a longer word ("Name's" is it)."""
     starts: list[int] = []
-    pattern = re.compile(r"(?<![\w'-])" + re.escape(name) + r"(?![\w'-])")
+    pattern = re.compile(r"(?<![\w'-])" + re.escape(name) + r"(?![\w-])")
     for m in pattern.finditer(answer):
         starts.append(m.start())
     return starts
@@ -96,4 +99,56 @@ def check_best_rated(
                 continue
             mention = Mention("entity", start, start + len(name), name)
             added.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
+    return added
+
+
+def check_told_ratings(
+    answer: str, findings: list[Finding], ev: Evidence, question: str, sentence_of: Any
+) -> list[Finding]:
+    """Relabel, in place, a rating told right after a name ("New Car Rental, 5.5") that is not the rating
+    the results give that name; return a finding for one that had none.
+
+    A bare list restates "name, rating" pairs; the rating is another value of the run or none, and a
+    computed total may hide it, so the value rules let it pass. Only a number with one decimal of at most
+    10, right after a rated name (a comma, colon, parenthesis or dash between), and only when the user asked
+    about ratings, is read as that name's rating: a price or a count after the name is left alone.
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> from .grounding import ground_answer
+    >>> ratings = "{'Blue Cab': 'Rating: 4.1', 'Red Cab': 'Rating: 4.8'}"
+    >>> ask = "Give me each cab company's rating."
+    >>> run = parse_run([{"role": "user", "content": ask},
+    ...     {"role": "tool", "tool_call_id": "c", "content": ratings},
+    ...     {"role": "assistant", "content": "x"}])
+    >>> ev = build_evidence(run)
+    >>> def bad(answer):
+    ...     return [f.mention.text for f in ground_answer(answer, ev, question=ask) if f.label != "SUPPORTED"]
+    >>> bad("Red Cab, 4.8, Blue Cab, 4.1"), bad("Red Cab (5.8), Blue Cab (4.1)")
+    ([], ['5.8'])
+    """
+    if not _ASKS_RATING.search(lower(question)):
+        return []
+    added: list[Finding] = []
+    for group in _rating_groups(ev, 1):
+        for name, rating in group.items():
+            for at in _places(answer, name):
+                told = _NEXT_RATING.match(answer, at + len(name))
+                if told is None:
+                    continue
+                if any(g.mention.start == at and g.label == "CONTRADICTED" for g in findings):
+                    # The name itself is the wrong one (another item's values follow it): one claim.
+                    continue
+                value = float(told.group(1))
+                if value > 10 or abs(value - rating) < 1e-9:
+                    continue
+                start = told.start(1)
+                reason = f"the results rate {name} {rating:g}"
+                f = next((g for g in findings if g.mention.start == start), None)
+                if f is not None:
+                    if f.label != "CONTRADICTED":
+                        f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
+                    continue
+                mention = Mention("number", start, told.end(1), told.group(1), value=value, decimals=1)
+                added.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
     return added

@@ -25,7 +25,7 @@ from ..text import lower
 from .added_counts import check_added_counts
 from .aggregates import computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
-from .best_rated import check_best_rated
+from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
@@ -979,6 +979,7 @@ def ground_answer(
     check_labelled_totals(answer, findings)
     findings += check_table_rows(answer, findings, ev, sentence_of)
     findings += check_best_rated(answer, findings, ev, question, sentence_of)
+    findings += check_told_ratings(answer, findings, ev, question, sentence_of)
     findings += check_changed_ends(answer, findings, ev, sentence_of)
     findings += check_added_counts(answer, findings, question, sentence_of)
     findings += check_policy_durations(answer, findings, ev, sentence_of)
