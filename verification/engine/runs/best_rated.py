@@ -47,10 +47,16 @@ def _rating_groups(ev: Evidence, least: int = 2) -> list[dict[str, float]]:
 
 def _places(answer: str, name: str) -> list[int]:
     """Where ``name`` stands in the answer as a whole name: not inside a longer word ("Name's" is it)."""
+    # str.find rather than a pattern built per name: names come from the run (COMPILED.md, patterns once).
     starts: list[int] = []
-    pattern = re.compile(r"(?<![\w'-])" + re.escape(name) + r"(?![\w-])")
-    for m in pattern.finditer(answer):
-        starts.append(m.start())
+    at = answer.find(name)
+    while at >= 0:
+        end = at + len(name)
+        before = answer[at - 1] if at > 0 else " "
+        after = answer[end] if end < len(answer) else " "
+        if not (before.isalnum() or before in "_'-") and not (after.isalnum() or after in "_-"):
+            starts.append(at)
+        at = answer.find(name, at + 1)
     return starts
 
 
