@@ -22,8 +22,11 @@ from rapidfuzz import fuzz, process
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
+from .added_counts import check_added_counts
 from .aggregates import computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
+from .best_rated import check_best_rated, check_told_ratings
+from .changed_ends import check_changed_ends
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import Finding, split_sentences
@@ -52,6 +55,7 @@ from .numeric import (
     operand,
 )
 from .polarity import check_polarity
+from .policy_durations import check_policy_durations
 from .policy_rates import check_policy_rates
 from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
@@ -974,6 +978,11 @@ def ground_answer(
     check_policy_rates(answer, findings, ev)
     check_labelled_totals(answer, findings)
     findings += check_table_rows(answer, findings, ev, sentence_of)
+    findings += check_best_rated(answer, findings, ev, question, sentence_of)
+    findings += check_told_ratings(answer, findings, ev, question, sentence_of)
+    findings += check_changed_ends(answer, findings, ev, sentence_of)
+    findings += check_added_counts(answer, findings, question, sentence_of)
+    findings += check_policy_durations(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
