@@ -22,8 +22,11 @@ COMPILED = [
     # runtime-checkable Protocol, which compiled code refuses; used only with a model), halugate.py and
     # probes.py (optional stages), config.py (its public dataclass takes settings values as given) and
     # errors.py (exceptions callers may subclass).
+    "verification/engine/runs/added_counts.py",
     "verification/engine/runs/aggregates.py",
     "verification/engine/runs/asked_counts.py",
+    "verification/engine/runs/best_rated.py",
+    "verification/engine/runs/changed_ends.py",
     "verification/engine/runs/evidence.py",
     "verification/engine/runs/factcheck.py",
     "verification/engine/runs/findings.py",
@@ -35,6 +38,7 @@ COMPILED = [
     "verification/engine/runs/messages.py",
     "verification/engine/runs/numeric.py",
     "verification/engine/runs/polarity.py",
+    "verification/engine/runs/policy_durations.py",
     "verification/engine/runs/policy_rates.py",
     "verification/engine/runs/records.py",
     "verification/engine/runs/report.py",
