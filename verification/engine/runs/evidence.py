@@ -178,6 +178,8 @@ class Evidence:
     # How many elements of a list have a one-word value ("meeting" of ``event_type``), by that word: "3
     # meetings" counts those elements, not every event.
     value_counts: dict[str, list[Fact]] = field(default_factory=dict)
+    # The haystack's words, split once for ``vocabulary_near``.
+    _words: list[str] | None = None
 
     def __init__(
         self,
@@ -203,6 +205,7 @@ class Evidence:
         _anchors: dict[tuple[int, str], int] | None = None,
         _acronym_answers: dict[str, bool] | None = None,
         value_counts: dict[str, list[Fact]] | None = None,
+        _words: list[str] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -226,6 +229,7 @@ class Evidence:
         self._anchors = {} if _anchors is None else _anchors
         self._acronym_answers = {} if _acronym_answers is None else _acronym_answers
         self.value_counts = {} if value_counts is None else value_counts
+        self._words = _words
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
@@ -252,6 +256,36 @@ class Evidence:
             vocabulary.update(map(operator.add, words, words[1:]))
             self._vocabulary = vocabulary
         return self._vocabulary
+
+    def vocabulary_near(self, shortest: int, longest: int) -> list[str]:
+        """The entries of :attr:`vocabulary` of ``shortest`` to ``longest`` characters (some maybe twice),
+        without building the set.
+
+        A fuzzy match against the vocabulary needs only the entries of about the word's length (a similarity
+        ratio is bounded by the lengths), a few of thousands on a long run: building and hashing the whole
+        set of words and neighbouring pairs was most of the cost of the first fuzzy match of a run, and
+        every long run made one. Pairs are joined only when their length fits.
+        """
+        words = self._words
+        if words is None:
+            words = self._words = self.haystack.split()
+        out: list[str] = []
+        n = len(words)
+        if n == 0:
+            return out
+        prev = words[0]
+        prev_len = len(prev)
+        if shortest <= prev_len <= longest:
+            out.append(prev)
+        for i in range(1, n):
+            w = words[i]
+            size = len(w)
+            if shortest <= size <= longest:
+                out.append(w)
+            if shortest <= prev_len + size <= longest:
+                out.append(prev + w)
+            prev, prev_len = w, size
+        return out
 
     def in_vocabulary(self, word: str) -> bool:
         """Whether ``word in self.vocabulary``, answered by searching the haystack until the set is built.

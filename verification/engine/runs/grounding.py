@@ -434,7 +434,11 @@ class _Matcher:
             return True
         if len(tok) < 5:
             return False
-        best = process.extractOne(tok, self.ev.vocabulary, scorer=fuzz.ratio, score_cutoff=88)
+        # fuzz.ratio is at most 200·min(len)/(sum of lengths): only entries of 88/112 to 112/88 of the word's
+        # length can reach 88 (the bounds below are a little wider, clear of rounding).
+        n = len(tok)
+        near = self.ev.vocabulary_near((87 * n) // 113, -(-113 * n // 87))
+        best = process.extractOne(tok, near, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
 
 
