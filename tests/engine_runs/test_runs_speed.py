@@ -16,6 +16,8 @@ from verification.engine.runs.grounding import _DROP_NON_ALNUM, _find_unprefixed
 from verification.engine.runs.lexicon import ISO_CURRENCIES, MONTHS, NUMBER_WORDS, STATUS_WORDS, UNIT_WORDS
 from verification.engine.runs.mentions import (
     _DIGIT_LED_CODE,
+    _HEDGE_BEFORE,
+    _HEDGE_WORDS,
     _STATUS_RE,
     Mention,
     _trie,
@@ -176,3 +178,23 @@ def test_iso_datetimes_read_as_fromisoformat_reads_them(year, month, day, clock,
     got, plain = _parse_dt(text), _parse_dt_plain(text)
     assert got == plain, text
     assert (got[2].tzinfo if got[2] else None) == (plain[2].tzinfo if plain[2] else None), text
+
+
+_HEDGE_PLAIN = re.compile(rf"\b(?P<hedge>{_HEDGE_WORDS})\s+$")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [*_HEDGE_WORDS[3:-1].split("|"), "x", "5", " ", "  ", "\n", "~", "jus", "ove", "r", "-"]
+        ),
+        max_size=8,
+    ).map("".join),
+    st.integers(0, 40),
+)
+def test_hedge_tree_finds_what_the_flat_hedge_pattern_finds(text, end):
+    end = min(end, len(text))
+    for start in (0, max(0, end - 24)):
+        got, plain = _HEDGE_BEFORE.search(text, start, end), _HEDGE_PLAIN.search(text, start, end)
+        assert (got and (got.span(), got.group("hedge"))) == (plain and (plain.span(), plain.group("hedge")))
