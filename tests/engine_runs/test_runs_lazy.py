@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 
 from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import MalformedRunError, verify_run
-from verification.engine.runs.evidence import Evidence, Fact, _key_tokens_of, build_evidence, normalize_text
+from verification.engine.runs.evidence import Evidence, _key_tokens_of, build_evidence, normalize_text
 from verification.engine.runs.findings import split_sentences
 from verification.engine.runs.grounding import _Matcher, ground_answer
 from verification.engine.runs.lexicon import ALIASES, FUNCTION_WORDS, REVERSE_ALIASES
@@ -107,31 +107,6 @@ def test_it_knows_a_word_as_the_fuzzy_match_against_the_whole_vocabulary_does(ws
         or process.extractOne(tok, vocabulary, scorer=fuzz.ratio, score_cutoff=88) is not None
     )
     assert _Matcher(ev, "")._token_known(tok) is plain, (ws, tok)
-
-
-def _string_facts_plain(strings: list[Fact], norm: str) -> list[Fact]:
-    # The plain form: an index of every word of every string, then the strings of the rarest word.
-    by_word: dict[str, list[Fact]] = defaultdict(list)
-    for f in strings:
-        for w in dict.fromkeys(f.value.split()):
-            by_word[w].append(f)
-    pools = [by_word.get(w, []) for w in norm.split()]
-    pool = min(pools, key=len) if pools and all(pools) else strings
-    hits = [f for f in pool if norm in f.value]
-    if not hits:
-        compact = norm.replace(" ", "")
-        hits = [f for f in strings if compact and compact in f.value.replace(" ", "")]
-    return hits[:20]
-
-
-@settings(max_examples=300, deadline=None)
-@given(pieces, st.lists(probes, min_size=1, max_size=6))
-def test_it_finds_the_strings_of_a_name_as_a_full_word_index_does(parts, asked):
-    ev = _evidence(parts)
-    ev.strings = [Fact("string", p, 1, ("k", i), None, None) for i, p in enumerate(parts)]
-    matcher = _Matcher(ev, "")
-    for norm in asked:
-        assert matcher._string_facts(norm) == _string_facts_plain(ev.strings, norm), (parts, norm)
 
 
 @settings(max_examples=200, deadline=None)

@@ -105,7 +105,7 @@ class _Matcher:
         self.scoped_money = any(f.currencies for f in ev.numbers)
         self._same_dim: dict[str, list[str]] = {}
         self._compact: str | None = None
-        self._by_word: dict[str, list[Fact]] = {}
+        self._by_word: dict[str, list[Fact]] | None = None
         self._compact_strings: list[tuple[str, Fact]] | None = None
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
         self._dates_by_month: dict[Any, list[Fact]] | None = None
@@ -362,8 +362,21 @@ class _Matcher:
         return "UNSUPPORTED", [], f"this {m.kind} appears nowhere in the run"
 
     def _string_facts(self, norm: str) -> list[Fact]:
+        if self._by_word is None:
+            # word -> the strings that contain it, so a look-up scans only the strings of its rarest word
+            # A string is added to each of its words' lists once: a repeated word finds it last in its list
+            # (cheaper than a set of the words of every string).
+            by_word: dict[str, list[Fact]] = {}
+            for f in self.ev.strings:
+                for w in f.value.split():
+                    found = by_word.get(w)
+                    if found is None:
+                        by_word[w] = [f]
+                    elif found[-1] is not f:
+                        found.append(f)
+            self._by_word = by_word
         words = norm.split()
-        pools = [self._word_pool(w) for w in words]
+        pools = [self._by_word.get(w, []) for w in words]
         pool = min(pools, key=len) if pools and all(pools) else self.ev.strings
         hits = [f for f in pool if norm in f.value]
         if not hits:
@@ -372,24 +385,6 @@ class _Matcher:
                 self._compact_strings = [(f.value.replace(" ", ""), f) for f in self.ev.strings]
             hits = [f for value, f in self._compact_strings if compact and compact in value]
         return hits[:20]
-
-    def _word_pool(self, w: str) -> list[Fact]:
-        """The strings of the evidence that hold ``w`` as a word, in evidence order, memoised per word.
-
-        A look-up scans only the strings of its rarest word. The pools are made per word asked rather than
-        as an index of every word of every string: an answer asks about a few words, a long run has
-        thousands, and splitting every string was most of the cost of its first look-up. A substring
-        search, in C, skips the strings that cannot hold the word before any is split.
-        """
-        pool = self._by_word.get(w)
-        if pool is None:
-            pool = []
-            for f in self.ev.strings:
-                value: str = f.value
-                if w in value and w in value.split():
-                    pool.append(f)
-            self._by_word[w] = pool
-        return pool
 
     def entity(self, m: Mention) -> tuple[str, list[Fact], str]:
         # A name recurs in an answer ("Item ...", a city): its verdict depends on its text alone.
