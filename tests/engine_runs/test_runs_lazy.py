@@ -82,6 +82,8 @@ def test_it_lists_the_vocabulary_entries_of_a_length_range(parts, shortest, long
     ev = _evidence(parts)
     near = ev.vocabulary_near(shortest, longest)
     assert set(near) == {w for w in _vocabulary(ev.haystack) if shortest <= len(w) <= longest}, parts
+    assert len(near) == len(set(near))
+    assert ev.vocabulary_near(shortest, longest) is near  # memoised per range
     assert ev._vocabulary is None  # the set itself is not built
 
 

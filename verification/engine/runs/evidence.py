@@ -178,8 +178,9 @@ class Evidence:
     # How many elements of a list have a one-word value ("meeting" of ``event_type``), by that word: "3
     # meetings" counts those elements, not every event.
     value_counts: dict[str, list[Fact]] = field(default_factory=dict)
-    # The haystack's words, split once for ``vocabulary_near``.
+    # The haystack's words, split once for ``vocabulary_near``, and its answers by length range.
     _words: list[str] | None = None
+    _near: dict[tuple[int, int], list[str]] = field(default_factory=dict)
 
     def __init__(
         self,
@@ -206,6 +207,7 @@ class Evidence:
         _acronym_answers: dict[str, bool] | None = None,
         value_counts: dict[str, list[Fact]] | None = None,
         _words: list[str] | None = None,
+        _near: dict[tuple[int, int], list[str]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -230,6 +232,7 @@ class Evidence:
         self._acronym_answers = {} if _acronym_answers is None else _acronym_answers
         self.value_counts = {} if value_counts is None else value_counts
         self._words = _words
+        self._near = {} if _near is None else _near
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
@@ -258,34 +261,38 @@ class Evidence:
         return self._vocabulary
 
     def vocabulary_near(self, shortest: int, longest: int) -> list[str]:
-        """The entries of :attr:`vocabulary` of ``shortest`` to ``longest`` characters (some maybe twice),
-        without building the set.
+        """The entries of :attr:`vocabulary` of ``shortest`` to ``longest`` characters, each once, in the
+        order they first occur, without building the set (memoised per range).
 
         A fuzzy match against the vocabulary needs only the entries of about the word's length (a similarity
-        ratio is bounded by the lengths), a few of thousands on a long run: building and hashing the whole
-        set of words and neighbouring pairs was most of the cost of the first fuzzy match of a run, and
-        every long run made one. Pairs are joined only when their length fits.
+        ratio is bounded by the lengths): building and hashing the whole set of words and neighbouring pairs
+        was most of the cost of the first fuzzy match of a run, and every long run made one. Pairs are joined
+        only when their length fits; the entries are made unique (the haystack repeats keys and values), as
+        the matcher scores each entry it is given.
         """
+        key = (shortest, longest)
+        found = self._near.get(key)
+        if found is not None:
+            return found
         words = self._words
         if words is None:
             words = self._words = self.haystack.split()
-        out: list[str] = []
+        seen: dict[str, None] = {}
         n = len(words)
-        if n == 0:
-            return out
-        prev = words[0]
+        prev = words[0] if n else ""
         prev_len = len(prev)
-        if shortest <= prev_len <= longest:
-            out.append(prev)
+        if n and shortest <= prev_len <= longest:
+            seen[prev] = None
         for i in range(1, n):
             w = words[i]
             size = len(w)
             if shortest <= size <= longest:
-                out.append(w)
+                seen[w] = None
             if shortest <= prev_len + size <= longest:
-                out.append(prev + w)
+                seen[prev + w] = None
             prev, prev_len = w, size
-        return out
+        found = self._near[key] = list(seen)
+        return found
 
     def in_vocabulary(self, word: str) -> bool:
         """Whether ``word in self.vocabulary``, answered by searching the haystack until the set is built.
