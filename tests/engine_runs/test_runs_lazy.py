@@ -84,6 +84,12 @@ def test_it_lists_the_vocabulary_entries_of_a_length_range(parts, shortest, long
     assert set(near) == {w for w in _vocabulary(ev.haystack) if shortest <= len(w) <= longest}, parts
     assert len(near) == len(set(near))
     assert ev.vocabulary_near(shortest, longest) is near  # memoised per range
+    expected = _vocabulary(ev.haystack)
+    for word in [*expected, "newyorkx", "york city", "", "|", "alp"]:  # answered from the lengths read
+        assert ev.in_vocabulary(word) is (word in expected), (parts, word)
+    wider = ev.vocabulary_near(max(0, shortest - 2), longest + 2)  # some lengths read already
+    assert set(wider) == {w for w in expected if shortest - 2 <= len(w) <= longest + 2}
+    assert len(wider) == len(set(wider))
     assert ev._vocabulary is None  # the set itself is not built
 
 
