@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import verify_run
-from verification.engine.runs.evidence import _ISO_DT, Fact, _parse_dt, build_evidence
+from verification.engine.runs.evidence import Fact, build_evidence
 from verification.engine.runs.findings import Finding
 from verification.engine.runs.grounding import _DROP_NON_ALNUM, _find_unprefixed
 from verification.engine.runs.lexicon import ISO_CURRENCIES, MONTHS, NUMBER_WORDS, STATUS_WORDS, UNIT_WORDS
@@ -144,40 +143,6 @@ def test_memoised_evidence_gives_the_same_report_twice():
     )
     first, second = verify_run(msgs).to_dict(), verify_run(msgs).to_dict()
     assert first == second
-
-
-def _parse_dt_plain(text: str) -> tuple[date | None, tuple[int, int] | None, datetime | None]:
-    # The plain form: every datetime through ``fromisoformat``.
-    s = text.strip()
-    if not _ISO_DT.match(s):
-        return None, None, None
-    try:
-        d = date(int(s[0:4]), int(s[5:7]), int(s[8:10]))
-    except ValueError:
-        return None, None, None
-    if len(s) == 10:
-        return d, None, None
-    try:
-        dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
-    except ValueError:
-        dt = None
-    return d, (int(s[11:13]), int(s[14:16])), dt
-
-
-@settings(max_examples=500, deadline=None)
-@given(
-    st.sampled_from(["2024", "1999", "0000", "\u0662\u0660\u0662\u0664"]),
-    st.sampled_from(["01", "02", "12", "13", "00"]),
-    st.sampled_from(["01", "29", "30", "31", "00"]),
-    st.sampled_from(["", "T00:00", " 23:59", "T24:00", "T12:60", "T\u0660\u0663:00"]),
-    st.sampled_from(["", ":00", ":59", ":60", ":30.5", ":30.123", ":30.123456"]),
-    st.sampled_from(["", "Z", "+02:00", "-0530", " "]),
-)
-def test_iso_datetimes_read_as_fromisoformat_reads_them(year, month, day, clock, seconds, zone):
-    text = f"{year}-{month}-{day}{clock}{seconds if clock else ''}{zone if clock else ''}"
-    got, plain = _parse_dt(text), _parse_dt_plain(text)
-    assert got == plain, text
-    assert (got[2].tzinfo if got[2] else None) == (plain[2].tzinfo if plain[2] else None), text
 
 
 _HEDGE_PLAIN = re.compile(rf"\b(?P<hedge>{_HEDGE_WORDS})\s+$")

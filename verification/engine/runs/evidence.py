@@ -600,14 +600,6 @@ def _parse_dt(text: str) -> tuple[_date | None, tuple[int, int] | None, datetime
     if len(s) == 10:
         return d, None, None
     hm = (int(s[11:13]), int(s[14:16]))
-    if s.isascii() and (len(s) == 16 or (len(s) == 19 and s[16] == ":")):
-        # No fraction and no zone (most tool results): the datetime ``fromisoformat`` makes, built from the
-        # fields read already, at a fraction of its cost. ASCII only: ``fromisoformat`` refuses other digits
-        # ``\d`` matches. An out-of-range field raises the same ValueError in both.
-        try:
-            return d, hm, datetime(d.year, d.month, d.day, hm[0], hm[1], int(s[17:19]) if len(s) == 19 else 0)
-        except ValueError:
-            return d, hm, None
     try:
         dt = datetime.fromisoformat(s.replace("Z", "+00:00"))
     except ValueError:
