@@ -10,15 +10,16 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
 
 from tests.engine_runs.runs_helpers import make_run
 from verification.engine.runs import MalformedRunError, verify_run
 from verification.engine.runs.evidence import Evidence, _key_tokens_of, build_evidence, normalize_text
 from verification.engine.runs.findings import split_sentences
-from verification.engine.runs.grounding import ground_answer
-from verification.engine.runs.lexicon import FUNCTION_WORDS
+from verification.engine.runs.grounding import _Matcher, ground_answer
+from verification.engine.runs.lexicon import ALIASES, FUNCTION_WORDS, REVERSE_ALIASES
 from verification.engine.runs.mentions import (
     _FUNCTION_WORD_MEMO,
     _FUNCTION_WORD_MEMO_MAX,
@@ -73,6 +74,48 @@ def test_it_answers_vocabulary_questions_without_building_the_set(parts, asked):
     assert ev.vocabulary == expected
     for word in asked:  # and the same answers once the set is built
         assert ev.in_vocabulary(word) is (word in expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces, st.integers(0, 14), st.integers(0, 14))
+def test_it_lists_the_vocabulary_entries_of_a_length_range(parts, shortest, longest):
+    ev = _evidence(parts)
+    near = ev.vocabulary_near(shortest, longest)
+    assert set(near) == {w for w in _vocabulary(ev.haystack) if shortest <= len(w) <= longest}, parts
+    assert len(near) == len(set(near))
+    assert ev.vocabulary_near(shortest, longest) is near  # memoised per range
+    expected = _vocabulary(ev.haystack)
+    # Answered from the lengths read (a word with "|" is looked up in the set, built then: not asked here).
+    for word in [*(w for w in expected if "|" not in w), "newyorkx", "york city", "", "alp"]:
+        assert ev.in_vocabulary(word) is (word in expected), (parts, word)
+    wider = ev.vocabulary_near(max(0, shortest - 2), longest + 2)  # some lengths read already
+    assert set(wider) == {w for w in expected if shortest - 2 <= len(w) <= longest + 2}
+    assert len(wider) == len(set(wider))
+    assert ev._vocabulary is None  # the set itself is not built
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*WORDS, "newyork", "kestrel", "juniper", "garnet", "alphabet"]), max_size=30),
+    st.text(alphabet="aceijklnoprstwy", min_size=5, max_size=12),
+)
+@example(["kestrel"], "kestrl")  # one letter shorter than the entry
+@example(["alpha", "bet"], "alphabets")  # longer than the pair that matches
+@example(["x-ray", "juniper"], "junipe")
+def test_it_knows_a_word_as_the_fuzzy_match_against_the_whole_vocabulary_does(ws, tok):
+    # _token_known fuzzy-matches against the entries of about the word's length only: the plain form, the
+    # same checks against the whole set, gives the same answers.
+    ev = _evidence([" ".join(ws)])
+    vocabulary = _vocabulary(ev.haystack)
+    known = vocabulary.__contains__
+    plain = (
+        known(tok)
+        or (len(tok) > 4 and known(tok.rstrip("s")))
+        or known(tok.replace("-", ""))
+        or any(known(a) for a in (*ALIASES.get(tok, ()), *REVERSE_ALIASES.get(tok, ())))
+        or process.extractOne(tok, vocabulary, scorer=fuzz.ratio, score_cutoff=88) is not None
+    )
+    assert _Matcher(ev, "")._token_known(tok) is plain, (ws, tok)
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,8 +12,17 @@ from verification.engine.runs import verify_run
 from verification.engine.runs.evidence import Fact, build_evidence
 from verification.engine.runs.findings import Finding
 from verification.engine.runs.grounding import _DROP_NON_ALNUM, _find_unprefixed
-from verification.engine.runs.lexicon import ISO_CURRENCIES, MONTHS, NUMBER_WORDS, UNIT_WORDS
-from verification.engine.runs.mentions import Mention, _trie, extract_mentions
+from verification.engine.runs.lexicon import ISO_CURRENCIES, MONTHS, NUMBER_WORDS, STATUS_WORDS, UNIT_WORDS
+from verification.engine.runs.mentions import (
+    _DIGIT_LED_CODE,
+    _HEDGE_BEFORE,
+    _HEDGE_WORDS,
+    _STATUS_RE,
+    Mention,
+    _trie,
+    _words,
+    extract_mentions,
+)
 from verification.engine.runs.messages import parse_run
 
 WORD_LISTS = [list(UNIT_WORDS), list(MONTHS), list(NUMBER_WORDS), [c.lower() for c in ISO_CURRENCIES]]
@@ -45,6 +54,43 @@ def test_trie_alternation_of_units_agrees_on_random_text(parts):
     words = list(UNIT_WORDS)
     trie, flat = re.compile(_trie(words)), re.compile(_flat(words))
     assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]
+
+
+# The plain forms of two patterns rewritten to open with a choice of characters.
+_STATUS_PLAIN = re.compile(
+    r"\b(?:is|was|are|were|be|been|being|now|currently|still|already|marked as|marked|shows as"
+    r"|status(?: is)?:?)"
+    r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
+    r"(?P<w>" + _words(list(STATUS_WORDS)) + r")\b"
+)
+_DIGIT_LED_PLAIN = re.compile(r"\b\d+[A-Z]+\d[A-Z0-9]*\b|\b\d+[A-Z]{4,}\b|\b[A-Z]{1,4}\d[A-Z0-9]*\d[A-Z]+\b")
+_COPULA_PARTS = ["is", "was", "be", "been", "being", "marked", "as", "status", "shows", "now", "not", "abe"]
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], dict[str, str | None]]]:
+    return [(m.span(), m.groupdict()) for m in pattern.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_COPULA_PARTS, *list(STATUS_WORDS)[:20], " ", "  ", ":", "\n", "x", "-"]),
+        max_size=12,
+    ).map("".join),
+    st.text(alphabet="aZ09.-_ \u00e9\u0663\nAB12xX:/", max_size=16),
+)
+def test_rewritten_status_and_code_patterns_match_what_the_plain_ones_match(words, chars):
+    for text in (words, " ".join(words), chars, *TEXTS):
+        assert _found(_STATUS_RE, text) == _found(_STATUS_PLAIN, text), text
+        assert _found(_DIGIT_LED_CODE, text) == _found(_DIGIT_LED_PLAIN, text), text
+    for text in (
+        "It is been shipped.",
+        "Status is: delivered; status: pending",
+        "marked as shipped",
+        "8WMF4C QK7P2M",
+    ):
+        assert _found(_STATUS_RE, text.lower()) == _found(_STATUS_PLAIN, text.lower())
+        assert _found(_DIGIT_LED_CODE, text) == _found(_DIGIT_LED_PLAIN, text)
 
 
 def test_reading_without_names_keeps_every_value_and_state():
@@ -97,3 +143,23 @@ def test_memoised_evidence_gives_the_same_report_twice():
     )
     first, second = verify_run(msgs).to_dict(), verify_run(msgs).to_dict()
     assert first == second
+
+
+_HEDGE_PLAIN = re.compile(rf"\b(?P<hedge>{_HEDGE_WORDS})\s+$")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [*_HEDGE_WORDS[3:-1].split("|"), "x", "5", " ", "  ", "\n", "~", "jus", "ove", "r", "-"]
+        ),
+        max_size=8,
+    ).map("".join),
+    st.integers(0, 40),
+)
+def test_hedge_tree_finds_what_the_flat_hedge_pattern_finds(text, end):
+    end = min(end, len(text))
+    for start in (0, max(0, end - 24)):
+        got, plain = _HEDGE_BEFORE.search(text, start, end), _HEDGE_PLAIN.search(text, start, end)
+        assert (got and (got.span(), got.group("hedge"))) == (plain and (plain.span(), plain.group("hedge")))

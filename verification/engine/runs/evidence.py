@@ -178,6 +178,11 @@ class Evidence:
     # How many elements of a list have a one-word value ("meeting" of ``event_type``), by that word: "3
     # meetings" counts those elements, not every event.
     value_counts: dict[str, list[Fact]] = field(default_factory=dict)
+    # The haystack's words, split once for ``vocabulary_near``, its answers by length range, and the
+    # vocabulary's entries by length for the lengths asked so far.
+    _words: list[str] | None = None
+    _near: dict[tuple[int, int], list[str]] = field(default_factory=dict)
+    _by_length: dict[int, dict[str, None]] = field(default_factory=dict)
 
     def __init__(
         self,
@@ -203,6 +208,9 @@ class Evidence:
         _anchors: dict[tuple[int, str], int] | None = None,
         _acronym_answers: dict[str, bool] | None = None,
         value_counts: dict[str, list[Fact]] | None = None,
+        _words: list[str] | None = None,
+        _near: dict[tuple[int, int], list[str]] | None = None,
+        _by_length: dict[int, dict[str, None]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -226,6 +234,9 @@ class Evidence:
         self._anchors = {} if _anchors is None else _anchors
         self._acronym_answers = {} if _acronym_answers is None else _acronym_answers
         self.value_counts = {} if value_counts is None else value_counts
+        self._words = _words
+        self._near = {} if _near is None else _near
+        self._by_length = {} if _by_length is None else _by_length
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
@@ -253,6 +264,54 @@ class Evidence:
             self._vocabulary = vocabulary
         return self._vocabulary
 
+    def vocabulary_near(self, shortest: int, longest: int) -> list[str]:
+        """The entries of :attr:`vocabulary` of ``shortest`` to ``longest`` characters, each once (by length,
+        then in the order they first occur), without building the set (memoised per range and per length).
+
+        A fuzzy match against the vocabulary needs only the entries of about the word's length (a similarity
+        ratio is bounded by the lengths): building and hashing the whole set of words and neighbouring pairs
+        was most of the cost of the first fuzzy match of a run, and every long run made one. Pairs are joined
+        only when their length fits; the entries are made unique (the haystack repeats keys and values), as
+        the matcher scores each entry it is given.
+        """
+        key = (shortest, longest)
+        found = self._near.get(key)
+        if found is not None:
+            return found
+        by_length = self._by_length
+        missing = [size for size in range(shortest, longest + 1) if size not in by_length]
+        if missing:
+            # One pass over the words fills every length not read yet (the words of an answer share lengths).
+            words = self._words
+            if words is None:
+                words = self._words = self.haystack.split()
+            fresh: dict[int, dict[str, None]] = {size: {} for size in missing}
+            lo, hi = missing[0], missing[-1]
+            n = len(words)
+            prev = words[0] if n else ""
+            prev_len = len(prev)
+            if n and lo <= prev_len <= hi and prev_len in fresh:
+                fresh[prev_len][prev] = None
+            for i in range(1, n):
+                w = words[i]
+                size = len(w)
+                if lo <= size <= hi:
+                    bucket = fresh.get(size)
+                    if bucket is not None:
+                        bucket[w] = None
+                joined = prev_len + size
+                if lo <= joined <= hi:
+                    bucket = fresh.get(joined)
+                    if bucket is not None:
+                        bucket[prev + w] = None
+                prev, prev_len = w, size
+            by_length.update(fresh)
+        found = []
+        for size in range(shortest, longest + 1):
+            found.extend(by_length[size])
+        self._near[key] = found
+        return found
+
     def in_vocabulary(self, word: str) -> bool:
         """Whether ``word in self.vocabulary``, answered by searching the haystack until the set is built.
 
@@ -263,6 +322,9 @@ class Evidence:
         """
         if self._vocabulary is not None or "|" in word:
             return word in self.vocabulary
+        bucket = self._by_length.get(len(word))
+        if bucket is not None:
+            return word in bucket  # every entry of this length, read for a fuzzy match already
         if word.split() != [word]:
             return False  # entries are non-empty and hold no white space
         padded = self._padded

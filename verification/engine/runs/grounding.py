@@ -443,7 +443,11 @@ class _Matcher:
             return True
         if len(tok) < 5:
             return False
-        best = process.extractOne(tok, self.ev.vocabulary, scorer=fuzz.ratio, score_cutoff=88)
+        # fuzz.ratio is at most 200·min(len)/(sum of lengths): only entries of 88/112 to 112/88 of the word's
+        # length can reach 88 (integer bounds, the boundary lengths included).
+        n = len(tok)
+        near = self.ev.vocabulary_near(-(-88 * n // 112), 112 * n // 88)
+        best = process.extractOne(tok, near, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
 
 

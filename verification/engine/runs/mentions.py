@@ -157,7 +157,13 @@ _HEDGE_WORDS = (
 )
 
 
-_HEDGE_BEFORE = re.compile(rf"\b(?P<hedge>{_HEDGE_WORDS})\s+$")
+# ``\b(?P<hedge>{_HEDGE_WORDS})\s+$`` as a prefix tree that opens with a choice of characters (``_words``,
+# and "~" after a word character, which is what ``\b~`` asks): the flat form tried every word at every
+# position of the window, a third of reading a number. Same matches: with the white space to the end after
+# it, one hedge at most can match at a position (none is a prefix of another that also ends at a word end).
+_HEDGE_TREE = _words(_HEDGE_WORDS[3:-1].replace("~|", "").split("|"))
+assert _HEDGE_TREE.startswith("(?:(?:") and _HEDGE_TREE.endswith("))")
+_HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_HEDGE_TREE[:-2]}|~(?<=\w.))))\s+$")
 _UNIT_KEYS = sorted(
     (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
 )
@@ -308,10 +314,15 @@ _STATE_RE = re.compile(_words(list(STATE_PHRASES)) + r"\b")
 # A status word right after a copula or a status marker ("is on hold", "has been shipped", "marked as
 # completed", "status: returned"); elsewhere these words mean other things ("the search returned 3 items").
 _STATUS_FIRST = frozenset(re.split(r"[\s-]", p)[0] for p in STATUS_WORDS)
+# The copulas and markers as a tree that opens with a choice of characters (``_words``), where
+# ``\b(?:is|was|...|status(?: is)?:?)`` made the engine try every position of every answer. The same matches:
+# the tree prefers longer words ("been" before "be"), and of two markers one a prefix of the other only the
+# longer can be followed by the white space ("be" in "been"), or the longer is preferred by both forms
+# ("marked as", "status is:").
+_COPULAS = ["is", "was", "are", "were", "be", "been", "being", "now", "currently", "still", "already",
+            "marked as", "marked", "shows as", "status is:", "status is", "status:", "status"]  # fmt: skip
 _STATUS_RE = re.compile(
-    r"\b(?:is|was|are|were|be|been|being|now|currently|still|already|marked as|marked|shows as"
-    r"|status(?: is)?:?)"
-    r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
+    _words(_COPULAS) + r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
     r"(?P<w>" + _words(list(STATUS_WORDS)) + r")\b"
 )
 _DIRECTION_WORDS = frozenset({
@@ -380,7 +391,13 @@ def _counted_noun(text: str, start: int, noun: str | None) -> str | None:
 # Digits, capitals and digits again ("8WMF4C", "1N99U6"), or digits and four capitals or more ("2FBBAH"):
 # codes, not a number and its unit ("100MB", "4C" stay quantities).
 # Also a code in capitals whose digits are followed by a letter, twice ("QK7P2M"): "2M" is no quantity.
-_DIGIT_LED_CODE = re.compile(r"\b\d+[A-Z]+\d[A-Z0-9]*\b|\b\d+[A-Z]{4,}\b|\b[A-Z]{1,4}\d[A-Z0-9]*\d[A-Z]+\b")
+# ``\b\d+[A-Z]+\d[A-Z0-9]*\b|\b\d+[A-Z]{4,}\b|\b[A-Z]{1,4}\d[A-Z0-9]*\d[A-Z]+\b`` written to open with
+# its first character (the ``\b`` before it as ``(?<!\w.)``, the form picked by a look-behind at it), so the
+# engine skips in C to the digits and capitals. Same matches, same backtracking order.
+_DIGIT_LED_CODE = re.compile(
+    r"[\dA-Z](?<!\w.)(?:(?<=\d)\d*[A-Z]+\d[A-Z0-9]*\b|(?<=\d)\d*[A-Z]{4,}\b"
+    r"|(?<=[A-Z])[A-Z]{0,3}\d[A-Z0-9]*\d[A-Z]+\b)"
+)
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
