@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from ..text import lower
-from .findings import Finding
+from .findings import Finding, contradict
 from .lexicon import NUMBER_WORDS
 from .mentions import Mention
 
@@ -89,11 +89,6 @@ def check_added_counts(
             continue
         start = m.start(1)
         reason = f"the request adds {want} {noun}"
-        f = next((g for g in findings if g.mention.start == start), None)
-        if f is not None:
-            if f.label != "CONTRADICTED":
-                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
-            continue
         mention = Mention("count", start, m.end(1), answer[start : m.end(1)], value=float(told), noun=noun)
-        added.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
+        contradict(findings, added, mention, sentence_of(start), reason)
     return added

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence
-from .findings import Finding
+from .findings import Finding, contradict
 from .mentions import Mention
 
 __all__ = ["check_best_rated", "check_told_ratings"]
@@ -98,13 +98,8 @@ def check_best_rated(
         best = [n for n in group if group[n] == top]
         reason = f"rated {group[name]:g}; {', '.join(best)} rated {top:g} in the same result"
         for start in starts:
-            f = next((g for g in findings if g.mention.start == start), None)
-            if f is not None:
-                if f.label != "CONTRADICTED":
-                    f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
-                continue
             mention = Mention("entity", start, start + len(name), name)
-            added.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
+            contradict(findings, added, mention, sentence_of(start), reason)
     return added
 
 
@@ -150,11 +145,6 @@ def check_told_ratings(
                     continue
                 start = told.start(1)
                 reason = f"the results rate {name} {rating:g}"
-                f = next((g for g in findings if g.mention.start == start), None)
-                if f is not None:
-                    if f.label != "CONTRADICTED":
-                        f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
-                    continue
                 mention = Mention("number", start, told.end(1), told.group(1), value=value, decimals=1)
-                added.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
+                contradict(findings, added, mention, sentence_of(start), reason)
     return added

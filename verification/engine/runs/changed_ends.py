@@ -17,7 +17,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence, Fact
-from .findings import Finding
+from .findings import Finding, contradict
 from .mentions import Mention
 
 __all__ = ["check_changed_ends"]
@@ -74,11 +74,6 @@ def check_changed_ends(answer: str, findings: list[Finding], ev: Evidence, sente
             continue
         start = p.start(2)
         reason = "the booking's " + key + " is " + ", ".join(sorted({x.text for x in known}))
-        f = next((g for g in findings if g.mention.start == start), None)
-        if f is not None:
-            if f.label != "CONTRADICTED":
-                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, list(known), False
-            continue
         mention = Mention("entity", start, p.end(2), old)
-        added.append(Finding(mention, "CONTRADICTED", sentence_of(start), list(known), reason))
+        contradict(findings, added, mention, sentence_of(start), reason, list(known))
     return added

@@ -10,7 +10,7 @@ from typing import Any
 from .evidence import Fact
 from .mentions import Mention
 
-__all__ = ["Finding", "clauses", "split_sentences"]
+__all__ = ["Finding", "clauses", "contradict", "split_sentences"]
 
 _ABBREV = re.compile(
     r"(?:\b[A-Z]|\bSt|\bInc|\bMr|\bMrs|\bDr|\bCo|\bLtd|\bvs|\bNo|\bJr|\bSr|\be\.g|\bi\.e)\.$"
@@ -70,6 +70,36 @@ class Finding:
         )
         self._records = (self.facts, len(self.facts), recs)
         return recs
+
+
+def contradict(
+    findings: list[Finding],
+    added: list[Finding],
+    mention: Mention,
+    sentence: tuple[int, int],
+    reason: str,
+    cites: list[Fact] | None = None,
+) -> None:
+    """Contradict ``mention``'s value: relabel the finding that starts where it does, or add one to ``added``.
+
+    The checks that run after grounding use it: a value grounding found supported (in another slot) keeps
+    its finding and changes its label; a value grounding did not read as a claim gets a new finding.
+
+    >>> m = Mention("number", 4, 5, "3", value=3.0)
+    >>> found, added = [Finding(m, "SUPPORTED", (0, 9))], []
+    >>> contradict(found, added, m, (0, 9), "the row says 4")
+    >>> found[0].label, found[0].reason, added
+    ('CONTRADICTED', 'the row says 4', [])
+    >>> contradict([], added, m, (0, 9), "the row says 4")
+    >>> [f.label for f in added]
+    ['CONTRADICTED']
+    """
+    for f in findings:
+        if f.mention.start == mention.start:
+            if f.label != "CONTRADICTED":
+                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, list(cites or ()), False
+            return
+    added.append(Finding(mention, "CONTRADICTED", sentence, list(cites or ()), reason))
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence
-from .findings import Finding
+from .findings import Finding, contradict
 from .lexicon import FUNCTION_WORDS
 from .mentions import Mention
 
@@ -86,11 +86,6 @@ def check_policy_durations(
         if not same or told in same:
             continue
         reason = "the policy's limit for this is " + ", ".join(f"{n} {unit}s" for n in same)
-        f = next((g for g in findings if g.mention.start == start), None)
-        if f is not None:
-            if f.label != "CONTRADICTED":
-                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
-            continue
         mention = Mention("number", start, q.end(1), answer[start : q.end(1)], value=float(told))
-        added.append(Finding(mention, "CONTRADICTED", sentence, [], reason))
+        contradict(findings, added, mention, sentence, reason)
     return added

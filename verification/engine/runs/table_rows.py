@@ -15,7 +15,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence
-from .findings import Finding
+from .findings import Finding, contradict
 from .mentions import Mention
 
 __all__ = ["check_table_rows"]
@@ -79,11 +79,6 @@ def check_table_rows(answer: str, findings: list[Finding], ev: Evidence, sentenc
             continue
         start = p.start(2)
         reason = "the row of " + p.group(1) + " gives " + ", ".join(f"{n:g}" for n in numbers)
-        f = next((g for g in findings if g.mention.start == start), None)
-        if f is not None:
-            if f.label != "CONTRADICTED":
-                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
-            continue
         mention = Mention("number", start, p.end(2), p.group(2), value=value)
-        added.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
+        contradict(findings, added, mention, sentence_of(start), reason)
     return added

@@ -216,6 +216,19 @@ def _flag(
     )
 
 
+def _flag_wrong_end(
+    findings: list[Finding],
+    added: list[Finding],
+    wrong: tuple[int, str, list[Fact]],
+    ends: tuple[int, int],
+    reason: str,
+    sentence_of: Any,
+) -> None:
+    """Contradict the route's end these rules found wrong; clear ``check_routes``' flag on the other."""
+    _move_route_flag(findings, wrong[0], ends)
+    _flag(findings, added, wrong[0], wrong[1], wrong[2], reason, sentence_of)
+
+
 def _other_end(
     a: str, b: str, a_at: int, b_at: int, candidates: list[_Trip]
 ) -> tuple[int, str, list[Fact]] | None:
@@ -305,13 +318,11 @@ def check_trips(
                 continue
             other = _other_end(a, b, a_at, b_at, [t for t in trips if day in t.days])
             if other is not None and not _joined(a, b, None, trips, True):
-                _move_route_flag(findings, other[0], (a_at, b_at))
-                _flag(
+                _flag_wrong_end(
                     findings,
                     added,
-                    other[0],
-                    other[1],
-                    other[2],
+                    other,
+                    (a_at, b_at),
                     "on this day the run's trip joins other places",
                     sentence_of,
                 )
@@ -325,13 +336,11 @@ def check_trips(
         ):
             other = _other_end(a, b, a_at, b_at, turn)
             if other is not None:
-                _move_route_flag(findings, other[0], (a_at, b_at))
-                _flag(
+                _flag_wrong_end(
                     findings,
                     added,
-                    other[0],
-                    other[1],
-                    other[2],
+                    other,
+                    (a_at, b_at),
                     "the search of this turn was for another route",
                     sentence_of,
                 )
