@@ -28,6 +28,10 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # tasks 24-28 (read later, transcribed in tau_airline_dev2/), all dev: tau_airline_*_dev2.jsonl
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev2 --condensed \\
         --perturbed --all-dev dev2
+    # tasks 30-49 (task 29 calls no tool), transcribed in tau_airline_heldout2/: a second held-out set,
+    # one file without a split (``--all-dev`` only names the files); measured only, never read for rules
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_heldout2 --condensed \\
+        --perturbed --all-dev heldout2
     python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
         --out m.json
 """
@@ -78,6 +82,26 @@ AGENT_ERRORS: dict[tuple[int, str], str] = {
     # given for all three, basic economy without insurance, is false for it.
     (28, "I cannot cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
     (28, "I'm unable to cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
+    # Fresh held-out set (tasks 29 on, ``--all-dev heldout2``; measured only, see the NOTICE). The booking
+    # result has no seat field and no tool assigns seats: the seats are the customer's wish, not a fact.
+    (32, "**Seats:** Aisle and middle seat together"): "Aisle and middle seat together",
+    # 59XX6W was created 2024-05-12T04:19:15, three days before the policy's current time (2024-05-15).
+    (34, "and it was booked within the last 24 hours"): "it was booked within the last 24 hours",
+    (34, "as it was booked within the last 24 hours"): "it was booked within the last 24 hours",
+    # The sum covers A90KR2 (flown 2024-05-14) and 9MRJD4 (flown May 6 and 13), which are not upcoming:
+    # the upcoming reservations 7WPL39 and 3EMQJ6 cost 402 + 306 = 708.
+    (34, "the total cost is $17,021"): "$17,021",
+    # The user said "Gold"; get_user_details returned membership "regular".
+    (37, "As a valued Gold member, I've issued"): "As a valued Gold member",
+    (40, "Since you are a Gold member and the flight was canceled"): "Since you are a Gold member",
+    # MZDDS4 was created 2024-05-14T11:06:55, 28 hours before the policy's current time.
+    (47, "Since this reservation was created within the last 24 hours"): (
+        "Since this reservation was created within the last 24 hours"
+    ),
+    # 3RK2T9 was created 2024-05-02T06:02:56 (the customer's "10 hours ago" is not what the result says).
+    (41, "Since your reservation was made within the last 24 hours"): (
+        "Since your reservation was made within the last 24 hours"
+    ),
 }
 
 
@@ -193,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-dev",
         metavar="SUFFIX",
-        help="write every run to tau_airline_{clean,perturbed}_SUFFIX.jsonl (a further dev set, no split)",
+        help="write every run to tau_airline_{clean,perturbed}_SUFFIX.jsonl (one further set, no split)",
     )
     args = parser.parse_args(argv)
     clean: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
