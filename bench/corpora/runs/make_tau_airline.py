@@ -32,6 +32,10 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # one file without a split (``--all-dev`` only names the files); measured only, never read for rules
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_heldout2 --condensed \\
         --perturbed --all-dev heldout2
+    # trial 1 of tasks 0-29 (the same tasks as the dev sets, a second run of the agent), transcribed in
+    # tau_airline_dev3/ with ``"trial": 1`` (line ids ``...-trial1-...``); tasks 30-49 of trial 1 are held out
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev3 --condensed \\
+        --perturbed --all-dev dev3
     python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
         --out m.json
 """
@@ -140,7 +144,10 @@ def load(path: Path, condensed: bool) -> list[dict[str, Any]]:
         for f in sorted(path.glob("traj_*.json")):
             raw = json.loads(f.read_text(encoding="utf-8"))
             traj = _expand(raw["task_id"], raw["traj"], policy)
-            runs.append({"task_id": raw["task_id"], "reward": raw["reward"], "trial": 0, "traj": traj})
+            # Trial 0 unless the transcription says otherwise (tau_airline_dev3/ is trial 1), so line ids of
+            # two trials of one task never collide.
+            trial = raw.get("trial", 0)
+            runs.append({"task_id": raw["task_id"], "reward": raw["reward"], "trial": trial, "traj": traj})
         return runs
     text = path.read_text(encoding="utf-8")
     try:

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ..text import lower
 from .evidence import Fact
 from .mentions import Mention
 
-__all__ = ["Finding", "clauses", "contradict", "split_sentences"]
+__all__ = ["Finding", "clauses", "contradict", "joined_identifiers", "split_sentences"]
 
 _ABBREV = re.compile(
     r"(?:\b[A-Z]|\bSt|\bInc|\bMr|\bMrs|\bDr|\bCo|\bLtd|\bvs|\bNo|\bJr|\bSr|\be\.g|\bi\.e)\.$"
@@ -171,3 +172,34 @@ def clauses(text: str, a: int, b: int, sep: str, words: bool = False) -> list[tu
 
 
 # ---- numbers -----------------------------------------------------------------------------------------
+
+
+# What may stand between two identifiers named together: "HAT136 & HAT039", "HAT136/HAT039", "HAT136, HAT039
+# and HAT040", "HAT136 and flight HAT039".
+_JOINED = re.compile(r"\s*(?:&|\+|/|,|and|,\s*and)\s*(?:(?:the\s+)?flights?\s+)?")
+
+
+def joined_identifiers(answer: str, ids: list[Finding]) -> list[list[Finding]]:
+    """The identifier findings ``ids`` (in answer order) in groups of those named together, joined by only
+    a connector: "1. **Flight HAT136 & HAT039**" heads the details of both legs, so a time or a route on
+    the lines under it may be either flight's (issue 14: a one-stop itinerary told under one heading).
+    Every identifier is in exactly one group; most groups have one.
+
+    >>> from .mentions import Mention
+    >>> def ids(text, *names):
+    ...     return [Finding(Mention("id", text.index(n), text.index(n) + len(n), n), "SUPPORTED", (0, 0))
+    ...             for n in names]
+    >>> text = "Flight HAT136 & HAT039, then HAT218"
+    >>> [[f.mention.text for f in g] for g in joined_identifiers(text, ids(text, "HAT136", "HAT039", "HAT218"))]
+    [['HAT136', 'HAT039'], ['HAT218']]
+    """
+    groups: list[list[Finding]] = []
+    for f in ids:
+        if groups:
+            prev = groups[-1][-1]
+            gap = answer[prev.mention.end : f.mention.start]
+            if "\n" not in gap and _JOINED.fullmatch(lower(gap)):
+                groups[-1].append(f)
+                continue
+        groups.append([f])
+    return groups

@@ -29,7 +29,7 @@ from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
-from .findings import Finding, split_sentences
+from .findings import Finding, joined_identifiers, split_sentences
 from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
@@ -897,7 +897,7 @@ def ground_answer(
             f.label, f.facts, f.derived = "SUPPORTED", total[0][1], True
             f.reason = "the total of a list's values"
             continue
-        facts = _context_facts(findings, f, sentences, ev)
+        facts = _context_facts(findings, f, sentences, ev, _item_start(answer, f.mention.start))
         m = f.mention
         pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
         # Only values of a kind the stated value can come from: a temperature is no term of a difference
@@ -1375,11 +1375,16 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
     """
     ids = [k for k, f in enumerate(findings) if f.mention.kind == "id" and f.label == "SUPPORTED"]
     keyed: dict[Any, list[tuple[Any, str]]] | None = None
+    # Identifiers named together share the block under the last of them (see _check_identifier_details).
+    together: dict[int, list[Finding]] = {}
+    for group in joined_identifiers(answer, [findings[k] for k in ids]):
+        for g in group:
+            together[id(g)] = group
     for n, k in enumerate(ids):
         f = findings[k]
         if f.derived:
             continue
-        own = _tool_records(f)
+        own = set().union(*(_tool_records(g) for g in together.get(id(f), [f])))
         if not own:
             continue
         end = _block_end(answer, f)
@@ -1480,12 +1485,24 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
     """
     ids = [k for k, f in enumerate(findings) if f.mention.kind == "id" and f.label == "SUPPORTED"]
     per_record: dict[tuple[str, Any], list[Fact]] | None = None
+    # Identifiers named together ("Flight HAT136 & HAT039") share the block under the last of them: a
+    # detail there may be any of their items' (the first leg's times under a one-stop itinerary's heading).
+    last_of: dict[int, list[Finding]] = {}
+    for group in joined_identifiers(answer, [findings[k] for k in ids]):
+        last_of[id(group[-1])] = group
     for n, k in enumerate(ids):
         f = findings[k]
-        own = _tool_records(f)
-        if f.derived or not own:
+        group = last_of.get(id(f))
+        if group is None or f.derived:
             continue
-        own_all = _tool_records(f, True)
+        own: set[Any] = set()
+        own_all: set[Any] = set()
+        for g in group:
+            if not g.derived:
+                own |= _tool_records(g)
+                own_all |= _tool_records(g, True)
+        if not own:
+            continue
         end = _block_end(answer, f)
         if n + 1 < len(ids):
             end = min(end, findings[ids[n + 1]].mention.start)
@@ -2017,11 +2034,34 @@ def _same_currency(m: Mention, fact: Fact) -> bool:
     return m.currency in fact.currencies or (m.currency == "$" and bool(fact.currencies & _DOLLARS))
 
 
+# The head of a numbered item ("2. **Flight HAT218 & HAT039**") or a blank line: where an item's details start.
+_ITEM_HEAD = re.compile(r"\n[ \t]*\n|(?:^|\n)[ \t]*\d{1,2}[.)][ \t]")
+
+
+def _item_start(answer: str, pos: int) -> int:
+    """Where the numbered item or paragraph that holds ``pos`` starts (0 when none does).
+
+    >>> _item_start("1. A\n   - $5\n2. B\n   - $7", 21)
+    13
+    """
+    start = 0
+    for m in _ITEM_HEAD.finditer(answer, 0, pos):
+        start = m.start()
+    return start
+
+
 def _context_facts(
-    findings: list[Finding], target: Finding, sentences: list[tuple[int, int]], ev: Evidence
+    findings: list[Finding],
+    target: Finding,
+    sentences: list[tuple[int, int]],
+    ev: Evidence,
+    item: int = -1,
 ) -> list[Fact]:
-    """Evidence facts of the records the answer has talked about so far (its own sentence first), then
-    run-level facts (values outside lists, the user's numbers)."""
+    """Evidence facts of the records the answer has talked about so far (its own sentence first, then, when
+    ``item`` is given, the rest of its numbered item or paragraph from there), then run-level facts (values
+    outside lists, the user's numbers). The item comes before the rest of the answer: "- Total Price: $261"
+    under the second of several one-stop options adds that option's fares, which the records of the options
+    before it would push past the operands kept (issue 14: sums the agent computed)."""
     # Records in the order they were talked about, kept as dict keys: the membership test is a hash look-up
     # (a list's ``in`` compared record tuples against every record so far: quadratic in the records of a big
     # result, for every flagged value; issue 13). The numbers of each record are taken as the record is
@@ -2032,11 +2072,15 @@ def _context_facts(
     ordered: dict[Any, int] = {}
     own: list[Fact] = []
     end = target.sentence[1]
-    for near in (True, False):
+    for tier in (0, 1, 2):
+        if tier == 1 and item < 0:
+            continue
         for g in findings:
             if g is target or g.label != "SUPPORTED" or g.mention.start >= end:
                 continue
-            if (g.sentence == target.sentence) != near:
+            # 0: the target's sentence; 1: the rest of its item; 2: the rest of the answer.
+            at = 0 if g.sentence == target.sentence else 1 if g.mention.start >= item >= 0 else 2
+            if at != tier:
                 continue
             for x in g.facts:
                 r = x.record

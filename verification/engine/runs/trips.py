@@ -30,7 +30,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence, Fact
-from .findings import Finding
+from .findings import Finding, joined_identifiers
 from .mentions import Mention
 
 __all__ = ["check_failed_identifiers", "check_trips"]
@@ -375,8 +375,18 @@ def _check_identified(
     for x in ev.times:
         if x.source == "tool" and x.record is not None and x.path and x.path[0] != "tool_calls":
             times_of.setdefault(x.record, []).append(x)
+    # Identifiers named together ("Flight HAT136 & HAT039") share the block under the last of them: a
+    # route, a time or a date there may be any of theirs. The others' blocks end at the next one, empty.
+    group_of: dict[int, list[Finding]] = {}
+    for group in joined_identifiers(answer, sorted(idents, key=lambda g: g.mention.start)):
+        for g in group:
+            group_of[id(g)] = group
     for f in idents:
-        mine = own.get(f.mention.text)
+        group = group_of.get(id(f), [f])
+        if f is not group[-1]:
+            continue
+        names = {g.mention.text for g in group}
+        mine = [t for name in sorted(names) for t in own.get(name, ())]
         if not mine:
             continue
         end = _block_end(answer, f, starts, dates)
@@ -413,7 +423,7 @@ def _check_identified(
                     "the record of this identifier goes between other places",
                     sentence_of,
                 )
-            elif any(_ends(t) == (a, b) and t.idents - {f.mention.text} for t in trips):
+            elif any(_ends(t) == (a, b) and t.idents - names for t in trips):
                 _flag(
                     findings,
                     added,
