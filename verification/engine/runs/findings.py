@@ -190,7 +190,8 @@ def joined_identifiers(answer: str, ids: list[Finding]) -> list[list[Finding]]:
     ...     return [Finding(Mention("id", text.index(n), text.index(n) + len(n), n), "SUPPORTED", (0, 0))
     ...             for n in names]
     >>> text = "Flight HAT136 & HAT039, then HAT218"
-    >>> [[f.mention.text for f in g] for g in joined_identifiers(text, ids(text, "HAT136", "HAT039", "HAT218"))]
+    >>> groups = joined_identifiers(text, ids(text, "HAT136", "HAT039", "HAT218"))
+    >>> [[f.mention.text for f in g] for g in groups]
     [['HAT136', 'HAT039'], ['HAT218']]
     """
     groups: list[list[Finding]] = []

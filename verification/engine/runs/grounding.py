@@ -897,7 +897,7 @@ def ground_answer(
             f.label, f.facts, f.derived = "SUPPORTED", total[0][1], True
             f.reason = "the total of a list's values"
             continue
-        facts = _context_facts(findings, f, sentences, ev, _item_start(answer, f.mention.start))
+        facts = _context_facts(findings, f, sentences, ev)
         m = f.mention
         pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
         # Only values of a kind the stated value can come from: a temperature is no term of a difference
@@ -924,6 +924,28 @@ def ground_answer(
             # An amount the sentence does not call computed is read, not added: the sum or difference of
             # two other amounts of the results is no support for it (an edited fare, "Economy: $134").
             how = ""
+        if (
+            how in ("", "difference")
+            and m.kind == "money"
+            and states_arithmetic(lower(answer[f.sentence[0] : f.sentence[1]]))
+        ):
+            # A total closes the item of the fares it adds: its terms are read from the records of that
+            # item's identifiers first, which the records of every time, date and place told before may
+            # have pushed out of the operands above; a count of seats or bags is no term of an amount. A
+            # sum found so is preferred to a difference of the values above (a total adds).
+            near = _context_facts(findings, f, sentences, ev, _item_start(answer, m.start))
+            terms = [
+                operand(m, x.value, x.unit)
+                for x in near
+                if x.kind == "number"
+                and _same_currency(m, x)
+                and may_add(m, x.unit)
+                and not _COUNTED_KEYS & x.key_tokens
+            ][:MAX_OPERANDS]
+            # ``physical``: a sum or a difference only, no product of a fare and a count.
+            near_how = derive(m, terms, False, True, terms)
+            if near_how == "sum" or not how:
+                how = near_how
         if not how and f.label == "UNSUPPORTED":
             # "you will pay the difference of $229": an amount computed from values the answer never names.
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
@@ -1492,12 +1514,12 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
         last_of[id(group[-1])] = group
     for n, k in enumerate(ids):
         f = findings[k]
-        group = last_of.get(id(f))
-        if group is None or f.derived:
+        named = last_of.get(id(f))
+        if named is None or f.derived:
             continue
         own: set[Any] = set()
         own_all: set[Any] = set()
-        for g in group:
+        for g in named:
             if not g.derived:
                 own |= _tool_records(g)
                 own_all |= _tool_records(g, True)
@@ -2034,15 +2056,24 @@ def _same_currency(m: Mention, fact: Fact) -> bool:
     return m.currency in fact.currencies or (m.currency == "$" and bool(fact.currencies & _DOLLARS))
 
 
-# The head of a numbered item ("2. **Flight HAT218 & HAT039**") or a blank line: where an item's details start.
+# Keys that count things (a flight's ``available_seats``, a booking's ``total_baggages``): an amount of money
+# is no sum of a fare and a number of seats ("$348" is not 333 + 15; issue 14: an edited total that such a
+# sum would support).
+_COUNTED_KEYS = frozenset(
+    {"seat", "seats", "baggage", "baggages", "bag", "bags", "count", "quantity", "qty", "stock", "inventory"}
+)
+
+
+# The head of a numbered item ("2. **Flight HAT218 & HAT039**") or a blank line: where an item's details
+# start.
 _ITEM_HEAD = re.compile(r"\n[ \t]*\n|(?:^|\n)[ \t]*\d{1,2}[.)][ \t]")
 
 
 def _item_start(answer: str, pos: int) -> int:
-    """Where the numbered item or paragraph that holds ``pos`` starts (0 when none does).
+    r"""Where the numbered item or paragraph that holds ``pos`` starts (0 when none does).
 
-    >>> _item_start("1. A\n   - $5\n2. B\n   - $7", 21)
-    13
+    >>> _item_start("1. A\n   - $5\n2. B\n   - $7", 21)  # the line break before "2."
+    12
     """
     start = 0
     for m in _ITEM_HEAD.finditer(answer, 0, pos):
@@ -2055,10 +2086,11 @@ def _context_facts(
     target: Finding,
     sentences: list[tuple[int, int]],
     ev: Evidence,
-    item: int = -1,
+    item: int | None = None,
 ) -> list[Fact]:
-    """Evidence facts of the records the answer has talked about so far (its own sentence first, then, when
-    ``item`` is given, the rest of its numbered item or paragraph from there), then run-level facts (values
+    """Evidence facts of the records the answer has talked about so far (its own sentence first; when
+    ``item``, the start of its numbered item or paragraph, is given, then the records of the identifiers of
+    that item, its other values', the identifiers' of the answer before), then run-level facts (values
     outside lists, the user's numbers). The item comes before the rest of the answer: "- Total Price: $261"
     under the second of several one-stop options adds that option's fares, which the records of the options
     before it would push past the operands kept (issue 14: sums the agent computed)."""
@@ -2072,14 +2104,20 @@ def _context_facts(
     ordered: dict[Any, int] = {}
     own: list[Fact] = []
     end = target.sentence[1]
-    for tier in (0, 1, 2):
-        if tier == 1 and item < 0:
-            continue
+    for tier in (0, 1, 2, 3, 4) if item is not None else (0, 4):
         for g in findings:
             if g is target or g.label != "SUPPORTED" or g.mention.start >= end:
                 continue
-            # 0: the target's sentence; 1: the rest of its item; 2: the rest of the answer.
-            at = 0 if g.sentence == target.sentence else 1 if g.mention.start >= item >= 0 else 2
+            # 0: the target's sentence; with an ``item``, 1, 2: the identifiers, then the other values, of
+            # the rest of its item; 3, 4: the same for the rest of the answer (without, 4 is all of it). A
+            # "Total Price" under "Flight 1: HAT069" and "Flight 2: HAT258" adds their fares, which the
+            # records of every time, date and place told on the way would push out of the operands kept.
+            if g.sentence == target.sentence:
+                at = 0
+            elif item is None:
+                at = 4
+            else:
+                at = (1 if g.mention.start >= item else 3) + (g.mention.kind != "id")
             if at != tier:
                 continue
             for x in g.facts:
