@@ -86,6 +86,15 @@ AGENT_ERRORS: dict[tuple[int, str], str] = {
     # given for all three, basic economy without insurance, is false for it.
     (28, "I cannot cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
     (28, "I'm unable to cancel the reservations with IDs UDMOP1"): _NO_CANCEL_REASON,
+    # Third dev set (trial 1 of tasks 0-29, ``--all-dev dev3``): HAT110 + HAT132 in economy is 105 + 190 =
+    # 295, but the same search gives HAT110 + HAT172 for 105 + 102 = 207: not the cheapest.
+    (6, "The cheapest economy flight option available for your new travel date"): (
+        "The cheapest economy flight option"
+    ),
+    # K1NW8N has three passengers and was paid 567 (payment_history); $189 is one passenger's fares. The
+    # new fares are per passenger as well: the booking then answers "total price is 4875", not 1625.
+    (8, "- **Total Price**: $189"): "$189",
+    (8, "4. **Total New Price**: $1,625"): "$1,625",
     # Fresh held-out set (tasks 29 on, ``--all-dev heldout2``; measured only, see the NOTICE). The booking
     # result has no seat field and no tool assigns seats: the seats are the customer's wish, not a fact.
     (32, "**Seats:** Aisle and middle seat together"): "Aisle and middle seat together",
