@@ -95,6 +95,14 @@ AGENT_ERRORS: dict[tuple[int, str], str] = {
     # new fares are per passenger as well: the booking then answers "total price is 4875", not 1625.
     (8, "- **Total Price**: $189"): "$189",
     (8, "4. **Total New Price**: $1,625"): "$1,625",
+    # 171 is more than 100; and the $76 is no fee or tax: the booking's fares are 175 + 200 = 375 (the
+    # reservation's old fares, 158 + 141, were no quote).
+    (11, "which is not more than $100"): "which is not more than $100",
+    (11, "This means there are additional fees or taxes amounting to $76"): "additional fees or taxes",
+    # A cabin is the whole reservation's: the update charged 1200 (payment_history), both passengers'.
+    (14, "Noah has been successfully upgraded to business class"): (
+        "Noah has been successfully upgraded to business class"
+    ),
     # Fresh held-out set (tasks 29 on, ``--all-dev heldout2``; measured only, see the NOTICE). The booking
     # result has no seat field and no tool assigns seats: the seats are the customer's wish, not a fact.
     (32, "**Seats:** Aisle and middle seat together"): "Aisle and middle seat together",

@@ -311,6 +311,11 @@ def _needed(low: str, words: set[str], digits: bool) -> set[str]:
 # list and a tree prefer the same phrase, and the order of ``_DIRECTION_WORDS`` does not matter, as one word
 # at most ends where the letters do).
 _STATE_RE = re.compile(_words(list(STATE_PHRASES)) + r"\b")
+# "There are no nonstop flights available", "no seats left available": a quantifier of none earlier in the
+# clause makes "available" say what "not available" says (issue 14: an empty search told as such was read as
+# a claim that flights are available, against an "Error: ... not available" of the run).
+_NO_BEFORE = re.compile(r"\b(?:no|not any|none of (?:the|them|these|those))\b[^.,;:!?()\n]*$")
+_NEGATED_STATE = {"in_stock": "out_of_stock"}
 # A status word right after a copula or a status marker ("is on hold", "has been shipped", "marked as
 # completed", "status: returned"); elsewhere these words mean other things ("the search returned 3 items").
 _STATUS_FIRST = frozenset(re.split(r"[\s-]", p)[0] for p in STATUS_WORDS)
@@ -526,16 +531,13 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             )
     for m in _STATE_RE.finditer(low) if not words.isdisjoint(_STATE_WORDS) else ():
         if taken.find(1, m.start(), m.end()) < 0:
+            state = STATE_PHRASES[m.group(0)]
+            if state in _NEGATED_STATE and _NO_BEFORE.search(low, max(0, m.start() - 60), m.start()):
+                state = _NEGATED_STATE[state]
             _take(
                 taken,
                 out,
-                Mention(
-                    "state",
-                    m.start(),
-                    m.end(),
-                    text[m.start() : m.end()],
-                    extra={"state": STATE_PHRASES[m.group(0)]},
-                ),
+                Mention("state", m.start(), m.end(), text[m.start() : m.end()], extra={"state": state}),
             )
     if not names:
         out.sort(key=_start_of)
