@@ -445,6 +445,8 @@ def _sentence_start(text: str, pos: int) -> bool:
     (True, False, True)
     >>> _sentence_start("- L2H5FP\\n\\nLet me know", 10)
     True
+    >>> _sentence_start("2. **Partial Upgrade:** Consider", 24), _sentence_start("**Paris** Lyon", 10)
+    (True, False)
     """
     # Walks back over the white space instead of copying and stripping the text before ``pos``. A line
     # break in it opens a sentence too: the line before may be a list item or a heading without a full stop
@@ -455,6 +457,14 @@ def _sentence_start(text: str, pos: int) -> bool:
             return True
         i -= 1
     if i < 0:
+        return True
+    # A label in bold or italics ends with its colon inside the marks: "2. **Partial Upgrade:** Consider
+    # upgrading ..." opens a sentence as "Partial Upgrade: Consider" would (issue 14: the imperative after a
+    # bold label was read as a name).
+    j = i
+    while j >= 0 and text[j] in "*_":
+        j -= 1
+    if j < i and j >= 0 and text[j] == ":":
         return True
     # A dash or bullet after a space or at the very start opens an item: "a - B", "- Departure: 18:00".
     return text[i] in '.!?:;"“(' or (text[i] in "-•" and (i == 0 or text[i - 1].isspace()))
@@ -865,6 +875,9 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag"))
         noun = _counted_noun(text, m.start("noun"), g.get("noun"))
+        if noun and "\n" in text[m.end("num") : m.start("noun")]:
+            # "- Visa ending in 3422\n- Gift card ...": the next line's first word counts nothing here.
+            noun = None
         end = m.end("ord") if g.get("ord") else (m.end("mag") if g.get("mag") else m.end("num"))
         if noun and (lower(noun) in _NOT_NOUNS or lower(noun) in COUNT_WORDS):
             noun = None
