@@ -105,7 +105,7 @@ AGENT_ERRORS: dict[tuple[int, str], str] = {
     ),
     # The update kept HAT003 only: the result lists no return flight at all, in any cabin.
     (15, "while the return flight remains in business class"): "the return flight remains in business class",
-    # The calculation keeps the return fares in economy (148 + 114): it is the outbound upgrade, not both legs.
+    # The calculation keeps the return fares in economy (148 + 114): the outbound upgrade, not both legs.
     (17, "Upgrading both the outbound and return legs of your trip"): "$1,023",
     # The Visa was charged 2010 (payment_history), no gift card or certificate was used.
     (17, "the remaining $461 was charged to your Visa"): "$461",
