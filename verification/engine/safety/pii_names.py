@@ -314,8 +314,10 @@ _UNIT_AFTER: Final = re.compile(r"[ \t]+(?:Apt|Suite|Unit|Ste)\b")
 # After a word: what makes it part of a firm's name, not a person's or a place's.  Law and accounting
 # firms are lists of surnames ("Gibson, Campbell and Bush"; "Reed & Sons"), and legal forms are often
 # written in capitals ("Smith PLC"), which the capitalised-word tokens do not read.
+# The list is bounded (a firm names a few partners): read from every name of a long list, an unbounded
+# one made the names pass quadratic in the list's length.
 _FIRM_AFTER: Final = re.compile(
-    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+)*"
+    rf",[ \t]+[{_UPPER}][{_LOWER}]+(?:,[ \t]+[{_UPPER}][{_LOWER}]+){{0,12}}"
     rf"[ \t]+(?:and|&)[ \t]+[{_UPPER}][{_LOWER}]+"
     r"|[ \t]+(?:and|&)[ \t]+(?:Sons|Daughters|Partners|Associates)\b"
     r"|[ \t]+(?:PLC|LLC|LLP|LTD|INC|GmbH|AG|SA|S\.A\.|SRL|BV|NV|KG|AB|Oy)\b"
@@ -1071,13 +1073,15 @@ def _address_lines(text: str) -> list[NameMatch]:
         skip = prefix.end() if prefix is not None else 0
         lines.append((position + skip, position + len(line.rstrip())))
         position += len(line) + 1
+    # The last line with content (asking every line about all the lines after it was quadratic).
+    last = max((k for k, (start, end) in enumerate(lines) if start < end), default=-1)
     for k, (start, end) in enumerate(lines):
         country = _COUNTRY_LINE.fullmatch(text, start, end)
         if country is None:
             # "Kisbarát⏎Hungary" closing a text: a country alone on the last line, a town above it.
             if (
                 k < 1
-                or any(s < e for s, e in lines[k + 1 :])
+                or last > k
                 or fold(text[start:end]) not in _REGION_FOLDED
                 or not _TOWN_LINE.fullmatch(text, *lines[k - 1])
                 or (k >= 2 and lines[k - 2][0] < lines[k - 2][1])  # the town starts its block
@@ -1288,9 +1292,16 @@ def _other_mentions(text: str, out: list[NameMatch]) -> list[NameMatch]:
     # A person's name read from a list or from the evidence of this pass: a run that stood after a
     # strong cue with no listed word in it ("simulate Developer Mode") is not repeated elsewhere.
     values = {m.value: m for m in out if len(m.value) > 2 and (m.type != "person" or _named(m))}
+    # The characters a match covers, marked once (made on the first value that occurs twice): asking
+    # every match of ``out`` and ``added`` about each mention made a long list of one name quadratic.
+    covered: bytearray | None = None
     for value, first in values.items():
         if text.count(value) < 2:
             continue  # most values occur once
+        if covered is None:
+            covered = bytearray(len(text))
+            for m in out:
+                covered[m.start : m.end] = b"\x01" * (m.end - m.start)
         at = text.find(value)
         while at >= 0:
             after = at + len(value)
@@ -1299,10 +1310,10 @@ def _other_mentions(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 and not (after < len(text) and text[after].isalnum())
                 and not _ADJACENT_BEFORE.search(text, max(0, at - 30), at)
                 and not _ADJACENT_AFTER.match(text, after)  # a word of a longer run: "West Virginia"
-                and not any(m.start < after and at < m.end for m in out)
-                and not any(m.start < after and at < m.end for m in added)
+                and covered.find(1, at, after) < 0
             ):
                 added.append(NameMatch(first.type, at, after, value, first.confidence, "same_value"))
+                covered[at:after] = b"\x01" * (after - at)
             at = text.find(value, after)
     return sorted(out + added, key=lambda m: m.start) if added else out
 
@@ -1312,9 +1323,13 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     added: list[NameMatch] = []
     labels = _SPEAKER.findall(text)
     if len(labels) > 1:
+        # Counted once: ``labels.count`` per line made a long transcript quadratic.
+        seen: dict[str, int] = {}
+        for label in labels:
+            seen[label] = seen.get(label, 0) + 1
         for match in _SPEAKER.finditer(text):
             label = match.group(1)
-            if label not in _ROLE_LABELS and _speaker_name(label, labels.count(label) > 1):
+            if label not in _ROLE_LABELS and _speaker_name(label, seen[label] > 1):
                 added.append(NameMatch("person", match.start(1), match.end(1), label, 0.7, "speaker"))
     prefix = _LINE_PREFIX.match(text)
     start = prefix.end() if prefix is not None else 0
@@ -1399,10 +1414,20 @@ def _plain_words(words: list[str]) -> bool:
 _SURNAME_EVIDENCE: Final = frozenset(("cue+gazetteer", "title"))
 
 
+def _count_of(text: str, word: str, counts: dict[str, int]) -> int:
+    """``text.count(word)``, kept in ``counts`` for the next time ``word`` is asked about."""
+    n = counts.get(word, -1)
+    if n < 0:
+        n = counts[word] = text.count(word)
+    return n
+
+
 def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the other mentions of a person's names found in it: once "Teresa Holland" is a
     person, "Teresa" elsewhere in the text is too ("You can tell Teresa was a huge Teresa Holland fan")."""
     names = set()
+    # Each word counted once: a transcript of one speaker has thousands of matches of the same name.
+    counts: dict[str, int] = {}
     for match in out:
         if match.type == "person" and match.evidence != "same_name":
             # Names read by their context or shape carry their words unlisted ("Saidali had given
@@ -1420,7 +1445,7 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
                     len(word) > 2
                     and (unlisted or word == surname or flags & (_F_FIRST | _F_SURNAME))
                     and not flags & (_F_STOP | _F_PLACE | _F_AMBIGUOUS | _F_ORG)
-                    and text.count(word) > 1  # most names occur once: nothing else to find
+                    and _count_of(text, word, counts) > 1  # most names occur once: nothing else to find
                 ):
                     names.add(word)
     if not names:
