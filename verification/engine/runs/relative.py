@@ -59,7 +59,15 @@ def run_date(ev: Evidence) -> date | None:
 
 
 def _candidates(m: re.Match[str], today: date) -> list[date]:
-    """The dates a relative phrase may mean (a weekday phrase may mean two)."""
+    """The dates a relative phrase may mean (a weekday phrase may mean two); none past the calendar's
+    ends ("tomorrow" of a run dated 9999-12-31, "in 99999999999 days")."""
+    try:
+        return _shifted(m, today)
+    except OverflowError:
+        return []
+
+
+def _shifted(m: re.Match[str], today: date) -> list[date]:
     if m.group("after"):
         return [today + timedelta(days=2)]
     if m.group("today"):
@@ -112,8 +120,11 @@ def relative_findings(
         sent = sentence_of(m.start())
         if _PLEASANTRY.search(low, sent[0], sent[1]):
             continue
-        wanted = {(d.year, d.month, d.day) for d in _candidates(m, today)}
-        first = min(_candidates(m, today))
+        meant = _candidates(m, today)
+        if not meant:
+            continue
+        wanted = {(d.year, d.month, d.day) for d in meant}
+        first = min(meant)
         mention = Mention(
             "date",
             m.start(),

@@ -553,7 +553,7 @@ def _check_times(
 def _next_day(day: Day) -> Day:
     try:
         d = _date(*day) + timedelta(days=1)
-    except ValueError:
+    except (ValueError, OverflowError):  # not a calendar date, or 9999-12-31
         return day
     return (d.year, d.month, d.day)
 
