@@ -44,3 +44,20 @@ def test_it_checks_a_route_of_a_flight_on_the_last_day_of_the_calendar() -> None
     answer = "Flight HAT001 goes from LAX to JFK on 9999-12-31."
     report = verify_run(_run("9999-12-25", answer, {"flights": flights}))
     assert report.hallucination_detected
+
+
+def test_it_verifies_a_weekday_told_for_a_date_no_calendar_has() -> None:
+    # The result says 2024-02-30 (no such day); the answer names its weekday: nothing to compare, no error.
+    result = {"flight_number": "HAT001", "date": "2024-02-30"}
+    report = verify_run(_run("2024-02-01", "Flight HAT001 leaves on Friday, February 30, 2024.", result))
+    assert report.hallucination_detected is False
+
+
+def test_it_counts_days_between_evidence_dates_past_one_that_is_no_calendar_day() -> None:
+    # A duration is checked against the days between the results' dates; 2024-02-30 is skipped, the
+    # two real dates still support "12 days" and do not support "19 days".
+    result = {"start": "2024-02-30", "end": "2024-03-01", "checkout": "2024-03-13"}
+    told = verify_run(_run("2024-02-01", "The stay lasts 12 days.", result))
+    assert flagged(told) == []
+    wrong = verify_run(_run("2024-02-01", "The stay lasts 19 days.", result))
+    assert flagged(wrong) == [("19 days", "UNSUPPORTED")]

@@ -99,6 +99,14 @@ def _noun_key(noun: str | None) -> set[str]:
     return keys
 
 
+def _weekday(year: int, month: int, day: int) -> int:
+    """The weekday of a date (Monday 0), or -1 when it is no calendar day ("Friday, February 30")."""
+    try:
+        return _date(year, month, day).weekday()
+    except ValueError:
+        return -1
+
+
 class _Matcher:
     def __init__(self, ev: Evidence, answer: str) -> None:
         self.ev = ev
@@ -284,16 +292,23 @@ class _Matcher:
                 delta = abs((y - x).total_seconds()) / 60
                 if delta and lo <= delta <= hi:
                     return "time between two evidence times"
-        days = sorted(
+        days: list[_date] = []
+        for v in sorted(
             {
                 f.value
                 for f in self.ev.dates
                 if f.value[0] and f.value[2] and (id(f) in keys or f.list_path is None)
             }
-        )[:24]
+        ):
+            try:
+                days.append(_date(*v))
+            except (TypeError, ValueError):
+                continue  # "2024-02-30" in a result, or no month: no calendar day to count from
+            if len(days) == 24:
+                break
         for i, x in enumerate(days):
             for y in days[i + 1 :]:
-                if lo <= abs((_date(*y) - _date(*x)).days) * 1440.0 <= hi:
+                if lo <= abs((y - x).days) * 1440.0 <= hi:
                     return "days between two evidence dates"
         return ""
 
@@ -330,7 +345,7 @@ class _Matcher:
         if hits:
             if wd is not None and d is not None:
                 year = y or next((f.value[0] for f in hits if f.value[0]), None)
-                if year and mo is not None and _date(year, mo, d).weekday() != wd:
+                if year and mo is not None and _weekday(year, mo, d) not in (wd, -1):
                     return "CONTRADICTED", hits, "the weekday does not fall on this date"
             return "SUPPORTED", hits, "stated in the evidence"
         if self.ev.dates:
