@@ -73,6 +73,20 @@ def test_it_passes_a_grounded_answer(operator: APIClient) -> None:
     assert report["hallucinationDetected"] is False and report["action"] == "emit"
 
 
+def test_it_verifies_a_run_whose_results_hold_a_date_no_calendar_has(operator: APIClient) -> None:
+    # "2024-02-30" in a tool result and February 30's weekday in the answer raised ValueError inside the
+    # engine: a 500 before, a report now.
+    result = {"name": "Eiffel Tower", "opened": "2024-02-30", "closed": "2024-03-13"}
+    messages = [
+        *QUESTION[:2],
+        {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(result)},
+        {"role": "assistant", "content": "It opened on Friday, February 30, 2024, and closed 19 days later."},
+    ]
+    response = operator.post("/api/v1/verify/run", {"messages": messages, "tools": TOOLS}, format="json")
+    assert response.status_code == 200, response.content
+    assert "claims" in response.json()
+
+
 def test_it_names_the_json_path_of_a_malformed_message(operator: APIClient) -> None:
     messages = run(RIGHT)
     messages[1] = {
