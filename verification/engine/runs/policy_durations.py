@@ -20,13 +20,13 @@ from .evidence import Evidence
 from .findings import Finding, contradict
 from .lexicon import FUNCTION_WORDS
 from .mentions import Mention
+from .policy_rates import policy_sentences
 
 __all__ = ["check_policy_durations"]
 
 _LIMIT = re.compile(r"\b(?:more than|within|less than|over|under|at least)[ \t]+(\d+)[ \t]+(hour|day)s?\b")
 _AMOUNT = re.compile(r"\b(\d+)[ \t]*-?[ \t]*(hour|day)s?\b")
 _WORD = re.compile(r"[a-z]+")
-_SENTENCE = re.compile(r"[^.\n]+")
 # Words of any time limit: they say nothing about what is limited.
 _TIME_WORDS = frozenset({"hour", "hours", "days", "within", "more", "than", "less", "ago", "over", "under"})
 
@@ -66,13 +66,9 @@ def check_policy_durations(
     if not quoted:
         return []
     limits: list[tuple[int, str, set[str]]] = []
-    system = {x.message_index for x in ev.strings if x.source == "system"}
-    system |= {x.message_index for x in ev.numbers if x.source == "system"}
-    for idx in sorted(system):
-        for sent in _SENTENCE.finditer(ev.contents.get(idx, "")):
-            text = sent.group()
-            for a in _AMOUNT.finditer(lower(text)):
-                limits.append((int(a.group(1)), a.group(2), _stems(text)))
+    for text in policy_sentences(ev, with_strings=True):
+        for a in _AMOUNT.finditer(lower(text)):
+            limits.append((int(a.group(1)), a.group(2), _stems(text)))
     if not limits:
         return []
     added: list[Finding] = []

@@ -36,6 +36,23 @@ _PRICE_WORDS = frozenset(
 _SENTENCE = re.compile(r"[^.\n]+")
 
 
+def policy_sentences(ev: Evidence, with_strings: bool = False) -> list[str]:
+    """The sentences of the system prompt messages that gave numbers (and, ``with_strings``, strings), in
+    message order: where the policy states its rates and limits.
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> run = parse_run([{"role": "system", "content": "Bags cost $50 each. Refunds within 24 hours."},
+    ...     {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}])
+    >>> policy_sentences(build_evidence(run))
+    ['Bags cost $50 each', ' Refunds within 24 hours']
+    """
+    system = {x.message_index for x in ev.numbers if x.source == "system"}
+    if with_strings:
+        system |= {x.message_index for x in ev.strings if x.source == "system"}
+    return [sent.group() for idx in sorted(system) for sent in _SENTENCE.finditer(ev.contents.get(idx, ""))]
+
+
 def _noun(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
@@ -73,12 +90,10 @@ def check_policy_rates(answer: str, findings: list[Finding], ev: Evidence) -> No
             continue
         if rates is None:
             rates = []
-            system = {x.message_index for x in ev.numbers if x.source == "system"}
-            for idx in sorted(system):
-                for sent in _SENTENCE.finditer(ev.contents.get(idx, "")):
-                    for r in _RATE.finditer(sent.group()):
-                        value = float(r.group(1) or r.group(2))
-                        rates.append((value, _noun(lower(r.group(3))), _content(sent.group())))
+            for sent in policy_sentences(ev):
+                for r in _RATE.finditer(sent):
+                    value = float(r.group(1) or r.group(2))
+                    rates.append((value, _noun(lower(r.group(3))), _content(sent)))
         noun = _noun(per.group(1))
         before = _content(answer[max(f.sentence[0], m.start - 60) : m.start])
         same = [value for value, n, words in rates if n == noun and len(words & before) >= 2]
