@@ -36,6 +36,10 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # tau_airline_dev3/ with ``"trial": 1`` (line ids ``...-trial1-...``); tasks 30-49 of trial 1 are held out
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev3 --condensed \\
         --perturbed --all-dev dev3
+    # tau2-bench retail runs of claude-sonnet-4-5 (another domain, another model), transcribed the same way,
+    # agent errors in DIR/agent_errors.json: a development set and a held-out set (measured only)
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev --condensed --perturbed \\
+        --all-dev dev --name tau_retail --id-prefix tau-retail-claude45
     python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
         --out m.json
 """
@@ -186,7 +190,21 @@ def _spans(answer: str, wrong: str) -> list[dict[str, Any]]:
     return [{"start": at, "end": at + len(wrong), "text": wrong}] if at >= 0 else []
 
 
-def cases(run: dict[str, Any]) -> list[dict[str, Any]]:
+def load_agent_errors(path: Path) -> dict[tuple[int, str], str]:
+    """``DIR/agent_errors.json`` of a condensed transcription, if there is one: a list of
+    ``{"task_id", "piece", "wrong", "why"}`` (the same meaning as ``AGENT_ERRORS``; ``why`` is for the reader)."""
+    f = path / "agent_errors.json"
+    if not f.is_file():
+        return {}
+    return {(int(e["task_id"]), e["piece"]): e["wrong"] for e in json.loads(f.read_text(encoding="utf-8"))}
+
+
+def cases(
+    run: dict[str, Any],
+    *,
+    errors: dict[tuple[int, str], str] | None = None,
+    id_prefix: str = "tau-airline-gpt4o",
+) -> list[dict[str, Any]]:
     """One line per assistant text answer after the first tool result of the run."""
     out: list[dict[str, Any]] = []
     messages = run["traj"]
@@ -201,12 +219,12 @@ def cases(run: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         answer = m["content"]
         label: dict[str, Any] = {"hallucinated": False, "fact_check_needed": True, "spans": []}
-        for (tid, piece), wrong in AGENT_ERRORS.items():
+        for (tid, piece), wrong in (AGENT_ERRORS if errors is None else errors).items():
             if tid == run["task_id"] and piece in answer:
                 label = {"hallucinated": True, "fact_check_needed": True, "spans": _spans(answer, wrong)}
         out.append(
             {
-                "id": f"tau-airline-gpt4o-task{run['task_id']}-trial{run.get('trial', 0)}-msg{i}",
+                "id": f"{id_prefix}-task{run['task_id']}-trial{run.get('trial', 0)}-msg{i}",
                 "messages": json.loads(json.dumps(messages[: i + 1])),
                 "label": label,
             }
@@ -249,12 +267,20 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SUFFIX",
         help="write every run to tau_airline_{clean,perturbed}_SUFFIX.jsonl (one further set, no split)",
     )
+    parser.add_argument(
+        "--name",
+        default="tau_airline",
+        help="file name prefix (tau_retail for the retail transcriptions, whose agent errors are in the "
+        "directory's agent_errors.json)",
+    )
+    parser.add_argument("--id-prefix", default="tau-airline-gpt4o", help="line id prefix")
     args = parser.parse_args(argv)
+    errors = load_agent_errors(args.source) if args.condensed and args.name != "tau_airline" else None
     clean: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     edited: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     for run in load(args.source, args.condensed):
         side = "dev" if args.all_dev else half(str(run["task_id"]))
-        for line in cases(run):
+        for line in cases(run, errors=errors, id_prefix=args.id_prefix):
             if line["label"]["hallucinated"]:
                 clean[side].append(("agent_error", line))
                 continue
@@ -262,9 +288,9 @@ def main(argv: list[str] | None = None) -> int:
             edited[side] += perturb(line, _last_user(line["messages"]))
     for side in ("dev",) if args.all_dev else ("dev", "heldout"):
         name = args.all_dev or side
-        _write(args.out / f"tau_airline_clean_{name}.jsonl", clean[side])
+        _write(args.out / f"{args.name}_clean_{name}.jsonl", clean[side])
         if args.perturbed:
-            _write(args.out / f"tau_airline_perturbed_{name}.jsonl", edited[side])
+            _write(args.out / f"{args.name}_perturbed_{name}.jsonl", edited[side])
         print(side, len(clean[side]), "answers", len(edited[side]), "perturbed lines", file=sys.stderr)
     return 0
 
