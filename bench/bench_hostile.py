@@ -18,7 +18,11 @@ median over the repetitions; the ratio compares it with the normal request of th
 - operator, normal: ``POST /api/v1/verify/run`` with a 600-character answer against 3 K of tool JSON;
 - operator, worst: the shapes of the issue 13 finding (10 K answer / 190 K JSON; 50 K / 1 MB) and an
   answer of 2,000 names against 10,000 records (right at RUN_MAX_CLAIMS and RUN_MAX_COMPARISONS),
-  which the CPU budget (RUN_BUDGET_SECONDS) stops.
+  which the CPU budget (RUN_BUDGET_SECONDS) stops;
+- operator, scan: normal is ``POST /api/v1/scan`` of a 600-character support ticket with redaction; the
+  worst are 200,000 characters (MAX_SCAN_CHARS) shaped for each pass of the PII engine: distinct made-up
+  names side by side, speaker lines ("Name Surname: ..."), address lines, digit groups shaped like phone
+  numbers, each scanned with redaction (the names pass was quadratic in the number of names once).
 
 Writes bench/results/hostile.json and prints a markdown table.
 """
@@ -112,6 +116,44 @@ def names_run(names: int, records: int, seed: int = 2) -> list[dict[str, Any]]:
     return _messages(json.dumps({"rows": rows}), answer)
 
 
+TICKET = (
+    "Hi, this is Maria Gonzalez from the Leeds office. My order 48213 never arrived at 14 Harbour Road, "
+    "Leeds LS1 4AB. Please call me on +44 113 496 0000 or write to maria.gonzalez@example.com. I paid with "
+    "the card ending 4242 on March 3. My colleague John Smith had the same problem last week, and Ana "
+    "Pereira from Lisbon says the courier left a note. Can you refund it or send a new one? Thanks, Maria. "
+)
+
+
+def scan_texts(chars: int = 200_000, seed: int = 3) -> dict[str, str]:
+    """Texts of ``chars`` characters, each the worst case we know for one pass of the PII engine."""
+    rng = random.Random(seed)
+
+    def word() -> str:
+        return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randrange(4, 9)))
+
+    def fill(unit: Any) -> str:
+        parts, n = [], 0
+        while n < chars:
+            part = unit()
+            parts.append(part)
+            n += len(part)
+        return "".join(parts)[:chars]
+
+    return {
+        "names": fill(lambda: f"{word().capitalize()} {word().capitalize()}, "),
+        "speakers": fill(lambda: f"{word().capitalize()} {word().capitalize()}: see you then\n"),
+        "addresses": fill(
+            lambda: (
+                f"{rng.randrange(1, 9999)} N {word().capitalize()} Dr, {rng.choice(PLACES)}, "
+                f"IL {rng.randrange(10000, 99999)}\n"
+            )
+        ),
+        "phones": fill(
+            lambda: f"{rng.randrange(200, 999)} {rng.randrange(1000, 9999)} {rng.randrange(100, 999)} "
+        ),
+    }
+
+
 def _messages(tool: str, answer: str) -> list[dict[str, Any]]:
     return [
         {"role": "user", "content": "What are the prices and who was there?"},
@@ -143,21 +185,35 @@ def wide_body() -> bytes:
 # --- measuring ---------------------------------------------------------------------------------------
 
 
-def tree_cpu(root: int) -> float:
-    """CPU seconds of ``root`` and all its descendants (granian's master and worker processes), summed
-    over their threads from ``/proc/<pid>/task/<tid>/schedstat`` (nanoseconds; ``stat`` counts 10 ms
-    ticks, too coarse for a normal request)."""
-    total = 0
+def tree_cpu(root: int) -> tuple[float, float]:
+    """CPU seconds of ``root`` and all its descendants (granian's master and worker processes), two ways:
+    summed over their live threads from ``/proc/<pid>/task/<tid>/schedstat`` (nanoseconds; ``stat`` counts
+    10 ms ticks, too coarse for a normal request), and from each process's ``stat`` (utime + stime, in
+    ticks, which keeps the time of threads that have ended: a request whose work ran on a thread that
+    ended before the second reading lost it from the first sum, and read as negative)."""
+    threads, ticks = 0, 0
     stack = [root]
     while stack:
         pid = stack.pop()
         for task in Path(f"/proc/{pid}/task").glob("*"):
             try:
-                total += int((task / "schedstat").read_text().split()[0])
+                threads += int((task / "schedstat").read_text().split()[0])
             except (OSError, ValueError, IndexError):
                 continue  # a thread that ended meanwhile
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            pass
         stack.extend(bench_http.children_of(pid))
-    return total / 1e9
+    return threads / 1e9, ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_between(before: tuple[float, float], after: tuple[float, float]) -> float:
+    """The threads' sum, unless the ticks say more time was spent than it shows (by more than their
+    granularity): then a thread ended in between, and the ticks are the better figure."""
+    threads, ticks = after[0] - before[0], after[1] - before[1]
+    return ticks if ticks > threads + 0.02 else threads
 
 
 def send(base: str, method: str, path: str, body: bytes | None, key: str | None) -> tuple[int, str]:
@@ -186,7 +242,7 @@ def measure(base: str, pid: int, case: dict[str, Any], key: str | None, repeat: 
         before, started = tree_cpu(pid), time.perf_counter()
         status, kind = send(base, case["method"], case["path"], body, key)
         wall.append(time.perf_counter() - started)
-        cpu.append(tree_cpu(pid) - before)
+        cpu.append(cpu_between(before, tree_cpu(pid)))
         statuses.add(f"{status} {kind}".strip())
     return {
         "client": case["client"],
@@ -203,7 +259,7 @@ def cases() -> list[dict[str, Any]]:
     def run_body(messages: list[dict[str, Any]]) -> bytes:
         return json.dumps({"messages": messages}).encode()
 
-    return [
+    shapes: list[dict[str, Any]] = [
         {"client": "anonymous", "name": "normal: GET /api/v1/agents?limit=20", "method": "GET",
          "path": "/api/v1/agents?limit=20", "body": None, "normal": True},
         {"client": "anonymous", "name": "GET /api/v1/agents?limit=1000 (largest page)", "method": "GET",
@@ -220,7 +276,18 @@ def cases() -> list[dict[str, Any]]:
          "method": "POST", "path": "/api/v1/verify/run", "body": run_body(run_of(50_000, 1_000_000))},
         {"client": "operator", "name": "verify/run, 2,000 unknown names / 4,900 records (at the caps)",
          "method": "POST", "path": "/api/v1/verify/run", "body": run_body(names_run(2_000, 4_900))},
+        {"client": "operator (scan)", "name": "normal: scan, 600-char ticket, redacted", "method": "POST",
+         "path": "/api/v1/scan", "body": scan_body(TICKET * 2), "normal": True},
     ]  # fmt: skip
+    return shapes + [
+        {"client": "operator (scan)", "name": f"scan, 200 K of {shape}, redacted", "method": "POST",
+         "path": "/api/v1/scan", "body": scan_body(text)}
+        for shape, text in scan_texts().items()
+    ]  # fmt: skip
+
+
+def scan_body(text: str) -> bytes:
+    return json.dumps({"text": text, "redact": True}).encode()
 
 
 # --- set-up --------------------------------------------------------------------------------------------
@@ -265,7 +332,7 @@ def main() -> int:
         with bench_http.http_server(config, env, work / "server.log") as (base, pid):
             for case in cases():
                 repeat = args.repeat * 4 if "normal" in case else args.repeat
-                row = measure(base, pid, case, key if case["client"] == "operator" else None, repeat)
+                row = measure(base, pid, case, key if case["client"].startswith("operator") else None, repeat)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     finally:
