@@ -30,7 +30,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence, Fact
-from .findings import Finding, joined_identifiers
+from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers
 from .mentions import Mention
 
 __all__ = ["check_failed_identifiers", "check_trips"]
@@ -435,7 +435,15 @@ def _check_identified(
                 )
         if not routes:
             _check_single_codes(answer, findings, added, f, end, mine, legs, trips, sentence_of)
-        _check_times(findings, f, end, {t.record for t in mine}, times_of)
+        # A swapped identifier's times are the other item's, and right (grounding._blame_swapped_identifier).
+        # It is left out of ``idents`` (not supported) but named in this group or block.
+        if not any(
+            g.label == "CONTRADICTED"
+            and g.reason == SWAPPED_IDENTIFIER
+            and group[0].mention.start <= g.mention.start < end
+            for g in findings
+        ):
+            _check_times(findings, f, end, {t.record for t in mine}, times_of)
         searched = [t for t in mine if t.searched]
         if not searched:
             continue
