@@ -27,6 +27,7 @@ from .aggregates import computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
+from .code_places import check_code_places
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
@@ -54,6 +55,7 @@ from .numeric import (
     may_multiply,
     operand,
 )
+from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
 from .policy_rates import check_policy_rates
@@ -1001,6 +1003,9 @@ def ground_answer(
     if _AGGREGATE_REQUEST.search(lower(question)):
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings, ev)
+    # After the drop: a code it flags stays (the drop leaves out unsupported names that spell a code).
+    check_code_places(answer, findings, ev)
+    check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
