@@ -304,6 +304,23 @@ def check_trips(
             and not _stated_by_people(ev, day)
             and not _joined(a, b, day, trips, between)
         ):
+            # A route that introduces this turn's search of that day ("flights from JFK to SFO on May 19:"),
+            # with one end of it, is that search's route with the other end wrong: the day is the search's,
+            # not another day of the route's.
+            lead = max(answer.rfind("\n", 0, m.start()) + 1, answer.rfind(". ", 0, m.start()) + 1)
+            searched = None
+            if turn and _SEARCH_LEAD.search(answer, lead, m.start()):
+                searched = _other_end(a, b, a_at, b_at, [t for t in turn if day in t.days])
+            if searched is not None:
+                _flag_wrong_end(
+                    findings,
+                    added,
+                    searched,
+                    (a_at, b_at),
+                    "this turn's search of this day joins other places",
+                    sentence_of,
+                )
+                continue
             if _joined(a, b, None, [t for t in trips if t.days], between):
                 cites = [t.days[k] for t in trips if set(_ends(t)) == {a, b} for k in t.days][:3]
                 _flag(
