@@ -163,7 +163,10 @@ def best_record(
     own_id = target.mention.kind == "id" or any(
         g.mention.kind == "id" and sent[0] <= g.mention.start < sent[1] for g in nearby
     )
-    if idx > 0 and not own_id and not _NEW_ITEM.search(answer, sent[0], sent[1]):
+    # A heading that introduces the lines after it ("2. **Return Flight on 2024-05-24:**") is about them,
+    # not about the line before it (issue 14: a return date read as the outbound leg's above it).
+    heading = answer[sent[0] : sent[1]].rstrip().rstrip("*").rstrip().endswith(":")
+    if idx > 0 and not own_id and not heading and not _NEW_ITEM.search(answer, sent[0], sent[1]):
         wide.append(sentences[idx - 1])
     for w in wide:
         anchors = {r for s, e, r, only in named if only and w[0] <= s < w[1]}
