@@ -11,13 +11,18 @@ from ..text import lower
 from .evidence import Fact
 from .mentions import Mention
 
-__all__ = ["Finding", "clauses", "contradict", "joined_identifiers", "split_sentences"]
+__all__ = ["SWAPPED_IDENTIFIER", "Finding", "clauses", "contradict", "joined_identifiers", "split_sentences"]
 
 _ABBREV = re.compile(
     r"(?:\b[A-Z]|\bSt|\bInc|\bMr|\bMrs|\bDr|\bCo|\bLtd|\bvs|\bNo|\bJr|\bSr|\be\.g|\bi\.e)\.$"
 )
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])")
+
+
+# The reason of an identifier whose block of details is another item's (a swapped identifier): its details
+# are that item's and right, so no later check blames them.
+SWAPPED_IDENTIFIER = "the details stated with this identifier are another item's"
 
 
 @dataclass(slots=True, init=False)

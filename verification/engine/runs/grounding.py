@@ -27,9 +27,10 @@ from .aggregates import computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
+from .code_places import check_code_places
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
-from .findings import Finding, joined_identifiers, split_sentences
+from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
 from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
@@ -54,10 +55,11 @@ from .numeric import (
     may_multiply,
     operand,
 )
+from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
 from .policy_rates import check_policy_rates
-from .records import MAX_OPERANDS, check_periods, check_records, check_value_lists
+from .records import ANOTHER_ITEM, MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .relative import relative_findings
 from .routes import check_routes
 from .table_rows import check_table_rows
@@ -1001,6 +1003,9 @@ def ground_answer(
     if _AGGREGATE_REQUEST.search(lower(question)):
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings, ev)
+    # After the drop: a code it flags stays (the drop leaves out unsupported names that spell a code).
+    check_code_places(answer, findings, ev)
+    check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
@@ -1399,6 +1404,10 @@ def _tool_records(f: Finding, roots: bool = False) -> set[Any]:
     }
 
 
+# The reason of a detail told under a swapped identifier: right for the item it comes from.
+_OF_DESCRIBED_ITEM = "a value of the item the details describe (the identifier is not)"
+
+
 def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence) -> None:
     r"""Relabel, in place, an identifier whose block of details all belong to another item of the results.
 
@@ -1429,10 +1438,17 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
             end = min(end, findings[ids[n + 1]].mention.start)
         common: set[Any] | None = None
         details = 0
+        # Details already read as another item's (check_records: the sentence names this identifier, the
+        # value is a sibling's) are the same evidence: with the identifier swapped, every detail is.
+        explained: list[Finding] = []
         for g in findings[k + 1 :]:
             if g.mention.start >= end:
                 break
-            if g.mention.kind not in _SLOT_KINDS or g.label != "SUPPORTED" or g.derived:
+            if g.mention.kind not in _SLOT_KINDS or g.derived:
+                continue
+            if g.label == "CONTRADICTED" and g.reason == ANOTHER_ITEM:
+                explained.append(g)
+            elif g.label != "SUPPORTED":
                 continue
             recs = _tool_records(g)
             if not recs:
@@ -1458,7 +1474,10 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
             continue
         f.label = "CONTRADICTED"
         f.facts = [x for x in ev.strings if x.record in common and x.path and x.path[-1] in keys][:3]
-        f.reason = "the details stated with this identifier are another item's"
+        f.reason = SWAPPED_IDENTIFIER
+        # The identifier is the one wrong value: the details are right for the item they come from.
+        for g in explained:
+            g.label, g.reason = "SUPPORTED", _OF_DESCRIBED_ITEM
 
 
 _LIST_LINE = re.compile(r"([ \t]*)(?:([-*•])|\d{1,2}[.)])?\s*")
@@ -1543,6 +1562,10 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
         end = _block_end(answer, f)
         if n + 1 < len(ids):
             end = min(end, findings[ids[n + 1]].mention.start)
+        # The details relabelled here, with the facts that gave them; and the identifiers of the group whose
+        # items give some other detail of the block (those are not swapped).
+        moved: list[tuple[Finding, list[Fact]]] = []
+        agreeing: set[int] = set()
         for g in findings[k + 1 :]:
             m = g.mention
             if m.start >= end:
@@ -1550,6 +1573,9 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
             if m.kind not in _DETAIL_KINDS or g.label != "SUPPORTED" or g.derived or not g.facts:
                 continue
             recs = _tool_records(g)
+            for h in named:
+                if recs & _tool_records(h):
+                    agreeing.add(id(h))
             # A value the identifier's own result gives at its top level ("total" beside "order_id") is
             # that item's.
             if not recs or _tool_records(g, True) & own_all or any(x.source != "tool" for x in g.facts):
@@ -1564,8 +1590,49 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
                 if keys & _singular_tokens(y.key_tokens)
             ]
             if slots and not any(_same_value(m, y) for y in slots):
+                moved.append((g, g.facts))
                 g.label, g.facts = "CONTRADICTED", slots[:3]
                 g.reason = "the item this identifier names gives another value here"
+        _blame_swapped_identifier(named, moved, agreeing, ev)
+
+
+def _blame_swapped_identifier(
+    named: list[Finding], moved: list[tuple[Finding, list[Fact]]], agreeing: set[int], ev: Evidence
+) -> None:
+    """Move the blame, in place, from an identifier's details to the identifier when it is the swapped one.
+
+    Two or more details of a block that the identifier's items give otherwise, all read from one other item
+    that has an identifier of its own under the same key: the agent told that item's details under another
+    item's identifier (issue 14: a swapped flight number), so the identifier is the wrong value and its
+    details are right. Of identifiers named together, the one blamed is the only one whose items give none
+    of the block's other details; when that is not exactly one, nothing moves.
+    """
+    if len(moved) < 2:
+        return
+    common: set[Any] | None = None
+    for _, facts in moved:
+        recs = {x.record for x in facts if x.source == "tool" and x.record is not None and x.record[1]}
+        common = recs if common is None else common & recs
+        if not common:
+            return
+    suspects = [h for h in named if id(h) not in agreeing]
+    if len(suspects) != 1 or not common:
+        return
+    f = suspects[0]
+    keys = {x.path[-1] for x in f.facts if x.path and isinstance(x.path[-1], str)}
+    stated = lower(f.mention.text)
+    theirs = [
+        x
+        for x in ev.strings
+        if x.record in common and x.path and x.path[-1] in keys and lower(str(x.value)) != stated
+    ]
+    if not {x.record for x in theirs} >= common:
+        return
+    for g, facts in moved:
+        g.label, g.facts = "SUPPORTED", facts
+        g.reason = _OF_DESCRIBED_ITEM
+    f.label, f.facts = "CONTRADICTED", theirs[:3]
+    f.reason = SWAPPED_IDENTIFIER
 
 
 # A title the answer quotes ("an email titled “Weekend plans”"), or the text of a reminder or task ("a

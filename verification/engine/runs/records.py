@@ -20,6 +20,7 @@ from .mentions import Mention
 from .numeric import may_add, may_multiply, operand
 
 __all__ = [
+    "ANOTHER_ITEM",
     "RecordLookup",
     "best_record",
     "check_periods",
@@ -29,6 +30,8 @@ __all__ = [
 ]
 
 MAX_OPERANDS = 48
+# The reason of a value read from a sibling of the item its sentence or list item names.
+ANOTHER_ITEM = "this value belongs to another item of the results"
 Deriver = Callable[[Mention, list[float], list[Fact], list[float] | None], str]
 
 
@@ -160,7 +163,10 @@ def best_record(
     own_id = target.mention.kind == "id" or any(
         g.mention.kind == "id" and sent[0] <= g.mention.start < sent[1] for g in nearby
     )
-    if idx > 0 and not own_id and not _NEW_ITEM.search(answer, sent[0], sent[1]):
+    # A heading that introduces the lines after it ("2. **Return Flight on 2024-05-24:**") is about them,
+    # not about the line before it (issue 14: a return date read as the outbound leg's above it).
+    heading = answer[sent[0] : sent[1]].rstrip().rstrip("*").rstrip().endswith(":")
+    if idx > 0 and not own_id and not heading and not _NEW_ITEM.search(answer, sent[0], sent[1]):
         wide.append(sentences[idx - 1])
     for w in wide:
         anchors = {r for s, e, r, only in named if only and w[0] <= s < w[1]}
@@ -238,7 +244,7 @@ def check_records(
                 f.facts, f.derived, f.reason = [], True, how
                 continue
             f.label = "CONTRADICTED"
-            f.reason = "this value belongs to another item of the results"
+            f.reason = ANOTHER_ITEM
 
 
 # What may stand between the values of a bare value list ("Le Marais, 4.7, 110-200", "Olivia Smith: 5"):
@@ -321,7 +327,9 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
         wrong: list[Finding] = []
         agree = 0
         for v in values:
-            if v.label != "SUPPORTED" or v.derived or not v.facts or v.mention.kind not in _ITEM_VALUE_KINDS:
+            # A value check_records already read as another item's is the same evidence as one read so here.
+            seen = v.label == "SUPPORTED" or (v.label == "CONTRADICTED" and v.reason == ANOTHER_ITEM)
+            if not seen or v.derived or not v.facts or v.mention.kind not in _ITEM_VALUE_KINDS:
                 continue
             if any(x.list_path is None or x.source != "tool" for x in v.facts):
                 continue
@@ -337,6 +345,10 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
             wrong.append(v)
         if not wrong:
             continue
+        # One value read as another item's, alone, may be that value's error as well as the name's: it stays
+        # the one flagged (check_records); two or more such values make the name the odd one.
+        if len(wrong) == 1 and wrong[0].label == "CONTRADICTED":
+            continue
         if agree == 0:
             name.label = "CONTRADICTED"
             name.reason = "the values listed with this name are another item's"
@@ -345,10 +357,23 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
             mine = {r for lst in lists for r in own_by_list.get(lst, ())}
             mine = mine or {r for rs in own_by_list.values() for r in rs}
             name.facts = [x for x in ev.numbers if x.record in mine][:3] or name.facts[:3]
+            # The name is the one wrong value: the values are right for the item they come from, and so is a
+            # number that item's own numbers give by arithmetic (a price for the stay), left unsupported.
+            theirs = {r for v in wrong for _, r in v.records}
+            for v in values:
+                if v.label == "CONTRADICTED" and any(v is w for w in wrong):
+                    v.label, v.reason = "SUPPORTED", "a value of the item the list gives (its name is not)"
+                elif (
+                    v.label == "UNSUPPORTED"
+                    and v.mention.kind in ("money", "number")
+                    and _derived_from(v, theirs, ev, derived)
+                ):
+                    v.label, v.derived = "SUPPORTED", True
+                    v.reason = "computed from the values of the item the list gives (its name is not)"
         else:
             for v in wrong:
                 v.label = "CONTRADICTED"
-                v.reason = "this value belongs to another item of the results"
+                v.reason = ANOTHER_ITEM
 
 
 def _derived_from(v: Finding, records: set[Any], ev: Evidence, derived: Deriver) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..text import lower
 from .evidence import Evidence, Fact
-from .findings import Finding, joined_identifiers
+from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers
 from .mentions import Mention
 
 __all__ = ["check_failed_identifiers", "check_trips"]
@@ -304,6 +304,23 @@ def check_trips(
             and not _stated_by_people(ev, day)
             and not _joined(a, b, day, trips, between)
         ):
+            # A route that introduces this turn's search of that day ("flights from JFK to SFO on May 19:"),
+            # with one end of it, is that search's route with the other end wrong: the day is the search's,
+            # not another day of the route's.
+            lead = max(answer.rfind("\n", 0, m.start()) + 1, answer.rfind(". ", 0, m.start()) + 1)
+            searched = None
+            if turn and _SEARCH_LEAD.search(answer, lead, m.start()):
+                searched = _other_end(a, b, a_at, b_at, [t for t in turn if day in t.days])
+            if searched is not None:
+                _flag_wrong_end(
+                    findings,
+                    added,
+                    searched,
+                    (a_at, b_at),
+                    "this turn's search of this day joins other places",
+                    sentence_of,
+                )
+                continue
             if _joined(a, b, None, [t for t in trips if t.days], between):
                 cites = [t.days[k] for t in trips if set(_ends(t)) == {a, b} for k in t.days][:3]
                 _flag(
@@ -435,7 +452,15 @@ def _check_identified(
                 )
         if not routes:
             _check_single_codes(answer, findings, added, f, end, mine, legs, trips, sentence_of)
-        _check_times(findings, f, end, {t.record for t in mine}, times_of)
+        # A swapped identifier's times are the other item's, and right (grounding._blame_swapped_identifier).
+        # It is left out of ``idents`` (not supported) but named in this group or block.
+        if not any(
+            g.label == "CONTRADICTED"
+            and g.reason == SWAPPED_IDENTIFIER
+            and group[0].mention.start <= g.mention.start < end
+            for g in findings
+        ):
+            _check_times(findings, f, end, {t.record for t in mine}, times_of)
         searched = [t for t in mine if t.searched]
         if not searched:
             continue
