@@ -192,7 +192,8 @@ def _spans(answer: str, wrong: str) -> list[dict[str, Any]]:
 
 def load_agent_errors(path: Path) -> dict[tuple[int, str], str]:
     """``DIR/agent_errors.json`` of a condensed transcription, if there is one: a list of
-    ``{"task_id", "piece", "wrong", "why"}`` (the same meaning as ``AGENT_ERRORS``; ``why`` is for the reader)."""
+    ``{"task_id", "piece", "wrong", "why"}`` (the same meaning as ``AGENT_ERRORS``; ``why`` is for the
+    reader)."""
     f = path / "agent_errors.json"
     if not f.is_file():
         return {}

@@ -182,6 +182,8 @@ class _Matcher:
             return "SUPPORTED", [], "trivial number", False
         if m.noun and self._literal_with_noun(m):
             return "SUPPORTED", [], "stated in the evidence with its noun", False
+        if m.kind in ("number", "count") and m.noun and _counts_named_items(self.answer, m):
+            return "SUPPORTED", [], "the number of the items the answer names with it", False
         hits: list[Fact] = []
         strict = False
         nouns = _noun_key(m.noun)
@@ -612,6 +614,62 @@ def _days_later(ev: Evidence, y: int | None, mo: int | None, d: int | None) -> l
 # A list whose values under one key are added up ("New Total Price: $465" for the prices of a reservation's
 # four flights): a short list, as a total of a long one is seldom stated and would match by chance.
 _MAX_TOTALLED = 12
+
+
+# An enumeration the answer gives: "(#W1 and #W2)", "hose, backpack, and hiking boots". Its parts are
+# split at commas, "and", "&" and "or".
+_ENUM_SPLIT = re.compile(r"\s*(?:,\s*(?:and|&)?|\band\b|&|\bor\b)\s*")
+_PAREN_AFTER = re.compile(r"[^\S\n]*\(([^()\n]{1,200})\)")
+_BACK_REFERENCE = frozenset({"these", "those", "both"})
+
+
+def _enumerated(text: str, longest: int) -> int:
+    """How many items ``text`` enumerates from its end: trailing parts of at most ``longest`` words."""
+    parts = [p for p in _ENUM_SPLIT.split(text.strip(" .:;!?*")) if p.strip()]
+    n = 0
+    for part in reversed(parts):
+        if len(part.split()) > longest:
+            break
+        n += 1
+    return n if n >= 2 else 0
+
+
+def _counts_named_items(answer: str, m: Mention) -> bool:
+    """Whether the count ``m`` ("two orders", "these two items") counts items the answer itself names with
+    it: a parenthesised enumeration right after its noun ("your other two orders (#W1 and #W2)", "all three
+    items (hose, backpack, and hiking boots)"), or, after "these", "those" or "both", the last items of the
+    enumeration the answer ended its previous sentence with ("... return the Electric Kettle and Mechanical
+    Keyboard. The refund for these two items"). The count is then the answer's own, not a length of a
+    result's list (the items themselves are checked as claims of their own); it is compared with what it
+    counts.
+
+    >>> a = "Your other two orders (#W1 and #W2) are processed."
+    >>> _counts_named_items(a, Mention("count", 11, 14, "two", value=2.0, noun="orders"))
+    True
+    >>> _counts_named_items(a, Mention("count", 11, 14, "two", value=3.0, noun="orders"))
+    False
+    """
+    assert m.value is not None and m.noun is not None
+    want = int(m.value) if float(m.value).is_integer() else -1
+    if want < 2:
+        return False
+    low = lower(answer)
+    noun_at = low.find(lower(m.noun), m.end)
+    if 0 <= noun_at - m.end <= 12:
+        after = _PAREN_AFTER.match(answer, noun_at + len(m.noun))
+        if after is not None:
+            return _enumerated(after.group(1), 5) == want
+    before = low[max(0, m.start - 12) : m.start].split()
+    if not before or before[-1] not in _BACK_REFERENCE:
+        return False
+    head = answer[: m.start]
+    # The previous sentence: from the last sentence end before the count's own sentence.
+    own = max(head.rfind(". "), head.rfind("\n"), head.rfind("! "), head.rfind("? "))
+    if own < 0:
+        return False
+    prev_start = max(head.rfind(". ", 0, own), head.rfind("\n", 0, own), 0)
+    # "These two items": the last two things the sentence before names (it may name more before them).
+    return _enumerated(head[prev_start:own], 4) >= want
 
 
 # The value a count is filtered by, right after its noun: "2 reservations in business class".
