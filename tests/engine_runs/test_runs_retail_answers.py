@@ -157,3 +157,73 @@ def test_it_reads_an_equation_the_answer_writes_out(answer, bad):
 def test_it_reads_no_quantity_in_ones():
     text = "I can change the flask to the plum ones you want. It takes two days."
     assert [m.text for m in extract_mentions(text) if m.kind == "quantity"] == ["two days"]
+
+
+# Second pass (runs 31 and 34 added): conditions, totals under a list, labels, numbered sections.
+
+
+def _two_orders(answer):
+    orders = [
+        _order("#W601", "pending", [("Kettle", "7101", 40.25)]),
+        _order("#W602", "cancelled", [("Lamp", "7102", 22.0)]),
+    ]
+    calls = [("get_order_details", {"order_id": o["order_id"]}, o) for o in orders]
+    return [text for text, _ in _flagged(verify_run(_run("My orders?", calls, answer)))]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Order #W601 is pending. Once confirmed, the order status will be changed.",
+        "Order #W601 will now be delivered to 41 Wren Row. Once the order is delivered, you can return it.",
+    ],
+)
+def test_it_reads_no_order_status_in_a_condition(answer):
+    assert _two_orders(answer) == []
+
+
+def test_it_still_reads_a_status_outside_a_condition():
+    assert _two_orders("Order #W601 has been delivered.") == ["delivered"]
+
+
+def test_it_closes_a_list_item_at_a_total_label():
+    # 165.75 is the order's payment, not the last line's (the Rug's) value.
+    answer = (
+        "Order #W501 contains:\n\n1. Kettle - $40.25\n2. Toaster - $35.50\n3. Rug - $90.00\n\n"
+        "**Total order: $165.75**"
+    )
+    assert _account(answer) == []
+    assert _account(answer.replace("$165.75", "$175.75")) == ["$175.75"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "✅ **Exchanging:** Desk for order #W504 - $180.00",
+        "✅ **KETTLE MODIFICATION - Order #W501**\n- Status: pending",
+    ],
+)
+def test_it_reads_service_labels_as_no_names(answer):
+    assert _account(answer) == []
+
+
+def test_it_reads_a_non_attribute_as_no_name():
+    options = {"size": "12", "material": "leather", "waterproof": "no"}
+    boots = {"name": "Boots", "items": [{"name": "Boots", "price": 120.0, "options": options}]}
+    answer = "- Boots - Size 12, Leather, Non-waterproof - $120.00"
+    run = _run("My boots?", [("get_order_details", {"order_id": "#W9"}, boots)], answer)
+    assert _flagged(verify_run(run)) == []
+
+
+def test_it_reads_numbered_sections_as_no_values():
+    answer = "**Exchange #1 - Flask**\n- $33.90\n\n**Exchange #2 - Tent**\n- $245.00"
+    assert [text for text, _ in _catalogue(answer)] == []
+
+
+def test_it_adds_up_the_amounts_the_answer_names_in_a_total():
+    answer = (
+        "- Flask: a refund of $2.50\n- Tent: a refund of $34.50\n- Other flask: a refund of $33.90\n\n"
+        "**Total refunds: $70.90**"
+    )
+    assert [text for text, _ in _catalogue(answer)] == []
+    assert [text for text, _ in _catalogue(answer.replace("$70.90", "$72.90"))] == ["$72.90"]

@@ -185,7 +185,11 @@ _MODAL_BE = re.compile(
 )
 # ... or about the future of a parcel: "will be shipped to you", "will be refunded". (A forecast, a
 # flight's or an event's "will be" is what the results say of them: not skipped.)
-_WILL_BE = re.compile(r"\bwill\s+(?:not\s+)?be\s+(?:[a-z]+\s+(?:or|and)\s+)?$")
+_WILL_BE = re.compile(
+    r"\bwill\s+(?:not\s+|now\s+|then\s+|still\s+|also\s+)?be\s+(?:[a-z]+\s+(?:or|and)\s+)?$"
+)
+# ... or of a condition still to be met: "Once confirmed, ...", "once the order is delivered, ...".
+_CONDITION = re.compile(r"\b(?:once|until|unless)\b[^,;.!?:]*$")
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
 
 
@@ -206,7 +210,9 @@ def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> boo
     False
     """
     head = lower(answer[max(sent[0], m.start - 80) : m.start])
-    if _MODAL_BE.search(head) or (m.extra["state"] in _PARCEL_STATES and _WILL_BE.search(head)):
+    if _MODAL_BE.search(head) or _CONDITION.search(head):
+        return True
+    if m.extra["state"] in _PARCEL_STATES and _WILL_BE.search(head):
         return True
     words = re.findall(r"[a-z]+", head)
     while words and words[-1] in _AUX:
