@@ -55,6 +55,8 @@ _COMPUTED = re.compile(
     r"up|down|rose|fell|gain|gained|lost|loss|increase|increased|decrease|decreased|change|changed|"
     r"comes? to|came to|whole|entire|subtotal|after|deduct|deducted|charge|charged|fees?)\b"
 )
+# An equation the sentence writes out: "$46.51 (new) - $45.13 (current) = +$1.38", "3 x $20 = $60".
+_EQUATION = re.compile(r"\d[^=\n]{0,60}[-+x×*/][^=\n]{0,60}=\s*[-+]?\s*[$€£]?\s*\d")
 _SMALL_NUMBER = re.compile(r"\b([2-9])\b")
 _WORD = re.compile(r"[a-z]+")
 # Key words of numbers that name rather than measure: no operand of an amount.
@@ -77,8 +79,14 @@ def states_arithmetic(sentence: str) -> bool:
 
     >>> states_arithmetic("the upgrade comes to $65"), states_arithmetic("- economy price: $205")
     (True, False)
+    >>> states_arithmetic("- **water bottle**: $46.51 (new) - $45.13 (current) = +$1.38")
+    True
     """
-    return any(sentence_cues(sentence)) or _COMPUTED.search(sentence) is not None
+    return (
+        any(sentence_cues(sentence))
+        or _COMPUTED.search(sentence) is not None
+        or _EQUATION.search(sentence) is not None
+    )
 
 
 def _singular(word: str) -> str:

@@ -35,6 +35,9 @@ _ISO_DT = re.compile(
 _DIGIT = re.compile(r"\d")
 _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# A number written together with its unit or counted word in a catalogue's option value: "500ml", "25ft",
+# "2L", "6.1-inch", "4-piece". One word, but a value, not a code such as "SKU-123" or "A1B2".
+_COMPACT_QUANTITY = re.compile(r"\d+(?:\.\d+)?-?[^\W\d_]{1,8}")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
 _KEY_SPLIT = re.compile(r"[_\W]+")
 _NO_CURRENCY: frozenset[str] = frozenset()
@@ -495,11 +498,15 @@ _MEMO_MAX_CHARS = 512
 
 
 def _holds_values(text: str) -> bool:
-    """Whether a tool string may hold values as free text: a digit, and a space or no letter at all.
+    """Whether a tool string may hold values as free text: a digit, and a space, no letter at all, or one
+    number written together with its unit ("500ml", "25ft", "4-piece": catalogue option values).
 
     Strings without a digit hold no value worth the cost of reading (their states are looked up directly).
     """
-    return bool(_DIGIT.search(text)) and not (" " not in text.strip() and _ALPHA.search(text))
+    if not _DIGIT.search(text):
+        return False
+    stripped = text.strip()
+    return " " in stripped or not _ALPHA.search(text) or bool(_COMPACT_QUANTITY.fullmatch(stripped))
 
 
 def _read_string(text: str) -> _StringInfo:

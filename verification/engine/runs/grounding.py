@@ -184,6 +184,8 @@ class _Matcher:
             return "SUPPORTED", [], "trivial number", False
         if m.noun and self._literal_with_noun(m):
             return "SUPPORTED", [], "stated in the evidence with its noun", False
+        if m.kind in ("number", "count") and m.noun and _counts_named_items(self.answer, m):
+            return "SUPPORTED", [], "the number of the items the answer names with it", False
         hits: list[Fact] = []
         strict = False
         nouns = _noun_key(m.noun)
@@ -473,7 +475,21 @@ _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,6}s")
 
 # Words of a field label only, where a name would not stand ("New Price:", "Grand Total:").
 _LABEL_WORDS = frozenset({"new", "old", "base", "net", "grand", "full"})
-_LINE_MARKUP = re.compile(r"[ \t]*(?:[-+•>*#][ \t]*)*(?:\d{1,2}[.)][ \t]*)?[*_]*")
+# A line's list markup, bullets and check marks ("- ", "2. ", "✅ **", "✓ ") before its first word.
+_LINE_MARKUP = re.compile(r"[ \t]*(?:[-+•>*#✅✓✔☑][\ufe0f]?[ \t]*)*(?:\d{1,2}[.)][ \t]*)?[*_]*")
+# "Non-waterproof", "non-refundable": an attribute of the results told as absent, not a name.
+_NON = re.compile(r"(?i)non-([a-z]{3,})")
+
+
+def _service_word(word: str) -> bool:
+    """A service word, or its -ing or -ed form ("Exchanging:", "Modified:")."""
+    if word in SERVICE_WORDS:
+        return True
+    for suffix in ("ing", "ed"):
+        stem = word.removesuffix(suffix)
+        if stem != word and (stem in SERVICE_WORDS or stem + "e" in SERVICE_WORDS):
+            return True
+    return False
 
 
 def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
@@ -494,17 +510,22 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     words = normalize_text(m.text).split()
     if not words:
         return False
-    if all(w in SERVICE_WORDS for w in words):
+    if all(_service_word(w) for w in words):
         return True
+    negated = _NON.fullmatch(m.text)
+    if negated is not None and ev.in_vocabulary(lower(negated.group(1))):
+        return True  # "Leather, Non-waterproof" beside ``"waterproof": "no"``
+    if m.text.isupper() and len(words) > 1 and all(_service_word(w) or ev.in_vocabulary(w) for w in words):
+        return True  # a heading in capitals of the run's and the service's words: "GRILL MODIFICATION - ..."
     line_start = answer.rfind("\n", 0, m.start) + 1
     opening = _LINE_MARKUP.match(answer, line_start)
     if opening is None or opening.end() != m.start or not answer[m.end :].lstrip("*_ \t").startswith(":"):
         return False
     words = [w[:-2] if w.endswith("'s") else w for w in words]
-    if not any(w in SERVICE_WORDS or ev.numbers_keyed(w) for w in words):
+    if not any(_service_word(w) or ev.numbers_keyed(w) for w in words):
         return False
     return all(
-        w in SERVICE_WORDS or w in _LABEL_WORDS or w in FUNCTION_WORDS or ev.in_vocabulary(w) for w in words
+        _service_word(w) or w in _LABEL_WORDS or w in FUNCTION_WORDS or ev.in_vocabulary(w) for w in words
     )
 
 
@@ -614,6 +635,62 @@ def _days_later(ev: Evidence, y: int | None, mo: int | None, d: int | None) -> l
 # A list whose values under one key are added up ("New Total Price: $465" for the prices of a reservation's
 # four flights): a short list, as a total of a long one is seldom stated and would match by chance.
 _MAX_TOTALLED = 12
+
+
+# An enumeration the answer gives: "(#W1 and #W2)", "hose, backpack, and hiking boots". Its parts are
+# split at commas, "and", "&" and "or".
+_ENUM_SPLIT = re.compile(r"\s*(?:,\s*(?:and|&)?|\band\b|&|\bor\b)\s*")
+_PAREN_AFTER = re.compile(r"[^\S\n]*\(([^()\n]{1,200})\)")
+_BACK_REFERENCE = frozenset({"these", "those", "both"})
+
+
+def _enumerated(text: str, longest: int) -> int:
+    """How many items ``text`` enumerates from its end: trailing parts of at most ``longest`` words."""
+    parts = [p for p in _ENUM_SPLIT.split(text.strip(" .:;!?*")) if p.strip()]
+    n = 0
+    for part in reversed(parts):
+        if len(part.split()) > longest:
+            break
+        n += 1
+    return n if n >= 2 else 0
+
+
+def _counts_named_items(answer: str, m: Mention) -> bool:
+    """Whether the count ``m`` ("two orders", "these two items") counts items the answer itself names with
+    it: a parenthesised enumeration right after its noun ("your other two orders (#W1 and #W2)", "all three
+    items (hose, backpack, and hiking boots)"), or, after "these", "those" or "both", the last items of the
+    enumeration the answer ended its previous sentence with ("... return the Electric Kettle and Mechanical
+    Keyboard. The refund for these two items"). The count is then the answer's own, not a length of a
+    result's list (the items themselves are checked as claims of their own); it is compared with what it
+    counts.
+
+    >>> a = "Your other two orders (#W1 and #W2) are processed."
+    >>> _counts_named_items(a, Mention("count", 11, 14, "two", value=2.0, noun="orders"))
+    True
+    >>> _counts_named_items(a, Mention("count", 11, 14, "two", value=3.0, noun="orders"))
+    False
+    """
+    assert m.value is not None and m.noun is not None
+    want = int(m.value) if float(m.value).is_integer() else -1
+    if want < 2:
+        return False
+    low = lower(answer)
+    noun_at = low.find(lower(m.noun), m.end)
+    if 0 <= noun_at - m.end <= 12:
+        after = _PAREN_AFTER.match(answer, noun_at + len(m.noun))
+        if after is not None:
+            return _enumerated(after.group(1), 5) == want
+    before = low[max(0, m.start - 12) : m.start].split()
+    if not before or before[-1] not in _BACK_REFERENCE:
+        return False
+    head = answer[: m.start]
+    # The previous sentence: from the last sentence end before the count's own sentence.
+    own = max(head.rfind(". "), head.rfind("\n"), head.rfind("! "), head.rfind("? "))
+    if own < 0:
+        return False
+    prev_start = max(head.rfind(". ", 0, own), head.rfind("\n", 0, own), 0)
+    # "These two items": the last two things the sentence before names (it may name more before them).
+    return _enumerated(head[prev_start:own], 4) >= want
 
 
 # The value a count is filtered by, right after its noun: "2 reservations in business class".
@@ -816,7 +893,7 @@ def ground_answer(
 
     # Pass 1: values on their own.
     deferred: list[Mention] = []
-    markers = _list_markers(answer)
+    markers = _list_markers(answer) | _numbered_labels(answer)
     for m in mentions:
         budget.check("matching the answer's values against the evidence")
         sent = sentence_of(m.start)
@@ -856,8 +933,10 @@ def ground_answer(
             label, facts, why = matcher.entity(m)
             if label != "SUPPORTED" and not m.strong:
                 continue
-            if label == "UNSUPPORTED" and _service_label(answer, m, ev):
-                continue  # "New Total Price: $478", "the Total Cost is": the values are the claims
+            if label != "SUPPORTED" and _service_label(answer, m, ev):
+                # "New Total Price: $478", "the Total Cost is": the values are the claims. A label is no
+                # name, so it contradicts nothing either ("✅ **Exchanging:** Hiking Boots ...").
+                continue
             if label == "UNSUPPORTED" and (
                 _closing(m.text) or _signature(answer, m.start) or _placeholder(answer, m)
             ):
@@ -966,6 +1045,8 @@ def ground_answer(
         if not how and f.label == "UNSUPPORTED":
             # "you will pay the difference of $229": an amount computed from values the answer never names.
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
+        if not how and f.label == "UNSUPPORTED" and m.kind == "money":
+            how = _named_total(answer, findings, f)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     for f in findings:
@@ -1764,6 +1845,72 @@ def _check_titles(answer: str, findings: list[Finding], matcher: _Matcher, sente
 _CLOCK_DURATION = re.compile(r"\d{1,2}:[0-5]\d")
 # "1." / "2)" followed by white space or the end: the number of a list item (list_markers decides).
 _MARKER = re.compile(r"(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)")
+
+
+# "Total refunds across all orders: $138.74", "Total charges: $12": a total named by what it adds up.
+_TOTAL_OF = re.compile(r"\btotal\s+([a-z]+?)s?\b")
+
+
+def _named_total(answer: str, findings: list[Finding], f: Finding) -> str:
+    r"""Whether ``f``, an amount labelled a total of a kind ("Total refunds: $138.74"), is the sum of the
+    supported amounts the answer gave that kind to before it ("a refund of $0.60", "Refund: $43.59", ...):
+    the answer adds up its own values, each checked on its own. An amount given twice in one line ("-$0.60
+    (you'll receive a refund of $0.60)") counts once: only the one the kind's word stands just before.
+
+    >>> from .mentions import Mention
+    >>> a = "- refund of $0.60\n- Refund: $43.59\n**Total refunds: $44.19**"
+    >>> def money(text, label="SUPPORTED"):
+    ...     i = a.index(text)
+    ...     m = Mention("money", i, i + len(text), text, value=float(text[1:]))
+    ...     return Finding(m, label, (0, len(a)))
+    >>> found = [money("$0.60"), money("$43.59"), money("$44.19", "UNSUPPORTED")]
+    >>> _named_total(a, found, found[-1])
+    'the total of the amounts the answer gives as refund'
+    """
+    m = f.mention
+    assert m.value is not None
+    line_start = answer.rfind("\n", 0, m.start) + 1
+    named = _TOTAL_OF.search(lower(answer[line_start : m.start]))
+    if named is None:
+        return ""
+    kind = named.group(1)
+    total, n = 0.0, 0
+    for g in findings:
+        if g.mention.end > line_start:
+            break
+        if g.label != "SUPPORTED" or g.mention.kind != "money" or g.mention.value is None:
+            continue
+        before = lower(answer[max(0, g.mention.start - 24) : g.mention.start])
+        if re.search(rf"\b{re.escape(kind)}s?\b\W*(?:of\W*)?$", before):
+            total += abs(g.mention.value)
+            n += 1
+    if n >= 2 and abs(total - abs(m.value)) < 0.005:
+        return f"the total of the amounts the answer gives as {kind}"
+    return ""
+
+
+_NUMBERED_LABEL = re.compile(r"\b([A-Z][a-z]+) #(\d{1,2})\b")
+
+
+def _numbered_labels(answer: str) -> set[int]:
+    r"""The start positions of the numbers of the answer's own numbered labels, "Exchange #1 ... Exchange #2":
+    a word that numbers two or more of its sections from 1 on, not a value.
+
+    >>> a = "**Exchange #1 - Skateboard**\n...\n**Exchange #2 - Hose**"
+    >>> [a[i] for i in sorted(_numbered_labels(a))], _numbered_labels("Seat #2 is free.")
+    (['1', '2'], set())
+    """
+    if "#" not in answer:
+        return set()
+    by_label: dict[str, list[tuple[int, int]]] = {}
+    for m in _NUMBERED_LABEL.finditer(answer):
+        by_label.setdefault(m.group(1), []).append((int(m.group(2)), m.start(2)))
+    out: set[int] = set()
+    for found in by_label.values():
+        numbers = sorted({n for n, _ in found})
+        if len(numbers) >= 2 and numbers == list(range(1, len(numbers) + 1)):
+            out.update(pos for _, pos in found)
+    return out
 
 
 def _list_markers(answer: str) -> set[int]:

@@ -244,7 +244,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "quantity_words",
-        re.compile(rf"(?P<num>{_NUMWORD_AT})(?:\s?-?\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"),
+        # A spelled-out number is apart from its unit ("five km", "one-hour"): "ones" is no "one s".
+        re.compile(
+            rf"(?P<num>{_NUMWORD_AT})(?:\s-?\s?|-\s?)(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
+        ),
     ),
     # ``(?<![\w.,-])(?P<a>\d{1,2})-...`` opening with the digit, so the engine can skip ahead.
     ("score", re.compile(r"(?P<a>\d(?<![\w.,-].)\d?)-(?P<b>\d{1,2})(?![\w.-])")),

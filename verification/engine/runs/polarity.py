@@ -125,7 +125,7 @@ def check_polarity(
         elif m.kind == "state":
             state = m.extra["state"]
             fams = [f for f in _FAMILIES if state in f]
-            if not fams:
+            if not fams or _not_a_current_status(answer, sent, m):
                 continue
             family = frozenset().union(*fams)
             cands = [s for s in ev.states if s.value in family]
@@ -162,6 +162,62 @@ def check_polarity(
             else:
                 out.append(Finding(m, "CONTRADICTED", sent, scoped, f"the evidence says {scoped[0].value}"))
     return out
+
+
+# Nouns of an action the agent takes or asks for: its own completion is not the status of a record ("the
+# exchange is completed", "both updates have been completed", "**Exchange Confirmed** for order #W1").
+_ACTION_NOUNS = frozenset(
+    {
+        "exchange", "exchanges", "update", "updates", "return", "returns", "modification", "modifications",
+        "change", "changes", "request", "requests", "refund", "refunds", "transaction", "transactions",
+        "cancellation", "process", "transfer", "action", "actions", "swap", "swaps",
+    }
+)  # fmt: skip
+# Words between the action noun and the state word: "is", "has been", "have now been successfully".
+_AUX = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "been", "be", "now", "successfully", "all"}
+)
+# The state word ends a clause about a possibility, not the present: "cannot be modified or cancelled",
+# "to be returned", "Items being returned: ...".
+_MODAL_BE = re.compile(
+    r"\b(?:can(?:not)?|can't|could(?:n't)?|may|might|must|should(?:n't)?|would(?:n't)?|won't|to)"
+    r"\s+(?:not\s+)?be\s+(?:[a-z]+\s+(?:or|and)\s+)?$|\bbeing\s+$"
+)
+# ... or about the future of a parcel: "will be shipped to you", "will be refunded". (A forecast, a
+# flight's or an event's "will be" is what the results say of them: not skipped.)
+_WILL_BE = re.compile(
+    r"\bwill\s+(?:not\s+|now\s+|then\s+|still\s+|also\s+)?be\s+(?:[a-z]+\s+(?:or|and)\s+)?$"
+)
+# ... or of a condition still to be met: "Once confirmed, ...", "once the order is delivered, ...".
+_CONDITION = re.compile(r"\b(?:once|until|unless)\b[^,;.!?:]*$")
+_PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
+
+
+def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> bool:
+    """Whether the state word ``m`` states no status of a record now: its subject is an action rather than
+    the record ("after this exchange is completed", "Both updates have been completed successfully",
+    "Exchange Confirmed for Order #W1"), or its clause speaks of a possibility ("cannot be modified or
+    cancelled again", "Items being returned: ...") or of a parcel's future ("will be shipped to you").
+
+    >>> def state_in(a):
+    ...     i = a.find("cancelled")
+    ...     return Mention("state", i, i + 9, "cancelled", extra={"state": "cancelled"})
+    >>> a = "The order cannot be modified or cancelled again."
+    >>> _not_a_current_status(a, (0, len(a)), state_in(a))
+    True
+    >>> a = "Your order has been cancelled."
+    >>> _not_a_current_status(a, (0, len(a)), state_in(a))
+    False
+    """
+    head = lower(answer[max(sent[0], m.start - 80) : m.start])
+    if _MODAL_BE.search(head) or _CONDITION.search(head):
+        return True
+    if m.extra["state"] in _PARCEL_STATES and _WILL_BE.search(head):
+        return True
+    words = re.findall(r"[a-z]+", head)
+    while words and words[-1] in _AUX:
+        words.pop()
+    return bool(words) and words[-1] in _ACTION_NOUNS
 
 
 # Keys under which a record counts what is left of something ("available_seats": {"economy": 0}).

@@ -281,6 +281,17 @@ def _names_a_field(f: Finding, ev: Evidence) -> bool:
     return bool(words) and all(ev.numbers_keyed(w) for w in words)
 
 
+# A gap after which a value is no longer the item's: a blank line (a new paragraph), or a field label that
+# names a total of the list ("**Total order: $1,527.24**" under the last item of an order's lines).
+_PARAGRAPH = re.compile(r"\n[^\S\n]*\n")
+_TOTAL_LABEL = re.compile(r"\b(?:sub)?total\b", re.I)
+
+
+def _ends_item(answer: str, start: int, end: int) -> bool:
+    """Whether the gap ``answer[start:end]`` between an item's values and the next value closes the item."""
+    return bool(_PARAGRAPH.search(answer, start, end) or _TOTAL_LABEL.search(answer, start, end))
+
+
 def _value_list_items(
     answer: str, findings: Sequence[Finding], ev: Evidence
 ) -> list[tuple[Finding, list[Finding]]]:
@@ -293,7 +304,11 @@ def _value_list_items(
     last_end = -1
     for f in findings:
         m = f.mention
-        if name is not None and (m.kind == "id" or not _LIST_GAP.fullmatch(answer, last_end, m.start)):
+        if name is not None and (
+            m.kind == "id"
+            or not _LIST_GAP.fullmatch(answer, last_end, m.start)
+            or _ends_item(answer, last_end, m.start)
+        ):
             # An identifier names an item of its own ("- **FQ8APE**: ORD → MIA" on the line after another
             # booking's values): it ends the item before it rather than being one of its values.
             items.append((name, values))
