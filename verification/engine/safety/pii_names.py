@@ -217,6 +217,9 @@ _PLACE_CUES: Final = _phrases(
     "shipped to|deliver to|delivered to|city|town|country|state|region|location|place of birth|"
     "left|leaving|departed|departing|reached|via|towards|toward|drove to|flew to|"
     "birthplace|hometown|residence|resident of|citizen of|native of|where|"
+    # A listed town after an address's label ("Billing address: Tampere"; h18e): a first name there is
+    # the addressee's (``_SHARED_CUES``).
+    "address|"
     # Streets: "lives on Valadouro 3 street", "the north side of Rissik St.", "the corner of X St."
     "lives on|living on|live on|side of|corner of"
 )
@@ -225,18 +228,22 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "originally from|hails from|moved here from|comes from|"
     "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
-    "native of|where|lives on|living on|live on|side of|corner of"
+    "native of|where|lives on|living on|live on|side of|corner of|"
+    # A form's "Residence:" label (h18e), read only with its colon like the labels below.
+    "residence"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens";
 # "Where: Hafnir Country Club", not "where Python runs").
-_LABEL_PLACE_CUES: Final = frozenset(("city", "town", "place of birth", "birthplace", "hometown", "where"))
+_LABEL_PLACE_CUES: Final = frozenset(
+    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence")
+)
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
 _CUE_LAST_WORDS: Final = frozenset(
     p.split()[-1] for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES) for p in table
 ) | frozenset(t + "." for t in _TITLE_CUES)
 _PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
-_SHARED_CUES: Final = frozenset(("to", "from", "at"))
+_SHARED_CUES: Final = frozenset(("to", "from", "at", "address"))
 _CUE_WINDOW: Final = 48
 _CUE_STRIP: Final = " \t\n:,-"
 _BLANKS: Final = " \t\n"
@@ -358,6 +365,28 @@ _TOWN_ENDING: Final = re.compile(
     # "-fjord", "-kapelle", "-falva", "-város".
     rf"berg|vik|haven|fjord|kapelle|falva|város)(?![{_LOWER}])"
 )
+# English town-forming endings after a person's name ("Fowlerton", "Jacobview", "Christianport",
+# "Allenburgh", "Rickardland": h18e).  On their own these endings are common words ("Preview", "Report",
+# "Inland"), so they count only after a listed first name or surname of three letters or more, and not
+# when the whole word is a listed surname itself ("to Ellington").
+_NAME_TOWN_ENDINGS: Final = (
+    "ton", "town", "view", "port", "land", "stad", "side", "shire", "fort", "burgh", "mouth", "ville",
+    "haven", "bury", "borough", "berg", "furt", "chester", "field", "ford", "dale", "wood",
+)  # fmt: skip
+
+
+def _name_and_town_ending(word: str) -> bool:
+    """Whether ``word`` is a listed first name or surname and an English town ending ("Dawsonton")."""
+    if not word.endswith(_NAME_TOWN_ENDINGS) or _FLAGS.get(word, 0) & (_F_SURNAME | _F_FIRST | _F_STOP):
+        return False
+    for ending in _NAME_TOWN_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            if _FLAGS.get(stem, 0) & (_F_FIRST | _F_SURNAME) and not _FLAGS.get(stem, 0) & _F_STOP:
+                return True
+    return False
+
+
 # After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
 # place ("our Predosa office", "the Jülich branch").
 _FACILITY_AFTER: Final = re.compile(
@@ -755,8 +784,12 @@ def _town_shaped(
     if last_word not in _WEAK_PLACE_LAST_WORDS:
         return 0
     start, end = tokens[i][1], tokens[i + n - 1][2]
-    if _TOWN_PARTICLE.search(text, start, end) is None and (
-        _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME or _TOWN_ENDING.search(text, start, end) is None
+    if (
+        _TOWN_PARTICLE.search(text, start, end) is None
+        and (
+            _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME or _TOWN_ENDING.search(text, start, end) is None
+        )
+        and not _name_and_town_ending(tokens[i + n - 1][0])
     ):
         return 0
     out.append(NameMatch("location", start, end, text[start:end], 0.65, "cue+town_shape"))
@@ -814,6 +847,50 @@ def _saint_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(kept + towns, key=lambda m: m.start)
 
 
+# A town whose first word is a compass point, "New", "Lake", "Mount" ... after a place cue ("lives in
+# South Quentara", "our team in West Brelly", "the depot at Lake Ombrine"; h18e): those words are stop
+# words, which cut the run, and the word after them alone read as a person or as nothing.  The words
+# after must be no stop, organisation or role word ("in New Version 3").
+_PREFIXED_TOWN: Final = re.compile(
+    r"(?:North|South|East|West|New|Lake|Mount|Port|Fort|Upper|Lower|Little|Great)"
+    rf"((?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{1,2}})"
+)
+_PREFIXED_TOWN_CUES: Final = _words("in to from at near via visiting visit left leaving reached towards")
+
+
+def _prefixed_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the towns named after a compass point or "New", "Lake" ... that follow a place cue;
+    they win over a person read in their last words."""
+    towns = []
+    for m in _PREFIXED_TOWN.finditer(text):
+        start = m.start()
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-'’"):
+            continue
+        after = m.group(1).split()
+        if _FLAGS.get(after[0], 0) & (_F_STOP | _F_ORG) or after[0] in _ROLE_LABELS:
+            continue  # "in New Version 3": the prefix alone names nothing
+        if len(after) > 1 and (_FLAGS.get(after[1], 0) & (_F_STOP | _F_ORG) or after[1] in _ROLE_LABELS):
+            after = after[:1]  # "in South Quentara Hospital": the town ends first
+        last = after[-1]
+        if (
+            last.endswith("s")
+            and not last.endswith("ss")
+            and not _FLAGS.get(last, 0) & (_F_FIRST | _F_SURNAME | _F_REGION)
+        ):
+            continue  # a plural that is no name or region: "specializes in New Tires"
+        end = m.start(1) + 1 + len(after[0]) if len(after) == 1 else m.end()
+        before = _Before(text, start)
+        if not ((before.words and before.words[-1] in _PREFIXED_TOWN_CUES) or before.cue(_STRONG_PLACE_CUES)):
+            continue
+        if any(o.type == "location" and o.start <= start and end <= o.end for o in out):
+            continue
+        towns.append(NameMatch("location", start, end, text[start:end], 0.7, "cue+prefixed_town"))
+    if not towns:
+        return out
+    kept = [o for o in out if not any(o.start < t.end and t.start < o.end for t in towns)]
+    return sorted(kept + towns, key=lambda m: m.start)
+
+
 # A street without a house number after a place cue or before "street" (h17d): "on Spencer Street",
 # "the corner of Koontz Lane St.", "refers to Charleton Ave street".  English street types only: the
 # other languages' street words come first ("rue", "Via") and their streets carry numbers.
@@ -851,32 +928,81 @@ def _named_streets(text: str, out: list[NameMatch]) -> list[NameMatch]:
 
 
 # The line after a street address that holds its postcode and town ("Libuňská 666⏎328 70 Fulnek",
-# "Szabadság utca 71.⏎H-3870 Érd"): the address goes on there (h17d).
-_POSTCODE_TOWN_LINE: Final = re.compile(
-    rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+[{_UPPER}][\w'’\-]*"
+# "Szabadság utca 71.⏎H-3870 Érd"): the address goes on there (h17d).  Since h18e also the town on one
+# line and its postcode on the next ("Bevanmouth⏎N0 1RT", "2864⏎Weverlo"), a province of three letters
+# and commas ("Dalbyhaven, VIC, 4040"), six-digit postcodes ("Sangeorz-Baile, 466158") and UK ones.
+_LINE_TOWN: Final = (
+    rf"[{_UPPER}][\w'’\-]*"
     r"(?:[ \t]+(?:[A-Z][\w'’\-]*|de|do|da|dos|das|del|di|du|la|le|van|von|der|den|nad|pod|pri|u|v|am|an|"
     r"im|bei|ob))*"
+)
+_LINE_POSTCODE: Final = r"(?:\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2})"
+_POSTCODE_TOWN_LINE: Final = re.compile(
+    rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+{_LINE_TOWN}"
     # Or the town first, then the postcode (and a province before it): "Wainui 5375", "Hope, NT R3N 6M9".
-    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2}}[ \t]+)?"
-    r"(?:\d{4,5}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d))[ \t]*(?=\n|$|[.,;!?)]|[ \t]+[a-z])"
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
+    rf"{_LINE_POSTCODE}"
+    # Or each on its own line.
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}[ \t]*\n[ \t>]*{_LINE_POSTCODE}"
+    rf"|\d{{4,5}}[ \t]*\n[ \t>]*{_LINE_TOWN})"
+    r"[ \t]*(?=\n|$|[.,;!?)]|[ \t]+[a-z])"
+)
+# A line that ends in a street and its house number, whichever comes first (h18e): "Birkenstrasse 29",
+# "Strada Lungă Nr. 44", "295 Grant Hollow Apt. 950", "68 Rachael Knolls".  Only the shape: the street
+# words are checked by ``_street_line_before``.
+_STREET_LINE_TAIL: Final = re.compile(
+    rf"(?:(?<![\w\-])(?P<named>[{_UPPER}][\w'’.\-]*(?:[ \t]+[\w'’.\-]+){{0,4}}?)[ \t]+(?:Nr\.[ \t]*)?"
+    r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?\.?"
+    rf"|(?<![\w\-])\d{{1,5}}[A-Za-z]?[ \t]+(?P<numbered>(?:[{_UPPER}][\w'’\-]*[ \t]+){{0,3}}[{_UPPER}][\w'’\-]*)"
+    r"(?:,?[ \t]+(?:Apt\.?|Suite|Unit|Flat)[ \t]+\d{1,5}[A-Za-z]?)?)[ \t]*$"
 )
 
 
+def _street_line_before(text: str, newline: int) -> bool:
+    """Whether the line that ends at ``newline`` ends in a street and its house number."""
+    line_start = text.rfind("\n", 0, newline) + 1
+    match = _STREET_LINE_TAIL.search(text, max(line_start, newline - 80), newline)
+    if match is None:
+        return False
+    named = match.group("named")
+    if named is not None:
+        words = [lower(w.rstrip(".,")) for w in named.split()]
+        return any(w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words)
+    last = lower(match.group("numbered").split()[-1])
+    return last in _STREET_WORDS or last in _STREET_SUFFIXES
+
+
 _YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
+# Stop words that start towns ("Lake Orrimouth, YT V6M 7E3"): no refusal of a postcode line.
+_TOWN_PREFIX_WORDS: Final = _words(
+    "North South East West New Lake Mount Port Fort Upper Lower Little Great Saint St"
+)
 
 
 def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
-    """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``)."""
-    added = []
-    for match in out:
-        if match.type != "location" or match.evidence not in ("street_address", "cue+street"):
-            continue
-        line = _POSTCODE_TOWN_LINE.match(text, match.end)
+    """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``):
+    a street of ``out``, or a line that ends in a street's shape (``_street_line_before``), which the
+    typed detectors may have found as a ``postal_address`` that this pass does not see (h18e)."""
+    ends = [m.end for m in out if m.type == "location" and m.evidence in ("street_address", "cue+street")]
+    newline = text.find("\n")
+    while newline >= 0:
+        if newline not in ends and _street_line_before(text, newline):
+            ends.append(newline)
+        newline = text.find("\n", newline + 1)
+    added: list[NameMatch] = []
+    for end in ends:
+        line = _POSTCODE_TOWN_LINE.match(text, end)
         if line is not None:
             words = line.group(1).split()
-            if _FLAGS.get(words[0], 0) & _F_STOP or _YEAR_WORD.fullmatch(words[-1]) is not None:
+            if (
+                _FLAGS.get(words[0], 0) & _F_STOP and words[0] not in _TOWN_PREFIX_WORDS
+            ) or _YEAR_WORD.fullmatch(words[-1]) is not None:
                 continue  # "During 2014, ...": a sentence, not a town and its postcode
-        if line is not None and not any(m.start < line.end(1) and line.start(1) < m.end for m in out):
+        if (
+            line is not None
+            and not any(m.start < line.end(1) and line.start(1) < m.end for m in out)
+            and not any(m.start < line.end(1) and line.start(1) < m.end for m in added)
+        ):
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
     return sorted(out + added, key=lambda m: m.start) if added else out
@@ -911,7 +1037,8 @@ _STREET_PREFIX: Final = (
     r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
 )
 # Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
-_STREET_WORD: Final = rf"(?:O['’]|Ma?c)?[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
+# Hyphenated names keep their capitals ("Martin-Ecker-Ring", "Leo-Stockhammer-Platz": h18e).
+_STREET_WORD: Final = rf"(?:O['’]|Ma?c)?[{_UPPER}][{_LOWER}'’]*(?:-[{_UPPER}]?[{_LOWER}'’]*)*[{_LOWER}]\.?"
 _STREET_PARTICLE: Final = (
     r"(?:de|do|da|dos|das|del|della|di|du|des|la|le|van|von|der|den|y|e|pri|na|nad|pod|u|v|am|an|im|"
     r"auf|zum|zur|i|och|og)"
@@ -944,7 +1071,31 @@ _STREET_ENDINGS: Final = (
     # "Isabelleboulevard", "Mikepad", "Jaysonbaan", "Mayasteeg", "Ahvenkoskenpolku", "Nevädzová".
     "torget", "torg", "gränd", "stien", "alléen", "allé", "plads", "vænget", "boulevard", "pad", "baan",
     "steeg", "polku", "ová",
+    # Nordic, Finnish, Dutch, German, Czech and Slovak street endings (h18e): "Brekkemoen", "Solbakken",
+    # "Ekstigen", "Kvarnbacken", "Rantabulevardi", "Koivurinne", "Petersingel", "Elenalei",
+    # "Seeuferdamm", "Budčická", "Slovenska cesta".
+    "engen", "bakken", "haugen", "åsen", "skogen", "toppen", "svingen", "tunet", "løkka", "jordet",
+    "kroken", "brinken", "bråten", "sletta", "stranda", "gjerdet", "moen", "lunden", "kollen", "stigen",
+    "backen", "leden", "slingan", "stræde", "bulevardi", "kaari", "rinne", "raitti", "singel", "lei",
+    "kaai", "markt", "damm", "ufer", "steig", "chaussee", "cká", "cesta",
 )  # fmt: skip
+# Street types that come last after a house number in English-speaking countries (the USPS's and
+# Australia Post's lists, with plurals): evidence only as the last word of a street with a number
+# before it ("4821 Corvin Viaduct", "12 Tallow Junction"; h18e).  Alone they are common nouns.
+_STREET_SUFFIXES: Final = _words(
+    "alley arcade bend bluff bluffs bridge brook brooks bypass canyon causeway center centre circle "
+    "circles circuit cliff cliffs common commons copse corner corners course cove coves creek crest "
+    "crossing crossroad curve cutting dale divide edge end esplanade estate estates expressway extension "
+    "falls ferry fields flats ford fords forest forge forges fork forks freeway gap garden gardens "
+    "gateway glen glens green greens grove groves harbor harbour haven heights highway hill hills hollow "
+    "inlet island islands isle junction junctions knoll knolls lake lakes landing link loop manor "
+    "manors meadow meadows mews mill mills motorway mount mountain mountains orchard oval overpass park "
+    "parks parkway pass passage path pike pine pines plain plains plaza point points port ports prairie "
+    "quadrant ramp ranch rapids ridge ridges rise river route run shoal shoals shore shores skyway "
+    "spring springs spur station stravenue stream summit throughway trace track trail triangle tunnel "
+    "turnpike underpass union valley valleys viaduct view views village villages ville vista walk wall "
+    "wells"
+)
 # Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
 _NOT_STREET_LOW: Final = _words(
     "and or the of is was are were has had have for with to at in on by as but not no it its this that "
@@ -990,9 +1141,10 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         words = [lower(w.rstrip(".,")) for w in parts]
         if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
             continue  # "in Version 4", "at Room 12"
-        if any(_FLAGS.get(w.rstrip(".,"), 0) & _F_STOP for w in parts[1:]) and not any(
-            w in _STREET_WORDS for w in words[1:]
-        ):
+        if any(
+            _FLAGS.get(w.rstrip(".,"), 0) & _F_STOP and lower(w.rstrip(".,")) not in _UNIT_WORDS
+            for w in parts[1:]
+        ) and not any(w in _STREET_WORDS for w in words[1:]):
             continue  # a day, a month or a role word inside: a table or a title ("London Sun 3")
         # A street word counts anywhere but its short forms only last ("St Pancras" is a saint's name).
         street_evidence = any(
@@ -1000,6 +1152,21 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             for k, w in enumerate(words)
         )
         town = match.group("town")
+        number = match.group("number")
+        # A house number with a letter or a flat after a slash ("37E", "9c/2"; h18e); a street type of
+        # the English-speaking countries last, after a house number ("4821 Corvin Viaduct").
+        street_evidence = street_evidence or (lead is not None and words[-1] in _STREET_SUFFIXES)
+        if text[match.start() : match.start() + 2] in _WEAK_ADDRESS_CUES:
+            # "The answer is Option 2b": a house letter is no evidence after a cue this weak.
+            if not (
+                (street_evidence and (lead is not None or number is not None))
+                or match.group("postcode") is not None
+            ):
+                continue
+        # Not after a comma: "addressed to Akira Tanaka, 94/472, ..." is a person, then an address.
+        street_evidence = street_evidence or (
+            number is not None and number[0] != "," and _HOUSE_LETTER.search(number) is not None
+        )
         evidence = (
             (lead is not None and match.group("number") is not None)
             or (street_evidence and (lead is not None or match.group("number") is not None))
@@ -1049,10 +1216,13 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
 # drops.
 _ADDRESS_CUE: Final = re.compile(
-    r"[aitofA](?<![\w\-].)(?:t|o:?|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
+    r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:)[ \t]+"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
-_ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
+_ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
+# Of those, the cues that come before anything ("The venue is X 87", "New office: X 14"; h18e): after
+# them only a street's own shape is evidence (a street word or ending, a house letter, a postcode).
+_WEAK_ADDRESS_CUES: Final = frozenset(("is", ": ", ":\t"))
 # The cue and the address after it in one scan (``_street_addresses``): ``_STREET_ADDRESS`` read in a
 # look-ahead at the cue's end, its groups kept, as group "address".  The look-ahead is optional, so
 # the cues found are exactly those of ``_ADDRESS_CUE`` (the tail always matches: no other way through
@@ -1060,6 +1230,7 @@ _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"
 # None where it reads none.  It saves a call into ``re`` for every cue.
 _CUE_STREET: Final = re.compile(f"(?:{_ADDRESS_CUE.pattern})(?:(?=(?P<address>{_STREET_ADDRESS.pattern})))?")
 _DIGIT: Final = re.compile(r"\d")
+_HOUSE_LETTER: Final = re.compile(r"\d[a-hA-H]\b|\d/\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
 
@@ -1518,13 +1689,15 @@ def find_names(text: str) -> list[NameMatch]:
         out = _named_streets(text, out)
     if "Sa" in text or "St" in text or "Sint" in text or "São" in text:
         out = _saint_towns(text, out)
+    if _PREFIXED_TOWN.search(text) is not None:
+        out = _prefixed_towns(text, out)
     if out:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
     if _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
-    if "\n" in text and out:
+    if "\n" in text:
         out = _postcode_lines(text, out)
     if "\n" in text:
         lines = _address_lines(text)

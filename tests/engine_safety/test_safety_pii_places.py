@@ -1,0 +1,118 @@
+"""Places, addresses and what stays readable after redaction, fifth pass (issue 16, helper h18e).
+
+Every example below is invented for these tests; the towns, streets and numbers are made up.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from verification.engine.safety import detect_pii, redact_pii
+from verification.engine.safety.pii_names import find_names
+
+
+def _places(text: str) -> list[str]:
+    return [m.value for m in find_names(text) if m.type == "location"]
+
+
+def _left(text: str, *words: str) -> list[str]:
+    """The words still readable after ``redact_pii``."""
+    redacted = redact_pii(text).text
+    return [word for word in words if word in redacted]
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("Our warehouse in Brandonport ships daily.", "Brandonport"),
+        ("The courier is waiting in Hollisterton.", "Hollisterton"),
+        ("We drove to Margaretview last week.", "Margaretview"),
+        ("Her cousin moved to Kowalskiland.", "Kowalskiland"),
+    ],
+)
+def test_it_reads_a_town_made_of_a_name_and_a_town_ending(text: str, town: str) -> None:
+    assert town in _places(text)
+
+
+def test_it_leaves_a_surname_with_a_town_ending_to_a_person() -> None:
+    # A listed surname is not read by its ending ("thanks to Crawford", "to Ellington").
+    assert _places("Send the draft to Ellington.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("She lives in South Quentara now.", "South Quentara"),
+        ("Our team in West Brelly will call you.", "West Brelly"),
+        ("I grew up in East Dorvanport, near the coast.", "East Dorvanport"),
+        ("The depot at Lake Ombrine opens at nine.", "Lake Ombrine"),
+        ("He flew to New Tasperly on Friday.", "New Tasperly"),
+    ],
+)
+def test_it_reads_a_town_after_a_compass_or_new_or_lake_word(text: str, town: str) -> None:
+    assert town in _places(text)
+    assert _left(text, town.split()[-1]) == []
+
+
+def test_it_reads_no_town_in_a_compass_word_before_a_stop_word() -> None:
+    assert _places("Open the settings in New Version 3 of the app.") == []
+
+
+def test_it_reads_a_town_after_a_residence_or_address_label() -> None:
+    # An unlisted town after "Residence:"; a listed one after an address's label, where a first name
+    # is still the addressee's.
+    assert _places("Residence: Kelvarosd") == ["Kelvarosd"]
+    assert _places("Billing address: Tampere") == ["Tampere"]
+    assert _places("Billing address: Florence Smith") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "street"),
+    [
+        ("Return the parcel to Brekkemoen 37E, please.", "Brekkemoen 37E"),
+        ("Deliver it to Holmvik 9c/2 before noon.", "Holmvik 9c/2"),
+        ("Deliver it to 4821 Corvin Viaduct Apt. 212 before noon.", "4821 Corvin Viaduct Apt. 212"),
+        ("He lives at 77 Tallow Junction with his sister.", "77 Tallow Junction"),
+        ("The venue is Kvarngatan 87, second floor.", "Kvarngatan 87"),
+        ("New office: Skovbrynsvej 14", "Skovbrynsvej 14"),
+    ],
+)
+def test_it_reads_a_street_address_with_house_letters_unit_or_street_suffix(text: str, street: str) -> None:
+    assert not _left(text, street)
+    assert _left(text, *street.split()[:1]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The answer is Windows 11, not 10.",
+        "Upgrade to Python 3 first.",
+        "Note: Chapter 4 covers it.",
+        "The score is Arsenal 2, Chelsea 1.",
+        "It is Model 3b that failed.",
+        "The answer is Option 2b, then 4.",
+        "Time: 10:30 at Gate 5",
+    ],
+)
+def test_it_reads_no_street_in_a_name_and_a_number(text: str) -> None:
+    assert [m for m in detect_pii(text) if m.type in ("location", "postal_address")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "town_line"),
+    [
+        ("Kind regards,\nTomas Veller\nBirkenstrasse 29\n4711 Quernhausen", "Quernhausen"),
+        ("Invoice to:\n295 Grant Hollow Apt. 950\nLake Orrimouth, YT V6M 7E3", "Orrimouth"),
+        ("Her postal address is 913 Cooper Ridge\nDalbyhaven, VIC, 4040.", "Dalbyhaven"),
+        ("Ship to 68 Rachael Knolls\nBevanmouth\nN0 1RT", "Bevanmouth"),
+        ("Return address: Johnystraat 23\n2864\nWeverlo", "Weverlo"),
+        ("Send it to Strada Lungă Nr. 44\nSangeorz-Baile, 466158", "Sangeorz-Baile"),
+    ],
+)
+def test_it_redacts_the_town_line_after_a_street_line(text: str, town_line: str) -> None:
+    assert _left(text, town_line) == []
+
+
+def test_it_reads_no_town_line_after_a_line_that_is_no_street() -> None:
+    text = "Totals\nOrder 12345\n2000 Units shipped"
+    assert [m for m in detect_pii(text) if m.type in ("location", "postal_address")] == []
