@@ -953,7 +953,8 @@ _POSTCODE_TOWN_LINE: Final = re.compile(
 _STREET_LINE_TAIL: Final = re.compile(
     rf"(?:(?<![\w\-])(?P<named>[{_UPPER}][\w'’.\-]*(?:[ \t]+[\w'’.\-]+){{0,4}}?)[ \t]+(?:Nr\.[ \t]*)?"
     r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?\.?"
-    rf"|(?<![\w\-])\d{{1,5}}[A-Za-z]?[ \t]+(?P<numbered>(?:[{_UPPER}][\w'’\-]*[ \t]+){{0,3}}[{_UPPER}][\w'’\-]*)"
+    rf"|(?<![\w\-])\d{{1,5}}[A-Za-z]?[ \t]+"
+    rf"(?P<numbered>(?:[{_UPPER}][\w'’\-]*[ \t]+){{0,3}}[{_UPPER}][\w'’\-]*)"
     r"(?:,?[ \t]+(?:Apt\.?|Suite|Unit|Flat)[ \t]+\d{1,5}[A-Za-z]?)?)[ \t]*$"
 )
 
@@ -1156,13 +1157,12 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         # A house number with a letter or a flat after a slash ("37E", "9c/2"; h18e); a street type of
         # the English-speaking countries last, after a house number ("4821 Corvin Viaduct").
         street_evidence = street_evidence or (lead is not None and words[-1] in _STREET_SUFFIXES)
-        if text[match.start() : match.start() + 2] in _WEAK_ADDRESS_CUES:
-            # "The answer is Option 2b": a house letter is no evidence after a cue this weak.
-            if not (
-                (street_evidence and (lead is not None or number is not None))
-                or match.group("postcode") is not None
-            ):
-                continue
+        # "The answer is Option 2b": a house letter is no evidence after a cue this weak.
+        if text[match.start() : match.start() + 2] in _WEAK_ADDRESS_CUES and not (
+            (street_evidence and (lead is not None or number is not None))
+            or match.group("postcode") is not None
+        ):
+            continue
         # Not after a comma: "addressed to Akira Tanaka, 94/472, ..." is a person, then an address.
         street_evidence = street_evidence or (
             number is not None and number[0] != "," and _HOUSE_LETTER.search(number) is not None
