@@ -959,18 +959,30 @@ _STREET_LINE_TAIL: Final = re.compile(
 )
 
 
-def _street_line_before(text: str, newline: int) -> bool:
-    """Whether the line that ends at ``newline`` ends in a street and its house number."""
+# A unit before a street's house number ("Flat 66 2 Rosario Ridge", "Apt. 374, 9 Jason Vista").
+_UNIT_BEFORE: Final = re.compile(r"(?:Flat|Unit|Apt\.?|Suite|Studio|Level)[ \t]+\d{1,5}[A-Za-z]?,?[ \t]+$")
+
+
+def _street_line_before(text: str, newline: int) -> int:
+    """Where the street and house number that end the line ending at ``newline`` start, or -1."""
     line_start = text.rfind("\n", 0, newline) + 1
-    match = _STREET_LINE_TAIL.search(text, max(line_start, newline - 80), newline)
+    low = max(line_start, newline - 80)
+    match = _STREET_LINE_TAIL.search(text, low, newline)
     if match is None:
-        return False
+        return -1
     named = match.group("named")
     if named is not None:
         words = [lower(w.rstrip(".,")) for w in named.split()]
-        return any(w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words)
-    last = lower(match.group("numbered").split()[-1])
-    return last in _STREET_WORDS or last in _STREET_SUFFIXES
+        if not any(w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words):
+            return -1
+        if _FLAGS.get(named.split()[0], 0) & _F_STOP and words[0] not in _STREET_WORDS:
+            return -1  # "Order 12345"
+    else:
+        last = lower(match.group("numbered").split()[-1])
+        if last not in _STREET_WORDS and last not in _STREET_SUFFIXES:
+            return -1
+    unit = _UNIT_BEFORE.search(text, low, match.start())
+    return unit.start() if unit is not None else match.start()
 
 
 _YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
@@ -985,10 +997,15 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
     a street of ``out``, or a line that ends in a street's shape (``_street_line_before``), which the
     typed detectors may have found as a ``postal_address`` that this pass does not see (h18e)."""
     ends = [m.end for m in out if m.type == "location" and m.evidence in ("street_address", "cue+street")]
+    # The streets read by their shape, reported with their town line: alone they may be anything.
+    streets: dict[int, int] = {}
     newline = text.find("\n")
     while newline >= 0:
-        if newline not in ends and _street_line_before(text, newline):
-            ends.append(newline)
+        if newline not in ends:
+            street = _street_line_before(text, newline)
+            if street >= 0:
+                ends.append(newline)
+                streets[newline] = street
         newline = text.find("\n", newline + 1)
     added: list[NameMatch] = []
     for end in ends:
@@ -1006,6 +1023,10 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
         ):
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
+            street = streets.get(end, -1)
+            if street >= 0 and not any(m.start < end and street < m.end for m in out):
+                value = text[street:end].rstrip(" \t.,")
+                added.append(NameMatch("location", street, street + len(value), value, 0.75, "street_line"))
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
