@@ -129,3 +129,39 @@ def test_it_reads_no_town_line_after_a_line_that_is_no_street() -> None:
 def test_it_redacts_a_street_line_that_a_town_line_follows(text: str, street: str) -> None:
     # The street is read by its shape only because its postcode and town line follows: both go.
     assert _left(text, street) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("The venue is Flat 18, Orla Common, second floor.", "Flat 18, Orla Common"),
+        ("He lives at PO Box 23 with his sister.", "PO Box 23"),
+        ("Please ship to PO Box 343, Wood Tarrow 9264 by Monday.", "PO Box 343, Wood Tarrow 9264"),
+        ("Return it to Drumul Morilor Nr. 32, please.", "Drumul Morilor Nr. 32"),
+        (
+            "Deliver to Intrarea Zorelor Nr. 767 Bl. 9 Sc. 3 Ap. 41 today.",
+            "Intrarea Zorelor Nr. 767 Bl. 9 Sc. 3 Ap. 41",
+        ),
+        ("Invoice to:\nStrada Nucului, Vadeni, 137549", "Strada Nucului, Vadeni, 137549"),
+        ("The venue is Calzada Rojas 496 Interior 340, second floor.", "Calzada Rojas 496 Interior 340"),
+    ],
+)
+def test_it_redacts_a_unit_street_a_po_box_and_romanian_or_mexican_addresses(text: str, address: str) -> None:
+    redacted = redact_pii(text).text
+    assert not [word for word in address.replace(",", " ").split() if word in redacted.split()]
+
+
+def test_it_reads_no_box_without_a_post_office() -> None:
+    assert [m for m in detect_pii("Put it in Box 3.") if m.type in ("location", "postal_address")] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The invoice was addressed to Karl-Heinz Bröring, Lindenallee 7, 39635 Hofbach.",
+        "The letter was addressed to Akira Tanabe, 94/472, Nair, Nagpur 193598.",
+    ],
+)
+def test_it_keeps_the_person_before_an_address_after_addressed_to(text: str) -> None:
+    name = text.split("addressed to ")[1].split(",")[0]
+    assert ("person", name) in [(m.type, m.value) for m in find_names(text)]

@@ -1024,10 +1024,16 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
             street = streets.get(end, -1)
-            if street >= 0 and not any(m.start < end and street < m.end for m in out):
+            if street >= 0 and not any(
+                m.start < end and street < m.end and m.type == "location" for m in out
+            ):
                 value = text[street:end].rstrip(" \t.,")
                 added.append(NameMatch("location", street, street + len(value), value, 0.75, "street_line"))
-    return sorted(out + added, key=lambda m: m.start) if added else out
+    if not added:
+        return out
+    # A street line wins over a person read in it ("062 Dixon Islands").
+    kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    return sorted(kept + added, key=lambda m: m.start)
 
 
 def _caps_towns(text: str) -> list[NameMatch]:
@@ -1056,7 +1062,7 @@ def _caps_towns(text: str) -> list[NameMatch]:
 # asks for evidence of a street besides the cue.
 _STREET_PREFIX: Final = (
     r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
-    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
+    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+|P\.?O\.?[ \t]+)"
 )
 # Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
 # Hyphenated names keep their capitals ("Martin-Ecker-Ring", "Leo-Stockhammer-Platz": h18e).
@@ -1070,10 +1076,14 @@ _STREET_ADDRESS: Final = re.compile(
     rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
     rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
     rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
-    rf"(?P<number>,?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    # Romanian "Nr." before the number, and units after it: "Strada Lungă Nr. 44 Bl. 7 Sc. 2 Ap. 15",
+    # "Calzada Rojo 496 Interior 340" (h18e).
+    rf"(?P<number>,?(?:[ \t]Nr\.)?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    r"(?P<units>(?:[ \t]*,?[ \t]+(?:Bl|Sc|Et|Ap|Edif|Depto|Interior)\.?[ \t]*\d{1,4}[A-Za-z]?"
+    r"(?![\w\-])){1,4})?"
     rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
     rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
-    rf"(?:,?[ \t]*(?P<postcode>\d{{2,5}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
+    rf"(?:,?[ \t]*(?P<postcode>\d{{2,6}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
 )
 # Street words across languages, and the endings of street names written as one word ("Lindenweg",
 # "Furuvägen", "Nørregade", "Kauppakatu"): evidence that capitalised words before a number are a street.
@@ -1083,7 +1093,12 @@ _STREET_WORDS: Final = _words(
     "paseo plaza camino carrera rua travessa praça largo estrada alameda ulica ul trg náměstí nám nábřeží "
     "utca út tér körút sor strada bulevardul calea aleea soseaua str straße strasse gasse weg platz allee "
     "ring laan straat plein kade dreef singel gracht vej gade gata gatan väg vägen vei veien katu kuja tie "
-    "tori ulitsa prospekt"
+    "tori ulitsa prospekt "
+    # Romanian (h18e): "Drumul Morii", "Intrarea Zorilor", "Splaiul Unirii", "Piața Romană".
+    "drumul intrarea splaiul șoseaua piața "
+    # Mexican street types: "Calzada Rojo 496", "Privada Ulloa 906".
+    "calzada circuito cerrada privada andador retorno prolongación continuación periférico "
+    "circunvalación callejón pasaje"
 )
 _STREET_ENDINGS: Final = (
     "straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "laan", "straat", "plein", "dreef",
@@ -1144,7 +1159,10 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             or text[match.start() : match.start() + 2] not in _ADDRESS_CUE_STARTS
         ):
             continue
-        if match.group("number") is None and match.group("lead") is None:
+        # No house number: only a street word's street before a town and a postcode (h18e: "Strada
+        # Nucului, Vadeni, 137549"), checked below.
+        numberless = match.group("number") is None and match.group("lead") is None
+        if numberless and match.group("postcode") is None:
             continue
         # The cheap refusals first (each only refuses: their order changes nothing found).
         low = match.group("low")
@@ -1161,6 +1179,27 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         start = match.start("address")
         parts = text[match.start("street") : street_end].split()
         words = [lower(w.rstrip(".,")) for w in parts]
+        if "".join(words[:2]).replace(".", "") == "pobox" and match.group("number") is not None:
+            # A post office box ("to PO Box 40"; h18e): "Box" is a stop word elsewhere.
+            end = match.end("address") if match.group("tail") is not None else match.end("number")
+            added.append(NameMatch("location", start, end, text[start:end], 0.75, "po_box"))
+            continue
+        town = match.group("town")
+        if (
+            len(words) == 1
+            and words[0] in _UNIT_WORDS
+            and match.group("number") is not None
+            and town is not None
+            and lower(town.split()[-1]) in _STREET_SUFFIXES | _STREET_WORDS
+            and match.end("town") == match.end("address")
+        ):
+            # A flat and its street with no house number ("to Flat 18, Emma Common"; h18e).
+            added.append(
+                NameMatch(
+                    "location", start, match.end("town"), text[start : match.end("town")], 0.7, "unit_street"
+                )
+            )
+            continue
         if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
             continue  # "in Version 4", "at Room 12"
         if any(
@@ -1178,6 +1217,8 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         # A house number with a letter or a flat after a slash ("37E", "9c/2"; h18e); a street type of
         # the English-speaking countries last, after a house number ("4821 Corvin Viaduct").
         street_evidence = street_evidence or (lead is not None and words[-1] in _STREET_SUFFIXES)
+        if numberless and not any(w in _STREET_WORDS for w in words):
+            continue  # "addressed to Ana Weber, Lindenallee 7, 39635 Hof": a person first
         # "The answer is Option 2b": a house letter is no evidence after a cue this weak.
         if text[match.start() : match.start() + 2] in _WEAK_ADDRESS_CUES and not (
             (street_evidence and (lead is not None or number is not None))
@@ -1205,6 +1246,8 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             end = match.end("address")
         else:
             end = match.end("number") if match.group("number") is not None else street_end
+            if match.group("units") is not None and match.group("number") is not None:
+                end = match.end("units")
         value = text[start:end].rstrip(".")
         end = start + len(value)
         added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
@@ -1237,7 +1280,8 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
 # drops.
 _ADDRESS_CUE: Final = re.compile(
-    r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:)[ \t]+"
+    # A label's value may start on the next line ("Invoice to:⏎Strada ..."; h18e).
+    r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:)(?:[ \t]+|[ \t]*\n[ \t]*)"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
