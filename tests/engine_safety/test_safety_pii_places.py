@@ -165,3 +165,40 @@ def test_it_reads_no_box_without_a_post_office() -> None:
 def test_it_keeps_the_person_before_an_address_after_addressed_to(text: str) -> None:
     name = text.split("addressed to ")[1].split(",")[0]
     assert ("person", name) in [(m.type, m.value) for m in find_names(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("Return the keys to Av das Laranjas, 8, please.", "Av das Laranjas, 8"),
+        ("He lives at 9373 Powell Island with his sister.", "9373 Powell Island"),
+        (
+            "Invoice to:\n4557 Jamison Pass, East Robvale, MB L9K1X1",
+            "4557 Jamison Pass, East Robvale, MB L9K1X1",
+        ),
+        ("Regards,\nAnna Brook\n66 Wharenui Cross\nPapakorewa 9529", "66 Wharenui Cross\nPapakorewa 9529"),
+        ("Return the keys to Jakobsenhøgda 50, please.", "Jakobsenhøgda 50"),
+    ],
+)
+def test_it_redacts_streets_by_short_street_words_island_cross_and_names_joined_to_a_street_word(
+    text: str, address: str
+) -> None:
+    redacted = redact_pii(text).text
+    assert not [word for word in address.replace(",", " ").split() if word in redacted.split()]
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("The parcel is waiting at the depot in Oleby.", "Oleby"),
+        ("Our team in Tapolcahida will call you.", "Tapolcahida"),
+        ("The bus left Vestermarkøbing at noon.", "Vestermarkøbing"),
+    ],
+)
+def test_it_reads_nordic_and_hungarian_town_endings(text: str, town: str) -> None:
+    assert town in _places(text)
+
+
+@pytest.mark.parametrize("text", ["I switched to Photoshop 7 today.", "Upgrade to Pythonista 3 now."])
+def test_it_reads_no_street_in_a_product_and_its_version(text: str) -> None:
+    assert [m for m in detect_pii(text) if m.type in ("location", "postal_address")] == []

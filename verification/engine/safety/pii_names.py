@@ -363,7 +363,9 @@ _TOWN_ENDING: Final = re.compile(
     rf"chester|caster|wick|thorpe|"
     # Nordic, Dutch and Hungarian town endings (h17d): "Bergen op Zoom" aside, "-berg", "-vik", "-haven",
     # "-fjord", "-kapelle", "-falva", "-város".
-    rf"berg|vik|haven|fjord|kapelle|falva|város)(?![{_LOWER}])"
+    rf"berg|vik|haven|fjord|kapelle|falva|város|"
+    # Danish, Swedish and Hungarian ones (h18e): "Nykøbing", "Hedehusene", "Tapolcahida", "Szatmárnémeti".
+    rf"købing|köping|strup|løse|hamn|háza|hida|vára|németi|halom|egyháza)(?![{_LOWER}])"
 )
 # English town-forming endings after a person's name ("Fowlerton", "Jacobview", "Christianport",
 # "Allenburgh", "Rickardland": h18e).  On their own these endings are common words ("Preview", "Report",
@@ -372,6 +374,8 @@ _TOWN_ENDING: Final = re.compile(
 _NAME_TOWN_ENDINGS: Final = (
     "ton", "town", "view", "port", "land", "stad", "side", "shire", "fort", "burgh", "mouth", "ville",
     "haven", "bury", "borough", "berg", "furt", "chester", "field", "ford", "dale", "wood",
+    # Nordic ones, short enough to need the name too: "Oleby", "Olanes", "Kristiansand", "Knutsdal".
+    "by", "nes", "dal", "rup", "sted", "sand", "fors",
 )  # fmt: skip
 
 
@@ -1083,7 +1087,9 @@ _STREET_ADDRESS: Final = re.compile(
     r"(?![\w\-])){1,4})?"
     rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
     rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
-    rf"(?:,?[ \t]*(?P<postcode>\d{{2,6}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
+    # A province and a Canadian postcode too: "East Robertview, MB L9K1X1" (h18e).
+    rf"(?:,?[ \t]*(?:[A-Z]{{2,3}},?[ \t]+(?=[A-Z]\d))?"
+    rf"(?P<postcode>\d{{2,6}}(?:[ \-]\d{{2,4}})?|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-]))?)?"
 )
 # Street words across languages, and the endings of street names written as one word ("Lindenweg",
 # "Furuvägen", "Nørregade", "Kauppakatu"): evidence that capitalised words before a number are a street.
@@ -1131,7 +1137,10 @@ _STREET_SUFFIXES: Final = _words(
     "quadrant ramp ranch rapids ridge ridges rise river route run shoal shoals shore shores skyway "
     "spring springs spur station stravenue stream summit throughway trace track trail triangle tunnel "
     "turnpike underpass union valley valleys viaduct view views village villages ville vista walk wall "
-    "wells"
+    "wells "
+    # More of Australia's and New Zealand's (h18e).
+    "approach cross frontage parade promenade outlook retreat concourse boardwalk entrance grange reach "
+    "strand vale wynd gate gates dell glade quay"
 )
 # Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
 _NOT_STREET_LOW: Final = _words(
@@ -1147,6 +1156,18 @@ _STRONG_STREET_CUES: Final = _phrases(
     # A home one moves to (h17d): "We moved to 746 Brewer Pine last month".
     "moved to|moving to|relocated to"
 )
+
+
+def _named_compound(word: str) -> bool:
+    """Whether ``word`` is a listed first name or surname with a lower-case word after it, written as one:
+    a street named after a person in the languages that join the words ("Jakobsenhøgda", "Ingridlund";
+    h18e).  The word itself is no listed word."""
+    if len(word) < 7 or _FLAGS.get(word, 0) or not word[1:].islower():
+        return False
+    for cut in range(3, len(word) - 2):
+        if _FLAGS.get(word[:cut], 0) & (_F_FIRST | _F_SURNAME) and not _FLAGS.get(word[:cut], 0) & _F_STOP:
+            return True
+    return False
 
 
 def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
@@ -1205,11 +1226,14 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         if any(
             _FLAGS.get(w.rstrip(".,"), 0) & _F_STOP and lower(w.rstrip(".,")) not in _UNIT_WORDS
             for w in parts[1:]
-        ) and not any(w in _STREET_WORDS for w in words[1:]):
+        ) and not (
+            any(w in _STREET_WORDS for w in words[1:]) or (lead is not None and words[-1] in _STREET_SUFFIXES)
+        ):
             continue  # a day, a month or a role word inside: a table or a title ("London Sun 3")
         # A street word counts anywhere but its short forms only last ("St Pancras" is a saint's name).
         street_evidence = any(
-            (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1)) or w.endswith(_STREET_ENDINGS)
+            (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1 or (k == 0 and w == "av")))
+            or w.endswith(_STREET_ENDINGS)
             for k, w in enumerate(words)
         )
         town = match.group("town")
@@ -1227,7 +1251,9 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             continue
         # Not after a comma: "addressed to Akira Tanaka, 94/472, ..." is a person, then an address.
         street_evidence = street_evidence or (
-            number is not None and number[0] != "," and _HOUSE_LETTER.search(number) is not None
+            number is not None
+            and number[0] != ","
+            and (_HOUSE_LETTER.search(number) is not None or (len(parts) == 1 and _named_compound(parts[0])))
         )
         evidence = (
             (lead is not None and match.group("number") is not None)
