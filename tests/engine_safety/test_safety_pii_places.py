@@ -202,3 +202,24 @@ def test_it_reads_nordic_and_hungarian_town_endings(text: str, town: str) -> Non
 @pytest.mark.parametrize("text", ["I switched to Photoshop 7 today.", "Upgrade to Pythonista 3 now."])
 def test_it_reads_no_street_in_a_product_and_its_version(text: str) -> None:
     assert [m for m in detect_pii(text) if m.type in ("location", "postal_address")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "left_out"),
+    [
+        ("Please ship to Mühlenweg 95/83, Torgelow 72331.", "Torgelow"),
+        ("Mailing address: Beerenweg 762, Augsburg, Sachsen 99467", "Sachsen"),
+        ("Customer Tia Roe asked us to ship to 527 Paul Isle Apt. 801, East Stephton, AR 96088.", "96088"),
+    ],
+)
+def test_it_redacts_the_town_and_postcode_after_a_street_the_typed_patterns_found(
+    text: str, left_out: str
+) -> None:
+    # The typed pattern reads the street (and maybe the town); the names pass reads the whole address,
+    # and the longer span wins, so nothing of the address stays readable.
+    assert _left(text, left_out) == []
+
+
+def test_it_keeps_the_person_before_a_comma_and_a_house_number() -> None:
+    text = "The invoice was addressed to Rika Satomi, 48, Pathak Marg, Firozabad 722033."
+    assert ("person", "Rika Satomi") in [(m.type, m.value) for m in detect_pii(text)]

@@ -47,6 +47,11 @@ def _phrases(text: str) -> frozenset[str]:
 
 #: The types this module reports, and their categories.
 NAME_TYPES: dict[str, str] = {"person": "personal", "location": "location"}
+# The evidence of the addresses this pass reads whole (street, house number, town, postcode): in
+# ``detect_pii`` they tie with the typed ``postal_address`` patterns, and the longer span wins (h18e).
+ADDRESS_EVIDENCE: Final = frozenset(
+    ("street_address", "street_line", "postcode_line", "po_box", "unit_street")
+)
 
 _FIRST: Final = frozenset(FIRST_NAMES.split("|"))
 _SURNAME: Final = frozenset(SURNAMES.split("|"))
@@ -1087,6 +1092,8 @@ _STREET_ADDRESS: Final = re.compile(
     r"(?![\w\-])){1,4})?"
     rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
     rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
+    # A region between the town and its postcode: "Augsburg, Sachsen 99467" (h18e).
+    rf"(?:,[ \t]*[{_UPPER}][\w'’\-]+(?=,?[ \t]*\d))?"
     # A province and a Canadian postcode too: "East Robertview, MB L9K1X1" (h18e).
     rf"(?:,?[ \t]*(?:[A-Z]{{2,3}},?[ \t]+(?=[A-Z]\d))?"
     rf"(?P<postcode>\d{{2,6}}(?:[ \-]\d{{2,4}})?|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-]))?)?"
@@ -1241,6 +1248,12 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         # A house number with a letter or a flat after a slash ("37E", "9c/2"; h18e); a street type of
         # the English-speaking countries last, after a house number ("4821 Corvin Viaduct").
         street_evidence = street_evidence or (lead is not None and words[-1] in _STREET_SUFFIXES)
+        if (
+            number is not None
+            and number[0] == ","
+            and any(m.type == "person" and m.start <= match.start("street") < m.end for m in out)
+        ):
+            continue  # "addressed to Rika Sato, 48, Pathak Marg, ...": a person, then the address
         if numberless and not any(w in _STREET_WORDS for w in words):
             continue  # "addressed to Ana Weber, Lindenallee 7, 39635 Hof": a person first
         # "The answer is Option 2b": a house letter is no evidence after a cue this weak.
