@@ -223,3 +223,29 @@ def test_it_redacts_the_town_and_postcode_after_a_street_the_typed_patterns_foun
 def test_it_keeps_the_person_before_a_comma_and_a_house_number() -> None:
     text = "The invoice was addressed to Rika Satomi, 48, Pathak Marg, Firozabad 722033."
     assert ("person", "Rika Satomi") in [(m.type, m.value) for m in detect_pii(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "Please ship to Unit 25, 6 Arlow Beach Road, Upper Marrow Hill 8941 today.",
+            "Unit 25, 6 Arlow Beach Road",
+        ),
+        ("Please ship to Level 8, 8 Kathleen Alley, Korowera 9573 today.", "Level 8, 8 Kathleen Alley"),
+        (
+            "Invoice to:\nApt. 962\n5 Matariki Arcade\nWekatahi 7352",
+            "Apt. 962\n5 Matariki Arcade\nWekatahi 7352",
+        ),
+        ("Return address: PO Box 65\nTahirua 9846", "PO Box 65\nTahirua 9846"),
+    ],
+)
+def test_it_redacts_a_unit_before_its_street_and_the_town_after_a_po_box(text: str, address: str) -> None:
+    redacted = redact_pii(text).text
+    assert not [word for word in address.replace(",", " ").split() if word in redacted.split()]
+
+
+def test_it_reads_no_unit_street_in_a_count() -> None:
+    assert [
+        m for m in detect_pii("Go to Unit 4, 5 of them failed.") if m.type in ("location", "postal_address")
+    ] == []

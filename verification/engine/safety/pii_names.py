@@ -1005,7 +1005,11 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``):
     a street of ``out``, or a line that ends in a street's shape (``_street_line_before``), which the
     typed detectors may have found as a ``postal_address`` that this pass does not see (h18e)."""
-    ends = [m.end for m in out if m.type == "location" and m.evidence in ("street_address", "cue+street")]
+    ends = [
+        m.end
+        for m in out
+        if m.type == "location" and m.evidence in ("street_address", "cue+street", "po_box", "unit_street")
+    ]
     # The streets read by their shape, reported with their town line: alone they may be anything.
     streets: dict[int, int] = {}
     newline = text.find("\n")
@@ -1033,6 +1037,13 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
             street = streets.get(end, -1)
+            # A unit on the line above ("Apt. 962⏎5 Matawai Arcade⏎Town 7352") is the address's too.
+            if street > 0 and text[street - 1] == "\n":
+                above = text.rfind("\n", 0, street - 1) + 1
+                prefix = _LINE_PREFIX.match(text, above)
+                unit_start = prefix.end() if prefix is not None else above
+                if _UNIT_LINE.fullmatch(text, unit_start, street - 1) is not None:
+                    street = unit_start
             if street >= 0 and not any(
                 m.start < end and street < m.end and m.type == "location" for m in out
             ):
@@ -1228,6 +1239,20 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 )
             )
             continue
+        if len(words) == 1 and (words[0] in _UNIT_WORDS or words[0] == "level") and match.group("number"):
+            # A flat, then its numbered street ("to Unit 25, 6 Andrew Beach Road, Upper Hill 8941"; h18e).
+            after = _UNIT_GAP.match(text, match.end("number"))
+            street = _STREET_ADDRESS.match(text, after.end()) if after is not None else None
+            if (
+                street is not None
+                and street.group("lead") is not None
+                and lower(text[street.start("street") : street.end("street")].split()[-1])
+                in _STREET_SUFFIXES | _STREET_WORDS
+            ):
+                end = street.end() if street.group("tail") is not None else street.end("street")
+                value = text[start:end].rstrip(".")
+                added.append(NameMatch("location", start, start + len(value), value, 0.75, "unit_street"))
+            continue
         if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
             continue  # "in Version 4", "at Room 12"
         if any(
@@ -1334,6 +1359,7 @@ _WEAK_ADDRESS_CUES: Final = frozenset(("is", ": ", ":\t"))
 # None where it reads none.  It saves a call into ``re`` for every cue.
 _CUE_STREET: Final = re.compile(f"(?:{_ADDRESS_CUE.pattern})(?:(?=(?P<address>{_STREET_ADDRESS.pattern})))?")
 _DIGIT: Final = re.compile(r"\d")
+_UNIT_GAP: Final = re.compile(r",?[ \t]+(?=\d)")
 _HOUSE_LETTER: Final = re.compile(r"\d[a-hA-H]\b|\d/\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
