@@ -1241,15 +1241,15 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             continue
         if len(words) == 1 and (words[0] in _UNIT_WORDS or words[0] == "level") and match.group("number"):
             # A flat, then its numbered street ("to Unit 25, 6 Andrew Beach Road, Upper Hill 8941"; h18e).
-            after = _UNIT_GAP.match(text, match.end("number"))
-            street = _STREET_ADDRESS.match(text, after.end()) if after is not None else None
+            gap = _UNIT_GAP.match(text, match.end("number"))
+            numbered = _STREET_ADDRESS.match(text, gap.end()) if gap is not None else None
             if (
-                street is not None
-                and street.group("lead") is not None
-                and lower(text[street.start("street") : street.end("street")].split()[-1])
+                numbered is not None
+                and numbered.group("lead") is not None
+                and lower(text[numbered.start("street") : numbered.end("street")].split()[-1])
                 in _STREET_SUFFIXES | _STREET_WORDS
             ):
-                end = street.end() if street.group("tail") is not None else street.end("street")
+                end = numbered.end() if numbered.group("tail") is not None else numbered.end("street")
                 value = text[start:end].rstrip(".")
                 added.append(NameMatch("location", start, start + len(value), value, 0.75, "unit_street"))
             continue
