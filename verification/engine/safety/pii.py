@@ -792,11 +792,14 @@ def detect_pii(
     if (wanted is None or "person" in wanted or "location" in wanted) and may_name(text, lowered):
         for name in find_names(text):
             if name.confidence >= min_confidence and (wanted is None or name.type in wanted):
+                address = name.evidence in ADDRESS_EVIDENCE
+                if address and ("postal_address", name.start, name.end) in found:
+                    continue  # the same span typed: the typed match stays
                 found[(name.type, name.start, name.end)] = (
                     # An address read whole by the names pass ties with a typed postal address, so the
                     # longer one wins: a street the typed patterns found must not leave its town and
                     # postcode readable ("Mühleweg 95/83, Torgau 72331"; h18e).
-                    _POSTAL_PRIORITY if name.evidence in ADDRESS_EVIDENCE else _NAME_PRIORITY,
+                    _POSTAL_PRIORITY if address else _NAME_PRIORITY,
                     PiiMatch(
                         name.type,
                         NAME_TYPES[name.type],

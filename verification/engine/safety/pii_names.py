@@ -1312,6 +1312,10 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             end = match.end("number") if match.group("number") is not None else street_end
             if match.group("units") is not None and match.group("number") is not None:
                 end = match.end("units")
+        # An article before the street is no part of it ("in der Hauptstraße 5a"; h18e).
+        article = _LEADING_ARTICLE.match(text, start)
+        if article is not None and match.group("lead") is None:
+            start = article.end()
         value = text[start:end].rstrip(".")
         end = start + len(value)
         added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
@@ -1359,6 +1363,7 @@ _WEAK_ADDRESS_CUES: Final = frozenset(("is", ": ", ":\t"))
 # None where it reads none.  It saves a call into ``re`` for every cue.
 _CUE_STREET: Final = re.compile(f"(?:{_ADDRESS_CUE.pattern})(?:(?=(?P<address>{_STREET_ADDRESS.pattern})))?")
 _DIGIT: Final = re.compile(r"\d")
+_LEADING_ARTICLE: Final = re.compile(r"(?:der|die|das|den|dem|el|la|le|il|lo|de|het)[ \t]+(?=[^\W\d_])")
 _UNIT_GAP: Final = re.compile(r",?[ \t]+(?=\d)")
 _HOUSE_LETTER: Final = re.compile(r"\d[a-hA-H]\b|\d/\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
