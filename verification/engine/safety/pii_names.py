@@ -1014,7 +1014,8 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
     streets: dict[int, int] = {}
     newline = text.find("\n")
     while newline >= 0:
-        if newline not in ends:
+        # The town line first: an anchored match that fails at once on most lines.
+        if newline not in ends and _POSTCODE_TOWN_LINE.match(text, newline) is not None:
             street = _street_line_before(text, newline)
             if street >= 0:
                 ends.append(newline)
@@ -1349,7 +1350,9 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # drops.
 _ADDRESS_CUE: Final = re.compile(
     # A label's value may start on the next line ("Invoice to:⏎Strada ..."; h18e).
-    r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:)(?:[ \t]+|[ \t]*\n[ \t]*)"
+    # A label's colon after a lower-case letter ("New office: ..."; not "12:30", '"key": ...').
+    r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:(?<=[a-z]:))"
+    r"(?:[ \t]+|[ \t]*\n[ \t]*)"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
