@@ -1161,6 +1161,8 @@ _STREET_SUFFIXES: Final = _words(
     "approach cross frontage parade promenade outlook retreat concourse boardwalk entrance grange reach "
     "strand vale wynd gate gates dell glade quay"
 )
+# Every word that names a street's type, for the last word of a street read after a unit (h18e).
+_STREET_TYPES: Final = _STREET_SUFFIXES | _STREET_WORDS
 # Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
 _NOT_STREET_LOW: Final = _words(
     "and or the of is was are were has had have for with to at in on by as but not no it its this that "
@@ -1230,7 +1232,7 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             and words[0] in _UNIT_WORDS
             and match.group("number") is not None
             and town is not None
-            and lower(town.split()[-1]) in _STREET_SUFFIXES | _STREET_WORDS
+            and lower(town.split()[-1]) in _STREET_TYPES
             and match.end("town") == match.end("address")
         ):
             # A flat and its street with no house number ("to Flat 18, Emma Common"; h18e).
@@ -1248,7 +1250,7 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 numbered is not None
                 and numbered.group("lead") is not None
                 and lower(text[numbered.start("street") : numbered.end("street")].split()[-1])
-                in _STREET_SUFFIXES | _STREET_WORDS
+                in _STREET_TYPES
             ):
                 end = numbered.end() if numbered.group("tail") is not None else numbered.end("street")
                 value = text[start:end].rstrip(".")
