@@ -22,7 +22,7 @@ from typing import Any, cast
 from ..text import lower
 from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
-from .pii_names import NAME_TYPES, find_names, may_find
+from .pii_names import ADDRESS_EVIDENCE, NAME_TYPES, find_names, may_find
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
 
@@ -41,6 +41,7 @@ __all__ = [
 PII_TYPE_NAMES: tuple[str, ...] = tuple(sorted({t.name for t in PII_TYPES} | set(NAME_TYPES)))
 # Names and places lose every overlap: a street in a postal address, a name inside an e-mail address.
 _NAME_PRIORITY = -1
+_POSTAL_PRIORITY = 1  # that of the typed ``postal_address`` patterns
 
 _DEFAULT_MIN_CONFIDENCE = 0.5
 # How far past a context word an ambiguous value may start, plus room for the value itself.
@@ -791,8 +792,14 @@ def detect_pii(
     if (wanted is None or "person" in wanted or "location" in wanted) and may_name(text, lowered):
         for name in find_names(text):
             if name.confidence >= min_confidence and (wanted is None or name.type in wanted):
+                address = name.evidence in ADDRESS_EVIDENCE
+                if address and ("postal_address", name.start, name.end) in found:
+                    continue  # the same span typed: the typed match stays
                 found[(name.type, name.start, name.end)] = (
-                    _NAME_PRIORITY,
+                    # An address read whole by the names pass ties with a typed postal address, so the
+                    # longer one wins: a street the typed patterns found must not leave its town and
+                    # postcode readable ("Mühleweg 95/83, Torgau 72331"; h18e).
+                    _POSTAL_PRIORITY if address else _NAME_PRIORITY,
                     PiiMatch(
                         name.type,
                         NAME_TYPES[name.type],

@@ -47,6 +47,11 @@ def _phrases(text: str) -> frozenset[str]:
 
 #: The types this module reports, and their categories.
 NAME_TYPES: dict[str, str] = {"person": "personal", "location": "location"}
+# The evidence of the addresses this pass reads whole (street, house number, town, postcode): in
+# ``detect_pii`` they tie with the typed ``postal_address`` patterns, and the longer span wins (h18e).
+ADDRESS_EVIDENCE: Final = frozenset(
+    ("street_address", "street_line", "postcode_line", "po_box", "unit_street")
+)
 
 _FIRST: Final = frozenset(FIRST_NAMES.split("|"))
 _SURNAME: Final = frozenset(SURNAMES.split("|"))
@@ -217,6 +222,9 @@ _PLACE_CUES: Final = _phrases(
     "shipped to|deliver to|delivered to|city|town|country|state|region|location|place of birth|"
     "left|leaving|departed|departing|reached|via|towards|toward|drove to|flew to|"
     "birthplace|hometown|residence|resident of|citizen of|native of|where|"
+    # A listed town after an address's label ("Billing address: Tampere"; h18e): a first name there is
+    # the addressee's (``_SHARED_CUES``).
+    "address|"
     # Streets: "lives on Valadouro 3 street", "the north side of Rissik St.", "the corner of X St."
     "lives on|living on|live on|side of|corner of"
 )
@@ -225,18 +233,22 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "originally from|hails from|moved here from|comes from|"
     "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
-    "native of|where|lives on|living on|live on|side of|corner of"
+    "native of|where|lives on|living on|live on|side of|corner of|"
+    # A form's "Residence:" label (h18e), read only with its colon like the labels below.
+    "residence"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens";
 # "Where: Hafnir Country Club", not "where Python runs").
-_LABEL_PLACE_CUES: Final = frozenset(("city", "town", "place of birth", "birthplace", "hometown", "where"))
+_LABEL_PLACE_CUES: Final = frozenset(
+    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence")
+)
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
 _CUE_LAST_WORDS: Final = frozenset(
     p.split()[-1] for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES) for p in table
 ) | frozenset(t + "." for t in _TITLE_CUES)
 _PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
-_SHARED_CUES: Final = frozenset(("to", "from", "at"))
+_SHARED_CUES: Final = frozenset(("to", "from", "at", "address"))
 _CUE_WINDOW: Final = 48
 _CUE_STRIP: Final = " \t\n:,-"
 _BLANKS: Final = " \t\n"
@@ -356,8 +368,34 @@ _TOWN_ENDING: Final = re.compile(
     rf"chester|caster|wick|thorpe|"
     # Nordic, Dutch and Hungarian town endings (h17d): "Bergen op Zoom" aside, "-berg", "-vik", "-haven",
     # "-fjord", "-kapelle", "-falva", "-város".
-    rf"berg|vik|haven|fjord|kapelle|falva|város)(?![{_LOWER}])"
+    rf"berg|vik|haven|fjord|kapelle|falva|város|"
+    # Danish, Swedish and Hungarian ones (h18e): "Nykøbing", "Hedehusene", "Tapolcahida", "Szatmárnémeti".
+    rf"købing|köping|strup|løse|hamn|háza|hida|vára|németi|halom|egyháza)(?![{_LOWER}])"
 )
+# English town-forming endings after a person's name ("Fowlerton", "Jacobview", "Christianport",
+# "Allenburgh", "Rickardland": h18e).  On their own these endings are common words ("Preview", "Report",
+# "Inland"), so they count only after a listed first name or surname of three letters or more, and not
+# when the whole word is a listed surname itself ("to Ellington").
+_NAME_TOWN_ENDINGS: Final = (
+    "ton", "town", "view", "port", "land", "stad", "side", "shire", "fort", "burgh", "mouth", "ville",
+    "haven", "bury", "borough", "berg", "furt", "chester", "field", "ford", "dale", "wood",
+    # Nordic ones, short enough to need the name too: "Oleby", "Olanes", "Kristiansand", "Knutsdal".
+    "by", "nes", "dal", "rup", "sted", "sand", "fors",
+)  # fmt: skip
+
+
+def _name_and_town_ending(word: str) -> bool:
+    """Whether ``word`` is a listed first name or surname and an English town ending ("Dawsonton")."""
+    if not word.endswith(_NAME_TOWN_ENDINGS) or _FLAGS.get(word, 0) & (_F_SURNAME | _F_FIRST | _F_STOP):
+        return False
+    for ending in _NAME_TOWN_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            if _FLAGS.get(stem, 0) & (_F_FIRST | _F_SURNAME) and not _FLAGS.get(stem, 0) & _F_STOP:
+                return True
+    return False
+
+
 # After a capitalised word that "the" or "our" comes before: a site of an organisation, named by its
 # place ("our Predosa office", "the Jülich branch").
 _FACILITY_AFTER: Final = re.compile(
@@ -755,8 +793,12 @@ def _town_shaped(
     if last_word not in _WEAK_PLACE_LAST_WORDS:
         return 0
     start, end = tokens[i][1], tokens[i + n - 1][2]
-    if _TOWN_PARTICLE.search(text, start, end) is None and (
-        _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME or _TOWN_ENDING.search(text, start, end) is None
+    if (
+        _TOWN_PARTICLE.search(text, start, end) is None
+        and (
+            _FLAGS.get(tokens[i + n - 1][0], 0) & _F_SURNAME or _TOWN_ENDING.search(text, start, end) is None
+        )
+        and not _name_and_town_ending(tokens[i + n - 1][0])
     ):
         return 0
     out.append(NameMatch("location", start, end, text[start:end], 0.65, "cue+town_shape"))
@@ -814,6 +856,50 @@ def _saint_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(kept + towns, key=lambda m: m.start)
 
 
+# A town whose first word is a compass point, "New", "Lake", "Mount" ... after a place cue ("lives in
+# South Quentara", "our team in West Brelly", "the depot at Lake Ombrine"; h18e): those words are stop
+# words, which cut the run, and the word after them alone read as a person or as nothing.  The words
+# after must be no stop, organisation or role word ("in New Version 3").
+_PREFIXED_TOWN: Final = re.compile(
+    r"(?:North|South|East|West|New|Lake|Mount|Port|Fort|Upper|Lower|Little|Great)"
+    rf"((?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{1,2}})"
+)
+_PREFIXED_TOWN_CUES: Final = _words("in to from at near via visiting visit left leaving reached towards")
+
+
+def _prefixed_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the towns named after a compass point or "New", "Lake" ... that follow a place cue;
+    they win over a person read in their last words."""
+    towns = []
+    for m in _PREFIXED_TOWN.finditer(text):
+        start = m.start()
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-'’"):
+            continue
+        after = m.group(1).split()
+        if _FLAGS.get(after[0], 0) & (_F_STOP | _F_ORG) or after[0] in _ROLE_LABELS:
+            continue  # "in New Version 3": the prefix alone names nothing
+        if len(after) > 1 and (_FLAGS.get(after[1], 0) & (_F_STOP | _F_ORG) or after[1] in _ROLE_LABELS):
+            after = after[:1]  # "in South Quentara Hospital": the town ends first
+        last = after[-1]
+        if (
+            last.endswith("s")
+            and not last.endswith("ss")
+            and not _FLAGS.get(last, 0) & (_F_FIRST | _F_SURNAME | _F_REGION)
+        ):
+            continue  # a plural that is no name or region: "specializes in New Tires"
+        end = m.start(1) + 1 + len(after[0]) if len(after) == 1 else m.end()
+        before = _Before(text, start)
+        if not ((before.words and before.words[-1] in _PREFIXED_TOWN_CUES) or before.cue(_STRONG_PLACE_CUES)):
+            continue
+        if any(o.type == "location" and o.start <= start and end <= o.end for o in out):
+            continue
+        towns.append(NameMatch("location", start, end, text[start:end], 0.7, "cue+prefixed_town"))
+    if not towns:
+        return out
+    kept = [o for o in out if not any(o.start < t.end and t.start < o.end for t in towns)]
+    return sorted(kept + towns, key=lambda m: m.start)
+
+
 # A street without a house number after a place cue or before "street" (h17d): "on Spencer Street",
 # "the corner of Koontz Lane St.", "refers to Charleton Ave street".  English street types only: the
 # other languages' street words come first ("rue", "Via") and their streets carry numbers.
@@ -851,35 +937,124 @@ def _named_streets(text: str, out: list[NameMatch]) -> list[NameMatch]:
 
 
 # The line after a street address that holds its postcode and town ("Libuňská 666⏎328 70 Fulnek",
-# "Szabadság utca 71.⏎H-3870 Érd"): the address goes on there (h17d).
-_POSTCODE_TOWN_LINE: Final = re.compile(
-    rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+[{_UPPER}][\w'’\-]*"
+# "Szabadság utca 71.⏎H-3870 Érd"): the address goes on there (h17d).  Since h18e also the town on one
+# line and its postcode on the next ("Bevanmouth⏎N0 1RT", "2864⏎Weverlo"), a province of three letters
+# and commas ("Dalbyhaven, VIC, 4040"), six-digit postcodes ("Sangeorz-Baile, 466158") and UK ones.
+_LINE_TOWN: Final = (
+    rf"[{_UPPER}][\w'’\-]*"
     r"(?:[ \t]+(?:[A-Z][\w'’\-]*|de|do|da|dos|das|del|di|du|la|le|van|von|der|den|nad|pod|pri|u|v|am|an|"
     r"im|bei|ob))*"
+)
+_LINE_POSTCODE: Final = r"(?:\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2})"
+_POSTCODE_TOWN_LINE: Final = re.compile(
+    rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+{_LINE_TOWN}"
     # Or the town first, then the postcode (and a province before it): "Wainui 5375", "Hope, NT R3N 6M9".
-    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2}}[ \t]+)?"
-    r"(?:\d{4,5}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d))[ \t]*(?=\n|$|[.,;!?)]|[ \t]+[a-z])"
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
+    rf"{_LINE_POSTCODE}"
+    # Or each on its own line.
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}[ \t]*\n[ \t>]*{_LINE_POSTCODE}"
+    rf"|\d{{4,5}}[ \t]*\n[ \t>]*{_LINE_TOWN})"
+    r"[ \t]*(?=\n|$|[.,;!?)]|[ \t]+[a-z])"
+)
+# A line that ends in a street and its house number, whichever comes first (h18e): "Birkenstrasse 29",
+# "Strada Lungă Nr. 44", "295 Grant Hollow Apt. 950", "68 Rachael Knolls".  Only the shape: the street
+# words are checked by ``_street_line_before``.
+_STREET_LINE_TAIL: Final = re.compile(
+    rf"(?:(?<![\w\-])(?P<named>[{_UPPER}][\w'’.\-]*(?:[ \t]+[\w'’.\-]+){{0,4}}?)[ \t]+(?:Nr\.[ \t]*)?"
+    r"\d{1,5}[a-zA-Z]?(?:/\d{1,4}[a-zA-Z]?)?\.?"
+    rf"|(?<![\w\-])\d{{1,5}}[A-Za-z]?[ \t]+"
+    rf"(?P<numbered>(?:[{_UPPER}][\w'’\-]*[ \t]+){{0,3}}[{_UPPER}][\w'’\-]*)"
+    r"(?:,?[ \t]+(?:Apt\.?|Suite|Unit|Flat)[ \t]+\d{1,5}[A-Za-z]?)?)[ \t]*$"
 )
 
 
+# A unit before a street's house number ("Flat 66 2 Rosario Ridge", "Apt. 374, 9 Jason Vista").
+_UNIT_BEFORE: Final = re.compile(r"(?:Flat|Unit|Apt\.?|Suite|Studio|Level)[ \t]+\d{1,5}[A-Za-z]?,?[ \t]+$")
+
+
+def _street_line_before(text: str, newline: int) -> int:
+    """Where the street and house number that end the line ending at ``newline`` start, or -1."""
+    line_start = text.rfind("\n", 0, newline) + 1
+    low = max(line_start, newline - 80)
+    match = _STREET_LINE_TAIL.search(text, low, newline)
+    if match is None:
+        return -1
+    named = match.group("named")
+    if named is not None:
+        words = [lower(w.rstrip(".,")) for w in named.split()]
+        if not any(w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words):
+            return -1
+        if _FLAGS.get(named.split()[0], 0) & _F_STOP and words[0] not in _STREET_WORDS:
+            return -1  # "Order 12345"
+    else:
+        last = lower(match.group("numbered").split()[-1])
+        if last not in _STREET_WORDS and last not in _STREET_SUFFIXES:
+            return -1
+    unit = _UNIT_BEFORE.search(text, low, match.start())
+    return unit.start() if unit is not None else match.start()
+
+
 _YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
+# Stop words that start towns ("Lake Orrimouth, YT V6M 7E3"): no refusal of a postcode line.
+_TOWN_PREFIX_WORDS: Final = _words(
+    "North South East West New Lake Mount Port Fort Upper Lower Little Great Saint St"
+)
 
 
 def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
-    """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``)."""
-    added = []
-    for match in out:
-        if match.type != "location" or match.evidence not in ("street_address", "cue+street"):
-            continue
-        line = _POSTCODE_TOWN_LINE.match(text, match.end)
+    """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``):
+    a street of ``out``, or a line that ends in a street's shape (``_street_line_before``), which the
+    typed detectors may have found as a ``postal_address`` that this pass does not see (h18e)."""
+    ends = [
+        m.end
+        for m in out
+        if m.type == "location" and m.evidence in ("street_address", "cue+street", "po_box", "unit_street")
+    ]
+    # The streets read by their shape, reported with their town line: alone they may be anything.
+    streets: dict[int, int] = {}
+    newline = text.find("\n")
+    while newline >= 0:
+        # The town line first: an anchored match that fails at once on most lines.
+        if newline not in ends and _POSTCODE_TOWN_LINE.match(text, newline) is not None:
+            street = _street_line_before(text, newline)
+            if street >= 0:
+                ends.append(newline)
+                streets[newline] = street
+        newline = text.find("\n", newline + 1)
+    added: list[NameMatch] = []
+    for end in ends:
+        line = _POSTCODE_TOWN_LINE.match(text, end)
         if line is not None:
             words = line.group(1).split()
-            if _FLAGS.get(words[0], 0) & _F_STOP or _YEAR_WORD.fullmatch(words[-1]) is not None:
+            if (
+                _FLAGS.get(words[0], 0) & _F_STOP and words[0] not in _TOWN_PREFIX_WORDS
+            ) or _YEAR_WORD.fullmatch(words[-1]) is not None:
                 continue  # "During 2014, ...": a sentence, not a town and its postcode
-        if line is not None and not any(m.start < line.end(1) and line.start(1) < m.end for m in out):
+        if (
+            line is not None
+            and not any(m.start < line.end(1) and line.start(1) < m.end for m in out)
+            and not any(m.start < line.end(1) and line.start(1) < m.end for m in added)
+        ):
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
-    return sorted(out + added, key=lambda m: m.start) if added else out
+            street = streets.get(end, -1)
+            # A unit on the line above ("Apt. 962⏎5 Matawai Arcade⏎Town 7352") is the address's too.
+            if street > 0 and text[street - 1] == "\n":
+                above = text.rfind("\n", 0, street - 1) + 1
+                prefix = _LINE_PREFIX.match(text, above)
+                unit_start = prefix.end() if prefix is not None else above
+                if _UNIT_LINE.fullmatch(text, unit_start, street - 1) is not None:
+                    street = unit_start
+            if street >= 0 and not any(
+                m.start < end and street < m.end and m.type == "location" for m in out
+            ):
+                value = text[street:end].rstrip(" \t.,")
+                added.append(NameMatch("location", street, street + len(value), value, 0.75, "street_line"))
+    if not added:
+        return out
+    # A street line wins over a person read in it ("062 Dixon Islands").
+    kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    return sorted(kept + added, key=lambda m: m.start)
 
 
 def _caps_towns(text: str) -> list[NameMatch]:
@@ -908,10 +1083,11 @@ def _caps_towns(text: str) -> list[NameMatch]:
 # asks for evidence of a street besides the cue.
 _STREET_PREFIX: Final = (
     r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
-    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+)"
+    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+|P\.?O\.?[ \t]+)"
 )
 # Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
-_STREET_WORD: Final = rf"(?:O['’]|Ma?c)?[{_UPPER}][{_LOWER}'’\-]*[{_LOWER}]\.?"
+# Hyphenated names keep their capitals ("Martin-Ecker-Ring", "Leo-Stockhammer-Platz": h18e).
+_STREET_WORD: Final = rf"(?:O['’]|Ma?c)?[{_UPPER}][{_LOWER}'’]*(?:-[{_UPPER}]?[{_LOWER}'’]*)*[{_LOWER}]\.?"
 _STREET_PARTICLE: Final = (
     r"(?:de|do|da|dos|das|del|della|di|du|des|la|le|van|von|der|den|y|e|pri|na|nad|pod|u|v|am|an|im|"
     r"auf|zum|zur|i|och|og)"
@@ -921,10 +1097,18 @@ _STREET_ADDRESS: Final = re.compile(
     rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
     rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
     rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
-    rf"(?P<number>,?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    # Romanian "Nr." before the number, and units after it: "Strada Lungă Nr. 44 Bl. 7 Sc. 2 Ap. 15",
+    # "Calzada Rojo 496 Interior 340" (h18e).
+    rf"(?P<number>,?(?:[ \t]Nr\.)?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
+    r"(?P<units>(?:[ \t]*,?[ \t]+(?:Bl|Sc|Et|Ap|Edif|Depto|Interior)\.?[ \t]*\d{1,4}[A-Za-z]?"
+    r"(?![\w\-])){1,4})?"
     rf"(?P<tail>,[ \t]*(?P<town>[{_UPPER}][\w'’\-]*(?:[ /][{_UPPER}][\w'’\-]*){{0,3}})"
     rf"(?:[ \t]\d{{1,4}}(?![\w\-]))?"
-    rf"(?:,?[ \t]*(?P<postcode>\d{{2,5}}(?:[ \-]\d{{2,4}})?)(?![\w\-]))?)?"
+    # A region between the town and its postcode: "Augsburg, Sachsen 99467" (h18e).
+    rf"(?:,[ \t]*[{_UPPER}][\w'’\-]+(?=,?[ \t]*\d))?"
+    # A province and a Canadian postcode too: "East Robertview, MB L9K1X1" (h18e).
+    rf"(?:,?[ \t]*(?:[A-Z]{{2,3}},?[ \t]+(?=[A-Z]\d))?"
+    rf"(?P<postcode>\d{{2,6}}(?:[ \-]\d{{2,4}})?|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)(?![\w\-]))?)?"
 )
 # Street words across languages, and the endings of street names written as one word ("Lindenweg",
 # "Furuvägen", "Nørregade", "Kauppakatu"): evidence that capitalised words before a number are a street.
@@ -934,7 +1118,12 @@ _STREET_WORDS: Final = _words(
     "paseo plaza camino carrera rua travessa praça largo estrada alameda ulica ul trg náměstí nám nábřeží "
     "utca út tér körút sor strada bulevardul calea aleea soseaua str straße strasse gasse weg platz allee "
     "ring laan straat plein kade dreef singel gracht vej gade gata gatan väg vägen vei veien katu kuja tie "
-    "tori ulitsa prospekt"
+    "tori ulitsa prospekt "
+    # Romanian (h18e): "Drumul Morii", "Intrarea Zorilor", "Splaiul Unirii", "Piața Romană".
+    "drumul intrarea splaiul șoseaua piața "
+    # Mexican street types: "Calzada Rojo 496", "Privada Ulloa 906".
+    "calzada circuito cerrada privada andador retorno prolongación continuación periférico "
+    "circunvalación callejón pasaje"
 )
 _STREET_ENDINGS: Final = (
     "straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "laan", "straat", "plein", "dreef",
@@ -944,7 +1133,36 @@ _STREET_ENDINGS: Final = (
     # "Isabelleboulevard", "Mikepad", "Jaysonbaan", "Mayasteeg", "Ahvenkoskenpolku", "Nevädzová".
     "torget", "torg", "gränd", "stien", "alléen", "allé", "plads", "vænget", "boulevard", "pad", "baan",
     "steeg", "polku", "ová",
+    # Nordic, Finnish, Dutch, German, Czech and Slovak street endings (h18e): "Brekkemoen", "Solbakken",
+    # "Ekstigen", "Kvarnbacken", "Rantabulevardi", "Koivurinne", "Petersingel", "Elenalei",
+    # "Seeuferdamm", "Budčická", "Slovenska cesta".
+    "engen", "bakken", "haugen", "åsen", "skogen", "toppen", "svingen", "tunet", "løkka", "jordet",
+    "kroken", "brinken", "bråten", "sletta", "stranda", "gjerdet", "moen", "lunden", "kollen", "stigen",
+    "backen", "leden", "slingan", "stræde", "bulevardi", "kaari", "rinne", "raitti", "singel", "lei",
+    "kaai", "markt", "damm", "ufer", "steig", "chaussee", "cká", "cesta",
 )  # fmt: skip
+# Street types that come last after a house number in English-speaking countries (the USPS's and
+# Australia Post's lists, with plurals): evidence only as the last word of a street with a number
+# before it ("4821 Corvin Viaduct", "12 Tallow Junction"; h18e).  Alone they are common nouns.
+_STREET_SUFFIXES: Final = _words(
+    "alley arcade bend bluff bluffs bridge brook brooks bypass canyon causeway center centre circle "
+    "circles circuit cliff cliffs common commons copse corner corners course cove coves creek crest "
+    "crossing crossroad curve cutting dale divide edge end esplanade estate estates expressway extension "
+    "falls ferry fields flats ford fords forest forge forges fork forks freeway gap garden gardens "
+    "gateway glen glens green greens grove groves harbor harbour haven heights highway hill hills hollow "
+    "inlet island islands isle junction junctions knoll knolls lake lakes landing link loop manor "
+    "manors meadow meadows mews mill mills motorway mount mountain mountains orchard oval overpass park "
+    "parks parkway pass passage path pike pine pines plain plains plaza point points port ports prairie "
+    "quadrant ramp ranch rapids ridge ridges rise river route run shoal shoals shore shores skyway "
+    "spring springs spur station stravenue stream summit throughway trace track trail triangle tunnel "
+    "turnpike underpass union valley valleys viaduct view views village villages ville vista walk wall "
+    "wells "
+    # More of Australia's and New Zealand's (h18e).
+    "approach cross frontage parade promenade outlook retreat concourse boardwalk entrance grange reach "
+    "strand vale wynd gate gates dell glade quay"
+)
+# Every word that names a street's type, for the last word of a street read after a unit (h18e).
+_STREET_TYPES: Final = _STREET_SUFFIXES | _STREET_WORDS
 # Lower-case words that are no part of a street's name: "in 2019 Apple released 5 phones".
 _NOT_STREET_LOW: Final = _words(
     "and or the of is was are were has had have for with to at in on by as but not no it its this that "
@@ -961,6 +1179,18 @@ _STRONG_STREET_CUES: Final = _phrases(
 )
 
 
+def _named_compound(word: str) -> bool:
+    """Whether ``word`` is a listed first name or surname with a lower-case word after it, written as one:
+    a street named after a person in the languages that join the words ("Jakobsenhøgda", "Ingridlund";
+    h18e).  The word itself is no listed word."""
+    if len(word) < 7 or _FLAGS.get(word, 0) or not word[1:].islower():
+        return False
+    for cut in range(3, len(word) - 2):
+        if _FLAGS.get(word[:cut], 0) & (_F_FIRST | _F_SURNAME) and not _FLAGS.get(word[:cut], 0) & _F_STOP:
+            return True
+    return False
+
+
 def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the addresses in running text that no postcode closes (issue 16, fifth pass)."""
     added: list[NameMatch] = []
@@ -971,7 +1201,10 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             or text[match.start() : match.start() + 2] not in _ADDRESS_CUE_STARTS
         ):
             continue
-        if match.group("number") is None and match.group("lead") is None:
+        # No house number: only a street word's street before a town and a postcode (h18e: "Strada
+        # Nucului, Vadeni, 137549"), checked below.
+        numberless = match.group("number") is None and match.group("lead") is None
+        if numberless and match.group("postcode") is None:
             continue
         # The cheap refusals first (each only refuses: their order changes nothing found).
         low = match.group("low")
@@ -988,18 +1221,81 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
         start = match.start("address")
         parts = text[match.start("street") : street_end].split()
         words = [lower(w.rstrip(".,")) for w in parts]
+        if "".join(words[:2]).replace(".", "") == "pobox" and match.group("number") is not None:
+            # A post office box ("to PO Box 40"; h18e): "Box" is a stop word elsewhere.
+            end = match.end("address") if match.group("tail") is not None else match.end("number")
+            added.append(NameMatch("location", start, end, text[start:end], 0.75, "po_box"))
+            continue
+        town = match.group("town")
+        if (
+            len(words) == 1
+            and words[0] in _UNIT_WORDS
+            and match.group("number") is not None
+            and town is not None
+            and lower(town.split()[-1]) in _STREET_TYPES
+            and match.end("town") == match.end("address")
+        ):
+            # A flat and its street with no house number ("to Flat 18, Emma Common"; h18e).
+            added.append(
+                NameMatch(
+                    "location", start, match.end("town"), text[start : match.end("town")], 0.7, "unit_street"
+                )
+            )
+            continue
+        if len(words) == 1 and (words[0] in _UNIT_WORDS or words[0] == "level") and match.group("number"):
+            # A flat, then its numbered street ("to Unit 25, 6 Andrew Beach Road, Upper Hill 8941"; h18e).
+            gap = _UNIT_GAP.match(text, match.end("number"))
+            numbered = _STREET_ADDRESS.match(text, gap.end()) if gap is not None else None
+            if (
+                numbered is not None
+                and numbered.group("lead") is not None
+                and lower(text[numbered.start("street") : numbered.end("street")].split()[-1])
+                in _STREET_TYPES
+            ):
+                end = numbered.end() if numbered.group("tail") is not None else numbered.end("street")
+                value = text[start:end].rstrip(".")
+                added.append(NameMatch("location", start, start + len(value), value, 0.75, "unit_street"))
+            continue
         if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
             continue  # "in Version 4", "at Room 12"
-        if any(_FLAGS.get(w.rstrip(".,"), 0) & _F_STOP for w in parts[1:]) and not any(
-            w in _STREET_WORDS for w in words[1:]
+        if any(
+            _FLAGS.get(w.rstrip(".,"), 0) & _F_STOP and lower(w.rstrip(".,")) not in _UNIT_WORDS
+            for w in parts[1:]
+        ) and not (
+            any(w in _STREET_WORDS for w in words[1:]) or (lead is not None and words[-1] in _STREET_SUFFIXES)
         ):
             continue  # a day, a month or a role word inside: a table or a title ("London Sun 3")
         # A street word counts anywhere but its short forms only last ("St Pancras" is a saint's name).
         street_evidence = any(
-            (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1)) or w.endswith(_STREET_ENDINGS)
+            (w in _STREET_WORDS and (len(w) > 2 or k == len(words) - 1 or (k == 0 and w == "av")))
+            or w.endswith(_STREET_ENDINGS)
             for k, w in enumerate(words)
         )
         town = match.group("town")
+        number = match.group("number")
+        # A house number with a letter or a flat after a slash ("37E", "9c/2"; h18e); a street type of
+        # the English-speaking countries last, after a house number ("4821 Corvin Viaduct").
+        street_evidence = street_evidence or (lead is not None and words[-1] in _STREET_SUFFIXES)
+        if (
+            number is not None
+            and number[0] == ","
+            and any(m.type == "person" and m.start <= match.start("street") < m.end for m in out)
+        ):
+            continue  # "addressed to Rika Sato, 48, Pathak Marg, ...": a person, then the address
+        if numberless and not any(w in _STREET_WORDS for w in words):
+            continue  # "addressed to Ana Weber, Lindenallee 7, 39635 Hof": a person first
+        # "The answer is Option 2b": a house letter is no evidence after a cue this weak.
+        if text[match.start() : match.start() + 2] in _WEAK_ADDRESS_CUES and not (
+            (street_evidence and (lead is not None or number is not None))
+            or match.group("postcode") is not None
+        ):
+            continue
+        # Not after a comma: "addressed to Akira Tanaka, 94/472, ..." is a person, then an address.
+        street_evidence = street_evidence or (
+            number is not None
+            and number[0] != ","
+            and (_HOUSE_LETTER.search(number) is not None or (len(parts) == 1 and _named_compound(parts[0])))
+        )
         evidence = (
             (lead is not None and match.group("number") is not None)
             or (street_evidence and (lead is not None or match.group("number") is not None))
@@ -1017,6 +1313,12 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
             end = match.end("address")
         else:
             end = match.end("number") if match.group("number") is not None else street_end
+            if match.group("units") is not None and match.group("number") is not None:
+                end = match.end("units")
+        # An article before the street is no part of it ("in der Hauptstraße 5a"; h18e).
+        article = _LEADING_ARTICLE.match(text, start)
+        if article is not None and match.group("lead") is None:
+            start = article.end()
         value = text[start:end].rstrip(".")
         end = start + len(value)
         added.append(NameMatch("location", start, end, value, 0.75, "street_address"))
@@ -1049,10 +1351,16 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
 # drops.
 _ADDRESS_CUE: Final = re.compile(
-    r"[aitofA](?<![\w\-].)(?:t|o:?|n|rom|ddress(?:[ \t]+is)?[ \t]*:?)[ \t]+"
+    # A label's value may start on the next line ("Invoice to:⏎Strada ..."; h18e).
+    # A label's colon after a lower-case letter ("New office: ..."; not "12:30", '"key": ...').
+    r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:(?<=[a-z]:))"
+    r"(?:[ \t]+|[ \t]*\n[ \t]*)"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
-_ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"))
+_ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
+# Of those, the cues that come before anything ("The venue is X 87", "New office: X 14"; h18e): after
+# them only a street's own shape is evidence (a street word or ending, a house letter, a postcode).
+_WEAK_ADDRESS_CUES: Final = frozenset(("is", ": ", ":\t"))
 # The cue and the address after it in one scan (``_street_addresses``): ``_STREET_ADDRESS`` read in a
 # look-ahead at the cue's end, its groups kept, as group "address".  The look-ahead is optional, so
 # the cues found are exactly those of ``_ADDRESS_CUE`` (the tail always matches: no other way through
@@ -1060,6 +1368,9 @@ _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad"
 # None where it reads none.  It saves a call into ``re`` for every cue.
 _CUE_STREET: Final = re.compile(f"(?:{_ADDRESS_CUE.pattern})(?:(?=(?P<address>{_STREET_ADDRESS.pattern})))?")
 _DIGIT: Final = re.compile(r"\d")
+_LEADING_ARTICLE: Final = re.compile(r"(?:der|die|das|den|dem|el|la|le|il|lo|de|het)[ \t]+(?=[^\W\d_])")
+_UNIT_GAP: Final = re.compile(r",?[ \t]+(?=\d)")
+_HOUSE_LETTER: Final = re.compile(r"\d[a-hA-H]\b|\d/\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
 
@@ -1518,13 +1829,15 @@ def find_names(text: str) -> list[NameMatch]:
         out = _named_streets(text, out)
     if "Sa" in text or "St" in text or "Sint" in text or "São" in text:
         out = _saint_towns(text, out)
+    if _PREFIXED_TOWN.search(text) is not None:
+        out = _prefixed_towns(text, out)
     if out:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
     if _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
-    if "\n" in text and out:
+    if "\n" in text:
         out = _postcode_lines(text, out)
     if "\n" in text:
         lines = _address_lines(text)
