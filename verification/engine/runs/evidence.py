@@ -35,6 +35,9 @@ _ISO_DT = re.compile(
 _DIGIT = re.compile(r"\d")
 _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# A measure written as one token ("1.5L", "500ml", "15-inch", "25ft", "3-piece", "4K"): a product option's
+# value, no identifier (those start with a letter or mix digits into letters: "W5838674", "i5").
+_GLUED_MEASURE = re.compile(r"\d{1,5}(?:\.\d{1,3})?-?[a-zA-Z]{1,6}")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
 _KEY_SPLIT = re.compile(r"[_\W]+")
 _NO_CURRENCY: frozenset[str] = frozenset()
@@ -499,7 +502,10 @@ def _holds_values(text: str) -> bool:
 
     Strings without a digit hold no value worth the cost of reading (their states are looked up directly).
     """
-    return bool(_DIGIT.search(text)) and not (" " not in text.strip() and _ALPHA.search(text))
+    stripped = text.strip()
+    if " " not in stripped and _ALPHA.search(text):
+        return _GLUED_MEASURE.fullmatch(stripped) is not None
+    return bool(_DIGIT.search(text))
 
 
 def _read_string(text: str) -> _StringInfo:
@@ -526,6 +532,10 @@ def _read_string(text: str) -> _StringInfo:
     if _PLAIN_NUMBER.fullmatch(stripped):
         return _StringInfo(folded, norm, state, None, None, None, float(stripped), ())
     mentions = tuple(extract_mentions(text, names=False)) if _holds_values(text) else ()
+    if mentions and " " not in stripped:
+        # A measure in one token gives its quantity ("1.5L") or number ("4K"); "3-piece" counts pieces, no
+        # amount to add or subtract (the answer's "3-piece" is found with its noun in the text).
+        mentions = tuple(m for m in mentions if m.unit or not m.noun)
     return _StringInfo(folded, norm, state, None, None, None, None, mentions)
 
 
