@@ -159,3 +159,22 @@ def test_it_supports_a_count_of_options_that_the_answer_lists():
 def test_it_supports_a_count_of_items_that_the_answer_names_in_parentheses(count, bad):
     answer = f"You can return all {count} items (Camp Kettle, Lantern, and Tent) from order #K4417."
     assert (count in _flags(answer, "Can I return them?")) == bad
+
+
+@pytest.mark.parametrize("total,bad", [("$182.80", False), ("$219.36", True)])
+def test_it_supports_a_total_of_the_refunds_the_answer_states_one_per_change(total, bad):
+    # Each change states its refund beside an item's price: the refunds are not consecutive amounts, but
+    # the total of the refunds adds the one amount of each sentence that speaks of a refund.
+    answer = (
+        "**1. Kettle exchange**\n"
+        "- New item: Camp Kettle 1.5L ($64.20), was the 1L at $71.50\n"
+        "- Refund: $7.30 to your gift card\n\n"
+        "**2. Lantern return**\n"
+        "- Item: Lantern ($23.10)\n"
+        "- Refund: $23.10 to your gift card\n\n"
+        "**3. Tent return**\n"
+        "- Item: Tent ($152.40)\n"
+        "- Refund: $152.40 to your gift card\n\n"
+        f"**Total refunds: {total}**"
+    )
+    assert (total in _flags(answer, "How much comes back?")) == bad

@@ -967,7 +967,7 @@ def ground_answer(
             near_how = derive(m, terms, False, True, terms)
             if near_how == "sum" or not how:
                 how = near_how
-        if not how and listed_total(f, findings, lower(answer[f.sentence[0] : f.sentence[1]])):
+        if not how and listed_total(f, findings, answer):
             # "**Total refund: $3,646.68**" after the three refunds it adds up (see own_lists).
             how = "the total of the amounts the answer lists"
         if not how and f.label == "UNSUPPORTED":

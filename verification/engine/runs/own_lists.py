@@ -30,6 +30,9 @@ __all__ = ["check_own_enumerations", "listed_total"]
 _MAX_TERMS = 12
 _MAX_AMOUNTS = 40
 
+_TOTAL_WORDS = re.compile(r"\btotals?\b|\bin all\b|\baltogether\b")
+# What a total adds up ("total refunds", "total of the charges"): the stem its terms' sentences name.
+_TOTAL_OF = re.compile(r"\btotal\s+(?:of\s+(?:the\s+)?|\w+\s+)?(refund|payment|charge|saving|fee|credit)s?\b")
 _ITEM_SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 # A parenthesised list that is no plain enumeration: an example, an amount, a part of something.
 _NOT_A_LIST = re.compile(
@@ -138,40 +141,50 @@ def check_own_enumerations(answer: str, findings: list[Finding]) -> None:
             f.reason = f"the answer lists {listed} of them"
 
 
-def listed_total(f: Finding, findings: list[Finding], sentence: str) -> bool:
-    """Whether the amount of ``f``, in a sentence (lower case) that calls it a total, is the sum of a run of
-    two or more consecutive supported amounts the answer states before it, or after it (see the module).
+def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
+    """Whether the amount of ``f``, in a sentence that calls it a total, adds up amounts the answer states
+    (and the results support): a run of two or more consecutive ones right before it or right after it, or
+    the amounts of the earlier sentences that name the total's noun ("**Total refunds: $138.74**" after a
+    "Refund: $0.60", a "Refund: $43.59" and a "Refund: $94.55"), one per sentence (see the module).
 
     >>> from .mentions import Mention
     >>> def money(at, text, value, label="SUPPORTED"):
-    ...     return Finding(Mention("money", at, at + len(text), text, value=value, decimals=2), label, (0, 9))
+    ...     mention = Mention("money", at, at + len(text), text, value=value, decimals=2)
+    ...     return Finding(mention, label, (at, at + 9))
     >>> items = [money(10, "$152.40", 152.4), money(30, "$88.10", 88.1), money(50, "$41.00", 41.0)]
-    >>> total = money(70, "$281.50", 281.5, "UNSUPPORTED")
-    >>> listed_total(total, [*items, total], "**total refund: $281.50**")
+    >>> text = " " * 70 + "**Total refund: $281.50**"
+    >>> total = money(86, "$281.50", 281.5, "UNSUPPORTED")
+    >>> total.sentence = (70, len(text))
+    >>> listed_total(total, [*items, total], text)
     True
-    >>> listed_total(money(70, "$291.50", 291.5, "UNSUPPORTED"), items, "total refund: $291.50")
+    >>> total.mention.value = 291.5
+    >>> listed_total(total, [*items, total], text)
     False
     """
     m = f.mention
-    if (
-        m.kind != "money"
-        or m.value is None
-        or not re.search(r"\btotals?\b|\bin all\b|\baltogether\b", sentence)
-    ):
+    sentence = lower(answer[f.sentence[0] : f.sentence[1]])
+    if m.kind != "money" or m.value is None or not _TOTAL_WORDS.search(sentence):
         return False
     amounts = [
         g
         for g in findings
         if g is not f and g.mention.kind == "money" and g.label == "SUPPORTED" and g.mention.value is not None
     ][:_MAX_AMOUNTS]
-    before = [g.mention.value for g in amounts if g.mention.end <= m.start]
-    after = [g.mention.value for g in amounts if g.mention.start >= m.end]
+    before = [g for g in amounts if g.mention.end <= m.start]
+    after = [g for g in amounts if g.mention.start >= m.end]
     # The run closest to the total: the amounts right before it (read backwards), or right after it.
     for run in (before[::-1], after):
         total = 0.0
-        for n, v in enumerate(run[:_MAX_TERMS]):
-            assert v is not None
-            total += abs(v)
+        for n, g in enumerate(run[:_MAX_TERMS]):
+            total += abs(g.mention.value or 0.0)
             if n >= 1 and accepts(m, total):
                 return True
-    return False
+    noun = _TOTAL_OF.search(sentence)
+    if noun is None:
+        return False
+    stem = noun.group(1)
+    last_of: dict[tuple[int, int], float] = {}
+    for g in before:
+        if g.sentence != f.sentence and stem in lower(answer[g.sentence[0] : g.sentence[1]]):
+            last_of[g.sentence] = abs(g.mention.value or 0.0)
+    return 2 <= len(last_of) <= _MAX_TERMS and accepts(m, sum(last_of.values()))
