@@ -40,6 +40,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # agent errors in DIR/agent_errors.json: a development set and a held-out set (measured only)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev --condensed --perturbed \\
         --all-dev dev --name tau_retail --id-prefix tau-retail-claude45
+    # a second retail development set (h18f: simulations starting at characters 3.3 M-4.4 M)
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev2 --condensed \\
+        --perturbed --all-dev dev2 --name tau_retail --id-prefix tau-retail-claude45
     python -m verification.engine.eval.groundedness bench/corpora/runs/tau_airline_clean_dev.jsonl \\
         --out m.json
 """

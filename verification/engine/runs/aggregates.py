@@ -42,7 +42,7 @@ MAX_GROUP = 12
 _MAX_MULTIPLIERS = 4
 
 _DIFFERENCE = re.compile(
-    r"\b(?:difference|differences|more|less|cheaper|saved|save|saving|savings|refund|refunded|refunds|"
+    r"\b(?:difference|differences|more|less|cheaper|saved|save|saves|saving|savings|refund|refunded|refunds|"
     r"extra|additional|upgrade|upgrading|downgrade|downgrading|reduction|reduced|remaining|balance)\b"
 )
 _TOTAL = re.compile(
@@ -57,6 +57,9 @@ _COMPUTED = re.compile(
 )
 # An equation the sentence writes out: "$46.51 (new) - $45.13 (current) = +$1.38", "3 x $20 = $60".
 _EQUATION = re.compile(r"\d[^=\n]{0,60}[-+x×*/][^=\n]{0,60}=\s*[-+]?\s*[$€£]?\s*\d")
+# An amount the answer writes out as arithmetic: "$71.50 (new) - $64.20 (current) = +$7.30", "$64.20 →
+# $71.50 (+$7.30)" (issue 14, h18f: a sign, an arrow or an equals sign, not a word, says it is computed).
+_OPERATOR = re.compile(r"[=→]|\(\s*[+−-]\s*[$€£]|\s[+−]\s?[$€£]")
 _SMALL_NUMBER = re.compile(r"\b([2-9])\b")
 _WORD = re.compile(r"[a-z]+")
 # Key words of numbers that name rather than measure: no operand of an amount.
@@ -81,11 +84,14 @@ def states_arithmetic(sentence: str) -> bool:
     (True, False)
     >>> states_arithmetic("- **water bottle**: $46.51 (new) - $45.13 (current) = +$1.38")
     True
+    >>> states_arithmetic("- kettle: $64.20 → $71.50 (+$7.30)"), states_arithmetic("$71.50 - $64.20 = $7.30")
+    (True, True)
     """
     return (
         any(sentence_cues(sentence))
         or _COMPUTED.search(sentence) is not None
         or _EQUATION.search(sentence) is not None
+        or _OPERATOR.search(sentence) is not None
     )
 
 

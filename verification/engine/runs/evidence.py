@@ -36,7 +36,8 @@ _DIGIT = re.compile(r"\d")
 _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A number written together with its unit or counted word in a catalogue's option value: "500ml", "25ft",
-# "2L", "6.1-inch", "4-piece". One word, but a value, not a code such as "SKU-123" or "A1B2".
+# "2L", "1.5L", "6.1-inch", "4-piece", "4K". One word, but a value, not a code such as "SKU-123", "W5838674"
+# or "A1B2" (those start with a letter or mix digits into letters).
 _COMPACT_QUANTITY = re.compile(r"\d+(?:\.\d+)?-?[^\W\d_]{1,8}")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
 _KEY_SPLIT = re.compile(r"[_\W]+")
@@ -533,6 +534,10 @@ def _read_string(text: str) -> _StringInfo:
     if _PLAIN_NUMBER.fullmatch(stripped):
         return _StringInfo(folded, norm, state, None, None, None, float(stripped), ())
     mentions = tuple(extract_mentions(text, names=False)) if _holds_values(text) else ()
+    if mentions and " " not in stripped:
+        # A measure in one token gives its quantity ("1.5L") or number ("4K"); "3-piece" counts pieces, no
+        # amount to add or subtract (the answer's "3-piece" is found with its noun in the text).
+        mentions = tuple(m for m in mentions if m.unit or not m.noun)
     return _StringInfo(folded, norm, state, None, None, None, None, mentions)
 
 

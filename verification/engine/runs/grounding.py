@@ -55,6 +55,7 @@ from .numeric import (
     may_multiply,
     operand,
 )
+from .own_lists import check_own_enumerations, listed_total
 from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
@@ -138,7 +139,12 @@ class _Matcher:
             self._compact = ascii_only.translate(_DROP_NON_ALNUM)
         assert m.value is not None and m.noun is not None
         number = f"{m.value:g}" if m.decimals == 0 else m.text.split()[0]
-        return _find_unprefixed(self._compact, number + lower(m.noun))
+        if _find_unprefixed(self._compact, number + lower(m.noun)):
+            return True
+        # Compacting joins "8926329222 | 4-piece" into "...92224piece": look for the number and its noun as
+        # they stand, a space or a hyphen between ("4-piece", "4 pieces"; issue 14, h18f).
+        noun = re.escape(lower(m.noun).rstrip("s"))
+        return re.search(rf"(?<![\d.,]){re.escape(number)}[ -]?{noun}", self.ev.raw_haystack) is not None
 
     def _units_like(self, unit: str) -> list[str]:
         if unit not in self._same_dim:
@@ -1042,6 +1048,9 @@ def ground_answer(
             near_how = derive(m, terms, False, True, terms)
             if near_how == "sum" or not how:
                 how = near_how
+        if not how and listed_total(f, findings, answer):
+            # "**Total refund: $3,646.68**" after the three refunds it adds up (see own_lists).
+            how = "the total of the amounts the answer lists"
         if not how and f.label == "UNSUPPORTED":
             # "you will pay the difference of $229": an amount computed from values the answer never names.
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
@@ -1070,6 +1079,8 @@ def ground_answer(
             f.label, f.facts, f.derived = "CONTRADICTED", [], False
             f.reason = "no month has this day"
     _check_enumerations(answer, findings, sentence_of)
+    check_own_enumerations(answer, findings)
+    _check_other_counts(answer, findings, ev)
     check_periods(answer, findings)
     check_records(answer, findings, sentences, matcher.ev, matcher.derived, budget=budget)
     check_value_lists(answer, findings, matcher.ev, matcher.derived)
@@ -1562,13 +1573,17 @@ def _check_identifier_blocks(answer: str, findings: list[Finding], ev: Evidence)
 
 
 _LIST_LINE = re.compile(r"([ \t]*)(?:([-*•])|\d{1,2}[.)])?\s*")
+# A bullet that is a field of a record ("- Flight: PX210", "- **Fare:** $88"): a short label and a colon. An
+# item line of a list ("- **Laptop** (15-inch, 16GB RAM) - $2,291.87") is no field: the bullets after it
+# are other items, not more details of the identifiers it names (issue 14, h18f).
+_FIELD_LABEL = re.compile(r"\**[^:\n*]{1,40}\**:")
 
 
 def _block_end(answer: str, f: Finding) -> int:
     """Where the details of the identifier of ``f`` end: the rest of its sentence when the sentence ends
     before its line does (prose), else the rest of its line, then the lines nested under it (indented
-    deeper), and, when its line is a bullet field ("- Flight: PX210"), the sibling bullet fields after it; a
-    numbered item, a line indented less, or a blank line starts something else."""
+    deeper), and, when its line is a bullet field ("- Flight: PX210", a label and a colon), the sibling bullet
+    fields after it; a numbered item, a line indented less, or a blank line starts something else."""
     m = f.mention
     line_end = answer.find("\n", m.end)
     if f.sentence[1] < (len(answer) if line_end < 0 else line_end):
@@ -1576,7 +1591,8 @@ def _block_end(answer: str, f: Finding) -> int:
     start = answer.rfind("\n", 0, m.start) + 1
     head = _LIST_LINE.match(answer, start)
     assert head is not None
-    indent, bullet = len(head.group(1)), head.group(2) is not None
+    indent = len(head.group(1))
+    bullet = head.group(2) is not None and _FIELD_LABEL.match(answer, head.end()) is not None
     end = answer.find("\n", m.end)
     while end >= 0:
         nxt = end + 1
@@ -1760,6 +1776,32 @@ def _check_enumerations(answer: str, findings: list[Finding], sentence_of: Any) 
         if len(items) >= 2 and len(items) != int(m.value):
             f.label, f.facts, f.derived = "CONTRADICTED", [], False
             f.reason = f"the answer lists {len(items)} of them"
+
+
+_OTHER_BEFORE = re.compile(r"\bother\s+$")
+_OTHER_AFTER = re.compile(r"\s+other\b")
+
+
+def _check_other_counts(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    """Relabel, in place, a count of "other" things that is the results' list of them less one.
+
+    "You also have two other orders" of a user with three: the one the answer is about is not counted, so
+    the list's length is the count plus one (issue 14, h18f). Only support is added: a count equal to the
+    whole list may still leave out an item the results do not list.
+    """
+    for f in findings:
+        m = f.mention
+        if f.label == "SUPPORTED" or m.kind not in ("number", "count") or not m.noun or m.value is None:
+            continue
+        if not (
+            _OTHER_BEFORE.search(answer, max(0, m.start - 8), m.start) or _OTHER_AFTER.match(answer, m.end)
+        ):
+            continue
+        nouns = _noun_key(m.noun)
+        rest = [c for c in ev.counts if c.key_tokens & nouns and c.value == m.value + 1]
+        if rest:
+            f.label, f.facts, f.derived = "SUPPORTED", rest[:3], True
+            f.reason = "the results' list of them less the one the answer is about"
 
 
 # Periods people name by a word ("the last decade", "a fortnight"): the same length told in numbers.

@@ -18,6 +18,7 @@ from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses
 from .mentions import Mention
 from .numeric import may_add, may_multiply, operand
+from .own_lists import listed_total
 
 __all__ = [
     "ANOTHER_ITEM",
@@ -240,6 +241,10 @@ def check_records(
                 operands = [operand(m, x.value, x.unit) for x in own if may_multiply(m, x.unit)]
                 addends = [operand(m, x.value, x.unit) for x in own if may_add(m, x.unit)]
                 how = derived(m, operands, own, addends)
+            if not how and listed_total(f, findings, answer):
+                # "**Total order: $1,527.24**" under the items it adds up: the order's total, whatever
+                # item the clause's names point to (issue 14, h18f).
+                how = "the total of the amounts the answer lists"
             if how:
                 f.facts, f.derived, f.reason = [], True, how
                 continue
@@ -357,6 +362,8 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 continue
             if own and _derived_from(v, own, ev, derived):
                 continue
+            if listed_total(v, findings, answer):
+                continue  # "5. Hiking Boots - $236.57 / **Total order: $1,527.24**": the list's total
             wrong.append(v)
         if not wrong:
             continue
