@@ -132,9 +132,11 @@ def test_it_still_checks_a_status_the_answer_gives_the_order():
     "answer,bad",
     [
         ("Order #W504 is delivered. Your other two orders (#W502 and #W503) have been processed.", []),
+        # Not "three": the user has four orders, so three others is what the results say (h18f's rule
+        # for "N other orders"), even with two of them named.
         (
-            "Order #W504 is delivered. Your other three orders (#W502 and #W503) have been processed.",
-            ["three"],
+            "Order #W504 is delivered. Your other five orders (#W502 and #W503) have been processed.",
+            ["five"],
         ),
         ("You keep the Rug and return the Kettle and Toaster. The refund for these two items is $75.75.", []),
     ],
