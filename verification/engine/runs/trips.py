@@ -56,6 +56,10 @@ _LABELLED = re.compile(
 # What may stand between a route and the date it is told on: "JFK to SFO on May 19", "JFK to SFO, May 19".
 _ROUTE_TO_DATE = re.compile(r"[ \t]*(?:,[ \t]*)?(?:on|for|departing(?: on)?)?[ \t]*")
 # The route opens a list of search results: "flights from X to Y", "flight options between X and Y".
+# Between a route and the identifier it heads on one line: "JFK to LAS: Flight HAT112", "JFK to LAS - HAT112".
+_ROUTE_HEADS_ID = re.compile(r"[*_]*\s*[:–-]\s*[*_]*\s*(?:[Ff]light(?:\s+[Nn]umber)?:?\s*)?[*_]*")
+# What may follow such an identifier on its line: a parenthesis without another identifier ("(Economy)").
+_LINE_TAIL = re.compile(r"[*_]*\s*(?:\([^()\n0-9]*\))?[*_.]*\s*")
 _SEARCH_LEAD = re.compile(
     r"\b(?:flights|coaches|trains|buses|ferries|sailings|connections|departures)\b[^.\n:]{0,40}$", re.I
 )
@@ -418,6 +422,20 @@ def _check_identified(
             (m.group(4), m.group(5), m.start(4), m.start(5), False)
             for m in _ROUTE.finditer(answer, f.mention.end, end)
         ]
+        # A route that heads the identifier on its line, "- JFK to LAS: Flight HAT112", is that flight's,
+        # when nothing but a parenthesis without digits follows it there ("SFO to SEA: Flight HAT134 to PHX
+        # and HAT020" or "... HAT134 (then HAT020)" heads a connection of two flights, not HAT134 alone).
+        line_start = answer.rfind("\n", 0, group[0].mention.start) + 1
+        line_end = answer.find("\n", f.mention.end)
+        rest = answer[f.mention.end : len(answer) if line_end < 0 else line_end]
+        for m in _ROUTE.finditer(answer, line_start, group[0].mention.start):
+            if (
+                len(group) == 1
+                and m.group(4) is not None
+                and _ROUTE_HEADS_ID.fullmatch(answer, m.end(), f.mention.start)
+                and _LINE_TAIL.fullmatch(rest)
+            ):
+                routes.append((m.group(4), m.group(5), m.start(4), m.start(5), False))
         routes.sort(key=lambda r: r[2])
         for a, b, a_at, b_at, fields in routes[:1]:
             if a is None or b is None or a == b or _settled(findings, a_at, b_at):
