@@ -137,3 +137,37 @@ def test_it_gates_the_rare_context_types_by_their_context_word_alone() -> None:
     kinds = _prefiltered("My passport number is not ready yet.")
     assert kinds is not None and "passport" in {kind.name for kind in kinds}
     assert [m.type for m in detect_pii("Passport: X1234567")] == ["passport"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), st.booleans())
+@pytest.mark.usefixtures("_prefilter_ready")
+def test_it_projects_an_ascii_text_by_one_table_as_the_projection_does(text: str, widened: bool) -> None:
+    # ``PatternSet.may_match`` reads an ASCII text through ``_ascii_table`` (the projection's ``fix``,
+    # then the set's ``translate``); the bytes must be those of ``project`` then ``translate``, with
+    # the four separators only Python calls ``\s`` (``_PCRE_DIFFERS``) or without them.
+    text += "".join(ch for ch in "\x1c\x1d\x1e\x1f" if widened and ch not in text)
+    pattern_set = _PREFILTER
+    projection = pattern_set._projection
+    assert projection is not None
+    expected = projection.project(text)
+    if pattern_set.translate is not None:
+        expected = expected.translate(pattern_set.translate)
+    assert text.encode("ascii").translate(pattern_set._ascii_table) == expected
+
+
+def test_it_composes_the_ascii_table_with_a_set_translation() -> None:
+    from verification.engine.safety.multiscan import PatternSet
+
+    swap = bytes.maketrans(b"ab", b"ba")
+    pattern_set = PatternSet("h18d-test", [re.compile(r"b\s+c")], translate=swap)
+    if not pattern_set.wait(timeout=600):
+        pytest.skip("hyperscan unavailable")
+    projection = pattern_set._projection
+    assert projection is not None
+    for text in ("a\x1cc", "b c", "ab\x1f\x1ecd", ""):
+        assert text.encode("ascii").translate(pattern_set._ascii_table) == projection.project(text).translate(
+            swap
+        )
+    assert pattern_set.may_match("a\x1cc") == 1  # "a" reads "b", "\x1c" a separator hyperscan takes as \s
+    assert pattern_set.may_match("b c") == 0
