@@ -32,7 +32,7 @@ from verification.engine.safety.pii import (
     _scan_form,
     _top_level_splits,
 )
-from verification.engine.safety.pii_types import PII_TYPES
+from verification.engine.safety.pii_types import PII_TYPES, PiiType
 
 _SCANNED_BY_PART = [kind for kind in PII_TYPES if _scan_form(kind) is not kind.pattern]
 
@@ -107,10 +107,14 @@ def test_it_splits_only_a_sequence_after_its_top_level_groups(source: str, split
 
 
 def test_it_keeps_a_part_with_a_back_reference_whole() -> None:
-    class Kind:
-        pattern = re.compile(r"(\d)[ \t]*(?:(?:,[ \t]*|[ \t]+)\d{1,5}\1)")
-
-    assert _scan_form(Kind()) is Kind.pattern  # type: ignore[arg-type]
+    kind = PiiType(
+        "postal_address", "location", re.compile(r"(\d)(?:(?:,[ \t]*|[ \t]+)\d{1,5}\1)"), 0.75
+    )
+    assert _scan_form(kind) is kind.pattern
+    plain = PiiType(
+        "postal_address", "location", re.compile(r"(\d)(?:(?:,[ \t]*|[ \t]+)\d{1,5}x)"), 0.75
+    )
+    assert _scan_form(plain).pattern == r"(?:(?:,[ \t]*|[ \t]+)\d{1,5}x)"
 
 
 @pytest.mark.usefixtures("_prefilter_ready")
