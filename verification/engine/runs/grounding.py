@@ -1007,8 +1007,9 @@ def ground_answer(
     # The findings' starts when in answer order (as built and re-sorted above): the findings before a
     # value are then a prefix, found by bisection, which the look-ups below read instead of every finding
     # (issue 14, h19e).
-    starts: list[int] | None = [g.mention.start for g in findings]
-    if any(starts[i] > starts[i + 1] for i in range(len(starts) - 1)):
+    in_order = [g.mention.start for g in findings]
+    starts: list[int] | None = in_order
+    if any(in_order[i] > in_order[i + 1] for i in range(len(in_order) - 1)):
         starts = None
     for f in findings:
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
