@@ -14,7 +14,7 @@ Principles (general, never tuned to a data set):
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from datetime import date as _date
 from typing import Any
 
@@ -110,6 +110,32 @@ def _weekday(year: int, month: int, day: int) -> int:
         return -1
 
 
+def _number_then_noun(haystack: str, number: str, noun: str) -> bool:
+    """Whether ``haystack`` has ``number``, then a space, a hyphen or nothing, then ``noun``, with no digit,
+    decimal point or comma just before the number: what ``re.search(r"(?<![\\d.,])NUMBER[ -]?NOUN")`` with
+    both escaped finds, read with ``str.find`` of the three literal forms. The pattern, made and run per
+    counted value over all of the results' text, tried its look-behind at every position: most of the cost
+    of a long answer against a big result (issue 14, h19e). ``str.isdecimal`` is what ``\\d`` matches (the
+    Unicode category Nd).
+
+    >>> _number_then_noun("8926329222 | 4-piece", "4", "piece"), _number_then_noun("14 pieces", "4", "piece")
+    (True, False)
+    >>> _number_then_noun("1.4 piece, 4piece", "4", "piece"), _number_then_noun("4 items", "4", "piece")
+    (True, False)
+    """
+    if noun not in haystack:
+        return False  # one read of the haystack, not three, for a noun the results never use
+    for sep in ("", " ", "-"):
+        needle = number + sep + noun
+        at = haystack.find(needle)
+        while at >= 0:
+            before = haystack[at - 1] if at > 0 else ""
+            if not before or not (before.isdecimal() or before in ".,"):
+                return True
+            at = haystack.find(needle, at + 1)
+    return False
+
+
 class _Matcher:
     def __init__(self, ev: Evidence, answer: str) -> None:
         self.ev = ev
@@ -143,8 +169,7 @@ class _Matcher:
             return True
         # Compacting joins "8926329222 | 4-piece" into "...92224piece": look for the number and its noun as
         # they stand, a space or a hyphen between ("4-piece", "4 pieces"; issue 14, h18f).
-        noun = re.escape(lower(m.noun).rstrip("s"))
-        return re.search(rf"(?<![\d.,]){re.escape(number)}[ -]?{noun}", self.ev.raw_haystack) is not None
+        return _number_then_noun(self.ev.raw_haystack, number, lower(m.noun).rstrip("s"))
 
     def _units_like(self, unit: str) -> list[str]:
         if unit not in self._same_dim:
@@ -979,6 +1004,13 @@ def ground_answer(
     # Read once per answer, on the first value they may give: the run's calculator results, its lists' totals.
     results: list[Fact] | None = None
     totals: list[tuple[float, list[Fact]]] | None = None
+    # The findings' starts when in answer order (as built and re-sorted above): the findings before a
+    # value are then a prefix, found by bisection, which the look-ups below read instead of every finding
+    # (issue 14, h19e).
+    in_order = [g.mention.start for g in findings]
+    starts: list[int] | None = in_order
+    if any(in_order[i] > in_order[i + 1] for i in range(len(in_order) - 1)):
+        starts = None
     for f in findings:
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
             continue
@@ -999,14 +1031,14 @@ def ground_answer(
             f.label, f.facts, f.derived = "SUPPORTED", total[0][1], True
             f.reason = "the total of a list's values"
             continue
-        facts = _context_facts(findings, f, sentences, ev)
+        facts = _context_facts(findings, f, sentences, ev, None, starts)
         m = f.mention
         pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
         # Only values of a kind the stated value can come from: a temperature is no term of a difference
         # that gives a wind speed, and a price is no sum of kilometres.
         operands = [operand(m, x.value, x.unit) for x in pool if may_multiply(m, x.unit)][:MAX_OPERANDS]
         addends = [operand(m, x.value, x.unit) for x in pool if may_add(m, x.unit)][:MAX_OPERANDS]
-        for g in _earlier_supported(findings, m.start):
+        for g in _earlier_supported(findings, m.start, starts):
             unit = _unit_of(g)
             value = operand(m, abs(g.value or 0.0), unit)
             if may_multiply(m, unit):
@@ -1035,7 +1067,7 @@ def ground_answer(
             # item's identifiers first, which the records of every time, date and place told before may
             # have pushed out of the operands above; a count of seats or bags is no term of an amount. A
             # sum found so is preferred to a difference of the values above (a total adds).
-            near = _context_facts(findings, f, sentences, ev, _item_start(answer, m.start))
+            near = _context_facts(findings, f, sentences, ev, _item_start(answer, m.start), starts)
             terms = [
                 operand(m, x.value, x.unit)
                 for x in near
@@ -2303,11 +2335,17 @@ def _check_work(
             )
 
 
-def _earlier_supported(findings: list[Finding], before: int) -> list[Mention]:
+def _earlier_supported(
+    findings: list[Finding], before: int, starts: list[int] | None = None
+) -> list[Mention]:
     """The mentions of the last MAX_OPERANDS supported findings with a value that start before ``before``,
-    in order: read backwards and stopped once full (a forward scan of every finding was quadratic)."""
+    in order: read backwards and stopped once full (a forward scan of every finding was quadratic). With
+    ``starts``, the findings' starts in order, the backward read begins at the last one before ``before``
+    rather than at the answer's end."""
     out: list[Mention] = []
-    for g in reversed(findings):
+    end = bisect_left(starts, before) if starts is not None else len(findings)
+    for i in range(end - 1, -1, -1):
+        g = findings[i]
         if len(out) >= MAX_OPERANDS:
             break
         if g.label == "SUPPORTED" and g.mention.value and g.mention.start < before:
@@ -2358,13 +2396,16 @@ def _context_facts(
     sentences: list[tuple[int, int]],
     ev: Evidence,
     item: int | None = None,
+    starts: list[int] | None = None,
 ) -> list[Fact]:
     """Evidence facts of the records the answer has talked about so far (its own sentence first; when
     ``item``, the start of its numbered item or paragraph, is given, then the records of the identifiers of
     that item, its other values', the identifiers' of the answer before), then run-level facts (values
     outside lists, the user's numbers). The item comes before the rest of the answer: "- Total Price: $261"
     under the second of several one-stop options adds that option's fares, which the records of the options
-    before it would push past the operands kept (issue 14: sums the agent computed)."""
+    before it would push past the operands kept (issue 14: sums the agent computed). ``starts``, the
+    findings' starts in order, limits the reading to the findings that start before the target's sentence
+    ends (the others are skipped in any case)."""
     # Records in the order they were talked about, kept as dict keys: the membership test is a hash look-up
     # (a list's ``in`` compared record tuples against every record so far: quadratic in the records of a big
     # result, for every flagged value; issue 13). The numbers of each record are taken as the record is
@@ -2375,8 +2416,9 @@ def _context_facts(
     ordered: dict[Any, int] = {}
     own: list[Fact] = []
     end = target.sentence[1]
+    before = findings[: bisect_left(starts, end)] if starts is not None else findings
     for tier in (0, 1, 2, 3, 4) if item is not None else (0, 4):
-        for g in findings:
+        for g in before:
             if g is target or g.label != "SUPPORTED" or g.mention.start >= end:
                 continue
             # 0: the target's sentence; with an ``item``, 1, 2: the identifiers, then the other values, of
