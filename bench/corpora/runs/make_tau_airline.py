@@ -43,6 +43,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # a second retail development set (h18f: simulations starting at characters 3.3 M-4.4 M)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev2 --condensed \\
         --perturbed --all-dev dev2 --name tau_retail --id-prefix tau-retail-claude45
+    # a third retail development set (h19b: simulations starting at characters 3.887 M-4.4 M)
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev3 --condensed \\
+        --perturbed --all-dev dev3 --name tau_retail --id-prefix tau-retail-claude45
     # the retail held-out set (h18c: simulations starting after character 4.4 M; measured only, never read)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_heldout --condensed \\
         --perturbed --all-dev heldout --name tau_retail --id-prefix tau-retail-claude45

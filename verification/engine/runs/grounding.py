@@ -31,6 +31,7 @@ from .code_places import check_code_places
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
+from .identity import identities
 from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
@@ -228,6 +229,10 @@ class _Matcher:
             hits = [f for f in by_value if accepts(m, f.value)]
             if hits:
                 return "SUPPORTED", hits, "the number of items of this kind", False
+            across = _count_across_records(by_value, self.ev)
+            if across and accepts(m, sum(f.value for f in across)):
+                # "you have two tablets in separate orders": one in each of two orders (issue 14, h19b).
+                return "SUPPORTED", across, "the number of items of this kind across the results", False
             told = ", ".join(sorted({f"{f.value:g}" for f in by_value}))
             return "CONTRADICTED", by_value[:3], f"the results have {told} of this kind", False
         if m.kind in ("number", "count") and nouns:
@@ -1090,6 +1095,7 @@ def ground_answer(
             how = _named_total(answer, findings, f)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
+    _restated_amounts(findings)
     for f in findings:
         if f.label != "SUPPORTED" and f.mention.kind in ("number", "count") and f.mention.noun:
             picked = _filtered_count(answer, f.mention, ev)
@@ -1156,6 +1162,48 @@ def ground_answer(
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
+
+
+def _count_across_records(counts: list[Fact], ev: Evidence) -> list[Fact]:
+    """One count of a kind of item per record the results read (the latest read of a record read twice,
+    an order fetched then returned by an action), when there are two such records or more; else empty."""
+    if len(counts) < 2:
+        return []
+    ids = identities(ev, {f.record for f in counts})
+    latest: dict[Any, Fact] = {}
+    for f in counts:
+        key = ids.get(f.record) or f.record
+        if key not in latest or f.message_index > latest[key].message_index:
+            latest[key] = f
+    return list(latest.values()) if len(latest) >= 2 else []
+
+
+def _restated_amounts(findings: list[Finding]) -> None:
+    """Support, in place, an unsupported amount that restates one the answer computed elsewhere.
+
+    An exchange summary repeats the price difference worked out above it ("**Price difference: $22.55**"
+    ... "- Amount to pay: $22.55"): the label of the repeat ("Amount to pay") is no cue of arithmetic, but
+    the amount is the one computed (issue 14, h19b). Only an amount supported by arithmetic is restated so;
+    one the results state would have supported its repeat already.
+    """
+    computed = [
+        g
+        for g in findings
+        if g.label == "SUPPORTED" and g.derived and g.mention.kind == "money" and g.mention.value is not None
+    ]
+    if not computed:
+        return
+    for f in findings:
+        m = f.mention
+        if f.label != "UNSUPPORTED" or m.kind != "money" or m.value is None:
+            continue
+        for g in computed:
+            value = g.mention.value
+            assert value is not None
+            if g is not f and g.mention.currency == m.currency and abs(value - m.value) < 0.005:
+                f.label, f.facts, f.derived = "SUPPORTED", g.facts, True
+                f.reason = "the amount the answer computes, restated"
+                break
 
 
 _RIVAL_CITES = 3

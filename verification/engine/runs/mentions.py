@@ -319,6 +319,13 @@ _STATE_RE = re.compile(_words(list(STATE_PHRASES)) + r"\b")
 # a claim that flights are available, against an "Error: ... not available" of the run).
 _NO_BEFORE = re.compile(r"\b(?:no|not any|none of (?:the|them|these|those))\b[^.,;:!?()\n]*$")
 _NEGATED_STATE = {"in_stock": "out_of_stock"}
+# A state word before a noun of time or cost qualifies that noun ("processing time", "pending charges",
+# "delivery window"): it states no status of a record (issue 14, h19b: "- Processing time: 5-7 business
+# days" under a cancelled order was read as the order's status "processing").
+_OF_A_PROCESS = re.compile(
+    r"[ \t]+(?:time|times|fee|fees|period|periods|window|windows|cost|costs|charge|charges|delay|delays"
+    r"|deadline|deadlines|speed)\b"
+)
 # A status word right after a copula or a status marker ("is on hold", "has been shipped", "marked as
 # completed", "status: returned"); elsewhere these words mean other things ("the search returned 3 items").
 _STATUS_FIRST = frozenset(re.split(r"[\s-]", p)[0] for p in STATUS_WORDS)
@@ -450,6 +457,8 @@ def _sentence_start(text: str, pos: int) -> bool:
     True
     >>> _sentence_start("2. **Partial Upgrade:** Consider", 24), _sentence_start("**Paris** Lyon", 10)
     (True, False)
+    >>> _sentence_start("1. **Wait for it**", 5), _sentence_start("we **Wait**", 5)
+    (True, False)
     """
     # Walks back over the white space instead of copying and stripping the text before ``pos``. A line
     # break in it opens a sentence too: the line before may be a list item or a heading without a full stop
@@ -469,6 +478,11 @@ def _sentence_start(text: str, pos: int) -> bool:
         j -= 1
     if j < i and j >= 0 and text[j] == ":":
         return True
+    if j < i and (j < 0 or text[j].isspace()):
+        # Opening marks: the word opens what the marks open. "1. **Wait for delivery** - ..." and "- **Keep
+        # the order as is**" start their items with an imperative, as "1. Wait" would (issue 14, h19b: the
+        # first word of a bold option was read as a name).
+        return _sentence_start(text, j + 1)
     # A dash or bullet after a space or at the very start opens an item: "a - B", "- Departure: 18:00".
     return text[i] in '.!?:;"“(' or (text[i] in "-•" and (i == 0 or text[i - 1].isspace()))
 
@@ -544,6 +558,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             )
     for m in _STATE_RE.finditer(low) if not words.isdisjoint(_STATE_WORDS) else ():
         if taken.find(1, m.start(), m.end()) < 0:
+            if _OF_A_PROCESS.match(low, m.end()):
+                continue  # "Processing time: 5-7 business days" names a duration, not a status
             state = STATE_PHRASES[m.group(0)]
             if state in _NEGATED_STATE and _NO_BEFORE.search(low, max(0, m.start() - 60), m.start()):
                 state = _NEGATED_STATE[state]

@@ -9,6 +9,7 @@ from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses, split_sentences
+from .identity import latest_of_same
 from .mentions import Mention
 from .records import RecordLookup, best_record
 
@@ -131,6 +132,10 @@ def check_polarity(
             cands = [s for s in ev.states if s.value in family]
             if not cands:
                 continue
+            if _heading_line(answer, m.start) and not _names_an_identifier(answer, m.start, findings):
+                # "**To Cancel (Pending Orders):**": a heading's state titles the items below it, which the
+                # heading does not name; any record would be a guess (issue 14, h19b).
+                continue
             own = _clause_records(answer, sent, m.start, findings, {s.record for s in cands}, ev)
             if own:
                 scoped = [s for s in cands if s.record in own]
@@ -160,8 +165,41 @@ def check_polarity(
                     )
                 )
             else:
-                out.append(Finding(m, "CONTRADICTED", sent, scoped, f"the evidence says {scoped[0].value}"))
+                # The same record read again later (the order a cancellation returned): the state now is
+                # that read's (issue 14, h19b: "have been cancelled" against the read before the action).
+                later = latest_of_same(ev, scoped, cands)
+                hits = [s for s in later if s.value == state or s.value in agrees]
+                if hits:
+                    out.append(
+                        Finding(m, "SUPPORTED", sent, hits, "state matches the latest read of the record")
+                    )
+                else:
+                    told = later or scoped
+                    out.append(Finding(m, "CONTRADICTED", sent, told, f"the evidence says {told[0].value}"))
     return out
+
+
+def _names_an_identifier(answer: str, pos: int, findings: list[Finding]) -> bool:
+    """Whether the line of ``pos`` holds an identifier ("**Order #W1 (Cancelled):**")."""
+    start = answer.rfind("\n", 0, pos) + 1
+    end = answer.find("\n", pos)
+    end = len(answer) if end < 0 else end
+    return any(g.mention.kind == "id" and start <= g.mention.start < end for g in findings)
+
+
+def _heading_line(answer: str, pos: int) -> bool:
+    r"""Whether ``pos`` lies on a heading line: a line of a longer answer that ends with a colon (markup
+    aside) or opens with ``#``.
+
+    >>> _heading_line("Here:\n**To Cancel (Pending Orders):**\n- #W1", 20), _heading_line("It is pending.", 6)
+    (True, False)
+    """
+    start = answer.rfind("\n", 0, pos) + 1
+    end = answer.find("\n", pos)
+    line = answer[start : end if end >= 0 else len(answer)].strip()
+    if not (answer[:start].strip() or (end >= 0 and answer[end:].strip())):
+        return False
+    return line.startswith("#") or line.rstrip("*_ \t").endswith(":")
 
 
 # Nouns of an action the agent takes or asks for: its own completion is not the status of a record ("the
@@ -188,6 +226,13 @@ _MODAL_BE = re.compile(
 _WILL_BE = re.compile(
     r"\bwill\s+(?:not\s+|now\s+|then\s+|still\s+|also\s+)?be\s+(?:[a-z]+\s+(?:or|and)\s+)?$"
 )
+# ... or of the status a record will take after an action: "your order status will change to
+# \"cancelled\"", "the status will be updated to 'exchange requested'" (issue 14, h19b).
+_WILL_CHANGE = re.compile(
+    r"\b(?:will|would|shall)\s+(?:then\s+|now\s+|also\s+|automatically\s+)?(?:be\s+)?"
+    r"(?:change|changed|update|updated|set|move|moved|switch|switched|become|turn|go)\s+(?:to\s+|into\s+)?"
+    r"[\"'“‘*_]*$"
+)
 # ... or of a condition still to be met: "Once confirmed, ...", "once the order is delivered, ...".
 _CONDITION = re.compile(r"\b(?:once|until|unless)\b[^,;.!?:]*$")
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
@@ -213,6 +258,8 @@ def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> boo
     if _MODAL_BE.search(head) or _CONDITION.search(head):
         return True
     if m.extra["state"] in _PARCEL_STATES and _WILL_BE.search(head):
+        return True
+    if _WILL_CHANGE.search(head):
         return True
     words = re.findall(r"[a-z]+", head)
     while words and words[-1] in _AUX:

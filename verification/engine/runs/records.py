@@ -331,6 +331,24 @@ def _value_list_items(
     return [(n, vs) for n, vs in items if vs]
 
 
+def _of_the_container(v: Finding, own_by_list: dict[Any, set[Any]]) -> bool:
+    """Whether every record of ``v`` lies in a result that holds the name's own list, outside that list: a
+    value of the container (an order's payment or total after the last of its items, "Mechanical
+    Keyboard, Smartphone - Refund: $1,429.81"), not of another item (issue 14, h19b). A value in an
+    element of the name's own list, or nested in one, stays another item's."""
+    lists = [lst for lst in own_by_list if isinstance(lst, tuple) and len(lst) == 2]
+    if not lists or not v.records:
+        return False
+    for _, rec in v.records:
+        if not isinstance(rec, tuple) or len(rec) != 2:
+            return False
+        msg, path = rec
+        inside = [lst for lst in lists if lst[0] == msg]
+        if not inside or any(tuple(path[: len(lst[1])]) == tuple(lst[1]) for lst in inside):
+            return False
+    return True
+
+
 def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derived: Deriver) -> None:
     """Relabel, in place, the pairings of a bare value list that tie an item's name to another item's values.
 
@@ -360,6 +378,8 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 continue
             if not own and v.mention.kind not in ("money", "number", "percent", "quantity"):
                 continue
+            if not own and _of_the_container(v, own_by_list):
+                continue  # "Mechanical Keyboard, Smartphone - Refund: $1,429.81": the order's amount
             if own and _derived_from(v, own, ev, derived):
                 continue
             if listed_total(v, findings, answer):
