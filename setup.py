@@ -33,6 +33,7 @@ COMPILED = [
     "verification/engine/runs/findings.py",
     "verification/engine/runs/gating.py",
     "verification/engine/runs/grounding.py",
+    "verification/engine/runs/identity.py",
     "verification/engine/runs/labelled_totals.py",
     "verification/engine/runs/lexicon.py",
     "verification/engine/runs/mentions.py",
