@@ -31,6 +31,7 @@ from .code_places import check_code_places
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
+from .item_options import check_item_options
 from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
@@ -1121,6 +1122,7 @@ def ground_answer(
     findings += check_changed_ends(answer, findings, ev, sentence_of)
     findings += check_added_counts(answer, findings, question, sentence_of)
     findings += check_policy_durations(answer, findings, ev, sentence_of)
+    check_item_options(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings

@@ -1,0 +1,83 @@
+"""Issue 14 (h19a): single-fact edits of real retail answers that no claim caught.
+
+Runs written for these tests: a made-up garden shop with two orders of one customer. Each class is an edit
+a customer-service answer can carry while every word of it is still somewhere in the results (a product
+named with another product's options), next to the correct answer, which stays unflagged.
+"""
+
+import pytest
+
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
+from verification.engine.runs import verify_run
+
+_ORDER = {
+    "order_id": "#G1201",
+    "items": [
+        {
+            "name": "Patio Heater",
+            "item_id": "5501001",
+            "price": 212.4,
+            "options": {"fuel": "propane", "finish": "bronze", "height": "tall"},
+        },
+        {
+            "name": "Rain Boots",
+            "item_id": "5501002",
+            "price": 48.9,
+            "options": {"size": "8", "color": "olive", "lining": "fleece"},
+        },
+    ],
+    "status": "delivered",
+}
+_SECOND = {
+    "order_id": "#G1302",
+    "items": [
+        {
+            "name": "Seed Tray",
+            "item_id": "5502001",
+            "price": 19.5,
+            "options": {"cells": "72", "color": "black"},
+        }
+    ],
+    "status": "pending",
+}
+_HEATERS = {
+    "name": "Patio Heater",
+    "variants": {
+        "5501001": {
+            "item_id": "5501001",
+            "options": {"fuel": "propane", "finish": "bronze", "height": "tall"},
+        },
+        "5501009": {
+            "item_id": "5501009",
+            "options": {"fuel": "electric", "finish": "steel", "height": "short"},
+        },
+    },
+}
+_CALLS = [
+    ("get_order_details", {"order_id": "#G1201"}, _ORDER),
+    ("get_order_details", {"order_id": "#G1302"}, _SECOND),
+    ("get_product_details", {"product_id": "heater"}, _HEATERS),
+]
+
+
+def _flags(answer: str, question: str = "What can I exchange?") -> list[str]:
+    return [t for t, _ in _flagged(verify_run(_run(question, _CALLS, answer)))]
+
+
+@pytest.mark.parametrize("name,bad", [("Patio Heater", False), ("Rain Boots", True), ("Seed Tray", True)])
+def test_it_contradicts_a_product_named_with_another_products_options(name, bad):
+    answer = f"Your order #G1201 has a **{name}** (propane, bronze finish, tall) that can be exchanged."
+    assert (name in _flags(answer)) == bad
+
+
+@pytest.mark.parametrize("name,bad", [("Rain Boots", False), ("Patio Heater", True)])
+def test_it_contradicts_a_product_named_before_a_dash_and_another_products_options(name, bad):
+    answer = f"**Item to return:**\n- Current: {name} - size 8, olive, fleece lining ($48.90)"
+    assert (name in _flags(answer)) == bad
+
+
+def test_it_keeps_a_product_told_with_options_of_its_other_variant():
+    # The electric variant is the heater's too: a product's variants are its items.
+    answer = "I can exchange your Patio Heater for the Patio Heater (electric, steel finish, short)."
+    assert _flags(answer) == []

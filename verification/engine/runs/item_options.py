@@ -1,0 +1,166 @@
+"""An item told with its options must be the item those options belong to (issue 14, h19a: retail edits).
+
+A shop's results list each item with its product name and its option values: ``{"name": "Desk Lamp",
+"item_id": "...", "options": {"color": "white", "brightness": "medium", "power source": "USB"}}``, and a
+product's ``variants`` do the same under one name. An answer tells an item by its name and its options:
+"Desk Lamp (white, medium brightness, USB)", "- Current: Luggage Set - 3-piece, Blue, Softshell". With the
+name swapped for another product of the same customer ("Hiking Boots (white, medium brightness, USB)") every
+word is still in the results, so each is supported alone; the pair is not. The name is contradicted when
+
+- the options told with it (its parenthesised group, or the rest of its line after a dash) hold at least two
+  option values of one item of another product, and
+- none of the named product's items (orders, variants) has any of the option values told there,
+
+the named product being one the results list items of (its option values are known). The claim is the name,
+its evidence the product the options belong to.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..text import lower
+from .evidence import Evidence
+from .findings import Finding
+from .mentions import Mention
+
+__all__ = ["check_item_options"]
+
+# What follows a name before its options: closing bold, a colon, spaces.
+_LEAD = re.compile(r"[*_]*:?[*_]*[ \t]*")
+_PAREN = re.compile(r"\(([^()\n]{2,160})\)")
+_DASHED = re.compile(r"[-–—][ \t]+([^\n]{2,160})")
+_MAX_ITEMS = 2000
+
+
+def _collect(node: Any, out: list[tuple[str, frozenset[str]]], depth: int = 0) -> None:
+    """Append (product name, its option values) for each item or variant under ``node``."""
+    if depth > 12 or len(out) > _MAX_ITEMS:
+        return
+    if isinstance(node, dict):
+        name = node.get("name")
+        options = node.get("options")
+        if isinstance(name, str) and isinstance(options, dict):
+            out.append((lower(name).strip(), _values(options)))
+        variants = node.get("variants")
+        if isinstance(name, str) and isinstance(variants, dict):
+            for variant in variants.values():
+                if isinstance(variant, dict) and isinstance(variant.get("options"), dict):
+                    out.append((lower(name).strip(), _values(variant["options"])))
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                _collect(value, out, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            if isinstance(value, (dict, list)):
+                _collect(value, out, depth + 1)
+
+
+def _values(options: dict[Any, Any]) -> frozenset[str]:
+    return frozenset(
+        lower(str(v)).strip() for v in options.values() if isinstance(v, (str, int, float)) and str(v).strip()
+    )
+
+
+def _items(ev: Evidence) -> list[tuple[str, frozenset[str]]]:
+    out: list[tuple[str, frozenset[str]]] = []
+    for text in ev.contents.values():
+        if '"options"' not in text:
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        _collect(data, out)
+    return out
+
+
+def _told(value: str, tail: str) -> bool:
+    """``value`` stands in ``tail`` as a word (a boolean option value never does)."""
+    if value in ("true", "false", "yes", "no", "none", ""):
+        return False
+    return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w.])", tail) is not None
+
+
+def _options_after(answer: str, end: int) -> tuple[int, int] | None:
+    """The span of the options told right after a name ending at ``end``, or None."""
+    lead = _LEAD.match(answer, end)
+    pos = lead.end() if lead else end
+    for pattern in (_PAREN, _DASHED):
+        found = pattern.match(answer, pos)
+        if found is not None:
+            return found.start(1), found.end(1)
+    return None
+
+
+def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sentence_of: Any) -> None:
+    """Add or relabel, in place, a product name told with another product's item options.
+
+    >>> from verification.engine.runs.evidence import Evidence
+    >>> ev = Evidence()
+    >>> ev.contents[1] = json.dumps({"items": [
+    ...     {"name": "Desk Lamp", "options": {"color": "white", "brightness": "medium"}},
+    ...     {"name": "Hiking Boots", "options": {"size": "12", "material": "leather"}}]})
+    >>> a = "Returning: Hiking Boots (white, medium brightness)."
+    >>> found = []
+    >>> check_item_options(a, found, ev, lambda i: (0, len(a)))
+    >>> [(f.mention.text, f.label) for f in found]
+    [('Hiking Boots', 'CONTRADICTED')]
+    >>> found = []
+    >>> check_item_options(a.replace("Hiking Boots", "Desk Lamp"), found, ev, lambda i: (0, len(a)))
+    >>> found
+    []
+    """
+    if "(" not in answer and "- " not in answer:
+        return
+    items = _items(ev)
+    if len(items) < 2:
+        return
+    by_name: dict[str, set[str]] = {}
+    for name, values in items:
+        by_name.setdefault(name, set()).update(values)
+    if len(by_name) < 2:
+        return
+    low = lower(answer)
+    for name in sorted(by_name, key=len, reverse=True):
+        if len(name) < 3:
+            continue
+        for hit in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", low):
+            span = _options_after(low, hit.end())
+            if span is None:
+                continue
+            tail = low[span[0] : span[1]]
+            if any(_told(v, tail) for v in by_name[name]):
+                continue  # the named product's own options are told: no swap
+            other = _owner(items, name, tail, by_name[name])
+            if other is None:
+                continue
+            _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
+
+
+def _owner(items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: set[str]) -> str | None:
+    """The other product one of whose items has at least two of its option values told in ``tail``."""
+    for other, values in items:
+        if other == name:
+            continue
+        told = [v for v in values if v not in own and _told(v, tail)]
+        if len(told) >= 2:
+            return other
+    return None
+
+
+def _mark(
+    answer: str, findings: list[Finding], ev: Evidence, start: int, end: int, other: str, sentence_of: Any
+) -> None:
+    reason = f"these options are of an item of {other}, not of this product"
+    facts = [x for x in ev.strings if lower(str(x.value)).strip() == other][:1]
+    for f in findings:
+        m = f.mention
+        if m.start < end and m.end > start and m.kind == "entity":
+            if f.label != "CONTRADICTED":
+                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, facts, False
+            return
+    mention = Mention("entity", start, end, answer[start:end])
+    findings.append(Finding(mention, "CONTRADICTED", sentence_of(start), facts, reason))
