@@ -28,6 +28,7 @@ _ORDER = {
         },
     ],
     "status": "delivered",
+    "reward_points": 11,
 }
 _SECOND = {
     "order_id": "#G1302",
@@ -37,9 +38,22 @@ _SECOND = {
             "item_id": "5502001",
             "price": 19.5,
             "options": {"cells": "72", "color": "black"},
-        }
+        },
+        {
+            "name": "Garden Gloves",
+            "item_id": "5502002",
+            "price": 12.0,
+            "options": {"size": "11", "grip": "latex"},
+        },
+        {
+            "name": "Leaf Blower",
+            "item_id": "5502004",
+            "price": 88.0,
+            "options": {"run time": "2 hours", "color": "red"},
+        },
     ],
     "status": "pending",
+    "reward_points": 96,
 }
 _HEATERS = {
     "name": "Patio Heater",
@@ -81,3 +95,10 @@ def test_it_keeps_a_product_told_with_options_of_its_other_variant():
     # The electric variant is the heater's too: a product's variants are its items.
     answer = "I can exchange your Patio Heater for the Patio Heater (electric, steel finish, short)."
     assert _flags(answer) == []
+
+
+@pytest.mark.parametrize("size,bad", [("8", False), ("11", True)])
+def test_it_contradicts_an_option_number_no_item_of_the_product_has(size, bad):
+    # 11 is the gloves' size and an order's points: the number is in the results, not as this product's.
+    answer = f"Item 5501002 is a pair of Rain Boots (size {size}, olive, fleece lining)."
+    assert (size in _flags(answer)) == bad

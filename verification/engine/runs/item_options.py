@@ -35,7 +35,9 @@ _DASHED = re.compile(r"[-–—][ \t]+([^\n]{2,160})")
 _MAX_ITEMS = 2000
 
 
-def _collect(node: Any, out: list[tuple[str, frozenset[str]]], depth: int = 0) -> None:
+def _collect(
+    node: Any, out: list[tuple[str, frozenset[str]]], keyed: dict[str, dict[str, set[str]]], depth: int = 0
+) -> None:
     """Append (product name, its option values) for each item or variant under ``node``."""
     if depth > 12 or len(out) > _MAX_ITEMS:
         return
@@ -43,19 +45,32 @@ def _collect(node: Any, out: list[tuple[str, frozenset[str]]], depth: int = 0) -
         name = node.get("name")
         options = node.get("options")
         if isinstance(name, str) and isinstance(options, dict):
-            out.append((lower(name).strip(), _values(options)))
+            _add(lower(name).strip(), options, out, keyed)
         variants = node.get("variants")
         if isinstance(name, str) and isinstance(variants, dict):
             for variant in variants.values():
                 if isinstance(variant, dict) and isinstance(variant.get("options"), dict):
-                    out.append((lower(name).strip(), _values(variant["options"])))
+                    _add(lower(name).strip(), variant["options"], out, keyed)
         for value in node.values():
             if isinstance(value, (dict, list)):
-                _collect(value, out, depth + 1)
+                _collect(value, out, keyed, depth + 1)
     elif isinstance(node, list):
         for value in node:
             if isinstance(value, (dict, list)):
-                _collect(value, out, depth + 1)
+                _collect(value, out, keyed, depth + 1)
+
+
+def _add(
+    name: str,
+    options: dict[Any, Any],
+    out: list[tuple[str, frozenset[str]]],
+    keyed: dict[str, dict[str, set[str]]],
+) -> None:
+    out.append((name, _values(options)))
+    table = keyed.setdefault(name, {})
+    for key, value in options.items():
+        if isinstance(value, (str, int, float)) and str(value).strip():
+            table.setdefault(lower(str(key)).strip(), set()).add(lower(str(value)).strip())
 
 
 def _values(options: dict[Any, Any]) -> frozenset[str]:
@@ -64,7 +79,9 @@ def _values(options: dict[Any, Any]) -> frozenset[str]:
     )
 
 
-def _items(ev: Evidence) -> list[tuple[str, frozenset[str]]]:
+def _items(ev: Evidence, keyed: dict[str, dict[str, set[str]]]) -> list[tuple[str, frozenset[str]]]:
+    """The (product name, option values) of every item and variant of the results; ``keyed`` gets each
+    product's values by option key."""
     out: list[tuple[str, frozenset[str]]] = []
     for text in ev.contents.values():
         if '"options"' not in text:
@@ -73,7 +90,7 @@ def _items(ev: Evidence) -> list[tuple[str, frozenset[str]]]:
             data = json.loads(text)
         except ValueError:
             continue
-        _collect(data, out)
+        _collect(data, out, keyed)
     return out
 
 
@@ -115,14 +132,13 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
     """
     if "(" not in answer and "- " not in answer:
         return
-    items = _items(ev)
-    if len(items) < 2:
+    keyed: dict[str, dict[str, set[str]]] = {}
+    items = _items(ev, keyed)
+    if not items:
         return
     by_name: dict[str, set[str]] = {}
     for name, values in items:
         by_name.setdefault(name, set()).update(values)
-    if len(by_name) < 2:
-        return
     low = lower(answer)
     for name in sorted(by_name, key=len, reverse=True):
         if len(name) < 3:
@@ -133,11 +149,60 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
                 continue
             tail = low[span[0] : span[1]]
             if any(_told(v, tail) for v in by_name[name]):
-                continue  # the named product's own options are told: no swap
+                # The named product's own options are told: no swap; a number told for one of its option
+                # keys must be one of the values the product has for that key.
+                _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
+                continue
             other = _owner(items, name, tail, by_name[name])
             if other is None:
                 continue
             _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
+
+
+_PART = re.compile(r"[^,;()\n]+")
+_NUMBER = re.compile(r"(?<![\w$.,])\d+(?:\.\d+)?(?![\w.]|,\d)")
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _check_numbers(
+    answer: str,
+    findings: list[Finding],
+    span: tuple[int, int],
+    tail: str,
+    table: dict[str, set[str]],
+    sentence_of: Any,
+) -> None:
+    """Contradict a number told for an option key ("size 11", "24 hours battery") that none of the product's
+    items or variants has for that key."""
+    for part in _PART.finditer(tail):
+        text = part.group()
+        numbers = list(_NUMBER.finditer(text))
+        if len(numbers) != 1 or len(text.split()) > 5:
+            continue
+        words = set(_WORD.findall(text))
+        keys = [
+            key
+            for key, values in table.items()
+            if any(_NUMBER.search(v) for v in values)
+            and (set(_WORD.findall(key)) & words or {w for v in values for w in _WORD.findall(v)} & words)
+        ]
+        if not keys:
+            continue
+        number = numbers[0].group()
+        if any(_told(number, value) for key in keys for value in table[key]):
+            continue
+        start = span[0] + part.start() + numbers[0].start()
+        end = start + len(number)
+        reason = "no item of this product has this value for " + " or ".join(keys)
+        for f in findings:
+            m = f.mention
+            if m.start < end and m.end > start:
+                if f.label == "SUPPORTED":
+                    f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
+                break
+        else:
+            mention = Mention("number", start, end, answer[start:end], value=float(number))
+            findings.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
 
 
 def _owner(items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: set[str]) -> str | None:
