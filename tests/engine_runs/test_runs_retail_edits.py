@@ -102,3 +102,15 @@ def test_it_contradicts_an_option_number_no_item_of_the_product_has(size, bad):
     # 11 is the gloves' size and an order's points: the number is in the results, not as this product's.
     answer = f"Item 5501002 is a pair of Rain Boots (size {size}, olive, fleece lining)."
     assert (size in _flags(answer)) == bad
+
+
+@pytest.mark.parametrize("name,bad", [("Seed Tray", False), ("Rain Boots", True)])
+def test_it_contradicts_a_product_named_in_an_orders_list_that_is_no_item_of_it(name, bad):
+    answer = f"Your order #G1302 contains two items ({name}, Garden Gloves). Which one do you want to return?"
+    assert (name in _flags(answer)) == bad
+
+
+@pytest.mark.parametrize("name,bad", [("Patio Heater", False), ("Seed Tray", True)])
+def test_it_contradicts_a_product_named_as_an_orders_exchange(name, bad):
+    answer = f"**Order #G1201 ({name} Exchange):** status is now exchange requested."
+    assert any(name in t for t in _flags(answer)) == bad

@@ -12,7 +12,10 @@ word is still in the results, so each is supported alone; the pair is not. The n
 - none of the named product's items (orders, variants) has any of the option values told there,
 
 the named product being one the results list items of (its option values are known). The claim is the name,
-its evidence the product the options belong to.
+its evidence the product the options belong to. Two more checks read the same items: a number told for one
+of the named product's option keys ("size 11", "24 hours battery") must be a value some item or variant of the
+product has for that key, and a product named in the parenthesised group right after an order id ("order
+#W1 contains multiple items (...)", "Order #W1 (Backpack Exchange)") must be an item of that order.
 """
 
 from __future__ import annotations
@@ -36,12 +39,24 @@ _MAX_ITEMS = 2000
 
 
 def _collect(
-    node: Any, out: list[tuple[str, frozenset[str]]], keyed: dict[str, dict[str, set[str]]], depth: int = 0
+    node: Any,
+    out: list[tuple[str, frozenset[str]]],
+    keyed: dict[str, dict[str, set[str]]],
+    orders: dict[str, set[str]],
+    depth: int = 0,
 ) -> None:
-    """Append (product name, its option values) for each item or variant under ``node``."""
+    """Append (product name, its option values) for each item or variant under ``node``; ``orders`` gets
+    the item names of each order (by its id without "#")."""
     if depth > 12 or len(out) > _MAX_ITEMS:
         return
     if isinstance(node, dict):
+        order_id, order_items = node.get("order_id"), node.get("items")
+        if isinstance(order_id, str) and isinstance(order_items, list):
+            orders.setdefault(lower(order_id).strip().lstrip("#"), set()).update(
+                lower(x["name"]).strip()
+                for x in order_items
+                if isinstance(x, dict) and isinstance(x.get("name"), str)
+            )
         name = node.get("name")
         options = node.get("options")
         if isinstance(name, str) and isinstance(options, dict):
@@ -53,11 +68,11 @@ def _collect(
                     _add(lower(name).strip(), variant["options"], out, keyed)
         for value in node.values():
             if isinstance(value, (dict, list)):
-                _collect(value, out, keyed, depth + 1)
+                _collect(value, out, keyed, orders, depth + 1)
     elif isinstance(node, list):
         for value in node:
             if isinstance(value, (dict, list)):
-                _collect(value, out, keyed, depth + 1)
+                _collect(value, out, keyed, orders, depth + 1)
 
 
 def _add(
@@ -79,7 +94,9 @@ def _values(options: dict[Any, Any]) -> frozenset[str]:
     )
 
 
-def _items(ev: Evidence, keyed: dict[str, dict[str, set[str]]]) -> list[tuple[str, frozenset[str]]]:
+def _items(
+    ev: Evidence, keyed: dict[str, dict[str, set[str]]], orders: dict[str, set[str]]
+) -> list[tuple[str, frozenset[str]]]:
     """The (product name, option values) of every item and variant of the results; ``keyed`` gets each
     product's values by option key."""
     out: list[tuple[str, frozenset[str]]] = []
@@ -90,7 +107,7 @@ def _items(ev: Evidence, keyed: dict[str, dict[str, set[str]]]) -> list[tuple[st
             data = json.loads(text)
         except ValueError:
             continue
-        _collect(data, out, keyed)
+        _collect(data, out, keyed, orders)
     return out
 
 
@@ -133,9 +150,11 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
     if "(" not in answer and "- " not in answer:
         return
     keyed: dict[str, dict[str, set[str]]] = {}
-    items = _items(ev, keyed)
+    orders: dict[str, set[str]] = {}
+    items = _items(ev, keyed, orders)
     if not items:
         return
+    _check_order_lists(answer, findings, ev, orders, set(keyed), sentence_of)
     by_name: dict[str, set[str]] = {}
     for name, values in items:
         by_name.setdefault(name, set()).update(values)
@@ -157,6 +176,51 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
             if other is None:
                 continue
             _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
+
+
+_ORDER_ID = re.compile(r"#?([a-z]?\d{4,})")
+# An order id, a few words ("contains multiple items"), then a parenthesised group on the same line.
+_ORDER_GROUP = re.compile(r"[*_]*(?:[ \t]+[a-z]+){0,4}[ \t]*[:-]?[ \t]*\(([^()\n]{2,200})\)")
+
+
+def _check_order_lists(
+    answer: str,
+    findings: list[Finding],
+    ev: Evidence,
+    orders: dict[str, set[str]],
+    products: set[str],
+    sentence_of: Any,
+) -> None:
+    """Contradict a product named in the parenthesised group right after an order id that is no item of
+    that order: "order #W1 contains multiple items (Kettle, Lamp)", "Order #W1 (Lamp Exchange)". Only the
+    names of products the results list items of are read in the group; the order must be one the results
+    give the items of."""
+    if not orders:
+        return
+    low = lower(answer)
+    names = sorted((n for n in products if len(n) >= 3), key=len, reverse=True)
+    for hit in _ORDER_ID.finditer(low):
+        own = orders.get(hit.group(1))
+        if own is None:
+            continue
+        group = _ORDER_GROUP.match(low, hit.end())
+        if group is None:
+            continue
+        a, b = group.span(1)
+        text = low[a:b]
+        found: list[tuple[int, int, str]] = []
+        taken = [False] * len(text)
+        for name in names:
+            for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", text):
+                if any(taken[m.start() : m.end()]):
+                    continue
+                taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+                found.append((a + m.start(), a + m.end(), name))
+        for start, end, name in found:
+            if name not in own:
+                _mark(
+                    answer, findings, ev, start, end, "", sentence_of, "this product is no item of this order"
+                )
 
 
 _PART = re.compile(r"[^,;()\n]+")
@@ -217,10 +281,17 @@ def _owner(items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: s
 
 
 def _mark(
-    answer: str, findings: list[Finding], ev: Evidence, start: int, end: int, other: str, sentence_of: Any
+    answer: str,
+    findings: list[Finding],
+    ev: Evidence,
+    start: int,
+    end: int,
+    other: str,
+    sentence_of: Any,
+    reason: str = "",
 ) -> None:
-    reason = f"these options are of an item of {other}, not of this product"
-    facts = [x for x in ev.strings if lower(str(x.value)).strip() == other][:1]
+    reason = reason or f"these options are of an item of {other}, not of this product"
+    facts = [x for x in ev.strings if lower(str(x.value)).strip() == other][:1] if other else []
     for f in findings:
         m = f.mention
         if m.start < end and m.end > start and m.kind == "entity":
