@@ -160,7 +160,7 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
         by_name.setdefault(name, set()).update(values)
     low = lower(answer)
     for name in sorted(by_name, key=len, reverse=True):
-        if len(name) < 3:
+        if len(name) < 3 or name not in low:
             continue
         for hit in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", low):
             span = _options_after(low, hit.end())
@@ -211,6 +211,8 @@ def _check_order_lists(
         found: list[tuple[int, int, str]] = []
         taken = [False] * len(text)
         for name in names:
+            if name not in text:
+                continue
             for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", text):
                 if any(taken[m.start() : m.end()]):
                     continue
