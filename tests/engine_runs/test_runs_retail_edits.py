@@ -114,3 +114,22 @@ def test_it_contradicts_a_product_named_in_an_orders_list_that_is_no_item_of_it(
 def test_it_contradicts_a_product_named_as_an_orders_exchange(name, bad):
     answer = f"**Order #G1201 ({name} Exchange):** status is now exchange requested."
     assert any(name in t for t in _flags(answer)) == bad
+
+
+_PAID = dict(_SECOND, payment_history=[{"transaction_type": "payment", "amount": 19.5}])
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("Once cancelled, you'd receive a full refund of $19.50 to your gift card.", False),
+        ("Once cancelled, you'd receive a full payment of $19.50 to your gift card.", True),
+        ("The refund has been immediately added back to your gift card.", False),
+        ("The payment has been immediately added back to your gift card.", True),
+        ("Your payment of $19.50 was made with your gift card.", False),
+    ],
+)
+def test_it_contradicts_a_payment_the_customer_receives(answer, bad):
+    calls = [("get_order_details", {"order_id": "#G1302"}, _PAID)]
+    flags = [t for t, _ in _flagged(verify_run(_run("Cancel #G1302 please.", calls, answer)))]
+    assert ("payment" in flags) == bad

@@ -62,6 +62,7 @@ from .polarity import check_polarity
 from .policy_durations import check_policy_durations
 from .policy_rates import check_policy_rates
 from .records import ANOTHER_ITEM, MAX_OPERANDS, check_periods, check_records, check_value_lists
+from .refund_words import check_refund_words
 from .relative import relative_findings
 from .routes import check_routes
 from .table_rows import check_table_rows
@@ -1123,6 +1124,7 @@ def ground_answer(
     findings += check_added_counts(answer, findings, question, sentence_of)
     findings += check_policy_durations(answer, findings, ev, sentence_of)
     check_item_options(answer, findings, ev, sentence_of)
+    findings += check_refund_words(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings
