@@ -32,6 +32,7 @@ from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
 from .identity import identities
+from .item_options import check_item_options
 from .labelled_totals import check_labelled_totals
 from .lexicon import (
     AIRPORT_PLACES,
@@ -62,6 +63,7 @@ from .polarity import check_polarity
 from .policy_durations import check_policy_durations
 from .policy_rates import check_policy_rates
 from .records import ANOTHER_ITEM, MAX_OPERANDS, check_periods, check_records, check_value_lists
+from .refund_words import check_refund_words
 from .relative import relative_findings
 from .routes import check_routes
 from .table_rows import check_table_rows
@@ -1159,6 +1161,8 @@ def ground_answer(
     findings += check_changed_ends(answer, findings, ev, sentence_of)
     findings += check_added_counts(answer, findings, question, sentence_of)
     findings += check_policy_durations(answer, findings, ev, sentence_of)
+    check_item_options(answer, findings, ev, sentence_of)
+    findings += check_refund_words(answer, findings, ev, sentence_of)
     _cite_rivals(findings, ev, matcher)
     findings.sort(key=lambda f: f.mention.start)
     return findings

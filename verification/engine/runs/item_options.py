@@ -1,0 +1,304 @@
+"""An item told with its options must be the item those options belong to (issue 14, h19a: retail edits).
+
+A shop's results list each item with its product name and its option values: ``{"name": "Desk Lamp",
+"item_id": "...", "options": {"color": "white", "brightness": "medium", "power source": "USB"}}``, and a
+product's ``variants`` do the same under one name. An answer tells an item by its name and its options:
+"Desk Lamp (white, medium brightness, USB)", "- Current: Luggage Set - 3-piece, Blue, Softshell". With the
+name swapped for another product of the same customer ("Hiking Boots (white, medium brightness, USB)") every
+word is still in the results, so each is supported alone; the pair is not. The name is contradicted when
+
+- the options told with it (its parenthesised group, or the rest of its line after a dash) hold at least two
+  option values of one item of another product, and
+- none of the named product's items (orders, variants) has any of the option values told there,
+
+the named product being one the results list items of (its option values are known). The claim is the name,
+its evidence the product the options belong to. Two more checks read the same items: a number told for one
+of the named product's option keys ("size 11", "24 hours battery") must be a value some item or variant of the
+product has for that key, and a product named in the parenthesised group right after an order id ("order
+#W1 contains multiple items (...)", "Order #W1 (Backpack Exchange)") must be an item of that order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..text import lower
+from .evidence import Evidence
+from .findings import Finding
+from .mentions import Mention
+
+__all__ = ["check_item_options"]
+
+# What follows a name before its options: closing bold, a colon, spaces.
+_LEAD = re.compile(r"[*_]*:?[*_]*[ \t]*")
+_PAREN = re.compile(r"\(([^()\n]{2,160})\)")
+_DASHED = re.compile(r"[-–—][ \t]+([^\n]{2,160})")
+_MAX_ITEMS = 2000
+
+
+def _collect(
+    node: Any,
+    out: list[tuple[str, frozenset[str]]],
+    keyed: dict[str, dict[str, set[str]]],
+    orders: dict[str, set[str]],
+    depth: int = 0,
+) -> None:
+    """Append (product name, its option values) for each item or variant under ``node``; ``orders`` gets
+    the item names of each order (by its id without "#")."""
+    if depth > 12 or len(out) > _MAX_ITEMS:
+        return
+    if isinstance(node, dict):
+        order_id, order_items = node.get("order_id"), node.get("items")
+        if isinstance(order_id, str) and isinstance(order_items, list):
+            orders.setdefault(lower(order_id).strip().lstrip("#"), set()).update(
+                lower(x["name"]).strip()
+                for x in order_items
+                if isinstance(x, dict) and isinstance(x.get("name"), str)
+            )
+        name = node.get("name")
+        options = node.get("options")
+        if isinstance(name, str) and isinstance(options, dict):
+            _add(lower(name).strip(), options, out, keyed)
+        variants = node.get("variants")
+        if isinstance(name, str) and isinstance(variants, dict):
+            for variant in variants.values():
+                if isinstance(variant, dict) and isinstance(variant.get("options"), dict):
+                    _add(lower(name).strip(), variant["options"], out, keyed)
+        for value in node.values():
+            if isinstance(value, (dict, list)):
+                _collect(value, out, keyed, orders, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            if isinstance(value, (dict, list)):
+                _collect(value, out, keyed, orders, depth + 1)
+
+
+def _add(
+    name: str,
+    options: dict[Any, Any],
+    out: list[tuple[str, frozenset[str]]],
+    keyed: dict[str, dict[str, set[str]]],
+) -> None:
+    out.append((name, _values(options)))
+    table = keyed.setdefault(name, {})
+    for key, value in options.items():
+        if isinstance(value, (str, int, float)) and str(value).strip():
+            table.setdefault(lower(str(key)).strip(), set()).add(lower(str(value)).strip())
+
+
+def _values(options: dict[Any, Any]) -> frozenset[str]:
+    return frozenset(
+        lower(str(v)).strip() for v in options.values() if isinstance(v, (str, int, float)) and str(v).strip()
+    )
+
+
+def _items(
+    ev: Evidence, keyed: dict[str, dict[str, set[str]]], orders: dict[str, set[str]]
+) -> list[tuple[str, frozenset[str]]]:
+    """The (product name, option values) of every item and variant of the results; ``keyed`` gets each
+    product's values by option key."""
+    out: list[tuple[str, frozenset[str]]] = []
+    for text in ev.contents.values():
+        if '"options"' not in text:
+            continue
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        _collect(data, out, keyed, orders)
+    return out
+
+
+def _told(value: str, tail: str) -> bool:
+    """``value`` stands in ``tail`` as a word (a boolean option value never does)."""
+    if value in ("true", "false", "yes", "no", "none", ""):
+        return False
+    return re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w.])", tail) is not None
+
+
+def _options_after(answer: str, end: int) -> tuple[int, int] | None:
+    """The span of the options told right after a name ending at ``end``, or None."""
+    lead = _LEAD.match(answer, end)
+    pos = lead.end() if lead else end
+    for pattern in (_PAREN, _DASHED):
+        found = pattern.match(answer, pos)
+        if found is not None:
+            return found.start(1), found.end(1)
+    return None
+
+
+def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sentence_of: Any) -> None:
+    """Add or relabel, in place, a product name told with another product's item options.
+
+    >>> from verification.engine.runs.evidence import Evidence
+    >>> ev = Evidence()
+    >>> ev.contents[1] = json.dumps({"items": [
+    ...     {"name": "Desk Lamp", "options": {"color": "white", "brightness": "medium"}},
+    ...     {"name": "Hiking Boots", "options": {"size": "12", "material": "leather"}}]})
+    >>> a = "Returning: Hiking Boots (white, medium brightness)."
+    >>> found = []
+    >>> check_item_options(a, found, ev, lambda i: (0, len(a)))
+    >>> [(f.mention.text, f.label) for f in found]
+    [('Hiking Boots', 'CONTRADICTED')]
+    >>> found = []
+    >>> check_item_options(a.replace("Hiking Boots", "Desk Lamp"), found, ev, lambda i: (0, len(a)))
+    >>> found
+    []
+    """
+    if "(" not in answer and "- " not in answer:
+        return
+    keyed: dict[str, dict[str, set[str]]] = {}
+    orders: dict[str, set[str]] = {}
+    items = _items(ev, keyed, orders)
+    if not items:
+        return
+    _check_order_lists(answer, findings, ev, orders, set(keyed), sentence_of)
+    by_name: dict[str, set[str]] = {}
+    for name, values in items:
+        by_name.setdefault(name, set()).update(values)
+    low = lower(answer)
+    for name in sorted(by_name, key=len, reverse=True):
+        if len(name) < 3 or name not in low:
+            continue
+        for hit in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", low):
+            span = _options_after(low, hit.end())
+            if span is None:
+                continue
+            tail = low[span[0] : span[1]]
+            if any(_told(v, tail) for v in by_name[name]):
+                # The named product's own options are told: no swap; a number told for one of its option
+                # keys must be one of the values the product has for that key.
+                _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
+                continue
+            other = _owner(items, name, tail, by_name[name])
+            if other is None:
+                continue
+            _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
+
+
+_ORDER_ID = re.compile(r"#?([a-z]?\d{4,})")
+# An order id, a few words ("contains multiple items"), then a parenthesised group on the same line.
+_ORDER_GROUP = re.compile(r"[*_]*(?:[ \t]+[a-z]+){0,4}[ \t]*[:-]?[ \t]*\(([^()\n]{2,200})\)")
+
+
+def _check_order_lists(
+    answer: str,
+    findings: list[Finding],
+    ev: Evidence,
+    orders: dict[str, set[str]],
+    products: set[str],
+    sentence_of: Any,
+) -> None:
+    """Contradict a product named in the parenthesised group right after an order id that is no item of
+    that order: "order #W1 contains multiple items (Kettle, Lamp)", "Order #W1 (Lamp Exchange)". Only the
+    names of products the results list items of are read in the group; the order must be one the results
+    give the items of."""
+    if not orders:
+        return
+    low = lower(answer)
+    names = sorted((n for n in products if len(n) >= 3), key=len, reverse=True)
+    for hit in _ORDER_ID.finditer(low):
+        own = orders.get(hit.group(1))
+        if own is None:
+            continue
+        group = _ORDER_GROUP.match(low, hit.end())
+        if group is None:
+            continue
+        a, b = group.span(1)
+        text = low[a:b]
+        found: list[tuple[int, int, str]] = []
+        taken = [False] * len(text)
+        for name in names:
+            if name not in text:
+                continue
+            for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", text):
+                if any(taken[m.start() : m.end()]):
+                    continue
+                taken[m.start() : m.end()] = [True] * (m.end() - m.start())
+                found.append((a + m.start(), a + m.end(), name))
+        for start, end, name in found:
+            if name not in own:
+                _mark(
+                    answer, findings, ev, start, end, "", sentence_of, "this product is no item of this order"
+                )
+
+
+_PART = re.compile(r"[^,;()\n]+")
+_NUMBER = re.compile(r"(?<![\w$.,])\d+(?:\.\d+)?(?![\w.]|,\d)")
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _check_numbers(
+    answer: str,
+    findings: list[Finding],
+    span: tuple[int, int],
+    tail: str,
+    table: dict[str, set[str]],
+    sentence_of: Any,
+) -> None:
+    """Contradict a number told for an option key ("size 11", "24 hours battery") that none of the product's
+    items or variants has for that key."""
+    for part in _PART.finditer(tail):
+        text = part.group()
+        numbers = list(_NUMBER.finditer(text))
+        if len(numbers) != 1 or len(text.split()) > 5:
+            continue
+        words = set(_WORD.findall(text))
+        keys = [
+            key
+            for key, values in table.items()
+            if any(_NUMBER.search(v) for v in values)
+            and (set(_WORD.findall(key)) & words or {w for v in values for w in _WORD.findall(v)} & words)
+        ]
+        if not keys:
+            continue
+        number = numbers[0].group()
+        if any(_told(number, value) for key in keys for value in table[key]):
+            continue
+        start = span[0] + part.start() + numbers[0].start()
+        end = start + len(number)
+        reason = "no item of this product has this value for " + " or ".join(keys)
+        for f in findings:
+            m = f.mention
+            if m.start < end and m.end > start:
+                if f.label == "SUPPORTED":
+                    f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, [], False
+                break
+        else:
+            mention = Mention("number", start, end, answer[start:end], value=float(number))
+            findings.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
+
+
+def _owner(items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: set[str]) -> str | None:
+    """The other product one of whose items has at least two of its option values told in ``tail``."""
+    for other, values in items:
+        if other == name:
+            continue
+        told = [v for v in values if v not in own and _told(v, tail)]
+        if len(told) >= 2:
+            return other
+    return None
+
+
+def _mark(
+    answer: str,
+    findings: list[Finding],
+    ev: Evidence,
+    start: int,
+    end: int,
+    other: str,
+    sentence_of: Any,
+    reason: str = "",
+) -> None:
+    reason = reason or f"these options are of an item of {other}, not of this product"
+    facts = [x for x in ev.strings if lower(str(x.value)).strip() == other][:1] if other else []
+    for f in findings:
+        m = f.mention
+        if m.start < end and m.end > start and m.kind == "entity":
+            if f.label != "CONTRADICTED":
+                f.label, f.reason, f.facts, f.derived = "CONTRADICTED", reason, facts, False
+            return
+    mention = Mention("entity", start, end, answer[start:end])
+    findings.append(Finding(mention, "CONTRADICTED", sentence_of(start), facts, reason))
