@@ -15,6 +15,8 @@ Each test is a made-up run of a shop's tools with an answer written for it; each
 - an amount the answer computed, restated under another label ("Amount to pay: $22.55") (``grounding``).
 """
 
+from typing import Any
+
 from tests.engine_runs.runs_helpers import flagged as _flagged
 from tests.engine_runs.runs_helpers import run_with_calls as _run
 from verification.engine.runs import verify_run
@@ -73,7 +75,7 @@ def test_it_reads_a_state_after_an_action_from_the_latest_read_of_the_record() -
     before = _order("#W7100003", "pending", items, 441.93)
     after = _order("#W7100003", "cancelled", items, 441.93)
     other = _order("#W7100004", "pending", [("Laptop", "4006", 2530.72)], 2530.72)
-    calls = [
+    calls: list[tuple[str, dict[str, Any], Any]] = [
         ("get_order_details", {}, before),
         ("get_order_details", {}, other),
         ("cancel_pending_order", {}, after),
@@ -92,7 +94,10 @@ def test_it_reads_a_state_after_an_action_from_the_latest_read_of_the_record() -
 def test_it_does_not_judge_a_heading_state_that_names_no_record() -> None:
     done = _order("#W7100005", "cancelled", [("Helmet", "4007", 180.02)], 180.02)
     open_ = _order("#W7100006", "pending", [("Keyboard", "4008", 268.77)], 268.77)
-    calls = [("get_order_details", {}, done), ("get_order_details", {}, open_)]
+    calls: list[tuple[str, dict[str, Any], Any]] = [
+        ("get_order_details", {}, done),
+        ("get_order_details", {}, open_),
+    ]
     answer = "Here is what I can do:\n\n**To Cancel (Pending Orders):**\n- Order #W7100006: Keyboard"
     report = verify_run(_run("What can I cancel?", calls, answer))
     assert _flagged(report) == []
@@ -112,7 +117,10 @@ def test_it_counts_items_of_a_kind_across_orders() -> None:
         "#W7100008", "delivered", [("Tablet", "4010", 938.92), ("Skateboard", "4011", 186.06)], 1124.98
     )
     two = _order("#W7100009", "delivered", [("Tablet", "4012", 989.7), ("Pet Bed", "4013", 193.22)], 1182.92)
-    calls = [("get_order_details", {}, one), ("get_order_details", {}, two)]
+    calls: list[tuple[str, dict[str, Any], Any]] = [
+        ("get_order_details", {}, one),
+        ("get_order_details", {}, two),
+    ]
     answer = "I can see you have two tablets in separate orders: #W7100008 and #W7100009."
     report = verify_run(_run("Return a tablet.", calls, answer))
     assert _flagged(report) == []

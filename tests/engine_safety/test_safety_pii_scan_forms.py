@@ -107,13 +107,9 @@ def test_it_splits_only_a_sequence_after_its_top_level_groups(source: str, split
 
 
 def test_it_keeps_a_part_with_a_back_reference_whole() -> None:
-    kind = PiiType(
-        "postal_address", "location", re.compile(r"(\d)(?:(?:,[ \t]*|[ \t]+)\d{1,5}\1)"), 0.75
-    )
+    kind = PiiType("postal_address", "location", re.compile(r"(\d)(?:(?:,[ \t]*|[ \t]+)\d{1,5}\1)"), 0.75)
     assert _scan_form(kind) is kind.pattern
-    plain = PiiType(
-        "postal_address", "location", re.compile(r"(\d)(?:(?:,[ \t]*|[ \t]+)\d{1,5}x)"), 0.75
-    )
+    plain = PiiType("postal_address", "location", re.compile(r"(\d)(?:(?:,[ \t]*|[ \t]+)\d{1,5}x)"), 0.75)
     assert _scan_form(plain).pattern == r"(?:(?:,[ \t]*|[ \t]+)\d{1,5}x)"
 
 
