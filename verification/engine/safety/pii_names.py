@@ -209,7 +209,8 @@ _NAMING_CUES: Final = _phrases(
 # them a single word must be a known first name, several words must hold a known first or surname.
 # Written as a label ("Contact: ..."), a weak cue is a strong one.
 _WEAK_CUES: Final = _words(
-    "from for with to by cc best thanks thx cheers contact reach call email ping hi hello hey user username name "
+    "from for with to by cc best thanks thx cheers contact reach call email ping hi hello hey user "
+    "username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
     "can could will would should did does has was is "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
