@@ -209,12 +209,13 @@ _NAMING_CUES: Final = _phrases(
 # them a single word must be a known first name, several words must hold a known first or surname.
 # Written as a label ("Contact: ..."), a weak cue is a strong one.
 _WEAK_CUES: Final = _words(
-    "from for with to by cc best thanks cheers contact reach call email ping hi hello hey user username name "
+    "from for with to by cc best thanks thx cheers contact reach call email ping hi hello hey user "
+    "username name "
     # A question's auxiliary comes before its subject: "Can Sonia confirm ...", "did Ravi call?".
     "can could will would should did does has was is "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
-) | {"thank you"}
+) | {"thank you", "good morning", "good afternoon", "good evening", "morning"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
@@ -235,12 +236,18 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
     "native of|where|lives on|living on|live on|side of|corner of|"
     # A form's "Residence:" label (h18e), read only with its colon like the labels below.
-    "residence"
+    "residence|location|"
+    # Travel: only a place is flown to, landed in or commuted from (h19d): "Just landed in
+    # Bestchester, will call later", "She commutes from Pichondan".
+    "flew to|flying to|fly to|flown to|flight to|flights to|landed in|landing in|arrived in|arriving in|"
+    "touched down in|drove to|driving to|commutes from|commute from|commuting from|relocated from|"
+    "moved from|moving from|moved away from|heading to|headed to|heading back to|headed back to|"
+    "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens";
 # "Where: Hafnir Country Club", not "where Python runs").
 _LABEL_PLACE_CUES: Final = frozenset(
-    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence")
+    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence", "location")
 )
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
 _CUE_LAST_WORDS: Final = frozenset(
@@ -250,6 +257,20 @@ _PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CU
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
 _SHARED_CUES: Final = frozenset(("to", "from", "at", "address"))
 _CUE_WINDOW: Final = 48
+# A line that is a cue for the words alone on the next line (h19d): a form's label written without its
+# colon, or a sign-off written without its comma ("cheers⏎Erika", "Best⏎Trevor", "Name⏎Heather Monroe").
+_LINE_CUES: Final = _phrases(
+    "cheers|best|thanks|thx|thank you|many thanks|thanks again|regards|best regards|kind regards|"
+    "warm regards|best wishes|sincerely|yours|yours truly|all the best|talk soon|take care|"
+    "name|full name|contact|contact person|customer|customer name|signed|location|city|town|hometown|"
+    "residence|place of birth|birthplace"
+)
+# A greeting, and what ends the one word greeted after it: a comma, "!", a dash, the line's end.
+_GREETINGS: Final = _words("hi hello hey morning afternoon evening")
+_AFTER_GREETED: Final = re.compile(r"[ \t]*(?:[,!]|[-–—][ \t]|\n|$)")
+_LINE_CUE_STRIP: Final = " \t!.-"
+# Up to four words (letters, inner apostrophes, hyphens and dots) alone on their line.
+_ALONE_ON_LINE: Final = re.compile(r"[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){0,3}[ \t]*(?:\n|$)")
 _CUE_STRIP: Final = " \t\n:,-"
 _BLANKS: Final = " \t\n"
 _WORD_STRIP: Final = "\"'“”‘’()[]<>*_?"
@@ -508,7 +529,18 @@ class _Before:
         self.colon = ":" in tail
         self.sentence_start = not stripped or stripped[-1] in _SENTENCE_ENDS or "\n" in tail
         if "\n" in tail and "," not in tail:
-            stripped = ""  # a line break ends the phrase before it, unless a comma leads on ("Regards,\n")
+            # A line break ends the phrase before it, unless a comma leads on ("Regards,\n"), or the
+            # line above is a label ("Contact person:\n", "Name\n", "Location\n") or a sign-off
+            # without its comma ("cheers\n", "Best\n") and the words after stand alone on their line
+            # (h19d): then that line is the cue, read as a label's.
+            line = stripped[stripped.rfind("\n") + 1 :]
+            if (":" in tail or lower(line).strip(_LINE_CUE_STRIP) in _LINE_CUES) and _ALONE_ON_LINE.match(
+                text, start
+            ) is not None:
+                stripped = line
+                self.colon = True
+            else:
+                stripped = ""
         words = lower(stripped).split()[-4:]
         self.words = [w.strip(_WORD_STRIP) for w in words]
         # The phrases that end the words before, longest first, joined once for every table asked.
@@ -624,6 +656,16 @@ def _emit_person(
         cue = 2
     elif before.cue(_WEAK_CUES):
         cue = 2 if before.colon else 3
+        if (
+            cue == 3
+            and len(words) == 1
+            and last in _GREETINGS
+            and _AFTER_GREETED.match(text, end) is not None
+            # A listed first name, even one that is a word or a town's name too ("Hi Chelsea,"); not
+            # "Hello World!" nor "Hi Berlin!".
+            and _FLAGS.get(words[0], 0) & (_F_FIRST | _F_REGION) == _F_FIRST
+        ):
+            cue = 2  # "Hey Amber - ...", "Hi Chelsea,⏎": the one greeted (h19d)
     after = (cue == 0 or cue == 3) and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start, after_first)
     if verdict is None and (cue == 0 or cue == 3):
@@ -782,6 +824,16 @@ def _unknown_place(
     cue = before.cue(_STRONG_PLACE_CUES)
     if cue and (before.colon or cue not in _LABEL_PLACE_CUES):
         out.append(NameMatch("location", start, end, text[start:end], 0.7, "strong_place_cue"))
+        return n
+    if (
+        last_word == "to"
+        and out
+        and out[-1].type == "location"
+        and text[out[-1].end : start].strip() == "to"
+        and text.endswith(("from ", "From "), 0, out[-1].start)
+    ):
+        # "moved from Gomezboeuf to Alves": after "from" a place, "to" leads to another (h19d).
+        out.append(NameMatch("location", start, end, text[start:end], 0.7, "from_place_to"))
         return n
     return 0 if comma else _town_shaped(text, tokens, i, n, last_word, out)
 
@@ -1778,19 +1830,122 @@ def _same_names(text: str, tokens: list[tuple[str, int, int]], out: list[NameMat
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
+# A name written in lower case, as chats write them ("i talked to leslie carroll", h19d): a listed
+# first name and a listed surname, after a verb of contact or before a verb of a person's doing.  The
+# capitalised-token reading above cannot see them; without the cue, "grant access" and "will power"
+# would be names, so one is needed (``may_find`` asks for them in a text with no capital).
+_LOWER_CUE: Final = (
+    r"(?:talked to|talk to|talking to|spoke to|spoke with|speak to|speak with|chatted with|met with|"
+    r"ask|asked|tell|told|ping|pinged|cc|message|messaged|dm|call|called|email|emailed|text|texted|"
+    r"remind|reminded|thank|thanks|thx|assigned to|forward to|forwarded to|sent to|send to|cc'd)"
+)
+_LOWER_VERB: Final = (
+    r"(?:is|was|said|says|forgot|forgets|will|would|wants|wanted|needs|needed|asked|told|called|"
+    r"emailed|texted|has|had|left|joined|agreed|thinks|thought|mentioned|wrote|replied|sent|says)"
+)
+# A surname in lower case: "o'sullivan", "smith-jones".
+_LOWER_SURNAME: Final = rf"[{_LOWER}]+(?:['’\-][{_LOWER}]+)?"
+_LOWER_NAME: Final = re.compile(
+    rf"(?<![\w@./\-'’])(?:{_LOWER_CUE}[ \t]+({_LOWER_SURNAME})[ \t]+({_LOWER_SURNAME})(?![\w@./\-'’])"
+    rf"|({_LOWER_SURNAME})[ \t]+({_LOWER_SURNAME})(?=[ \t]+{_LOWER_VERB}\b))"
+)
+# Listed first names and surnames that are common English or code words written in lower case ("see
+# more", "master branch", "port ready"): never a name here.  The words of the lists that occur 30 times
+# or more in lower case in English prose and code comments (CPython's library, this repository's docs),
+# and a few trades and colours.
+_LOWER_NOT_NAME: Final = _words(
+    "able admin alen alpha angle arch arena ash asks back bad baker ball bare barrier bash basic beam "
+    "been begin below bench beta big black blank blanks block blue body bold book border bot bottom "
+    "bounds brace branch brown build bunch butler button call cancel cap case cases cash ceil certain "
+    "chain channel char check cherry child choice circle class clear close colon comes comment conn "
+    "constant cook core corner corpus cost counts cover cross cue curl current dark darwin dash dates "
+    "day days deal deb del delay delta deploy dev doc dot down drain dry due eager early echo edge edit "
+    "elem elif emit ender even every factor fail fails fall fast fed few field fields file files fill "
+    "fine fisher fix font force ford forward frame free fresh getter given go going good goto gray "
+    "greek green grey grob guard guess hack hand handler hard hash haven head heap height held helper "
+    "hence high hill holding hook hooks host human ivar jc job jump junk just keep key keys klass la "
+    "lack lang large larger lasso leader leaf leak leaks learn learned lease len level lex light line "
+    "lines link linker list lo lock look loop loose low ly mac made magic main mako man manual many "
+    "marker marks marshal mask master mat math matter means miller min minor mix mo mock mode more most "
+    "na nan near nice nil numbers odd ours overall pack pages pair parent parts pass patch patt peek "
+    "peer people perl person persons pick pickle plain pointer points pool pop port power pretty prior "
+    "proper proto race rain rand range rather reach read reader reading ready real reason reasons "
+    "record red refs register render repo right risk rm rock roman root roots round rounds row rule "
+    "runner running said sale sample say screen see self sell server session sessions shell short "
+    "shorter show shows sin six skip sky small smart snow soon span speed spell spinner stack stage "
+    "standard start stem still stone stops straight strong styles such sum super sys tab tan team tell "
+    "test than tilde topic town trace treat trees trim un uni unique unknown val valid ver vi wait walk "
+    "wall weight well were white won wood word works world worth ye"
+)
+# Of those, the surnames that a listed first name before them makes a name ("billy wood").
+_LOWER_SURNAME_WORDS: Final = _words(
+    "ash baker ball black brown butler cash cook fisher ford gray green grey hall hill king lee marshal "
+    "miller rock stone wall west white wood young"
+)
+
+
+def _lower_flags(word: str) -> int:
+    """The flags of a word written in lower case, as the lists write it ("o'sullivan" is "O'Sullivan",
+    "heinz-willi" "Heinz-Willi"; "björn" is "Björn", or "Bjorn" folded)."""
+    written = word.capitalize()
+    if "-" in word or "'" in word or "’" in word:
+        written = "-".join("'".join(p.capitalize() for p in part.split("'")) for part in word.split("-"))
+    flags = _FLAGS.get(written, -1)
+    if flags < 0:
+        flags = _FLAGS.get(fold(written), 0) if not written.isascii() else 0
+    if not flags and ("'" in word or "’" in word):
+        flags = _FLAGS.get(word.replace("'", "").replace("’", "").capitalize(), 0)  # the census's "Osullivan"
+    return flags
+
+
+def _lower_names(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the names written in lower case (``_LOWER_NAME``) not found yet."""
+    added: list[NameMatch] = []
+    for match in _LOWER_NAME.finditer(text):
+        g = 1 if match.group(1) is not None else 3
+        first, last = match.group(g), match.group(g + 1)
+        if len(first) < 2 or len(last) < 2:
+            continue
+        first_flags = _lower_flags(first)
+        last_flags = _lower_flags(last)
+        if (
+            # A first name that is also a town's is one here ("david", "mary"); not a region's.  One
+            # that is also a word ("heather", "misty") only before a surname that is none.
+            first_flags & (_F_FIRST | _F_STOP | _F_REGION) == _F_FIRST
+            and (not first_flags & _F_AMBIGUOUS or (last_flags & _F_SURNAME and last not in _LOWER_NOT_NAME))
+            and last_flags & (_F_FIRST | _F_SURNAME)
+            and not last_flags & (_F_STOP | _F_REGION)
+            and first not in _LOWER_NOT_NAME
+            and (last not in _LOWER_NOT_NAME or last in _LOWER_SURNAME_WORDS)
+        ):
+            start, end = match.start(g), match.end(g + 1)
+            if not any(m.start < end and start < m.end for m in out):
+                added.append(NameMatch("person", start, end, text[start:end], 0.7, "lower_case_name"))
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
 def may_find(text: str, lowered: str) -> bool:
     """Whether ``find_names`` may find anything in ``text`` (``lowered`` is its lower-cased form): every
     name or place it reports starts at a capital letter, lies on the lines of an address or follows a
-    postcode's label (``POSTCODE_LABELS``), so a text that lower-casing leaves unchanged (no capital at
-    all), that has one line and no such label holds none.  Exact: a capital always changes when
-    lower-cased, and the labels are looked for in any case.
+    postcode's label (``POSTCODE_LABELS``) or is a name written in lower case (``_lower_names``), so a
+    text that lower-casing leaves unchanged (no capital at all), that has one line, no such label and
+    no such name holds none.  Exact: a capital always changes when lower-cased, the labels are looked
+    for in any case, and the names in lower case are read as ``find_names`` reads them.
+
+    >>> may_find("i talked to leslie carroll", "i talked to leslie carroll")
+    True
 
     >>> may_find("call me at 415-555-0132", "call me at 415-555-0132")
     False
     >>> may_find("zip: 2680-043", "zip: 2680-043")
     True
     """
-    return "\n" in text or lowered != text or any(word in lowered for word in _POSTCODE_FIRST)
+    return (
+        "\n" in text
+        or lowered != text
+        or any(word in lowered for word in _POSTCODE_FIRST)
+        or bool(_lower_names(text, []))  # a name in lower case (h19d)
+    )
 
 
 def find_names(text: str) -> list[NameMatch]:
@@ -1819,6 +1974,7 @@ def find_names(text: str) -> list[NameMatch]:
         out = _addressed(text, out)
     if " and " in text or " & " in text:
         out = _grouped_people(text, out)
+    out = _lower_names(text, out)
     if out:
         out = _same_names(text, tokens, out)
     if _CAPS_TOWN.search(text) is not None:
