@@ -69,9 +69,14 @@ def _plural(noun: str) -> bool:
     return (low.endswith("s") and not low.endswith("ss")) or low in ("people", "children", "men", "women")
 
 
+# Compiled once, not per call: both are tried at every count the answer gives.
+_PARENS_AT = re.compile(r"[ \t]*\(([^()\n]{3,200})\)")
+_COLON_AT = re.compile(r"[ \t]*:\**[ \t]*\n")
+
+
 def _parenthesised(answer: str, at: int) -> int:
     """The number of items of a plain list in parentheses right at ``at``, or 0."""
-    m = re.compile(r"[ \t]*\(([^()\n]{3,200})\)").match(answer, at)
+    m = _PARENS_AT.match(answer, at)
     if m is None or _NOT_A_LIST.search(lower(m.group(1))):
         return 0
     items = [x for x in _ITEM_SEP.split(m.group(1)) if x.strip()]
@@ -83,7 +88,7 @@ def _colon_list(answer: str, at: int) -> int:
 
     Blank lines may separate the items; a line indented deeper than the first item belongs to the item
     above; any other unmarked line ends the list."""
-    m = re.compile(r"[ \t]*:\**[ \t]*\n").match(answer, at)
+    m = _COLON_AT.match(answer, at)
     if m is None:
         return 0
     pos, count, indent = m.end(), 0, -1
