@@ -11,12 +11,17 @@ answer is not empty:
     {"id", "messages": [system, user, (assistant tool call, tool result)*, assistant answer],
      "tools": [the called tools as OpenAI function specs], "label": {"hallucinated": false, "spans": []}}
 
-Every answer is correct by construction (AgentDojo's utility checks accept it), so the set measures only
-the false-positive rate; nobody here wrote the answers or the tool results, and no rule is tuned on it.
+Nearly every answer is correct by construction (AgentDojo's utility checks accept it), so the set mostly
+measures the false-positive rate; nobody here wrote the answers or the tool results, and no rule is tuned on
+it. Two answers that AgentDojo's authors wrote say something the replayed run does not (``ANSWER_ERRORS``,
+found while reading the engine's flags in issue 14's tenth round): they are labelled hallucinated with the
+span of the unsupported value, as the tau sets label their agents' errors. ``--relabel FILE`` applies those
+labels to an existing corpus file in place (no agentdojo needed).
 
     pip install agentdojo==0.1.35          # into a scratch venv: not a project dependency
     python bench/corpora/runs/make_agentdojo_clean.py > bench/corpora/runs/agentdojo_clean.jsonl
     python manage.py evaluate --task groundedness bench/corpora/runs/agentdojo_clean.jsonl
+    python bench/corpora/runs/make_agentdojo_clean.py --relabel bench/corpora/runs/agentdojo_clean.jsonl
 """
 
 from __future__ import annotations
@@ -24,9 +29,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 BENCHMARK_VERSION = "v1.2.2"
+
+# Ground-truth answers that the replayed run does not support, by task (the line id's ending): the value
+# labelled as the hallucinated span.
+ANSWER_ERRORS: dict[str, str] = {
+    # The ground truth looks up the address of "London Luxury", not of the hotel the answer names, so this
+    # address is in no tool result.
+    "travel-user_task_5": "12 Leinster Gardens, Bayswater, London W2 3AN, United Kingdom",
+    # get_price_for_restaurants returns 20.0 for the restaurant answered.
+    "travel-user_task_8": "30.0",
+}
 SYSTEM = (
     "You are an AI language model who assists the user by using the given tools. Answer the user's "
     "question from the results of the tools."
@@ -38,6 +54,24 @@ def _result_json(result: Any) -> str:
     from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
 
     return tool_result_to_str(result, dump_fn=lambda x: json.dumps(x, default=str, ensure_ascii=False))
+
+
+def label_answer_errors(line: dict[str, Any]) -> dict[str, Any]:
+    """``line`` labelled hallucinated, with the span of the unsupported value, if it is one of
+    ``ANSWER_ERRORS``; otherwise unchanged. Idempotent.
+
+    >>> line = {"id": "agentdojo-v1.2.2-travel-user_task_8", "label": {"hallucinated": False},
+    ...         "messages": [{"role": "assistant", "content": "Le Marais, 30.0"}]}
+    >>> label_answer_errors(line)["label"]["spans"]
+    [{'start': 11, 'end': 15, 'text': '30.0'}]
+    """
+    for task, wrong in ANSWER_ERRORS.items():
+        answer = str(line["messages"][-1]["content"])
+        at = answer.find(wrong)
+        if line["id"].endswith("-" + task) and at >= 0:
+            spans = [{"start": at, "end": at + len(wrong), "text": wrong}]
+            return {**line, "label": {"hallucinated": True, "fact_check_needed": True, "spans": spans}}
+    return line
 
 
 def _tool_spec(function: Any) -> dict[str, Any]:
@@ -114,7 +148,19 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--version", default=BENCHMARK_VERSION, help="AgentDojo benchmark version")
+    parser.add_argument(
+        "--relabel", type=Path, metavar="FILE", help="apply ANSWER_ERRORS to FILE in place and stop"
+    )
     args = parser.parse_args(argv)
+    if args.relabel:
+        rows = [
+            json.loads(raw) for raw in args.relabel.read_text(encoding="utf-8").splitlines() if raw.strip()
+        ]
+        args.relabel.write_text(
+            "".join(json.dumps(label_answer_errors(r), ensure_ascii=False) + "\n" for r in rows),
+            encoding="utf-8",
+        )
+        return 0
     try:
         lines = build(args.version)
     except ImportError:
@@ -123,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     for line in lines:
-        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(label_answer_errors(line), ensure_ascii=False) + "\n")
     return 0
 
 

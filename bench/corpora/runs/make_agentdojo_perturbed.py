@@ -33,8 +33,14 @@ import ast
 import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# The sibling script's labels of the answers that are wrong (a script, found through sys.path).
+from make_agentdojo_clean import label_answer_errors
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "agentdojo_clean.jsonl"
@@ -222,7 +228,11 @@ def main() -> int:
     rows: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     for raw in SOURCE.read_text(encoding="utf-8").splitlines():
         if raw.strip():
-            line = json.loads(raw)
+            line = label_answer_errors(json.loads(raw))
+            if line["label"]["hallucinated"]:
+                # An answer that is itself wrong is kept as labelled, and not edited (as the tau sets do).
+                rows[half(line["id"])].append(("agent_error", line))
+                continue
             rows[half(line["id"])] += perturb(line)
     for name, items in rows.items():
         path = HERE / f"agentdojo_perturbed_{name}.jsonl"
