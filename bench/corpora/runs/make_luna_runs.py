@@ -17,10 +17,12 @@ per run in ``luna_dev/`` or ``luna_heldout/``::
     {"run_id", "domain", "task_id", "opened_poison": bool,
      "messages": [{"role": "system"|"user", "text"},
                   {"role": "assistant", "text": str|null, "calls": [{"function", "args"}]},
-                  {"role": "tool", "text"}, ...,
+                  {"role": "tool", "text", "error"?}, ...,
                   {"role": "assistant", "text": final answer}]}
 
-(texts verbatim; the tool results of an assistant message's calls follow it in the calls' order). This
+(texts verbatim; the tool results of an assistant message's calls follow it in the calls' order; a failed
+call has an empty text and its ``error``, e.g. ``ValueError: No assistance phase record is available ...``,
+which becomes the tool message's content, as it was what the agent was shown). This
 script expands them back into OpenAI messages (call ids ``call_<n>``, arguments as JSON, tool messages
 with ``tool_call_id`` and ``name``) and writes one groundedness line per run whose final answer follows at
 least one tool result::
@@ -98,7 +100,9 @@ def expand(run: dict[str, Any]) -> list[dict[str, Any]]:
             if not pending:
                 raise ValueError(f"{run['run_id']}: message {i} is a tool result without a call")
             call_id, name = pending.pop(0)
-            messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": m["text"]})
+            # A failed call's result is its error (the text is then empty): what the agent was shown.
+            content = m.get("error") or m["text"]
+            messages.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": content})
         else:
             raise ValueError(f"{run['run_id']}: unknown role {role!r} at message {i}")
     return messages
