@@ -38,7 +38,7 @@ def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: 
 
 
 @pytest.mark.parametrize("side", ["dev", "heldout"])
-def test_every_line_is_a_well_formed_run(side: str) -> None:
+def test_it_writes_only_well_formed_runs(side: str) -> None:
     for raw in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines():
         messages = json.loads(raw)["messages"]
         assert [m["role"] for m in messages[:2]] == ["system", "user"]
