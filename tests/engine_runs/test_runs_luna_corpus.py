@@ -1,0 +1,55 @@
+"""Issue 14 (h20b): the committed gpt-5.6-luna sets are what make_luna_runs.py builds from the committed
+transcriptions (byte for byte), the split is by domain, and every line is a well-formed run."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+_RUNS = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "runs"
+_SPEC = importlib.util.spec_from_file_location("bench_make_luna_runs_corpus", _RUNS / "make_luna_runs.py")
+assert _SPEC is not None and _SPEC.loader is not None
+_MAKE = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_MAKE)
+
+_DEV = {"airport", "automotive", "employment", "logistics", "telecom", "ticketing"}
+
+
+@pytest.mark.parametrize("side", ["dev", "heldout"])
+def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
+    _MAKE.build(_RUNS / f"luna_{side}", tmp_path, perturbed=True)
+    for name in (f"luna_clean_{side}", f"luna_perturbed_{side}"):
+        for suffix in (".jsonl", ".meta.jsonl"):
+            built, committed = tmp_path / (name + suffix), _RUNS / (name + suffix)
+            assert built.read_bytes() == committed.read_bytes(), name + suffix
+
+
+@pytest.mark.parametrize(("side", "lines", "hallucinated"), [("dev", 40, 1), ("heldout", 40, 0)])
+def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: int) -> None:
+    rows = [
+        json.loads(x) for x in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert len(rows) == lines
+    assert sum(r["label"]["hallucinated"] for r in rows) == hallucinated
+    for r in rows:
+        domain = r["id"].split("-")[1]
+        assert (domain in _DEV) == (side == "dev"), r["id"]
+
+
+@pytest.mark.parametrize("side", ["dev", "heldout"])
+def test_it_writes_only_well_formed_runs(side: str) -> None:
+    for raw in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines():
+        messages = json.loads(raw)["messages"]
+        assert [m["role"] for m in messages[:2]] == ["system", "user"]
+        assert messages[-1]["role"] == "assistant" and messages[-1]["content"]
+        pending: list[str] = []
+        results = 0
+        for m in messages[2:]:
+            if m["role"] == "assistant":
+                assert not pending, "a call without its result"
+                pending = [c["id"] for c in m.get("tool_calls") or []]
+            else:
+                assert m["role"] == "tool" and m["tool_call_id"] == pending.pop(0)
+                results += 1
+        assert results >= 1
