@@ -89,3 +89,18 @@ def test_it_reports_the_actions_of_both_gates_by_line_kind(tmp_path):
     assert "emit" not in {a for a, kinds in score.items() if "hallucinated" in kinds}
     calibrated = m["calibration"]["actions"]
     assert calibrated["emit"] == {"clean": 1}
+
+
+def test_it_warms_the_engine_before_the_first_timed_run(tmp_path, monkeypatch):
+    # The service warms each process at start-up (verification/apps.py); the evaluator's latency figures
+    # must not charge one run with pint's registry load instead.
+    from verification.engine.eval import groundedness
+
+    order = []
+    real_verify = groundedness.verify_run
+    monkeypatch.setattr(groundedness, "warm_up", lambda: order.append("warm_up"))
+    monkeypatch.setattr(groundedness, "verify_run", lambda *a: order.append("verify") or real_verify(*a))
+    path = tmp_path / "g.jsonl"
+    path.write_text(_line("It is 330 meters tall.", False, []) + "\n")
+    evaluate_groundedness(path, progress=False)
+    assert order == ["warm_up", "verify"]
