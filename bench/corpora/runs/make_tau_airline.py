@@ -235,7 +235,11 @@ def cases(
             if tid == run["task_id"] and piece in answer:
                 # One answer may hold several wrong statements (tau_retail_dev4 task 37): each is a span.
                 spans = label["spans"] + _spans(answer, wrong)
-                label = {"hallucinated": True, "fact_check_needed": True, "spans": sorted(spans, key=lambda x: x["start"])}
+                label = {
+                    "hallucinated": True,
+                    "fact_check_needed": True,
+                    "spans": sorted(spans, key=lambda x: x["start"]),
+                }
         out.append(
             {
                 "id": f"{id_prefix}-task{run['task_id']}-trial{run.get('trial', 0)}-msg{i}",
