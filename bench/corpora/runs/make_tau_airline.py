@@ -46,6 +46,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # a third retail development set (h19b: simulations starting at characters 3.887 M-4.4 M)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev3 --condensed \\
         --perturbed --all-dev dev3 --name tau_retail --id-prefix tau-retail-claude45
+    # a fourth retail development set (h20a: simulations starting at characters 1.94 M-2.62 M)
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev4 --condensed \\
+        --perturbed --all-dev dev4 --name tau_retail --id-prefix tau-retail-claude45
     # the retail held-out set (h18c: simulations starting after character 4.4 M; measured only, never read)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_heldout --condensed \\
         --perturbed --all-dev heldout --name tau_retail --id-prefix tau-retail-claude45
@@ -230,7 +233,13 @@ def cases(
         label: dict[str, Any] = {"hallucinated": False, "fact_check_needed": True, "spans": []}
         for (tid, piece), wrong in (AGENT_ERRORS if errors is None else errors).items():
             if tid == run["task_id"] and piece in answer:
-                label = {"hallucinated": True, "fact_check_needed": True, "spans": _spans(answer, wrong)}
+                # One answer may hold several wrong statements (tau_retail_dev4 task 37): each is a span.
+                spans = label["spans"] + _spans(answer, wrong)
+                label = {
+                    "hallucinated": True,
+                    "fact_check_needed": True,
+                    "spans": sorted(spans, key=lambda x: x["start"]),
+                }
         out.append(
             {
                 "id": f"{id_prefix}-task{run['task_id']}-trial{run.get('trial', 0)}-msg{i}",

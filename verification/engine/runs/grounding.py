@@ -57,7 +57,7 @@ from .numeric import (
     may_multiply,
     operand,
 )
-from .own_lists import check_own_enumerations, listed_total
+from .own_lists import check_own_enumerations, listed_changes, listed_total
 from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
@@ -1095,6 +1095,9 @@ def ground_answer(
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             how = _named_total(answer, findings, f)
+        if not how and f.label == "UNSUPPORTED" and m.kind == "money":
+            # "$481.50 → $466.75", "$150.01 → $135.24", ... then "New Order Total: $1,130.85" (see own_lists).
+            how = listed_changes(f, findings, answer)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     _restated_amounts(findings)
@@ -2015,22 +2018,31 @@ def _named_total(answer: str, findings: list[Finding], f: Finding) -> str:
     return ""
 
 
-_NUMBERED_LABEL = re.compile(r"\b([A-Z][a-z]+) #(\d{1,2})\b")
+_NUMBERED_LABEL = re.compile(r"\b([A-Z][a-z]+) (#?)(\d{1,2})\b")
 
 
 def _numbered_labels(answer: str) -> set[int]:
     r"""The start positions of the numbers of the answer's own numbered labels, "Exchange #1 ... Exchange #2":
-    a word that numbers two or more of its sections from 1 on, not a value.
+    a word that numbers two or more of its sections from 1 on, not a value. Without "#" the label must open
+    its line, markup aside ("**Item 1 - Water Bottle:**" ... "**Item 2 - Desk Lamp:**"): in running text
+    "Terminal 1 ... Terminal 2" may be values (issue 14, h20a).
 
     >>> a = "**Exchange #1 - Skateboard**\n...\n**Exchange #2 - Hose**"
     >>> [a[i] for i in sorted(_numbered_labels(a))], _numbered_labels("Seat #2 is free.")
     (['1', '2'], set())
+    >>> a = "**Item 1 - Bottle:**\n- $45\n\n**Item 2 - Lamp:**\n- $137"
+    >>> [a[i] for i in sorted(_numbered_labels(a))], _numbered_labels("Gate 1 or Gate 2 is open.")
+    (['1', '2'], set())
     """
-    if "#" not in answer:
+    if "#" not in answer and "\n" not in answer:
         return set()
     by_label: dict[str, list[tuple[int, int]]] = {}
     for m in _NUMBERED_LABEL.finditer(answer):
-        by_label.setdefault(m.group(1), []).append((int(m.group(2)), m.start(2)))
+        if not m.group(2):
+            line_start = answer.rfind("\n", 0, m.start()) + 1
+            if answer[line_start : m.start()].strip(_MARKUP_CHARS + "0123456789.)"):
+                continue  # "... at Gate 2": no label of the answer's own sections
+        by_label.setdefault(m.group(1) + m.group(2), []).append((int(m.group(3)), m.start(3)))
     out: set[int] = set()
     for found in by_label.values():
         numbers = sorted({n for n, _ in found})

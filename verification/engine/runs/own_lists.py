@@ -7,24 +7,32 @@ A customer-service agent counts and adds up what it has just listed:
   "**Option 2:** ...". The count is of the answer's own selection, not of a list of the results (an order
   of five items, a user of three orders), so the results' lengths neither support nor contradict it; the
   enumeration does, either way.
+- the **sum of the changes it lists**: "Action Camera: $481.50 → $466.75", "Desk Lamp: $150.01 → $135.24",
+  "T-Shirt: $53.27 → $46.66", then "The $36.13 difference would be refunded" and "**New Order Total:
+  $1,130.85**" under a "Current Order Total: $1,166.98" (issue 14, h20a). Each pair is checked on its own;
+  the difference of the whole change is their sum, and the new total the told total plus that sum: two
+  steps the one-step arithmetic does not take.
 - a **total of the amounts it lists**: "- Cancel #W4836353: $1,429.81 / - Cancel #W7342738: $1,030.40 /
   - Return #W4597054: $1,186.47 / **Total refund: $3,646.68**". The one-step arithmetic of
   ``numeric.derive`` adds two values; a total of three or more listed amounts is the sum of a run of
   consecutive amounts the answer states (and the results support), before or after it.
 
 Both are read only where the answer says so: a count directly followed by its parenthesised list or by a
-colon that opens a list of marked items; an amount of a sentence that calls it a total.
+colon that opens a list of marked items (a few words may stand between the noun and the colon: "a couple
+of options for you:"); a count that points back ("these 3 items", "all two orders") to a list of marked
+items the answer gave earlier with as many; an amount of a sentence that calls it a total.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ..text import lower
 from .findings import Finding
 from .numeric import accepts
 
-__all__ = ["check_own_enumerations", "listed_total"]
+__all__ = ["check_own_enumerations", "listed_changes", "listed_total"]
 
 # A run of at most this many amounts is summed; a total never adds more items than a list shows.
 _MAX_TERMS = 12
@@ -71,7 +79,13 @@ def _plural(noun: str) -> bool:
 
 # Compiled once, not per call: both are tried at every count the answer gives.
 _PARENS_AT = re.compile(r"[ \t]*\(([^()\n]{3,200})\)")
-_COLON_AT = re.compile(r"[ \t]*:\**[ \t]*\n")
+# The colon may follow a few words after the noun: "a couple of options for you:", "two ways to do it:".
+_COLON_AT = re.compile(r"(?:[ \t]+[a-z]+){0,4}?[ \t]*:\**[ \t]*\n")
+# Words with which a count points back to things the answer has already listed ("these 3 items").
+_BACK = frozenset({"these", "those", "both", "all"})
+# A line that is an item of a list, for lists told before a count: a bullet, "1.", or a bold label ending
+# with its number ("**Option 2:**", "**Exchange #1**"), not any bold text with digits ("**Total: $9.55**").
+_ITEM_LINE = re.compile(r"([ \t]*)(?:[-*•][ \t]|\d{1,2}[.)][ \t]|\*\*[A-Za-z][^*\n]{0,30}?[ #]\d{1,2}:?\*\*)")
 
 
 def _parenthesised(answer: str, at: int) -> int:
@@ -111,6 +125,41 @@ def _colon_list(answer: str, at: int) -> int:
     return count if count >= 2 else 0
 
 
+def _earlier_lists(answer: str, upto: int) -> set[int]:
+    r"""The numbers of items (two or more) of the lists of marked lines the answer gives before ``upto``: a
+    run of marked lines at one indent, blank lines and deeper lines (an item's details) between them; any
+    other line ends the run.
+
+    >>> text = "Changes:\n1. Lamp\n   - $5\n2. Hose\n3. Bag\n\nKept:\n- Tent\n- Mat\nSwitch these 3 items?"
+    >>> sorted(_earlier_lists(text, text.index("Switch")))
+    [2, 3]
+    """
+    sizes: set[int] = set()
+    indent, count = -1, 0
+    for line in answer[:upto].split("\n"):
+        if not line.strip():
+            continue
+        lead = len(line) - len(line.lstrip(" \t"))
+        marked = _ITEM_LINE.match(line) is not None
+        if count and marked and lead == indent:
+            count += 1
+            continue
+        if count and lead > indent:
+            continue  # the details of the item above
+        if count >= 2:
+            sizes.add(count)
+        indent, count = (lead, 1) if marked else (-1, 0)
+    if count >= 2:
+        sizes.add(count)
+    return sizes
+
+
+def _points_back(answer: str, m_start: int) -> bool:
+    """Whether the count at ``m_start`` is said with a word that points back ("these 3 items")."""
+    words = lower(answer[max(0, m_start - 12) : m_start]).split()
+    return bool(words) and words[-1] in _BACK
+
+
 def check_own_enumerations(answer: str, findings: list[Finding]) -> None:
     """Relabel, in place, a count of a noun that the answer's own list right after it counts (see the
     module): supported when the list has as many items (two or more); contradicted when a plain list in
@@ -134,6 +183,12 @@ def check_own_enumerations(answer: str, findings: list[Finding]) -> None:
         in_parentheses = _parenthesised(answer, end)
         listed = in_parentheses or _colon_list(answer, end)
         if not listed:
+            # "switching these 3 items": the items of a list the answer gave before (support only: the
+            # answer may hold other lists, of other lengths; issue 14, h20a).
+            back = f.label != "SUPPORTED" and _points_back(answer, m.start)
+            if back and int(m.value) in _earlier_lists(answer, m.start):
+                f.label, f.facts, f.derived = "SUPPORTED", [], True
+                f.reason = f"the answer listed {int(m.value)} of them before"
             continue
         if listed == int(m.value):
             if f.label != "SUPPORTED":
@@ -193,3 +248,72 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
         if g.sentence != f.sentence and stem in lower(answer[g.sentence[0] : g.sentence[1]]):
             last_of[g.sentence] = abs(g.mention.value or 0.0)
     return 2 <= len(last_of) <= _MAX_TERMS and accepts(m, sum(last_of.values()))
+
+
+# An amount changed to another on one line: "$481.50 → $466.75", "$150.01 -> $135.24".
+_ARROW = re.compile(r"[ \t*]*(?:→|->|⟶|=>)[ \t*]*")
+# What a sum of changes is told as: a difference, a saving, a refund, a charge, an amount to pay.
+_CHANGE_WORDS = re.compile(
+    r"\b(?:difference|sav(?:e|es|ed|ing|ings)|refund\w*|charge\w*|pay\w*|credit\w*|owe\w*|less|"
+    r"lower|reduc\w*|extra|additional|more)\b"
+)
+_NEW_TOTAL = re.compile(
+    r"\b(?:new|updated|now|revised|adjusted)\b[^\n]{0,30}\btotal\b|\btotal\b[^\n]{0,20}\b(?:now|after)\b"
+)
+
+
+def _line_of(answer: str, pos: int) -> str:
+    start = answer.rfind("\n", 0, pos) + 1
+    end = answer.find("\n", pos)
+    return lower(answer[start : len(answer) if end < 0 else end])
+
+
+def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
+    r"""How the amount of ``f`` follows from the changes of amount the answer lists ("$481.50 → $466.75",
+    each pair supported): their sum, told as a difference, saving, refund or charge (two pairs or more), or
+    a new total that is a total the answer told before plus that sum; "" when it does not (see the module).
+
+    >>> from .mentions import Mention
+    >>> text = "- A: $10.00 → $8.00\n- B: $5.00 → $4.50\nTotal: $40.00\nNew total: $37.50, you save $2.50."
+    >>> found = []
+    >>> for t in ("$10.00", "$8.00", "$5.00", "$4.50", "$40.00", "$37.50", "$2.50"):
+    ...     at = text.index(t)
+    ...     money = Mention("money", at, at + len(t), t, value=float(t[1:]), decimals=2)
+    ...     found.append(Finding(money, "SUPPORTED", (0, len(text))))
+    >>> listed_changes(found[5], found, text), listed_changes(found[6], found, text)
+    ('the told total plus the changes the answer lists', 'the sum of the changes the answer lists')
+    >>> found[5].mention.value = 38.5
+    >>> listed_changes(found[5], found, text)
+    ''
+    """
+    m = f.mention
+    if m.kind != "money" or m.value is None or ("→" not in answer and ">" not in answer):
+        return ""
+    amounts = [
+        g for g in findings if g.mention.kind == "money" and g.mention.value is not None and g is not f
+    ][:_MAX_AMOUNTS]
+    change, pairs = 0.0, 0
+    for a, b in pairwise(amounts):
+        if a.label != "SUPPORTED" or b.label != "SUPPORTED":
+            continue
+        if _ARROW.fullmatch(answer, a.mention.end, b.mention.start):
+            change += (b.mention.value or 0.0) - (a.mention.value or 0.0)
+            pairs += 1
+    if not pairs:
+        return ""
+    line = _line_of(answer, m.start)
+    if (
+        pairs >= 2
+        and _CHANGE_WORDS.search(lower(answer[f.sentence[0] : f.sentence[1]]))
+        and accepts(m, abs(change))
+    ):
+        return "the sum of the changes the answer lists"
+    if not _NEW_TOTAL.search(line):
+        return ""
+    for g in amounts:
+        if g.mention.end > m.start:
+            break
+        told = g.label == "SUPPORTED" and _TOTAL_WORDS.search(_line_of(answer, g.mention.start))
+        if told and accepts(m, abs(g.mention.value or 0.0) + change):
+            return "the told total plus the changes the answer lists"
+    return ""

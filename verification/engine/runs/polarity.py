@@ -174,6 +174,12 @@ def check_polarity(
                         Finding(m, "SUPPORTED", sent, hits, "state matches the latest read of the record")
                     )
                 else:
+                    refunds = _refunds_of(ev, scoped, findings, sent) if state == "refunded" else []
+                    if refunds:
+                        # "cancelled and has been refunded $1,130.65": the money went back, whatever the
+                        # order's status (issue 14, h20a).
+                        out.append(Finding(m, "SUPPORTED", sent, refunds, "a refund is recorded for it"))
+                        continue
                     told = later or scoped
                     out.append(Finding(m, "CONTRADICTED", sent, told, f"the evidence says {told[0].value}"))
     return out
@@ -331,11 +337,47 @@ def _clause_records(
             continue
         if not clause[0] <= g.mention.start < clause[1]:
             continue
+        if _names_a_category(g):
+            continue
         facts = g.facts or _identifier_facts(g.mention.text, ev)
         hit = {f.record for f in facts if f.source == "tool"} & records
         if hit:
             common = hit if common is None else common & hit
     return common or set()
+
+
+def _refunds_of(
+    ev: Evidence, scoped: list[Fact], findings: list[Finding], sent: tuple[int, int]
+) -> list[Fact]:
+    """The refunds the results record for the record a "refunded" is told of: a value "refund" (a payment
+    history's ``transaction_type``) in the tool result that holds it. "Refunded" is then true of the record
+    whatever its status says ("cancelled", "returned"): the status words are of one family, the money's
+    way back is another fact (issue 14, h20a). The record is the one an identifier of the sentence names
+    ("Order #W2 has been refunded"), else the one the state was scoped to."""
+    named = {
+        x.message_index
+        for g in findings
+        if g.mention.kind == "id" and g.label == "SUPPORTED" and sent[0] <= g.mention.start < sent[1]
+        for x in g.facts
+        if x.source == "tool" and x.kind == "string"
+    }
+    msgs = named or {s.message_index for s in scoped if s.source == "tool"}
+    return [
+        f
+        for f in ev.strings
+        if f.source == "tool" and f.message_index in msgs and f.value in ("refund", "refunded")
+    ][:3]
+
+
+def _names_a_category(g: Finding) -> bool:
+    """Whether the word ``g`` is supported only by values in lower case (a status, a category that many
+    records share: "1. Cancel the entire pending order" read "Cancel" against two orders' ``"status":
+    "cancelled"``): it names no record, so it does not say whose state its clause tells (issue 14, h20a)."""
+    return (
+        g.mention.kind == "entity"
+        and bool(g.facts)
+        and all(f.kind in ("string", "state") and str(f.text or f.value).islower() for f in g.facts)
+    )
 
 
 def _identifier_facts(text: str, ev: Evidence) -> list[Fact]:

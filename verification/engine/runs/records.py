@@ -349,6 +349,37 @@ def _of_the_container(v: Finding, own_by_list: dict[Any, set[Any]]) -> bool:
     return True
 
 
+def _nested_in_own(v: Finding, own_by_list: dict[Any, set[Any]]) -> bool:
+    """Whether a record of ``v`` lies inside one of the name's own records: a list nested in the very record
+    the name names ("Chicago" names the order fetched, "- **Tracking Number:** 8408..." is in that order's
+    ``fulfillments``, "8-inch" in its ``items``; issue 14, h20a). Such a value is the item's own, not another
+    item's; a value of a sibling record is not inside it.
+
+    >>> v = Finding(Mention("number", 0, 4, "8408", value=8408.0), "SUPPORTED", (0, 4))
+    >>> v.facts = [Fact("number", 8408.0, 12, ("fulfillments", 0), (12, ("fulfillments", 0)),
+    ...                 (12, ("fulfillments",)))]
+    >>> _nested_in_own(v, {(-1, ("tool", "get_order_details")): {(12, ())}})
+    True
+    >>> _nested_in_own(v, {(-1, ("tool", "get_order_details")): {(10, ())}})
+    False
+    """
+    mine = [r for rs in own_by_list.values() for r in rs if isinstance(r, tuple) and len(r) == 2]
+    if not mine:
+        return False
+    for _, rec in v.records:
+        if not isinstance(rec, tuple) or len(rec) != 2:
+            continue
+        msg, path = rec
+        for own_msg, own_path in mine:
+            if (
+                own_msg == msg
+                and len(path) > len(own_path)
+                and tuple(path[: len(own_path)]) == tuple(own_path)
+            ):
+                return True
+    return False
+
+
 def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derived: Deriver) -> None:
     """Relabel, in place, the pairings of a bare value list that tie an item's name to another item's values.
 
@@ -373,7 +404,7 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 continue
             recs = v.records
             own = set().union(*(own_by_list.get(lst, set()) for lst, _ in recs))
-            if own and any(r in own for _, r in recs):
+            if (own and any(r in own for _, r in recs)) or _nested_in_own(v, own_by_list):
                 agree += 1
                 continue
             if not own and v.mention.kind not in ("money", "number", "percent", "quantity"):
