@@ -28,6 +28,7 @@ from ..text import lower
 from .evidence import Evidence
 from .findings import Finding
 from .mentions import Mention
+from .records import ANOTHER_ITEM
 
 __all__ = ["check_item_options"]
 
@@ -35,6 +36,8 @@ __all__ = ["check_item_options"]
 _LEAD = re.compile(r"[*_]*:?[*_]*[ \t]*")
 _PAREN = re.compile(r"\(([^()\n]{2,160})\)")
 _DASHED = re.compile(r"[-–—][ \t]+([^\n]{2,160})")
+# After a colon, the rest of the line is the item's options: "- Tablet: 8-inch, 64GB, silver - $938.92".
+_COLONED = re.compile(r"([^\n]{2,160})")
 _MAX_ITEMS = 2000
 
 
@@ -126,6 +129,12 @@ def _options_after(answer: str, end: int) -> tuple[int, int] | None:
         found = pattern.match(answer, pos)
         if found is not None:
             return found.start(1), found.end(1)
+    # A name ending its line's label ("Skateboard: 8-inch, ...") is told with the rest of that line; a
+    # colon that ends the line (a heading) tells nothing on it.
+    if lead is not None and ":" in answer[end:pos]:
+        found = _COLONED.match(answer, pos)
+        if found is not None:
+            return found.start(1), found.end(1)
     return None
 
 
@@ -147,14 +156,15 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
     >>> found
     []
     """
-    if "(" not in answer and "- " not in answer:
-        return
+    if "(" not in answer and "- " not in answer and ", " not in answer:
+        return  # no options told with a name, and no enumeration of names
     keyed: dict[str, dict[str, set[str]]] = {}
     orders: dict[str, set[str]] = {}
     items = _items(ev, keyed, orders)
     if not items:
         return
     _check_order_lists(answer, findings, ev, orders, set(keyed), sentence_of)
+    _check_enumerated_items(answer, findings, ev, orders, set(keyed), sentence_of)
     by_name: dict[str, set[str]] = {}
     for name, values in items:
         by_name.setdefault(name, set()).update(values)
@@ -176,6 +186,7 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
             if other is None:
                 continue
             _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
+            _clear_other_items(answer, findings, hit.end())
 
 
 _ORDER_ID = re.compile(r"#?([a-z]?\d{4,})")
@@ -223,6 +234,71 @@ def _check_order_lists(
                 _mark(
                     answer, findings, ev, start, end, "", sentence_of, "this product is no item of this order"
                 )
+
+
+# What stands between the names of an enumeration of items: a comma, "and", "&", markup.
+_NAME_GAP = re.compile(r"[*_]*[ \t]*(?:,[ \t]*(?:and[ \t]+)?|and[ \t]+|&[ \t]*)[*_]*")
+
+
+def _enumerations(low: str, products: set[str]) -> list[list[tuple[int, int, str]]]:
+    """The runs of three or more product names of the results the lower-cased answer enumerates ("Desk
+    Lamp, Kettle, and Hiking Boots"), each name as (start, end, product), in answer order."""
+    hits: list[tuple[int, int, str]] = []
+    taken: set[int] = set()
+    for name in sorted((n for n in products if len(n) >= 3), key=len, reverse=True):
+        if name not in low:
+            continue
+        for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?:e?s)?(?![\w-])", low):
+            if taken.isdisjoint(range(m.start(), m.end())):
+                taken.update(range(m.start(), m.end()))
+                hits.append((m.start(), m.end(), name))
+    hits.sort()
+    runs: list[list[tuple[int, int, str]]] = []
+    run: list[tuple[int, int, str]] = []
+    for hit in hits:
+        if run and _NAME_GAP.fullmatch(low, run[-1][1], hit[0]):
+            run.append(hit)
+            continue
+        if len(run) >= 3:
+            runs.append(run)
+        run = [hit]
+    if len(run) >= 3:
+        runs.append(run)
+    return runs
+
+
+def _check_enumerated_items(
+    answer: str,
+    findings: list[Finding],
+    ev: Evidence,
+    orders: dict[str, set[str]],
+    products: set[str],
+    sentence_of: Any,
+) -> None:
+    """Contradict the one product of an enumeration of an order's items that is no item of that order.
+
+    An answer tells an order's items as a list ("Items being cancelled: Kettle, Desk Lamp, Hiking Boots");
+    with one of them swapped for another product of the customer, every name is still in the results (issue
+    14, h20g). The order is one the answer names by its id whose items are all the other names of the list
+    (two at least); no order of the results may hold every name (a list across orders is not one order's).
+    """
+    if not orders:
+        return
+    low = lower(answer)
+    told = [oid for oid in orders if oid in low]
+    if not told:
+        return
+    for run in _enumerations(low, products):
+        names = {name for _, _, name in run}
+        if any(names <= items for items in orders.values()):
+            continue
+        for oid in told:
+            outside = [hit for hit in run if hit[2] not in orders[oid]]
+            if len(outside) == 1 and len(names - {outside[0][2]}) >= 2:
+                start, end, _ = outside[0]
+                reason = "this product is no item of this order"
+                _mark(answer, findings, ev, start, end, "", sentence_of, reason)
+                break
 
 
 _PART = re.compile(r"[^,;()\n]+")
@@ -280,6 +356,18 @@ def _owner(items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: s
         if len(told) >= 2:
             return other
     return None
+
+
+def _clear_other_items(answer: str, findings: list[Finding], end: int) -> None:
+    """Relabel as supported the values on the rest of the line of a name just contradicted for another
+    product's options that were read as another item's (its price, an option): they are right for the item
+    the options give, so the name is the one wrong value (issue 14, h20g: a swapped name blamed on its
+    price as well, or instead)."""
+    stop = answer.find("\n", end)
+    stop = len(answer) if stop < 0 else stop
+    for f in findings:
+        if end <= f.mention.start < stop and f.label == "CONTRADICTED" and f.reason == ANOTHER_ITEM:
+            f.label, f.reason = "SUPPORTED", "a value of the item its options give (its name is not)"
 
 
 def _mark(

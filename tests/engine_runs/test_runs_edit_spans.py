@@ -1,0 +1,120 @@
+"""Issue 14 (h20g): the span a single-fact edit of a shop answer is blamed on.
+
+Runs written for these tests: a made-up stationery shop, one customer with two orders. A product name
+swapped for another product of the customer must be the flagged claim, not the price or option told with
+it (which are right for the item the line describes); the correct answer stays unflagged.
+"""
+
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
+from verification.engine.runs import verify_run
+
+_FIRST = {
+    "order_id": "#K4410",
+    "items": [
+        {
+            "name": "Fountain Pen",
+            "item_id": "7310001001",
+            "price": 84.25,
+            "options": {"nib": "fine", "barrel": "walnut", "filler": "piston"},
+        },
+        {
+            "name": "Ink Bottle",
+            "item_id": "7310001002",
+            "price": 17.6,
+            "options": {"colour": "sepia", "volume": "50ml"},
+        },
+        {
+            "name": "Leather Journal",
+            "item_id": "7310001003",
+            "price": 46.9,
+            "options": {"ruling": "dotted", "cover": "tan", "pages": "240"},
+        },
+        {
+            "name": "Brass Ruler",
+            "item_id": "7310001004",
+            "price": 22.15,
+            "options": {"length": "30cm", "finish": "polished"},
+        },
+    ],
+    "status": "pending",
+}
+_SECOND = {
+    "order_id": "#K5521",
+    "items": [
+        {
+            "name": "Desk Organizer",
+            "item_id": "7320002001",
+            "price": 61.4,
+            "options": {"material": "oak", "compartments": "five"},
+        },
+        {
+            "name": "Sketch Pad",
+            "item_id": "7320002002",
+            "price": 13.75,
+            "options": {"paper": "cartridge", "size": "A3"},
+        },
+    ],
+    "status": "delivered",
+}
+_CALLS = [
+    ("get_order_details", {"order_id": "#K4410"}, _FIRST),
+    ("get_order_details", {"order_id": "#K5521"}, _SECOND),
+]
+
+
+def _flags(answer: str) -> list[str]:
+    return [t for t, _ in _flagged(verify_run(_run("What is in my orders?", _CALLS, answer)))]
+
+
+def test_it_blames_a_swapped_name_not_the_price_on_its_line() -> None:
+    swapped = "Item to return: Sketch Pad (fine nib, walnut, piston) - $84.25\n\nShall I go ahead?"
+    assert _flags(swapped) == ["Sketch Pad"]
+
+
+def test_it_leaves_the_right_name_with_its_options_and_price_unflagged() -> None:
+    right = "Item to return: Fountain Pen (fine nib, walnut, piston) - $84.25\n\nShall I go ahead?"
+    assert _flags(right) == []
+
+
+def test_it_reads_the_options_after_a_name_and_a_colon() -> None:
+    assert _flags("- Desk Organizer: dotted, tan, 240 pages - $46.90\n\nAnything else?") == ["Desk Organizer"]
+    assert _flags("- Leather Journal: dotted, tan, 240 pages - $46.90\n\nAnything else?") == []
+
+
+def test_it_blames_the_name_told_with_an_unnamed_items_price() -> None:
+    # Leather Journal is never named: the Sketch Pad line stands in for it.
+    answer = (
+        "**Order #K4410 breakdown:**\n- Fountain Pen: $84.25\n- Ink Bottle: $17.60\n"
+        "- Sketch Pad: $46.90\n- Brass Ruler: $22.15\n\nAnything else?"
+    )
+    assert _flags(answer) == ["Sketch Pad"]
+
+
+def test_it_keeps_blaming_a_price_copied_from_a_listed_sibling() -> None:
+    # The Ink Bottle's price told for the Fountain Pen, the Ink Bottle being listed: the price is the error.
+    answer = "**Order #K4410 breakdown:**\n- Fountain Pen: $17.60\n- Ink Bottle: $17.60\n\nAnything else?"
+    assert _flags(answer) == ["$17.60"]
+
+
+def test_it_flags_the_one_enumerated_product_that_is_no_item_of_the_order() -> None:
+    answer = (
+        "I can cancel order #K4410 for you.\n\n"
+        "Items being cancelled: Fountain Pen, Ink Bottle, Sketch Pad, and Brass Ruler\n\nShall I proceed?"
+    )
+    assert _flags(answer) == ["Sketch Pad"]
+
+
+def test_it_leaves_an_enumeration_of_the_orders_own_items_unflagged() -> None:
+    answer = (
+        "I can cancel order #K4410 for you.\n\n"
+        "Items being cancelled: Fountain Pen, Ink Bottle, Leather Journal, and Brass Ruler\n\n"
+        "Shall I proceed?"
+    )
+    assert _flags(answer) == []
+
+
+def test_it_leaves_an_enumeration_across_two_orders_unflagged() -> None:
+    # No order is named whose items are all but one of the list: the list spans the customer's orders.
+    answer = "Your orders hold a Fountain Pen, Ink Bottle, Sketch Pad, and Desk Organizer."
+    assert _flags(answer) == []
