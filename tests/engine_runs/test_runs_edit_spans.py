@@ -52,7 +52,7 @@ _SECOND = {
             "name": "Sketch Pad",
             "item_id": "7320002002",
             "price": 13.75,
-            "options": {"paper": "cartridge", "size": "A3"},
+            "options": {"paper": "cartridge", "size": "A3", "grain": "fine"},
         },
     ],
     "status": "delivered",
@@ -117,4 +117,26 @@ def test_it_leaves_an_enumeration_of_the_orders_own_items_unflagged() -> None:
 def test_it_leaves_an_enumeration_across_two_orders_unflagged() -> None:
     # No order is named whose items are all but one of the list: the list spans the customer's orders.
     answer = "Your orders hold a Fountain Pen, Ink Bottle, Sketch Pad, and Desk Organizer."
+    assert _flags(answer) == []
+
+
+def test_it_blames_a_name_sharing_one_value_with_the_options_of_another_item() -> None:
+    # "fine" is also the Sketch Pad's grain: one shared value does not make the options the Sketch Pad's.
+    assert _flags("- Sketch Pad (fine nib, walnut, piston) - $84.25\n\nAnything else?") == ["Sketch Pad"]
+    assert _flags("- Sketch Pad (fine grain, cartridge paper, A3) - $13.75\n\nAnything else?") == []
+
+
+def test_it_reads_the_options_in_the_lines_under_a_heading_naming_a_product() -> None:
+    swapped = "**Current Ink Bottle:**\n- Options: dotted, tan, 240 pages\n- Price: $46.90\n\nShall I go on?"
+    assert _flags(swapped) == ["Ink Bottle"]
+    right = swapped.replace("Ink Bottle", "Leather Journal")
+    assert _flags(right) == []
+
+
+def test_it_leaves_a_heading_whose_lines_name_another_product_unflagged() -> None:
+    # The lines under the heading name the Leather Journal: its options are told for it, not the heading's.
+    answer = (
+        "**Exchange for the Ink Bottle:**\n- Leather Journal: dotted, tan, 240 pages\n- Price: $46.90\n\n"
+        "Shall I go on?"
+    )
     assert _flags(answer) == []

@@ -173,20 +173,57 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
         if len(name) < 3 or name not in low:
             continue
         for hit in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", low):
-            span = _options_after(low, hit.end())
+            after = _options_after(low, hit.end())
+            heading = after is None
+            span = _block_under(low, hit.start(), hit.end(), name, by_name) if after is None else after
             if span is None:
                 continue
             tail = low[span[0] : span[1]]
-            if any(_told(v, tail) for v in by_name[name]):
-                # The named product's own options are told: no swap; a number told for one of its option
-                # keys must be one of the values the product has for that key.
-                _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
-                continue
-            other = _owner(items, name, tail, by_name[name])
+            own_told = sum(1 for v in by_name[name] if _told(v, tail))
+            # The named product's own options told: no swap, unless one item of another product has two
+            # more told there (a value both share, "small" for a backpack's size and a purifier's room
+            # size, is no sign of the named product; issue 14, h20g).
+            other = _owner(items, name, tail, by_name[name], own_told)
             if other is None:
+                if own_told and not heading:
+                    # A number told for one of its option keys must be one of the product's values for it.
+                    _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
                 continue
             _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
-            _clear_other_items(answer, findings, hit.end())
+            _clear_other_items(findings, hit.end(), span[1] if heading else _line_end(answer, hit.end()))
+
+
+_BLANK = re.compile(r"\n[ \t]*\n")
+_MAX_BLOCK = 400
+
+
+def _line_end(text: str, pos: int) -> int:
+    stop = text.find("\n", pos)
+    return len(text) if stop < 0 else stop
+
+
+def _block_under(
+    low: str, start: int, end: int, name: str, by_name: dict[str, set[str]]
+) -> tuple[int, int] | None:
+    """The lines under a heading that names the product at ``start:end`` and no other ("**Current Desk
+    Lamp:**", "**Desk Lamp Exchange (Order #W1):**"), up to a blank line, when they name no other product of
+    the results: the options told there are the heading's item's (issue 14, h20g). None otherwise."""
+    stop = _line_end(low, end)
+    line_start = low.rfind("\n", 0, start) + 1
+    if stop >= len(low) or not low[end:stop].rstrip(" \t*_").endswith(":"):
+        return None
+    head = low[line_start:stop]
+    block_end = min(len(low), stop + 1 + _MAX_BLOCK)
+    blank = _BLANK.search(low, stop, block_end)
+    if blank is not None:
+        block_end = blank.start()
+    block = low[stop + 1 : block_end]
+    for other in by_name:
+        if other == name or len(other) < 3:
+            continue
+        if other in head or other in block:
+            return None  # another product named: the options may be its
+    return (stop + 1, block_end) if block.strip() else None
 
 
 _ORDER_ID = re.compile(r"#?([a-z]?\d{4,})")
@@ -347,24 +384,26 @@ def _check_numbers(
             findings.append(Finding(mention, "CONTRADICTED", sentence_of(start), [], reason))
 
 
-def _owner(items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: set[str]) -> str | None:
-    """The other product one of whose items has at least two of its option values told in ``tail``."""
+def _owner(
+    items: list[tuple[str, frozenset[str]]], name: str, tail: str, own: set[str], own_told: int = 0
+) -> str | None:
+    """The other product one of whose items has at least two of its option values told in ``tail`` that
+    the named product has none of, and, when ``own_told`` of the named product's values are told there,
+    at least two more told values in all than that."""
     for other, values in items:
         if other == name:
             continue
-        told = [v for v in values if v not in own and _told(v, tail)]
-        if len(told) >= 2:
+        told = [v for v in values if _told(v, tail)]
+        if sum(1 for v in told if v not in own) >= 2 and len(told) >= own_told + 2:
             return other
     return None
 
 
-def _clear_other_items(answer: str, findings: list[Finding], end: int) -> None:
-    """Relabel as supported the values on the rest of the line of a name just contradicted for another
-    product's options that were read as another item's (its price, an option): they are right for the item
-    the options give, so the name is the one wrong value (issue 14, h20g: a swapped name blamed on its
-    price as well, or instead)."""
-    stop = answer.find("\n", end)
-    stop = len(answer) if stop < 0 else stop
+def _clear_other_items(findings: list[Finding], end: int, stop: int) -> None:
+    """Relabel as supported the values told with a name just contradicted for another product's options
+    (from ``end`` to ``stop``: the rest of its line, the block under its heading) that were read as another
+    item's (its price, an option): they are right for the item the options give, so the name is the one
+    wrong value (issue 14, h20g: a swapped name blamed on its price as well, or instead)."""
     for f in findings:
         if end <= f.mention.start < stop and f.label == "CONTRADICTED" and f.reason == ANOTHER_ITEM:
             f.label, f.reason = "SUPPORTED", "a value of the item its options give (its name is not)"
