@@ -140,3 +140,15 @@ def test_it_leaves_a_heading_whose_lines_name_another_product_unflagged() -> Non
         "Shall I go on?"
     )
     assert _flags(answer) == []
+
+
+def test_it_blames_a_name_told_with_another_products_item_id_alone() -> None:
+    swapped = "Your order #K4410 contains Ink Bottle (item ID: 7310001003). Shall I go on?"
+    assert _flags(swapped) == ["Ink Bottle"]
+    assert _flags(swapped.replace("Ink Bottle", "Leather Journal")) == []
+
+
+def test_it_leaves_an_item_id_with_a_price_to_the_price() -> None:
+    # The price agrees with the name: the id is the odd one, and the name stays unflagged.
+    answer = "- Ink Bottle (item ID: 7310001003) - $17.60\n- Brass Ruler (item ID: 7310001004) - $22.15"
+    assert "Ink Bottle" not in _flags(answer)

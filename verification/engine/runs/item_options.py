@@ -46,10 +46,11 @@ def _collect(
     out: list[tuple[str, frozenset[str]]],
     keyed: dict[str, dict[str, set[str]]],
     orders: dict[str, set[str]],
+    ids: dict[str, str],
     depth: int = 0,
 ) -> None:
     """Append (product name, its option values) for each item or variant under ``node``; ``orders`` gets
-    the item names of each order (by its id without "#")."""
+    the item names of each order (by its id without "#"), ``ids`` the product name of each item id."""
     if depth > 12 or len(out) > _MAX_ITEMS:
         return
     if isinstance(node, dict):
@@ -64,18 +65,27 @@ def _collect(
         options = node.get("options")
         if isinstance(name, str) and isinstance(options, dict):
             _add(lower(name).strip(), options, out, keyed)
+            _add_id(node.get("item_id"), lower(name).strip(), ids)
         variants = node.get("variants")
         if isinstance(name, str) and isinstance(variants, dict):
             for variant in variants.values():
                 if isinstance(variant, dict) and isinstance(variant.get("options"), dict):
                     _add(lower(name).strip(), variant["options"], out, keyed)
+                    _add_id(variant.get("item_id"), lower(name).strip(), ids)
         for value in node.values():
             if isinstance(value, (dict, list)):
-                _collect(value, out, keyed, orders, depth + 1)
+                _collect(value, out, keyed, orders, ids, depth + 1)
     elif isinstance(node, list):
         for value in node:
             if isinstance(value, (dict, list)):
-                _collect(value, out, keyed, orders, depth + 1)
+                _collect(value, out, keyed, orders, ids, depth + 1)
+
+
+def _add_id(item_id: Any, name: str, ids: dict[str, str]) -> None:
+    """Record ``item_id`` as an item of product ``name`` (an id two products share is no one's)."""
+    if isinstance(item_id, str) and item_id.strip():
+        key = item_id.strip()
+        ids[key] = name if ids.get(key, name) == name else ""
 
 
 def _add(
@@ -98,7 +108,7 @@ def _values(options: dict[Any, Any]) -> frozenset[str]:
 
 
 def _items(
-    ev: Evidence, keyed: dict[str, dict[str, set[str]]], orders: dict[str, set[str]]
+    ev: Evidence, keyed: dict[str, dict[str, set[str]]], orders: dict[str, set[str]], ids: dict[str, str]
 ) -> list[tuple[str, frozenset[str]]]:
     """The (product name, option values) of every item and variant of the results; ``keyed`` gets each
     product's values by option key."""
@@ -110,7 +120,7 @@ def _items(
             data = json.loads(text)
         except ValueError:
             continue
-        _collect(data, out, keyed, orders)
+        _collect(data, out, keyed, orders, ids)
     return out
 
 
@@ -160,7 +170,8 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
         return  # no options told with a name, and no enumeration of names
     keyed: dict[str, dict[str, set[str]]] = {}
     orders: dict[str, set[str]] = {}
-    items = _items(ev, keyed, orders)
+    ids: dict[str, str] = {}
+    items = _items(ev, keyed, orders, ids)
     if not items:
         return
     _check_order_lists(answer, findings, ev, orders, set(keyed), sentence_of)
@@ -184,6 +195,11 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
             # more told there (a value both share, "small" for a backpack's size and a purifier's room
             # size, is no sign of the named product; issue 14, h20g).
             other = _owner(items, name, tail, by_name[name], own_told)
+            if other is None and "$" not in low[hit.end() : _line_end(low, hit.end())]:
+                # An item id alone with the name: one of the two is wrong, and the id is of a product
+                # the answer names here as this one. With a price on the line, the price tells which
+                # of the two it agrees with (check_records), so the id is left to it.
+                other = _id_owner(ids, name, tail)
             if other is None:
                 if own_told and not heading:
                     # A number told for one of its option keys must be one of the product's values for it.
@@ -397,6 +413,18 @@ def _owner(
         if sum(1 for v in told if v not in own) >= 2 and len(told) >= own_told + 2:
             return other
     return None
+
+
+_ITEM_ID = re.compile(r"(?<![\w.])\d{8,}(?![\w.])")
+
+
+def _id_owner(ids: dict[str, str], name: str, tail: str) -> str | None:
+    """The other product whose item has the item id told in ``tail`` ("Water Bottle (item ID: 97914)" for a
+    running shoes' item), when every item id told there is of that one product and none of the named one."""
+    owners = {ids.get(m.group(), "") for m in _ITEM_ID.finditer(tail)} - {""}
+    if len(owners) != 1 or name in owners:
+        return None
+    return owners.pop()
 
 
 def _clear_other_items(findings: list[Finding], end: int, stop: int) -> None:
