@@ -152,3 +152,47 @@ def test_it_leaves_an_item_id_with_a_price_to_the_price() -> None:
     # The price agrees with the name: the id is the odd one, and the name stays unflagged.
     answer = "- Ink Bottle (item ID: 7310001003) - $17.60\n- Brass Ruler (item ID: 7310001004) - $22.15"
     assert "Ink Bottle" not in _flags(answer)
+
+
+_FLIGHTS = [
+    {
+        "flight_number": "PX210",
+        "origin": "OAK",
+        "destination": "BOI",
+        "scheduled_departure_time_est": "09:00:00",
+        "scheduled_arrival_time_est": "11:00:00",
+        "prices": {"economy": 140},
+    },
+    {
+        "flight_number": "PX318",
+        "origin": "BOI",
+        "destination": "MSP",
+        "scheduled_departure_time_est": "11:00:00",
+        "scheduled_arrival_time_est": "15:00:00",
+        "prices": {"economy": 175},
+    },
+]
+
+
+def _flight_flags(answer: str) -> list[str]:
+    calls = [("search_onestop_flight", {"origin": "OAK", "destination": "MSP"}, [_FLIGHTS])]
+    return [t for t, _ in _flagged(verify_run(_run("Which flights connect?", calls, answer)))]
+
+
+def test_it_flags_a_labelled_time_that_is_another_slot_of_the_named_flight() -> None:
+    # 11:00 is the next flight's departure, but under PX210 the label asks for PX210's departure (09:00).
+    answer = (
+        "- **Outbound:** OAK to BOI\n  - Flight Number: PX210\n  - Departure: 11:00 EST\n"
+        "  - Arrival: 11:00 EST\n- **Onward:** BOI to MSP\n  - Flight Number: PX318\n"
+        "  - Departure: 11:00 EST\n  - Arrival: 15:00 EST"
+    )
+    assert _flight_flags(answer) == ["11:00"]
+
+
+def test_it_leaves_the_named_flights_own_labelled_times_unflagged() -> None:
+    answer = (
+        "- **Outbound:** OAK to BOI\n  - Flight Number: PX210\n  - Departure: 09:00 EST\n"
+        "  - Arrival: 11:00 EST\n- **Onward:** BOI to MSP\n  - Flight Number: PX318\n"
+        "  - Departure: 11:00 EST\n  - Arrival: 15:00 EST"
+    )
+    assert _flight_flags(answer) == []
