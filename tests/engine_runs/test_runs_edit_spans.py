@@ -196,3 +196,9 @@ def test_it_leaves_the_named_flights_own_labelled_times_unflagged() -> None:
         "  - Departure: 11:00 EST\n  - Arrival: 15:00 EST"
     )
     assert _flight_flags(answer) == []
+
+
+def test_it_checks_an_option_number_told_without_any_other_option_of_the_product() -> None:
+    # Only the number is told: 300 pages is no item of the Leather Journal, whatever else the group says.
+    assert _flags("- Leather Journal (300 pages, hard cover) - $46.90\n\nAnything else?") == ["300"]
+    assert _flags("- Leather Journal (240 pages, hard cover) - $46.90\n\nAnything else?") == []

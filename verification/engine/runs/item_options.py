@@ -201,7 +201,7 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
                 # of the two it agrees with (check_records), so the id is left to it.
                 other = _id_owner(ids, name, tail)
             if other is None:
-                if own_told and not heading:
+                if not heading:
                     # A number told for one of its option keys must be one of the product's values for it.
                     _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
                 continue
