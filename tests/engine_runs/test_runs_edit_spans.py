@@ -202,3 +202,15 @@ def test_it_checks_an_option_number_told_without_any_other_option_of_the_product
     # Only the number is told: 300 pages is no item of the Leather Journal, whatever else the group says.
     assert _flags("- Leather Journal (300 pages, hard cover) - $46.90\n\nAnything else?") == ["300"]
     assert _flags("- Leather Journal (240 pages, hard cover) - $46.90\n\nAnything else?") == []
+
+
+def test_it_checks_an_option_number_in_the_lines_under_a_products_heading() -> None:
+    answer = "**Leather Journal:**\n- From: dotted, tan, 300 pages\n- To: lined, tan\n\nShall I go on?"
+    assert _flags(answer) == ["300"]
+    assert _flags(answer.replace("300", "240")) == []
+
+
+def test_it_flags_a_product_an_order_is_said_to_contain_that_is_no_item_of_it() -> None:
+    swapped = "I see that order #K5521 contains a Brass Ruler and was delivered. What would you like to do?"
+    assert _flags(swapped) == ["Brass Ruler"]
+    assert _flags(swapped.replace("Brass Ruler", "Sketch Pad")) == []

@@ -166,8 +166,8 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
     >>> found
     []
     """
-    if "(" not in answer and "- " not in answer and ", " not in answer:
-        return  # no options told with a name, and no enumeration of names
+    if "(" not in answer and "- " not in answer and ", " not in answer and "#" not in answer:
+        return  # no options told with a name, no enumeration of names, no order id
     keyed: dict[str, dict[str, set[str]]] = {}
     orders: dict[str, set[str]] = {}
     ids: dict[str, str] = {}
@@ -201,9 +201,8 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
                 # of the two it agrees with (check_records), so the id is left to it.
                 other = _id_owner(ids, name, tail)
             if other is None:
-                if not heading:
-                    # A number told for one of its option keys must be one of the product's values for it.
-                    _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
+                # A number told for one of its option keys must be one of the product's values for it.
+                _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
                 continue
             _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
             _clear_other_items(findings, hit.end(), span[1] if heading else _line_end(answer, hit.end()))
@@ -245,6 +244,12 @@ def _block_under(
 _ORDER_ID = re.compile(r"#?([a-z]?\d{4,})")
 # An order id, a few words ("contains multiple items"), then a parenthesised group on the same line.
 _ORDER_GROUP = re.compile(r"[*_]*(?:[ \t]+[a-z]+){0,4}[ \t]*[:-]?[ \t]*\(([^()\n]{2,200})\)")
+# An order id, a few words, a verb of containing, then the rest of the clause: "order #W1 that contains Desk
+# Lamp and was delivered" (issue 14, h20g).
+_ORDER_CONTAINS = re.compile(
+    r"[*_]*(?:[ \t]+[a-z]+){0,3}?[ \t]+(?:contains|containing|includes|including|has)"
+    r"[ \t]+([^.;:!?\n]{2,160})"
+)
 
 
 def _check_order_lists(
@@ -255,8 +260,9 @@ def _check_order_lists(
     products: set[str],
     sentence_of: Any,
 ) -> None:
-    """Contradict a product named in the parenthesised group right after an order id that is no item of
-    that order: "order #W1 contains multiple items (Kettle, Lamp)", "Order #W1 (Lamp Exchange)". Only the
+    """Contradict a product named in the parenthesised group right after an order id, or in the clause after
+    its verb of containing, that is no item of that order: "order #W1 contains multiple items (Kettle,
+    Lamp)", "Order #W1 (Lamp Exchange)", "order #W1 that contains Lamp and was delivered". Only the
     names of products the results list items of are read in the group; the order must be one the results
     give the items of."""
     if not orders:
@@ -267,7 +273,7 @@ def _check_order_lists(
         own = orders.get(hit.group(1))
         if own is None:
             continue
-        group = _ORDER_GROUP.match(low, hit.end())
+        group = _ORDER_GROUP.match(low, hit.end()) or _ORDER_CONTAINS.match(low, hit.end())
         if group is None:
             continue
         a, b = group.span(1)
