@@ -52,7 +52,7 @@ _SECOND = {
             "name": "Sketch Pad",
             "item_id": "7320002002",
             "price": 13.75,
-            "options": {"paper": "cartridge", "size": "A3", "grain": "fine"},
+            "options": {"paper": "cartridge", "size": "A3", "grain": "fine", "sheets": "300"},
         },
     ],
     "status": "delivered",
@@ -214,3 +214,16 @@ def test_it_flags_a_product_an_order_is_said_to_contain_that_is_no_item_of_it() 
     swapped = "I see that order #K5521 contains a Brass Ruler and was delivered. What would you like to do?"
     assert _flags(swapped) == ["Brass Ruler"]
     assert _flags(swapped.replace("Brass Ruler", "Sketch Pad")) == []
+
+
+def test_it_clears_the_other_items_values_on_the_lines_after_a_swapped_name() -> None:
+    # The refund line is the Fountain Pen's price: the swapped name is the one claim.
+    answer = "**Item to return:** Sketch Pad (fine nib, walnut, piston)\n**Refund amount:** $84.25\n\nOK?"
+    assert _flags(answer) == ["Sketch Pad"]
+    assert _flags(answer.replace("Sketch Pad", "Fountain Pen")) == []
+
+
+def test_it_reads_the_lines_under_a_heading_whose_name_has_an_order_in_parentheses() -> None:
+    answer = "**Return - Sketch Pad (Order #K4410):**\n- Current item: fine nib, walnut, piston - $84.25\n\n"
+    assert _flags(answer) == ["Sketch Pad"]
+    assert _flags(answer.replace("Sketch Pad", "Fountain Pen")) == []

@@ -185,27 +185,34 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
             continue
         for hit in re.finditer(r"(?<![\w-])" + re.escape(name) + r"s?(?![\w-])", low):
             after = _options_after(low, hit.end())
-            heading = after is None
-            span = _block_under(low, hit.start(), hit.end(), name, by_name) if after is None else after
-            if span is None:
-                continue
-            tail = low[span[0] : span[1]]
-            own_told = sum(1 for v in by_name[name] if _told(v, tail))
-            # The named product's own options told: no swap, unless one item of another product has two
-            # more told there (a value both share, "small" for a backpack's size and a purifier's room
-            # size, is no sign of the named product; issue 14, h20g).
-            other = _owner(items, name, tail, by_name[name], own_told)
-            if other is None and "$" not in low[hit.end() : _line_end(low, hit.end())]:
-                # An item id alone with the name: one of the two is wrong, and the id is of a product
-                # the answer names here as this one. With a price on the line, the price tells which
-                # of the two it agrees with (check_records), so the id is left to it.
-                other = _id_owner(ids, name, tail)
-            if other is None:
-                # A number told for one of its option keys must be one of the product's values for it.
-                _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
-                continue
-            _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
-            _clear_other_items(findings, hit.end(), span[1] if heading else _line_end(answer, hit.end()))
+            block = _block_under(low, hit.start(), hit.end(), name, by_name)
+            # The options right after the name, then those under it when its line is a heading
+            # ("**Exchange - Desk Lamp (Order #W1):**" then "- Current item: ...").
+            for span in (after, block):
+                if span is None:
+                    continue
+                tail = low[span[0] : span[1]]
+                own_told = sum(1 for v in by_name[name] if _told(v, tail))
+                # The named product's own options told: no swap, unless one item of another product has
+                # two more told there (a value both share, "small" for a backpack's size and a purifier's
+                # room size, is no sign of the named product; issue 14, h20g).
+                other = _owner(items, name, tail, by_name[name], own_told)
+                line_end = _line_end(low, hit.end())
+                if other is None and "$" not in low[hit.end() : line_end]:
+                    # An item id alone with the name: one of the two is wrong, and the id is of a product
+                    # the answer names here as this one. With a price on the line, the price tells which
+                    # of the two it agrees with (check_records), so the id is left to it.
+                    other = _id_owner(ids, name, tail)
+                if other is None:
+                    # A number told for one of its option keys must be one of the product's values for it.
+                    _check_numbers(answer, findings, span, tail, keyed[name], sentence_of)
+                    continue
+                _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
+                # The name is the one wrong value: what its line tells with it, and the values of the other
+                # product's item on the lines after it up to a blank line, are right for that item.
+                _clear_other_items(findings, hit.end(), span[1] if span is block else line_end)
+                _clear_other_items(findings, line_end, _paragraph_end(low, line_end), ev, other)
+                break
 
 
 _BLANK = re.compile(r"\n[ \t]*\n")
@@ -433,13 +440,35 @@ def _id_owner(ids: dict[str, str], name: str, tail: str) -> str | None:
     return owners.pop()
 
 
-def _clear_other_items(findings: list[Finding], end: int, stop: int) -> None:
+def _paragraph_end(text: str, pos: int) -> int:
+    blank = _BLANK.search(text, pos)
+    return len(text) if blank is None else blank.start()
+
+
+def _of_product(f: Finding, product: str, ev: Evidence) -> bool:
+    """Whether one of the records ``f``'s value is read from is an item named ``product``."""
+    records = {r for _, r in f.records}
+    return any(
+        x.record in records
+        and isinstance(x.path, tuple)
+        and x.path[-1:] == ("name",)
+        and lower(str(x.text or x.value)).strip() == product
+        for x in ev.strings
+    )
+
+
+def _clear_other_items(
+    findings: list[Finding], end: int, stop: int, ev: Evidence | None = None, product: str = ""
+) -> None:
     """Relabel as supported the values told with a name just contradicted for another product's options
     (from ``end`` to ``stop``: the rest of its line, the block under its heading) that were read as another
     item's (its price, an option): they are right for the item the options give, so the name is the one
-    wrong value (issue 14, h20g: a swapped name blamed on its price as well, or instead)."""
+    wrong value (issue 14, h20g: a swapped name blamed on its price as well, or instead). With ``product``,
+    only the values read from an item of that product are (the lines after the name's own)."""
     for f in findings:
         if end <= f.mention.start < stop and f.label == "CONTRADICTED" and f.reason == ANOTHER_ITEM:
+            if ev is not None and product and not _of_product(f, product, ev):
+                continue  # past the name's line, only the values of the other product's item
             f.label, f.reason = "SUPPORTED", "a value of the item its options give (its name is not)"
 
 
