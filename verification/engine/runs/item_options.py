@@ -188,7 +188,7 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
             block = _block_under(low, hit.start(), hit.end(), name, by_name)
             # The options right after the name, then those under it when its line is a heading
             # ("**Exchange - Desk Lamp (Order #W1):**" then "- Current item: ...").
-            for span in (after, block):
+            for span, under in ((after, False), (block, True)):
                 if span is None:
                     continue
                 tail = low[span[0] : span[1]]
@@ -210,7 +210,7 @@ def check_item_options(answer: str, findings: list[Finding], ev: Evidence, sente
                 _mark(answer, findings, ev, hit.start(), hit.end(), other, sentence_of)
                 # The name is the one wrong value: what its line tells with it, and the values of the other
                 # product's item on the lines after it up to a blank line, are right for that item.
-                _clear_other_items(findings, hit.end(), span[1] if span is block else line_end)
+                _clear_other_items(findings, hit.end(), span[1] if under else line_end)
                 _clear_other_items(findings, line_end, _paragraph_end(low, line_end), ev, other)
                 break
 
