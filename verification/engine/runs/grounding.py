@@ -1760,12 +1760,14 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
             for h in named:
                 if recs & _tool_records(h):
                     agreeing.add(id(h))
+            if per_record is None:
+                per_record = _tool_facts_by_record(ev)
+            if recs & own and _other_labelled_slot(answer, g, own, per_record):
+                continue
             # A value the identifier's own result gives at its top level ("total" beside "order_id") is
             # that item's.
             if not recs or _tool_records(g, True) & own_all or any(x.source != "tool" for x in g.facts):
                 continue
-            if per_record is None:
-                per_record = _tool_facts_by_record(ev)
             keys = {w for x in g.facts for w in _singular_tokens(x.key_tokens)}
             slots = [
                 y
@@ -1778,6 +1780,34 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
                 g.label, g.facts = "CONTRADICTED", slots[:3]
                 g.reason = "the item this identifier names gives another value here"
         _blame_swapped_identifier(named, moved, agreeing, ev)
+
+
+def _other_labelled_slot(
+    answer: str, g: Finding, own: set[Any], per_record: dict[tuple[str, Any], list[Fact]]
+) -> bool:
+    """Relabel ``g`` when its field label names a slot of the identifier's own items that holds another
+    value, its value being another slot of those items ("Flight HAT229 / - Departure: 13:00", 13:00 being
+    HAT229's arrival). A value that is also some other flight's departure passes the check of labelled slots
+    (which reads every item giving it); the identifier says which item is meant (issue 14, h20g)."""
+    m = g.mention
+    label = _label_words(answer, m.start)
+    if not label:
+        return False
+    matching: list[Fact] = []
+    for r in own:
+        same = per_record.get((m.kind, r), [])
+        if len(same) < 2:
+            continue
+        tokens = [_singular_tokens(y.key_tokens) for y in same]
+        deciding = {w for w in label if any(w in t for t in tokens) and not all(w in t for t in tokens)}
+        if not deciding:
+            continue
+        matching += [y for y, t in zip(same, tokens, strict=True) if deciding <= t]
+    if not matching or any(_same_value(m, y) for y in matching):
+        return False
+    g.label, g.facts = "CONTRADICTED", matching[:3]
+    g.reason = "this is another field of the same item; the labelled field says otherwise"
+    return True
 
 
 def _blame_swapped_identifier(

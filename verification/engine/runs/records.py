@@ -419,8 +419,11 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
         if not wrong:
             continue
         # One value read as another item's, alone, may be that value's error as well as the name's: it stays
-        # the one flagged (check_records); two or more such values make the name the odd one.
-        if len(wrong) == 1 and wrong[0].label == "CONTRADICTED":
+        # the one flagged (check_records); two or more such values make the name the odd one. So does one
+        # value whose own item the answer never names: the name told with it stands in for that item's
+        # ("- Jigsaw Puzzle: $248.85" for the order's Makeup Kit at that price, issue 14, h20g), where a
+        # value copied from a sibling the answer lists is that value's error.
+        if len(wrong) == 1 and wrong[0].label == "CONTRADICTED" and _owner_named(answer, wrong[0], ev):
             continue
         if agree == 0:
             name.label = "CONTRADICTED"
@@ -447,6 +450,25 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
             for v in wrong:
                 v.label = "CONTRADICTED"
                 v.reason = ANOTHER_ITEM
+
+
+def _owner_named(answer: str, v: Finding, ev: Evidence) -> bool:
+    """Whether the answer names an item ``v`` is a value of (the ``name`` of one of its records), or ``v``'s
+    items have no name to look for (then the value stays the one blamed)."""
+    records = {r for _, r in v.records}
+    names = {
+        normalize_text(str(x.value))
+        for x in ev.strings
+        if x.record in records
+        and x.source == "tool"
+        and isinstance(x.path, tuple)
+        and x.path[-1:] == ("name",)
+    }
+    names.discard("")
+    if not names:
+        return True
+    told = normalize_text(answer)
+    return any(re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", told) for n in names)
 
 
 def _derived_from(v: Finding, records: set[Any], ev: Evidence, derived: Deriver) -> bool:
