@@ -174,8 +174,11 @@ def test_it_ships_the_agentdojo_corpus_as_clean_runs_that_verify():
     path = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "runs" / "agentdojo_clean.jsonl"
     lines = [json.loads(raw) for raw in path.read_text(encoding="utf-8").splitlines() if raw.strip()]
     assert len({line["id"] for line in lines}) == len(lines) > 0
+    # Two of AgentDojo's answers are themselves wrong and labelled so (test_runs_agentdojo_corpus.py).
+    assert sum(line["label"]["hallucinated"] for line in lines) == 2
     for line in lines:
-        assert line["label"] == {"hallucinated": False, "fact_check_needed": True, "spans": []}
+        if not line["label"]["hallucinated"]:
+            assert line["label"] == {"hallucinated": False, "fact_check_needed": True, "spans": []}
         assert line["messages"][-1]["role"] == "assistant" and line["messages"][-1]["content"]
         report = verify_run(line["messages"], line["tools"])
         assert report.fact_check_needed and not report.unverified_factual
