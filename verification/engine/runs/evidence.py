@@ -20,6 +20,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
+from .clock import ISO_TIMESTAMP, parse_timestamp
 from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, STATUS_WORDS, WEATHER_VALUES
 from .mentions import Mention, extract_mentions, forget_function_words
 from .messages import ParsedRun
@@ -646,6 +647,41 @@ class _Builder:
             return  # no number, or a single code such as "SKU-123" or "BSD-3-Clause"
         self._mentions(_text_mentions(text), msg, source, record, list_path, path, key_tokens, currencies)
 
+    def _stamp(
+        self,
+        stamp: str,
+        msg: int,
+        source: str,
+        record: Record | None,
+        list_path: Any,
+        path: Any,
+        key_tokens: frozenset[str],
+    ) -> None:
+        """What a timestamp written in text gives besides its date and time, as a JSON timestamp does: its
+        instant (for durations and for times converted to another zone) and its year."""
+        found = ISO_TIMESTAMP.fullmatch(stamp)
+        parsed = parse_timestamp(found) if found is not None else None
+        if parsed is None:
+            return
+        self.ev.datetimes.append(
+            Fact("datetime", parsed[2], msg, path, record, list_path, key_tokens, text=stamp, source=source)
+        )
+        self.ev.numbers.append(
+            Fact(
+                "number",
+                float(parsed[0][0]),
+                msg,
+                path,
+                record,
+                list_path,
+                key_tokens,
+                "year_of_date",
+                _NO_CURRENCY,
+                stamp,
+                source=source,
+            )
+        )
+
     def _mentions(
         self,
         mentions: tuple[Mention, ...],
@@ -684,6 +720,9 @@ class _Builder:
                 self.ev.times.append(
                     Fact("time", m.time, msg, path, record, list_path, key_tokens, text=m.text, source=source)
                 )
+                stamp = m.extra.get("iso") if m.extra else None
+                if stamp is not None:
+                    self._stamp(stamp, msg, source, record, list_path, path, key_tokens)
             elif m.kind == "state" and source == "tool":
                 # A user asking "is it on time?" states nothing: only tool results give states.
                 self.ev.states.append(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from datetime import date as _date
+from datetime import datetime
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -27,6 +28,7 @@ from .aggregates import computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
+from .clock import zone_instant_match
 from .code_places import check_code_places
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
@@ -410,6 +412,14 @@ class _Matcher:
         hits = list(self._times_by_value.get(m.time, ()))
         if hits:
             return "SUPPORTED", hits, "stated in the evidence"
+        zone = m.extra.get("zone")
+        if zone is not None and m.time is not None:
+            # "4:10 AM EDT" for a result's 09:10+01:00: the same instant told in the zone the answer names.
+            instants = [f for f in self.ev.datetimes if isinstance(f.value, datetime)]
+            same = zone_instant_match(m.time, zone, [f.value for f in instants])
+            if same is not None:
+                told = [f for f in instants if f.value is same]
+                return "SUPPORTED", told, "the same instant in another zone"
         if self.ev.times:
             return "CONTRADICTED", [], "the evidence gives other times"
         return "UNSUPPORTED", [], "no evidence gives this time"

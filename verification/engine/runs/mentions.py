@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..text import lower
+from .clock import ISO_TIMESTAMP, parse_timestamp, zone_after
 from .lexicon import (
     COUNT_WORDS,
     CURRENCY_NAMES,
@@ -526,6 +527,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             # Then only the number pattern runs (``need`` holds "number"): its matches neither overlap nor
             # come out of order, so the bookkeeping of overlaps and the final sort would change nothing.
             return _numbers_only(low, text)
+    if "date" in need and "time" in need:
+        _timestamps(text, taken, out)
     if "id" in need:
         # A code in capitals that starts with digits ("8WMF4C", "2FBBAH", a booking reference) is one
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
@@ -542,6 +545,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 continue
             mention = _build(kind.removesuffix("_words"), m, text)
             if mention is not None:
+                if kind == "time":
+                    _with_zone(text, taken, mention)
                 _take(taken, out, mention)
     for m in _CURRENCY_NAME_RE.finditer(low) if not words.isdisjoint(_CURRENCY_WORDS) else ():
         if taken.find(1, m.start(), m.end()) < 0:
@@ -612,6 +617,43 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 _take(taken, out, ent)
     out.sort(key=_start_of)
     return out
+
+
+def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read the ISO timestamps of ``text`` ("2026-07-12T09:10:00+01:00") as a date and a time of day.
+
+    The general patterns read them wrong: the date pattern stops at the ``T`` (no word boundary there) and
+    the offset "01:00" looks like a clock time, so a written "12 July 2026 at 09:10" found neither. The time
+    mention covers the seconds and the offset and keeps the whole stamp (``extra["iso"]``): the evidence
+    builder takes the instant from it, for times an answer converts to another zone.
+    """
+    for m in ISO_TIMESTAMP.finditer(text):
+        a, b = m.span()
+        parsed = parse_timestamp(m)
+        if parsed is None or taken.find(1, a, b) >= 0:
+            continue
+        (y, mo, d), hm, _ = parsed
+        _take(taken, out, Mention("date", a, a + 10, text[a : a + 10], date=(y, mo, d, None)))
+        _take(taken, out, Mention("time", a + 11, b, text[a + 11 : b], time=hm, extra={"iso": m.group(0)}))
+
+
+def _with_zone(text: str, taken: bytearray, m: Mention) -> None:
+    """Widen the clock time ``m`` over the zone name written after it ("3:42 PM PDT") and note the zone.
+
+    The zone belongs to the time: it is what an answer converting a time of the results writes, and read
+    alone it is a name that no result spells out.
+    """
+    zone = zone_after(text, m.end)
+    if zone is None:
+        return
+    end = text.index(zone, m.end) + len(zone)
+    if end < len(text) and text[end] == ")" and "(" in text[m.end : end]:
+        end += 1
+    if taken.find(1, m.end, end) >= 0:
+        return
+    m.end = end
+    m.text = text[m.start : end]
+    m.extra = {**m.extra, "zone": zone}
 
 
 def _start_of(m: Mention) -> int:

@@ -1,0 +1,107 @@
+"""Issue 14 (h20i): dates, times and numbers of tool results written as text, not JSON.
+
+Runs written for these tests: a made-up ferry line, garage and payroll office whose tools answer with
+YAML-like ``key: value`` text (ISO timestamps with a UTC offset), as another model's tools do. A written
+date and a clock time of such a timestamp are the timestamp's; a time converted to a named zone is the same
+instant; a really different date or time is still flagged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from verification.engine.runs import verify_run
+from verification.engine.runs.mentions import extract_mentions
+
+
+def _text_run(question: str, results: list[str], answer: str) -> list[dict[str, Any]]:
+    """A run whose tools answer with plain text (no JSON), one call per result."""
+    msgs: list[dict[str, Any]] = [{"role": "user", "content": question}]
+    msgs.append(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": f"c{i}", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+                for i in range(len(results))
+            ],
+        }
+    )
+    for i, text in enumerate(results):
+        msgs.append({"role": "tool", "tool_call_id": f"c{i}", "content": text})
+    msgs.append({"role": "assistant", "content": answer})
+    return msgs
+
+
+_SAILING = """booking_ref: FR-2231
+status: confirmed
+legs:
+- vessel: Morven Star
+  departs_at: '2031-03-14T07:25:00+01:00'
+  arrives_at: '2031-03-14T11:40:00+01:00'
+  port_from: Oban
+  port_to: Tiree
+"""
+
+
+def _sailing(answer: str) -> list[tuple[str, str]]:
+    return _flagged(verify_run(_text_run("When is my ferry?", [_SAILING], answer)))
+
+
+def test_it_reads_an_iso_timestamp_in_text_as_one_date_and_one_time():
+    kinds = [(m.kind, m.text) for m in extract_mentions("departs_at: '2031-03-14T07:25:00+01:00'")]
+    assert ("date", "2031-03-14") in kinds
+    assert ("time", "07:25:00+01:00") in kinds
+    assert not any(text == "01:00" for _, text in kinds)  # the offset is no clock time
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Your ferry Morven Star leaves Oban on 14 March 2031 at 07:25 and reaches Tiree at 11:40.",
+        "- **Departure:** Oban — **March 14, 2031 at 7:25 AM**\n- **Arrival:** Tiree — **11:40 AM**",
+        "The sailing departs at 07:25 on 2031-03-14.",
+    ],
+)
+def test_it_supports_the_written_date_and_wall_time_of_an_offset_timestamp(answer):
+    assert _sailing(answer) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Your ferry leaves Oban at 7:25 AM BST.",  # the zone of the offset
+        "Your ferry leaves Oban at 6:25 AM UTC.",  # the same instant in UTC
+        "Your ferry leaves Oban at 2:25 AM EDT.",  # converted for a traveller in New York
+        "Your ferry leaves Oban at 11:25 PM PT (the evening before).",  # PDT, the summer reading of PT
+    ],
+)
+def test_it_supports_a_time_converted_to_a_named_zone(answer):
+    assert _sailing(answer) == []
+
+
+def test_it_reads_a_zone_name_after_a_time_as_part_of_the_time():
+    found = [(m.kind, m.text) for m in extract_mentions("The parcel was scanned at 3:42 PM PDT in Reno.")]
+    assert ("time", "3:42 PM PDT") in found
+    assert not any(kind == "entity" and text == "PDT" for kind, text in found)
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [
+        ("Your ferry leaves Oban on 15 March 2031 at 07:25.", "15 March 2031"),
+        ("Your ferry leaves Oban on 14 March 2031 at 08:25.", "08:25"),
+        ("Your ferry leaves Oban at 3:25 AM EDT.", "3:25 AM EDT"),  # an hour off once converted
+        ("Your ferry reaches Tiree at 01:00.", "01:00"),  # the offset is no time of the sailing
+    ],
+)
+def test_it_still_flags_a_wrong_date_or_time_against_an_offset_timestamp(answer, wrong):
+    assert (wrong, "CONTRADICTED") in _sailing(answer)
+
+
+def test_it_keeps_an_unknown_capitalised_word_after_a_time_a_name():
+    found = [(m.kind, m.text) for m in extract_mentions("Meet at 9:10 AM Brodick pier.")]
+    assert ("time", "9:10 AM") in found
