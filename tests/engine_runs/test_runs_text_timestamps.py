@@ -105,3 +105,132 @@ def test_it_still_flags_a_wrong_date_or_time_against_an_offset_timestamp(answer,
 def test_it_keeps_an_unknown_capitalised_word_after_a_time_a_name():
     found = [(m.kind, m.text) for m in extract_mentions("Meet at 9:10 AM Brodick pier.")]
     assert ("time", "9:10 AM") in found
+
+
+# Ranges of days, identifier tails and lengths of time ------------------------------------------------
+
+_LEAVE = """request_id: PTO-5512
+status: approved
+start_date: '2031-05-12'
+end_date: '2031-05-14'
+"""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Your leave is approved for **May 12–14, 2031**.",
+        "Your leave is approved for 12–14 May 2031.",
+        "Your leave runs May 12 to 14.",
+    ],
+)
+def test_it_reads_a_range_of_days_written_once_as_two_dates(answer):
+    assert _flagged(verify_run(_text_run("Is my leave approved?", [_LEAVE], answer))) == []
+
+
+def test_it_still_flags_a_wrong_end_of_a_range_of_days():
+    found = _flagged(
+        verify_run(_text_run("Is my leave approved?", [_LEAVE], "Approved for May 12–16, 2031."))
+    )
+    assert ("16, 2031", "CONTRADICTED") in found
+
+
+_CAR = """vehicles:
+- vehicle_id: VEH-0042
+  model: Roadster Mk2
+  vin: 1HGCM82633A004352
+  card_on_file: visa_4417
+"""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Your Roadster Mk2, VIN ending 04352, is on file.",
+        "The VIN ends in **4352**.",
+        "Your Roadster Mk2 (VIN ending with `352`) is on file.",
+    ],
+)
+def test_it_supports_the_tail_of_an_identifier_the_answer_says_it_ends_with(answer):
+    assert _flagged(verify_run(_text_run("Which car?", [_CAR], answer))) == []
+
+
+def test_it_still_flags_a_wrong_identifier_tail_and_a_bare_tail():
+    found = _flagged(verify_run(_text_run("Which car?", [_CAR], "Your VIN ending 04353 is on file.")))
+    assert ("04353", "UNSUPPORTED") in found
+    bare = _flagged(verify_run(_text_run("Which car?", [_CAR], "Your car has 4352 miles on it.")))
+    assert bare  # a tail said as no tail is a value like any other
+
+
+_OUTAGE_PAGE = """content: A customer who loses service for more than 24 consecutive hours may ask for a
+  credit. Signed agreements can be downloaded after 48 hours.
+title: Service credits
+"""
+
+
+def test_it_reads_a_number_of_hours_past_a_modifier_as_a_length_of_time():
+    answer = "If the outage was shorter than 24 hours, the agreement may not guarantee a credit."
+    assert _flagged(verify_run(_text_run("Do I get a credit?", [_OUTAGE_PAGE], answer))) == []
+
+
+def test_it_still_flags_a_length_of_time_no_result_gives():
+    answer = "If the outage was shorter than 12 hours, the agreement may not guarantee a credit."
+    assert ("12 hours", "CONTRADICTED") in _flagged(
+        verify_run(_text_run("Do I get a credit?", [_OUTAGE_PAGE], answer))
+    )
+
+
+# A page dumped as one YAML double-quoted string ---------------------------------------------------------
+
+_HOURS_PAGE = (
+    'content: "# Harbour Garage\\n\\n## Hours\\n\\n**Monday \\u2013 Friday**\\n\\\n'
+    '  \\n7:30 AM \\u2013 6:00 PM\\n\\n**Sunday**\\n\\nClosed\\n"\n'
+    "title: Harbour Garage\n"
+)
+
+
+def test_it_reads_the_times_and_words_of_a_page_in_a_yaml_quoted_string():
+    answer = "- **Hours:** Monday–Friday 7:30 AM–6:00 PM; Sunday closed."
+    assert _flagged(verify_run(_text_run("When is it open?", [_HOURS_PAGE], answer))) == []
+
+
+def test_it_still_flags_a_wrong_time_of_a_page_in_a_yaml_quoted_string():
+    answer = "- **Hours:** Monday–Friday 8:30 AM–6:00 PM; Sunday closed."
+    assert ("8:30 AM", "CONTRADICTED") in _flagged(
+        verify_run(_text_run("When is it open?", [_HOURS_PAGE], answer))
+    )
+
+
+# States: negated, in a rule's condition, in a status slot, and the verb "open" ------------------------
+
+_APPOINTMENT = """appointment_id: APT-310
+current_status: confirmed
+cancellation_status: not_canceled
+recall_status: not_open
+transfer_status: pending_recipient_acceptance
+"""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Appointment APT-310 remains confirmed and has not been canceled or replaced.",
+        "The recall is **not open** for your car.",
+        "Your transfer is currently pending your acceptance.",
+        "Open the confirmation email and keep appointment APT-310.",
+        "If the appointment is cancelled, you will get a text message.",
+    ],
+)
+def test_it_reads_negated_conditional_and_slot_states_as_what_they_say(answer):
+    assert _flagged(verify_run(_text_run("What about my appointment?", [_APPOINTMENT], answer))) == []
+
+
+def test_it_still_flags_a_negated_state_the_record_is_in():
+    results = ["appointment_id: APT-311\ncurrent_status: cancelled\n"]
+    found = _flagged(verify_run(_text_run("Status?", results, "Appointment APT-311 has not been cancelled.")))
+    assert ("cancelled", "CONTRADICTED") in found
+
+
+def test_it_still_flags_a_plain_state_the_slot_contradicts():
+    found = _flagged(verify_run(_text_run("Status?", [_APPOINTMENT], "The recall is open for your car.")))
+    assert ("open", "CONTRADICTED") in found
