@@ -234,3 +234,29 @@ def test_it_still_flags_a_negated_state_the_record_is_in():
 def test_it_still_flags_a_plain_state_the_slot_contradicts():
     found = _flagged(verify_run(_text_run("Status?", [_APPOINTMENT], "The recall is open for your car.")))
     assert ("open", "CONTRADICTED") in found
+
+
+# Numbers that are part of a word or a name -------------------------------------------------------------
+
+_PAYSLIP = """statement_id: PS-77
+deductions:
+- medical
+- retirement
+flights_checked: 3
+"""
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The warning comes from a third-party tracking site, not from statement PS-77.",
+        "Statement PS-77 lists medical and 401(k) retirement deductions.",
+    ],
+)
+def test_it_reads_no_value_in_an_ordinal_compound_or_a_plan_named_after_a_section(answer):
+    assert _flagged(verify_run(_text_run("What is on my payslip?", [_PAYSLIP], answer))) == []
+
+
+def test_it_still_checks_an_ordinal_that_ranks_and_a_plain_number():
+    assert [m.text for m in extract_mentions("the third flight leaves") if m.kind == "count"] == ["third"]
+    assert _flagged(verify_run(_text_run("How many?", [_PAYSLIP], "Statement PS-77 checked 5 flights.")))

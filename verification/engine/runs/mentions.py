@@ -900,6 +900,12 @@ def _heading(text: str, a: int, b: int) -> bool:
     return line.startswith("#") or (line.startswith(("**", "__")) and line.endswith(("**", "__")))
 
 
+# An ordinal joined to a word into an adjective ("third-party site", "first-class seat", "second-hand").
+_ORDINAL_COMPOUND = re.compile(r"-(?:party|class|hand|rate|person)\b", re.I)
+# A number followed by a letter in brackets: a section of a law that names a plan ("401(k)", "403(b)").
+_SECTION_LETTER = re.compile(r"\([a-z]\)")
+
+
 def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
     g = m.groupdict()
     a, b = m.span()
@@ -993,6 +999,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             word = g["word"]
             if text[m.start("word")].isupper() and lower(word) in ORDINALS and not _sentence_start(text, a):
                 return None
+            if lower(word) in ORDINALS and _ORDINAL_COMPOUND.match(text, m.end("word")):
+                return None  # "third-party", "first-class": an adjective, no rank of anything
             value, dec = parse_number(word)
             noun = _counted_noun(text, m.start("noun2"), g.get("noun2"))
             end = m.end("word")
@@ -1008,6 +1016,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             mention.extra["word"] = lower(word)
             return mention
         num = g["num"]
+        if _SECTION_LETTER.match(text, m.end("num")):
+            return None  # "401(k)", "403(b)": a plan named after a section of a law, no value
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag"))
         noun = _counted_noun(text, m.start("noun"), g.get("noun"))
