@@ -8,6 +8,7 @@ instant; a really different date or time is still flagged.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -260,3 +261,61 @@ def test_it_reads_no_value_in_an_ordinal_compound_or_a_plan_named_after_a_sectio
 def test_it_still_checks_an_ordinal_that_ranks_and_a_plain_number():
     assert [m.text for m in extract_mentions("the third flight leaves") if m.kind == "count"] == ["third"]
     assert _flagged(verify_run(_text_run("How many?", [_PAYSLIP], "Statement PS-77 checked 5 flights.")))
+
+
+# A list of sources ---------------------------------------------------------------------------------------
+
+_SEARCH = """- rank: 1
+  title: Tracking help
+  url: https://post.example/help/tracking
+- rank: 2
+  title: Redelivery basics
+  url: https://post.example/help/redelivery
+"""
+
+
+def _opened_pages(answer: str) -> list[dict[str, Any]]:
+    """A search, then three results opened in one turn (each page a call with its URL), then ``answer``."""
+    pages = [
+        ("https://post.example/help/tracking", "content: Tracking shows the last scan."),
+        ("https://post.example/help/redelivery", "content: Ask for a redelivery online."),
+        ("https://post.example/help/missing", "content: Search for missing mail after 7 days."),
+    ]
+    msgs = _text_run("Where is my parcel?", [_SEARCH], answer)[:-1]
+    msgs.append(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": f"p{i}",
+                    "type": "function",
+                    "function": {"name": "open_webpage", "arguments": json.dumps({"doc_id_or_url": url})},
+                }
+                for i, (url, _) in enumerate(pages)
+            ],
+        }
+    )
+    for i, (_, text) in enumerate(pages):
+        msgs.append({"role": "tool", "tool_call_id": f"p{i}", "content": text})
+    msgs.append({"role": "assistant", "content": answer})
+    return msgs
+
+
+def test_it_reads_each_link_of_a_list_of_sources_as_its_own_item():
+    answer = (
+        "Ask for a redelivery online.\n\nSources: [Tracking help](https://post.example/help/tracking), "
+        "[Redelivery basics](https://post.example/help/redelivery), "
+        "[Missing mail](https://post.example/help/missing)."
+    )
+    found = _flagged(verify_run(_opened_pages(answer)))
+    assert not any(text.startswith("https://") for text, _ in found)
+
+
+def test_it_still_flags_a_link_told_with_another_items_name():
+    hotels = '{"hotels": [{"name": "Harbor Inn", "url": "https://harbor-inn.example/book"}, ' + (
+        '{"name": "Cliff Lodge", "url": "https://cliff-lodge.example/book"}]}'
+    )
+    answer = "Harbor Inn: https://cliff-lodge.example/book"
+    found = _flagged(verify_run(_text_run("Hotels?", [hotels], answer)))
+    assert ("https://cliff-lodge.example/book", "CONTRADICTED") in found
