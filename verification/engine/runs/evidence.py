@@ -20,9 +20,19 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from ..text import lower
-from .lexicon import BOOLEAN_STATES, ISO_CURRENCIES, KEY_UNITS, STATE_PHRASES, STATUS_WORDS, WEATHER_VALUES
+from .clock import ISO_TIMESTAMP, parse_timestamp
+from .lexicon import (
+    BOOLEAN_STATES,
+    ISO_CURRENCIES,
+    KEY_UNITS,
+    STATE_PHRASES,
+    STATUS_WORDS,
+    UNIT_WORDS,
+    WEATHER_VALUES,
+)
 from .mentions import Mention, extract_mentions, forget_function_words
 from .messages import ParsedRun
+from .quoted_text import decode_quoted
 
 __all__ = ["Evidence", "Fact", "build_evidence", "clear_caches", "has_words", "normalize_text"]
 
@@ -42,6 +52,10 @@ _COMPACT_QUANTITY = re.compile(r"\d+(?:\.\d+)?-?[^\W\d_]{1,8}")
 _WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
 _KEY_SPLIT = re.compile(r"[_\W]+")
 _NO_CURRENCY: frozenset[str] = frozenset()
+# The counted nouns that are units of time: a number that counts them is a length of time.
+_DURATION_NOUNS: dict[str, str] = {
+    w: UNIT_WORDS[w] for w in ("minute", "minutes", "hour", "hours", "day", "days", "week", "weeks")
+}
 
 
 def normalize_text(text: str) -> str:
@@ -619,6 +633,46 @@ def _parse_dt(text: str) -> tuple[_date | None, tuple[int, int] | None, datetime
     return d, hm, dt
 
 
+# A status slot of a YAML-like result: ``  status: not_open``, ``- transfer_status: pending_recipient``.
+_STATUS_LINE = re.compile(r"^[ \t-]*[a-z0-9_]*(?:status|state)[ \t]*:[ \t]*([a-z][a-z_]*)[ \t]*$", re.M)
+_STATUS_KEY = frozenset({"status"})
+
+
+def _slot_state(value: str) -> str | None:
+    """The state a status slot's enumerated value names: the value itself ("resolved"), a negated state
+    ("not_open" is ``not_open``, "not_canceled" ``not_cancelled``) or the state its first word names
+    ("pending_recipient_acceptance" is pending). None when it names none.
+
+    >>> [_slot_state(v) for v in ("resolved", "not_canceled", "pending_recipient_acceptance", "reusable")]
+    ['resolved', 'not_cancelled', 'pending', None]
+    """
+    words = value.split("_")
+    norm = " ".join(words)
+    state = STATE_PHRASES.get(norm) or STATUS_WORDS.get(norm)
+    if state is not None:
+        return state
+    if words[0] in ("not", "non") and len(words) > 1:
+        rest = STATE_PHRASES.get(words[1]) or STATUS_WORDS.get(words[1])
+        return f"not_{rest}" if rest is not None else None
+    return STATE_PHRASES.get(words[0]) or STATUS_WORDS.get(words[0])
+
+
+def _slot_states(text: str) -> list[str]:
+    """The states of the status slots of a YAML-like result (written in text, not JSON): the enumerated
+    values ("pending_recipient_acceptance", "not_open") that prose reading misses, their words being
+    joined by underscores."""
+    if "status" not in text and "state" not in text:
+        return []
+    out: list[str] = []
+    for m in _STATUS_LINE.finditer(text):
+        value = m.group(1)
+        if "_" in value:  # a single word is read from the text already
+            state = _slot_state(value)
+            if state is not None:
+                out.append(state)
+    return out
+
+
 class _Builder:
     def __init__(self, ev: Evidence, budget: Budget = UNLIMITED) -> None:
         self.budget = budget
@@ -646,6 +700,41 @@ class _Builder:
             return  # no number, or a single code such as "SKU-123" or "BSD-3-Clause"
         self._mentions(_text_mentions(text), msg, source, record, list_path, path, key_tokens, currencies)
 
+    def _stamp(
+        self,
+        stamp: str,
+        msg: int,
+        source: str,
+        record: Record | None,
+        list_path: Any,
+        path: Any,
+        key_tokens: frozenset[str],
+    ) -> None:
+        """What a timestamp written in text gives besides its date and time, as a JSON timestamp does: its
+        instant (for durations and for times converted to another zone) and its year."""
+        found = ISO_TIMESTAMP.fullmatch(stamp)
+        parsed = parse_timestamp(found) if found is not None else None
+        if parsed is None:
+            return
+        self.ev.datetimes.append(
+            Fact("datetime", parsed[2], msg, path, record, list_path, key_tokens, text=stamp, source=source)
+        )
+        self.ev.numbers.append(
+            Fact(
+                "number",
+                float(parsed[0][0]),
+                msg,
+                path,
+                record,
+                list_path,
+                key_tokens,
+                "year_of_date",
+                _NO_CURRENCY,
+                stamp,
+                source=source,
+            )
+        )
+
     def _mentions(
         self,
         mentions: tuple[Mention, ...],
@@ -660,6 +749,9 @@ class _Builder:
         for m in mentions:
             if m.kind in ("money", "number", "year", "quantity", "percent", "count") and m.value is not None:
                 unit = m.unit
+                if unit is None and m.kind == "number" and m.noun is not None:
+                    # "more than 24 consecutive hours": a length of time whose unit is past a modifier.
+                    unit = _DURATION_NOUNS.get(m.noun)
                 cur = frozenset({m.currency}) if m.currency and m.currency != "$" else currencies
                 self._num(m.value, msg, path, record, list_path, key_tokens, unit, cur, m.text, source)
             elif m.kind == "score":
@@ -684,6 +776,9 @@ class _Builder:
                 self.ev.times.append(
                     Fact("time", m.time, msg, path, record, list_path, key_tokens, text=m.text, source=source)
                 )
+                stamp = m.extra.get("iso") if m.extra else None
+                if stamp is not None:
+                    self._stamp(stamp, msg, source, record, list_path, path, key_tokens)
             elif m.kind == "state" and source == "tool":
                 # A user asking "is it on time?" states nothing: only tool results give states.
                 self.ev.states.append(
@@ -1032,9 +1127,15 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
         if res.data is not None:
             b.walk(res.data, res.message_index, (), root, siblings, frozenset())
         else:
-            b.raw.append(res.content.casefold())
-            b.hay.append(normalize_text(res.content))
-            b.add_text(res.content, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
+            # A YAML result's page is one double-quoted string: read with its escapes decoded.
+            text = decode_quoted(res.content)
+            b.raw.append(text.casefold())
+            b.hay.append(normalize_text(text))
+            b.add_text(text, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
+            for state in _slot_states(text):
+                ev.states.append(
+                    Fact("state", state, res.message_index, "$", root, None, _STATUS_KEY, text=state)
+                )
     # The arguments of a call that succeeded are what the tool acted on: "I've set an alarm for 6:30 PM"
     # rests on set_alarm(time="18:30:00") as much as on its result. They join the record of the call's
     # result (one item: the call and what it returned). A failed call (an ``error`` result) did nothing.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from datetime import date as _date
+from datetime import datetime
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -27,6 +28,7 @@ from .aggregates import computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
+from .clock import zone_instant_match
 from .code_places import check_code_places
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
@@ -410,6 +412,14 @@ class _Matcher:
         hits = list(self._times_by_value.get(m.time, ()))
         if hits:
             return "SUPPORTED", hits, "stated in the evidence"
+        zone = m.extra.get("zone")
+        if zone is not None and m.time is not None:
+            # "4:10 AM EDT" for a result's 09:10+01:00: the same instant told in the zone the answer names.
+            instants = [f for f in self.ev.datetimes if isinstance(f.value, datetime)]
+            same = zone_instant_match(m.time, zone, [f.value for f in instants])
+            if same is not None:
+                told = [f for f in instants if f.value is same]
+                return "SUPPORTED", told, "the same instant in another zone"
         if self.ev.times:
             return "CONTRADICTED", [], "the evidence gives other times"
         return "UNSUPPORTED", [], "no evidence gives this time"
@@ -858,6 +868,36 @@ def _identifier_digits(text: str, ev: Evidence) -> bool:
     return False
 
 
+# The words that announce the last characters of an identifier: "VIN ending 17642", "card ending in 4242",
+# "ends with **0517**", just before the number.
+_ENDING_BEFORE = re.compile(r"(?:\bending|\bends?)(?:\s+(?:in|with))?[\s*_`'\"(:#]*$")
+
+
+def _identifier_tail(answer: str, m: Mention, ev: Evidence) -> bool:
+    """Whether ``m`` is the tail of an identifier of the results that the answer says it ends with: "VIN
+    ending 17642" for ``vin: 5YJ3E1EA7KF317642`` (a number of three digits or more, after "ending" or "ends
+    with", found at the end of a longer code of the results).
+
+    >>> ev = Evidence(raw_haystack="vin: 5yj3e1ea7kf317642 | card: visa")
+    >>> a = "The VIN ending 17642 is yours; the VIN ending 17643 is not; 17642 alone is a number."
+    >>> [_identifier_tail(a, m, ev) for m in extract_mentions(a) if m.kind == "number"]
+    [True, False, False]
+    """
+    text = m.text
+    if len(text) < 3 or not text.isdigit():
+        return False
+    if not _ENDING_BEFORE.search(lower(answer[max(0, m.start - 60) : m.start])):
+        return False
+    hay = ev.raw_haystack
+    pos = hay.find(text)
+    while pos >= 0:
+        end = pos + len(text)
+        if pos > 0 and hay[pos - 1].isalnum() and (end == len(hay) or not hay[end].isalnum()):
+            return True
+        pos = hay.find(text, pos + 1)
+    return False
+
+
 def _find_unprefixed(haystack: str, needle: str) -> bool:
     """Whether ``needle`` occurs in ``haystack`` not right after a digit ("2tablets", not "12tablets").
 
@@ -943,6 +983,8 @@ def ground_answer(
             label, facts, why, derived = matcher.number(m)
             if label == "UNSUPPORTED" and m.kind == "number" and _identifier_digits(m.text, ev):
                 label, why = "SUPPORTED", "the digits of an identifier of the results"
+            elif label != "SUPPORTED" and m.kind == "number" and _identifier_tail(answer, m, ev):
+                label, facts, why = "SUPPORTED", [], "the last characters of an identifier of the results"
             if label != "SUPPORTED" and m.kind == "quantity" and _named_period(m, ev):
                 label, facts, why = "SUPPORTED", [], "the run names this period in words"
             findings.append(Finding(m, label, sent, facts, why, derived))

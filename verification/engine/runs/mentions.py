@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..text import lower
+from .clock import ISO_TIMESTAMP, parse_timestamp, zone_after
 from .lexicon import (
     COUNT_WORDS,
     CURRENCY_NAMES,
@@ -526,6 +527,10 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             # Then only the number pattern runs (``need`` holds "number"): its matches neither overlap nor
             # come out of order, so the bookkeeping of overlaps and the final sort would change nothing.
             return _numbers_only(low, text)
+    if "date" in need and "time" in need:
+        _timestamps(text, taken, out)
+    if "date" in need and not words.isdisjoint(_MONTH_WORDS):
+        _day_ranges(low, text, taken, out)
     if "id" in need:
         # A code in capitals that starts with digits ("8WMF4C", "2FBBAH", a booking reference) is one
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
@@ -542,6 +547,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 continue
             mention = _build(kind.removesuffix("_words"), m, text)
             if mention is not None:
+                if kind == "time":
+                    _with_zone(text, taken, mention)
                 _take(taken, out, mention)
     for m in _CURRENCY_NAME_RE.finditer(low) if not words.isdisjoint(_CURRENCY_WORDS) else ():
         if taken.find(1, m.start(), m.end()) < 0:
@@ -561,6 +568,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             if _OF_A_PROCESS.match(low, m.end()):
                 continue  # "Processing time: 5-7 business days" names a duration, not a status
             state = STATE_PHRASES[m.group(0)]
+            if state == "open" and _verb_open(text, m.end()):
+                continue
             if state in _NEGATED_STATE and _NO_BEFORE.search(low, max(0, m.start() - 60), m.start()):
                 state = _NEGATED_STATE[state]
             _take(
@@ -612,6 +621,114 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 _take(taken, out, ent)
     out.sort(key=_start_of)
     return out
+
+
+# What follows "open" the verb: an object ("Open the app", "open your account") or, capitalised, the name
+# of what is opened ("Open Xfinity Assistant"). Opening hours name days and times after it instead.
+_OPENED_OBJECT = re.compile(
+    r"[ \t]+(?:(?:the|a|an|your|my|our|their|his|her|its|this|that|these|those|any|each|it|them|up)\b"
+    r"|(?!(?i:daily|now|today|tonight|late|until|till|every|all|from|on|at|and|or|for|hours)\b)[A-Z][a-z])",
+)
+_NEXT_NAME = re.compile(r"[ \t]+([A-Z][a-z]+)")
+_OPEN_FIRST: dict[str, None] = {
+    w.capitalize(): None
+    for w in (*MONTHS, *WEEKDAYS, "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun")
+}
+
+
+def _verb_open(text: str, end: int) -> bool:
+    """Whether the "open" that ends at ``end`` is the verb (an action of a how-to) rather than a state.
+
+    >>> [_verb_open(t, 4) for t in ("Open the Tesla app.", "Open Xfinity Assistant.", "Open Monday to Friday",
+    ...  "open until 5 pm", "Open Daily", "Open Mon-Fri")]
+    [True, True, False, False, False, False]
+    """
+    m = _OPENED_OBJECT.match(text, end)
+    if m is None:
+        return False
+    name = _NEXT_NAME.match(text, end)
+    return name is None or name.group(1) not in _OPEN_FIRST
+
+
+def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read the ISO timestamps of ``text`` ("2026-07-12T09:10:00+01:00") as a date and a time of day.
+
+    The general patterns read them wrong: the date pattern stops at the ``T`` (no word boundary there) and
+    the offset "01:00" looks like a clock time, so a written "12 July 2026 at 09:10" found neither. The time
+    mention covers the seconds and the offset and keeps the whole stamp (``extra["iso"]``): the evidence
+    builder takes the instant from it, for times an answer converts to another zone.
+    """
+    for m in ISO_TIMESTAMP.finditer(text):
+        a, b = m.span()
+        parsed = parse_timestamp(m)
+        if parsed is None or taken.find(1, a, b) >= 0:
+            continue
+        (y, mo, d), hm, _ = parsed
+        _take(taken, out, Mention("date", a, a + 10, text[a : a + 10], date=(y, mo, d, None)))
+        _take(taken, out, Mention("time", a + 11, b, text[a + 11 : b], time=hm, extra={"iso": m.group(0)}))
+
+
+# A range of days in one month, written once: "June 26–27, 2026", "Jun 16-30", "26–27 June 2026",
+# "3 to 5 March". Read by the date pattern alone, "June 26" takes no year and "27" and "2026" are left as a
+# bare number and a year that nothing gives.
+_DASH = r"\s?(?:[-–—]|to|through|until|till)\s?"
+_DAY = r"3[01]|[12]\d|0?[1-9]"
+_ORD = r"(?:st|nd|rd|th)?"
+_DAY_RANGE = re.compile(
+    rf"\b(?:(?P<mon>{_MONTH_RE})\.?\s+(?P<a>{_DAY}){_ORD}{_DASH}(?P<b>{_DAY}){_ORD}(?![\d:])"
+    rf"(?:,?\s+(?P<yr>\d{{4}}))?"
+    rf"|(?P<a2>{_DAY}){_ORD}{_DASH}(?P<b2>{_DAY}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH_RE})(?:,?\s+(?P<yr2>\d{{4}}))?)\b"
+)
+
+
+def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read a range of days in one month ("June 26–27, 2026") as two dates that share the month and year.
+
+    Each day keeps its own span (the first day with the month, the last with the year), so a wrong end of
+    the range is the span flagged. A range must run forward ("June 27–26" is left to the other patterns).
+    """
+    for m in _DAY_RANGE.finditer(low):
+        if taken.find(1, m.start(), m.end()) >= 0:
+            continue
+        first_mon = m.group("mon") is not None
+        mon_group = "mon" if first_mon else "mon2"
+        mon_word = m.group(mon_group)
+        if mon_word in ("may", "mar") and not text[m.start(mon_group)].isupper():
+            continue  # "may 5-7" is a verb before a range more often than a date
+        a, b = (m.group("a"), m.group("b")) if first_mon else (m.group("a2"), m.group("b2"))
+        yr = m.group("yr") if first_mon else m.group("yr2")
+        if int(a) >= int(b):
+            continue
+        mo = MONTHS[mon_word]
+        year = int(yr) if yr else None
+        if first_mon:
+            cut_a, cut_b = m.end("a"), m.start("b")
+        else:
+            cut_a, cut_b = m.end("a2"), m.start("b2")
+        while cut_a < cut_b and text[cut_a].isalpha():
+            cut_a += 1  # keep an ordinal suffix with its day: "26th"
+        start, end = m.start(), m.end()
+        _take(taken, out, Mention("date", start, cut_a, text[start:cut_a], date=(year, mo, int(a), None)))
+        _take(taken, out, Mention("date", cut_b, end, text[cut_b:end], date=(year, mo, int(b), None)))
+
+
+def _with_zone(text: str, taken: bytearray, m: Mention) -> None:
+    """Widen the clock time ``m`` over the zone name written after it ("3:42 PM PDT") and note the zone.
+
+    The zone belongs to the time: it is what an answer converting a time of the results writes, and read
+    alone it is a name that no result spells out.
+    """
+    zone = zone_after(text, m.end)
+    if zone is None:
+        return
+    end = text.index(zone, m.end) + len(zone)
+    if end < len(text) and text[end] == ")" and "(" in text[m.end : end]:
+        end += 1
+    if taken.find(1, m.end, end) >= 0:
+        return
+    m.end = end
+    m.text = text[m.start : end]
+    m.extra = {**m.extra, "zone": zone}
 
 
 def _start_of(m: Mention) -> int:
@@ -783,6 +900,12 @@ def _heading(text: str, a: int, b: int) -> bool:
     return line.startswith("#") or (line.startswith(("**", "__")) and line.endswith(("**", "__")))
 
 
+# An ordinal joined to a word into an adjective ("third-party site", "first-class seat", "second-hand").
+_ORDINAL_COMPOUND = re.compile(r"-(?:party|class|hand|rate|person)\b", re.I)
+# A number followed by a letter in brackets: a section of a law that names a plan ("401(k)", "403(b)").
+_SECTION_LETTER = re.compile(r"\([a-z]\)")
+
+
 def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
     g = m.groupdict()
     a, b = m.span()
@@ -876,6 +999,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             word = g["word"]
             if text[m.start("word")].isupper() and lower(word) in ORDINALS and not _sentence_start(text, a):
                 return None
+            if lower(word) in ORDINALS and _ORDINAL_COMPOUND.match(text, m.end("word")):
+                return None  # "third-party", "first-class": an adjective, no rank of anything
             value, dec = parse_number(word)
             noun = _counted_noun(text, m.start("noun2"), g.get("noun2"))
             end = m.end("word")
@@ -891,6 +1016,8 @@ def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
             mention.extra["word"] = lower(word)
             return mention
         num = g["num"]
+        if _SECTION_LETTER.match(text, m.end("num")):
+            return None  # "401(k)", "403(b)": a plan named after a section of a law, no value
         value, dec = parse_number(num)
         value *= _magnitude(g.get("mag"))
         noun = _counted_noun(text, m.start("noun"), g.get("noun"))

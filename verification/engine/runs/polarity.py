@@ -128,6 +128,7 @@ def check_polarity(
             fams = [f for f in _FAMILIES if state in f]
             if not fams or _not_a_current_status(answer, sent, m):
                 continue
+            negated = _negated(answer, sent, m)
             family = frozenset().union(*fams)
             cands = [s for s in ev.states if s.value in family]
             if not cands:
@@ -148,6 +149,9 @@ def check_polarity(
                 scoped = [s for s in cands if s.record == best] if best is not None else cands
                 scoped = scoped or cands
             agrees = _AGREES.get(state, frozenset())
+            if negated:
+                out.append(_negated_finding(m, sent, state, agrees, scoped, cands, ev))
+                continue
             counted = _availability_counts(answer, sent, m, scoped, ev)
             if counted is not None:
                 ok, facts = counted
@@ -183,6 +187,51 @@ def check_polarity(
                     told = later or scoped
                     out.append(Finding(m, "CONTRADICTED", sent, told, f"the evidence says {told[0].value}"))
     return out
+
+
+# A negation right before the state word, past auxiliaries and one coordinated state: "has not been
+# canceled", "isn't yet resolved", "was never cancelled or replaced".
+_NEGATED_BEFORE = re.compile(
+    r"(?:\b(?:not|never)|n't)\s+(?:(?:yet|been|be|being|already|currently|still|fully|actually)\s+)*"
+    r"(?:[a-z]+\s+(?:or|nor)\s+)?[*_\"'“‘]*$"
+)
+
+
+def _negated(answer: str, sent: tuple[int, int], m: Mention) -> bool:
+    """Whether the state word ``m`` is negated ("has not been canceled"): the answer says the record is
+    in another state, not in this one.
+
+    >>> a = "It remains confirmed and has not been canceled or replaced."
+    >>> i = a.find("canceled")
+    >>> _negated(a, (0, len(a)), Mention("state", i, i + 8, "canceled", extra={"state": "cancelled"}))
+    True
+    >>> a = "It was canceled, not delayed."
+    >>> _negated(a, (0, len(a)), Mention("state", 7, 15, "canceled", extra={"state": "cancelled"}))
+    False
+    """
+    head = lower(answer[max(sent[0], m.start - 60) : m.start])
+    return bool(_NEGATED_BEFORE.search(head))
+
+
+def _negated_finding(
+    m: Mention,
+    sent: tuple[int, int],
+    state: str,
+    agrees: frozenset[str],
+    scoped: list[Fact],
+    cands: list[Fact],
+    ev: Evidence,
+) -> Finding:
+    """The finding of a negated state: right unless the record's state, read last, is the one negated."""
+    said = [s for s in ev.states if s.value == f"not_{state}"]
+    if said:
+        # A status slot says so in as many words ("status: not_open").
+        return Finding(m, "SUPPORTED", sent, said, "the evidence says not " + state)
+    told = latest_of_same(ev, scoped, cands) or scoped
+    same = [s for s in told if s.value == state or s.value in agrees]
+    if same and len(same) == len(told):
+        return Finding(m, "CONTRADICTED", sent, same, f"the evidence says {same[0].value}")
+    return Finding(m, "SUPPORTED", sent, told, "the evidence gives another state, as the negation says")
 
 
 def _names_an_identifier(answer: str, pos: int, findings: list[Finding]) -> bool:
@@ -240,7 +289,12 @@ _WILL_CHANGE = re.compile(
     r"[\"'“‘*_]*$"
 )
 # ... or of a condition still to be met: "Once confirmed, ...", "once the order is delivered, ...".
-_CONDITION = re.compile(r"\b(?:once|until|unless)\b[^,;.!?:]*$")
+# "If the order is cancelled, ...", and a rule's condition after a modal: "a customer may request a credit
+# when service was unavailable" (a page's policy retold, not the state of the user's record).
+_CONDITION = re.compile(
+    r"\b(?:once|until|unless|if|whenever)\b[^,;.!?:]*$"
+    r"|\b(?:may|might|can|could|must|should|will|would)\b[^,;.!?:]*\bwhen\b[^,;.!?:]*$"
+)
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
 
 

@@ -209,6 +209,20 @@ def check_periods(answer: str, findings: list[Finding]) -> None:
             f.label, f.reason = "CONTRADICTED", "this is the previous period's value"
 
 
+_URL_START = re.compile(r"https?://")
+
+
+def _cites_several(answer: str, sentence: tuple[int, int]) -> bool:
+    """Whether the sentence holds more than one URL: a list of sources, one item per link.
+
+    >>> a = "Sources: [A](https://a.example/x), [B](https://b.example/y)."
+    >>> _cites_several(a, (0, len(a))), _cites_several("See https://a.example/x.", (0, 24))
+    (True, False)
+    """
+    found = _URL_START.search(answer, sentence[0], sentence[1])
+    return found is not None and _URL_START.search(answer, found.end(), sentence[1]) is not None
+
+
 def check_records(
     answer: str,
     findings: list[Finding],
@@ -230,6 +244,8 @@ def check_records(
         recs = f.records
         if not recs or any(x.list_path is None or x.source != "tool" for x in f.facts):
             continue
+        if f.mention.kind == "url" and _cites_several(answer, f.sentence):
+            continue  # "Sources: [A](url1), [B](url2)": each link cites an item of its own
         lists = {lst for lst, _ in recs}
         best = best_record(answer, findings, f, sentences, lists, lookup)
         if best is not None and best not in {r for _, r in recs}:
