@@ -40,10 +40,12 @@ from .lexicon import (
     CLOSING_NOUNS,
     CLOSING_WORDS,
     FUNCTION_WORDS,
+    GENERAL_TERMS,
     ISO_CURRENCIES,
     MONTHS,
     REVERSE_ALIASES,
     SERVICE_WORDS,
+    TIME_ZONES,
 )
 from .mentions import Mention, extract_mentions
 from .numeric import (
@@ -157,6 +159,8 @@ class _Matcher:
         self._by_word: dict[str, list[Fact]] | None = None
         self._compact_strings: list[tuple[str, Fact]] | None = None
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
+        # The codes the run gives as whole values, read once when an unsupported acronym needs them.
+        self.value_codes: set[str] | None = None
         self._dates_by_month: dict[Any, list[Fact]] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
 
@@ -483,6 +487,11 @@ class _Matcher:
             return "SUPPORTED", [], "an acronym of the evidence"
         if m.text.isupper() and m.text.upper() in ISO_CURRENCIES and m.text.upper() in self.ev.currencies:
             return "SUPPORTED", [], "a currency of the evidence"
+        if compact != norm:
+            # "U.S." is "US": a dotted abbreviation has the aliases of its letters (issue 14, h20j).
+            for alias in (*ALIASES.get(compact, ()), *REVERSE_ALIASES.get(compact, ())):
+                if has_words(self.ev.haystack, alias):
+                    return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
         tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 1]
         if tokens and all(self._token_known(t) for t in tokens):
             facts = self._string_facts(norm)
@@ -565,6 +574,40 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     return all(
         _service_word(w) or w in _LABEL_WORDS or w in FUNCTION_WORDS or ev.in_vocabulary(w) for w in words
     )
+
+
+def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention], matcher: _Matcher) -> bool:
+    """Whether the unsupported name ``m`` is of no kind of name the tool results hold: a time zone after a
+    clock time ("3:42 PM PDT"), a term of general vocabulary ("Wi-Fi", "Ethernet", "HR"), or an acronym when
+    the results give no code of its length as a value ("HSA" in a run whose records hold no such codes).
+
+    Issue 14's rule: a name unsupported by the tools is a claim when it is a proper name of a kind the tools
+    return (people, places, firms, products, the records' codes); general knowledge the context does not
+    speak to is not (h20j). A code of the length of the results' codes ("LHR" where a record has
+    ``arrival_airport: MAN``) stays a claim.
+    """
+    text = m.text
+    low = lower(text)
+    if low in TIME_ZONES:
+        i = m.start
+        while i > 0 and answer[i - 1] in " \t(":
+            i -= 1
+        if any(x.end == i and x.kind in ("time", "date") for x in mentions):
+            return True
+    words = normalize_text(text).split()
+    if words and all(w in GENERAL_TERMS for w in words):
+        return True
+    if _ACRONYM.fullmatch(text):
+        if matcher.value_codes is None:
+            # A currency code is of its own closed kind: "USD" in a record makes no acronym a code.
+            matcher.value_codes = {c for c in _value_codes(matcher.ev) if c not in ISO_CURRENCIES}
+        n = len(text.replace(".", ""))
+        return not any(len(c) == n for c in matcher.value_codes)
+    return False
+
+
+# An acronym: two to five capitals, dotted or not ("HSA", "U.S.").
+_ACRONYM = re.compile(r"(?:[A-Z]\.?){2,5}")
 
 
 def _closing(text: str) -> bool:
@@ -971,6 +1014,8 @@ def ground_answer(
             label, facts, why = matcher.entity(m)
             if label != "SUPPORTED" and not m.strong:
                 continue
+            if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions, matcher):
+                continue  # a time zone, a term of general vocabulary, a code of a kind the run has none of
             if label != "SUPPORTED" and _service_label(answer, m, ev):
                 # "New Total Price: $478", "the Total Cost is": the values are the claims. A label is no
                 # name, so it contradicts nothing either ("✅ **Exchanging:** Hiking Boots ...").
@@ -2169,8 +2214,15 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     ]
 
 
-# A code of three capitals in a tool result ("LAS", "DFW"): an airport, a station, a market.
-_QUOTED_CODE = re.compile(r'"([A-Z]{3})"')
+# A code of capitals given as a whole value of a result: quoted in JSON ("LAS", "DFW": an airport, a
+# station, a market), or the value of a YAML-like ``key: value`` line ("arrival_airport: MAN",
+# "provider_name: EE", issue 14, h20j).
+_VALUE_CODE = re.compile(r'"([A-Z]{2,5})"|:[ \t]+\'?([A-Z]{2,5})\'?[ \t]*$', re.M)
+
+
+def _value_codes(ev: Evidence) -> set[str]:
+    """The codes of two to five capitals the run gives as whole values."""
+    return {quoted or line for text in ev.contents.values() for quoted, line in _VALUE_CODE.findall(text)}
 
 
 def _spells_code(name: str, codes: set[str]) -> bool:
@@ -2233,7 +2285,7 @@ def _names_code_places(name: str, codes: set[str]) -> bool:
 
 def _result_codes(ev: Evidence) -> set[str]:
     """The three-capital codes the tool results give as whole string values."""
-    return {c for text in ev.contents.values() for c in _QUOTED_CODE.findall(text)}
+    return {c for c in _value_codes(ev) if len(c) == 3}
 
 
 def _drop_code_expansions(answer: str, findings: list[Finding], ev: Evidence | None = None) -> list[Finding]:
