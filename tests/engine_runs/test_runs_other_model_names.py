@@ -75,16 +75,20 @@ def test_it_reads_general_terms_and_non_breaking_hyphens_as_no_names():
     assert _names(answer) == []
 
 
-def test_it_leaves_an_acronym_when_the_results_hold_no_code_of_its_length():
-    results = [("get_parcel", _PARCEL.replace("hub_code: PDX\n", ""))]
-    answer = "Parcelo holds it in Portland; pre-tax HSA or FSA funds cannot pay the fee."
+def test_it_reads_acronyms_of_general_vocabulary_as_no_names():
+    answer = "Parcelo holds it in Portland; pre-tax HSA or FSA funds cannot pay the fee (see the FAQ)."
+    assert _names(answer) == []
+
+
+def test_it_still_flags_an_acronym_of_a_firm_the_results_do_not_give():
+    answer = "Parcelo holds it in Portland; DHL will collect it from hub PDX."
+    assert [t for t, _ in _names(answer)] == ["DHL"]
+
+
+def test_it_reads_a_city_for_a_code_of_a_yaml_record():
+    answer = "Parcelo holds it at its Portland hub."
+    results = [("get_parcel", _PARCEL.replace("last_scan_location: Portland, OR 97201\n", ""))]
     assert _names(answer, results) == []
-
-
-def test_it_flags_a_code_of_the_kind_the_records_hold():
-    # The record gives the hub as a three-capital code: another such code is a wrong value of that kind.
-    answer = "Parcelo holds it in Portland at hub SEA."
-    assert [t for t, _ in _names(answer)] == ["SEA"]
 
 
 def test_it_reads_a_dotted_abbreviation_as_its_letters():
@@ -113,18 +117,26 @@ _PLANS = (
 _CAR = "manufacturer: Voltra\nmodel: Arc 5\nvin: 7XW1ARC5PLAN00042\n"
 
 
-def test_it_splits_a_possessive_from_the_product_name():
+def test_it_reads_a_known_owner_before_a_product_name_of_the_results():
     results = [("get_vehicle", _CAR), ("search_web", _PLANS)]
     answer = "This is curb rash, which Voltra’s Wheel and Tire Protection Plan covers for your Arc 5."
     report = verify_run(_run("Is my wheel covered?", results, answer))
     assert flagged(report) == []
 
 
+def test_it_still_checks_a_possessive_title_whole():
+    # A possessive before a single word is a title ("Brer Rabbit’s Adventure"), not an owner and a product.
+    results = [("get_vehicle", _CAR), ("search_web", _PLANS)]
+    answer = "Your Arc 5 is covered by Voltra’s Promise, not by the Wheel and Tire Protection Plan."
+    report = verify_run(_run("Is my wheel covered?", results, answer))
+    assert [t for t, _ in flagged(report)] == ["Voltra’s Promise"]
+
+
 def test_it_still_flags_a_wrong_owner_before_a_possessive():
     results = [("get_vehicle", _CAR), ("search_web", _PLANS)]
     answer = "This is curb rash, which Zentro’s Wheel and Tire Protection Plan covers for your Arc 5."
     report = verify_run(_run("Is my wheel covered?", results, answer))
-    assert [t for t, _ in flagged(report)] == ["Zentro"]
+    assert [t for t, _ in flagged(report)] == ["Zentro’s Wheel"]
 
 
 _PAGE = "content: '# Web Document\n\n- url: {url}\n\n{body}'\n"

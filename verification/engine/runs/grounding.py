@@ -159,8 +159,6 @@ class _Matcher:
         self._by_word: dict[str, list[Fact]] | None = None
         self._compact_strings: list[tuple[str, Fact]] | None = None
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
-        # The codes the run gives as whole values, read once when an unsupported acronym needs them.
-        self.value_codes: set[str] | None = None
         self._dates_by_month: dict[Any, list[Fact]] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
 
@@ -576,15 +574,14 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     )
 
 
-def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention], matcher: _Matcher) -> bool:
+def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention]) -> bool:
     """Whether the unsupported name ``m`` is of no kind of name the tool results hold: a time zone after a
-    clock time ("3:42 PM PDT"), a term of general vocabulary ("Wi-Fi", "Ethernet", "HR"), or an acronym when
-    the results give no code of its length as a value ("HSA" in a run whose records hold no such codes).
+    clock time ("3:42 PM PDT"), or a term of general vocabulary ("Wi-Fi", "Ethernet", "HR").
 
     Issue 14's rule: a name unsupported by the tools is a claim when it is a proper name of a kind the tools
     return (people, places, firms, products, the records' codes); general knowledge the context does not
-    speak to is not (h20j). A code of the length of the results' codes ("LHR" where a record has
-    ``arrival_airport: MAN``) stays a claim.
+    speak to is not (h20j). Other acronyms stay claims: "UBS" or "HBO" beside a record or passage that
+    names no such firm or network is a made-up name, not vocabulary.
     """
     text = m.text
     low = lower(text)
@@ -595,19 +592,36 @@ def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention], matcher
         if any(x.end == i and x.kind in ("time", "date") for x in mentions):
             return True
     words = normalize_text(text).split()
-    if words and all(w in GENERAL_TERMS for w in words):
-        return True
-    if _ACRONYM.fullmatch(text):
-        if matcher.value_codes is None:
-            # A currency code is of its own closed kind: "USD" in a record makes no acronym a code.
-            matcher.value_codes = {c for c in _value_codes(matcher.ev) if c not in ISO_CURRENCIES}
-        n = len(text.replace(".", ""))
-        return not any(len(c) == n for c in matcher.value_codes)
+    return bool(words) and all(w in GENERAL_TERMS for w in words)
+
+
+# A possessive inside a capitalised phrase ("Tesla’s Wheel"), and the capitalised words that may continue the
+# owned name past the phrase ("... and Tire Protection Plan").
+_POSSESSIVE = re.compile(r"['’]s[ \t]+")
+_NAME_TAIL = re.compile(r"(?:[ \t]+(?:(?:and|&|of|for|the)[ \t]+)?[A-Z][\w'’\u2010\u2011-]*)*")
+
+
+def _owned_by_a_known_name(answer: str, m: Mention, matcher: _Matcher) -> bool:
+    """Whether the unsupported name ``m`` is a name of the results in the possessive before a name the
+    results give whole: "Tesla’s Wheel and Tire Protection Plan" (the plan on a page, Tesla a manufacturer
+    of the records), "Tesla’s Model S". The phrase is the owner and the thing owned, not one name (issue 14,
+    h20j). The owned name must be the results' own phrase of two words or more: a possessive before a
+    single word ("Brer Rabbit’s Adventure") is a title, still checked whole.
+    """
+    poss = _POSSESSIVE.search(m.text)
+    if poss is None:
+        return False
+    owner = m.text[: poss.start()]
+    if not owner or matcher.entity(Mention("entity", m.start, m.start + len(owner), owner))[0] != "SUPPORTED":
+        return False
+    own_start = m.start + poss.end()
+    tail = _NAME_TAIL.match(answer, m.end)
+    end = tail.end() if tail is not None else m.end
+    for stop in (end, m.end):
+        owned = normalize_text(answer[own_start:stop])
+        if len(owned.split()) >= 2 and has_words(matcher.ev.haystack, owned):
+            return True
     return False
-
-
-# An acronym: two to five capitals, dotted or not ("HSA", "U.S.").
-_ACRONYM = re.compile(r"(?:[A-Z]\.?){2,5}")
 
 
 def _closing(text: str) -> bool:
@@ -1014,8 +1028,10 @@ def ground_answer(
             label, facts, why = matcher.entity(m)
             if label != "SUPPORTED" and not m.strong:
                 continue
-            if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions, matcher):
-                continue  # a time zone, a term of general vocabulary, a code of a kind the run has none of
+            if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions):
+                continue  # a time zone after a time, a term of general vocabulary
+            if label != "SUPPORTED" and _owned_by_a_known_name(answer, m, matcher):
+                label, facts, why = "SUPPORTED", [], "a name of the results and what it owns in the results"
             if label != "SUPPORTED" and _service_label(answer, m, ev):
                 # "New Total Price: $478", "the Total Cost is": the values are the claims. A label is no
                 # name, so it contradicts nothing either ("✅ **Exchanging:** Hiking Boots ...").
@@ -2214,15 +2230,10 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     ]
 
 
-# A code of capitals given as a whole value of a result: quoted in JSON ("LAS", "DFW": an airport, a
-# station, a market), or the value of a YAML-like ``key: value`` line ("arrival_airport: MAN",
-# "provider_name: EE", issue 14, h20j).
-_VALUE_CODE = re.compile(r'"([A-Z]{2,5})"|:[ \t]+\'?([A-Z]{2,5})\'?[ \t]*$', re.M)
-
-
-def _value_codes(ev: Evidence) -> set[str]:
-    """The codes of two to five capitals the run gives as whole values."""
-    return {quoted or line for text in ev.contents.values() for quoted, line in _VALUE_CODE.findall(text)}
+# A code of three capitals given as a whole value of a result: quoted in JSON ("LAS", "DFW": an airport, a
+# station, a market), or the value of a YAML-like ``key: value`` line ("arrival_airport: MAN", issue 14,
+# h20j).
+_VALUE_CODE = re.compile(r'"([A-Z]{3})"|:[ \t]+\'?([A-Z]{3})\'?[ \t]*$', re.M)
 
 
 def _spells_code(name: str, codes: set[str]) -> bool:
@@ -2285,7 +2296,7 @@ def _names_code_places(name: str, codes: set[str]) -> bool:
 
 def _result_codes(ev: Evidence) -> set[str]:
     """The three-capital codes the tool results give as whole string values."""
-    return {c for c in _value_codes(ev) if len(c) == 3}
+    return {quoted or line for text in ev.contents.values() for quoted, line in _VALUE_CODE.findall(text)}
 
 
 def _drop_code_expansions(answer: str, findings: list[Finding], ev: Evidence | None = None) -> list[Finding]:

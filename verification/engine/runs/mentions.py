@@ -666,17 +666,7 @@ def forget_function_words() -> None:
     _FUNCTION_WORD_MEMO.clear()
 
 
-# A possessive ending a word inside a capitalised phrase: "Tesla’s Wheel and Tire Protection Plan".
-_POSSESSIVE = re.compile(r"\S['’]s(?=\s)")
-
-
 def _entities(text: str, start: int, phrase: str) -> list[Mention]:
-    # A possessive splits the phrase: the owner and the thing owned are two names, each checked on its own
-    # ("Tesla’s Wheel" is "Tesla" and the plan's "Wheel ...", issue 14, h20j).
-    poss = _POSSESSIVE.search(phrase)
-    if poss is not None:
-        cut = poss.end()
-        return _entities(text, start, phrase[:cut]) + _entities(text, start + cut, phrase[cut:])
     # Trim function words and punctuation at both ends; a phrase of function words only is not a name.
     words = list(_NON_SPACE.finditer(phrase))
     while words and (_function_word(words[0].group(0)) or words[0].group(0) == "&"):
