@@ -74,6 +74,9 @@ def _normal_form(low: str) -> str:
     # splitting and joining.
     if low.isascii() and low.replace(" ", "").isalnum() and low[0] != " " != low[-1] and "  " not in low:
         return low
+    if "\u2010" in low or "\u2011" in low:
+        # "Wi‑Fi" with a (non-breaking) hyphen is "wi-fi" (issue 14, h20j).
+        low = low.replace("\u2010", "-").replace("\u2011", "-")
     return " ".join(_WORD.findall(low))
 
 

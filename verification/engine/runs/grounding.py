@@ -42,10 +42,12 @@ from .lexicon import (
     CLOSING_NOUNS,
     CLOSING_WORDS,
     FUNCTION_WORDS,
+    GENERAL_TERMS,
     ISO_CURRENCIES,
     MONTHS,
     REVERSE_ALIASES,
     SERVICE_WORDS,
+    TIME_ZONES,
 )
 from .mentions import Mention, extract_mentions
 from .numeric import (
@@ -493,6 +495,11 @@ class _Matcher:
             return "SUPPORTED", [], "an acronym of the evidence"
         if m.text.isupper() and m.text.upper() in ISO_CURRENCIES and m.text.upper() in self.ev.currencies:
             return "SUPPORTED", [], "a currency of the evidence"
+        if compact != norm:
+            # "U.S." is "US": a dotted abbreviation has the aliases of its letters (issue 14, h20j).
+            for alias in (*ALIASES.get(compact, ()), *REVERSE_ALIASES.get(compact, ())):
+                if has_words(self.ev.haystack, alias):
+                    return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
         tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 1]
         if tokens and all(self._token_known(t) for t in tokens):
             facts = self._string_facts(norm)
@@ -575,6 +582,56 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     return all(
         _service_word(w) or w in _LABEL_WORDS or w in FUNCTION_WORDS or ev.in_vocabulary(w) for w in words
     )
+
+
+def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention]) -> bool:
+    """Whether the unsupported name ``m`` is of no kind of name the tool results hold: a time zone after a
+    clock time ("3:42 PM PDT"), or a term of general vocabulary ("Wi-Fi", "Ethernet", "HR").
+
+    Issue 14's rule: a name unsupported by the tools is a claim when it is a proper name of a kind the tools
+    return (people, places, firms, products, the records' codes); general knowledge the context does not
+    speak to is not (h20j). Other acronyms stay claims: "UBS" or "HBO" beside a record or passage that
+    names no such firm or network is a made-up name, not vocabulary.
+    """
+    text = m.text
+    low = lower(text)
+    if low in TIME_ZONES:
+        i = m.start
+        while i > 0 and answer[i - 1] in " \t(":
+            i -= 1
+        if any(x.end == i and x.kind in ("time", "date") for x in mentions):
+            return True
+    words = normalize_text(text).split()
+    return bool(words) and all(w in GENERAL_TERMS for w in words)
+
+
+# A possessive inside a capitalised phrase ("Tesla’s Wheel"), and the capitalised words that may continue the
+# owned name past the phrase ("... and Tire Protection Plan").
+_POSSESSIVE = re.compile(r"['’]s[ \t]+")
+_NAME_TAIL = re.compile(r"(?:[ \t]+(?:(?:and|&|of|for|the)[ \t]+)?[A-Z][\w'’\u2010\u2011-]*)*")
+
+
+def _owned_by_a_known_name(answer: str, m: Mention, matcher: _Matcher) -> bool:
+    """Whether the unsupported name ``m`` is a name of the results in the possessive before a name the
+    results give whole: "Tesla’s Wheel and Tire Protection Plan" (the plan on a page, Tesla a manufacturer
+    of the records), "Tesla’s Model S". The phrase is the owner and the thing owned, not one name (issue 14,
+    h20j). The owned name must be the results' own phrase of two words or more: a possessive before a
+    single word ("Brer Rabbit’s Adventure") is a title, still checked whole.
+    """
+    poss = _POSSESSIVE.search(m.text)
+    if poss is None:
+        return False
+    owner = m.text[: poss.start()]
+    if not owner or matcher.entity(Mention("entity", m.start, m.start + len(owner), owner))[0] != "SUPPORTED":
+        return False
+    own_start = m.start + poss.end()
+    tail = _NAME_TAIL.match(answer, m.end)
+    end = tail.end() if tail is not None else m.end
+    for stop in (end, m.end):
+        owned = normalize_text(answer[own_start:stop])
+        if len(owned.split()) >= 2 and has_words(matcher.ev.haystack, owned):
+            return True
+    return False
 
 
 def _closing(text: str) -> bool:
@@ -1013,6 +1070,10 @@ def ground_answer(
             label, facts, why = matcher.entity(m)
             if label != "SUPPORTED" and not m.strong:
                 continue
+            if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions):
+                continue  # a time zone after a time, a term of general vocabulary
+            if label != "SUPPORTED" and _owned_by_a_known_name(answer, m, matcher):
+                label, facts, why = "SUPPORTED", [], "a name of the results and what it owns in the results"
             if label != "SUPPORTED" and _service_label(answer, m, ev):
                 # "New Total Price: $478", "the Total Cost is": the values are the claims. A label is no
                 # name, so it contradicts nothing either ("✅ **Exchanging:** Hiking Boots ...").
@@ -2253,8 +2314,10 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     ]
 
 
-# A code of three capitals in a tool result ("LAS", "DFW"): an airport, a station, a market.
-_QUOTED_CODE = re.compile(r'"([A-Z]{3})"')
+# A code of three capitals given as a whole value of a result: quoted in JSON ("LAS", "DFW": an airport, a
+# station, a market), or the value of a YAML-like ``key: value`` line ("arrival_airport: MAN", issue 14,
+# h20j).
+_VALUE_CODE = re.compile(r'"([A-Z]{3})"|:[ \t]+\'?([A-Z]{3})\'?[ \t]*$', re.M)
 
 
 def _spells_code(name: str, codes: set[str]) -> bool:
@@ -2317,7 +2380,7 @@ def _names_code_places(name: str, codes: set[str]) -> bool:
 
 def _result_codes(ev: Evidence) -> set[str]:
     """The three-capital codes the tool results give as whole string values."""
-    return {c for text in ev.contents.values() for c in _QUOTED_CODE.findall(text)}
+    return {quoted or line for text in ev.contents.values() for quoted, line in _VALUE_CODE.findall(text)}
 
 
 def _drop_code_expansions(answer: str, findings: list[Finding], ev: Evidence | None = None) -> list[Finding]:

@@ -18,6 +18,7 @@ __all__ = [
     "CURRENCY_NAMES",
     "CURRENCY_SYMBOLS",
     "FUNCTION_WORDS",
+    "GENERAL_TERMS",
     "ISO_CURRENCIES",
     "KEY_UNITS",
     "MAGNITUDES",
@@ -25,9 +26,11 @@ __all__ = [
     "NUMBER_WORDS",
     "ORDINALS",
     "REVERSE_ALIASES",
+    "SENTENCE_OPENERS",
     "SERVICE_WORDS",
     "STATE_PHRASES",
     "STATUS_WORDS",
+    "TIME_ZONES",
     "UNIT_WORDS",
     "WEATHER_VALUES",
     "WEEKDAYS",
@@ -444,6 +447,37 @@ SERVICE_WORDS = frozenset({
     "transfer", "scheduled", "actual", "expected", "contact", "address", "location", "name", "phone",
     "email", "code", "reference", "account", "holder", "member", "level", "schedule", "travel", "route",
     "id", "ids",
+})  # fmt: skip
+
+# Time-zone abbreviations, written after a clock time the agent converted or quoted ("3:42 PM PDT", "08:42
+# CEST"): the zone of the time, not a name of something the results hold (issue 14, h20j).
+TIME_ZONES = frozenset({
+    "utc", "gmt", "z", "pt", "pst", "pdt", "mt", "mst", "mdt", "ct", "cst", "cdt", "et", "est", "edt",
+    "ast", "adt", "akst", "akdt", "hst", "hast", "hadt", "nst", "ndt", "bst", "ist", "wet", "cet",
+    "cest", "eet", "eest", "msk", "gst", "pkt", "sgt", "hkt", "jst", "kst", "awst", "acst", "acdt", "aest",
+    "aedt", "nzst", "nzdt", "wib", "pht", "ict", "sast", "brt", "clt",
+})  # fmt: skip
+
+# Words that open a sentence before a name without being part of it: an imperative of advice ("Ask Air
+# New Zealand", "Contact EE") or a subordinating conjunction ("Once EE confirms"). Capitalised at the start,
+# they join the name that follows into one capitalised phrase (issue 14, h20j).
+SENTENCE_OPENERS = frozenset({
+    "ask", "contact", "call", "phone", "email", "e-mail", "message", "text", "tell", "notify", "visit",
+    "check", "use", "open", "log", "sign", "book", "choose", "select", "pick", "click", "tap", "review",
+    "confirm", "request", "reach", "bring", "keep", "see", "try", "wait", "follow", "go", "ring", "write",
+    "submit", "file", "show", "present", "give", "let", "download", "install", "update", "once",
+    "until", "unless", "since", "because", "although", "though", "whether", "whereas", "upon",
+})  # fmt: skip
+
+# Common nouns of technology and administration that English writes capitalised or in capitals ("Wi-Fi",
+# "Ethernet", "HR"): general vocabulary of advice, not a name of the kind tool results hold (people,
+# places, firms, products, the records' codes). Issue 14's rule: general knowledge the context does not
+# speak to is not a claim (h20j). Words a record could hold in another sense ("PINs" for booking codes) are
+# left out: they stay claims.
+GENERAL_TERMS = frozenset({
+    "wi-fi", "wifi", "ethernet", "bluetooth", "internet", "usb", "usb-c", "hdmi", "gps", "sms", "mms",
+    "pdf", "faq", "faqs", "hr", "atm", "atms", "vpn", "lte", "5g", "4g", "dsl", "lan", "wlan", "nfc", "hsa",
+    "fsa", "ira", "401k", "pto", "diy",
 })  # fmt: skip
 
 # The closing formulas of a message ("Best regards,", "Safe travels!", "Have a great day!", "Your

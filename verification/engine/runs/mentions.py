@@ -21,6 +21,7 @@ from .lexicon import (
     MONTHS,
     NUMBER_WORDS,
     ORDINALS,
+    SENTENCE_OPENERS,
     STATE_PHRASES,
     STATUS_WORDS,
     UNIT_WORDS,
@@ -348,8 +349,11 @@ _DIRECTION_WORDS = frozenset({
 })  # fmt: skip
 _DIRECTION_RE = re.compile(_words(list(_DIRECTION_WORDS)) + r"\b")
 # A name never runs over a line break: a heading line and the line under it are two things.
+# A hyphen inside a word may be written U+2010 or the non-breaking U+2011 ("Wi‑Fi"): part of the word, as
+# "-" is, not a break between two names "Wi" and "Fi" (issue 14, h20j).
 _ENTITY_RE = re.compile(
-    r"(?:[A-Z][\w'’.&-]*|&)(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&-]*))*"
+    r"(?:[A-Z][\w'’.&\u2010\u2011-]*|&)"
+    r"(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&\u2010\u2011-]*))*"
 )
 _ENTITY_BREAK = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bDr)(?<!\bMrs)\.\s+")
 _LIKELIHOOD_WORDS = frozenset({"likely", "unlikely", "probable", "improbable"})
@@ -783,6 +787,15 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     # Trim function words and punctuation at both ends; a phrase of function words only is not a name.
     words = list(_NON_SPACE.finditer(phrase))
     while words and (_function_word(words[0].group(0)) or words[0].group(0) == "&"):
+        words.pop(0)
+    if (
+        len(words) >= 2
+        and lower(words[0].group(0)) in SENTENCE_OPENERS
+        and _sentence_start(text, start + words[0].start())
+    ):
+        # "Ask Air New Zealand whether ...", "Contact EE and ...", "Once EE confirms ...": an imperative or a
+        # conjunction opening the sentence is capitalised as the first word, not as part of the name after
+        # it (issue 14, h20j).
         words.pop(0)
     while words and (_function_word(words[-1].group(0)) or words[-1].group(0) == "&"):
         words.pop()

@@ -33,6 +33,8 @@ __all__ = [
 MAX_OPERANDS = 48
 # The reason of a value read from a sibling of the item its sentence or list item names.
 ANOTHER_ITEM = "this value belongs to another item of the results"
+# The reason of a name supported word by word, its words found apart in the results.
+_APART = "its words all appear in the evidence"
 Deriver = Callable[[Mention, list[float], list[Fact], list[float] | None], str]
 
 
@@ -110,12 +112,18 @@ def best_record(
     # A name is itself what names an item: it is checked only against a value just before it in its clause
     # ("at 8:30 AM in Room 2A"), never against other names or the wider sentence.
     is_name = target.mention.kind == "entity"
+    is_link = target.mention.kind == "url"
     # The findings that name exactly one record of these lists, found once: every window below tries them.
     named: list[tuple[int, int, Any, bool]] = []  # (start, end, record, names no item outside these lists)
     lists_key = frozenset(lists)
     for g in nearby:
         m = g.mention
         if is_name and m.kind == "entity":
+            continue
+        if is_link and m.kind == "entity" and g.reason == _APART:
+            # A link's text whose words the results give only apart ("[USPS Tracking Status Help](https://
+            # ...)") names no page as surely as the address beside it, which the results give verbatim
+            # (issue 14, h20j: the words' first facts were another page's address).
             continue
         if m.kind == target.mention.kind:
             # Values of one kind side by side are an enumeration of items ("alarms at 5:10 and 17:20", "on
@@ -153,7 +161,10 @@ def best_record(
         own = target.records
         if own and any(w[0] <= g.mention.start < w[1] and not own.isdisjoint(g.records) for g in nearby):
             return None
-    if is_name:
+    if is_name or is_link:
+        # A link is the address of its own page, told beside the text that names it ("[USPS Redelivery](https:
+        # //...)"): only that clause says which item it is; a list of sources enumerates pages, and a page
+        # named elsewhere in the sentence says nothing of this link's (issue 14, h20j).
         return None
     # Wide: the target's part of the sentence, the sentence, the sentence before; all anchors must agree.
     wide = [c for c in _clauses(answer, sent, ";", False, lookup) if c[0] <= pos < c[1] + 1] + [sent]
