@@ -159,6 +159,7 @@ class _Matcher:
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
         self._dates_by_month: dict[Any, list[Fact]] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
+        self._count_groups: dict[frozenset[str], list[int]] | None = None
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -173,6 +174,32 @@ class _Matcher:
         # Compacting joins "8926329222 | 4-piece" into "...92224piece": look for the number and its noun as
         # they stand, a space or a hyphen between ("4-piece", "4 pieces"; issue 14, h18f).
         return _number_then_noun(self.ev.raw_haystack, number, lower(m.noun).rstrip("s"))
+
+    def _counts_keyed(self, nouns: set[str]) -> list[Fact]:
+        """``[f for f in self.ev.counts if f.key_tokens & nouns]``: the counts with one of ``nouns`` among
+        their key tokens, in evidence order.
+
+        Every counted value asked it of every count fact; the counts of one list share a few token sets
+        (its length, a tally per key), so the positions are grouped by token set once per answer and a
+        question tests each set once.
+        """
+        groups = self._count_groups
+        if groups is None:
+            groups = {}
+            for i, f in enumerate(self.ev.counts):
+                found = groups.get(f.key_tokens)
+                if found is None:
+                    groups[f.key_tokens] = [i]
+                else:
+                    found.append(i)
+            self._count_groups = groups
+        lists = [positions for tokens, positions in groups.items() if not tokens.isdisjoint(nouns)]
+        if not lists:
+            return []
+        counts = self.ev.counts
+        if len(lists) == 1:
+            return [counts[i] for i in lists[0]]
+        return [counts[i] for i in sorted([i for positions in lists for i in positions])]
 
     def _units_like(self, unit: str) -> list[str]:
         if unit not in self._same_dim:
@@ -239,7 +266,7 @@ class _Matcher:
             return "CONTRADICTED", by_value[:3], f"the results have {told} of this kind", False
         if m.kind in ("number", "count") and nouns:
             keyed = [f for n in nouns for f in self.ev.numbers_keyed(n)]
-            keyed += [f for f in self.ev.counts if f.key_tokens & nouns]
+            keyed += self._counts_keyed(nouns)
         if keyed:
             strict = True
             hits = [f for f in keyed if f.unit != "year_of_date" and accepts(m, f.value)]
@@ -1342,11 +1369,18 @@ def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
     """The identifiers each record of the results holds (a string of at least five characters under a key
     ``id``, ``code``, ``..._id`` or ``...Id``) that the answer states."""
     out: dict[Any, set[str]] = {}
+    # Whether a key names an identifier, per key: the records of a list repeat their keys.
+    id_keys: dict[str, bool] = {}
     for x in ev.strings:
         if x.source != "tool" or x.record is None or not isinstance(x.value, str) or len(x.value) < 5:
             continue
         leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
-        if not isinstance(leaf, str) or not (lower(leaf) in ("id", "code") or leaf.endswith(("_id", "Id"))):
+        if not isinstance(leaf, str):
+            continue
+        is_id = id_keys.get(leaf)
+        if is_id is None:
+            is_id = id_keys[leaf] = lower(leaf) in ("id", "code") or leaf.endswith(("_id", "Id"))
+        if not is_id:
             continue
         out.setdefault(x.record, set())
         if x.value in answer:

@@ -113,7 +113,7 @@ def _trips(ev: Evidence) -> list[_Trip]:
         else:
             t.destination = t.destination or x
     placed = {r for r, call in by_key if not call}
-    for x in ev.strings:
+    for x in ev.strings if placed else ():  # no trip in the results: nothing to read again
         if x.record in placed and x.path and x.path[0] != "tool_calls" and _IDENT.fullmatch(x.text):
             by_key[(x.record, False)].idents.add(x.text)
     for x in ev.dates:
