@@ -557,7 +557,10 @@ def _read_string(text: str) -> _StringInfo:
         return _StringInfo(folded, norm, state, (d.year, d.month, d.day), hm, whole, None, ())
     # str.strip() also drops separators float() refuses (e.g. U+001F), so convert what was matched.
     stripped = text.strip()
-    if _PLAIN_NUMBER.fullmatch(stripped):
+    # A plain number opens with a sign or a digit (``\d`` is what ``str.isdecimal`` tells): most strings are
+    # words, and skip the regular expression.
+    head = stripped[:1]
+    if (head == "-" or head.isdecimal()) and _PLAIN_NUMBER.fullmatch(stripped):
         return _StringInfo(folded, norm, state, None, None, None, float(stripped), ())
     mentions = tuple(extract_mentions(text, names=False)) if _holds_values(text) else ()
     if mentions and " " not in stripped:

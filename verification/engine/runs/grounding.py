@@ -139,6 +139,15 @@ def _number_then_noun(haystack: str, number: str, noun: str) -> bool:
     return False
 
 
+def _accepted_by(m: Mention, facts: list[Fact]) -> list[Fact]:
+    """``[f for f in facts if accepts(m, f.value)]``, in order, with ``m``'s interval computed once rather
+    than once per fact (``accepts`` reads the mention's text for its magnitude on every call)."""
+    lo, hi = interval(m)
+    if m.unit in SIGNED_UNITS:
+        return [f for f in facts if lo <= f.value <= hi]
+    return [f for f in facts if lo <= abs(f.value) <= hi]
+
+
 class _Matcher:
     def __init__(self, ev: Evidence, answer: str) -> None:
         self.ev = ev
@@ -209,10 +218,17 @@ class _Matcher:
             ]
         return self._same_dim[unit]
 
-    def _search(self, m: Mention, unit: str | None, target_unit: str | None) -> list[Fact]:
-        """Facts of ``unit`` whose value, converted to ``target_unit``, ``m`` accepts."""
+    def _search(
+        self,
+        m: Mention,
+        unit: str | None,
+        target_unit: str | None,
+        bounds: tuple[float, float] | None = None,
+    ) -> list[Fact]:
+        """Facts of ``unit`` whose value, converted to ``target_unit``, ``m`` accepts (``bounds``:
+        ``interval(m)`` computed by the caller, for a search that converts nothing)."""
         converted = bool(unit and target_unit and unit != target_unit)
-        lo, hi = interval(m, converted=converted)
+        lo, hi = bounds if bounds is not None and not converted else interval(m, converted=converted)
         if converted:
             assert unit is not None and target_unit is not None
             conv = conversion(unit, target_unit)
@@ -255,7 +271,7 @@ class _Matcher:
         if by_value and m.kind in ("number", "count"):
             # "2 events and 3 meetings" where each event has an ``event_type``: a count of the items of
             # that type, whatever other list has as many elements.
-            hits = [f for f in by_value if accepts(m, f.value)]
+            hits = _accepted_by(m, by_value)
             if hits:
                 return "SUPPORTED", hits, "the number of items of this kind", False
             across = _count_across_records(by_value, self.ev)
@@ -269,7 +285,7 @@ class _Matcher:
             keyed += self._counts_keyed(nouns)
         if keyed:
             strict = True
-            hits = [f for f in keyed if f.unit != "year_of_date" and accepts(m, f.value)]
+            hits = _accepted_by(m, [f for f in keyed if f.unit != "year_of_date"])
             if any(f.kind == "count" for f in hits):
                 hits = [f for f in hits if f.kind == "count"]  # "3 events" counts the events list
         elif m.kind == "money":
@@ -290,13 +306,15 @@ class _Matcher:
             else:
                 hits = self._search(m, None, None)
         else:
+            # Without a target unit nothing is converted: one interval serves every unit's values.
+            bounds = interval(m)
             for key in self.by_unit:
                 if key != "year_of_date":
-                    hits += self._search(m, key, None)
+                    hits += self._search(m, key, None, bounds)
                 elif m.kind == "year":
                     hits += self.by_unit[key].between(abs(v), abs(v))
             if m.kind == "count":
-                hits += [f for f in self.ev.counts if accepts(m, f.value)]
+                hits += _accepted_by(m, self.ev.counts)
         if hits:
             return "SUPPORTED", hits, "stated in the evidence", False
         if m.kind == "year":

@@ -1,0 +1,145 @@
+"""Cheaper look-ups of the run verifier that must answer exactly as the code they replace (issue 14, h20c:
+short-run latency). Each test compares the new look-up with the old one's definition on made-up inputs
+(hypothesis properties and seeded random texts), and states what must stay as it was."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verification.engine.runs.evidence import _PLAIN_NUMBER, Evidence, Fact, _acronym_pool, _initials
+from verification.engine.runs.findings import _ABBREV, _ABBREV_SPAN, _SENTENCE_END, split_sentences
+from verification.engine.runs.grounding import _accepted_by, _Matcher
+from verification.engine.runs.mentions import Mention
+from verification.engine.runs.numeric import accepts
+
+# The definitions the new code replaced, as they stood.
+_OLD_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])")
+_TOKENS = ["item", "items", "order", "orders", "seat", "seats", "length", "status", "bag", "x"]
+
+
+def _count(value: float, tokens: frozenset[str]) -> Fact:
+    return Fact("count", value, 1, ("results",), (1, ()), None, tokens, text="length")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.frozensets(st.sampled_from(_TOKENS), max_size=3), max_size=30),
+    st.sets(st.sampled_from(_TOKENS), max_size=4),
+)
+def test_it_finds_the_counts_of_a_noun_as_the_scan_of_every_count(
+    token_sets: list[frozenset[str]], nouns: set[str]
+) -> None:
+    ev = Evidence(counts=[_count(float(i), tokens) for i, tokens in enumerate(token_sets)])
+    matcher = _Matcher(ev, "")
+    assert matcher._counts_keyed(nouns) == [f for f in ev.counts if f.key_tokens & nouns]
+    # Asked again (the groups are kept), and for another noun, the answers stay the scan's.
+    assert matcher._counts_keyed(nouns) == [f for f in ev.counts if f.key_tokens & nouns]
+    assert matcher._counts_keyed({"seats"}) == [f for f in ev.counts if f.key_tokens & {"seats"}]
+
+
+def test_it_finds_no_count_for_a_noun_no_key_has() -> None:
+    ev = Evidence(counts=[_count(3.0, frozenset({"orders", "order"})), _count(2.0, frozenset({"items"}))])
+    assert _Matcher(ev, "")._counts_keyed({"flights", "flight"}) == []
+
+
+_PIECE_WORDS = ["of", "the", "and", "for", "new", "york", "city", "bank", "america", "a", "nyc", "boa", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(_PIECE_WORDS), min_size=1, max_size=10).map(" ".join),
+        max_size=25,
+    ),
+    st.lists(st.text(alphabet="abfnoctyx", min_size=1, max_size=5), min_size=1, max_size=6),
+)
+def test_it_answers_acronyms_as_the_table_of_every_piece(pieces: list[str], acronyms: list[str]) -> None:
+    pieces = [*pieces, " leading space piece"]  # a piece that opens with white space is read whatever
+    fresh = Evidence(pieces=pieces, haystack=" | ".join(pieces))
+    table = Evidence(pieces=pieces, haystack=" | ".join(pieces)).acronyms
+    for acronym in acronyms:
+        assert fresh.has_acronym(acronym) == (acronym in table), (pieces, acronym)
+
+
+def test_it_sorts_the_acronym_pieces_by_first_character_keeping_only_two_to_eight_words() -> None:
+    nine = "one two three four five six seven eight nine"
+    pieces = ["bank of america", "new york city", "paris", nine, "nyc"]
+    pool = _acronym_pool(pieces)
+    assert pool == {"b": ["bank of america"], "n": ["new york city"]}
+    assert "boa" in _initials("bank of america")
+    ev = Evidence(pieces=pieces, haystack=" | ".join(pieces))
+    assert ev.has_acronym("boa") and ev.has_acronym("nyc")
+    # A one-word piece and a nine-word one give no acronym, as in the full table.
+    assert not ev.has_acronym("p") and not ev.has_acronym("otttffsse")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="abcSMrsDIncLtdeg.i vNoJ \n", max_size=30))
+def test_it_finds_an_abbreviation_before_the_full_stop_from_the_last_characters(text: str) -> None:
+    head = text + "."
+    tail = _ABBREV.search(head, max(0, len(head) - _ABBREV_SPAN))
+    assert bool(tail) == bool(_ABBREV.search(head)), head
+
+
+def test_it_keeps_abbreviations_in_their_sentence_and_splits_after_a_word() -> None:
+    text = "Ask Dr. Smith at Acme Inc. today. Then call Mrs. Jones, e.g. at noon. The end is near."
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Ask Dr. Smith at Acme Inc. today.",
+        "Then call Mrs. Jones, e.g. at noon.",
+        "The end is near.",
+    ]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet='.!?\n \t-*1aA"“(', max_size=40))
+def test_it_ends_sentences_where_the_three_forms_did(text: str) -> None:
+    old = [(m.span(), m.group(0)) for m in _OLD_SENTENCE_END.finditer(text)]
+    new = [(m.span(), m.group(0)) for m in _SENTENCE_END.finditer(text)]
+    assert new == old, text
+
+
+def test_it_ends_no_sentence_inside_a_number_or_before_a_lower_case_word() -> None:
+    assert [m.group(0) for m in _SENTENCE_END.finditer("It costs 4.50 today. and more")] == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["4", "4.5", "about 4", "1.2k", "3 million", "12", "-3"]),
+    st.sampled_from([None, "about", "more", "less", "under", "exact"]),
+    st.sampled_from([None, "degC", "km"]),
+    st.lists(st.floats(min_value=-5e6, max_value=5e6, allow_nan=False), max_size=20),
+)
+def test_it_accepts_the_values_accepts_accepts(
+    text: str, hedge: str | None, unit: str | None, values: list[float]
+) -> None:
+    number = float(text.split()[-1].rstrip("kK").replace("million", "")) if text[-1].isdigit() else 1.0
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    m = Mention("number", 0, len(text), text, value=number, unit=unit, decimals=decimals, hedge=hedge)
+    facts = [_count(v, frozenset()) for v in values]
+    assert _accepted_by(m, facts) == [f for f in facts if accepts(m, f.value)]
+
+
+def test_it_accepts_nothing_far_from_the_stated_value() -> None:
+    m = Mention("number", 0, 2, "12", value=12.0, decimals=0)
+    facts = [_count(13.0, frozenset()), _count(-12.0, frozenset()), _count(12.4, frozenset())]
+    assert [f.value for f in _accepted_by(m, facts)] == [-12.0, 12.4]  # absolute values, rounding to 12
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="-0123456789.٣ aZ\t", max_size=8))
+def test_it_reads_a_plain_number_only_from_a_sign_or_a_digit(text: str) -> None:
+    # ``_read_string`` asks ``_PLAIN_NUMBER`` only of strings whose first character is a sign or a digit.
+    if _PLAIN_NUMBER.fullmatch(text):
+        assert text[:1] == "-" or text[:1].isdecimal(), text
+
+
+def test_it_reads_plain_numbers_and_leaves_words_and_codes() -> None:
+    rng = random.Random(20)
+    for _ in range(200):
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randrange(1, 6)))
+        assert _PLAIN_NUMBER.fullmatch(digits) and _PLAIN_NUMBER.fullmatch("-" + digits + ".5")
+    assert not _PLAIN_NUMBER.fullmatch("SKU-123") and not _PLAIN_NUMBER.fullmatch("in stock")
