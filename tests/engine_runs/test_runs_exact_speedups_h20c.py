@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from verification.engine.runs.evidence import _PLAIN_NUMBER, Evidence, Fact, _acronym_pool, _initials
 from verification.engine.runs.findings import _ABBREV, _ABBREV_SPAN, _SENTENCE_END, split_sentences
 from verification.engine.runs.grounding import _accepted_by, _Matcher
-from verification.engine.runs.mentions import Mention
+from verification.engine.runs.mentions import _DATE_PATTERN, Mention, _date_matches
 from verification.engine.runs.numeric import accepts
 
 # The definitions the new code replaced, as they stood.
@@ -143,3 +143,32 @@ def test_it_reads_plain_numbers_and_leaves_words_and_codes() -> None:
         digits = "".join(rng.choice("0123456789") for _ in range(rng.randrange(1, 6)))
         assert _PLAIN_NUMBER.fullmatch(digits) and _PLAIN_NUMBER.fullmatch("-" + digits + ".5")
     assert not _PLAIN_NUMBER.fullmatch("SKU-123") and not _PLAIN_NUMBER.fullmatch("in stock")
+
+
+_DATE_TOKENS = [
+    "march", "may", "mon", "monday", "sept", "sep", "september", "tuesday", "dec", "sun", "sunny", "mayor",
+    "2024", "2024-05-01", "5", "15", "03", "12", "1", "٣", "٢٠٢٤", "st", "th", "of", "the", "on", "-", "/",
+    ".", ",", " ", "  ", "\n", "9/15", "12/1/2023", "x", "a1", "_", "May", "March",
+]  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_DATE_TOKENS), max_size=14).map("".join))
+def test_it_finds_the_dates_the_date_pattern_finds_scanning_every_position(text: str) -> None:
+    old = [(m.span(), m.groupdict()) for m in _DATE_PATTERN.finditer(text)]
+    assert [(m.span(), m.groupdict()) for m in _date_matches(text)] == old, text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="0123456789٣-/ .,stndrhofmaybcejulgpv\n", max_size=30))
+def test_it_finds_the_dates_of_any_text_the_date_pattern_finds(text: str) -> None:
+    old = [(m.span(), m.groupdict()) for m in _DATE_PATTERN.finditer(text)]
+    assert [(m.span(), m.groupdict()) for m in _date_matches(text)] == old, text
+
+
+def test_it_reads_dates_and_leaves_numbers_and_words_that_are_no_dates() -> None:
+    text = "on monday, march 5th, 2024 and 9/15; 2024-05-01 or 3rd of may. the mayor paid 12.50 on sunny 1/2."
+    found = [m.group(0) for m in _date_matches(text)]
+    assert found == [m.group(0) for m in _DATE_PATTERN.finditer(text)]
+    assert "monday, march 5th, 2024" in found and "2024-05-01" in found and "3rd of may" in found
+    assert not any("mayor" in f or "12.50" in f or "sunny" in f for f in found)

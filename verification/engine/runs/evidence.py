@@ -252,7 +252,11 @@ class Evidence:
             # Numbers under one key path share one token set: group their positions by set, in one pass.
             groups: dict[frozenset[str], list[int]] = {}
             for i, f in enumerate(self.numbers):
-                groups.setdefault(f.key_tokens, []).append(i)
+                found = groups.get(f.key_tokens)  # no new empty list per number, as setdefault makes
+                if found is None:
+                    groups[f.key_tokens] = [i]
+                else:
+                    found.append(i)
             self._key_groups = groups
             self._key_index = {}
         hit = self._key_index.get(token)

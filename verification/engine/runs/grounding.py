@@ -155,7 +155,11 @@ class _Matcher:
         # Evidence numbers sorted per unit (absolute values, and signed ones for signed units).
         groups: dict[str | None, list[Fact]] = {}
         for f in ev.numbers:
-            groups.setdefault(f.unit, []).append(f)
+            found = groups.get(f.unit)  # no new empty list per number, as setdefault makes
+            if found is None:
+                groups[f.unit] = [f]
+            else:
+                found.append(f)
         self.by_unit = {u: SortedValues((abs(f.value), f) for f in fs) for u, fs in groups.items()}
         self.signed = {
             u: SortedValues((f.value, f) for f in fs) for u, fs in groups.items() if u in SIGNED_UNITS

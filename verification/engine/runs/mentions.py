@@ -6,6 +6,7 @@ A mention is the unit a claim is checked on: the span a user would have to fix w
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -268,6 +269,48 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 _NUMBER_PATTERN = next(pattern for kind, pattern in _PATTERNS if kind == "number")
+_DATE_PATTERN = next(pattern for kind, pattern in _PATTERNS if kind == "date")
+
+
+# Where a date can start: a word that opens with a weekday's or a month's first three letters, or a digit
+# followed by what each numeric form needs next (``2024-``, ``9/``, ``15 march``, ``3rd of may``). The date
+# pattern opens with ``\b`` and an optional weekday, so the engine tried all of it at every position of a
+# text; this pattern opens with a choice of characters (skipped to in C) and finds a superset of the starts,
+# where ``_date_matches`` then runs the date pattern itself. Every name is at least three letters long.
+def _date_start_pattern() -> re.Pattern[str]:
+    assert all(len(name) >= 3 for name in (*MONTHS, *WEEKDAYS))
+    tails: dict[str, set[str]] = {}
+    for name in sorted({*MONTHS, *WEEKDAYS}):
+        tails.setdefault(name[0], set()).add(name[1:3])
+    month_heads = "|".join(sorted({name[:3] for name in MONTHS}))
+    names = "".join(f"|(?<={first})(?:{'|'.join(sorted(rest))})" for first, rest in sorted(tails.items()))
+    return re.compile(
+        rf"[\d{''.join(sorted(tails))}](?<!\w.)"
+        rf"(?:(?<=\d)(?:\d{{0,3}}-|\d?/|\d?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{month_heads})){names})"
+    )
+
+
+_DATE_START = _date_start_pattern()
+
+
+def _date_matches(low: str) -> list[re.Match[str]]:
+    """``list(_DATE_PATTERN.finditer(low))``: the date pattern is tried only where ``_DATE_START`` says a
+    date can start, in order, and the scan goes on after each match as ``finditer``'s does (a date is never
+    empty). ``match`` at a position reads the text before it (``\b``, look-behinds) as the scan does."""
+    out: list[re.Match[str]] = []
+    pos = 0
+    while True:
+        start = _DATE_START.search(low, pos)
+        if start is None:
+            return out
+        at = start.start()
+        m = _DATE_PATTERN.match(low, at)
+        if m is None:
+            pos = at + 1
+        else:
+            out.append(m)
+            pos = m.end()
+
 
 # The money pattern without its currency-code forms ("USD 5", "5 usd"), for texts with no code among their
 # words: a code matched there is a whole word of letters (a word boundary or a digit, space or sign on each
@@ -536,7 +579,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             continue
         if kind == "money" and words.isdisjoint(_CODE_WORDS):
             pattern = _MONEY_SYMBOL  # the same matches when no currency code can match
-        for m in pattern.finditer(low):
+        found: Iterable[re.Match[str]] = _date_matches(low) if kind == "date" else pattern.finditer(low)
+        for m in found:
             a, b = m.span()
             if a == b or taken.find(1, a, b) >= 0:
                 continue
