@@ -10,6 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from verification.engine.runs import grounding, routes, trips, turns
 from verification.engine.runs.evidence import _PLAIN_NUMBER, Evidence, Fact, _acronym_pool, _initials
 from verification.engine.runs.findings import _ABBREV, _ABBREV_SPAN, _SENTENCE_END, split_sentences
 from verification.engine.runs.grounding import _accepted_by, _Matcher
@@ -172,3 +173,53 @@ def test_it_reads_dates_and_leaves_numbers_and_words_that_are_no_dates() -> None
     assert found == [m.group(0) for m in _DATE_PATTERN.finditer(text)]
     assert "monday, march 5th, 2024" in found and "2024-05-01" in found and "3rd of may" in found
     assert not any("mayor" in f or "12.50" in f or "sunny" in f for f in found)
+
+
+# The answer-wide patterns rewritten to open with a choice of characters, as they stood before.
+_OLD_PATTERNS = {
+    "marker": re.compile(r"(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)"),
+    "route": re.compile(r"\b([A-Z]{3})(?:\s+to\s+|\s*(?:→|->|–|—)\s*|\s-\s|-)([A-Z]{3})\b"),
+    "routes_labelled": re.compile(
+        r"\b[Oo]rigin\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b[^\n]*\n"
+        r"[ \t]*(?:[-+*•][ \t]*)?[*_]*[Dd]estination\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b"
+    ),
+    "trips_labelled": re.compile(
+        r"\b[Oo]rigin\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b[^\n]*\n"
+        r"[ \t]*(?:[-+*•][ \t]*)?[*_]*[Dd]estination\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b"
+    ),
+    "worked": re.compile(
+        r"\b(?:still works?|works fine|now works|is still (?:valid|working)|succeeded|worked|"
+        r"(?:was|were|has been|have been) successful)\b"
+    ),
+}
+_NEW_PATTERNS = {
+    "marker": grounding._MARKER,
+    "route": routes._ROUTE,
+    "routes_labelled": routes._LABELLED,
+    "trips_labelled": trips._LABELLED,
+    "worked": turns._WORKED,
+}
+_PATTERN_TOKENS = [
+    "1.", "12)", "3", "a", "x1.", "$4.", " ", "\n", "\t", "- ", "**", "JFK", "SFO", "jfk", " to ", "->", "–",
+    "-",
+    "Origin", "origin", "Xorigin", ":", "**Origin:** ", "Destination", "destination:", " (", "Miami (MIA)",
+    "still works", "still work", "works fine", "now works", "is still valid", "is still working", "succeeded",
+    "worked", "was successful", "were successful", "has been successful", "have been successful", "swork",
+    "_", "é", "٣",
+]  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(sorted(_OLD_PATTERNS)), st.lists(st.sampled_from(_PATTERN_TOKENS), max_size=12))
+def test_it_matches_the_answer_patterns_as_they_did_at_every_position(name: str, tokens: list[str]) -> None:
+    text = "".join(tokens)
+    old = [(m.span(), m.groups()) for m in _OLD_PATTERNS[name].finditer(text)]
+    assert [(m.span(), m.groups()) for m in _NEW_PATTERNS[name].finditer(text)] == old, (name, text)
+    assert (_NEW_PATTERNS[name].search(text) is None) == (_OLD_PATTERNS[name].search(text) is None)
+
+
+def test_it_reads_list_markers_routes_and_success_words_and_leaves_the_rest() -> None:
+    markers = grounding._MARKER.finditer("1. Paris\n2) Lyon at 3.5 or v2. now")
+    assert [m.group(1) for m in markers] == ["1", "2"]
+    assert [m.groups() for m in routes._ROUTE.finditer("JFK to SFO, then XJFK to SFO")] == [("JFK", "SFO")]
+    assert turns._WORKED.search("The code still works.") and not turns._WORKED.search("It reworked nothing.")

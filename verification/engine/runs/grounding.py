@@ -2026,7 +2026,10 @@ def _check_titles(answer: str, findings: list[Finding], matcher: _Matcher, sente
 # "1:30", "12:05": hours and minutes with no am/pm and no seconds, which may be a clock time or a duration.
 _CLOCK_DURATION = re.compile(r"\d{1,2}:[0-5]\d")
 # "1." / "2)" followed by white space or the end: the number of a list item (list_markers decides).
-_MARKER = re.compile(r"(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)")
+# ``(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)`` opening with its first digit (the look-behind then reads the
+# character before it), so the engine skips to the digits in C instead of trying every position of the answer.
+# Same matches, same group.
+_MARKER = re.compile(r"(\d(?<![\w.,:/$€£-].)\d?)[.)](?=\s|$)")
 
 
 # "Total refunds across all orders: $138.74", "Total charges: $12": a total named by what it adds up.
