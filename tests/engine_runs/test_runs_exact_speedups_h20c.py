@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.engine.runs import grounding, routes, trips, turns
+from verification.engine.runs import grounding, mentions, routes, trips, turns
 from verification.engine.runs.evidence import _PLAIN_NUMBER, Evidence, Fact, _acronym_pool, _initials
 from verification.engine.runs.findings import _ABBREV, _ABBREV_SPAN, _SENTENCE_END, split_sentences
 from verification.engine.runs.grounding import _accepted_by, _Matcher
@@ -223,3 +223,43 @@ def test_it_reads_list_markers_routes_and_success_words_and_leaves_the_rest() ->
     assert [m.group(1) for m in markers] == ["1", "2"]
     assert [m.groups() for m in routes._ROUTE.finditer("JFK to SFO, then XJFK to SFO")] == [("JFK", "SFO")]
     assert turns._WORKED.search("The code still works.") and not turns._WORKED.search("It reworked nothing.")
+
+
+_OLD_MENTION_PATTERNS = {
+    "range_start": re.compile(
+        r"(?<![\w.:/])(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?"
+        r"(?=\s?(?:to|until|till|-|–)\s?(?P<eh>1[0-2]|0?[1-9])(?::[0-5]\d)?\s?(?P<ap>[ap]m\b|[ap]\.m\.))",
+    ),
+    "letters": re.compile(r"[a-z]+"),
+    "entity": re.compile(
+        r"(?:[A-Z][\w'’.&-]*|&)"
+        r"(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&-]*))*"
+    ),
+}
+_NEW_MENTION_PATTERNS = {
+    "range_start": mentions._PATTERNS[3][1],
+    "letters": mentions._LETTERS,
+    "entity": mentions._ENTITY_RE,
+}
+_MENTION_TOKENS = [
+    "1", "0", "9", "10", "12", "13", "01", "00", ":30", ":5", " to ", "-", "–", " until ", "pm", " pm",
+    "a.m.", "am", " ", ".", "/", ":", "x", "Paris", "New", " of ", " the ", "&", " & ", "O'Neil", "St.", "\t",
+    "\n", "é", "٣", "_", "ab",
+]  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(sorted(_OLD_MENTION_PATTERNS)), st.lists(st.sampled_from(_MENTION_TOKENS), max_size=12)
+)
+def test_it_reads_ranges_letters_and_names_as_the_patterns_did(name: str, tokens: list[str]) -> None:
+    text = "".join(tokens)
+    old = [(m.span(), m.groupdict()) for m in _OLD_MENTION_PATTERNS[name].finditer(text)]
+    new = [(m.span(), m.groupdict()) for m in _NEW_MENTION_PATTERNS[name].finditer(text)]
+    assert new == old, (name, text)
+
+
+def test_it_reads_the_start_of_a_time_range_and_not_a_lone_number() -> None:
+    assert mentions._PATTERNS[3][0] == "time"
+    found = [m.group("h") for m in mentions._PATTERNS[3][1].finditer("open 9 to 5 pm, 12 people, 10-11 a.m.")]
+    assert found == ["9", "10"]
