@@ -8,7 +8,8 @@ Run it under callgrind, collecting only inside ``verify_run`` (the compiled engi
     valgrind --tool=callgrind --toggle-collect='CPyDef_verify___verify_run' \\
         .venv/bin/python bench/count_runs.py --only short --runs 20
 
-and read "Collected" (``callgrind_annotate --inclusive=yes`` shows where it goes). The runs are
+and read "Collected" (``callgrind_annotate --inclusive=yes`` shows where it goes). Interpreted, that
+symbol does not exist: add ``--via-reduce`` and collect ``--toggle-collect=functools_reduce``. The runs are
 ``bench_runs.py``'s, from its seeds (short: 5, long: 14); like it, the first five runs of the workload are
 verified once beforehand, so the memo caches hold what a warm process holds. The warm-up goes through
 ``verify._verify``, which callgrind does not collect; the workload then calls ``verify_run`` once per run
@@ -18,6 +19,7 @@ verified once beforehand, so the memo caches hold what a warm process holds. The
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from pathlib import Path
@@ -48,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--runs", type=int, default=20, help="runs per short size, or long runs")
     parser.add_argument("--only", choices=["short", "long"], default="long")
+    parser.add_argument(
+        "--via-reduce",
+        action="store_true",
+        help="call verify_run inside functools.reduce, so that an interpreted run can be collected with "
+        "--toggle-collect=functools_reduce (the compiled symbol does not exist without mypyc)",
+    )
     args = parser.parse_args(argv)
     rng = random.Random(5)
     _warm(make_run(rng, 2_000, 60))
@@ -60,9 +68,16 @@ def main(argv: list[str] | None = None) -> int:
         runs = [make_long_run(long_rng) for _ in range(args.runs)]
     for run in runs[:5]:
         _warm(run)
+    if args.via_reduce:
+        functools.reduce(_verify_next, runs, None)
+        return 0
     for run in runs:
         verify_run(run)
     return 0
+
+
+def _verify_next(_: None, run: list[dict[str, Any]]) -> None:
+    verify_run(run)
 
 
 if __name__ == "__main__":

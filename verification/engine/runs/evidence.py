@@ -204,6 +204,8 @@ class Evidence:
     _words: list[str] | None = None
     _near: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     _by_length: dict[int, dict[str, None]] = field(default_factory=dict)
+    # The pieces ``has_acronym`` reads (two to eight words), by their first character, in order.
+    _acronym_pool: dict[str, list[str]] | None = None
 
     def __init__(
         self,
@@ -232,6 +234,7 @@ class Evidence:
         _words: list[str] | None = None,
         _near: dict[tuple[int, int], list[str]] | None = None,
         _by_length: dict[int, dict[str, None]] | None = None,
+        _acronym_pool: dict[str, list[str]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -258,6 +261,7 @@ class Evidence:
         self._words = _words
         self._near = {} if _near is None else _near
         self._by_length = {} if _by_length is None else _by_length
+        self._acronym_pool = _acronym_pool
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""
@@ -265,7 +269,11 @@ class Evidence:
             # Numbers under one key path share one token set: group their positions by set, in one pass.
             groups: dict[frozenset[str], list[int]] = {}
             for i, f in enumerate(self.numbers):
-                groups.setdefault(f.key_tokens, []).append(i)
+                found = groups.get(f.key_tokens)  # no new empty list per number, as setdefault makes
+                if found is None:
+                    groups[f.key_tokens] = [i]
+                else:
+                    found.append(i)
             self._key_groups = groups
             self._key_index = {}
         hit = self._key_index.get(token)
@@ -384,19 +392,22 @@ class Evidence:
             return acronym in self.acronyms
         known = self._acronym_answers.get(acronym)
         if known is None:
+            pool = self._acronym_pool
+            if pool is None:
+                pool = self._acronym_pool = _acronym_pool(self.pieces)
             first = acronym[0]
             known = False
-            for chunk in self.pieces:
-                # The same pieces as ``acronyms`` reads (two to eight words); ``chunk[0]`` exists there, and
-                # a piece that opens with white space (none does in a built haystack) is read whatever.
-                head = chunk[0] if 0 < chunk.count(" ") < 8 else ""
-                if (
-                    head
-                    and (head == first or head in "otaf" or head.isspace())
-                    and acronym in _initials(chunk)
-                ):
-                    known = True
-                    break
+            # The pieces that open with the acronym's first letter or with a letter a function word starts
+            # with ("of", "the", "and", "for"); one that opens with white space (none does in a built
+            # haystack) is read whatever. Which piece gives the acronym does not matter, only if any does.
+            for head, chunks in pool.items():
+                if head == first or head in "otaf" or head.isspace():
+                    for chunk in chunks:
+                        if acronym in _initials(chunk):
+                            known = True
+                            break
+                    if known:
+                        break
             self._acronym_answers[acronym] = known
         return known
 
@@ -454,6 +465,25 @@ def _key_tokens_of(keys: tuple[str, ...]) -> frozenset[str]:
                 if t.endswith("s") and len(t) > 3:
                     toks.add(t[:-1])
     return frozenset(toks)
+
+
+def _acronym_pool(pieces: list[str]) -> dict[str, list[str]]:
+    """The pieces ``Evidence.acronyms`` reads (two to eight words: one to seven spaces, ``chunk[0]`` exists),
+    grouped by their first character, each group in the order of ``pieces``.
+
+    An answer asks ``has_acronym`` of a name or two, each of which read every piece: the pieces are sorted
+    out once, and a question reads only the groups of the first characters that can give its acronym.
+    """
+    pool: dict[str, list[str]] = {}
+    for chunk in pieces:
+        if 0 < chunk.count(" ") < 8:
+            head = chunk[0]
+            found = pool.get(head)
+            if found is None:
+                pool[head] = [chunk]
+            else:
+                found.append(chunk)
+    return pool
 
 
 @lru_cache(maxsize=8192)
@@ -548,7 +578,10 @@ def _read_string(text: str) -> _StringInfo:
         return _StringInfo(folded, norm, state, (d.year, d.month, d.day), hm, whole, None, ())
     # str.strip() also drops separators float() refuses (e.g. U+001F), so convert what was matched.
     stripped = text.strip()
-    if _PLAIN_NUMBER.fullmatch(stripped):
+    # A plain number opens with a sign or a digit (``\d`` is what ``str.isdecimal`` tells): most strings are
+    # words, and skip the regular expression.
+    head = stripped[:1]
+    if (head == "-" or head.isdecimal()) and _PLAIN_NUMBER.fullmatch(stripped):
         return _StringInfo(folded, norm, state, None, None, None, float(stripped), ())
     mentions = tuple(extract_mentions(text, names=False)) if _holds_values(text) else ()
     if mentions and " " not in stripped:
@@ -1041,9 +1074,11 @@ class _Builder:
             for k, v in item.items():
                 if isinstance(v, str):
                     if len(v) < 40:
-                        by_value[(k, v)] = by_value.get((k, v), 0) + 1
+                        pair: tuple[str, Any] = (k, v)  # one tuple for the look-up and the store
+                        by_value[pair] = by_value.get(pair, 0) + 1
                 elif isinstance(v, bool):  # str(True) is short: every boolean is tallied
-                    by_value[(k, v)] = by_value.get((k, v), 0) + 1
+                    pair = (k, v)
+                    by_value[pair] = by_value.get(pair, 0) + 1
                 elif isinstance(v, (int, float)):
                     totals[k] = totals.get(k, 0.0) + v
         # The path's key tokens with each key, made once per key: the values of one key share them.

@@ -16,8 +16,15 @@ __all__ = ["SWAPPED_IDENTIFIER", "Finding", "clauses", "contradict", "joined_ide
 _ABBREV = re.compile(
     r"(?:\b[A-Z]|\bSt|\bInc|\bMr|\bMrs|\bDr|\bCo|\bLtd|\bvs|\bNo|\bJr|\bSr|\be\.g|\bi\.e)\.$"
 )
+# The longest text ``_ABBREV`` matches ("Mrs.", "Inc.", "e.g."). It is asked of a sentence that ends with the
+# full stop just found, so a match ends there and starts at most this many characters before: the search
+# starts there (``\b`` still reads the character before it) instead of trying fourteen forms everywhere.
+_ABBREV_SPAN = 4
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(])|\n\s*\n|\n(?=\s*[-*\d])")
+# ``[.!?](?=\s+[A-Z0-9"“(])|\n\s*\n|\n(?=\s*[-*\d])`` opening with a choice of characters (the form picked by
+# a look-behind at it), so the engine skips in C to the marks and line breaks instead of trying the three
+# forms at every position. Same matches, same order of preference.
+_SENTENCE_END = re.compile(r"[.!?\n](?:(?<=[.!?])(?=\s+[A-Z0-9\"“(])|(?<=\n)\s*\n|(?<=\n)(?=\s*[-*\d]))")
 
 
 # The reason of an identifier whose block of details is another item's (a swapped identifier): its details
@@ -120,7 +127,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     for m in _SENTENCE_END.finditer(text):
         end = m.end()
         head = text[start:end]
-        if m.group(0) == "." and (_ABBREV.search(head) or head.endswith(("a.m.", "p.m."))):
+        if m.group(0) == "." and (
+            _ABBREV.search(head, max(0, len(head) - _ABBREV_SPAN)) or head.endswith(("a.m.", "p.m."))
+        ):
             continue
         if head.strip():
             spans.append((start, end))

@@ -143,6 +143,15 @@ def _number_then_noun(haystack: str, number: str, noun: str) -> bool:
     return False
 
 
+def _accepted_by(m: Mention, facts: list[Fact]) -> list[Fact]:
+    """``[f for f in facts if accepts(m, f.value)]``, in order, with ``m``'s interval computed once rather
+    than once per fact (``accepts`` reads the mention's text for its magnitude on every call)."""
+    lo, hi = interval(m)
+    if m.unit in SIGNED_UNITS:
+        return [f for f in facts if lo <= f.value <= hi]
+    return [f for f in facts if lo <= abs(f.value) <= hi]
+
+
 class _Matcher:
     def __init__(self, ev: Evidence, answer: str) -> None:
         self.ev = ev
@@ -150,7 +159,11 @@ class _Matcher:
         # Evidence numbers sorted per unit (absolute values, and signed ones for signed units).
         groups: dict[str | None, list[Fact]] = {}
         for f in ev.numbers:
-            groups.setdefault(f.unit, []).append(f)
+            found = groups.get(f.unit)  # no new empty list per number, as setdefault makes
+            if found is None:
+                groups[f.unit] = [f]
+            else:
+                found.append(f)
         self.by_unit = {u: SortedValues((abs(f.value), f) for f in fs) for u, fs in groups.items()}
         self.signed = {
             u: SortedValues((f.value, f) for f in fs) for u, fs in groups.items() if u in SIGNED_UNITS
@@ -163,6 +176,7 @@ class _Matcher:
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
         self._dates_by_month: dict[Any, list[Fact]] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
+        self._count_groups: dict[frozenset[str], list[int]] | None = None
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -178,6 +192,32 @@ class _Matcher:
         # they stand, a space or a hyphen between ("4-piece", "4 pieces"; issue 14, h18f).
         return _number_then_noun(self.ev.raw_haystack, number, lower(m.noun).rstrip("s"))
 
+    def _counts_keyed(self, nouns: set[str]) -> list[Fact]:
+        """``[f for f in self.ev.counts if f.key_tokens & nouns]``: the counts with one of ``nouns`` among
+        their key tokens, in evidence order.
+
+        Every counted value asked it of every count fact; the counts of one list share a few token sets
+        (its length, a tally per key), so the positions are grouped by token set once per answer and a
+        question tests each set once.
+        """
+        groups = self._count_groups
+        if groups is None:
+            groups = {}
+            for i, f in enumerate(self.ev.counts):
+                found = groups.get(f.key_tokens)
+                if found is None:
+                    groups[f.key_tokens] = [i]
+                else:
+                    found.append(i)
+            self._count_groups = groups
+        lists = [positions for tokens, positions in groups.items() if not tokens.isdisjoint(nouns)]
+        if not lists:
+            return []
+        counts = self.ev.counts
+        if len(lists) == 1:
+            return [counts[i] for i in lists[0]]
+        return [counts[i] for i in sorted([i for positions in lists for i in positions])]
+
     def _units_like(self, unit: str) -> list[str]:
         if unit not in self._same_dim:
             dim = _dim_of(unit)
@@ -186,10 +226,17 @@ class _Matcher:
             ]
         return self._same_dim[unit]
 
-    def _search(self, m: Mention, unit: str | None, target_unit: str | None) -> list[Fact]:
-        """Facts of ``unit`` whose value, converted to ``target_unit``, ``m`` accepts."""
+    def _search(
+        self,
+        m: Mention,
+        unit: str | None,
+        target_unit: str | None,
+        bounds: tuple[float, float] | None = None,
+    ) -> list[Fact]:
+        """Facts of ``unit`` whose value, converted to ``target_unit``, ``m`` accepts (``bounds``:
+        ``interval(m)`` computed by the caller, for a search that converts nothing)."""
         converted = bool(unit and target_unit and unit != target_unit)
-        lo, hi = interval(m, converted=converted)
+        lo, hi = bounds if bounds is not None and not converted else interval(m, converted=converted)
         if converted:
             assert unit is not None and target_unit is not None
             conv = conversion(unit, target_unit)
@@ -232,7 +279,7 @@ class _Matcher:
         if by_value and m.kind in ("number", "count"):
             # "2 events and 3 meetings" where each event has an ``event_type``: a count of the items of
             # that type, whatever other list has as many elements.
-            hits = [f for f in by_value if accepts(m, f.value)]
+            hits = _accepted_by(m, by_value)
             if hits:
                 return "SUPPORTED", hits, "the number of items of this kind", False
             across = _count_across_records(by_value, self.ev)
@@ -243,10 +290,10 @@ class _Matcher:
             return "CONTRADICTED", by_value[:3], f"the results have {told} of this kind", False
         if m.kind in ("number", "count") and nouns:
             keyed = [f for n in nouns for f in self.ev.numbers_keyed(n)]
-            keyed += [f for f in self.ev.counts if f.key_tokens & nouns]
+            keyed += self._counts_keyed(nouns)
         if keyed:
             strict = True
-            hits = [f for f in keyed if f.unit != "year_of_date" and accepts(m, f.value)]
+            hits = _accepted_by(m, [f for f in keyed if f.unit != "year_of_date"])
             if any(f.kind == "count" for f in hits):
                 hits = [f for f in hits if f.kind == "count"]  # "3 events" counts the events list
         elif m.kind == "money":
@@ -267,13 +314,15 @@ class _Matcher:
             else:
                 hits = self._search(m, None, None)
         else:
+            # Without a target unit nothing is converted: one interval serves every unit's values.
+            bounds = interval(m)
             for key in self.by_unit:
                 if key != "year_of_date":
-                    hits += self._search(m, key, None)
+                    hits += self._search(m, key, None, bounds)
                 elif m.kind == "year":
                     hits += self.by_unit[key].between(abs(v), abs(v))
             if m.kind == "count":
-                hits += [f for f in self.ev.counts if accepts(m, f.value)]
+                hits += _accepted_by(m, self.ev.counts)
         if hits:
             return "SUPPORTED", hits, "stated in the evidence", False
         if m.kind == "year":
@@ -1448,11 +1497,18 @@ def _record_ids(ev: Evidence, answer: str) -> dict[Any, set[str]]:
     """The identifiers each record of the results holds (a string of at least five characters under a key
     ``id``, ``code``, ``..._id`` or ``...Id``) that the answer states."""
     out: dict[Any, set[str]] = {}
+    # Whether a key names an identifier, per key: the records of a list repeat their keys.
+    id_keys: dict[str, bool] = {}
     for x in ev.strings:
         if x.source != "tool" or x.record is None or not isinstance(x.value, str) or len(x.value) < 5:
             continue
         leaf = x.path[-1] if isinstance(x.path, tuple) and x.path else ""
-        if not isinstance(leaf, str) or not (lower(leaf) in ("id", "code") or leaf.endswith(("_id", "Id"))):
+        if not isinstance(leaf, str):
+            continue
+        is_id = id_keys.get(leaf)
+        if is_id is None:
+            is_id = id_keys[leaf] = lower(leaf) in ("id", "code") or leaf.endswith(("_id", "Id"))
+        if not is_id:
             continue
         out.setdefault(x.record, set())
         if x.value in answer:
@@ -2106,7 +2162,10 @@ def _check_titles(answer: str, findings: list[Finding], matcher: _Matcher, sente
 # "1:30", "12:05": hours and minutes with no am/pm and no seconds, which may be a clock time or a duration.
 _CLOCK_DURATION = re.compile(r"\d{1,2}:[0-5]\d")
 # "1." / "2)" followed by white space or the end: the number of a list item (list_markers decides).
-_MARKER = re.compile(r"(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)")
+# ``(?<![\w.,:/$€£-])(\d{1,2})[.)](?=\s|$)`` opening with its first digit (the look-behind then reads the
+# character before it), so the engine skips to the digits in C instead of trying every position of the answer.
+# Same matches, same group.
+_MARKER = re.compile(r"(\d(?<![\w.,:/$€£-].)\d?)[.)](?=\s|$)")
 
 
 # "Total refunds across all orders: $138.74", "Total charges: $12": a total named by what it adds up.

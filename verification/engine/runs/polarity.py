@@ -351,8 +351,12 @@ def _availability_counts(
     records = {s.record for s in scoped}
     by_phrase: dict[str, list[Fact]] = {}
     for f in ev.numbers:
+        # The key test first, without a new set: it rejects nearly every number, and ``f.record in records``
+        # hashes the record's path tuple anew on every test.
+        if f.key_tokens.isdisjoint(_AVAILABILITY_KEYS):
+            continue
         leaf = f.path[-1] if isinstance(f.path, tuple) and f.path else None
-        if f.record in records and isinstance(leaf, str) and f.key_tokens & _AVAILABILITY_KEYS:
+        if f.record in records and isinstance(leaf, str):
             phrase = lower(leaf).replace("_", " ")
             if phrase not in _AVAILABILITY_KEYS:
                 by_phrase.setdefault(phrase, []).append(f)

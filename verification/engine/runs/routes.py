@@ -30,11 +30,13 @@ from .mentions import Mention
 __all__ = ["check_routes"]
 
 # Two place codes joined as a route: "JFK to SFO", "from IAH to SFO", "JFK → SEA", "JFK - SEA", "JFK-SEA".
-_ROUTE = re.compile(r"\b([A-Z]{3})(?:\s+to\s+|\s*(?:→|->|–|—)\s*|\s-\s|-)([A-Z]{3})\b")
+# (``\b([A-Z]{3})`` opening with the first capital, ``\b`` read behind it: the engine skips to capitals
+# instead of trying every position; same matches, same groups. So does ``_LABELLED``, at its "o".)
+_ROUTE = re.compile(r"([A-Z](?<!\w.)[A-Z]{2})(?:\s+to\s+|\s*(?:→|->|–|—)\s*|\s-\s|-)([A-Z]{3})\b")
 # The same pair as two labelled lines of a list: "- **Origin:** JFK" and, on the next line,
 # "- **Destination:** SFO" (a name may come first: "Origin: Miami (MIA)").
 _LABELLED = re.compile(
-    r"\b[Oo]rigin\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b[^\n]*\n"
+    r"[Oo](?<!\w.)rigin\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b[^\n]*\n"
     r"[ \t]*(?:[-+*•][ \t]*)?[*_]*[Dd]estination\b[*_]*\s*:[*_]*[ \t]*(?:[^\n(]{0,40}\()?([A-Z]{3})\b"
 )
 _ORIGIN_KEYS = frozenset({"origin", "from", "departure_airport", "from_airport"})

@@ -49,8 +49,10 @@ _ROUTE = re.compile(
     r"|([A-Z]{3})(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b"
 )
 # The same pair as two labelled lines: "- **Origin:** BOS" then "- **Destination:** CLT".
+# (Opening with its first letter, ``\b`` read behind it: the engine skips to the "o"s instead of trying every
+# position of the answer; the same matches as ``\b[Oo]rigin``.)
 _LABELLED = re.compile(
-    r"\b[Oo]rigin\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b[^\n]*\n"
+    r"[Oo](?<!\w.)rigin\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b[^\n]*\n"
     r"[ \t]*(?:[-+*•][ \t]*)?[*_]*[Dd]estination\b[*_]*\s*:[*_]*[ \t]*([A-Z]{3})\b"
 )
 # What may stand between a route and the date it is told on: "JFK to SFO on May 19", "JFK to SFO, May 19".
@@ -113,7 +115,7 @@ def _trips(ev: Evidence) -> list[_Trip]:
         else:
             t.destination = t.destination or x
     placed = {r for r, call in by_key if not call}
-    for x in ev.strings:
+    for x in ev.strings if placed else ():  # no trip in the results: nothing to read again
         if x.record in placed and x.path and x.path[0] != "tool_calls" and _IDENT.fullmatch(x.text):
             by_key[(x.record, False)].idents.add(x.text)
     for x in ev.dates:

@@ -80,9 +80,13 @@ def _turn_cites(turn_facts: list[Fact]) -> list[Fact]:
 
 # A claim that what was tried worked: "still works", "is still valid", "succeeded", "was successful". Not
 # "is correct" or "is valid", which are said of what the user gave ("the address you gave is correct").
+# ``\b(?:still works?|works fine|now works|is still (?:valid|working)|succeeded|worked|(?:was|were|has been|
+# have been) successful)\b`` opening with a choice of first letters (``\b`` read behind it, the phrase picked
+# by a look-behind at it), so the engine skips to them instead of trying every phrase at every position.
+# Same matches: at most one phrase can match at a position.
 _WORKED = re.compile(
-    r"\b(?:still works?|works fine|now works|is still (?:valid|working)|succeeded|worked|"
-    r"(?:was|were|has been|have been) successful)\b"
+    r"[swnih](?<!\w.)(?:(?<=s)(?:till works?|ucceeded)|(?<=w)(?:orks fine|orked|as successful|ere successful)"
+    r"|(?<=n)ow works|(?<=i)s still (?:valid|working)|(?<=h)(?:as been|ave been) successful)\b"
 )
 _NEGATED = re.compile(r"\b(?:not|no longer|never|didn't|couldn't|wasn't|doesn't|isn't|no)\b|n't\b")
 
