@@ -2016,7 +2016,38 @@ def find_names(text: str) -> list[NameMatch]:
             # An address's lines win over a name read in them ("Lady Frere" is a town there).
             kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in lines)]
             out = sorted(kept + lines, key=lambda m: m.start)
-    return out
+    return _without_overlaps(text, out)
+
+
+def _start_of(match: NameMatch) -> int:
+    return match.start
+
+
+def _without_overlaps(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` (ordered by start) with no two spans overlapping, as the result promises.
+
+    The passes above each avoid what came before them, but two places read from one run can still
+    share words ("Lisbon, France" and "France-Lisbon, France" in "Anna Lisbon, France-Lisbon, France"):
+    two overlapping spans of one type become their union (a redactor must cover both), of two types the
+    longer one stays (the first on a tie).
+
+    >>> [(m.type, m.value) for m in _without_overlaps("Lisbon, France-Paris", [
+    ...     NameMatch("location", 0, 14, "Lisbon, France", 0.8, "gazetteer"),
+    ...     NameMatch("location", 8, 20, "France-Paris", 0.7, "gazetteer")])]
+    [('location', 'Lisbon, France-Paris')]
+    """
+    kept: list[NameMatch] = []
+    for match in sorted(out, key=_start_of):
+        last = kept[-1] if kept else None
+        if last is None or last.end <= match.start:
+            kept.append(match)
+        elif last.type == match.type:
+            start, end = last.start, max(last.end, match.end)
+            confidence = max(last.confidence, match.confidence)
+            kept[-1] = NameMatch(last.type, start, end, text[start:end], confidence, last.evidence)
+        elif match.end - match.start > last.end - last.start:
+            kept[-1] = match
+    return kept
 
 
 def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch]) -> None:
