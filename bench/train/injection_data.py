@@ -783,6 +783,25 @@ def _held_topic(topic: str, topics: list[str]) -> bool:
     return topics.index(topic) % 5 == 0
 
 
+#: Help-centre, FAQ, how-to and policy pages written for this project (h20h, issue 16): their training split.
+HELP_PAGES = Path(__file__).resolve().parents[1] / "corpora" / "injection_helppages_train.jsonl"
+
+
+def help_pages() -> list[tuple[str, str]]:
+    """``(industry/layout, text)``: the benign pages of the help-page corpus's training split (written by
+    ``bench/corpora/make_help_pages.py``; its validation split and its attack rows are never read here).
+
+    Official pages talk to their customers in the second person ("you can transfer all or some of your
+    tickets", "email your form to ..."): without them the model read that as an instruction to its reader.
+    """
+    out: list[tuple[str, str]] = []
+    for line in HELP_PAGES.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row["label"] == "benign":
+            out.append((f"help/{row['industry']}/{row['layout']}", row["text"]))
+    return out
+
+
 def document_pools(seed: int, held: bool) -> dict[str, list[tuple[str, str]]]:
     """The new benign document kinds, ``(group, text)``: the training side or (``held``) the held-out one."""
     faker_docs = [(k, t) for k, t in faker_documents(seed, 60) if _held_kind(k) == held]
@@ -790,7 +809,12 @@ def document_pools(seed: int, held: bool) -> dict[str, list[tuple[str, str]]]:
     names = sorted({k for k, _ in topics})
     docs = [(f"pydoc/{k}", t) for k, t in topics if _held_topic(k, names) == held]
     readmes = [(f"readme/{k}", t) for k, t in package_readmes() if (k == _HELD_README) == held]
-    return {"faker.documents": faker_docs, "pydoc.topics": docs, "package.readmes": readmes}
+    pools = {"faker.documents": faker_docs, "pydoc.topics": docs, "package.readmes": readmes}
+    if not held:
+        # The held-out side of these pages is the corpus's own validation split (other industries,
+        # layouts and attacks), measured with ``bench/eval_injection_external.py --path``.
+        pools["help.pages"] = help_pages()
+    return pools
 
 
 def _attack_strings(pools: dict[str, list[str]]) -> list[str]:
