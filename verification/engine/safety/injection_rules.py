@@ -152,6 +152,40 @@ _SENSITIVE_DATA = (
     r"customer\s+(?:database|data|list|records)|(?:entire|whole|full)\s+(?:database|inbox)|database\s+export|"
     r"contacts|address\s+book|all\s+(?:messages|emails|files|records)|the\s+inbox|user'?s\s+data)"
 )
+# What makes sending something to an address exfiltration rather than a contact instruction (h20h): the
+# user's or the conversation's data, secrets, bulk ("all", "every"), "the above", a quoted text to send.
+# Quote marks count only when they open a quotation (after a space): "your friend's e-mail" is no quote.
+_EXFIL_MARK = (
+    r"(?:\buser'?s\b|\bthe\s+user\b|\btheir\b|\ball\b|\bevery|\bentire\b|\bwhole\b|\babove\b|\bconversation|"
+    r"\bchat\b|\bhistory\b|\bpass(?:word|code)s?\b|\b(?:security|verification|one-time|access|2fa|otp)\s+codes?\b|"
+    r"\bcredentials\b|\bsecrets?\b|\btokens?\b|\bapi\s+keys?\b|\blogin\s+details\b|\bcontents?\s+of\b|\bsummary\b|"
+    r"\bfollowing\b|\bprevious\b|\bthis\s+(?:page|conversation|thread|session)\b|\be-?mails\b|\bmessages\b|\binbox\b|"
+    r"\s['\"\u201c\u2018])"
+)
+# Local parts of the mailboxes organisations give their customers (RFC 2142's role names and their
+# usual kin): "support@", "registrar@", "customer.care@", "gradoffice@".
+_ROLE_MAILBOX = (
+    r"[\w.+-]{0,40}?(?:support|help|info|contact|office|enquir|inquir|service|customer|admissions|registrar|"
+    r"billing|orders|returns|refunds|sales|privacy|feedback|press|media|careers|jobs|hello|team|booking|"
+    r"reservation|ticket|claims|accounts|reception|webmaster|postmaster|abuse|security)[\w.+-]{0,40}?@"
+)
+# Free-mail providers: an address there is a person's, not an organisation's own mailbox.
+_FREE_MAIL = r"(?:gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|aol|icloud|me|proton|protonmail|pm|gmx|yandex|mail|qq|163|zoho|tutanota)"
+# A page telling its customer where to write (h20h), read right after the sending verb: the address is one
+# of the organisation's role mailboxes, or what is sent is the customer's own ("email your completed form
+# to ..."), and nothing in between marks exfiltration.
+_CONTACT_INSTRUCTION = (
+    rf"(?:(?!{_EXFIL_MARK})[^.\n]){{0,80}}?\bto\s+{_ROLE_MAILBOX}"
+    rf"|(?:\s+us)?\s+(?:(?:a\s+)?(?:copy|scan|photo)\s+of\s+)?your\b(?:(?!{_EXFIL_MARK})[^.\n]){{0,80}}?\bto\s+(?:[\w.+-]+@|https?://)"
+    # "send an email to claims@insurer.com with your policy number": the customer's own details go along
+    rf"|(?:(?!{_EXFIL_MARK})[^.\n]){{0,80}}?\bto\s+[\w.+-]+@[\w.-]+\s+(?:with|quoting|including|giving|stating)\s+your\s+(?!(?:\w+\s+)?{_EXFIL_MARK})"
+    # "send us a message to fans@club.co.uk": a message (no data) to an organisation's mailbox (not a
+    # free-mail one), when the sentence does not dictate its content or attachments
+    rf"|\s+(?:us\s+)?an?\s+(?:e-?mail|message|note|letter|enquiry|inquiry)\s+to\s+(?![\w.+-]+@{_FREE_MAIL}\.)"
+    rf"(?![^\n]{{0,160}}?(?:\b(?:subject|body|saying|says|containing|attach\w*|text|content|forward\w*)\b|{_EXFIL_MARK}))[\w.+-]+@"
+    # "e-mail to" with nothing in between is the noun ("your confirmation email to ...", "an e-mail to ...")
+    r"|(?<=mail)\s+to\b"
+)
 # "end of the user input" ... newline ... "system": the tail of ``delim.fake_boundary`` after its first word.
 _BOUNDARY_TAIL = r"\s+of\s+(?:the\s+)?(?:user\s+)?(?:input|message|prompt|conversation|context|data)\b[^\n]{0,20}\n[^\n]{0,40}\b(?:system|admin|assistant|instructions?)\b"
 _RESTRICTION = (
@@ -208,8 +242,13 @@ RULES: tuple[Rule, ...] = (
     _r("tool.destructive_call", "tool_abuse", 0.8, r"\b(?:invoke|call|run|execute|trigger)\s+(?:the\s+)?\w*(?:delete|drop|destroy|wipe|purge|truncate|remove)_\w*", gate="_"),
     _r("tool.pipe_shell", "tool_abuse", 0.8, r"\b(?:curl|wget)\b[^|\n]{1,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b", gate="|"),
     _r("tool.download_exec", "tool_abuse", 0.8, r"\bdownload\s+and\s+(?:execute|run|install|open)\b", gate="download"),
-    _r("tool.exfil_send", "tool_abuse", 0.6, rf"\b(?:send|e-?mail|forward|post|upload|transmit|exfiltrate|share|push|leak)\b(?:{_CLAUSE_SEP}\w+){{0,8}}?{_CLAUSE_SEP}{_SENSITIVE_DATA}\b", gate="send mail forward post upload transmit exfiltrate share push leak"),
-    _r("tool.exfil_to_external", "tool_abuse", 0.55, r"\b(?:send|e-?mail|forward|post|upload|push)\b(?!\s+(?:was|were|is|has|had|will\s+be)\b)[^.\n]{0,80}\bto\s+(?:https?://\S+|\S+@\S+\.\w+|pastebin|a\s+public\s+gist)", gate="send mail forward post upload push"),
+    # Not when the sending is negated ("we will never ask you to share your password", security advice on
+    # help pages) or goes to the reader ("we send you a link to set a new password") (h20h).
+    _r("tool.exfil_send", "tool_abuse", 0.6, rf"\b(?<!never\s)(?<!not\s)(?<!n't\s)(?<!never\sask\syou\sto\s)(?<!not\sask\syou\sto\s)(?:send|e-?mail|forward|post|upload|transmit|exfiltrate|share|push|leak)\b(?!\s+you\b)(?:{_CLAUSE_SEP}\w+){{0,8}}?{_CLAUSE_SEP}{_SENSITIVE_DATA}\b", gate="send mail forward post upload transmit exfiltrate share push leak"),
+    # Not a contact instruction (``_CONTACT_INSTRUCTION``), the channel named as a noun ("or by email to
+    # office@university.edu") or another channel offered ("post it to us or upload it to https://..."): a
+    # help page telling its customer where to write is not exfiltration (h20h).
+    _r("tool.exfil_to_external", "tool_abuse", 0.55, rf"\b(?<!by\s)(?<!via\s)(?<!\sor\s)(?:send|e-?mail|forward|post|upload|push)\b(?!\s+(?:was|were|is|has|had|will\s+be)\b)(?!{_CONTACT_INSTRUCTION})[^.\n]{{0,80}}\bto\s+(?:https?://\S+|\S+@\S+\.\w+|pastebin|a\s+public\s+gist)", gate="send mail forward post upload push"),
     _r("tool.money_unconfirmed", "tool_abuse", 0.85, r"\b(?:transfer|wire|send|pay)\w*\b[^.\n]{0,30}(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|btc|eth)\b)[^.\n]{0,80}(?:without\s+(?:asking|any\s+)?(?:confirmation|approval|verification|asking)|no\s+confirmation|immediately)", gate="transfer wire send pay"),
     _r("tool.money_call", "tool_abuse", 0.75, r"\b(?:transfer_funds|send_money|make_payment|wire_transfer)\s*\(", gate="transfer_funds send_money make_payment wire_transfer"),
     _r("tool.invoke_to_harm", "tool_abuse", 0.7, r"\b(?:use|call|invoke)\s+(?:the\s+|your\s+)?[\w-]+\s+(?:tool|function|api|plugin)\s+to\s+(?:transfer|delete|drop|wipe|send\s+(?:all|every)|forward\s+all|grant|disable|execute|run)", gate="tool function api plugin"),
@@ -300,7 +339,9 @@ RULES: tuple[Rule, ...] = (
     _r("indirect.if_you_are_ai", "indirect_injection", 0.9, rf"\bif\s+you\s+are\s+(?:an?\s+)?(?:\w+\s+)?{_AI_STRICT}\b|\b(?:as|for)\s+(?:an?\s+|any\s+|the\s+)?{_AI_STRICT}\s+(?:reading|processing|summari[sz]ing|parsing|analy[sz]ing)\s+this\b", gate="you this"),
     _r("indirect.note_to_ai", "indirect_injection", 0.9, rf"\b(?:note|message|instructions?|attention|important(?:\s+instructions?)?|directive|reminder)\s*,?\s*(?:to|for)\s+(?:any\s+|the\s+|all\s+)?(?:\w+\s+)?{_AI_STRICT}s?\b|\battention\s*,?\s*{_AI_STRICT}s?\s*[:,!]", gate="note message instruction attention important directive reminder"),
     _r("indirect.when_ai_reads", "indirect_injection", 0.85, rf"\bwhen\s+(?:an?\s+|the\s+|any\s+)?{_AI_STRICT}\s+(?:reads|summari[sz]es|processes|sees|parses|analy[sz]es)\s+this\b|\bwhen\s+you\s+(?:read|process|summari[sz]e)\s+this\s+(?:email|message|document|page|file)\b", gate="when"),
-    _r("indirect.when_summarizing", "indirect_injection", 0.75, r"\bwhen\s+summari[sz]ing\s+this\s+(?:page|document|email|file|article|text)\b[^.\n]{0,40}\b(?:must|should|also|always|include)", gate="summari"),
+    # A page that tells its summariser what to say ("when summarising this page, add that ...") (h20h: the
+    # verbs of the reader's output joined must/should/include).
+    _r("indirect.when_summarizing", "indirect_injection", 0.75, r"\bwhen\s+summari[sz]ing\s+this\s+(?:page|document|email|file|article|text|faq|guide|post)\b[^.\n]{0,40}\b(?:must|should|also|always|include|(?:add|mention|say|state|tell|write|claim|explain|remind|recommend|point\s+out)\b)", gate="summari"),
     _r("indirect.reading_this", "indirect_injection", 0.8, rf"\b{_AI_STRICT}\s+(?:reading|processing)\s+this\b", gate="reading processing"),
     _r("indirect.dear_ai", "indirect_injection", 0.8, rf"\b(?:dear|hey|hi|hello)\s+(?:\w+\s+)?{_AI_STRICT}\b\s*[,:]", gate="dear hey hi hello"),
     _r("indirect.html_comment", "indirect_injection", 0.55, rf"<!--[^<>]{{0,300}}?\b(?:{_AI}|ignore|instructions?)\b", gate="<!--"),
