@@ -55,8 +55,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-# The sibling script, reused as is (a script, not a package module: found through sys.path).
+# The sibling scripts, reused as they are (scripts, not package modules: found through sys.path): the
+# edits, and the writer of a set with its .meta.jsonl.
 from make_agentdojo_perturbed import perturb
+from make_tau_airline import _write
 
 HERE = Path(__file__).resolve().parent
 SOURCE_REPO = "Liu-Ruotian/agentdojo-luna-trajectories"
@@ -146,25 +148,6 @@ def load(path: Path) -> list[dict[str, Any]]:
         for f in sorted(path.glob("*.json"))
         if f.name[0] != "_" and f.name != "agent_errors.json"
     ]
-
-
-def _write(path: Path, rows: list[tuple[str, dict[str, Any]]]) -> None:
-    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for _, x in rows), encoding="utf-8")
-    meta = path.with_name(path.name.removesuffix(".jsonl") + ".meta.jsonl")
-    meta.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "id": x["id"],
-                    "group": "hallucinated" if x["label"]["hallucinated"] else "clean",
-                    "variant": v,
-                }
-            )
-            + "\n"
-            for v, x in rows
-        ),
-        encoding="utf-8",
-    )
 
 
 def build(source: Path, out: Path, *, perturbed: bool = False) -> dict[str, int]:
