@@ -49,6 +49,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # a fourth retail development set (h20a: simulations starting at characters 1.94 M-2.62 M)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev4 --condensed \\
         --perturbed --all-dev dev4 --name tau_retail --id-prefix tau-retail-claude45
+    # a fifth retail development set (h21b: simulations starting at characters 2.59 M-2.95 M)
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev5 --condensed \\
+        --perturbed --all-dev dev5 --name tau_retail --id-prefix tau-retail-claude45
     # the retail held-out set (h18c: simulations starting after character 4.4 M; measured only, never read)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_heldout --condensed \\
         --perturbed --all-dev heldout --name tau_retail --id-prefix tau-retail-claude45

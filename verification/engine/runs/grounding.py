@@ -61,7 +61,7 @@ from .numeric import (
     may_multiply,
     operand,
 )
-from .own_lists import check_own_enumerations, listed_changes, listed_total
+from .own_lists import check_own_enumerations, listed_changes, listed_total, rounded_difference, told_gap
 from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
@@ -1253,6 +1253,15 @@ def ground_answer(
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     _restated_amounts(findings)
+    for f in findings:
+        # After the restatements: the other amount of "$1,130.85, which is $180.85 over your $950 budget"
+        # may be one (see own_lists).
+        if f.label == "UNSUPPORTED" and told_gap(f, findings, answer):
+            f.label, f.reason, f.derived = "SUPPORTED", "the gap between an amount and a limit it names", True
+        elif f.label == "UNSUPPORTED" and rounded_difference(f, findings):
+            # "(which would bring it to around $685)" under the total and the item taken out (see own_lists).
+            f.label, f.derived = "SUPPORTED", True
+            f.reason = "a difference of two amounts the answer states, rounded"
     for f in findings:
         if f.label != "SUPPORTED" and f.mention.kind in ("number", "count") and f.mention.noun:
             picked = _filtered_count(answer, f.mention, ev)

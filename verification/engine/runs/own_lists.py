@@ -26,13 +26,13 @@ items the answer gave earlier with as many; an amount of a sentence that calls i
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from ..text import lower
 from .findings import Finding
 from .numeric import accepts
 
-__all__ = ["check_own_enumerations", "listed_changes", "listed_total"]
+__all__ = ["check_own_enumerations", "listed_changes", "listed_total", "rounded_difference", "told_gap"]
 
 # A run of at most this many amounts is summed; a total never adds more items than a list shows.
 _MAX_TERMS = 12
@@ -239,6 +239,9 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
             total += abs(g.mention.value or 0.0)
             if n >= 1 and accepts(m, total):
                 return True
+    money = [g for g in findings if g is not f and g.mention.kind == "money" and g.mention.value is not None]
+    if _priced_list_above(f, money[:_MAX_AMOUNTS], answer):
+        return True
     noun = _TOTAL_OF.search(sentence)
     if noun is None:
         return False
@@ -248,6 +251,51 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
         if g.sentence != f.sentence and stem in lower(answer[g.sentence[0] : g.sentence[1]]):
             last_of[g.sentence] = abs(g.mention.value or 0.0)
     return 2 <= len(last_of) <= _MAX_TERMS and accepts(m, sum(last_of.values()))
+
+
+def _priced_list_above(f: Finding, amounts: list[Finding], answer: str) -> bool:
+    r"""Whether the total of ``f`` adds the item prices of the list right above its line: the first amount of
+    each marked line of that list (blank lines between list and total allowed), each price supported. A line
+    that also tells a saving ("1. Camera - $466.75 (black) - *saves $14.75*") adds its price only, which the
+    runs of consecutive amounts of :func:`listed_total` cannot do (issue 14, h21b: "**New Total with
+    cheapest options: $1,130.85**" under the five new prices, each with its saving).
+
+    >>> from .mentions import Mention
+    >>> text = "Options:\n1. Lamp - $10.00 - saves $2\n2. Mug - $5.50 - saves $1\n\n**New total: $15.50**"
+    >>> found = []
+    >>> for t in ("$10.00", "$2", "$5.50", "$1"):
+    ...     at = text.index(t)
+    ...     money = Mention("money", at, at + len(t), t, value=float(t[1:]), decimals=2)
+    ...     found.append(Finding(money, "SUPPORTED", (0, 9)))
+    >>> at = text.index("$15.50")
+    >>> total = Finding(Mention("money", at, at + 6, "$15.50", value=15.5, decimals=2), "UNSUPPORTED", (0, 9))
+    >>> _priced_list_above(total, found, text)
+    True
+    >>> total.mention.value = 18.5
+    >>> _priced_list_above(total, found, text)
+    False
+    """
+    m = f.mention
+    end = answer.rfind("\n", 0, m.start)
+    total, lines = 0.0, 0
+    while end > 0:
+        start = answer.rfind("\n", 0, end) + 1
+        line = answer[start:end]
+        end = start - 1
+        if not line.strip():
+            if lines:
+                break
+            continue
+        if not _MARKED.match(line):
+            break
+        first = next((g for g in amounts if start <= g.mention.start < start + len(line)), None)
+        if first is None or first.label != "SUPPORTED":
+            return False  # an item without a (supported) price: no sum to check
+        total += abs(first.mention.value or 0.0)
+        lines += 1
+        if lines > _MAX_TERMS:
+            return False
+    return lines >= 2 and accepts(m, total)
 
 
 # An amount changed to another on one line: "$481.50 → $466.75", "$150.01 -> $135.24".
@@ -317,3 +365,78 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
         if told and accepts(m, abs(g.mention.value or 0.0) + change):
             return "the told total plus the changes the answer lists"
     return ""
+
+
+# An amount told as the gap to a limit: "$180.85 over your $950 budget", "$12.40 short of the $50 minimum".
+_GAP_TO = re.compile(r"[*_]*[ \t]+(?:over|under|above|below|beyond|short[ \t]+of)\b[^$€£\n.;]{0,30}$")
+
+
+def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
+    r"""Whether the amount of ``f`` is told as the gap between another amount of its sentence and a limit
+    named right after it ("the total would be **$1,130.85**, which is **$180.85 over your $950 budget**"),
+    both supported: |other - limit| (issue 14, h21b).
+
+    >>> from .mentions import Mention
+    >>> text = "The new total is $120.00, which is $20.00 over your $100.00 limit."
+    >>> found = []
+    >>> for t in ("$120.00", "$20.00", "$100.00"):
+    ...     at = text.index(t)
+    ...     money = Mention("money", at, at + len(t), t, value=float(t[1:]), decimals=2)
+    ...     found.append(Finding(money, "SUPPORTED", (0, len(text))))
+    >>> found[1].label = "UNSUPPORTED"
+    >>> told_gap(found[1], found, text)
+    True
+    >>> found[1].mention.value = 30.0
+    >>> told_gap(found[1], found, text)
+    False
+    """
+    m = f.mention
+    if m.kind != "money" or m.value is None:
+        return False
+    same = [
+        g
+        for g in findings
+        if g is not f
+        and g.mention.kind == "money"
+        and g.label == "SUPPORTED"
+        and g.mention.value is not None
+        and g.sentence == f.sentence
+    ]
+    limit = next((g for g in same if g.mention.start >= m.end), None)
+    if limit is None or not _GAP_TO.fullmatch(lower(answer[m.end : limit.mention.start])):
+        return False
+    bound = abs(limit.mention.value or 0.0)
+    return any(accepts(m, abs(abs(g.mention.value or 0.0) - bound)) for g in same if g is not limit)
+
+
+def rounded_difference(f: Finding, findings: list[Finding]) -> bool:
+    r"""Whether the amount of ``f``, said as an approximation without cents ("would bring it to around
+    $685"), is the difference of two supported amounts the answer states before it, rounded to the stated
+    places (issue 14, h21b: the $1,166.98 total less the $481.50 camera). Rounding only: the wider margin
+    an "about" allows would let too many pairs of amounts explain an invented one.
+
+    >>> from .mentions import Mention
+    >>> def money(at, value, decimals=2, hedge=None, label="SUPPORTED"):
+    ...     m = Mention("money", at, at + 5, f"${value}", value=value, decimals=decimals, hedge=hedge)
+    ...     return Finding(m, label, (0, 99))
+    >>> told = [money(0, 1166.98), money(20, 481.5)]
+    >>> rounded_difference(money(60, 685.0, 0, "about", "UNSUPPORTED"), told)
+    True
+    >>> rounded_difference(money(60, 700.0, 0, "about", "UNSUPPORTED"), told)
+    False
+    >>> rounded_difference(money(60, 685.0, 0, None, "UNSUPPORTED"), told)
+    False
+    """
+    m = f.mention
+    if m.kind != "money" or m.value is None or m.hedge != "about" or m.decimals:
+        return False
+    told = [
+        abs(g.mention.value or 0.0)
+        for g in findings
+        if g.mention.kind == "money"
+        and g.label == "SUPPORTED"
+        and g.mention.value is not None
+        and g.mention.end <= m.start
+    ][:_MAX_AMOUNTS]
+    target = abs(m.value)
+    return any(abs(abs(a - b) - target) <= 0.5 for a, b in combinations(told, 2))

@@ -293,6 +293,10 @@ _WILL_CHANGE = re.compile(
 # when service was unavailable" (a page's policy retold, not the state of the user's record).
 _CONDITION = re.compile(
     r"\b(?:once|until|unless|if|whenever)\b[^,;.!?:]*$"
+    # "When a pending order is cancelled, the refund goes back ...": an indefinite subject makes the clause a
+    # rule of the shop, not the state of the user's order (issue 14, h21b); "when your order was cancelled"
+    # still tells one.
+    r"|\bwhen\s+(?:a|an|any)\s[^,;.!?:]*$"
     r"|\b(?:may|might|can|could|must|should|will|would)\b[^,;.!?:]*\bwhen\b[^,;.!?:]*$"
 )
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
