@@ -98,8 +98,13 @@ def test_it_warms_the_engine_before_the_first_timed_run(tmp_path, monkeypatch):
 
     order = []
     real_verify = groundedness.verify_run
+
+    def verify(*args):
+        order.append("verify")
+        return real_verify(*args)
+
     monkeypatch.setattr(groundedness, "warm_up", lambda: order.append("warm_up"))
-    monkeypatch.setattr(groundedness, "verify_run", lambda *a: order.append("verify") or real_verify(*a))
+    monkeypatch.setattr(groundedness, "verify_run", verify)
     path = tmp_path / "g.jsonl"
     path.write_text(_line("It is 330 meters tall.", False, []) + "\n")
     evaluate_groundedness(path, progress=False)
