@@ -2,7 +2,8 @@
 
 Weekday abbreviations of opening hours ("Mon–Fri") are the results' weekdays, not names; a state word
 after "no" ("No pending credit found", "no active outage") qualifies a thing said not to exist, not a
-record's state, so it is no claim. The runs
+record's state, so it is no claim; a name of the results with a lower-case word joined by a hyphen
+("DHL-calculable") is that name. The runs
 are made up for these tests; each positive has a negative that shows what must still be flagged.
 """
 
@@ -76,3 +77,16 @@ def test_it_still_flags_a_state_said_without_no() -> None:
     assert "pending" in _flags(results, "The bank check found a pending credit.")
     record = "transfer_reference: TRF-5521\ntransfer_status: cancelled\n"
     assert "pending" in _flags([("get_transfer", record)], "Transfer TRF-5521 is pending.")
+
+
+_CHARGE = "carrier: Parcelo Express\ncharge_origin: customs_assessment\ncorrectable_by_courier: false\n"
+
+
+def test_it_reads_a_known_name_with_a_lower_case_suffix_as_that_name() -> None:
+    answer = "The charge is a customs assessment, not a Parcelo-calculable fee, so Parcelo cannot amend it."
+    assert _flags([("get_charge", _CHARGE)], answer) == []
+
+
+def test_it_still_flags_an_unknown_name_with_a_lower_case_suffix() -> None:
+    answer = "The charge is a customs assessment, not a Shipzen-calculable fee."
+    assert "Shipzen-calculable" in _flags([("get_charge", _CHARGE)], answer)
