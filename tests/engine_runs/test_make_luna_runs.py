@@ -137,3 +137,13 @@ def test_it_refuses_a_directory_that_mixes_the_sides(tmp_path: Path) -> None:
     src = _write_dir(tmp_path / "mixed", runs)
     with pytest.raises(ValueError):
         _MAKE.build(src, tmp_path)
+
+
+def test_it_names_a_second_dev_transcription(tmp_path: Path) -> None:
+    """``name`` replaces the split in the file names but may not put dev runs under a held-out name (h21a)."""
+    src = _write_dir(tmp_path / "src", [_run("airport", "t10", "Parcel P-77 is in transit.")])
+    _MAKE.build(src, tmp_path, name="dev2")
+    assert (tmp_path / "luna_clean_dev2.jsonl").is_file()
+    assert not (tmp_path / "luna_clean_dev.jsonl").exists()
+    with pytest.raises(ValueError):
+        _MAKE.build(src, tmp_path, name="heldout2")

@@ -42,6 +42,7 @@ counted. ``--perturbed`` also writes ``luna_perturbed_{dev,heldout}.jsonl`` with
 
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev --perturbed
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_heldout --perturbed
+    python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev2 --perturbed --name dev2
     python -m verification.engine.eval.groundedness bench/corpora/runs/luna_clean_dev.jsonl --out m.json
 """
 
@@ -150,9 +151,10 @@ def load(path: Path) -> list[dict[str, Any]]:
     ]
 
 
-def build(source: Path, out: Path, *, perturbed: bool = False) -> dict[str, int]:
+def build(source: Path, out: Path, *, perturbed: bool = False, name: str | None = None) -> dict[str, int]:
     """Write ``luna_clean_<split>.jsonl`` (and the perturbed set) from one transcription directory, whose
-    runs must all fall on one side of the split; returns the counts."""
+    runs must all fall on one side of the split; returns the counts. ``name`` replaces the split in the
+    file names (``dev2`` for a second dev transcription), which must still start with the split."""
     errors = load_agent_errors(source)
     clean: list[tuple[str, dict[str, Any]]] = []
     edited: list[tuple[str, dict[str, Any]]] = []
@@ -176,9 +178,13 @@ def build(source: Path, out: Path, *, perturbed: bool = False) -> dict[str, int]
     if len(sides) != 1:
         raise ValueError(f"{source}: runs of both sides of the split (or none): {sorted(sides)}")
     side = sides.pop()
-    _write(out / f"luna_clean_{side}.jsonl", clean)
+    if name is not None and not name.startswith(side):
+        # A dev transcription must never be written under a held-out name, nor the reverse.
+        raise ValueError(f"{source}: runs of the {side} side cannot be named {name!r}")
+    tag = name or side
+    _write(out / f"luna_clean_{tag}.jsonl", clean)
     if perturbed:
-        _write(out / f"luna_perturbed_{side}.jsonl", edited)
+        _write(out / f"luna_perturbed_{tag}.jsonl", edited)
     counts["perturbed_lines"] = len(edited)
     return counts
 
@@ -191,8 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--perturbed", action="store_true", help="also write the single-fact edit set")
     parser.add_argument("--out", type=Path, default=HERE)
+    parser.add_argument(
+        "--name", default=None, help="file-name tag instead of the split, e.g. dev2 (must start with it)"
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(build(args.source, args.out, perturbed=args.perturbed)), file=sys.stderr)
+    counts = build(args.source, args.out, perturbed=args.perturbed, name=args.name)
+    print(json.dumps(counts), file=sys.stderr)
     return 0
 
 

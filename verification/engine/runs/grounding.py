@@ -556,6 +556,13 @@ class _Matcher:
                 for t in tokens:
                     facts += self._string_facts(t)
             return "SUPPORTED", facts[:20], "its words all appear in the evidence"
+        head, sep, tail = m.text.replace("\u2010", "-").replace("\u2011", "-").rpartition("-")
+        if sep and head and tail.isalpha() and tail.islower():
+            # "DHL-calculable", "Tesla-approved": a name of the results with a lower-case word joined to it
+            # is an attribute of that name, not another name (issue 14, h21a).
+            known_head = normalize_text(head)
+            if known_head and has_words(self.ev.haystack, known_head):
+                return "SUPPORTED", self._string_facts(known_head), "a name of the evidence with a suffix"
         return "UNSUPPORTED", [], "this name appears nowhere in the run"
 
     def _token_known(self, tok: str) -> bool:

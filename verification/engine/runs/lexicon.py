@@ -197,6 +197,15 @@ for _short, _longs in ALIASES.items():
     for _long in _longs:
         REVERSE_ALIASES[_long] = (*REVERSE_ALIASES.get(_long, ()), _short)
 
+# Weekday abbreviations of opening hours ("Mon–Fri: 9 a.m.–11:30 p.m.") are the evidence's weekdays, not
+# names (issue 14, h21a). One direction only: "Sunday" is not supported by a "sun" of the evidence.
+WEEKDAY_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "mon": ("monday",), "tue": ("tuesday",), "tues": ("tuesday",), "wed": ("wednesday",),
+    "thu": ("thursday",), "thur": ("thursday",), "thurs": ("thursday",), "fri": ("friday",),
+    "sat": ("saturday",), "sun": ("sunday",),
+}  # fmt: skip
+ALIASES.update(WEEKDAY_ABBREVIATIONS)
+
 # Function words and pronouns never make a capitalised phrase an entity on their own.
 FUNCTION_WORDS = frozenset(
     [

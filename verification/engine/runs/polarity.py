@@ -128,6 +128,11 @@ def check_polarity(
             fams = [f for f in _FAMILIES if state in f]
             if not fams or _not_a_current_status(answer, sent, m):
                 continue
+            if _no_before(answer, sent, m):
+                # "No pending credit found", "no active outage": the state is an attribute of something
+                # the answer says does not exist, not a record's state; which records it would be is
+                # unknown, so it is no claim (issue 14, h21a).
+                continue
             negated = _negated(answer, sent, m)
             family = frozenset().union(*fams)
             cands = [s for s in ev.states if s.value in family]
@@ -195,6 +200,22 @@ _NEGATED_BEFORE = re.compile(
     r"(?:\b(?:not|never)|n't)\s+(?:(?:yet|been|be|being|already|currently|still|fully|actually)\s+)*"
     r"(?:[a-z]+\s+(?:or|nor)\s+)?[*_\"'“‘]*$"
 )
+
+
+# "No" right before the state word ("no pending credit", "**No** active outage").
+_NO_BEFORE = re.compile(r"\bno\s+[*_\"'“‘]*$")
+
+
+def _no_before(answer: str, sent: tuple[int, int], m: Mention) -> bool:
+    """Whether the state word ``m`` follows "no": it then qualifies a thing said not to exist.
+
+    >>> a = "Bank check: no pending credit found."
+    >>> i = a.find("pending")
+    >>> _no_before(a, (0, len(a)), Mention("state", i, i + 7, "pending", extra={"state": "pending"}))
+    True
+    """
+    head = lower(answer[max(sent[0], m.start - 12) : m.start])
+    return bool(_NO_BEFORE.search(head))
 
 
 def _negated(answer: str, sent: tuple[int, int], m: Mention) -> bool:
