@@ -5,7 +5,8 @@ and non-finite numbers, and the phrases the later checks look for (relative days
 changes, added bags, policy windows) are mixed into tool results, the system prompt and the answer. A
 fuzzing of ``verify_run`` with these values found three crashes that reached the API as a 500 (a
 relative day past 9999-12-31, days counted from 2024-02-30, the weekday of February 30); they are kept
-as explicit examples, since random draws meet them only now and then.
+as explicit examples, since random draws meet them only now and then. A fourth came from fuzzing real runs
+of other models with hostile strings: a numeral too long for a float became infinity.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ VALUES = [
     "9999-12-31", "0001-01-01", "2024-02-30", "99:99", "1e308", "-1e308", "NaN", "Infinity", "$1e999",
     "HAT001", "JFK", "LAX", "0", "-0", "１２３", "2024-05-13T25:61:00", "12/31/9999", "May 32, 2024",
     "24:00:00", "+99999999999999999999", "\u0000", "𝟗𝟗", "9999-12-31T23:59:59", "December 31, 9999",
-    "Friday, February 30, 2024", "Jan 1, 1",
+    "Friday, February 30, 2024", "Jan 1, 1", "1" * 400, "2026-07-12T09:10:00+99:99", "9:10 AM PDT",
+    "0000-00-00T00:00:00Z", "June 31–33, 2026", "ending 0000000000000000000000000001",
 ]  # fmt: skip
 PHRASES = [
     "Tomorrow", "Yesterday", "Next Monday", "in 99 days", "Total:", "Flight", "from", "to", "on", "$",
@@ -59,6 +61,14 @@ _today = st.sampled_from(["9999-12-31 23:59:59", "0001-01-01 00:00:00", "2024-05
     ask="JFK",
 )
 @example(today="9999-12-31 23:59:59", result={"date": "9999-12-31"}, answer="Tomorrow it leaves.", ask="JFK")
+# A fourth, found by fuzzing real runs with hostile strings (2026-11-27): a numeral too long for a float is
+# infinity, and the labelled-count check took int() of it.
+@example(
+    today="2024-05-15 15:00:00",
+    result={"flight_number": "HAT001", "total_baggages": 1, "count": 2},
+    answer="Flight HAT001:\n- **Checked bags:** " + "1" * 400,
+    ask="JFK",
+)
 @given(today=_today, result=_result, answer=_answer, ask=st.sampled_from(VALUES))
 def test_it_reports_on_any_run_of_hostile_values(today: str, result: Any, answer: str, ask: str) -> None:
     policy = f"timestamp: {today}. Travel insurance is $30 per passenger. Refunds within 24 hours."

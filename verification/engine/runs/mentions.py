@@ -5,6 +5,7 @@ A mention is the unit a claim is checked on: the span a user would have to fix w
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -969,6 +970,18 @@ _SECTION_LETTER = re.compile(r"\([a-z]\)")
 
 
 def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
+    """The mention the pattern ``kind`` matched at ``m``, or None when it holds no value to check.
+
+    A numeral too long for a float ("1" written 400 times is infinity) checks nothing and would break
+    every comparison and ``int()`` after it: it is no mention (hostile input, found by fuzzing).
+    """
+    mention = _build_mention(kind, m, text)
+    if mention is not None and not all(math.isfinite(v) for v in (mention.value or 0.0, *mention.values)):
+        return None
+    return mention
+
+
+def _build_mention(kind: str, m: re.Match[str], text: str) -> Mention | None:
     g = m.groupdict()
     a, b = m.span()
     if g.get("num") and g["num"].startswith("-") and a > 0 and text[a - 1].isalnum():
