@@ -144,6 +144,12 @@ def _words(words: list[str]) -> str:
     return _trie(words, not_after=r"\w")
 
 
+# A number that must be followed by something (a currency code, "hours", a unit) never starts inside a run of
+# digits (``(?<!\d\d)`` after its first character: no digit right after a digit; a sign may follow one, as
+# in "1-2 hours"): from every digit of a long run the engine would otherwise
+# read to the run's end and fail again, quadratic in the run (48,000 digits took 6 s). A number that starts
+# at the run's start reads the same digits, so only a comma-grouped tail of a longer run ("12345,678 USD")
+# is no longer taken for "45,678 USD".
 # A number: ``-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?``, written to open with a character class. The
 # regex engine then skips the positions that cannot start a number in C, where an optional sign first made it
 # try every position: the first character ("-" or a digit) is taken, and a look-behind at what was taken picks
@@ -226,14 +232,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "money",
         re.compile(
             rf"(?:(?P<sym>{_SYM_RE}|\b(?:{_CODES})\s?)(?P<num>{_NUM})(?P<mag>{_MAG})?"
-            rf"|(?P<num2>{_NUM})(?P<mag2>{_MAG})?\s?(?P<code>\b(?:{_CODES})\b))",
+            rf"|(?P<num2>[-\d](?<!\d\d){_NUM_TAIL})(?P<mag2>{_MAG})?\s?(?P<code>\b(?:{_CODES})\b))",
         ),
     ),
     (
         "duration",
         re.compile(
-            rf"(?P<c>\d+)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
-            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d+)\s+hours?(?:\s+and\s+(?:a\s+half|(?P<b>\d+|{_NUMWORD_RE})\s+"
+            rf"(?P<c>\d(?<!\d\d)\d*)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
+            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d(?<!\d\d)\d*)\s+hours?(?:\s+and\s+(?:a\s+half|(?P<b>\d+|{_NUMWORD_RE})\s+"
             rf"minutes?))?|(?P<half>half an hour)",
         ),
     ),
@@ -245,7 +251,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "quantity",
         re.compile(
-            rf"(?P<num>[-\d](?=[\d.,]*+{_UNIT_AFTER}){_NUM_TAIL})(?P<mag>{_MAG})?(?:\s?-?\s?)"
+            rf"(?P<num>[-\d](?<!\d\d)(?=[\d.,]*+{_UNIT_AFTER}){_NUM_TAIL})(?P<mag>{_MAG})?(?:\s?-?\s?)"
             rf"(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])",
         ),
     ),
