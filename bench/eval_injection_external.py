@@ -31,6 +31,29 @@ def slices(row: dict[str, object]) -> tuple[str, ...]:
     return ("all", "direct+jailbreak+user")
 
 
+def slice_table(by: dict[str, list[tuple[bool, bool, float]]], title: str = "slice") -> str:
+    """A markdown table of P/R/F1, FPR and AUROC per slice, from (gold, flagged, score) items per slice name.
+
+    >>> print(slice_table({"all": [(True, True, 0.9), (False, False, 0.1)]}))
+    | slice | n | P | R | F1 | FPR | AUROC |
+    |---|---|---|---|---|---|---|
+    | all | 2 | 1.000 | 1.000 | 1.000 | 0.000 | 1.000 |
+    """
+    lines = [f"| {title} | n | P | R | F1 | FPR | AUROC |", "|---|---|---|---|---|---|---|"]
+    for name, items in by.items():
+        tp = sum(1 for g, p, _ in items if g and p)
+        fp = sum(1 for g, p, _ in items if p and not g)
+        fn = sum(1 for g, p, _ in items if g and not p)
+        neg = sum(1 for g, _, _ in items if not g)
+        m = prf(tp, fp, fn)
+        pos = len(items) - neg
+        roc = auroc([s for *_, s in items], [g for g, *_ in items]) if pos and neg else float("nan")
+        fpr = fp / neg if neg else float("nan")
+        cells = [m["precision"], m["recall"], m["f1"], fpr, roc]
+        lines.append(f"| {name} | {len(items)} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -52,18 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             misses.append(row)
         elif finding.is_injection and not gold:
             alarms.append((row, finding))
-    print("| slice | n | P | R | F1 | FPR | AUROC |\n|---|---|---|---|---|---|---|")
-    for name, items in by.items():
-        tp = sum(1 for g, p, _ in items if g and p)
-        fp = sum(1 for g, p, _ in items if p and not g)
-        fn = sum(1 for g, p, _ in items if g and not p)
-        neg = sum(1 for g, _, _ in items if not g)
-        m = prf(tp, fp, fn)
-        pos = len(items) - neg
-        roc = auroc([s for *_, s in items], [g for g, *_ in items]) if pos and neg else float("nan")
-        fpr = fp / neg if neg else float("nan")
-        cells = [m["precision"], m["recall"], m["f1"], fpr, roc]
-        print(f"| {name} | {len(items)} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
+    print(slice_table(by))
     for row in misses[: args.misses]:
         print("MISS", row["kind"], repr(row["text"][:160]))
     for row, finding in alarms[: args.misses]:

@@ -21,7 +21,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_safety import NODE_SCRIPT, auroc, prf  # noqa: E402
+from bench.bench_safety import NODE_SCRIPT  # noqa: E402
+from bench.eval_injection_external import slice_table  # noqa: E402
 
 DEFAULT = ROOT / "bench" / "corpora" / "injection_luna.jsonl"
 
@@ -61,17 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         item = (row["label"] == "injection", bool(res["findings"]), float(res["risk"]))
         for name in ("all", f"source={row['source']}"):
             by.setdefault(name, []).append(item)
-    print("| slice (llmverify) | n | P | R | F1 | FPR | AUROC |\n|---|---|---|---|---|---|---|")
-    for name, items in by.items():
-        tp = sum(1 for g, p, _ in items if g and p)
-        fp = sum(1 for g, p, _ in items if p and not g)
-        fn = sum(1 for g, p, _ in items if g and not p)
-        neg = sum(1 for g, _, _ in items if not g)
-        m = prf(tp, fp, fn)
-        pos = len(items) - neg
-        roc = auroc([s for *_, s in items], [g for g, *_ in items]) if pos and neg else float("nan")
-        cells = [m["precision"], m["recall"], m["f1"], fp / neg if neg else float("nan"), roc]
-        print(f"| {name} | {len(items)} | " + " | ".join(f"{c:.3f}" for c in cells) + " |")
+    print(slice_table(by, "slice (llmverify)"))
     for row in rows:
         found = results[row["id"]]["findings"]
         if found and row["label"] != "injection":

@@ -42,7 +42,15 @@ _TOKENS = [
 def test_it_finds_the_same_numbers_as_before_in_text_without_commas(kind: str, tokens: list[str]) -> None:
     text = "".join(tokens)
     old = [(m.span(), m.groupdict()) for m in _OLD[kind].finditer(text)]
-    assert [(m.span(), m.groupdict()) for m in _NEW[kind].finditer(text)] == old, (kind, text)
+    assert [(m.span(), _groups(m)) for m in _NEW[kind].finditer(text) if m.lastgroup != "skip"] == old, (
+        kind,
+        text,
+    )
+
+
+def _groups(m: re.Match[str]) -> dict[str, str | None]:
+    # The quantity pattern's ``skip`` group matches no mention (test_runs_long_character_runs.py).
+    return {k: v for k, v in m.groupdict().items() if k != "skip"}
 
 
 def test_it_still_reads_money_durations_and_quantities_after_other_text() -> None:

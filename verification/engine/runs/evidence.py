@@ -158,6 +158,24 @@ class Fact:
         return self.path if isinstance(self.path, str) else _path_str(self.path)
 
 
+def _year_fact(
+    year: int,
+    msg: int,
+    path: Any,
+    record: Record | None,
+    list_path: tuple[int, tuple[Any, ...]] | None,
+    key_tokens: frozenset[str],
+    text: str,
+    source: str,
+) -> Fact:
+    """The year of a date in the evidence as a number of its own ("in 2024" against "2024-05-13"), kept
+    apart from the other numbers by its unit ``year_of_date``."""
+    return Fact(
+        "number", float(year), msg, path, record, list_path, key_tokens, "year_of_date", _NO_CURRENCY, text,
+        source=source,
+    )  # fmt: skip
+
+
 @dataclass(slots=True, init=False)
 class Evidence:
     """All facts of a run plus lookup tables.
@@ -756,19 +774,7 @@ class _Builder:
             Fact("datetime", parsed[2], msg, path, record, list_path, key_tokens, text=stamp, source=source)
         )
         self.ev.numbers.append(
-            Fact(
-                "number",
-                float(parsed[0][0]),
-                msg,
-                path,
-                record,
-                list_path,
-                key_tokens,
-                "year_of_date",
-                _NO_CURRENCY,
-                stamp,
-                source=source,
-            )
+            _year_fact(parsed[0][0], msg, path, record, list_path, key_tokens, stamp, source)
         )
 
     def _mentions(
@@ -1022,18 +1028,7 @@ class _Builder:
             assert info.datetime is not None
             ev.dates.append(Fact("date", info.date, msg, path, record, list_path, key_tokens, text=text))
             ev.numbers.append(
-                Fact(
-                    "number",
-                    float(info.date[0]),
-                    msg,
-                    path,
-                    record,
-                    list_path,
-                    key_tokens,
-                    "year_of_date",
-                    _NO_CURRENCY,
-                    text,
-                )
+                _year_fact(info.date[0], msg, path, record, list_path, key_tokens, text, "tool")
             )
             if info.time is not None:
                 ev.times.append(Fact("time", info.time, msg, path, record, list_path, key_tokens, text=text))

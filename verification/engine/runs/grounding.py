@@ -1658,8 +1658,11 @@ def _check_labelled_counts(answer: str, findings: list[Finding], ev: Evidence, t
 
 
 # A field label that opens a line, before the value: "- **Departure:** 06:00 AM", "Arrival: 8:45".
+# The runs are possessive: the list markers and the emphasis both take "*", and a line of n asterisks was
+# n² steps every time the pattern was tried at a line start. Giving a marker back to the emphasis run
+# reaches no position the full markers did not, so no match changes.
 _LINE_LABEL = re.compile(
-    r"[ \t]*(?:[-+•>*#][ \t]*)*(?:\d{1,2}[.)][ \t]*)?[*_]*([A-Za-z][A-Za-z ]{1,40}?)[*_]*:[*_ \t]*"
+    r"[ \t]*+(?:[-+•>*#][ \t]*+)*+(?:\d{1,2}[.)][ \t]*+)?[*_]*+([A-Za-z][A-Za-z ]{1,40}?)[*_]*+:[*_ \t]*+"
 )
 _SLOT_KINDS = frozenset({"time", "date", "money"})
 

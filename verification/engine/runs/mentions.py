@@ -181,6 +181,14 @@ _UNIT_RE = _trie(_UNIT_KEYS)
 _SHORT_UNITS = r"m|g|h|s|l|mi|km|kg|mg|ml|f|c"
 # What follows a number in a quantity ("million km", " - feet"), without its groups, for a look-ahead.
 _UNIT_AFTER = rf"(?:{_MAG})?\s?-?\s?(?:{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
+# The rest of a number after its first character, read possessively: a number that takes a unit ends where
+# its run of digits, commas and points does (nothing a unit or magnitude starts with is one of them), so it
+# must read as one number to that end. The look-ahead of the quantity pattern reads this shape instead of
+# the whole run: "1.2.1.2..." or "1,1,1,..." fail at their second point or comma, where reading every run
+# to its end from each digit was quadratic. A long chain of thousands ("1,111,111,...") still reads to its
+# end from each group: where no unit follows the chain, no quantity starts in it, and ``skip`` (see
+# ``_SKIP_RUN``) takes it from its head in one step.
+_NUMBER_SHAPE = r"(?:\d{0,3}(?:,\d{3})++|\d*+)(?:\.\d++)?+"
 assert not any(u[0] in "0123456789.," for u in _UNIT_KEYS)
 _MONTH_RE = _trie(list(MONTHS))
 _WEEKDAY_RE = _trie(list(WEEKDAYS))
@@ -191,9 +199,18 @@ _NUMWORD_AT = _words(_NUMWORDS)  # ``\b(?:{_NUMWORD_RE})``
 # and a number word that is a prefix of an ordinal ("six", "sixth") is followed by a letter there.
 _COUNT_WORD_AT = _words(_NUMWORDS + list(ORDINALS))
 
+# ``_SKIP_RUN``: the group of the email and id patterns that matches no mention. Each of the two fails at the
+# start of a run of its characters for a reason that holds for every later start in the run (an email needs
+# the "@" and domain after the run; an id needs a digit and a letter in the rest of the run), but the engine
+# tried every word boundary of the run, each try reading to its end: "a.a.a..." 24,000 characters long was
+# seconds. Where the pattern failed at a start, ``skip`` takes the rest of a long run in one step, so no match
+# changes; the caller drops it.
+_SKIP_RUN = "skip"
+
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("url", re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")),
-    ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
+    # ``skip`` (never a mention, see ``_SKIP_RUN``): a long run of address characters where no address starts.
+    ("email", re.compile(r"\b(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|(?P<skip>[\w.+-]{64,}+))")),
     (
         "date",
         re.compile(
@@ -251,8 +268,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "quantity",
         re.compile(
-            rf"(?P<num>[-\d](?<!\d\d)(?=[\d.,]*+{_UNIT_AFTER}){_NUM_TAIL})(?P<mag>{_MAG})?(?:\s?-?\s?)"
-            rf"(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])",
+            rf"(?P<num>[-\d](?<!\d\d)(?={_NUMBER_SHAPE}{_UNIT_AFTER}){_NUM_TAIL})(?P<mag>{_MAG})?(?:\s?-?\s?)"
+            rf"(?P<unit>{_UNIT_RE}|(?:{_SHORT_UNITS})\b)(?![\w²])"
+            rf"|(?P<skip>(?<![\d,])[-\d]\d{{0,3}}(?:,\d{{3}}){{8,}}+(?:\.\d++)?+(?!{_UNIT_AFTER}))",
         ),
     ),
     (
@@ -266,7 +284,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("score", re.compile(r"(?P<a>\d(?<![\w.,-].)\d?)-(?P<b>\d{1,2})(?![\w.-])")),
     (
         "id",
-        re.compile(r"\b(?=[A-Za-z0-9.-]*\d)(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\b"),
+        re.compile(
+            r"\b(?:(?=[A-Za-z0-9.-]*\d)(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*\b"
+            r"|(?P<skip>[A-Za-z.-]{64,}+(?![0-9])|[0-9.-]{64,}+(?![A-Za-z])))"
+        ),
     ),
     (
         "number",
@@ -603,7 +624,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         found: Iterable[re.Match[str]] = _date_matches(low) if kind == "date" else pattern.finditer(low)
         for m in found:
             a, b = m.span()
-            if a == b or taken.find(1, a, b) >= 0:
+            if a == b or taken.find(1, a, b) >= 0 or m.lastgroup == _SKIP_RUN:
                 continue
             mention = _build(kind.removesuffix("_words"), m, text)
             if mention is not None:
