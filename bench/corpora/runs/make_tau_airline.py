@@ -36,7 +36,7 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # tau_airline_dev3/ with ``"trial": 1`` (line ids ``...-trial1-...``); tasks 30-49 of trial 1 are held out
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev3 --condensed \\
         --perturbed --all-dev dev3
-    # trial 1 of tasks 19-27 (h22c; task 21 calls no tool), errors in tau_airline_dev4/agent_errors.json
+    # trial 1 of tasks 19-28 (h22c; task 21 calls no tool), errors in tau_airline_dev4/agent_errors.json
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev4 --condensed \\
         --perturbed --all-dev dev4
     # tau2-bench retail runs of claude-sonnet-4-5 (another domain, another model), transcribed the same way,
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     errors = load_agent_errors(args.source) if args.condensed else None
     if not errors and args.name == "tau_airline":
         # The airline transcriptions before dev4 keep their errors in ``AGENT_ERRORS`` (keyed by task id
-        # only); tau_airline_dev4/ (trial 1 of tasks 19-27) has its own agent_errors.json.
+        # only); tau_airline_dev4/ (trial 1 of tasks 19-28) has its own agent_errors.json.
         errors = None
     clean: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     edited: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}

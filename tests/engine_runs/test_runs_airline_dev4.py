@@ -1,0 +1,90 @@
+"""Issue 14 (h22c): classes found on the tau-bench airline dev4 runs (trial 1 of tasks 19-27).
+
+- The digits that end a snake_case identifier ("omar_reyes_1987", a user id the results give) are part of
+  the identifier, not a year or a count to check (``mentions._SNAKE_GLUED``).
+- Two legs named together with their routes in brackets ("IC401 (BRU to LYS) & IC519 (LYS to MRS)") head
+  one itinerary: a price on the line under them may be either leg's, as without the brackets
+  (``findings._JOINED``).
+
+The runs are written for these tests (a made-up rail operator and its customers), not copied from the set.
+"""
+
+import pytest
+
+from tests.engine_runs.runs_helpers import flagged as _flagged
+from tests.engine_runs.runs_helpers import run_with_calls as _run
+from verification.engine.runs import verify_run
+
+_BOOKING = {
+    "booking_id": "RZ7Q2M",
+    "user_id": "omar_reyes_1987",
+    "origin": "BRU",
+    "destination": "MRS",
+    "legs": [{"train": "IC401", "date": "2025-03-14", "price": 141}],
+    "passengers": [{"first_name": "Omar", "last_name": "Reyes", "dob": "1990-02-11"}],
+    "created_at": "2025-03-02T10:12:00",
+}
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("I found your user ID, which is `omar_reyes_1987`. Your booking RZ7Q2M goes from BRU to MRS.", None),
+        ('Your user ID is "omar_reyes_1987". The booking RZ7Q2M was made on 2025-03-02.', None),
+        # A year in prose is still a year to check.
+        ("Your booking RZ7Q2M was made in 1987.", "1987"),
+    ],
+)
+def test_it_reads_the_digits_of_a_snake_case_identifier_as_part_of_it(answer, bad):
+    report = verify_run(
+        _run("Which booking is mine?", [("get_booking", {"booking_id": "RZ7Q2M"}, _BOOKING)], answer)
+    )
+    assert [t for t, _ in _flagged(report)] == ([] if bad is None else [bad])
+
+
+def _leg(number, origin, destination, departs, arrives, second, first):
+    return {
+        "train": number,
+        "origin": origin,
+        "destination": destination,
+        "departs": departs,
+        "arrives": arrives,
+        "prices": {"second": second, "first": first},
+        "date": "2025-04-02",
+    }
+
+
+_SEARCH = [
+    [
+        _leg("IC401", "BRU", "LYS", "07:00:00", "11:30:00", 141, 377),
+        _leg("IC519", "LYS", "MRS", "13:00:00", "15:00:00", 103, 283),
+    ],
+    [
+        _leg("IC401", "BRU", "LYS", "07:00:00", "11:30:00", 141, 377),
+        _leg("IC733", "LYS", "MRS", "18:00:00", "20:00:00", 96, 210),
+    ],
+    [
+        _leg("IC618", "BRU", "LYS", "09:00:00", "13:30:00", 129, 342),
+        _leg("IC519", "LYS", "MRS", "13:00:00", "15:00:00", 103, 283),
+    ],
+]
+
+
+@pytest.mark.parametrize(
+    "line,bad",
+    [
+        ("   - Trains: IC401 (BRU to LYS) & IC519 (LYS to MRS)\n     - Price: $141 + $103 = $244\n", None),
+        ("   - Trains: IC401 (BRU to LYS) & IC733 (LYS to MRS)\n     - Price: $141 + $96 = $237\n", None),
+        # A leg's price that is another train's is still caught.
+        ("   - Trains: IC618 (BRU to LYS) & IC519 (LYS to MRS)\n     - Price: $129 + $96 = $225\n", "$96"),
+    ],
+)
+def test_it_reads_two_legs_with_their_routes_in_brackets_as_one_itinerary(line, bad):
+    answer = "Here are the second-class connections from BRU to MRS on April 2:\n\n" + line
+    run = _run(
+        "Connections to MRS?",
+        [("search_connections", {"origin": "BRU", "destination": "MRS"}, _SEARCH)],
+        answer,
+    )
+    flagged = [t for t, _ in _flagged(verify_run(run))]
+    assert (bad in flagged) if bad else flagged == [], flagged
