@@ -4,7 +4,10 @@
   the identifier, not a year or a count to check (``mentions._SNAKE_GLUED``).
 - Two legs named together with their routes in brackets ("IC401 (BRU to LYS) & IC519 (LYS to MRS)") head
   one itinerary: a price on the line under them may be either leg's, as without the brackets
-  (``findings._JOINED``).
+  (``findings._JOINED``, ``records.check_records``).
+- The addends of a sum written under the second leg ("- Price: $141 + $103 = $244") are the fares of the
+  option's legs, the first leg's among them (``grounding._equation_operand``); a fare of another option's
+  leg there is still flagged.
 
 The runs are written for these tests (a made-up rail operator and its customers), not copied from the set.
 """
@@ -88,3 +91,31 @@ def test_it_reads_two_legs_with_their_routes_in_brackets_as_one_itinerary(line, 
     )
     flagged = [t for t, _ in _flagged(verify_run(run))]
     assert (bad in flagged) if bad else flagged == [], flagged
+
+
+def _legs_answer(first, second, price_line):
+    return (
+        "Here are second-class options from BRU to MRS on 2025-04-02:\n\n"
+        "1. **Option 1:**\n"
+        f"   - **Train 1:** BRU to LYS on train {first}, departing at 07:00, arriving at 11:30\n"
+        f"   - **Train 2:** LYS to MRS on train {second}, departing at 13:00, arriving at 15:00\n"
+        f"   - **Price:** {price_line}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "price_line,bad",
+    [
+        # The addends of a written sum under the second leg are both legs' fares.
+        ("$141 + $103 = $244", []),
+        # An addend nothing gives, and a sum its addends do not make, are still flagged.
+        ("$141 + $150 = $291", ["$150"]),
+        # Another option's leg fare (IC733's) under these two legs is still that item's.
+        ("$141 + $96 = $237", ["$96"]),
+    ],
+)
+def test_it_reads_the_addends_of_a_written_sum_under_a_leg_as_the_legs_fares(price_line, bad):
+    answer = _legs_answer("IC401", "IC519", price_line)
+    run = _run("Options to MRS?", [("search_connections", {"origin": "BRU"}, _SEARCH)], answer)
+    flagged = [t for t, _ in _flagged(verify_run(run))]
+    assert all(b in flagged for b in bad) and (flagged == [] if not bad else True), flagged
