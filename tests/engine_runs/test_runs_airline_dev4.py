@@ -8,6 +8,8 @@
 - The addends of a sum written under the second leg ("- Price: $141 + $103 = $244") are the fares of the
   option's legs, the first leg's among them (``grounding._equation_operand``); a fare of another option's
   leg there is still flagged.
+- A sum written out that does not add up ("$141 + $103 = $283") is contradicted, even when each amount is a
+  value of the results (``equations.check_written_equations``).
 
 The runs are written for these tests (a made-up rail operator and its customers), not copied from the set.
 """
@@ -119,3 +121,25 @@ def test_it_reads_the_addends_of_a_written_sum_under_a_leg_as_the_legs_fares(pri
     run = _run("Options to MRS?", [("search_connections", {"origin": "BRU"}, _SEARCH)], answer)
     flagged = [t for t, _ in _flagged(verify_run(run))]
     assert all(b in flagged for b in bad) and (flagged == [] if not bad else True), flagged
+
+
+@pytest.mark.parametrize(
+    "price_line,bad",
+    [
+        ("$141 + $103 = $244", []),
+        ("$377 - $103 = $274", []),
+        # A result that happens to be another value of the results (IC519's first-class fare) is still a
+        # sum that does not add up; so is a result no value gives.
+        ("$141 + $103 = $283", ["$283"]),
+        ("$141 + $103 = $245", ["$245"]),
+    ],
+)
+def test_it_flags_a_written_sum_that_does_not_add_up(price_line, bad):
+    run = _run(
+        "Options to MRS?",
+        [("search_connections", {"origin": "BRU"}, _SEARCH)],
+        _legs_answer("IC401", "IC519", price_line),
+    )
+    report = verify_run(run)
+    assert [t for t, _ in _flagged(report)] == bad
+    assert all(c.reason == "the sum the answer writes out does not add up" for c in report.flagged_claims)

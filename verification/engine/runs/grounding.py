@@ -30,6 +30,7 @@ from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
 from .clock import zone_instant_match
 from .code_places import check_code_places
+from .equations import check_written_equations
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
@@ -1326,6 +1327,7 @@ def ground_answer(
     check_asked_counts(answer, findings, ev, question, turn_start)
     check_policy_rates(answer, findings, ev)
     check_labelled_totals(answer, findings)
+    check_written_equations(answer, findings)
     findings += check_table_rows(answer, findings, ev, sentence_of)
     findings += check_best_rated(answer, findings, ev, question, sentence_of)
     findings += check_told_ratings(answer, findings, ev, question, sentence_of)
