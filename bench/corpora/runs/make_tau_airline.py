@@ -36,7 +36,7 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # tau_airline_dev3/ with ``"trial": 1`` (line ids ``...-trial1-...``); tasks 30-49 of trial 1 are held out
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev3 --condensed \\
         --perturbed --all-dev dev3
-    # trial 1 of tasks 19-28 and trial 2 of tasks 6-12 (h22c; task 21 calls no tool), agent errors in
+    # trial 1 of tasks 19-28 and trial 2 of tasks 6-14 (h22c; task 21 calls no tool), agent errors in
     # tau_airline_dev4/agent_errors.json
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev4 --condensed \\
         --perturbed --all-dev dev4
