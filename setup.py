@@ -29,6 +29,7 @@ COMPILED = [
     "verification/engine/runs/changed_ends.py",
     "verification/engine/runs/clock.py",
     "verification/engine/runs/code_places.py",
+    "verification/engine/runs/equations.py",
     "verification/engine/runs/evidence.py",
     "verification/engine/runs/factcheck.py",
     "verification/engine/runs/findings.py",

@@ -36,6 +36,10 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # tau_airline_dev3/ with ``"trial": 1`` (line ids ``...-trial1-...``); tasks 30-49 of trial 1 are held out
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev3 --condensed \\
         --perturbed --all-dev dev3
+    # trial 1 of tasks 19-28 and trial 2 of tasks 6-14 (h22c; task 21 calls no tool), agent errors in
+    # tau_airline_dev4/agent_errors.json
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev4 --condensed \\
+        --perturbed --all-dev dev4
     # tau2-bench retail runs of claude-sonnet-4-5 (another domain, another model), transcribed the same way,
     # agent errors in DIR/agent_errors.json: a development set and a held-out set (measured only)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev --condensed --perturbed \\
@@ -296,7 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--id-prefix", default="tau-airline-gpt4o", help="line id prefix")
     args = parser.parse_args(argv)
-    errors = load_agent_errors(args.source) if args.condensed and args.name != "tau_airline" else None
+    errors = load_agent_errors(args.source) if args.condensed else None
+    if not errors and args.name == "tau_airline":
+        # The airline transcriptions before dev4 keep their errors in ``AGENT_ERRORS`` (keyed by task id
+        # only); tau_airline_dev4/ (trial 1 of tasks 19-28) has its own agent_errors.json.
+        errors = None
     clean: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     edited: dict[str, list[tuple[str, dict[str, Any]]]] = {"dev": [], "heldout": []}
     for run in load(args.source, args.condensed):

@@ -35,7 +35,7 @@ from .lexicon import NUMBER_WORDS
 from .mentions import Mention
 from .numeric import SortedValues, interval
 
-__all__ = ["MAX_GROUP", "MAX_POOL", "computed_amount", "sentence_cues", "states_arithmetic"]
+__all__ = ["EQUATION", "MAX_GROUP", "MAX_POOL", "computed_amount", "sentence_cues", "states_arithmetic"]
 
 MAX_POOL = 48
 MAX_GROUP = 12
@@ -56,7 +56,7 @@ _COMPUTED = re.compile(
     r"comes? to|came to|whole|entire|subtotal|after|deduct|deducted|charge|charged|fees?)\b"
 )
 # An equation the sentence writes out: "$46.51 (new) - $45.13 (current) = +$1.38", "3 x $20 = $60".
-_EQUATION = re.compile(r"\d[^=\n]{0,60}[-+x×*/][^=\n]{0,60}=\s*[-+]?\s*[$€£]?\s*\d")
+EQUATION = re.compile(r"\d[^=\n]{0,60}[-+x×*/][^=\n]{0,60}=\s*[-+]?\s*[$€£]?\s*\d")
 # An amount the answer writes out as arithmetic: "$71.50 (new) - $64.20 (current) = +$7.30", "$64.20 →
 # $71.50 (+$7.30)" (issue 14, h18f: a sign, an arrow or an equals sign, not a word, says it is computed).
 _OPERATOR = re.compile(r"[=→]|\(\s*[+−-]\s*[$€£]|\s[+−]\s?[$€£]")
@@ -90,7 +90,7 @@ def states_arithmetic(sentence: str) -> bool:
     return (
         any(sentence_cues(sentence))
         or _COMPUTED.search(sentence) is not None
-        or _EQUATION.search(sentence) is not None
+        or EQUATION.search(sentence) is not None
         or _OPERATOR.search(sentence) is not None
     )
 

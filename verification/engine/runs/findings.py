@@ -190,7 +190,8 @@ def clauses(text: str, a: int, b: int, sep: str, words: bool = False) -> list[tu
 
 # What may stand between two identifiers named together: "HAT136 & HAT039", "HAT136/HAT039", "HAT136, HAT039
 # and HAT040", "HAT136 and flight HAT039".
-_JOINED = re.compile(r"\s*(?:&|\+|/|,|and|,\s*and)\s*(?:(?:the\s+)?flights?\s+)?")
+# A leg's route in brackets may stand between the two ("HAT069 (JFK to SEA) & HAT258 (SEA to SFO)").
+_JOINED = re.compile(r"(?:\s*\([^()\n]{0,40}\))?\s*(?:&|\+|/|,|and|,\s*and)\s*(?:(?:the\s+)?flights?\s+)?")
 
 
 def joined_identifiers(answer: str, ids: list[Finding]) -> list[list[Finding]]:

@@ -24,12 +24,13 @@ from rapidfuzz import fuzz, process
 from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .added_counts import check_added_counts
-from .aggregates import computed_amount, states_arithmetic
+from .aggregates import EQUATION, computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
 from .clock import zone_instant_match
 from .code_places import check_code_places
+from .equations import check_written_equations
 from .errors import RunTooLargeError
 from .evidence import Evidence, Fact, has_words, normalize_text
 from .findings import SWAPPED_IDENTIFIER, Finding, joined_identifiers, split_sentences
@@ -1326,6 +1327,7 @@ def ground_answer(
     check_asked_counts(answer, findings, ev, question, turn_start)
     check_policy_rates(answer, findings, ev)
     check_labelled_totals(answer, findings)
+    check_written_equations(answer, findings)
     findings += check_table_rows(answer, findings, ev, sentence_of)
     findings += check_best_rated(answer, findings, ev, question, sentence_of)
     findings += check_told_ratings(answer, findings, ev, question, sentence_of)
@@ -1954,10 +1956,46 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
                 if keys & _singular_tokens(y.key_tokens)
             ]
             if slots and not any(_same_value(m, y) for y in slots):
+                if m.kind == "money" and _equation_operand(answer, m):
+                    # "- Price: $105 + $190 = $295" under the second leg: the addends are the legs' own
+                    # fares, one of them the first leg's. An operand that an identifier named earlier in the
+                    # paragraph (the option's other leg) gives under the same key is that leg's (issue 14,
+                    # h22c); another item's value stays flagged.
+                    para = answer.rfind("\n\n", 0, f.mention.start) + 1
+                    legs: set[Any] = set()
+                    for j in ids:
+                        h = findings[j]
+                        if para <= h.mention.start <= f.mention.start and not h.derived:
+                            legs |= _tool_records(h)
+                    if any(
+                        _same_value(m, y)
+                        for r in legs
+                        for y in per_record.get((m.kind, r), ())
+                        if keys & _singular_tokens(y.key_tokens)
+                    ):
+                        continue
                 moved.append((g, g.facts))
                 g.label, g.facts = "CONTRADICTED", slots[:3]
                 g.reason = "the item this identifier names gives another value here"
         _blame_swapped_identifier(named, moved, agreeing, ev)
+
+
+def _equation_operand(answer: str, m: Mention) -> bool:
+    """Whether ``m`` is an operand of an equation its line writes out, left of its ``=`` ("$105 + $190 =
+    $295"): each operand may be another item's value (the legs of an itinerary, added up).
+
+    >>> from .mentions import Mention
+    >>> a = "- Price: $105 + $190 = $295"
+    >>> [_equation_operand(a, Mention("money", a.index(t), a.index(t) + 4, t)) for t in ("$105", "$295")]
+    [True, False]
+    """
+    lo = answer.rfind("\n", 0, m.start) + 1
+    hi = answer.find("\n", m.end)
+    hi = len(answer) if hi < 0 else hi
+    for eq in EQUATION.finditer(answer, lo, hi):
+        if eq.start() <= m.end and m.end <= answer.rfind("=", eq.start(), eq.end()):
+            return True
+    return False
 
 
 def _other_labelled_slot(

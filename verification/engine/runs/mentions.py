@@ -902,6 +902,9 @@ _BOLD_LABEL = re.compile(
     r"[ \t]*(?:[-+•>][ \t]*)?(?:\d{1,2}[.)][ \t]*)?(\*\*|__)([^*_\n]+?:|[^*_\n]+?(?=\1[ \t]*:))\1"
 )
 # The number of a list item or of an option: "1.", "2)", or a bare "3" before a colon.
+# A digit run glued to a word by an underscore, before it ("garcia_1905") or after it ("1905_b").
+_SNAKE_GLUED = re.compile(r"[A-Za-z0-9]_\d")
+_SNAKE_GLUED_AFTER = re.compile(r"_[A-Za-z0-9]")
 _ITEM_NUMBER = re.compile(r"^\d{1,2}(?:[.)](?=\s|$)|(?=\s*[*_]*\s*:))")
 
 
@@ -1130,6 +1133,10 @@ def _build_mention(kind: str, m: re.Match[str], text: str) -> Mention | None:
         if noun and (lower(noun) in _NOT_NOUNS or lower(noun) in COUNT_WORDS):
             noun = None
         start = max(m.start("num"), a)
+        if _SNAKE_GLUED.match(text, max(0, start - 2)) or _SNAKE_GLUED_AFTER.match(text, end):
+            # "yara_garcia_1905", "credit_card_4579924": the digits end (or start) a snake_case identifier
+            # (a user or payment id), no year or count of anything.
+            return None
         is_year = _YEAR.fullmatch(num) is not None and not g.get("mag")
         k = "year" if is_year else "number"
         return Mention(

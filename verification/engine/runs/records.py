@@ -15,7 +15,7 @@ from typing import Any
 
 from ..budget import UNLIMITED, Budget
 from .evidence import Evidence, Fact, normalize_text
-from .findings import Finding, clauses
+from .findings import Finding, clauses, joined_identifiers
 from .mentions import Mention
 from .numeric import may_add, may_multiply, operand
 from .own_lists import listed_total
@@ -248,9 +248,16 @@ def check_records(
     ``derived`` gets a last word: a value the item's own values give by arithmetic is not a wrong item.
     """
     lookup = RecordLookup(findings, sentences)  # relabelling below changes labels, never positions
+    # Identifiers named together ("IC401 (BRU to LYS) & IC733 (LYS to MRS)", the legs of one itinerary)
+    # enumerate items: what is said of the first leg (its route in brackets) does not say which item the
+    # next one is (issue 14, h22c). Every identifier but the first of such a group is left as it is.
+    ids = [g for g in findings if g.mention.kind == "id"]
+    joined = (
+        {id(g) for group in joined_identifiers(answer, ids) for g in group[1:]} if len(ids) > 1 else set()
+    )
     for f in findings:
         budget.check("checking which item each value belongs to")
-        if f.label != "SUPPORTED" or f.derived or not f.facts:
+        if f.label != "SUPPORTED" or f.derived or not f.facts or id(f) in joined:
             continue
         recs = f.records
         if not recs or any(x.list_path is None or x.source != "tool" for x in f.facts):
