@@ -549,6 +549,8 @@ class _Matcher:
             for alias in (*ALIASES.get(compact, ()), *REVERSE_ALIASES.get(compact, ())):
                 if has_words(self.ev.haystack, alias):
                     return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
+            if _dotted_code_of_evidence(m.text, compact, self.ev):
+                return "SUPPORTED", self._string_facts(compact), "the evidence's code, written with dots"
         tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 1]
         if tokens and all(self._token_known(t) for t in tokens):
             facts = self._string_facts(norm)
@@ -579,6 +581,26 @@ class _Matcher:
         near = self.ev.vocabulary_near(-(-88 * n // 112), 112 * n // 88)
         best = process.extractOne(tok, near, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
+
+
+def _dotted_code_of_evidence(text: str, compact: str, ev: Evidence) -> bool:
+    """Whether a dotted abbreviation ("U.S.", "U.K.") is a code the results write without dots, in
+    capitals ("origin_country: US"): the same code (issue 14, h22a). The capitals are required, so that a
+    pronoun "us" of a page supports no "U.S.".
+
+    >>> from .evidence import Evidence
+    >>> ev = Evidence(haystack="origin country us")
+    >>> ev.contents[0] = "origin_country: US"
+    >>> _dotted_code_of_evidence("U.S", "us", ev), _dotted_code_of_evidence("U.K", "uk", ev)
+    (True, False)
+    >>> ev.contents[0] = "contact us today"
+    >>> _dotted_code_of_evidence("U.S", "us", ev)
+    False
+    """
+    if not 2 <= len(compact) <= 4 or "." not in text or not has_words(ev.haystack, compact):
+        return False
+    code = re.compile(r"(?<![\w.])" + re.escape(compact.upper()) + r"(?![\w])")
+    return any(isinstance(c, str) and code.search(c) for c in ev.contents.values())
 
 
 # The plural of an abbreviation: capitals and a lower-case "s" ("IDs", "URLs", "SKUs").

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..text import lower
-from .clock import ISO_TIMESTAMP, parse_timestamp, zone_after
+from .clock import ISO_TIMESTAMP, parse_timestamp, zone_span_after
 from .lexicon import (
     COUNT_WORDS,
     CURRENCY_NAMES,
@@ -595,6 +595,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
         for m in _DIGIT_LED_CODE.finditer(text):
             _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
+    if "number" in need and "." in low:
+        _dotted_phones(text, taken, out)
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue
@@ -772,18 +774,39 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
         _take(taken, out, Mention("date", cut_b, end, text[cut_b:end], date=(year, mo, int(b), None)))
 
 
+# A phone number written with dots ("866.346.5800", "800.288.2020"): its three groups of digits, as the same
+# number written with hyphens or spaces reads, not a decimal ("866.346") and a number (issue 14, h22a).
+_DOTTED_PHONE = re.compile(r"(?<![\w.])\d{3}\.\d{3}\.\d{4}(?![\w]|\.\d)")
+
+
+def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read each phone number written with dots as its three groups of digits.
+
+    >>> out: list[Mention] = []
+    >>> _dotted_phones("Phone: 866.346.5800.", bytearray(20), out)
+    >>> [(m.kind, m.text, m.value) for m in out]
+    [('number', '866', 866.0), ('number', '346', 346.0), ('number', '5800', 5800.0)]
+    """
+    for m in _DOTTED_PHONE.finditer(text):
+        a = m.start()
+        if taken.find(1, a, m.end()) >= 0:
+            continue
+        for b in (a + 3, a + 7, a + 12):
+            start = b - (4 if b == a + 12 else 3)
+            _take(taken, out, Mention("number", start, b, text[start:b], value=float(text[start:b])))
+
+
 def _with_zone(text: str, taken: bytearray, m: Mention) -> None:
-    """Widen the clock time ``m`` over the zone name written after it ("3:42 PM PDT") and note the zone.
+    """Widen the clock time ``m`` over the zone name written after it ("3:42 PM PDT", "9:30 AM (Pacific
+    Time)") and note the zone.
 
     The zone belongs to the time: it is what an answer converting a time of the results writes, and read
     alone it is a name that no result spells out.
     """
-    zone = zone_after(text, m.end)
-    if zone is None:
+    found = zone_span_after(text, m.end)
+    if found is None:
         return
-    end = text.index(zone, m.end) + len(zone)
-    if end < len(text) and text[end] == ")" and "(" in text[m.end : end]:
-        end += 1
+    zone, end = found
     if taken.find(1, m.end, end) >= 0:
         return
     m.end = end
