@@ -116,7 +116,8 @@ def test_it_still_flags_a_state_told_as_a_fact() -> None:
 _RESERVATION = (
     "inspect_parking_reservation",
     {"reference_id": "SFO-PARK-4821"},
-    "amount_paid: 168.0\ncurrency: USD\nreference_id: SFO-PARK-4821\nservice_type: parking\nstatus: confirmed",
+    "amount_paid: 168.0\ncurrency: USD\nreference_id: SFO-PARK-4821\nservice_type: parking\n"
+    "status: confirmed",
 )
 
 
@@ -159,7 +160,8 @@ def _pages() -> list[tuple[str, dict[str, Any], str]]:
         (
             "open_webpage",
             {"doc_id_or_url": _AT_ARENA},
-            f"content: '# At The Arena\n\n  Lifts are on all levels.\n  '\ntitle: At The Arena\nurl: {_AT_ARENA}",
+            "content: '# At The Arena\n\n  Lifts are on all levels.\n  '\n"
+            f"title: At The Arena\nurl: {_AT_ARENA}",
         ),
     ]
 
@@ -178,7 +180,8 @@ _CONTACT = [
     (
         "open_webpage",
         {},
-        "content: '# Contact for members\n\n  Member Services is available 24 hours a day.\n\n  - Phone: **866.346.5800**\n"
+        "content: '# Contact for members\n\n  Member Services is available 24 hours a day.\n\n"
+        "  - Phone: **866.346.5800**\n"
         "\n  - Online: **Submit a question**\n  '\n"
         "title: Contact for members",
     )
@@ -191,3 +194,64 @@ def test_it_reads_a_phone_number_written_with_dots_as_the_same_number_with_hyphe
 
 def test_it_still_flags_a_phone_number_with_another_group() -> None:
     assert "347" in _flags(_CONTACT, "Member Services is also available at **866-347-5800**.")
+
+
+_HELD = [
+    (
+        "get_shipment_status",
+        {},
+        "delivery_status: on_hold\nshipment_id: SHP-RM-715204\ntracking_status: held_for_fee_processing",
+    )
+]
+
+
+def test_it_reads_pending_before_a_noun_phrase_as_until() -> None:
+    assert _flags(_HELD, "The parcel SHP-RM-715204 remains held pending a current fee assessment.") == []
+    assert _flags(_HELD, "Parcel SHP-RM-715204 stays on hold pending the review of the fee.") == []
+
+
+def test_it_still_flags_a_pending_status_the_record_does_not_have() -> None:
+    assert "pending" in _flags(_HELD, "The delivery of parcel SHP-RM-715204 is pending.")
+
+
+_PAYROLL = [
+    (
+        "inspect_payment_correction_case",
+        {},
+        "actual_payment_amount: 2840.0\ncurrency: USD\npayroll_id: pr_20260708_01\n"
+        "target_payment_id: pay_20260708_E1042",
+    )
+]
+
+
+def test_it_reads_a_snake_case_code_as_one_identifier() -> None:
+    answer = (
+        "Please authorize me to reverse **payment `pay_20260708_E1042` for $2,840.00** "
+        "(payroll pr_20260708_01)."
+    )
+    assert _flags(_PAYROLL, answer) == []
+
+
+def test_it_still_flags_a_snake_case_code_the_results_do_not_give() -> None:
+    answer = "Please authorize me to reverse **payment `pay_20260708_E1043` for $2,840.00**."
+    assert "pay_20260708_E1043" in _flags(_PAYROLL, answer)
+
+
+_LEAVE = [
+    (
+        "inspect_active_medical_certification",
+        {},
+        "certification_case_id: MLC-2741\nform_name: WH-380-E\nleave_program: FMLA\n"
+        "clarification_status: pending",
+    )
+]
+
+
+def test_it_reads_a_code_spelled_out_as_the_results_code() -> None:
+    answer = "Case **MLC-2741** (form WH-380-E) is under the Family and Medical Leave Act."
+    assert _flags(_LEAVE, answer) == []
+
+
+def test_it_still_flags_a_name_whose_initials_are_no_code_of_the_results() -> None:
+    answer = "Case **MLC-2741** (form WH-380-E) is under the Federal Medical Absence Statute."
+    assert "Federal Medical Absence Statute" in _flags(_LEAVE, answer)

@@ -75,8 +75,7 @@ _SPELLED_ZONES: Final[dict[str, str]] = {
 _SPELLED_ZONE_AFTER: Final = re.compile(
     r"[ \t\u00a0]?(\(?)((?:"
     + "|".join(
-        re.escape(n).replace(r"\ ", r"[ \t\u00a0]")
-        for n in sorted(_SPELLED_ZONES, key=len, reverse=True)
+        re.escape(n).replace(r"\ ", r"[ \t\u00a0]") for n in sorted(_SPELLED_ZONES, key=len, reverse=True)
     )
     + r"))(\)?)(?![\w])",
     re.IGNORECASE,

@@ -727,8 +727,10 @@ def _action_states(text: str) -> list[str]:
 
     >>> _action_states("action: cancel\\nmodification_status: modified\\nmodified: true\\nreference_id: P-1")
     ['cancelled']
-    >>> _action_states("action: cancel\\nmodified: false"), _action_states("action: reschedule\\nmodified: true")
-    ([], [])
+    >>> _action_states("action: cancel\\nmodified: false")
+    []
+    >>> _action_states("action: reschedule\\nmodified: true")
+    []
     """
     if "action" not in text:
         return []

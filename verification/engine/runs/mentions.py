@@ -595,6 +595,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
         for m in _DIGIT_LED_CODE.finditer(text):
             _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
+        if "_" in text:
+            _snake_codes(text, taken, out)
     if "number" in need and "." in low:
         _dotted_phones(text, taken, out)
     for kind, pattern in _PATTERNS:
@@ -794,6 +796,26 @@ def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
         for b in (a + 3, a + 7, a + 12):
             start = b - (4 if b == a + 12 else 3)
             _take(taken, out, Mention("number", start, b, text[start:b], value=float(text[start:b])))
+
+
+# An identifier written in snake case with a digit ("pay_20260708_E1042", "pr_20260708_01"): one code, not
+# numbers and a one-letter name (issue 14, h22a). The look-behind fails at once inside a word, so a long run
+# of letters costs one step per character.
+_SNAKE_CODE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+
+
+def _snake_codes(text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read each snake-case code with a digit as one identifier.
+
+    >>> out: list[Mention] = []
+    >>> _snake_codes("reverse `pay_20260708_E1042` and lost_property", bytearray(46), out)
+    >>> [(m.kind, m.text) for m in out]
+    [('id', 'pay_20260708_E1042')]
+    """
+    for m in _SNAKE_CODE.finditer(text):
+        a, b = m.span()
+        if taken.find(1, a, b) < 0 and any(ch.isdigit() for ch in m.group(0)):
+            _take(taken, out, Mention("id", a, b, m.group(0)))
 
 
 def _with_zone(text: str, taken: bytearray, m: Mention) -> None:

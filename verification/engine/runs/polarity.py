@@ -128,6 +128,10 @@ def check_polarity(
             fams = [f for f in _FAMILIES if state in f]
             if not fams or _not_a_current_status(answer, sent, m):
                 continue
+            if state == "pending" and _PENDING_AS_PREPOSITION.match(answer, m.end):
+                # "held pending a current fee assessment": "pending" is "until", it tells what the record
+                # waits for, not that its status is pending (issue 14, h22a).
+                continue
             if _no_before(answer, sent, m):
                 # "No pending credit found", "no active outage": the state is an attribute of something
                 # the answer says does not exist, not a record's state; which records it would be is
@@ -199,6 +203,13 @@ def check_polarity(
 _NEGATED_BEFORE = re.compile(
     r"(?:\b(?:not|never)|n't)\s+(?:(?:yet|been|be|being|already|currently|still|fully|actually)\s+)*"
     r"(?:[a-z]+\s+(?:or|nor)\s+)?[*_\"'“‘]*$"
+)
+
+
+# "Pending" before a noun phrase's determiner is the preposition ("held pending a current fee assessment",
+# "pending the review"), not the status "pending".
+_PENDING_AS_PREPOSITION = re.compile(
+    r"[*_]*[ \t]+(?:a|an|the|your|its|their|our|this|that|these|those|any|further)[ \t]", re.I
 )
 
 

@@ -237,9 +237,10 @@ def _cites_several(answer: str, sentence: tuple[int, int]) -> bool:
 def _call_argument(fact: Fact) -> bool:
     """Whether ``fact`` is an argument of a tool call (its path starts at the call message's ``tool_calls``).
 
-    >>> _call_argument(Fact("string", "https://a.example/x", 4, ("tool_calls", 0, "function", "arguments", "url")))
+    >>> path = ("tool_calls", 0, "function", "arguments", "url")
+    >>> _call_argument(Fact("string", "https://a.example/x", 4, path, None, None))
     True
-    >>> _call_argument(Fact("string", "https://a.example/x", 5, ("results", 0, "url")))
+    >>> _call_argument(Fact("string", "https://a.example/x", 5, ("results", 0, "url"), None, None))
     False
     """
     return isinstance(fact.path, tuple) and fact.path[:1] == ("tool_calls",)
