@@ -595,7 +595,9 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
         for m in _DIGIT_LED_CODE.finditer(text):
             _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
-        if "_" in text:
+        if names and "_" in text:
+            # The answer's codes only: the results' codes are matched as text ("literal"), and their keys
+            # ("payment_status") would make every tool text pay for the scan.
             _snake_codes(text, taken, out)
     if "number" in need and "." in low:
         _dotted_phones(text, taken, out)
@@ -778,7 +780,9 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
 
 # A phone number written with dots ("866.346.5800", "800.288.2020"): its three groups of digits, as the same
 # number written with hyphens or spaces reads, not a decimal ("866.346") and a number (issue 14, h22a).
-_DOTTED_PHONE = re.compile(r"(?<![\w.])\d{3}\.\d{3}\.\d{4}(?![\w]|\.\d)")
+# Opening with its first digit (the look-behind then reads the character before it), so the engine skips to
+# the digits in C instead of trying every position of a text.
+_DOTTED_PHONE = re.compile(r"\d(?<![\w.]\d)\d\d\.\d{3}\.\d{4}(?!\w|\.\d)")
 
 
 def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
@@ -799,9 +803,9 @@ def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
 
 
 # An identifier written in snake case with a digit ("pay_20260708_E1042", "pr_20260708_01"): one code, not
-# numbers and a one-letter name (issue 14, h22a). The look-behind fails at once inside a word, so a long run
-# of letters costs one step per character.
-_SNAKE_CODE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+# numbers and a one-letter name (issue 14, h22a). It opens with a letter, the look-behind then reading the
+# character before it: inside a word it fails at once, so a long run of letters costs one step per character.
+_SNAKE_CODE = re.compile(r"[A-Za-z](?<![\w-][A-Za-z])[A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
 
 
 def _snake_codes(text: str, taken: bytearray, out: list[Mention]) -> None:
