@@ -255,3 +255,8 @@ def test_it_reads_a_code_spelled_out_as_the_results_code() -> None:
 def test_it_still_flags_a_name_whose_initials_are_no_code_of_the_results() -> None:
     answer = "Case **MLC-2741** (form WH-380-E) is under the Federal Medical Absence Statute."
     assert "Federal Medical Absence Statute" in _flags(_LEAVE, answer)
+
+
+def test_it_still_reads_pending_after_a_copula_as_a_status() -> None:
+    # "is pending your review" says the status is pending; the record is on hold.
+    assert "pending" in _flags(_HELD, "Parcel SHP-RM-715204 is pending your review of the fee.")

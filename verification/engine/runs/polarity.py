@@ -128,7 +128,7 @@ def check_polarity(
             fams = [f for f in _FAMILIES if state in f]
             if not fams or _not_a_current_status(answer, sent, m):
                 continue
-            if state == "pending" and _PENDING_AS_PREPOSITION.match(answer, m.end):
+            if state == "pending" and _pending_as_preposition(answer, sent, m):
                 # "held pending a current fee assessment": "pending" is "until", it tells what the record
                 # waits for, not that its status is pending (issue 14, h22a).
                 continue
@@ -211,6 +211,32 @@ _NEGATED_BEFORE = re.compile(
 _PENDING_AS_PREPOSITION = re.compile(
     r"[*_]*[ \t]+(?:a|an|the|your|its|their|our|this|that|these|those|any|further)[ \t]", re.I
 )
+
+
+# A copula or auxiliary before "pending": "is pending your approval" tells a status, whatever follows.
+_COPULA_BEFORE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|remains?|remained|stays?|stayed|still|currently|now|as)[*_\s]*$"
+)
+
+
+def _pending_as_preposition(answer: str, sent: tuple[int, int], m: Mention) -> bool:
+    """Whether "pending" is the preposition "until" ("held pending a current fee assessment"): a noun phrase
+    follows it and no copula stands before it ("the order is pending your confirmation" is a status).
+
+    >>> def pending_in(a):
+    ...     i = a.find("pending")
+    ...     return Mention("state", i, i + 7, "pending", extra={"state": "pending"})
+    >>> a = "The parcel remains held pending a current fee assessment."
+    >>> _pending_as_preposition(a, (0, len(a)), pending_in(a))
+    True
+    >>> a = "The order is pending your confirmation."
+    >>> _pending_as_preposition(a, (0, len(a)), pending_in(a))
+    False
+    """
+    if not _PENDING_AS_PREPOSITION.match(answer, m.end):
+        return False
+    head = lower(answer[max(sent[0], m.start - 30) : m.start])
+    return not _COPULA_BEFORE.search(head)
 
 
 # "No" right before the state word ("no pending credit", "**No** active outage").
