@@ -147,3 +147,13 @@ def test_it_names_a_second_dev_transcription(tmp_path: Path) -> None:
     assert not (tmp_path / "luna_clean_dev.jsonl").exists()
     with pytest.raises(ValueError):
         _MAKE.build(src, tmp_path, name="heldout2")
+
+
+def test_it_names_a_third_dev_transcription(tmp_path: Path) -> None:
+    """A third dev transcription is written under its own name, never a held-out one (h22a)."""
+    src = _write_dir(tmp_path / "src", [_run("logistics", "t13", "Parcel P-77 is in transit.")])
+    _MAKE.build(src, tmp_path, perturbed=True, name="dev3")
+    assert (tmp_path / "luna_clean_dev3.jsonl").is_file()
+    assert (tmp_path / "luna_perturbed_dev3.jsonl").is_file()
+    with pytest.raises(ValueError):
+        _MAKE.build(src, tmp_path, name="heldout3")

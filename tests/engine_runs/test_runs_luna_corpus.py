@@ -16,10 +16,11 @@ _SPEC.loader.exec_module(_MAKE)
 _DEV = {"airport", "automotive", "employment", "logistics", "telecom", "ticketing"}
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3"])
 def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
-    # dev2 (h21a) is a second transcription of dev-domain runs, written under its own name.
-    _MAKE.build(_RUNS / f"luna_{side}", tmp_path, perturbed=True, name=side if side == "dev2" else None)
+    # dev2 (h21a) and dev3 (h22a) are more transcriptions of dev-domain runs, written under their own names.
+    name = side if side in ("dev2", "dev3") else None
+    _MAKE.build(_RUNS / f"luna_{side}", tmp_path, perturbed=True, name=name)
     for name in (f"luna_clean_{side}", f"luna_perturbed_{side}"):
         for suffix in (".jsonl", ".meta.jsonl"):
             built, committed = tmp_path / (name + suffix), _RUNS / (name + suffix)
@@ -27,7 +28,7 @@ def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("side", "lines", "hallucinated"), [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0)]
+    ("side", "lines", "hallucinated"), [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0), ("dev3", 28, 0)]
 )
 def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: int) -> None:
     rows = [
@@ -40,7 +41,7 @@ def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: 
         assert (domain in _DEV) == side.startswith("dev"), r["id"]
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3"])
 def test_it_writes_only_well_formed_runs(side: str) -> None:
     for raw in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines():
         messages = json.loads(raw)["messages"]
@@ -63,3 +64,10 @@ def test_it_keeps_dev2_apart_from_dev() -> None:
     first = {f.name for f in (_RUNS / "luna_dev").glob("*_t*.json")}
     second = {f.name for f in (_RUNS / "luna_dev2").glob("*_t*.json")}
     assert second and not first & second
+
+
+def test_it_keeps_dev3_apart_from_dev_and_dev2() -> None:
+    """The third dev transcription holds no task of the first two (h22a)."""
+    third = {f.name for f in (_RUNS / "luna_dev3").glob("*_t*.json")}
+    earlier = {f.name for d in ("luna_dev", "luna_dev2") for f in (_RUNS / d).glob("*_t*.json")}
+    assert third and not third & earlier

@@ -43,6 +43,7 @@ counted. ``--perturbed`` also writes ``luna_perturbed_{dev,heldout}.jsonl`` with
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev --perturbed
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_heldout --perturbed
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev2 --perturbed --name dev2
+    python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev3 --perturbed --name dev3
     python -m verification.engine.eval.groundedness bench/corpora/runs/luna_clean_dev.jsonl --out m.json
 """
 
@@ -198,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--perturbed", action="store_true", help="also write the single-fact edit set")
     parser.add_argument("--out", type=Path, default=HERE)
     parser.add_argument(
-        "--name", default=None, help="file-name tag instead of the split, e.g. dev2 (must start with it)"
+        "--name", default=None, help="file-name tag instead of the split, e.g. dev3 (must start with it)"
     )
     args = parser.parse_args(argv)
     counts = build(args.source, args.out, perturbed=args.perturbed, name=args.name)

@@ -14,7 +14,14 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
-__all__ = ["ISO_TIMESTAMP", "ZONE_OFFSETS", "parse_timestamp", "zone_after", "zone_instant_match"]
+__all__ = [
+    "ISO_TIMESTAMP",
+    "ZONE_OFFSETS",
+    "parse_timestamp",
+    "zone_after",
+    "zone_instant_match",
+    "zone_span_after",
+]
 
 # ``2026-07-12T09:10:00+01:00``, ``2026-07-12 09:10``, ``2026-07-12T09:10:00.5Z``: a date, a time of day
 # and an optional offset, not inside a longer run of digits or letters. Opens with a digit, so the engine
@@ -40,6 +47,39 @@ ZONE_OFFSETS: Final[dict[str, tuple[int, ...]]] = {
 
 # A zone name right after a clock time: "9:10 AM BST", "15:42 (CEST)", "08:42 UTC".
 _ZONE_AFTER: Final = re.compile(r"[ \t\u00a0]?\(?([A-Z]{1,4})\)?(?![\w])")
+
+# Zone names written out ("9:30 AM (Pacific Time)", "11:05 AM Eastern Daylight Time"): the abbreviation each
+# stands for (issue 14, h22a). Only names of one reading: "Central Time" is North America's, "Central
+# European Time" Europe's; "Atlantic Time" and "India Standard Time" have no entry in ``ZONE_OFFSETS``.
+_SPELLED_ZONES: Final[dict[str, str]] = {
+    "pacific time": "PT", "pacific standard time": "PST", "pacific daylight time": "PDT",
+    "mountain time": "MT", "mountain standard time": "MST", "mountain daylight time": "MDT",
+    "central time": "CT", "central standard time": "CST", "central daylight time": "CDT",
+    "eastern time": "ET", "eastern standard time": "EST", "eastern daylight time": "EDT",
+    "alaska time": "AKT", "alaska standard time": "AKST", "alaska daylight time": "AKDT",
+    "hawaii time": "HST", "hawaii standard time": "HST", "hawaii-aleutian standard time": "HST",
+    "atlantic standard time": "AST", "atlantic daylight time": "ADT",
+    "newfoundland standard time": "NST", "newfoundland daylight time": "NDT",
+    "greenwich mean time": "GMT", "coordinated universal time": "UTC", "british summer time": "BST",
+    "western european time": "WET", "western european summer time": "WEST",
+    "central european time": "CET", "central european summer time": "CEST",
+    "eastern european time": "EET", "eastern european summer time": "EEST", "moscow time": "MSK",
+    "singapore time": "SGT", "hong kong time": "HKT", "japan standard time": "JST",
+    "korea standard time": "KST", "australian western standard time": "AWST",
+    "australian central standard time": "ACST", "australian central daylight time": "ACDT",
+    "australian eastern standard time": "AEST", "australian eastern daylight time": "AEDT",
+    "new zealand standard time": "NZST", "new zealand daylight time": "NZDT",
+}  # fmt: skip
+# A written-out zone name right after a clock time, in parentheses or not: its words are fixed, each run of
+# spaces is a single class, so the pattern reads each character once.
+_SPELLED_ZONE_AFTER: Final = re.compile(
+    r"[ \t\u00a0]?(\(?)((?:"
+    + "|".join(
+        re.escape(n).replace(r"\ ", r"[ \t\u00a0]") for n in sorted(_SPELLED_ZONES, key=len, reverse=True)
+    )
+    + r"))(\)?)(?![\w])",
+    re.IGNORECASE,
+)
 
 
 def parse_timestamp(match: re.Match[str]) -> tuple[tuple[int, int, int], tuple[int, int], datetime] | None:
@@ -81,6 +121,33 @@ def zone_after(text: str, end: int) -> str | None:
         return None
     name = m.group(1)
     return name if name in ZONE_OFFSETS else None
+
+
+def zone_span_after(text: str, end: int) -> tuple[str, int] | None:
+    """The known zone written right after position ``end`` of ``text`` (the end of a clock time), as its
+    abbreviation, and where the zone's text ends (past a closing parenthesis that matches an opening one):
+    an abbreviation ("9:10 AM BST") or a name written out ("9:30 AM (Pacific Time)").
+
+    >>> zone_span_after("at 9:30 AM (Pacific Time) today", 10), zone_span_after("9:10 AM BST", 7)
+    (('PT', 25), ('BST', 11))
+    >>> zone_span_after("9:10 AM Pacific", 7) is None, zone_span_after("9:10 AM Eastern European Time", 7)
+    (True, ('EET', 29))
+    """
+    m = _ZONE_AFTER.match(text, end)
+    if m is not None and m.group(1) in ZONE_OFFSETS:
+        stop = m.end()
+        if text[stop - 1] == ")" and "(" not in text[end:stop]:
+            stop -= 1
+        return m.group(1), stop
+    s = _SPELLED_ZONE_AFTER.match(text, end)
+    if s is None:
+        return None
+    name = " ".join(s.group(2).lower().replace("\t", " ").replace("\u00a0", " ").split())
+    abbr = _SPELLED_ZONES.get(name)
+    if abbr is None:
+        return None
+    # A closing parenthesis belongs to the zone only after an opening one.
+    return abbr, s.end() if s.group(1) else s.end(2)
 
 
 def zone_instant_match(hm: tuple[int, int], zone: str, instants: list[datetime]) -> datetime | None:

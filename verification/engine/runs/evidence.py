@@ -727,6 +727,42 @@ def _slot_states(text: str) -> list[str]:
     return out
 
 
+# A write tool's report in YAML-like text: the action it took and a flag that it took effect
+# ("action: cancel" ... "modified: true", "modification_status: modified"), at the top level.
+_ACTION_LINE = re.compile(r"^action:[ \t]*'?([a-z][a-z_]*)'?[ \t]*$", re.M)
+_DONE_LINE = re.compile(
+    r"^(?:(?:modified|changed|success|succeeded|accepted|applied|completed):[ \t]*true"
+    r"|[a-z_]*status:[ \t]*(?:modified|changed|succeeded|applied|completed))[ \t]*$",
+    re.M,
+)
+
+
+def _action_states(text: str) -> list[str]:
+    """The state a write action's report in text puts its record in: "action: cancel" with "modified: true"
+    is a cancelled record, as a JSON result that returns the record "cancelled" is (issue 14, h22a: "was
+    canceled successfully" read against the reservation's "confirmed" before the action). Nothing when the
+    report says no effect or names no action with a state.
+
+    >>> _action_states("action: cancel\\nmodification_status: modified\\nmodified: true\\nreference_id: P-1")
+    ['cancelled']
+    >>> _action_states("action: cancel\\nmodified: false")
+    []
+    >>> _action_states("action: reschedule\\nmodified: true")
+    []
+    """
+    if "action" not in text:
+        return []
+    act = _ACTION_LINE.search(text)
+    if act is None or _DONE_LINE.search(text) is None:
+        return []
+    verb = act.group(1)
+    for form in (verb + "led", verb + "ed", verb + "d", verb):
+        state = _slot_state(form)
+        if state is not None:
+            return [state]
+    return []
+
+
 class _Builder:
     def __init__(self, ev: Evidence, budget: Budget = UNLIMITED) -> None:
         self.budget = budget
@@ -1165,7 +1201,7 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
             b.raw.append(text.casefold())
             b.hay.append(normalize_text(text))
             b.add_text(text, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
-            for state in _slot_states(text):
+            for state in (*_slot_states(text), *_action_states(text)):
                 ev.states.append(
                     Fact("state", state, res.message_index, "$", root, None, _STATUS_KEY, text=state)
                 )

@@ -550,6 +550,10 @@ class _Matcher:
             for alias in (*ALIASES.get(compact, ()), *REVERSE_ALIASES.get(compact, ())):
                 if has_words(self.ev.haystack, alias):
                     return "SUPPORTED", self._string_facts(alias), "a common abbreviation of the evidence"
+            if _dotted_code_of_evidence(m.text, compact, self.ev):
+                return "SUPPORTED", self._string_facts(compact), "the evidence's code, written with dots"
+        if _expansion_of_evidence_code(norm, self.ev):
+            return "SUPPORTED", [], "the expansion of a code of the evidence"
         tokens = [t for t in norm.split() if t not in FUNCTION_WORDS and len(t) > 1]
         if tokens and all(self._token_known(t) for t in tokens):
             facts = self._string_facts(norm)
@@ -580,6 +584,51 @@ class _Matcher:
         near = self.ev.vocabulary_near(-(-88 * n // 112), 112 * n // 88)
         best = process.extractOne(tok, near, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
+
+
+def _dotted_code_of_evidence(text: str, compact: str, ev: Evidence) -> bool:
+    """Whether a dotted abbreviation ("U.S.", "U.K.") is a code the results write without dots, in
+    capitals ("origin_country: US"): the same code (issue 14, h22a). The capitals are required, so that a
+    pronoun "us" of a page supports no "U.S.".
+
+    >>> from .evidence import Evidence
+    >>> ev = Evidence(haystack="origin country us")
+    >>> ev.contents[0] = "origin_country: US"
+    >>> _dotted_code_of_evidence("U.S", "us", ev), _dotted_code_of_evidence("U.K", "uk", ev)
+    (True, False)
+    >>> ev.contents[0] = "contact us today"
+    >>> _dotted_code_of_evidence("U.S", "us", ev)
+    False
+    """
+    if not 2 <= len(compact) <= 4 or "." not in text or not has_words(ev.haystack, compact):
+        return False
+    code = re.compile(r"(?<![\w.])" + re.escape(compact.upper()) + r"(?![\w])")
+    return any(isinstance(c, str) and code.search(c) for c in ev.contents.values())
+
+
+def _expansion_of_evidence_code(norm: str, ev: Evidence) -> bool:
+    """Whether a name of three words or more spells out, by its words' initials (function words aside), a
+    code the results write in capitals: "Family and Medical Leave Act" for "FMLA", "Health Savings Account"
+    for "HSA" (issue 14: well-known expansions of the codes the tools return are no new names; h22a).
+
+    >>> from .evidence import Evidence
+    >>> ev = Evidence(haystack="leave type fmla")
+    >>> ev.contents[0] = "leave_type: FMLA"
+    >>> _expansion_of_evidence_code("family and medical leave act", ev)
+    True
+    >>> _expansion_of_evidence_code("federal motor leave office", ev)
+    False
+    >>> _expansion_of_evidence_code("fm leave", ev)
+    False
+    """
+    words = [w for w in norm.split() if w not in FUNCTION_WORDS]
+    if not 3 <= len(words) <= 8 or not all(w[:1].isalpha() for w in words):
+        return False
+    code = "".join(w[0] for w in words)
+    if not has_words(ev.haystack, code):
+        return False
+    upper = re.compile(r"(?<![\w.])" + re.escape(code.upper()) + r"(?![\w])")
+    return any(isinstance(c, str) and upper.search(c) for c in ev.contents.values())
 
 
 # The plural of an abbreviation: capitals and a lower-case "s" ("IDs", "URLs", "SKUs").
@@ -1307,6 +1356,7 @@ def ground_answer(
     if _AGGREGATE_REQUEST.search(lower(question)):
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings, ev)
+    findings = _drop_spelled_out_codes(answer, findings, ev)
     # After the drop: a code it flags stays (the drop leaves out unsupported names that spell a code).
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)
@@ -2497,6 +2547,35 @@ def _names_code_places(name: str, codes: set[str]) -> bool:
 def _result_codes(ev: Evidence) -> set[str]:
     """The three-capital codes the tool results give as whole string values."""
     return {quoted or line for text in ev.contents.values() for quoted, line in _VALUE_CODE.findall(text)}
+
+
+# What may join the parts of one spelled-out name that the name reader cut ("Family and Medical Leave Act").
+_NAME_GLUE = frozenset({"and", "of", "&", "for", "the", "on", "in", "to"})
+
+
+def _drop_spelled_out_codes(answer: str, findings: list[Finding], ev: Evidence) -> list[Finding]:
+    """Without the unsupported names whose words, read together across "and"/"of" ("Family" + "Medical
+    Leave Act"), spell out a code the results write in capitals (``_expansion_of_evidence_code``).
+    """
+    flagged = [f for f in findings if f.label == "UNSUPPORTED" and f.mention.kind == "entity"]
+    if len(flagged) < 2:
+        return findings
+    flagged.sort(key=lambda f: f.mention.start)
+    drop: set[int] = set()
+    i = 0
+    while i < len(flagged):
+        j = i
+        while j + 1 < len(flagged):
+            gap = answer[flagged[j].mention.end : flagged[j + 1].mention.start].split()
+            if not gap or not all(w.lower() in _NAME_GLUE for w in gap):
+                break
+            j += 1
+        if j > i:
+            text = answer[flagged[i].mention.start : flagged[j].mention.end]
+            if _expansion_of_evidence_code(normalize_text(text), ev):
+                drop.update(id(f) for f in flagged[i : j + 1])
+        i = j + 1
+    return [f for f in findings if id(f) not in drop] if drop else findings
 
 
 def _drop_code_expansions(answer: str, findings: list[Finding], ev: Evidence | None = None) -> list[Finding]:

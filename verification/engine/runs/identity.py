@@ -10,9 +10,10 @@ same identifiers, all of them, are one thing (two orders of one user share ``use
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .evidence import Evidence, Fact
+from .evidence import Evidence, Fact, normalize_text
 
 
 def _id_key(key: Any) -> bool:
@@ -41,7 +42,31 @@ def identities(ev: Evidence, records: set[Any]) -> dict[Any, frozenset[tuple[str
         if len(f.path) != len(rec[1]) + 1 or not _id_key(f.path[-1]):
             continue
         out.setdefault(rec, set()).add((f.path[-1], str(f.value)))
+    for rec in records:
+        if rec in out or not isinstance(rec, tuple) or len(rec) != 2 or rec[1] != ():
+            continue
+        ids = _text_ids(ev.contents.get(rec[0]))
+        if ids:
+            out[rec] = ids
     return {r: frozenset(ids) for r, ids in out.items()}
+
+
+# A top-level identifier line of a YAML-like text result ("reference_id: SFO-PARK-4821").
+_TEXT_ID = re.compile(r"^((?:[a-z0-9_]*_)?id):[ \t]*'?([^'\s][^'\n]*?)'?[ \t]*$", re.M)
+
+
+def _text_ids(content: Any) -> set[tuple[str, str]]:
+    """The identifiers at the top level of a text result (YAML-like ``key: value`` lines), normalised as the
+    strings of a JSON result are: a record read as text is known by them too (issue 14, h22a).
+
+    >>> sorted(_text_ids("action: cancel\\nreference_id: SFO-PARK-4821\\nitems:\\n  item_id: 7"))
+    [('reference_id', 'sfo-park-4821')]
+    >>> _text_ids('{"order_id": "W1"}'), _text_ids(None)
+    (set(), set())
+    """
+    if not isinstance(content, str) or content.lstrip()[:1] in ("{", "["):
+        return set()
+    return {(m.group(1), normalize_text(m.group(2))) for m in _TEXT_ID.finditer(content)}
 
 
 def latest_of_same(ev: Evidence, scoped: list[Fact], cands: list[Fact]) -> list[Fact]:

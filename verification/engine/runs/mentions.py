@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..text import lower
-from .clock import ISO_TIMESTAMP, parse_timestamp, zone_after
+from .clock import ISO_TIMESTAMP, parse_timestamp, zone_span_after
 from .lexicon import (
     COUNT_WORDS,
     CURRENCY_NAMES,
@@ -616,6 +616,12 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
         for m in _DIGIT_LED_CODE.finditer(text):
             _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
+        if names and "_" in text:
+            # The answer's codes only: the results' codes are matched as text ("literal"), and their keys
+            # ("payment_status") would make every tool text pay for the scan.
+            _snake_codes(text, taken, out)
+    if "number" in need and "." in low:
+        _dotted_phones(text, taken, out)
     for kind, pattern in _PATTERNS:
         if kind not in need:
             continue
@@ -793,18 +799,61 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
         _take(taken, out, Mention("date", cut_b, end, text[cut_b:end], date=(year, mo, int(b), None)))
 
 
+# A phone number written with dots ("866.346.5800", "800.288.2020"): its three groups of digits, as the same
+# number written with hyphens or spaces reads, not a decimal ("866.346") and a number (issue 14, h22a).
+# Opening with its first digit (the look-behind then reads the character before it), so the engine skips to
+# the digits in C instead of trying every position of a text.
+_DOTTED_PHONE = re.compile(r"\d(?<![\w.]\d)\d\d\.\d{3}\.\d{4}(?!\w|\.\d)")
+
+
+def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read each phone number written with dots as its three groups of digits.
+
+    >>> out: list[Mention] = []
+    >>> _dotted_phones("Phone: 866.346.5800.", bytearray(20), out)
+    >>> [(m.kind, m.text, m.value) for m in out]
+    [('number', '866', 866.0), ('number', '346', 346.0), ('number', '5800', 5800.0)]
+    """
+    for m in _DOTTED_PHONE.finditer(text):
+        a = m.start()
+        if taken.find(1, a, m.end()) >= 0:
+            continue
+        for b in (a + 3, a + 7, a + 12):
+            start = b - (4 if b == a + 12 else 3)
+            _take(taken, out, Mention("number", start, b, text[start:b], value=float(text[start:b])))
+
+
+# An identifier written in snake case with a digit ("pay_20260708_E1042", "pr_20260708_01"): one code, not
+# numbers and a one-letter name (issue 14, h22a). It opens with a letter, the look-behind then reading the
+# character before it: inside a word it fails at once, so a long run of letters costs one step per character.
+_SNAKE_CODE = re.compile(r"[A-Za-z](?<![\w-][A-Za-z])[A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+
+
+def _snake_codes(text: str, taken: bytearray, out: list[Mention]) -> None:
+    """Read each snake-case code with a digit as one identifier.
+
+    >>> out: list[Mention] = []
+    >>> _snake_codes("reverse `pay_20260708_E1042` and lost_property", bytearray(46), out)
+    >>> [(m.kind, m.text) for m in out]
+    [('id', 'pay_20260708_E1042')]
+    """
+    for m in _SNAKE_CODE.finditer(text):
+        a, b = m.span()
+        if taken.find(1, a, b) < 0 and any(ch.isdigit() for ch in m.group(0)):
+            _take(taken, out, Mention("id", a, b, m.group(0)))
+
+
 def _with_zone(text: str, taken: bytearray, m: Mention) -> None:
-    """Widen the clock time ``m`` over the zone name written after it ("3:42 PM PDT") and note the zone.
+    """Widen the clock time ``m`` over the zone name written after it ("3:42 PM PDT", "9:30 AM (Pacific
+    Time)") and note the zone.
 
     The zone belongs to the time: it is what an answer converting a time of the results writes, and read
     alone it is a name that no result spells out.
     """
-    zone = zone_after(text, m.end)
-    if zone is None:
+    found = zone_span_after(text, m.end)
+    if found is None:
         return
-    end = text.index(zone, m.end) + len(zone)
-    if end < len(text) and text[end] == ")" and "(" in text[m.end : end]:
-        end += 1
+    zone, end = found
     if taken.find(1, m.end, end) >= 0:
         return
     m.end = end

@@ -128,6 +128,10 @@ def check_polarity(
             fams = [f for f in _FAMILIES if state in f]
             if not fams or _not_a_current_status(answer, sent, m):
                 continue
+            if state == "pending" and _pending_as_preposition(answer, sent, m):
+                # "held pending a current fee assessment": "pending" is "until", it tells what the record
+                # waits for, not that its status is pending (issue 14, h22a).
+                continue
             if _no_before(answer, sent, m):
                 # "No pending credit found", "no active outage": the state is an attribute of something
                 # the answer says does not exist, not a record's state; which records it would be is
@@ -200,6 +204,39 @@ _NEGATED_BEFORE = re.compile(
     r"(?:\b(?:not|never)|n't)\s+(?:(?:yet|been|be|being|already|currently|still|fully|actually)\s+)*"
     r"(?:[a-z]+\s+(?:or|nor)\s+)?[*_\"'“‘]*$"
 )
+
+
+# "Pending" before a noun phrase's determiner is the preposition ("held pending a current fee assessment",
+# "pending the review"), not the status "pending".
+_PENDING_AS_PREPOSITION = re.compile(
+    r"[*_]*[ \t]+(?:a|an|the|your|its|their|our|this|that|these|those|any|further)[ \t]", re.I
+)
+
+
+# A copula or auxiliary before "pending": "is pending your approval" tells a status, whatever follows.
+_COPULA_BEFORE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|remains?|remained|stays?|stayed|still|currently|now|as)[*_\s]*$"
+)
+
+
+def _pending_as_preposition(answer: str, sent: tuple[int, int], m: Mention) -> bool:
+    """Whether "pending" is the preposition "until" ("held pending a current fee assessment"): a noun phrase
+    follows it and no copula stands before it ("the order is pending your confirmation" is a status).
+
+    >>> def pending_in(a):
+    ...     i = a.find("pending")
+    ...     return Mention("state", i, i + 7, "pending", extra={"state": "pending"})
+    >>> a = "The parcel remains held pending a current fee assessment."
+    >>> _pending_as_preposition(a, (0, len(a)), pending_in(a))
+    True
+    >>> a = "The order is pending your confirmation."
+    >>> _pending_as_preposition(a, (0, len(a)), pending_in(a))
+    False
+    """
+    if not _PENDING_AS_PREPOSITION.match(answer, m.end):
+        return False
+    head = lower(answer[max(sent[0], m.start - 30) : m.start])
+    return not _COPULA_BEFORE.search(head)
 
 
 # "No" right before the state word ("no pending credit", "**No** active outage").
@@ -292,10 +329,13 @@ _AUX = frozenset(
     {"is", "are", "was", "were", "has", "have", "had", "been", "be", "now", "successfully", "all"}
 )
 # The state word ends a clause about a possibility, not the present: "cannot be modified or cancelled",
-# "to be returned", "Items being returned: ...".
+# "to be returned", "Items being returned: ...", and a guess about the past: "it may now have been returned
+# to the sender", "could already have been delivered" (issue 14, h22a). One adverb at most between the modal
+# and "be"/"have been", each piece read once.
 _MODAL_BE = re.compile(
     r"\b(?:can(?:not)?|can't|could(?:n't)?|may|might|must|should(?:n't)?|would(?:n't)?|won't|to)"
-    r"\s+(?:not\s+)?be\s+(?:[a-z]+\s+(?:or|and)\s+)?$|\bbeing\s+$"
+    r"\s+(?:not\s+)?(?:(?:now|already|still|also|well|possibly|probably|likely|yet)\s+)?"
+    r"(?:be|have\s+been)\s+(?:[a-z]+\s+(?:or|and)\s+)?$|\bbeing\s+$"
 )
 # ... or about the future of a parcel: "will be shipped to you", "will be refunded". (A forecast, a
 # flight's or an event's "will be" is what the results say of them: not skipped.)

@@ -234,6 +234,18 @@ def _cites_several(answer: str, sentence: tuple[int, int]) -> bool:
     return found is not None and _URL_START.search(answer, found.end(), sentence[1]) is not None
 
 
+def _call_argument(fact: Fact) -> bool:
+    """Whether ``fact`` is an argument of a tool call (its path starts at the call message's ``tool_calls``).
+
+    >>> path = ("tool_calls", 0, "function", "arguments", "url")
+    >>> _call_argument(Fact("string", "https://a.example/x", 4, path, None, None))
+    True
+    >>> _call_argument(Fact("string", "https://a.example/x", 5, ("results", 0, "url"), None, None))
+    False
+    """
+    return isinstance(fact.path, tuple) and fact.path[:1] == ("tool_calls",)
+
+
 def check_records(
     answer: str,
     findings: list[Finding],
@@ -264,6 +276,10 @@ def check_records(
             continue
         if f.mention.kind == "url" and _cites_several(answer, f.sentence):
             continue  # "Sources: [A](url1), [B](url2)": each link cites an item of its own
+        if f.mention.kind == "url" and all(_call_argument(x) for x in f.facts):
+            # A URL the agent passed to a call (the page it opened) names the result of that call: which
+            # item the sentence's names point to does not make it another page's (issue 14, h22a).
+            continue
         lists = {lst for lst, _ in recs}
         best = best_record(answer, findings, f, sentences, lists, lookup)
         if best is not None and best not in {r for _, r in recs}:
