@@ -138,3 +138,19 @@ def test_it_refuses_items_of_both_sides(tmp_path: Path):
         (src / f"{_MAKE.stem_of(it['file'])}_{it['id']}.json").write_text(json.dumps(it), encoding="utf-8")
     with pytest.raises(ValueError):
         _MAKE.build(src, tmp_path)
+
+
+def test_it_moves_a_named_date_by_two_days():
+    item = _item("RecordHealthData-level-1-1.jsonl", 1, _DIALOGUE, "Recorded for May 30th, 2023 and May 1.")
+    kind, edited = _MAKE.named_date_edit(_MAKE.line_of(item))
+    assert kind == "named_date"
+    answer = edited["messages"][-1]["content"]
+    assert answer == "Recorded for May 28th, 2023 and May 1."  # back two days: forward would leave the month
+    span = edited["label"]["spans"][0]
+    assert answer[span["start"] : span["end"]] == "May 28th" and edited["label"]["hallucinated"] is True
+    plain = _MAKE.line_of(_item("RecordHealthData-level-1-1.jsonl", 1, _DIALOGUE, "Recorded on May 1."))
+    assert _MAKE.named_date_edit(plain)[1]["messages"][-1]["content"] == "Recorded on May 3."
+    assert (
+        _MAKE.named_date_edit(_MAKE.line_of(_item("Calculator-level-1-1.jsonl", 1, _DIALOGUE, "Done.")))
+        is None
+    )

@@ -35,7 +35,9 @@ An answer that a reading showed to state something its results do not support is
 ``DIR/agent_errors.json`` (``[{"run", "piece", "wrong", "why"}]``, ``run`` = ``<file stem>-<id>``) and
 labelled hallucinated with the span of ``wrong``; such answers stay out of the perturbed sets.
 ``--perturbed`` also writes ``apibank_perturbed_{dev,heldout}.jsonl`` with the single-fact edits of
-``make_agentdojo_perturbed.perturb`` (the last user turn is the question whose numbers are left alone).
+``make_agentdojo_perturbed.perturb`` (the last user turn is the question whose numbers are left alone)
+and, since these answers write dates with month names ("March 26th"), a ``named_date`` edit of this
+script (the first such date moved by two days).
 
     python bench/corpora/runs/make_apibank_runs.py bench/corpora/runs/apibank_dev --perturbed
     python bench/corpora/runs/make_apibank_runs.py bench/corpora/runs/apibank_heldout --perturbed
@@ -189,6 +191,35 @@ def messages_of(dialogue: str) -> list[dict[str, Any]]:
     return messages
 
 
+_MONTH_DAY = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December) "
+    r"(\d{1,2})(st|nd|rd|th)?\b"
+)
+
+
+def _ordinal(day: int) -> str:
+    return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def named_date_edit(line: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The ``named_date`` edit of a clean line: the answer's first "March 26th" / "October 10" moved by two
+    days (back when that would leave the month), written the same way. ``perturb`` edits ISO dates only, and
+    these answers write their dates with month names."""
+    answer = line["messages"][-1]["content"]
+    m = _MONTH_DAY.search(answer)
+    if m is None:
+        return None
+    day = int(m.group(2))
+    new_day = day + 2 if day + 2 <= 28 else day - 2
+    new = f"{m.group(1)} {new_day}" + (_ordinal(new_day) if m.group(3) else "")
+    edited = json.loads(json.dumps(line))
+    edited["id"] = f"{line['id']}-named_date"
+    edited["messages"][-1]["content"] = answer[: m.start()] + new + answer[m.end() :]
+    span = {"start": m.start(), "end": m.start() + len(new), "text": new}
+    edited["label"] = {"hallucinated": True, "fact_check_needed": True, "spans": [span]}
+    return "named_date", edited
+
+
 def _spans(answer: str, wrong: str) -> list[dict[str, Any]]:
     at = answer.find(wrong)
     return [{"start": at, "end": at + len(wrong), "text": wrong}] if at >= 0 else []
@@ -246,6 +277,9 @@ def build(source: Path, out: Path, *, perturbed: bool = False) -> dict[str, int]
         clean.append(("clean", line))
         user = [m["content"] for m in line["messages"] if m["role"] == "user"][-1]
         edited += perturb(line, user)
+        extra = named_date_edit(line)
+        if extra is not None:
+            edited.append(extra)
     if len(sides) != 1:
         raise ValueError(f"{source}: items of both sides of the split (or none): {sorted(sides)}")
     side = sides.pop()
