@@ -481,12 +481,13 @@ SENTENCE_OPENERS = frozenset({
 # Common nouns of technology and administration that English writes capitalised or in capitals ("Wi-Fi",
 # "Ethernet", "HR"): general vocabulary of advice, not a name of the kind tool results hold (people,
 # places, firms, products, the records' codes). Issue 14's rule: general knowledge the context does not
-# speak to is not a claim (h20j). Words a record could hold in another sense ("PINs" for booking codes) are
-# left out: they stay claims.
+# speak to is not a claim (h20j); "API" and "URL" name the source an answer cites ("According to the
+# API, ...", h22i). Words a record could hold in another sense ("PINs" for booking codes) are left out:
+# they stay claims.
 GENERAL_TERMS = frozenset({
     "wi-fi", "wifi", "ethernet", "bluetooth", "internet", "usb", "usb-c", "hdmi", "gps", "sms", "mms",
     "pdf", "faq", "faqs", "hr", "atm", "atms", "vpn", "lte", "5g", "4g", "dsl", "lan", "wlan", "nfc", "hsa",
-    "fsa", "ira", "401k", "pto", "diy",
+    "fsa", "ira", "401k", "pto", "diy", "api", "apis", "url", "urls",
 })  # fmt: skip
 
 # The closing formulas of a message ("Best regards,", "Safe travels!", "Have a great day!", "Your
