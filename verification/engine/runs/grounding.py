@@ -61,7 +61,14 @@ from .numeric import (
     may_multiply,
     operand,
 )
-from .own_lists import check_own_enumerations, listed_changes, listed_total, rounded_difference, told_gap
+from .own_lists import (
+    check_own_enumerations,
+    listed_changes,
+    listed_total,
+    rounded_difference,
+    told_gap,
+    told_sum,
+)
 from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
@@ -1265,6 +1272,9 @@ def ground_answer(
         # may be one (see own_lists).
         if f.label == "UNSUPPORTED" and told_gap(f, findings, answer):
             f.label, f.reason, f.derived = "SUPPORTED", "the gap between an amount and a limit it names", True
+        elif f.label == "UNSUPPORTED" and told_sum(f, findings, answer):
+            # "$2,533.21 (your original $73.00 plus the $2,460.21 from the cancellations)" (see own_lists).
+            f.label, f.reason, f.derived = "SUPPORTED", "the sum of the terms its sentence writes out", True
         elif f.label == "UNSUPPORTED" and rounded_difference(f, findings):
             # "(which would bring it to around $685)" under the total and the item taken out (see own_lists).
             f.label, f.derived = "SUPPORTED", True
@@ -1310,6 +1320,7 @@ def ground_answer(
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
+    findings = _drop_requested_fields(answer, findings)
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
             # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
@@ -2376,6 +2387,70 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     []
     """
     spans = [m.span() for m in _EXAMPLES.finditer(answer)] if "(" in answer else []
+    if not spans:
+        return findings
+    return [
+        f
+        for f in findings
+        if not (
+            f.label == "UNSUPPORTED"
+            and f.mention.kind == "entity"
+            and any(a <= f.mention.start and f.mention.end <= b for a, b in spans)
+        )
+    ]
+
+
+# A line that asks the customer for what the list after it names: a request verb, then a colon ending the
+# line ("Please provide your complete new address so I can update your account:", "Could you please
+# provide me with:", "I'll need the following details:"). "Please confirm the following:" is no such line:
+# what follows it restates details, each a claim.
+_REQUEST_LINE = re.compile(
+    r"\b(?:provide|send|share|tell\s+me|let\s+me\s+know|give\s+me|i(?:'ll|\s+will)?\s+need|"
+    r"we(?:'ll|\s+will)?\s+need|i\s+require)\b[^\n]*:[*_ \t]*"
+)
+_RESTATES = re.compile(r"\b(?:confirm|review|verify|double-check|check)")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•][ \t]|\d{1,2}[.)][ \t])")
+
+
+def _requested_fields(answer: str) -> list[tuple[int, int]]:
+    r"""The spans of the list items that a request line opens (``_REQUEST_LINE``): each names a field the
+    customer is asked to give, with the form or an example of its value, not a value of the results.
+
+    >>> a = "Great! Please provide your new address:\n- Street (line 1)\n- State (AZ)\n\nThanks, Nina."
+    >>> [a[x:y] for x, y in _requested_fields(a)]
+    ['- Street (line 1)', '- State (AZ)']
+    >>> _requested_fields("Please confirm the following:\n- Lamp (blue)")
+    []
+    >>> _requested_fields("I'll need you to confirm these details:\n- Lamp (blue)")
+    []
+    """
+    out: list[tuple[int, int]] = []
+    pos = answer.find(":\n")
+    while pos >= 0:
+        start = answer.rfind("\n", 0, pos) + 1
+        head = lower(answer[start : pos + 1])
+        # The sentence of the line that asks: the request verb is in its last sentence.
+        last = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+        if _REQUEST_LINE.search(head, last + 1) and not _RESTATES.search(head, last + 1):
+            at = pos + 2
+            while at < len(answer):
+                end = answer.find("\n", at)
+                end = len(answer) if end < 0 else end
+                if not _LIST_ITEM.match(answer, at, end):
+                    break
+                out.append((at, end))
+                at = end + 1
+        pos = answer.find(":\n", pos + 2)
+    return out
+
+
+def _drop_requested_fields(answer: str, findings: list[Finding]) -> list[Finding]:
+    """Without the unsupported names and titles of the list items a request opens ("Please provide your new
+    address:\n- Apartment/Suite/Unit number (if any, otherwise just say "none")\n- State (AZ)"): the agent
+    asks for the values, it states none about the results (issue 14, h22b). A value such an item states
+    ("- Zip code (85033)") is still checked.
+    """
+    spans = _requested_fields(answer) if ":\n" in answer else []
     if not spans:
         return findings
     return [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -508,6 +509,15 @@ def _hedge(m: re.Match[str]) -> str | None:
     return None if hedge == "bound" else hedge
 
 
+def _pictograph(c: str) -> bool:
+    """Whether ``c`` is an emoji or another pictographic symbol (or the joiner and selector that build them).
+
+    >>> _pictograph("\U0001f389"), _pictograph("\u2713"), _pictograph("\u2192"), _pictograph("A")
+    (True, True, False, False)
+    """
+    return c in "\u200d\ufe0f" or (c > "\u2000" and unicodedata.category(c) == "So")
+
+
 def _sentence_start(text: str, pos: int) -> bool:
     """Whether ``pos`` opens a sentence: only white space, or a sentence mark, before it.
 
@@ -518,6 +528,8 @@ def _sentence_start(text: str, pos: int) -> bool:
     >>> _sentence_start("2. **Partial Upgrade:** Consider", 24), _sentence_start("**Paris** Lyon", 10)
     (True, False)
     >>> _sentence_start("1. **Wait for it**", 5), _sentence_start("we **Wait**", 5)
+    (True, False)
+    >>> _sentence_start("\U0001f389 **Done!** Saved.", 4), _sentence_start("we \u2705 Done", 5)
     (True, False)
     """
     # Walks back over the white space instead of copying and stripping the text before ``pos``. A line
@@ -530,6 +542,14 @@ def _sentence_start(text: str, pos: int) -> bool:
         i -= 1
     if i < 0:
         return True
+    if _pictograph(text[i]):
+        # "🎉 **Success!** Your address ...", "✅ Done": an emoji or a symbol opening a line or a
+        # sentence decorates it; the word after it opens what the symbol opens (issue 14, h22b: the first
+        # word after an emoji was read as a name).
+        k = i
+        while k >= 0 and (_pictograph(text[k]) or text[k] in " \t"):
+            k -= 1
+        return _sentence_start(text, k + 1)
     # A label in bold or italics ends with its colon inside the marks: "2. **Partial Upgrade:** Consider
     # upgrading ..." opens a sentence as "Partial Upgrade: Consider" would (issue 14: the imperative after a
     # bold label was read as a name).
