@@ -4,8 +4,8 @@ Each test is a made-up run of an outdoor shop's tools with an answer written for
 ``bench/corpora/runs/tau_retail_clean_dev6.jsonl`` and fixed as a class, with a test that the error the
 class could hide is still flagged:
 
-- the first word after an emoji that opens a sentence ("\U0001f6b2 **Hooray!** Your address ...") is a
-  sentence opener, not a name (``mentions._sentence_start``);
+- a one-word exclamation after an emoji that opens a sentence ("\U0001f6b2 **Hooray!** Your address ...") is
+  an ordinary word, not a name (``mentions._emoji_exclamation``);
 - the items of a list a request opens ("Please share your new address:\\n- Flat/Unit number (or "none")\\n-
   Region (QC)") name fields the customer is asked for, not values of the results
   (``grounding._drop_requested_fields``);
@@ -14,7 +14,9 @@ class could hide is still flagged:
 - an amount whose sentence writes out its terms ("$212.40 (your original $40.00 plus the $172.40 from the
   cancellations)") is their sum (``own_lists.told_sum``);
 - a state word that qualifies a noun ("your refund for the cancelled order") tells which record the sentence
-  means, not a new status of the record it names (``polarity._attributive``).
+  means, not a new status of the record it names (``polarity._attributive``);
+- and, for recall on dev6's edits, "the payment of $82.75 will be processed to your store credit": money
+  sent to the customer is a refund (``refund_words``).
 """
 
 from typing import Any
@@ -100,9 +102,14 @@ def _check(answer: str, calls: list[tuple[str, Any, Any]] = _CALLS) -> list[tupl
     return _flagged(verify_run(_run("Please cancel or return whatever you can.", calls, answer)))
 
 
-def test_it_reads_the_first_word_after_an_emoji_as_a_sentence_opener() -> None:
+def test_it_reads_a_one_word_exclamation_after_an_emoji_as_no_name() -> None:
     answer = "\U0001f6b2 **Hooray!** Your order #T1102 (Tent, $71.10) is still pending."
     assert _check(answer) == []
+
+
+def test_it_still_flags_an_unknown_name_a_sentence_goes_on_from_after_an_emoji() -> None:
+    answer = "Your order #T1102 (Tent, $71.10) is packed.\n\U0001f69a Brightline carries it to you tomorrow."
+    assert "Brightline" in [text for text, _ in _check(answer)]
 
 
 def test_it_still_flags_an_unknown_name_after_an_emoji_inside_a_sentence() -> None:
@@ -217,3 +224,22 @@ def test_it_still_flags_a_qualifying_state_no_record_of_the_run_has() -> None:
 def test_it_still_flags_a_state_said_of_the_order_the_sentence_names() -> None:
     answer = "Your order #T1102 is cancelled and will not ship."
     assert ("cancelled", "CONTRADICTED") in _check(answer, _STATES)
+
+
+_RETURNED = [
+    ("get_order_details", {"order_id": "#T1104"}, _BOOTS),
+    ("return_delivered_order_items", {"order_id": "#T1104"}, {**_BOOTS, "status": "return requested"}),
+]
+_SENT_BACK = (
+    "The return for order #T1104 is requested. Once the boots arrive back, the refund of $82.75 will be "
+    "processed to your store credit."
+)
+
+
+def test_it_flags_a_payment_said_to_be_processed_to_the_customers_account() -> None:
+    found = _check(_SENT_BACK.replace("the refund of", "the payment of"), _RETURNED)
+    assert ("payment", "CONTRADICTED") in found
+
+
+def test_it_reads_a_refund_processed_to_the_customers_account_as_no_claim() -> None:
+    assert _check(_SENT_BACK, _RETURNED) == []

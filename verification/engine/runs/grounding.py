@@ -2400,16 +2400,17 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     ]
 
 
-# A line that asks the customer for what the list after it names: a request verb, then a colon ending the
-# line ("Please provide your complete new address so I can update your account:", "Could you please
-# provide me with:", "I'll need the following details:"). "Please confirm the following:" is no such line:
-# what follows it restates details, each a claim.
+# A line by which the agent asks the customer for what the list after it names: a request addressed to the
+# customer, then a colon ending the line ("Please provide your complete new address so I can update your
+# account:", "Could you please provide me with:", "I'll need the following details:"). "Please confirm
+# the following:" is no such line (what follows restates details, each a claim), nor is a requirement the
+# answer retells ("To renew, you must provide:" lists a page's documents).
 _REQUEST_LINE = re.compile(
-    r"\b(?:provide|send|share|tell\s+me|let\s+me\s+know|give\s+me|i(?:'ll|\s+will)?\s+need|"
-    r"we(?:'ll|\s+will)?\s+need|i\s+require)\b[^\n]*:[*_ \t]*"
+    r"(?:\b(?:please|could\s+you|can\s+you|would\s+you)\b[^\n]{0,40}?\b(?:provide|share|send|give|tell)\b"
+    r"|\b(?:provide|send|give|tell)\s+me\b|\blet\s+me\s+know\b|\bi(?:'ll|\s+will)?\s+need\b)[^\n]*:[*_ \t]*"
 )
 _RESTATES = re.compile(r"\b(?:confirm|review|verify|double-check|check)")
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•][ \t]|\d{1,2}[.)][ \t])")
+_LIST_ITEM = re.compile(r"[ \t]*+(?:[-*•][ \t]|\d{1,2}[.)][ \t])")
 
 
 def _requested_fields(answer: str) -> list[tuple[int, int]]:
@@ -2422,6 +2423,8 @@ def _requested_fields(answer: str) -> list[tuple[int, int]]:
     >>> _requested_fields("Please confirm the following:\n- Lamp (blue)")
     []
     >>> _requested_fields("I'll need you to confirm these details:\n- Lamp (blue)")
+    []
+    >>> _requested_fields("To renew it, you must provide:\n- Form DS-82")
     []
     """
     out: list[tuple[int, int]] = []

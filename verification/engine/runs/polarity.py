@@ -138,14 +138,6 @@ def check_polarity(
             cands = [s for s in ev.states if s.value in family]
             if not cands:
                 continue
-            if not negated and _attributive(answer, sent, m):
-                # "your refund for the cancelled order will appear ...": the state picks which record the
-                # sentence means, whatever record it also names; any record of the run in that state is it
-                # (issue 14, h22b: read against the pending order the sentence names first).
-                hits = [s for s in cands if s.value == state or s.value in _AGREES.get(state, frozenset())]
-                if hits:
-                    out.append(Finding(m, "SUPPORTED", sent, hits, "the state names the record it describes"))
-                    continue
             if _heading_line(answer, m.start) and not _names_an_identifier(answer, m.start, findings):
                 # "**To Cancel (Pending Orders):**": a heading's state titles the items below it, which the
                 # heading does not name; any record would be a guess (issue 14, h19b).
@@ -196,6 +188,14 @@ def check_polarity(
                         # "cancelled and has been refunded $1,130.65": the money went back, whatever the
                         # order's status (issue 14, h20a).
                         out.append(Finding(m, "SUPPORTED", sent, refunds, "a refund is recorded for it"))
+                        continue
+                    named = [s for s in cands if s.value == state or s.value in agrees]
+                    if named and _attributive(answer, sent, m):
+                        # "your refund for the cancelled order will appear ...": the state picks which
+                        # record the sentence means, whatever record it also names; a record of the run in
+                        # that state is it (issue 14, h22b: read against the pending order named first).
+                        why = "the state names the record it describes"
+                        out.append(Finding(m, "SUPPORTED", sent, named, why))
                         continue
                     told = later or scoped
                     out.append(Finding(m, "CONTRADICTED", sent, told, f"the evidence says {told[0].value}"))
@@ -275,7 +275,7 @@ def _names_an_identifier(answer: str, pos: int, findings: list[Finding]) -> bool
 # returned items" (no identifier right after the noun: "the cancelled order #W1" still says which order).
 _ATTRIBUTIVE_BEFORE = re.compile(r"\b(?:the|your|that|this|those|these)\s+[*_\"'“‘]*$")
 _ATTRIBUTIVE_AFTER = re.compile(
-    r"[*_\"'”’]*\s+(?:orders?|items?|purchases?|ones?|shipments?|packages?|parcels?|bookings?|"
+    r"[*_\"'”’]*+\s++(?:orders?|items?|purchases?|ones?|shipments?|packages?|parcels?|bookings?|"
     r"reservations?|tickets?|products?)\b(?!\s*[(:,-]?\s*(?:#|no\.|number\b|id\b|[A-Z]{0,3}\d))",
     re.I,
 )
