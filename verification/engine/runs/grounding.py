@@ -751,12 +751,16 @@ def _signature(answer: str, start: int) -> bool:
     (True, False)
     """
     line = answer.rfind("\n", 0, start) + 1
-    lead = normalize_text(answer[line:start]).split()
-    if line == 0 or not all(w in FUNCTION_WORDS for w in lead):
-        return False  # "Your Assistant" is a signature too
+    if line == 0:
+        return False
+    # The line before first: normalising the words before ``start`` for every name of a long line cost the
+    # square of its length (h22b: 33,000 characters of names, 7 s); the order of the two tests is no matter.
     before = answer.rfind("\n", 0, line - 1) + 1
     closing = answer[before : line - 1].strip(" \t*_-,!.")
-    return bool(closing) and _closing(closing)
+    if not (closing and _closing(closing)):
+        return False
+    lead = normalize_text(answer[line:start]).split()
+    return all(w in FUNCTION_WORDS for w in lead)  # "Your Assistant" is a signature too
 
 
 # Deletes every ASCII character but a-z and 0-9 (the haystack is case-folded already).
@@ -1321,14 +1325,17 @@ def ground_answer(
     check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
     findings = _drop_requested_fields(answer, findings)
+    # The supported findings of each sentence, counted once: listing them per unsupported name cost the
+    # product of names and findings (h22b). The labels read are those before this loop, as before: it only
+    # turns unsupported names into contradicted ones, which the count never included.
+    supported: dict[tuple[int, int], int] = {}
+    for done in findings:
+        if done.label == "SUPPORTED":
+            supported[done.sentence] = supported.get(done.sentence, 0) + 1
     for f in findings:
-        if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
-            # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
-            others = [
-                g for g in findings if g.sentence == f.sentence and g is not f and g.label == "SUPPORTED"
-            ]
-            if len(others) >= 2:
-                f.label = "CONTRADICTED"
+        # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
+        if f.label == "UNSUPPORTED" and f.mention.kind == "entity" and supported.get(f.sentence, 0) >= 2:
+            f.label = "CONTRADICTED"
     check_turn_names(answer, findings, ev, turn_start, sentence_of)
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
     findings += check_routes(answer, findings, ev, sentence_of)
