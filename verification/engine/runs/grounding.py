@@ -62,7 +62,14 @@ from .numeric import (
     may_multiply,
     operand,
 )
-from .own_lists import check_own_enumerations, listed_changes, listed_total, rounded_difference, told_gap
+from .own_lists import (
+    check_own_enumerations,
+    listed_changes,
+    listed_total,
+    rounded_difference,
+    told_gap,
+    told_sum,
+)
 from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
@@ -794,12 +801,16 @@ def _signature(answer: str, start: int) -> bool:
     (True, False)
     """
     line = answer.rfind("\n", 0, start) + 1
-    lead = normalize_text(answer[line:start]).split()
-    if line == 0 or not all(w in FUNCTION_WORDS for w in lead):
-        return False  # "Your Assistant" is a signature too
+    if line == 0:
+        return False
+    # The line before first: normalising the words before ``start`` for every name of a long line cost the
+    # square of its length (h22b: 33,000 characters of names, 7 s); the order of the two tests is no matter.
     before = answer.rfind("\n", 0, line - 1) + 1
     closing = answer[before : line - 1].strip(" \t*_-,!.")
-    return bool(closing) and _closing(closing)
+    if not (closing and _closing(closing)):
+        return False
+    lead = normalize_text(answer[line:start]).split()
+    return all(w in FUNCTION_WORDS for w in lead)  # "Your Assistant" is a signature too
 
 
 # Deletes every ASCII character but a-z and 0-9 (the haystack is case-folded already).
@@ -1315,6 +1326,9 @@ def ground_answer(
         # may be one (see own_lists).
         if f.label == "UNSUPPORTED" and told_gap(f, findings, answer):
             f.label, f.reason, f.derived = "SUPPORTED", "the gap between an amount and a limit it names", True
+        elif f.label == "UNSUPPORTED" and told_sum(f, findings, answer):
+            # "$2,533.21 (your original $73.00 plus the $2,460.21 from the cancellations)" (see own_lists).
+            f.label, f.reason, f.derived = "SUPPORTED", "the sum of the terms its sentence writes out", True
         elif f.label == "UNSUPPORTED" and rounded_difference(f, findings):
             # "(which would bring it to around $685)" under the total and the item taken out (see own_lists).
             f.label, f.derived = "SUPPORTED", True
@@ -1361,14 +1375,18 @@ def ground_answer(
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
+    findings = _drop_requested_fields(answer, findings)
+    # The supported findings of each sentence, counted once: listing them per unsupported name cost the
+    # product of names and findings (h22b). The labels read are those before this loop, as before: it only
+    # turns unsupported names into contradicted ones, which the count never included.
+    supported: dict[tuple[int, int], int] = {}
+    for done in findings:
+        if done.label == "SUPPORTED":
+            supported[done.sentence] = supported.get(done.sentence, 0) + 1
     for f in findings:
-        if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
-            # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
-            others = [
-                g for g in findings if g.sentence == f.sentence and g is not f and g.label == "SUPPORTED"
-            ]
-            if len(others) >= 2:
-                f.label = "CONTRADICTED"
+        # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
+        if f.label == "UNSUPPORTED" and f.mention.kind == "entity" and supported.get(f.sentence, 0) >= 2:
+            f.label = "CONTRADICTED"
     check_turn_names(answer, findings, ev, turn_start, sentence_of)
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
     findings += check_routes(answer, findings, ev, sentence_of)
@@ -2467,6 +2485,73 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     []
     """
     spans = [m.span() for m in _EXAMPLES.finditer(answer)] if "(" in answer else []
+    if not spans:
+        return findings
+    return [
+        f
+        for f in findings
+        if not (
+            f.label == "UNSUPPORTED"
+            and f.mention.kind == "entity"
+            and any(a <= f.mention.start and f.mention.end <= b for a, b in spans)
+        )
+    ]
+
+
+# A line by which the agent asks the customer for what the list after it names: a request addressed to the
+# customer, then a colon ending the line ("Please provide your complete new address so I can update your
+# account:", "Could you please provide me with:", "I'll need the following details:"). "Please confirm
+# the following:" is no such line (what follows restates details, each a claim), nor is a requirement the
+# answer retells ("To renew, you must provide:" lists a page's documents).
+_REQUEST_LINE = re.compile(
+    r"(?:\b(?:please|could\s+you|can\s+you|would\s+you)\b[^\n]{0,40}?\b(?:provide|share|send|give|tell)\b"
+    r"|\b(?:provide|send|give|tell)\s+me\b|\blet\s+me\s+know\b|\bi(?:'ll|\s+will)?\s+need\b)[^\n]*:[*_ \t]*"
+)
+_RESTATES = re.compile(r"\b(?:confirm|review|verify|double-check|check)")
+_LIST_ITEM = re.compile(r"[ \t]*+(?:[-*•][ \t]|\d{1,2}[.)][ \t])")
+
+
+def _requested_fields(answer: str) -> list[tuple[int, int]]:
+    r"""The spans of the list items that a request line opens (``_REQUEST_LINE``): each names a field the
+    customer is asked to give, with the form or an example of its value, not a value of the results.
+
+    >>> a = "Great! Please provide your new address:\n- Street (line 1)\n- State (AZ)\n\nThanks, Nina."
+    >>> [a[x:y] for x, y in _requested_fields(a)]
+    ['- Street (line 1)', '- State (AZ)']
+    >>> _requested_fields("Please confirm the following:\n- Lamp (blue)")
+    []
+    >>> _requested_fields("I'll need you to confirm these details:\n- Lamp (blue)")
+    []
+    >>> _requested_fields("To renew it, you must provide:\n- Form DS-82")
+    []
+    """
+    out: list[tuple[int, int]] = []
+    pos = answer.find(":\n")
+    while pos >= 0:
+        start = answer.rfind("\n", 0, pos) + 1
+        head = lower(answer[start : pos + 1])
+        # The sentence of the line that asks: the request verb is in its last sentence.
+        last = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+        if _REQUEST_LINE.search(head, last + 1) and not _RESTATES.search(head, last + 1):
+            at = pos + 2
+            while at < len(answer):
+                end = answer.find("\n", at)
+                end = len(answer) if end < 0 else end
+                if not _LIST_ITEM.match(answer, at, end):
+                    break
+                out.append((at, end))
+                at = end + 1
+        pos = answer.find(":\n", pos + 2)
+    return out
+
+
+def _drop_requested_fields(answer: str, findings: list[Finding]) -> list[Finding]:
+    """Without the unsupported names and titles of the list items a request opens ("Please provide your new
+    address:\n- Apartment/Suite/Unit number (if any, otherwise just say "none")\n- State (AZ)"): the agent
+    asks for the values, it states none about the results (issue 14, h22b). A value such an item states
+    ("- Zip code (85033)") is still checked.
+    """
+    spans = _requested_fields(answer) if ":\n" in answer else []
     if not spans:
         return findings
     return [

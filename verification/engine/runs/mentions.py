@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -529,6 +530,42 @@ def _hedge(m: re.Match[str]) -> str | None:
     return None if hedge == "bound" else hedge
 
 
+def _pictograph(c: str) -> bool:
+    """Whether ``c`` is an emoji or another pictographic symbol (or the joiner and selector that build them).
+
+    >>> _pictograph("\U0001f389"), _pictograph("\u2713"), _pictograph("\u2192"), _pictograph("A")
+    (True, True, False, False)
+    """
+    return c in "\u200d\ufe0f" or (c > "\u2000" and unicodedata.category(c) == "So")
+
+
+def _emoji_exclamation(text: str, a: int, b: int) -> bool:
+    """Whether the word ``text[a:b]`` is a one-word exclamation or label after an emoji that opens its line
+    or sentence ("\U0001f389 **Success!** Your address ...", "\u2705 Done."): the emoji decorates an ordinary
+    word, not a name (issue 14, h22b). A name after an emoji inside a sentence, or one a sentence goes on
+    from ("\u2708\ufe0f Lufthansa operates ..."), stays a name.
+
+    >>> t = "\U0001f389 **Success!** Your address is saved."
+    >>> _emoji_exclamation(t, 4, 11), _emoji_exclamation("We \u2705 Done!", 5, 9)
+    (True, False)
+    >>> _emoji_exclamation("\u2708\ufe0f Lufthansa operates it.", 3, 12)
+    False
+    """
+    k = b
+    while k < len(text) and text[k] in "*_":
+        k += 1
+    if k >= len(text) or text[k] not in "!.:":
+        return False
+    i = a - 1
+    while i >= 0 and text[i] in "*_ \t":
+        i -= 1
+    if i < 0 or not _pictograph(text[i]):
+        return False
+    while i >= 0 and (_pictograph(text[i]) or text[i] in " \t"):
+        i -= 1
+    return _sentence_start(text, i + 1)
+
+
 def _sentence_start(text: str, pos: int) -> bool:
     """Whether ``pos`` opens a sentence: only white space, or a sentence mark, before it.
 
@@ -941,7 +978,11 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     n_words = len(surface.split())
     at_start = _sentence_start(text, a)
     # A capitalised single word that opens a sentence is usually an ordinary word ("Latest", "Sprint").
-    strong = not (at_start and n_words == 1 and not surface.isupper()) and not _heading(text, a, b)
+    strong = (
+        not (at_start and n_words == 1 and not surface.isupper())
+        and not _heading(text, a, b)
+        and not (n_words == 1 and _emoji_exclamation(text, a, b))
+    )
     return [Mention("entity", a, b, surface, strong=strong, sentence_start=at_start)]
 
 

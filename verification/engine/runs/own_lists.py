@@ -26,13 +26,21 @@ items the answer gave earlier with as many; an amount of a sentence that calls i
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from itertools import combinations, pairwise
 
 from ..text import lower
 from .findings import Finding
 from .numeric import accepts
 
-__all__ = ["check_own_enumerations", "listed_changes", "listed_total", "rounded_difference", "told_gap"]
+__all__ = [
+    "check_own_enumerations",
+    "listed_changes",
+    "listed_total",
+    "rounded_difference",
+    "told_gap",
+    "told_sum",
+]
 
 # A run of at most this many amounts is summed; a total never adds more items than a list shows.
 _MAX_TERMS = 12
@@ -240,7 +248,7 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
             if n >= 1 and accepts(m, total):
                 return True
     money = [g for g in findings if g is not f and g.mention.kind == "money" and g.mention.value is not None]
-    if _priced_list_above(f, money[:_MAX_AMOUNTS], answer):
+    if _priced_list_above(f, money[:_MAX_AMOUNTS], answer) or _top_level_list_above(f, money, answer):
         return True
     noun = _TOTAL_OF.search(sentence)
     if noun is None:
@@ -299,6 +307,79 @@ def _priced_list_above(f: Finding, amounts: list[Finding], answer: str) -> bool:
 
 
 # An amount changed to another on one line: "$481.50 → $466.75", "$150.01 -> $135.24".
+# A line that titles a group of list items: a markdown heading, a line wholly in bold or italics, or one
+# ending with a colon ("**PENDING ORDERS (can be cancelled immediately):**").
+_GROUP_HEADING = re.compile(
+    r"[ \t]*+(?:#{1,6}[ \t][^\n]*|([*_]{1,3})[^*_\n]{1,80}\1:?|[^\n]{1,80}:[*_]*)[ \t]*"
+)
+
+
+def _top_level_list_above(f: Finding, amounts: list[Finding], answer: str) -> bool:
+    r"""Whether the total of ``f`` adds the first amounts of the top-level items of the nested list right
+    above its line: the items at the least indentation, of one kind of marker (numbers or bullets), read
+    upwards from the total through the headings that group them, their indented sub-items (the parts that
+    make up each item's amount) left out, each amount supported (issue 14, h22b: "**Total possible refund:
+    $3,883.25**" under four numbered orders, each with its items indented beneath, in two groups).
+
+    >>> from .mentions import Mention
+    >>> text = ("Done:\n- #W1 - $9.00\n\n**To cancel:**\n1. #W2 - $10.00\n   - Lamp ($4.00)\n"
+    ...         "   - Mug ($6.00)\n**To return:**\n2. #W3 - $5.50\n   - Cup ($5.50)\n\n**Total: $15.50**")
+    >>> found = []
+    >>> for t in ("$9.00", "$10.00", "$4.00", "$6.00", "$5.50", "$5.50)"):
+    ...     at = text.index(t, found[-1].mention.end if found else 0)
+    ...     money = Mention("money", at, at + 5, t[:5], value=float(t[1:5]), decimals=2)
+    ...     found.append(Finding(money, "SUPPORTED", (0, 9)))
+    >>> at = text.index("$15.50")
+    >>> total = Finding(Mention("money", at, at + 6, "$15.50", value=15.5, decimals=2), "UNSUPPORTED", (0, 9))
+    >>> _top_level_list_above(total, found, text)
+    True
+    >>> total.mention.value = 24.5
+    >>> _top_level_list_above(total, found, text)
+    False
+    """
+    m = f.mention
+    amounts = sorted(amounts, key=lambda g: g.mention.start)
+    starts = [g.mention.start for g in amounts]
+
+    def first_on(start: int, stop: int) -> Finding | None:
+        i = bisect_left(starts, start)
+        return amounts[i] if i < len(starts) and starts[i] < stop else None
+
+    end = answer.rfind("\n", 0, m.start)
+    items: list[tuple[int, int, bool, int]] = []  # (indentation, start, numbered, end) upwards
+    while end > 0 and len(items) <= 4 * _MAX_TERMS:
+        start = answer.rfind("\n", 0, end) + 1
+        line = answer[start:end]
+        stop, end = end, start - 1
+        if not line.strip():
+            continue
+        mark = _MARKED.match(line)
+        if mark is None:
+            if items and _GROUP_HEADING.fullmatch(line) and first_on(start, stop) is None:
+                continue  # a heading that groups the items below it ("**To return:**")
+            break
+        body = line[mark.end(1) :].lstrip("*")
+        items.append((len(mark.group(1).expandtabs(4)), start, body[:1].isdigit(), stop))
+    if len(items) < 3:
+        return False
+    top = min(width for width, _, _, _ in items)
+    tops = [(start, numbered, stop) for width, start, numbered, stop in items if width == top]
+    if len(tops) == len(items):
+        return False  # no nesting: :func:`_priced_list_above` reads a flat list
+    total, lines = 0.0, 0
+    for start, numbered, stop in tops:
+        if numbered != tops[0][1]:
+            break  # another list above this one ("Already cancelled: - #W1 ...")
+        first = first_on(start, stop)
+        if first is None or first.label != "SUPPORTED":
+            return False
+        total += abs(first.mention.value or 0.0)
+        lines += 1
+        if lines > _MAX_TERMS:
+            return False
+    return lines >= 2 and accepts(m, total)
+
+
 _ARROW = re.compile(r"[ \t*]*(?:→|->|⟶|=>)[ \t*]*")
 # What a sum of changes is told as: a difference, a saving, a refund, a charge, an amount to pay.
 _CHANGE_WORDS = re.compile(
@@ -407,6 +488,63 @@ def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
         return False
     bound = abs(limit.mention.value or 0.0)
     return any(accepts(m, abs(abs(g.mention.value or 0.0) - bound)) for g in same if g is not limit)
+
+
+# The words that join the terms an answer writes out for an amount: "your original $73.00 plus the
+# $2,460.21 from the cancellations", "$120.00 + $15.50", "$80.00 minus the $12.00 credit".
+_PLUS = re.compile(
+    r"[^$€£\d\n.;]{0,30}?(?:\bplus\b|(?<!\S)\+(?!\S)|\band\s+an?\s+(?:additional|extra)\b)[^$€£\d\n.;]{0,30}"
+)
+_MINUS = re.compile(r"[^$€£\d\n.;]{0,30}?(?:\bminus\b|\bless\b)[^$€£\d\n.;]{0,30}")
+
+
+def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
+    r"""Whether the amount of ``f`` is the sum (or difference) of supported amounts its sentence writes out
+    as terms joined by "plus", "+" or "minus": "Your balance should now be $2,533.21 (your original $73.00
+    plus the $2,460.21 from the cancellations)" (issue 14, h22b). Only terms the sentence joins so count:
+    two other amounts of a sentence may add up to anything.
+
+    >>> from .mentions import Mention
+    >>> text = "Your balance is now $95.00 (your $80.00 plus the $15.00 refund)."
+    >>> found = []
+    >>> for t in ("$95.00", "$80.00", "$15.00"):
+    ...     at = text.index(t)
+    ...     money = Mention("money", at, at + len(t), t, value=float(t[1:]), decimals=2)
+    ...     found.append(Finding(money, "SUPPORTED", (0, len(text))))
+    >>> found[0].label = "UNSUPPORTED"
+    >>> told_sum(found[0], found, text)
+    True
+    >>> found[0].mention.value = 96.0
+    >>> told_sum(found[0], found, text)
+    False
+    """
+    m = f.mention
+    if m.kind != "money" or m.value is None:
+        return False
+    terms = [
+        g
+        for g in findings
+        if g is not f
+        and g.mention.kind == "money"
+        and g.label == "SUPPORTED"
+        and g.mention.value is not None
+        and g.sentence == f.sentence
+    ][:_MAX_AMOUNTS]
+    for i, first in enumerate(terms):
+        total = abs(first.mention.value or 0.0)
+        for prev, g in pairwise(terms[i : i + _MAX_TERMS]):
+            if prev.mention.end <= m.start < g.mention.start:
+                break  # the amount itself stands between them: no term of its own sum
+            gap = lower(answer[prev.mention.end : g.mention.start])
+            if _PLUS.fullmatch(gap):
+                total += abs(g.mention.value or 0.0)
+            elif _MINUS.fullmatch(gap):
+                total -= abs(g.mention.value or 0.0)
+            else:
+                break
+            if accepts(m, abs(total)):
+                return True
+    return False
 
 
 def rounded_difference(f: Finding, findings: list[Finding]) -> bool:

@@ -193,6 +193,14 @@ def check_polarity(
                         # order's status (issue 14, h20a).
                         out.append(Finding(m, "SUPPORTED", sent, refunds, "a refund is recorded for it"))
                         continue
+                    named = [s for s in cands if s.value == state or s.value in agrees]
+                    if named and _attributive(answer, sent, m):
+                        # "your refund for the cancelled order will appear ...": the state picks which
+                        # record the sentence means, whatever record it also names; a record of the run in
+                        # that state is it (issue 14, h22b: read against the pending order named first).
+                        why = "the state names the record it describes"
+                        out.append(Finding(m, "SUPPORTED", sent, named, why))
+                        continue
                     told = later or scoped
                     out.append(Finding(m, "CONTRADICTED", sent, told, f"the evidence says {told[0].value}"))
     return out
@@ -298,6 +306,36 @@ def _names_an_identifier(answer: str, pos: int, findings: list[Finding]) -> bool
     end = answer.find("\n", pos)
     end = len(answer) if end < 0 else end
     return any(g.mention.kind == "id" and start <= g.mention.start < end for g in findings)
+
+
+# A state word used as an attribute of a noun the sentence refers back to: "the cancelled order", "your
+# returned items" (no identifier right after the noun: "the cancelled order #W1" still says which order).
+_ATTRIBUTIVE_BEFORE = re.compile(r"\b(?:the|your|that|this|those|these)\s+[*_\"'“‘]*$")
+_ATTRIBUTIVE_AFTER = re.compile(
+    r"[*_\"'”’]*+\s++(?:orders?|items?|purchases?|ones?|shipments?|packages?|parcels?|bookings?|"
+    r"reservations?|tickets?|products?)\b(?!\s*[(:,-]?\s*(?:#|no\.|number\b|id\b|[A-Z]{0,3}\d))",
+    re.I,
+)
+
+
+def _attributive(answer: str, sent: tuple[int, int], m: Mention) -> bool:
+    """Whether the state word ``m`` qualifies a noun after a determiner ("the cancelled order"): it tells
+    which record the sentence refers to, not a new status of the record the sentence names.
+
+    >>> a = "Order #W2 ships soon, and the refund for the cancelled order arrives in 5 days."
+    >>> _attributive(a, (0, len(a)), Mention("state", 45, 54, "cancelled"))
+    True
+    >>> b = "Order #W2 is cancelled."
+    >>> _attributive(b, (0, len(b)), Mention("state", 13, 22, "cancelled"))
+    False
+    >>> c = "Refund for the cancelled order #W2 is done."
+    >>> _attributive(c, (0, len(c)), Mention("state", 15, 24, "cancelled"))
+    False
+    """
+    head = lower(answer[max(sent[0], m.start - 24) : m.start])
+    return _ATTRIBUTIVE_BEFORE.search(head) is not None and (
+        _ATTRIBUTIVE_AFTER.match(answer, m.end, min(sent[1], m.end + 60)) is not None
+    )
 
 
 def _heading_line(answer: str, pos: int) -> bool:

@@ -25,6 +25,10 @@ _RECEIVED = re.compile(
     r"(?:a|an|the|this|that|your)\s+(?:full\s+|partial\s+|total\s+)?(payments?)\b"
     r"|\b(?:the|this|your)\s+(payments?)\s+(?:has|have|will|would)\s+(?:been\s+|be\s+)?"
     r"(?:immediately\s+|automatically\s+)?(?:added\s+back|returned|credited|refunded)\b"
+    # "the payment of $1,423.04 will be processed to your gift card": money sent to the customer's own
+    # card or account (a charge is taken from it, not processed to it) (issue 14, h22b).
+    r"|\b(?:the|this|your)\s+(payments?)(?:\s+of\s+[$€£]?\d[\d,]*(?:\.\d+)?)?\s+(?:will|would|should)\s+be\s+"
+    r"(?:processed|issued|sent|credited)\s+(?:back\s+)?to\s+your\b"
 )
 
 
@@ -39,6 +43,11 @@ def check_refund_words(answer: str, findings: list[Finding], ev: Evidence, sente
     ['payment']
     >>> check_refund_words(a.replace("payment", "refund"), [], ev, lambda i: (0, len(a)))
     []
+    >>> b = "Once the items arrive, the payment of $1,200.50 will be processed to your gift card."
+    >>> [f.mention.text for f in check_refund_words(b, [], ev, lambda i: (0, len(b)))]
+    ['payment']
+    >>> check_refund_words("The payment of $5.00 will be charged to your card.", [], ev, lambda i: (0, 9))
+    []
     """
     low = lower(answer)
     if "payment" not in low:
@@ -47,7 +56,7 @@ def check_refund_words(answer: str, findings: list[Finding], ev: Evidence, sente
         return []
     out = []
     for hit in _RECEIVED.finditer(low):
-        group = 1 if hit.group(1) else 2
+        group = next(g for g in (1, 2, 3) if hit.group(g))
         start, end = hit.span(group)
         if any(f.mention.start < end and f.mention.end > start for f in findings):
             continue
