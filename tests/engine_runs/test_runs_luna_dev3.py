@@ -17,8 +17,11 @@ from typing import Any
 from tests.engine_runs.runs_helpers import flagged
 from verification.engine.runs import verify_run
 
+# Tool results: [(tool name, arguments, text)].
+_Results = list[tuple[str, dict[str, Any], str]]
 
-def _run(results: list[tuple[str, dict[str, Any], str]], answer: str) -> list[dict[str, Any]]:
+
+def _run(results: _Results, answer: str) -> list[dict[str, Any]]:
     """A one-request run whose tool results are raw YAML-like text: [(tool name, arguments, text)], all
     called in one assistant message."""
     calls = [
@@ -34,11 +37,11 @@ def _run(results: list[tuple[str, dict[str, Any], str]], answer: str) -> list[di
     return msgs
 
 
-def _flags(results: list[tuple[str, dict[str, Any], str]], answer: str) -> list[str]:
+def _flags(results: _Results, answer: str) -> list[str]:
     return [t for t, _ in flagged(verify_run(_run(results, answer)))]
 
 
-_VISIT = [
+_VISIT: _Results = [
     (
         "inspect_service_request",
         {},
@@ -63,7 +66,7 @@ def test_it_still_flags_a_time_in_a_zone_written_out_that_is_another_instant() -
     assert "10:30 AM Eastern Time" in _flags(_VISIT, answer)
 
 
-_SHIPMENT = [
+_SHIPMENT: _Results = [
     (
         "get_shipment_details",
         {},
@@ -82,12 +85,14 @@ def test_it_still_flags_a_dotted_abbreviation_the_results_do_not_write() -> None
     answer = "- **Tracking number:** 1Z84A7X20394471384\n- **Shipment:** UPS Ground, U.K. domestic"
     assert "U.K" in _flags(_SHIPMENT, answer)
     # A pronoun "us" on a page is no country code.
-    page = [("open_webpage", {}, "content: 'Contact us about UPS Ground parcels.'\ntitle: Contact UPS")]
+    page: _Results = [
+        ("open_webpage", {}, "content: 'Contact us about UPS Ground parcels.'\ntitle: Contact UPS")
+    ]
     assert "U.K" not in _flags(page, "UPS Ground, U.S. domestic")
     assert "U.S" in _flags(page, "UPS Ground ships within the U.S. and Canada for tracking 1Z84A7X2.")
 
 
-_PARCEL = [
+_PARCEL: _Results = [
     (
         "inspect_missed_delivery_case",
         {},
@@ -176,7 +181,7 @@ def test_it_still_flags_a_url_no_result_gives() -> None:
     assert wrong in _flags(_pages(), f"The Arena’s official guidance: [Accessibility at The Arena]({wrong}).")
 
 
-_CONTACT = [
+_CONTACT: _Results = [
     (
         "open_webpage",
         {},
@@ -196,7 +201,7 @@ def test_it_still_flags_a_phone_number_with_another_group() -> None:
     assert "347" in _flags(_CONTACT, "Member Services is also available at **866-347-5800**.")
 
 
-_HELD = [
+_HELD: _Results = [
     (
         "get_shipment_status",
         {},
@@ -214,7 +219,7 @@ def test_it_still_flags_a_pending_status_the_record_does_not_have() -> None:
     assert "pending" in _flags(_HELD, "The delivery of parcel SHP-RM-715204 is pending.")
 
 
-_PAYROLL = [
+_PAYROLL: _Results = [
     (
         "inspect_payment_correction_case",
         {},
@@ -237,7 +242,7 @@ def test_it_still_flags_a_snake_case_code_the_results_do_not_give() -> None:
     assert "pay_20260708_E1043" in _flags(_PAYROLL, answer)
 
 
-_LEAVE = [
+_LEAVE: _Results = [
     (
         "inspect_active_medical_certification",
         {},
