@@ -72,8 +72,21 @@ def _normal_form(low: str) -> str:
     # Statuses, cities and plain prose are mostly normal already: ``[a-z0-9]+(?: [a-z0-9]+)*`` (no upper case
     # is left after ``casefold``), tested with string methods, cheaper than that regular expression and than
     # splitting and joining.
-    if low.isascii() and low.replace(" ", "").isalnum() and low[0] != " " != low[-1] and "  " not in low:
-        return low
+    if low.isascii() and low[:1] != " " != low[-1:] and "  " not in low:
+        bare = low.replace(" ", "")
+        if bare.isalnum():
+            return low
+        # Codes and dates join their words with single hyphens ("sku-341736", "2024-05-13", "wi-fi"): a
+        # hyphen between two letters or digits is kept inside its word, so such a text is normal too.
+        if (
+            "-" in bare
+            and bare.replace("-", "").isalnum()
+            and low[0] != "-" != low[-1]
+            and "--" not in low
+            and " -" not in low
+            and "- " not in low
+        ):
+            return low
     if "\u2010" in low or "\u2011" in low:
         # "Wi‑Fi" with a (non-breaking) hyphen is "wi-fi" (issue 14, h20j).
         low = low.replace("\u2010", "-").replace("\u2011", "-")

@@ -174,6 +174,10 @@ _HEDGE_WORDS = (
 _HEDGE_TREE = _words(_HEDGE_WORDS[3:-1].replace("~|", "").split("|"))
 assert _HEDGE_TREE.startswith("(?:(?:") and _HEDGE_TREE.endswith("))")
 _HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_HEDGE_TREE[:-2]}|~(?<=\w.))))\s+$")
+# Every match of ``_HEDGE_BEFORE`` is one of these words followed by white space to the end of the window:
+# the text before that white space must end with one of them (``str.endswith`` with a tuple, in C), else the
+# search would try the prefix tree at every letter of the window in vain.
+_HEDGE_SUFFIXES = tuple(_HEDGE_WORDS[3:-1].split("|"))
 _UNIT_KEYS = sorted(
     (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
 )
@@ -503,7 +507,13 @@ def _hedge(m: re.Match[str]) -> str | None:
     # Hedges are read backwards from the value: cheaper than an optional prefix on every pattern.
     text = m.string
     a = m.start()
-    found = _HEDGE_BEFORE.search(text, max(0, a - 24), a)
+    lo = max(0, a - 24)
+    j = a
+    while j > lo and text[j - 1].isspace():
+        j -= 1
+    if j == a or not text.endswith(_HEDGE_SUFFIXES, lo, j):
+        return None  # no white space before the value, or no hedge word before the white space
+    found = _HEDGE_BEFORE.search(text, lo, a)
     hedge = _HEDGE_MAP.get(lower(found.group("hedge"))) if found else None
     return None if hedge == "bound" else hedge
 
@@ -740,6 +750,11 @@ _DAY_RANGE = re.compile(
     rf"|(?P<a2>{_DAY}){_ORD}{_DASH}(?P<b2>{_DAY}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH_RE})(?:,?\s+(?P<yr2>\d{{4}}))?)\b"
 )
 
+# What every range of days holds, in both of its forms: a day's last digit, its ordinal suffix, the dash or
+# word between the days, and the next day's first digit. ``_DAY_RANGE`` opens with ``\b``: the engine tries
+# it at every position of the text; this one opens with a digit and is skipped to the digits in C.
+_DAY_DASH_DAY = re.compile(rf"\d{_ORD}{_DASH}\d")
+
 
 def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> None:
     """Read a range of days in one month ("June 26–27, 2026") as two dates that share the month and year.
@@ -747,6 +762,8 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
     Each day keeps its own span (the first day with the month, the last with the year), so a wrong end of
     the range is the span flagged. A range must run forward ("June 27–26" is left to the other patterns).
     """
+    if _DAY_DASH_DAY.search(low) is None:
+        return
     for m in _DAY_RANGE.finditer(low):
         if taken.find(1, m.start(), m.end()) >= 0:
             continue

@@ -1,0 +1,151 @@
+"""Cheaper look-ups of the run verifier that must answer exactly as the code they replace (issue 14, h22d:
+short-run latency, exact savings only). Each test compares the new code with the old one's definition on
+made-up inputs (hypothesis properties and seeded random texts), and pins the boundaries of each gate."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verification.engine.runs import mentions
+from verification.engine.runs.evidence import normalize_text
+from verification.engine.runs.mentions import _DAY_DASH_DAY, _DAY_RANGE, _HEDGE_BEFORE, _HEDGE_MAP, _hedge
+from verification.engine.text import lower
+
+
+def _old_hedge(m: re.Match[str]) -> str | None:
+    # ``_hedge`` as it stood: the search over the whole window, for every value.
+    text = m.string
+    a = m.start()
+    found = _HEDGE_BEFORE.search(text, max(0, a - 24), a)
+    hedge = _HEDGE_MAP.get(lower(found.group("hedge"))) if found else None
+    return None if hedge == "bound" else hedge
+
+
+_HEDGE_PIECES = [
+    "about", "around", "approximately", "roughly", "nearly", "almost", "some", "~", "just under", "just over",
+    "under", "over", "more than", "less than", "fewer than", "at least", "at most", "up to", "close to",
+    "upwards of", "exactly", "precisely", "x", "is", "at", "just", "than", "bout", "sabout", "Over", "$",
+    " ", "  ", "\n", "\t", "\u00a0", ".", ",", "-", "(", "5", "12", "a", "to",
+]  # fmt: skip
+_VALUE = re.compile(r"\d+")
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_HEDGE_PIECES), max_size=14))
+def test_it_reads_the_hedge_before_a_value_as_the_search_over_the_window(pieces: list[str]) -> None:
+    text = "".join(pieces) + " 42 and " + "".join(reversed(pieces)) + "7"
+    for m in _VALUE.finditer(text):
+        assert _hedge(m) == _old_hedge(m), (text, m.start())
+
+
+def test_it_reads_the_hedge_before_a_value_as_the_search_on_random_texts() -> None:
+    rng = random.Random(22)
+    for _ in range(3000):
+        text = "".join(rng.choice(_HEDGE_PIECES) for _ in range(rng.randrange(1, 20))) + "9"
+        for m in _VALUE.finditer(text):
+            assert _hedge(m) == _old_hedge(m), (text, m.start())
+
+
+def test_it_finds_a_hedge_only_with_white_space_before_the_value_and_inside_the_window() -> None:
+    def first(text: str) -> str | None:
+        m = _VALUE.search(text)
+        assert m is not None
+        return _hedge(m)
+
+    assert first("about 5 km") == "about"
+    assert first("about\n\n 5 km") == "about"  # any white space, several characters of it
+    assert first("about5 km") is None  # no white space between the word and the value
+    assert first("roughabout 5 km") is None  # a word's tail is no hedge word
+    assert first("~ 5") is None and first("x~ 5") == "about"  # "~" after a word character only
+    # The window is the 24 characters before the value: a hedge word must lie wholly inside it.
+    assert first("approximately" + " " * 11 + "5") == "about"
+    assert first("approximately" + " " * 12 + "5") is None
+    assert mentions._HEDGE_SUFFIXES[0] == "about" and "~" in mentions._HEDGE_SUFFIXES
+
+
+_OLD_WORD = re.compile(r"[a-z0-9]+(?:[.'’-][a-z0-9]+)*")
+
+
+def _old_normalize(text: str) -> str:
+    # ``normalize_text`` as it stood: only a text of letters and digits between single spaces skipped the
+    # regular expression.
+    low = text.casefold().replace("_", " ")
+    if low.isascii() and low.replace(" ", "").isalnum() and low[0] != " " != low[-1] and "  " not in low:
+        return low
+    if "\u2010" in low or "\u2011" in low:
+        low = low.replace("\u2010", "-").replace("\u2011", "-")
+    return " ".join(_OLD_WORD.findall(low))
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet="aZ09 -_.'’\u2011é?:", max_size=16))
+def test_it_normalises_a_text_as_the_word_pattern_does(text: str) -> None:
+    assert normalize_text(text) == _old_normalize(text), text
+
+
+def test_it_keeps_a_text_of_hyphenated_words_as_it_is_and_reads_the_others_word_by_word() -> None:
+    assert normalize_text("SKU-341736") == "sku-341736"
+    assert normalize_text("Item SKU-341736 2024-05-13") == "item sku-341736 2024-05-13"
+    # A hyphen that does not join two letters or digits is a separator, as in the word pattern.
+    for text, normal in [
+        ("-5", "5"),
+        ("a-", "a"),
+        ("a--b", "a b"),
+        ("a -b", "a b"),
+        ("a- b", "a b"),
+        ("-", ""),
+        ("", ""),
+        ("a-b ", "a-b"),
+        ("a-b  c", "a-b c"),
+        ("2024-03-26T06:45:00", "2024-03-26t06 45 00"),
+        ("caf\u00e9-bar", "caf bar"),
+    ]:
+        assert normalize_text(text) == normal == _old_normalize(text), text
+
+
+_DAY_PIECES = [
+    "june", "may", "Mar", "march", " ", "  ", "\n", "1", "3", "26", "31", "0", "9", "2026", "st", "th", "nd",
+    "-", "–", "—", "to", "through", "until", "till", "of", ",", ".", "x", ":", "a",
+]  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_DAY_PIECES), max_size=16))
+def test_it_looks_for_a_range_of_days_only_where_one_day_runs_to_another(pieces: list[str]) -> None:
+    low = "".join(pieces)
+    if _DAY_RANGE.search(low) is not None:
+        assert _DAY_DASH_DAY.search(low) is not None, low
+
+
+def test_it_reads_ranges_of_days_in_both_forms_behind_the_gate() -> None:
+    for text in ("June 26–27, 2026", "june 26th - 27th", "26 to 28 of june", "3rd until 5th may 2026"):
+        low = text.lower()
+        assert _DAY_RANGE.search(low) is not None and _DAY_DASH_DAY.search(low) is not None, text
+    assert _DAY_DASH_DAY.search("june 26, 2026 - booked") is None
+    dates = [m.text for m in mentions.extract_mentions("Open June 26–27, 2026.") if m.kind == "date"]
+    assert dates == ["June 26", "27, 2026"]
+
+
+def test_it_finds_every_range_of_days_behind_the_gate_on_random_ranges() -> None:
+    rng = random.Random(22)
+    seps = [" ", "", "  ", ". ", "\n", "x"]
+    days = ["1", "01", "9", "12", "26", "31", "32", "0", "4"]
+    ords = ["", "st", "th", "nd", "rd", "x"]
+    dashes = ["-", " - ", "–", "—", " to ", "to", " through ", " until ", " till ", " ", "  -  ", "--"]
+    months = ["june", "may", "mar", "sept", "december", "jun", "x"]
+    hits = 0
+    for _ in range(20000):
+        a = rng.choice(days) + rng.choice(ords) + rng.choice(dashes) + rng.choice(days) + rng.choice(ords)
+        if rng.random() < 0.5:
+            low = rng.choice(months) + rng.choice(seps) + a + rng.choice(["", ", 2026", " 2026", ":"])
+        else:
+            low = a + rng.choice(seps) + rng.choice(["", "of "]) + rng.choice(months)
+        low = rng.choice(["", "on ", "x", "9"]) + low + rng.choice(["", ".", "x", "5"])
+        if _DAY_RANGE.search(low) is not None:
+            hits += 1
+            assert _DAY_DASH_DAY.search(low) is not None, low
+    assert hits > 500
