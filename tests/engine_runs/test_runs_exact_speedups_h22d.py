@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.engine.runs import mentions
+from verification.engine.runs import mentions, trips, turns
 from verification.engine.runs.evidence import normalize_text
 from verification.engine.runs.mentions import _DAY_DASH_DAY, _DAY_RANGE, _HEDGE_BEFORE, _HEDGE_MAP, _hedge
 from verification.engine.text import lower
@@ -149,3 +149,88 @@ def test_it_finds_every_range_of_days_behind_the_gate_on_random_ranges() -> None
             hits += 1
             assert _DAY_DASH_DAY.search(low) is not None, low
     assert hits > 500
+
+
+# The definitions of the rewritten patterns as they stood.
+_OLD_ENTITY_BREAK = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bDr)(?<!\bMrs)\.\s+")
+_OLD_DONE = re.compile(
+    r"\bI(?:'ve|’ve| have)?\s+(?:just\s+|now\s+|also\s+)?(?:scheduled|sent|emailed|messaged|texted|invited|"
+    r"notified|shared|forwarded)\b"
+)
+_OLD_ROUTE = re.compile(
+    r"\b(?:(between)\s+([A-Z]{3})\s+and\s+([A-Z]{3})"
+    r"|([A-Z]{3})(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b"
+)
+_PIECES = [
+    "I", "I've", "I’ve", "I have", " ", "  ", "\n", "just ", "sent", "scheduled", "xI", "AI", "_", "é",
+    "between", "abetween", "Between", "JFK", "SFO", "JFKX", "and", " to ", "→", "->", " -> ", "-", "B",
+    ".", ". ", "St", "Mr", "Dr", "Mrs", "A", "a", "Dr.", "U.S. ", "Mrs. ", "x.", "9", "é.",
+]  # fmt: skip
+
+
+def _same(old: re.Pattern[str], new: re.Pattern[str], text: str) -> None:
+    n = len(text)
+    for pos, endpos in ((0, n), (1, n), (min(3, n), max(0, n - 2)), (n // 2, n)):
+        got = [(m.span(), m.groups(), m.regs) for m in new.finditer(text, pos, endpos)]
+        want = [(m.span(), m.groups(), m.regs) for m in old.finditer(text, pos, endpos)]
+        assert got == want, (text, pos, endpos)
+        a, b = new.search(text, pos, endpos), old.search(text, pos, endpos)
+        assert (a and a.regs) == (b and b.regs), (text, pos, endpos)
+    assert new.split(text) == old.split(text), text
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=16))
+def test_it_matches_routes_reports_and_name_breaks_as_the_old_patterns(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    _same(_OLD_ROUTE, trips._ROUTE, text)
+    _same(_OLD_DONE, turns._DONE, text)
+    _same(_OLD_ENTITY_BREAK, mentions._ENTITY_BREAK, text)
+
+
+def test_it_matches_the_old_patterns_on_random_texts() -> None:
+    rng = random.Random(22)
+    hits = [0, 0, 0]
+    for _ in range(4000):
+        # Pieces mostly joined by a space, as words are: routes and reports need them.
+        text = "".join(
+            rng.choice(_PIECES) + rng.choice(("", " ", " ", " ", "\n")) for _ in range(rng.randrange(1, 24))
+        )
+        for i, (old, new) in enumerate(
+            (
+                (_OLD_ROUTE, trips._ROUTE),
+                (_OLD_DONE, turns._DONE),
+                (_OLD_ENTITY_BREAK, mentions._ENTITY_BREAK),
+            )
+        ):
+            _same(old, new, text)
+            hits[i] += old.search(text) is not None
+    assert min(hits) > 5, hits
+
+
+def test_it_matches_routes_as_the_old_pattern_on_random_routes() -> None:
+    rng = random.Random(14)
+    codes = ["JFK", "SFO", "JFKX", "JF", "jfk", "AJFK", "9AB", "LAX", "É", "B"]
+    joins = [" to ", " to  ", "\tto\n", "->", " -> ", "→", " → ", " and ", "to", " ", " - "]
+    edges = ["", " ", "x", "9", "between ", "Between ", "abetween ", "_", ".", "\n", "é"]
+    hits = 0
+    for _ in range(6000):
+        text = (
+            rng.choice(edges) + rng.choice(codes) + rng.choice(joins) + rng.choice(codes) + rng.choice(edges)
+            + rng.choice(joins) + rng.choice(codes) + rng.choice(edges)
+        )  # fmt: skip
+        _same(_OLD_ROUTE, trips._ROUTE, text)
+        hits += _OLD_ROUTE.search(text) is not None
+    assert hits > 50, hits
+
+
+def test_it_reads_a_route_and_its_groups_as_before() -> None:
+    m = trips._ROUTE.search("Flights between JFK and SFO, then LAX -> SEA.")
+    assert (
+        m is not None and m.group(1) == "between" and m.span(1) == (8, 15) and m.group(2, 3) == ("JFK", "SFO")
+    )
+    m = trips._ROUTE.search("then LAX -> SEA.", 1)
+    assert m is not None and m.group(1) is None and m.group(4, 5) == ("LAX", "SEA") and m.start(4) == 5
+    assert trips._ROUTE.search("XJFK to SFO") is None and trips._ROUTE.search("abetween JFK and SFO") is None
+    assert turns._DONE.search("I've just sent it") is not None and turns._DONE.search("AI sent it") is None
+    assert mentions._ENTITY_BREAK.split("Dr. Who. Mrs. X. U.S. Army") == ["Dr. Who", "Mrs. X. U.S. Army"]
