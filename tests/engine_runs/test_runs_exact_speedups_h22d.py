@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verification.engine.runs import mentions, trips, turns
+from verification.engine.runs.clock import ISO_TIMESTAMP
 from verification.engine.runs.evidence import normalize_text
 from verification.engine.runs.mentions import _DAY_DASH_DAY, _DAY_RANGE, _HEDGE_BEFORE, _HEDGE_MAP, _hedge
 from verification.engine.text import lower
@@ -234,3 +235,21 @@ def test_it_reads_a_route_and_its_groups_as_before() -> None:
     assert trips._ROUTE.search("XJFK to SFO") is None and trips._ROUTE.search("abetween JFK and SFO") is None
     assert turns._DONE.search("I've just sent it") is not None and turns._DONE.search("AI sent it") is None
     assert mentions._ENTITY_BREAK.split("Dr. Who. Mrs. X. U.S. Army") == ["Dr. Who", "Mrs. X. U.S. Army"]
+
+
+def test_it_looks_for_timestamps_only_where_a_day_runs_into_an_hour() -> None:
+    rng = random.Random(7)
+    heads = ["", "x", " at ", "1", ".", "-", ":", "+", "_", "é"]
+    days = ["2026-07-12", "2026-7-12", "20260-07-12", "2026-07-123", "2026-07", "26-07-12"]
+    seps = ["T", " ", "t", "  ", "", "\n"]
+    hours = ["09:10", "9:10", "09:1", "0910", "09:10:00", "09:10:00.5", "09:10:60", "24:00"]
+    tails = ["", "Z", "z", "+01:00", "-0130", "+1", ".", "x", ":", " UTC", "5"]
+    hits = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(part) for part in (heads, days, seps, hours, tails))
+        if ISO_TIMESTAMP.search(text) is not None:
+            hits += 1
+            assert mentions._ISO_DAY_TIME.search(text) is not None, text
+    assert hits > 50, hits
+    found = [(m.kind, m.text) for m in mentions.extract_mentions("due on 2026-07-12 09:10:00+01:00.")]
+    assert found == [("date", "2026-07-12"), ("time", "09:10:00+01:00")]

@@ -723,6 +723,12 @@ def _verb_open(text: str, end: int) -> bool:
     return name is None or name.group(1) not in _OPEN_FIRST
 
 
+# What every ISO timestamp holds: "-" month "-" day, "T" or a space, the hour and ":". ``ISO_TIMESTAMP``
+# opens with a look-behind, which the engine tries at every position of the text; this one opens with a
+# hyphen, which it finds in C (h22d). A text without it has no timestamp.
+_ISO_DAY_TIME = re.compile(r"-\d{2}-\d{2}[T ]\d{2}:")
+
+
 def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
     """Read the ISO timestamps of ``text`` ("2026-07-12T09:10:00+01:00") as a date and a time of day.
 
@@ -731,6 +737,8 @@ def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
     mention covers the seconds and the offset and keeps the whole stamp (``extra["iso"]``): the evidence
     builder takes the instant from it, for times an answer converts to another zone.
     """
+    if _ISO_DAY_TIME.search(text) is None:
+        return
     for m in ISO_TIMESTAMP.finditer(text):
         a, b = m.span()
         parsed = parse_timestamp(m)
