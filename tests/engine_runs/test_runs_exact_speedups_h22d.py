@@ -253,3 +253,52 @@ def test_it_looks_for_timestamps_only_where_a_day_runs_into_an_hour() -> None:
     assert hits > 50, hits
     found = [(m.kind, m.text) for m in mentions.extract_mentions("due on 2026-07-12 09:10:00+01:00.")]
     assert found == [("date", "2026-07-12"), ("time", "09:10:00+01:00")]
+
+
+_OLD_NEW_ITEM = re.compile(
+    r"\b(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|another|other|latter)\b",
+    re.I,
+)
+_ITEM_PIECES = [
+    "second", "SECOND", "ſecond", "Third", "fourth", "fifth", "sixth", "ſixth", "seventh", "eighth", "ninth",
+    "tenth", "next", "Next", "last", "LAST", "latter", "another", "other", "Other", "othe", "lastly", "x",
+    "İ", "ı", "é", " ", "\n", "_", "5", ".", "-", "s", "K", "ſ", "a", "n",
+]  # fmt: skip
+
+
+def test_it_opens_the_new_item_pattern_with_every_character_ignorecase_lets_a_first_letter_match() -> None:
+    lead = re.compile(r"[AaEeFfLlNnOoSsTt\u017f]")
+    first = re.compile("(?i)[aefnlost]")
+    every = "".join(map(chr, range(0x110000)))
+    assert [m.start() for m in lead.finditer(every)] == [m.start() for m in first.finditer(every)]
+    assert {
+        w[0] for w in ("second", "third", "fourth", "fifth", "eighth", "next", "last", "another", "other")
+    } <= set("aefnlost")
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_ITEM_PIECES), max_size=14))
+def test_it_finds_a_turn_to_a_new_item_as_the_old_pattern(pieces: list[str]) -> None:
+    from verification.engine.runs.records import _NEW_ITEM
+
+    text = " ".join(pieces) + "".join(pieces)
+    n = len(text)
+    for pos, endpos in ((0, n), (2, n), (1, max(0, n - 3))):
+        a, b = _NEW_ITEM.search(text, pos, endpos), _OLD_NEW_ITEM.search(text, pos, endpos)
+        assert (a and a.span()) == (b and b.span()), (text, pos, endpos)
+        assert [m.span() for m in _NEW_ITEM.finditer(text, pos, endpos)] == [
+            m.span() for m in _OLD_NEW_ITEM.finditer(text, pos, endpos)
+        ]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab 09-.\u0660\u0967\uff15\u00b2é", max_size=12))
+def test_it_tells_a_string_holds_values_as_the_unicode_digit_search(text: str) -> None:
+    from verification.engine.runs import evidence
+
+    old = bool(re.search(r"\d", text))
+    assert bool((evidence._ASCII_DIGIT if text.isascii() else evidence._DIGIT).search(text)) == old, text
+    if not old:
+        assert not evidence._holds_values(text)
+    # Arabic-Indic and full-width digits are digits too (the text is then not ASCII).
+    assert evidence._holds_values("\u0661\u0662 km") and evidence._holds_values("12 km")
