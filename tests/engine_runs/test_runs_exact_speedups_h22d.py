@@ -302,3 +302,44 @@ def test_it_tells_a_string_holds_values_as_the_unicode_digit_search(text: str) -
         assert not evidence._holds_values(text)
     # Arabic-Indic and full-width digits are digits too (the text is then not ASCII).
     assert evidence._holds_values("\u0661\u0662 km") and evidence._holds_values("12 km")
+
+
+_CODE_PIECES = [
+    "8",
+    "12",
+    "\u0661",
+    "W",
+    "MF",
+    "ABCD",
+    "C",
+    "x",
+    "a",
+    " ",
+    "-",
+    "4C",
+    "2FBBAH",
+    "_",
+    "é",
+    "K9",
+]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_CODE_PIECES), max_size=12))
+def test_it_reads_digit_led_codes_only_where_a_capital_follows_a_digit(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    if mentions._DIGIT_LED_CODE.search(text) is not None:
+        assert mentions._DIGIT_CAPITAL.search(text) is not None, text
+
+
+def test_it_finds_every_digit_led_code_behind_the_gate_on_random_texts() -> None:
+    rng = random.Random(9)
+    hits = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(_CODE_PIECES) for _ in range(rng.randrange(1, 10)))
+        if mentions._DIGIT_LED_CODE.search(text) is not None:
+            hits += 1
+            assert mentions._DIGIT_CAPITAL.search(text) is not None, text
+    assert hits > 1000, hits
+    ids = [m.text for m in mentions.extract_mentions("Reservations 8WMF4C and 2FBBAH, item A12B3C.")]
+    assert "8WMF4C" in ids and "2FBBAH" in ids
