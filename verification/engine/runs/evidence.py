@@ -43,6 +43,7 @@ _ISO_DT = re.compile(
     r"(?P<tz>Z|[+-]\d{2}:?\d{2})?)?$"
 )
 _DIGIT = re.compile(r"\d")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 _ALPHA = re.compile(r"[^\W\d_]")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # A number written together with its unit or counted word in a catalogue's option value: "500ml", "25ft",
@@ -72,8 +73,21 @@ def _normal_form(low: str) -> str:
     # Statuses, cities and plain prose are mostly normal already: ``[a-z0-9]+(?: [a-z0-9]+)*`` (no upper case
     # is left after ``casefold``), tested with string methods, cheaper than that regular expression and than
     # splitting and joining.
-    if low.isascii() and low.replace(" ", "").isalnum() and low[0] != " " != low[-1] and "  " not in low:
-        return low
+    if low.isascii() and low[:1] != " " != low[-1:] and "  " not in low:
+        bare = low.replace(" ", "")
+        if bare.isalnum():
+            return low
+        # Codes and dates join their words with single hyphens ("sku-341736", "2024-05-13", "wi-fi"): a
+        # hyphen between two letters or digits is kept inside its word, so such a text is normal too.
+        if (
+            "-" in bare
+            and bare.replace("-", "").isalnum()
+            and low[0] != "-" != low[-1]
+            and "--" not in low
+            and " -" not in low
+            and "- " not in low
+        ):
+            return low
     if "\u2010" in low or "\u2011" in low:
         # "Wi‑Fi" with a (non-breaking) hyphen is "wi-fi" (issue 14, h20j).
         low = low.replace("\u2010", "-").replace("\u2011", "-")
@@ -569,7 +583,9 @@ def _holds_values(text: str) -> bool:
 
     Strings without a digit hold no value worth the cost of reading (their states are looked up directly).
     """
-    if not _DIGIT.search(text):
+    # In ASCII text ``\d`` is ``[0-9]``: a range the engine tests per character far more cheaply than the
+    # Unicode digit category (``str.isascii`` is a flag read, not a scan; h22d).
+    if not (_ASCII_DIGIT if text.isascii() else _DIGIT).search(text):
         return False
     stripped = text.strip()
     return " " in stripped or not _ALPHA.search(text) or bool(_COMPACT_QUANTITY.fullmatch(stripped))

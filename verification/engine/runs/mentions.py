@@ -175,6 +175,10 @@ _HEDGE_WORDS = (
 _HEDGE_TREE = _words(_HEDGE_WORDS[3:-1].replace("~|", "").split("|"))
 assert _HEDGE_TREE.startswith("(?:(?:") and _HEDGE_TREE.endswith("))")
 _HEDGE_BEFORE = re.compile(rf"(?P<hedge>{_HEDGE_TREE[:-2]}|~(?<=\w.))))\s+$")
+# Every match of ``_HEDGE_BEFORE`` is one of these words followed by white space to the end of the window:
+# the text before that white space must end with one of them (``str.endswith`` with a tuple, in C), else the
+# search would try the prefix tree at every letter of the window in vain.
+_HEDGE_SUFFIXES = tuple(_HEDGE_WORDS[3:-1].split("|"))
 _UNIT_KEYS = sorted(
     (u for u in UNIT_WORDS if u not in ("c", "f", "in", "m", "s", "h", "l", "g", "mi")), key=len
 )
@@ -432,7 +436,10 @@ _ENTITY_RE = re.compile(
     r"[A-Z&](?:(?<=[A-Z])[\w'’.&\u2010\u2011-]*|(?<=&))"
     r"(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&\u2010\u2011-]*))*"
 )
-_ENTITY_BREAK = re.compile(r"(?<!\b[A-Z])(?<!\bSt)(?<!\bMr)(?<!\bDr)(?<!\bMrs)\.\s+")
+# A full stop and white space, not after an initial or a title: ``(?<!\b[A-Z])(?<!\bSt)...\.\s+`` with the
+# look-behinds read after the full stop (each one with it), so that the engine skips to the full stops in C
+# instead of trying five look-behinds at every position of a name (h22d; the same matches).
+_ENTITY_BREAK = re.compile(r"\.(?<!\b[A-Z]\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bDr\.)(?<!\bMrs\.)\s+")
 _LIKELIHOOD_WORDS = frozenset({"likely", "unlikely", "probable", "improbable"})
 _LIKELIHOOD_RE = re.compile(_words(list(_LIKELIHOOD_WORDS)) + r"\b")
 _CURRENCY_NAME_RE = re.compile(_words(list(CURRENCY_NAMES)) + r"\b")
@@ -495,6 +502,10 @@ _DIGIT_LED_CODE = re.compile(
     r"[\dA-Z](?<!\w.)(?:(?<=\d)\d*[A-Z]+\d[A-Z0-9]*\b|(?<=\d)\d*[A-Z]{4,}\b"
     r"|(?<=[A-Z])[A-Z]{0,3}\d[A-Z0-9]*\d[A-Z]+\b)"
 )
+# What every match of ``_DIGIT_LED_CODE`` holds: a capital right after a digit (``\d[A-Z]``), written to open
+# with the capital, so that the engine skips to the capitals instead of testing the digit category at every
+# character (h22d).
+_DIGIT_CAPITAL = re.compile(r"[A-Z](?<=\d.)")
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
@@ -525,7 +536,13 @@ def _hedge(m: re.Match[str]) -> str | None:
     # Hedges are read backwards from the value: cheaper than an optional prefix on every pattern.
     text = m.string
     a = m.start()
-    found = _HEDGE_BEFORE.search(text, max(0, a - 24), a)
+    lo = max(0, a - 24)
+    j = a
+    while j > lo and text[j - 1].isspace():
+        j -= 1
+    if j == a or not text.endswith(_HEDGE_SUFFIXES, lo, j):
+        return None  # no white space before the value, or no hedge word before the white space
+    found = _HEDGE_BEFORE.search(text, lo, a)
     hedge = _HEDGE_MAP.get(lower(found.group("hedge"))) if found else None
     return None if hedge == "bound" else hedge
 
@@ -651,7 +668,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     if "id" in need:
         # A code in capitals that starts with digits ("8WMF4C", "2FBBAH", a booking reference) is one
         # identifier: read first, so that no number ("8") or quantity ("4C", 4 degrees) is cut out of it.
-        for m in _DIGIT_LED_CODE.finditer(text):
+        # Every such code holds a digit right before a capital (a test that skips to the capitals in C).
+        for m in _DIGIT_LED_CODE.finditer(text) if _DIGIT_CAPITAL.search(text) else ():
             _take(taken, out, Mention("id", m.start(), m.end(), m.group(0)))
         if names and "_" in text:
             # The answer's codes only: the results' codes are matched as text ("literal"), and their keys
@@ -774,6 +792,12 @@ def _verb_open(text: str, end: int) -> bool:
     return name is None or name.group(1) not in _OPEN_FIRST
 
 
+# What every ISO timestamp holds: "-" month "-" day, "T" or a space, the hour and ":". ``ISO_TIMESTAMP``
+# opens with a look-behind, which the engine tries at every position of the text; this one opens with a
+# hyphen, which it finds in C (h22d). A text without it has no timestamp.
+_ISO_DAY_TIME = re.compile(r"-\d{2}-\d{2}[T ]\d{2}:")
+
+
 def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
     """Read the ISO timestamps of ``text`` ("2026-07-12T09:10:00+01:00") as a date and a time of day.
 
@@ -782,6 +806,8 @@ def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
     mention covers the seconds and the offset and keeps the whole stamp (``extra["iso"]``): the evidence
     builder takes the instant from it, for times an answer converts to another zone.
     """
+    if _ISO_DAY_TIME.search(text) is None:
+        return
     for m in ISO_TIMESTAMP.finditer(text):
         a, b = m.span()
         parsed = parse_timestamp(m)
@@ -804,6 +830,11 @@ _DAY_RANGE = re.compile(
     rf"|(?P<a2>{_DAY}){_ORD}{_DASH}(?P<b2>{_DAY}){_ORD}\s+(?:of\s+)?(?P<mon2>{_MONTH_RE})(?:,?\s+(?P<yr2>\d{{4}}))?)\b"
 )
 
+# What every range of days holds, in both of its forms: a day's last digit, its ordinal suffix, the dash or
+# word between the days, and the next day's first digit. ``_DAY_RANGE`` opens with ``\b``: the engine tries
+# it at every position of the text; this one opens with a digit and is skipped to the digits in C.
+_DAY_DASH_DAY = re.compile(rf"\d{_ORD}{_DASH}\d")
+
 
 def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> None:
     """Read a range of days in one month ("June 26–27, 2026") as two dates that share the month and year.
@@ -811,6 +842,8 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
     Each day keeps its own span (the first day with the month, the last with the year), so a wrong end of
     the range is the span flagged. A range must run forward ("June 27–26" is left to the other patterns).
     """
+    if _DAY_DASH_DAY.search(low) is None:
+        return
     for m in _DAY_RANGE.finditer(low):
         if taken.find(1, m.start(), m.end()) >= 0:
             continue

@@ -189,9 +189,14 @@ def best_record(
 
 # Words with which a sentence turns to another item ("The second reminder is ...", "The next one ...",
 # "Another ..."): the sentence before, about the item before, says nothing about which item this one is.
+# (``\b(?:second|third|...|latter)\b`` under IGNORECASE, written to open with the characters that
+# IGNORECASE lets the first letters match, "ſ" for "s" included, and the ``\b`` read behind that character:
+# a case-insensitive pattern that opens with a letter is tried at every position, this one is skipped to
+# its first letters in C. One word at most matches at a position, so the order of the branches does not
+# matter; the same matches, h22d.)
 _NEW_ITEM = re.compile(
-    r"\b(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|next|last|another|other|latter)\b",
-    re.I,
+    r"[AaEeFfLlNnOoSsTt\u017f](?<!\w.)(?i:(?<=a)nother|(?<=e)ighth|(?<=f)(?:ifth|ourth)|(?<=l)(?:ast|atter)"
+    r"|(?<=n)(?:ext|inth)|(?<=o)ther|(?<=s)(?:econd|eventh|ixth)|(?<=t)(?:enth|hird))\b"
 )
 
 _PRIOR_KEYS = frozenset({"prior", "previous", "prev", "yesterday"})

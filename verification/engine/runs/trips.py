@@ -44,9 +44,13 @@ _CODE = re.compile(r"[A-Z]{3}")
 _IDENT = re.compile(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}")
 _NAMED_IDENT = re.compile(r"(?<= )(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,10}$")
 # A route: "JFK to SFO", "JFK → SFO", "JFK->SFO", "between PHX and JFK" (group 3 marks "between").
+# (``\b(?:(between)\s+([A-Z]{3})\s+and\s+([A-Z]{3})|([A-Z]{3})(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b``
+# written to open with a choice of characters, the ``\b`` read behind the first one and the branch picked by
+# a look-behind; groups 1 and 4, which would start before that character, are captured by look-behinds over
+# what was read. The same matches and groups; the engine skips to "b" and the capitals in C, h22d.)
 _ROUTE = re.compile(
-    r"\b(?:(between)\s+([A-Z]{3})\s+and\s+([A-Z]{3})"
-    r"|([A-Z]{3})(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b"
+    r"[bA-Z](?<!\w.)(?:(?<=b)etween(?<=(between))\s+([A-Z]{3})\s+and\s+([A-Z]{3})"
+    r"|(?<=[A-Z])[A-Z]{2}(?<=([A-Z]{3}))(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b"
 )
 # The same pair as two labelled lines: "- **Origin:** BOS" then "- **Destination:** CLT".
 # (Opening with its first letter, ``\b`` read behind it: the engine skips to the "o"s instead of trying every

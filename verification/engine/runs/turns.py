@@ -20,9 +20,11 @@ __all__ = ["check_failed_calls", "check_turn_names"]
 
 # A first-person report of a message or meeting just made with people: "I've scheduled", "I have sent", "I
 # sent". Other actions ("booked your flight to Paris") name places and things the calls may give as codes.
+# (``\bI`` written as ``I(?<!\w.)``: the engine skips to the capital I's in C instead of trying every
+# position of the answer; the same matches, h22d.)
 _DONE = re.compile(
-    r"\bI(?:'ve|’ve| have)?\s+(?:just\s+|now\s+|also\s+)?(?:scheduled|sent|emailed|messaged|texted|invited|"
-    r"notified|shared|forwarded)\b"
+    r"I(?<!\w.)(?:'ve|’ve| have)?\s+(?:just\s+|now\s+|also\s+)?"
+    r"(?:scheduled|sent|emailed|messaged|texted|invited|notified|shared|forwarded)\b"
 )
 _CITES = 3
 
