@@ -180,3 +180,13 @@ def test_it_reads_the_same_tokens_as_before_on_the_corpus() -> None:
 def test_it_reads_the_same_tokens_as_before_on_generated_texts(pieces: list[str]) -> None:
     text = "".join(pieces)
     assert _tokens(text) == _tokens_reference(text)
+
+
+def test_it_reads_speakers_only_where_two_colons_stand(monkeypatch: Any) -> None:
+    counting = _Counting(pii_names._SPEAKER)
+    monkeypatch.setattr(pii_names, "_SPEAKER", counting)
+    pii_names._line_people("Hi Maria\nNote: the room is booked\nBye", [])
+    assert counting.calls == 0
+    found = pii_names._line_people("Apollinaris: What a wife.\nBenedikta: Indeed.\nApollinaris: Yes.", [])
+    assert counting.calls == 2  # the labels counted, then read
+    assert [m.value for m in found] == ["Apollinaris", "Benedikta", "Apollinaris"]

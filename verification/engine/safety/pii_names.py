@@ -1717,7 +1717,10 @@ def _other_mentions(text: str, out: list[NameMatch]) -> list[NameMatch]:
 def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the speakers of a transcript and the name line of an address block (fourth pass)."""
     added: list[NameMatch] = []
-    labels = _SPEAKER.findall(text)
+    # Speakers are read where two labels or more stand, each with its colon: a text with one colon at
+    # most has none, and ``_SPEAKER`` (a line start in multi-line mode, tried at every position) is not
+    # run there (h22e).
+    labels = _SPEAKER.findall(text) if text.count(":") > 1 else []
     if len(labels) > 1:
         # Counted once: ``labels.count`` per line made a long transcript quadratic.
         seen: dict[str, int] = {}
