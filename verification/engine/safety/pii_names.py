@@ -1082,23 +1082,9 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
     # The streets read by their shape, reported with their town line: alone they may be anything.
     streets: dict[int, int] = {}
     newline = text.find("\n")
-    # Every town line holds a digit (its postcode) on the line after ``newline`` or on the next: the
-    # first digit at or after ``newline``, moved on only when passed, rules out the lines before it
-    # without the pattern, which backtracks over the capitalised words of each line (h22e).
-    digit = _DIGIT.search(text, newline) if newline >= 0 else None
     while newline >= 0:
-        if digit is not None and digit.start() < newline:
-            digit = _DIGIT.search(text, newline)
-        if digit is None:
-            break  # no digit after this line break: no town line from here on
-        second = text.find("\n", newline + 1)
-        third = text.find("\n", second + 1) if second >= 0 else -1
         # The town line first: an anchored match that fails at once on most lines.
-        if (
-            digit.start() < (third if third >= 0 else len(text))
-            and newline not in ends
-            and _POSTCODE_TOWN_LINE.match(text, newline) is not None
-        ):
+        if newline not in ends and _POSTCODE_TOWN_LINE.match(text, newline) is not None:
             street = _street_line_before(text, newline)
             if street >= 0:
                 ends.append(newline)
