@@ -641,7 +641,10 @@ def _emit_person(
             return
     before = _Before(text, start)
     last = before.words[-1] if before.words else ""
-    if _HOUSE_NUMBER.fullmatch(last) or (len(before.words) >= 2 and before.words[-2] in _UNIT_WORDS):
+    # A house number starts with a digit (``\d``: ``str.isdecimal``); most words before a name do not.
+    if (last[:1].isdecimal() and _HOUSE_NUMBER.fullmatch(last)) or (
+        len(before.words) >= 2 and before.words[-2] in _UNIT_WORDS
+    ):
         return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
     if last in _STREET_BEFORE or lower(words[0]) in _STREET_BEFORE:
         return  # "Rua Diadema", "rue Gustave Eiffel": a street named after a person
@@ -726,11 +729,11 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     for match in (_CAPITALISED_ASCII if text.isascii() else _CAPITALISED).finditer(text):
         start, end = match.span()
-        word = match.group()
+        word = text[start:end]  # the match's text: a slice, not a second call into the match (h22e)
         if word[-1] == "." and word not in _DOTTED and len(word) > 2:
             word = word[:-1]  # a sentence end, not an abbreviation ("Smith." but "Dr." and "J.")
             end -= 1
-        if word.endswith(("'s", "’s")) and len(word) > 3:
+        if word[-1] == "s" and word.endswith(("'s", "’s")) and len(word) > 3:
             word = word[:-2]  # a possessive: "Sophia's daughter" (``_AFTER_FIRST_NAME`` reads it)
             end -= 2
         if not word.isascii() and word not in _FLAGS and len(word) > 3:
@@ -867,6 +870,19 @@ _COUNTRY_LINE: Final = re.compile(
     r"(\d{3,5}(?:[ \-]\d{2,3})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)[ \t]*"
 )
 _UNIT_LINE: Final = re.compile(r"(?:Apt\.?|Suite|Unit|Flat|Apartment)[ \t]+\d{1,5}[A-Za-z]?[ \t]*")
+
+
+def _may_end_country_line(text: str, start: int, end: int) -> bool:
+    """Whether the line ``text[start:end]`` (its trailing blanks cut) may be a ``_COUNTRY_LINE``: each form
+    of its postcode ends in a digit (``\\d``: a decimal digit of any script) or a capital A-Z, so its last
+    character is one.  Exact; a look at one character instead of the pattern's backtracking over the
+    words of every line (h22e)."""
+    if start >= end:
+        return False
+    last = text[end - 1]
+    return last.isdecimal() or "A" <= last <= "Z"
+
+
 _TOWN_LINE: Final = re.compile(r"[^\W\d_][\w'\-]*(?:[ \t]+[^\W\d_][\w'\-]*){0,3}[ \t]*")
 _STREET_LINE: Final = re.compile(r"\d{1,5}[A-Za-z]?[ \t]+\S.{0,60}")
 
@@ -1440,7 +1456,9 @@ def _address_lines(text: str) -> list[NameMatch]:
     # The last line with content (asking every line about all the lines after it was quadratic).
     last = max((k for k, (start, end) in enumerate(lines) if start < end), default=-1)
     for k, (start, end) in enumerate(lines):
-        country = _COUNTRY_LINE.fullmatch(text, start, end)
+        country = (
+            _COUNTRY_LINE.fullmatch(text, start, end) if _may_end_country_line(text, start, end) else None
+        )
         if country is None:
             # "Kisbarát⏎Hungary" closing a text: a country alone on the last line, a town above it.
             if (
@@ -1685,7 +1703,10 @@ def _other_mentions(text: str, out: list[NameMatch]) -> list[NameMatch]:
 def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the speakers of a transcript and the name line of an address block (fourth pass)."""
     added: list[NameMatch] = []
-    labels = _SPEAKER.findall(text)
+    # Speakers are read where two labels or more stand, each with its colon: a text with one colon at
+    # most has none, and ``_SPEAKER`` (a line start in multi-line mode, tried at every position) is not
+    # run there (h22e).
+    labels = _SPEAKER.findall(text) if text.count(":") > 1 else []
     if len(labels) > 1:
         # Counted once: ``labels.count`` per line made a long transcript quadratic.
         seen: dict[str, int] = {}
@@ -1861,6 +1882,9 @@ _LOWER_NAME: Final = re.compile(
 # of a cold pass of ``detect_pii`` over the generated lines).  A text without it holds no match.
 _LOWER_CUE_WORDS: Final = tuple(_LOWER_CUE[3:-1].split("|"))
 _LOWER_VERB_WORDS: Final = tuple(_LOWER_VERB[3:-1].split("|"))
+# Their first letters: ``str.startswith`` with the tuple of thirty cues costs about 3,400 instructions
+# compiled, a look-up of the text's first character about 60 (h22e).
+_LOWER_CUE_FIRST: Final = frozenset(word[0] for word in _LOWER_CUE_WORDS)
 _LOWER_NAME_GATE: Final = re.compile(rf"\W{trie_pattern(_LOWER_CUE_WORDS + _LOWER_VERB_WORDS)}\b")
 # Listed first names and surnames that are common English or code words written in lower case ("see
 # more", "master branch", "port ready"): never a name here.  The words of the lists that occur 30 times
@@ -1913,7 +1937,9 @@ def _lower_flags(word: str) -> int:
 
 def _lower_names(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the names written in lower case (``_LOWER_NAME``) not found yet."""
-    if _LOWER_NAME_GATE.search(text) is None and not text.startswith(_LOWER_CUE_WORDS):
+    if _LOWER_NAME_GATE.search(text) is None and not (
+        text[:1] in _LOWER_CUE_FIRST and text.startswith(_LOWER_CUE_WORDS)
+    ):
         return out  # no cue and no verb: ``_LOWER_NAME`` cannot match (exact, see the gate)
     added: list[NameMatch] = []
     for match in _LOWER_NAME.finditer(text):
