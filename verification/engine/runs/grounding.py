@@ -1823,6 +1823,15 @@ def _range_end(answer: str, m: Mention) -> bool:
     )
 
 
+def _record_order(record: Any) -> tuple[int, tuple[str, ...]]:
+    """A sort key for records that does not depend on the hash seed: the latest result first, then the path.
+
+    >>> sorted([(2, ("items", 1)), (5, ("items", 0)), (2, ("items", 0))], key=_record_order)
+    [(5, ('items', 0)), (2, ('items', 0)), (2, ('items', 1))]
+    """
+    return (-record[0], tuple(str(p) for p in record[1]))
+
+
 def _tool_records(f: Finding, roots: bool = False) -> set[Any]:
     """The records of the results (one list element each; with ``roots``, also a result's top level) that
     give ``f``'s value."""
@@ -2017,9 +2026,12 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
             if not recs or _tool_records(g, True) & own_all or any(x.source != "tool" for x in g.facts):
                 continue
             keys = {w for x in g.facts for w in _singular_tokens(x.key_tokens)}
+            # The identifier's records latest read first, in a fixed order: the slots cited are the first
+            # three, and a set's order changes with the hash seed (the same run gave other evidence spans
+            # in another process).
             slots = [
                 y
-                for r in own
+                for r in sorted(own, key=_record_order)
                 for y in per_record.get((m.kind, r), ())
                 if keys & _singular_tokens(y.key_tokens)
             ]
@@ -2078,7 +2090,7 @@ def _other_labelled_slot(
     if not label:
         return False
     matching: list[Fact] = []
-    for r in own:
+    for r in sorted(own, key=_record_order):  # the facts cited are the first three: a fixed order
         same = per_record.get((m.kind, r), [])
         if len(same) < 2:
             continue
