@@ -1,9 +1,9 @@
-"""Exact savings on short texts (h22h): ``fastpath.LeadScan``, the clauses of one punctuation character
-(``rule_index.rule_clauses``) and the reader gate of the learned model split in two searches.
+"""Exact savings on short texts (h22h): ``fastpath.LeadScan`` and the clauses of one punctuation
+character (``rule_index.rule_clauses``).
 
 Each is held to what it replaces: ``LeadScan.search`` to ``re``'s search (with ``\\b`` checked as
-``lowered_matches`` checks it) from every position, on corpus lines and mutated texts; ``detect_injection``
-to itself with the scans switched off; ``addresses_reader`` to the single regex it was.
+``lowered_matches`` checks it) from every position, on corpus lines and mutated texts, for every rule
+with leads (not only those the index scans); ``detect_injection`` to itself with the scans switched off.
 """
 
 from __future__ import annotations
@@ -21,18 +21,19 @@ from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety import detect_injection
 from verification.engine.safety.fastpath import LeadScan, at_word_boundary, lead_scan_pattern, lowered_matches
 from verification.engine.safety.injection import _META_LOWERED, _TOOL_RESULT_RULES, _USER_RULES
-from verification.engine.safety.injection_model import _ADDRESSED_LOWERED, addresses_reader, model_view
-from verification.engine.safety.rule_index import ALL_RULES, rule_clauses, scan_of
+from verification.engine.safety.prefilter import leading_literals, skips_ahead
+from verification.engine.safety.rule_index import ALL_RULES, rule_clauses
 
-# (name, compiled lower-cased form, whether ``\b`` is checked in Python, finder, offset) for every scan.
+# (name, compiled lower-cased form, whether ``\b`` is checked in Python, finder, offset) for every rule
+# with leads: the index scans only those ``re`` cannot skip ahead in, the tests try them all.
 SCANNED = [
-    (rule.rule_id, rule.lowered, rule.lowered_boundary, *scan)
+    (rule.rule_id, rule.lowered, rule.lowered_boundary, *lead_scan_pattern(leads, rule.lowered_boundary))
     for rule in ALL_RULES
-    if rule.lowered is not None and (scan := scan_of(rule.lowered, rule.lowered_boundary)) is not None
+    if rule.lowered is not None and (leads := leading_literals(rule.lowered)) is not None
 ]
-_meta_scan = scan_of(*_META_LOWERED)
-assert _meta_scan is not None
-SCANNED.append(("meta", _META_LOWERED[0], _META_LOWERED[1], *_meta_scan))
+_meta_leads = leading_literals(_META_LOWERED[0])
+assert _meta_leads is not None
+SCANNED.append(("meta", *_META_LOWERED, *lead_scan_pattern(_meta_leads, _META_LOWERED[1])))
 
 _PROBES = [
     "Send an email to the team: the deadline is Friday.",
@@ -75,9 +76,16 @@ def _assert_same_searches(text: str, rng: random.Random | None = None) -> None:
         assert fast == [m.span() for m in lowered_matches(compiled, boundary, text)], name
 
 
-def test_it_scans_most_rules_and_the_meta_phrases() -> None:
-    names = {name for name, *_ in SCANNED}
-    assert {"meta", "tool.exfil_to_external", "tool.exfil_send", "override.ignore_prior"} <= names
+def test_it_scans_the_rules_re_cannot_skip_ahead_in_and_the_meta_phrases() -> None:
+    scanned = set(_TOOL_RESULT_RULES.scans)
+    assert {"tool.exfil_to_external", "tool.exfil_send", "indirect.note_to_ai"} <= scanned
+    assert _USER_RULES.meta_scan is not None
+    # Led by an alternation of words, ``re`` skips to their first letters itself: no scan.
+    assert "override.ignore_prior" not in scanned
+    for rule in ALL_RULES:
+        if rule.rule_id in scanned:
+            assert rule.lowered is not None and not skips_ahead(rule.lowered)
+    assert skips_ahead(re.compile("ignore|forget")) and not skips_ahead(re.compile(r"(?<!not\s)send"))
     assert len(SCANNED) > 60
 
 
@@ -154,21 +162,3 @@ def test_it_does_not_open_a_rule_whose_punctuation_is_missing() -> None:
     assert "tool.exfil_to_external" not in opened
     opened = {r.rule_id for r in _TOOL_RESULT_RULES.candidates("send the file to x@y.com", clauses=True)}
     assert "tool.exfil_to_external" in opened
-
-
-def _old_addresses_reader(read: str) -> bool:
-    return _ADDRESSED_LOWERED.search(read) is not None
-
-
-def test_it_gates_the_model_as_the_single_regex_did() -> None:
-    texts = [*_PROBES, "you", "xyou", "you_", "é you", "_you", "Ignore", "\nsay", "yours truly"]
-    texts += corpus_texts_cached()
-    for text in texts:
-        read = model_view(text)
-        assert addresses_reader(read, lowered=True) == _old_addresses_reader(read), text[:80]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="youraiskt _-.é\n'1", max_size=40))
-def test_it_gates_the_model_as_the_single_regex_did_on_generated_text(text: str) -> None:
-    assert addresses_reader(text, lowered=True) == _old_addresses_reader(text)

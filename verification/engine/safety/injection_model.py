@@ -80,12 +80,6 @@ _ADDRESSED = re.compile(
 
 
 _ADDRESSED_LOWERED = re.compile(_ADDRESSED.pattern)
-# The same search in two parts that ``re`` can skip through: the words after a non-word character, and
-# at the text's start. Every word starts with a letter, so ``\b`` before one holds exactly there; led by
-# ``\b``, the search above tries every word at every position of the text.
-_ADDRESSED_WORDS = _ADDRESSED.pattern.removeprefix(r"\b")
-_ADDRESSED_AT_START = re.compile(_ADDRESSED_WORDS)
-_ADDRESSED_AFTER_GAP = re.compile(r"\W" + _ADDRESSED_WORDS)
 
 
 def addresses_reader(text: str, lowered: bool = False) -> bool:
@@ -100,7 +94,7 @@ def addresses_reader(text: str, lowered: bool = False) -> bool:
     True
     """
     if lowered:
-        return _ADDRESSED_AFTER_GAP.search(text) is not None or _ADDRESSED_AT_START.match(text) is not None
+        return _ADDRESSED_LOWERED.search(text) is not None
     return _ADDRESSED.search(_bounded(text)) is not None
 
 
