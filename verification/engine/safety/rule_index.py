@@ -422,19 +422,23 @@ class RuleIndex:
         clauses = clauses and self.check_clauses
         if clauses:
             opened &= (found >> self.shift) | self.keyless
-        unmet = ~(found >> 2 * self.shift)
+        # The clause groups met. A rule runs when all its groups are among them: tested on non-negative
+        # ints (``&`` with a negative one, such as a mask of the unmet groups, copies it in two's
+        # complement first), and the lowest bit is taken off ``opened`` the same way.
+        met = found >> 2 * self.shift
         picked: list[Rule] = []
         need = self.clause_need
         while opened:
-            lowest = opened & -opened
-            opened ^= lowest
-            i = lowest.bit_length() - 1
-            if clauses and need[i] & unmet:
+            rest = opened & (opened - 1)
+            i = (opened ^ rest).bit_length() - 1
+            opened = rest
+            wanted = need[i]
+            if clauses and wanted & met != wanted:
                 continue  # some clause has no string in the text: the regex cannot match
             rule = self.rules[i]
             if rule.rule_id not in skip:
                 picked.append(rule)
-        return picked, not (clauses and self.meta_need & unmet)
+        return picked, not clauses or self.meta_need & met == self.meta_need
 
 
 # Texts from this length on search by the leads (``LeadSearch``); shorter ones let ``re`` run once.
