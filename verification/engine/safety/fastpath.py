@@ -327,8 +327,6 @@ class LeadScan:
     is tried directly.
     """
 
-    __slots__ = ("boundary", "compiled", "finder", "offset", "text")
-
     def __init__(
         self, compiled: re.Pattern[str], finder: re.Pattern[str], offset: int, text: str, boundary: bool
     ) -> None:
