@@ -21,15 +21,18 @@ import bisect
 import codecs
 import heapq
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from ..text import lower
+from .prefilter import trie_pattern
 
 __all__ = [
+    "LeadScan",
     "LeadSearch",
     "at_word_boundary",
     "has_upper_literal",
     "is_word",
+    "lead_scan_pattern",
     "lowered_matches",
     "lowered_text",
     "lowered_variant",
@@ -310,13 +313,88 @@ class LeadSearch:
             i += 1
 
 
+class LeadScan:
+    """``LeadSearch`` for short texts: the first match of ``compiled`` at or after a position, tried only
+    where ``finder`` (``lead_scan_pattern``: one regex of the leads, which ``re`` skips to) matches.
+
+    A pattern that starts with a look-behind, a ``\\b`` kept in the regex or an alternation whose
+    branches do not all start with a literal gives ``re`` no first characters to skip to: its search
+    tries every branch at every position of the text (the "talks about attacks" phrases cost about as
+    much on a short line as all the rules together).  The regex of the leads is a trie that ``re`` skips
+    through in C; ``compiled.match`` runs only where a lead starts, the try ``search`` would make there.
+    With ``offset`` 1 the finder matches the non-word character before a lead (``\\W`` first: only
+    leads at a word start, and ``re`` skips to blanks and punctuation), and a lead at the text's start
+    is tried directly.
+    """
+
+    def __init__(
+        self, compiled: re.Pattern[str], finder: re.Pattern[str], offset: int, text: str, boundary: bool
+    ) -> None:
+        self.compiled = compiled
+        self.finder = finder
+        self.offset = offset
+        self.text = text
+        self.boundary = boundary
+
+    def search(self, pos: int) -> re.Match[str] | None:
+        """``compiled.search(text, pos)`` (with ``boundary``: the first match from ``pos`` that starts
+        where ``\\b`` holds), as ``LeadSearch.search`` gives it."""
+        text = self.text
+        compiled = self.compiled
+        finder = self.finder
+        if self.offset:
+            # Only leads at a word start (every lead starts with a word character): the one at the
+            # text's start, then those after a non-word character.
+            if pos <= 0:
+                pos = 0
+                if is_word(text[:1]):
+                    match = compiled.match(text, 0)
+                    if match is not None:
+                        return match
+                pos = 1
+            found = finder.search(text, pos - 1)
+            while found is not None:
+                match = compiled.match(text, found.start() + 1)
+                if match is not None:
+                    return match
+                found = finder.search(text, found.start() + 1)
+            return None
+        found = finder.search(text, pos)
+        boundary = self.boundary
+        while found is not None:
+            at = found.start()
+            if not boundary or at_word_boundary(text, at):
+                match = compiled.match(text, at)
+                if match is not None:
+                    return match
+            found = finder.search(text, at + 1)
+        return None
+
+
+def lead_scan_pattern(leads: Collection[str], boundary: bool) -> tuple[re.Pattern[str], int]:
+    """The finder of a ``LeadScan`` over ``leads`` and its offset: with ``boundary`` and leads that all
+    start with a word character, ``\\W`` and the leads (offset 1), else the leads alone (offset 0).
+
+    >>> finder, offset = lead_scan_pattern(["ask", "an"], True)
+    >>> offset, [m.start() + offset for m in finder.finditer("an ask, task (an")]
+    (1, [3, 14])
+    """
+    kept = sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads))
+    if not kept or "" in kept:
+        raise ValueError("a lead scan needs non-empty leads")
+    body = trie_pattern(kept)
+    if boundary and all(is_word(lead[0]) for lead in kept):
+        return re.compile(r"\W" + body), 1
+    return re.compile(body), 0
+
+
 def lowered_matches(
     compiled: re.Pattern[str],
     boundary: bool,
     lowered: str,
     pos: int = 0,
     first: re.Match[str] | None = None,
-    searcher: LeadSearch | None = None,
+    searcher: LeadSearch | LeadScan | None = None,
 ) -> Iterator[re.Match[str]]:
     """Non-overlapping matches of a ``lowered_variant`` in ``lowered``, as ``finditer`` would give them.
 
@@ -348,7 +426,7 @@ def lowered_matches(
 
 
 def _next_match(
-    compiled: re.Pattern[str], lowered: str, pos: int, searcher: LeadSearch | None
+    compiled: re.Pattern[str], lowered: str, pos: int, searcher: LeadSearch | LeadScan | None
 ) -> re.Match[str] | None:
     return compiled.search(lowered, pos) if searcher is None else searcher.search(pos)
 

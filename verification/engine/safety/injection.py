@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .deobfuscate import decoded_payloads, mixed_script_words, normalize, only_leetspeak
-from .fastpath import LeadSearch, at_word_boundary, lowered_matches, lowered_text, required_lowered_variant
+from .fastpath import (
+    LeadScan,
+    LeadSearch,
+    at_word_boundary,
+    lowered_matches,
+    lowered_text,
+    required_lowered_variant,
+)
 from .injection_model import addresses_reader, load_injection_model, model_view, window_text
 from .injection_rules import CATEGORIES, MECHANISM_CATEGORIES, RULES, TOOL_RESULT_RULES, Rule
 from .limits import MAX_EVIDENCE, MAX_HISTORY_TURNS
@@ -226,8 +233,8 @@ def _is_quoted(text: str, start: int, end: int) -> bool:
     return not _OPEN_QUOTE_SET.isdisjoint(before) and not _CLOSE_QUOTE_SET.isdisjoint(text[end : end + 60])
 
 
-_USER_RULES = RuleIndex(RULES, _META_LOWERED[0])
-_TOOL_RESULT_RULES = RuleIndex(RULES + TOOL_RESULT_RULES, _META_LOWERED[0])
+_USER_RULES = RuleIndex(RULES, *_META_LOWERED)
+_TOOL_RESULT_RULES = RuleIndex(RULES + TOOL_RESULT_RULES, *_META_LOWERED)
 # Rules too weak to count in a re-scan (which keeps evidence of weight >= 0.5 only).
 _WEAK_RULES = frozenset(r.rule_id for r in RULES + TOOL_RESULT_RULES if r.weight < 0.5)
 
@@ -267,18 +274,22 @@ def _scan(
         reach.append(picked)
     long_text = len(text) >= LEAD_SEARCH_MIN_CHARS
     meta_leads = rules.meta_leads if long_text else None
+    meta_scan = None if long_text else rules.meta_scan
     for rule in picked:
         best: InjectionEvidence | None = None
         matches: Iterator[re.Match[str]]
         if rule.lowered is not None and same_length:
-            leads = rules.leads.get(rule.rule_id) if long_text else None
-            searcher = (
-                None
-                if leads is None
-                else LeadSearch(
-                    rule.lowered, leads, lowered, rule.lowered_boundary, finder=lead_finder(leads)
-                )
-            )
+            searcher: LeadSearch | LeadScan | None = None
+            if long_text:
+                leads = rules.leads.get(rule.rule_id)
+                if leads is not None:
+                    searcher = LeadSearch(
+                        rule.lowered, leads, lowered, rule.lowered_boundary, finder=lead_finder(leads)
+                    )
+            else:
+                scan = rules.scans.get(rule.rule_id)
+                if scan is not None:
+                    searcher = LeadScan(rule.lowered, scan[0], scan[1], lowered, rule.lowered_boundary)
             # ``Rule.finditer`` inlined: most rules that get here still do not match, and one C-level
             # search settles those without building an iterator.
             first = rule.lowered.search(lowered) if searcher is None else searcher.search(0)
@@ -290,7 +301,7 @@ def _scan(
                 # yield it as it is) and it counts fully, which ends the loop below at once.  Settle it
                 # here, without building the generators.
                 if meta is None:
-                    meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent)
+                    meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent, meta_scan)
                 if _weigh(rule, text, start, end, meta) == rule.weight:
                     snippet = text[start : min(end, start + 200)]
                     found.append(
@@ -304,7 +315,7 @@ def _scan(
             if n >= _MAX_MATCHES_PER_RULE:
                 break
             if meta is None:
-                meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent)
+                meta = MetaIndex(text, lowered, _META, _META_LOWERED, meta_leads, meta_absent, meta_scan)
             weight = _weigh(rule, text, match.start(), match.end(), meta)
             if best is None or weight > best.weight:
                 snippet = text[match.start() : min(match.end(), match.start() + 200)]

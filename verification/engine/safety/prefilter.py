@@ -33,6 +33,7 @@ __all__ = [
     "required_run",
     "shape_char",
     "shape_needles",
+    "skips_ahead",
     "trie_pattern",
 ]
 
@@ -189,6 +190,36 @@ def leading_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
         return None
     leads = _leads(_parser.parse(pattern.pattern, pattern.flags))
     return None if leads is None or "" in leads else leads
+
+
+def skips_ahead(pattern: re.Pattern[str]) -> bool:
+    """Whether ``re``'s search can skip to the characters a match of ``pattern`` starts with: it starts
+    (inside groups) with a literal, a character class, or an alternation whose every branch starts
+    with a literal (what CPython's compiler turns into a literal or first-character prefix).  A search
+    for a pattern that does not, such as one led by ``\\b``, a look-around or a branch that starts with
+    a group, tries the pattern at every position.  Case-insensitive patterns count as not skipping.
+
+    >>> skips_ahead(re.compile("ignore|forget")), skips_ahead(re.compile(r"(?:\\bx|y)z"))
+    (True, False)
+    >>> skips_ahead(re.compile(r"\\bignore")), skips_ahead(re.compile(r"(?<!not\\s)send"))
+    (False, False)
+    """
+    if pattern.flags & re.IGNORECASE:
+        return False
+    items = list(_parser.parse(pattern.pattern, pattern.flags))
+    while items and str(items[0][0]) == "SUBPATTERN":
+        if items[0][1][1] & re.IGNORECASE:
+            return False
+        items = list(items[0][1][3])
+    if not items:
+        return False
+    op, arg = items[0]
+    name = str(op)
+    if name in ("LITERAL", "IN"):
+        return True
+    if name == "BRANCH":
+        return all(len(branch) > 0 and str(branch[0][0]) == "LITERAL" for branch in arg[1])
+    return False
 
 
 def _implies(stronger: frozenset[str], weaker: frozenset[str]) -> bool:

@@ -23,10 +23,10 @@ from functools import reduce
 from operator import or_
 
 from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
-from .fastpath import LeadSearch, lowered_matches
+from .fastpath import LeadScan, LeadSearch, lead_scan_pattern, lowered_matches
 from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
 from .multiscan import PatternSet, lead_finder, widened
-from .prefilter import leading_literals, required_literals, trie_pattern
+from .prefilter import leading_literals, required_literals, skips_ahead, trie_pattern
 
 __all__ = [
     "ALL_RULES",
@@ -130,6 +130,7 @@ class MetaIndex:
         phrases_lowered: tuple[re.Pattern[str], bool],
         leads: tuple[str, ...] | None = None,
         absent: bool = False,
+        scan: tuple[re.Pattern[str], int] | None = None,
     ) -> None:
         self.text = text
         self.lowered = lowered
@@ -140,6 +141,8 @@ class MetaIndex:
         # Leads of the phrases (``RuleIndex.meta_leads``), given for a long text: searched from their
         # occurrences (``LeadSearch``).
         self.leads = leads
+        # The finder of their leads (``RuleIndex.meta_scan``), given for a shorter text (``LeadScan``).
+        self.scan = scan
         self.meta: list[tuple[int, int]] = []
         self.meta_starts: list[int] = []
         self._found: Iterator[re.Match[str]] | None = None
@@ -161,13 +164,13 @@ class MetaIndex:
                 # case-insensitive regex that starts with \b tries every position.  Most texts hold no
                 # meta phrase: one C-level search settles those before a generator is built.
                 compiled, boundary = self.phrases_lowered
-                searcher = (
-                    None
-                    if self.leads is None
-                    else LeadSearch(
+                searcher: LeadSearch | LeadScan | None = None
+                if self.leads is not None:
+                    searcher = LeadSearch(
                         compiled, self.leads, self.lowered, boundary, finder=lead_finder(self.leads)
                     )
-                )
+                elif self.scan is not None:
+                    searcher = LeadScan(compiled, self.scan[0], self.scan[1], self.lowered, boundary)
                 first = compiled.search(self.lowered) if searcher is None else searcher.search(0)
                 if first is None:
                     self._exhausted = True
@@ -276,7 +279,9 @@ class RuleIndex:
     per clause that it meets.  Tests check that every rule that matches is opened.
     """
 
-    def __init__(self, rules: Sequence[Rule], meta_phrases: re.Pattern[str]) -> None:
+    def __init__(
+        self, rules: Sequence[Rule], meta_phrases: re.Pattern[str], meta_boundary: bool = False
+    ) -> None:
         self.rules = tuple(rules)
         self.always = sum(1 << i for i, r in enumerate(self.rules) if not r.gate)
         # Each needle maps to (rules whose gate holds it, rules whose key clause holds it, clause groups
@@ -291,7 +296,7 @@ class RuleIndex:
             for g in rule.gate:
                 by_needle.setdefault(g, [0, 0, 0])[0] |= 1 << i
             need = 0
-            clauses = required_literals(rule.lowered, _CLAUSE_MIN_LITERAL) if rule.lowered is not None else ()
+            clauses = rule_clauses(rule.lowered) if rule.lowered is not None else ()
             for clause in clauses:
                 bit = 1 << groups
                 groups += 1
@@ -309,7 +314,7 @@ class RuleIndex:
         # tokens meets them holds no such phrase, and its scan skips searching for one (most texts that
         # open a rule: the phrase regex tries every position of the text).
         self.meta_need = 0
-        for clause in required_literals(meta_phrases, _CLAUSE_MIN_LITERAL):
+        for clause in rule_clauses(meta_phrases):
             bit = 1 << groups
             groups += 1
             self.meta_need |= bit
@@ -346,6 +351,14 @@ class RuleIndex:
             if rule.lowered is not None and (leads := search_leads(rule.lowered)) is not None
         }
         self.meta_leads = search_leads(meta_phrases)
+        # For shorter texts, the rules (and phrases) that ``re`` cannot skip ahead in, with the finder of
+        # their leads (``fastpath.LeadScan``); the tests empty them for reference runs.
+        self.scans: dict[str, tuple[re.Pattern[str], int]] = {
+            rule.rule_id: scan
+            for rule in self.rules
+            if rule.lowered is not None and (scan := scan_of(rule.lowered, rule.lowered_boundary)) is not None
+        }
+        self.meta_scan = scan_of(meta_phrases, meta_boundary)
         if self.rules != ALL_RULES[: len(self.rules)]:
             raise ValueError("a rule set must be a prefix of the full rule table (its prefilter indexes)")
 
@@ -409,19 +422,23 @@ class RuleIndex:
         clauses = clauses and self.check_clauses
         if clauses:
             opened &= (found >> self.shift) | self.keyless
-        unmet = ~(found >> 2 * self.shift)
+        # The clause groups met. A rule runs when all its groups are among them: tested on non-negative
+        # ints (``&`` with a negative one, such as a mask of the unmet groups, copies it in two's
+        # complement first), and the lowest bit is taken off ``opened`` the same way.
+        met = found >> 2 * self.shift
         picked: list[Rule] = []
         need = self.clause_need
         while opened:
-            lowest = opened & -opened
-            opened ^= lowest
-            i = lowest.bit_length() - 1
-            if clauses and need[i] & unmet:
+            rest = opened & (opened - 1)
+            i = (opened ^ rest).bit_length() - 1
+            opened = rest
+            wanted = need[i]
+            if clauses and wanted & met != wanted:
                 continue  # some clause has no string in the text: the regex cannot match
             rule = self.rules[i]
             if rule.rule_id not in skip:
                 picked.append(rule)
-        return picked, not (clauses and self.meta_need & unmet)
+        return picked, not clauses or self.meta_need & met == self.meta_need
 
 
 # Texts from this length on search by the leads (``LeadSearch``); shorter ones let ``re`` run once.
@@ -440,6 +457,34 @@ def search_leads(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
     # those: they are what is searched).
     kept = tuple(sorted(lead for lead in leads if not any(o != lead and lead.startswith(o) for o in leads)))
     return None if len(kept) > _MAX_LEADS else kept
+
+
+def rule_clauses(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
+    """The clauses of ``pattern`` (``prefilter.required_literals``) worth checking: of strings of at least
+    ``_CLAUSE_MIN_LITERAL`` characters, or of one character that is not a letter or digit (an "@", a
+    ":", an "="): rare enough in a token to skip a rule that needs one, where a lone letter is in
+    almost every text.
+
+    >>> [sorted(c) for c in rule_clauses(re.compile(r"send\\b[^.]{0,80}\\bto\\s+(?:\\S+@|https?://)"))]
+    [['send'], ['to'], ['@', 'http']]
+    """
+    return tuple(
+        clause
+        for clause in required_literals(pattern, 1)
+        if all(len(s) >= _CLAUSE_MIN_LITERAL or not s.isalnum() for s in clause)
+    )
+
+
+def scan_of(pattern: re.Pattern[str], boundary: bool) -> tuple[re.Pattern[str], int] | None:
+    """The finder of ``pattern``'s leads for a ``LeadScan`` (``fastpath.lead_scan_pattern``), or None when
+    ``re`` skips ahead in the pattern on its own (``prefilter.skips_ahead``: a scan would only add its
+    own search) or its parse tree gives no leads."""
+    if skips_ahead(pattern):
+        return None
+    leads = leading_literals(pattern)
+    if leads is None:
+        return None
+    return lead_scan_pattern(leads, boundary)
 
 
 def _union(bits: Iterable[int]) -> int:
