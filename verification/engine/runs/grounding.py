@@ -1361,14 +1361,25 @@ def ground_answer(
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
+    told: list[Finding] = []
     for f in findings:
         if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
             # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
             others = [
                 g for g in findings if g.sentence == f.sentence and g is not f and g.label == "SUPPORTED"
             ]
-            if len(others) >= 2:
+            if len(others) < 2:
+                continue
+            # Only against a name slot of a record the sentence's values come from. With no name of that
+            # form in those records the results do not speak to the name: general knowledge told next to
+            # grounded values ("Forms W-4 or DE 4" beside the state a search was about), no claim (issue 14:
+            # a proper name of a kind the tools return; h22j).
+            if _swapped_name_slot(f.mention.text, others, ev):
                 f.label = "CONTRADICTED"
+            else:
+                told.append(f)
+    if told:
+        findings = [f for f in findings if f not in told]
     check_turn_names(answer, findings, ev, turn_start, sentence_of)
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
     findings += check_routes(answer, findings, ev, sentence_of)
@@ -2705,6 +2716,82 @@ def _cite_rivals(findings: list[Finding], ev: Evidence, matcher: _Matcher | None
 
 
 _NUMERIC = frozenset({"money", "percent", "quantity", "number", "count", "year"})
+
+
+# A name as a record holds it in a slot: a code ("DEN", "W-4", "LM672") or a few words whose first is
+# capitalised, without the punctuation of a sentence ("Breizh Café", "Green Motion").
+_SLOT_CODE = re.compile(r"[A-Z0-9][A-Z0-9._/-]{1,15}")
+_SLOT_WORDS = re.compile(r"[A-Z\u00c0-\u00de][^\s.!?;:]*+(?: [^\s.!?;:]++){0,5}")
+
+
+def _name_form(text: str) -> str | None:
+    """``code``, ``words`` or None (not a name as a record's slot holds one), by the text's form.
+
+    >>> _name_form("DEN"), _name_form("LM672"), _name_form("Green Motion"), _name_form("Forms")
+    ('code', 'code', 'words', 'words')
+    >>> _name_form("the hotel is closed."), _name_form("1234"), _name_form("A passport is accepted. Bring it")
+    (None, None, None)
+    """
+    t = text.strip()
+    if _SLOT_CODE.fullmatch(t):
+        return "code" if any(c.isalpha() for c in t) else None
+    return "words" if _SLOT_WORDS.fullmatch(t) else None
+
+
+def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
+    """Whether the records the other (supported) values of a sentence come from hold a name of the same
+    form as ``name`` in a slot: then ``name``, found nowhere in the run, stands where that slot's name
+    should ("Green Motion rated 4.5 at $50" of a record naming "New Car Rental"). Without such a slot
+    (values read from a search query, a free text, records of numbers only) a name next to grounded values
+    is general knowledge the results do not speak to, unsupported at most (issue 14: a name is
+    contradicted only against the same slot of the same record; h22j).
+
+    >>> from .evidence import Fact
+    >>> from .mentions import Mention
+    >>> rec = (2, (0,))
+    >>> rating = Fact("number", 4.5, 2, ("$", 0, "rating"), rec, None)
+    >>> title = Fact("string", "new car rental", 2, ("$", 0, "name"), rec, None, text="New Car Rental")
+    >>> found = [Finding(Mention("number", 0, 3, "4.5"), "SUPPORTED", (0, 9), [rating]),
+    ...          Finding(Mention("number", 4, 7, "4.5"), "SUPPORTED", (0, 9), [rating])]
+    >>> ev = Evidence(strings=[])
+    >>> _swapped_name_slot("Green Motion", found, ev), _swapped_name_slot("DE", found, ev)
+    (False, False)
+    >>> ev.strings.append(title)
+    >>> _swapped_name_slot("Green Motion", found, ev), _swapped_name_slot("DE", found, ev)
+    (True, False)
+    """
+    form = _name_form(name)
+    if form is None:
+        return True  # not a name of a slot's form: the rule as before
+    records = {x.record for g in others for x in g.facts if x.record is not None}
+    return bool(records) and any(x.record in records and _slot_form(x) == form for x in ev.strings)
+
+
+# Keys of what an agent asks (a search query, the reason of a call): words of a request, not the name of a
+# record (a merchant's name in ``description`` is one; longer prose is cut by its length).
+_FREE_TEXT_KEYS = frozenset(["query", "q", "search", "search_query", "keywords", "reason", "prompt"])
+
+
+def _slot_form(x: Fact) -> str | None:
+    """The form of the name a string fact of a record holds in a name slot (``code`` or ``words``), None
+    for free text: a key of free text, more than eight words, or no capitalised word ("1 on 1 with
+    Virginia" is a slot of words, a search query is none).
+
+    >>> from .evidence import Fact
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "name"), (2, (0,)), None, text="1 on 1 with Virginia"))
+    'words'
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "query"), (2, (0,)), None, text="California paycheck"))
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "airport"), (2, (0,)), None, text="DEN"))
+    'code'
+    """
+    text = x.text or ""
+    key = next((k for k in reversed(x.path) if isinstance(k, str)), "") if isinstance(x.path, tuple) else ""
+    words = text.split()
+    if x.kind != "string" or key in _FREE_TEXT_KEYS or not 1 <= len(words) <= 8:
+        return None
+    if len(words) == 1 and _name_form(text) == "code":
+        return "code"
+    return "words" if any(w[:1].isupper() and not _SLOT_CODE.fullmatch(w) for w in words) else None
 
 
 def _check_work(
