@@ -2763,8 +2763,32 @@ def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
     form = _name_form(name)
     if form is None:
         return True  # not a name of a slot's form: the rule as before
+    if any(
+        g.mention.kind == "entity" and any(x.kind == "string" and not _requested(x) for x in g.facts)
+        for g in others
+    ):
+        # Another name of the sentence that the results themselves state (a passage about "Gunmen from
+        # Laredo"): the sentence speaks of what the results name, and a name found nowhere is a swap.
+        return True
     records = {x.record for g in others for x in g.facts if x.record is not None}
     return bool(records) and any(x.record in records and _slot_form(x) == form for x in ev.strings)
+
+
+def _key_of(x: Fact) -> str:
+    """The last key of a fact's path ("" for free text)."""
+    return next((k for k in reversed(x.path) if isinstance(k, str)), "") if isinstance(x.path, tuple) else ""
+
+
+def _requested(x: Fact) -> bool:
+    """Whether a fact is words of what the agent asked (a search query, the reason of a call).
+
+    >>> from .evidence import Fact
+    >>> _requested(Fact("string", "", 1, ("tool_calls", 0, "function", "arguments", "query"), None, None))
+    True
+    >>> _requested(Fact("string", "", 2, ("passages", 0), None, None))
+    False
+    """
+    return _key_of(x) in _FREE_TEXT_KEYS
 
 
 # Keys of what an agent asks (a search query, the reason of a call): words of a request, not the name of a
@@ -2785,9 +2809,8 @@ def _slot_form(x: Fact) -> str | None:
     'code'
     """
     text = x.text or ""
-    key = next((k for k in reversed(x.path) if isinstance(k, str)), "") if isinstance(x.path, tuple) else ""
     words = text.split()
-    if x.kind != "string" or key in _FREE_TEXT_KEYS or not 1 <= len(words) <= 8:
+    if x.kind != "string" or _requested(x) or not 1 <= len(words) <= 8:
         return None
     if len(words) == 1 and _name_form(text) == "code":
         return "code"
