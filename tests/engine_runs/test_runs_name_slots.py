@@ -2,9 +2,10 @@
 record, and a name the results have no slot for is general knowledge, not a claim.
 
 A name found nowhere in the run, in a sentence whose other values the results support, used to be read as
-a swapped name and contradicted. It now is only when the records those values come from hold a name of the
-same form (a few capitalised words, or a code) outside the words of a request (a search query, the reason of
-a call). Otherwise the results do not speak to the name and it is dropped. The runs are made up.
+a swapped name and contradicted. It now is only when the records those values come from hold a name (a few
+capitalised words, or a code) outside the words of a request (a search query, the reason of a call), or
+another name of the sentence is stated by the results. Otherwise the results do not speak to the name and
+it is dropped. The runs are made up.
 """
 
 from tests.engine_runs.runs_helpers import flagged as _flagged
@@ -27,10 +28,10 @@ def test_it_contradicts_a_name_swapped_into_a_record_with_a_name_slot():
 
 
 def test_it_does_not_flag_a_name_next_to_values_of_a_record_without_names():
-    rates = {"withholding_rate_pct": 4.75, "annual_limit": 1200, "currency": "USD"}
+    rates = {"withholding_rate_pct": 4.75, "annual_limit": 1200, "period": "yearly"}
     msgs = _run(
         "How much is withheld from my pay?",
-        [("get_withholding", {"employee_id": "E-0042"}, rates)],
+        [("get_withholding", {"pay_period": "current"}, rates)],
         "Per the Quarterly Bulletin, 4.75% is withheld, up to $1,200 a year.",
     )
     assert _flagged(verify_run(msgs)) == []

@@ -2739,9 +2739,10 @@ def _name_form(text: str) -> str | None:
 
 
 def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
-    """Whether the records the other (supported) values of a sentence come from hold a name of the same
-    form as ``name`` in a slot: then ``name``, found nowhere in the run, stands where that slot's name
-    should ("Green Motion rated 4.5 at $50" of a record naming "New Car Rental"). Without such a slot
+    """Whether the records the other (supported) values of a sentence come from hold a name in a slot (a
+    code or a few capitalised words, see ``_slot_form``), or another name of the sentence is one the results
+    state: then ``name``, found nowhere in the run, stands where that slot's name should ("Green Motion
+    rated 4.5 at $50" of a record naming "New Car Rental"). Without such a slot
     (values read from a search query, a free text, records of numbers only) a name next to grounded values
     is general knowledge the results do not speak to, unsupported at most (issue 14: a name is
     contradicted only against the same slot of the same record; h22j).
@@ -2758,7 +2759,7 @@ def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
     (False, False)
     >>> ev.strings.append(title)
     >>> _swapped_name_slot("Green Motion", found, ev), _swapped_name_slot("DE", found, ev)
-    (True, False)
+    (True, True)
     """
     form = _name_form(name)
     if form is None:
@@ -2770,8 +2771,9 @@ def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
         # Another name of the sentence that the results themselves state (a passage about "Gunmen from
         # Laredo"): the sentence speaks of what the results name, and a name found nowhere is a swap.
         return True
+    # A place may stand in a code's slot ("Madrid" for "LIS"), a code in a name's: any slot of a name will do.
     records = {x.record for g in others for x in g.facts if x.record is not None}
-    return bool(records) and any(x.record in records and _slot_form(x) == form for x in ev.strings)
+    return bool(records) and any(x.record in records and _slot_form(x) is not None for x in ev.strings)
 
 
 def _key_of(x: Fact) -> str:
