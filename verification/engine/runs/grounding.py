@@ -49,6 +49,8 @@ from .lexicon import (
     REVERSE_ALIASES,
     SERVICE_WORDS,
     TIME_ZONES,
+    WEEKDAY_ABBREVIATIONS,
+    WEEKDAYS,
 )
 from .mentions import Mention, extract_mentions
 from .numeric import (
@@ -2733,6 +2735,12 @@ def _name_form(text: str) -> str | None:
     (None, None, None)
     """
     t = text.strip()
+    if (
+        lower(t).rstrip(".") in WEEKDAYS
+        or lower(t).rstrip(".") in WEEKDAY_ABBREVIATIONS
+        or lower(t) in MONTHS
+    ):
+        return None  # "Fri" of opening hours is a day, checked as one
     if _SLOT_CODE.fullmatch(t):
         return "code" if any(c.isalpha() for c in t) else None
     return "words" if _SLOT_WORDS.fullmatch(t) else None
@@ -2764,16 +2772,66 @@ def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
     form = _name_form(name)
     if form is None:
         return True  # not a name of a slot's form: the rule as before
-    if any(
-        g.mention.kind == "entity" and any(x.kind == "string" and not _requested(x) for x in g.facts)
-        for g in others
+    stated = [g for g in others if g.mention.kind == "entity"]
+    # Another name of the sentence that the results themselves state (a passage about "Gunmen from
+    # Laredo", "carrier: Parcelo" in a text result), not only the agent's own query: the sentence speaks of
+    # what the results name, and a name found nowhere is a swap. A name supported without facts of its own
+    # (words of a text result, or of the user) counts unless it only opens the sentence ("Update your").
+    bare = [g for g in stated if not g.facts]
+    if (
+        any(g.facts and not all(_requested(x) for x in g.facts) for g in stated)
+        or any(not g.mention.sentence_start for g in bare)
+        or _named_in_records(bare, others, ev)
     ):
-        # Another name of the sentence that the results themselves state (a passage about "Gunmen from
-        # Laredo"): the sentence speaks of what the results name, and a name found nowhere is a swap.
         return True
     # A place may stand in a code's slot ("Madrid" for "LIS"), a code in a name's: any slot of a name will do.
     records = {x.record for g in others for x in g.facts if x.record is not None}
-    return bool(records) and any(x.record in records and _slot_form(x) is not None for x in ev.strings)
+    if not records:
+        # Values matched in the words of the run, not in a record (a text result): any slot of the run.
+        return any(_slot_form(x) is not None for x in ev.strings) or any(
+            _text_has_slot(t) for t in ev.contents.values()
+        )
+    if any(x.record in records and _slot_form(x) is not None for x in ev.strings):
+        return True
+    # A text result (YAML-like "carrier: UPS" lines) has its slots in its text.
+    texts = {r[0] for r in records if r[1] == ()}
+    return any(_text_has_slot(ev.contents.get(i)) for i in texts)
+
+
+# "key: value" lines of a text result, and the keys of a fetched page (its title, address, body), whose
+# words are a page's, not a record's name.
+_TEXT_SLOT = re.compile(r"^[ \t]*+(?:- )?([A-Za-z_][\w]{0,40}):[ \t]++(\S[^\n]{0,80})$", re.MULTILINE)
+_PAGE_KEYS = frozenset(["title", "url", "content", "source", "domain", "snippet", "metadata", "rank"])
+
+
+def _text_has_slot(text: str | None) -> bool:
+    """Whether a text result holds a name in a ``key: value`` line (see ``_slot_form``).
+
+    >>> _text_has_slot("carrier: UPS\\nweight_kg: 2"), _text_has_slot("leave_program: Family Leave")
+    (True, True)
+    >>> _text_has_slot("weight_kg: 2\\nquery: California paycheck"), _text_has_slot("title: Help Desk")
+    (False, False)
+    """
+    if not text:
+        return False
+    for m in _TEXT_SLOT.finditer(text):
+        key, value = m.group(1), m.group(2).strip().strip("'\"")
+        if key in _PAGE_KEYS or key in _FREE_TEXT_KEYS:
+            continue
+        if _slot_form(Fact("string", "", -1, (key,), None, None, text=value)) is not None:
+            return True
+    return False
+
+
+def _named_in_records(names: list[Finding], others: list[Finding], ev: Evidence) -> bool:
+    """Whether a name supported without facts of its own (a text result: "carrier: Parcelo") is written in
+    the text of a result the sentence's other values come from, not only in the user's or the agent's
+    words."""
+    if not names:
+        return False
+    results = {x.record[0] for g in others for x in g.facts if x.record is not None}
+    texts = [normalize_text(ev.contents[i]) for i in results if isinstance(ev.contents.get(i), str)]
+    return any(has_words(t, normalize_text(g.mention.text)) for g in names for t in texts)
 
 
 def _key_of(x: Fact) -> str:
@@ -2798,6 +2856,10 @@ def _requested(x: Fact) -> bool:
 _FREE_TEXT_KEYS = frozenset(["query", "q", "search", "search_query", "keywords", "reason", "prompt"])
 
 
+# Slots whose codes are no names: identifiers, references, currencies ("statement_id", "currency: USD").
+_NO_NAME_KEY_WORDS = frozenset(["id", "ids", "number", "reference", "ref", "currency", "uuid", "token"])
+
+
 def _slot_form(x: Fact) -> str | None:
     """The form of the name a string fact of a record holds in a name slot (``code`` or ``words``), None
     for free text: a key of free text, more than eight words, or no capitalised word ("1 on 1 with
@@ -2809,10 +2871,13 @@ def _slot_form(x: Fact) -> str | None:
     >>> _slot_form(Fact("string", "", 2, ("$", 0, "query"), (2, (0,)), None, text="California paycheck"))
     >>> _slot_form(Fact("string", "", 2, ("$", 0, "airport"), (2, (0,)), None, text="DEN"))
     'code'
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "statement_id"), (2, (0,)), None, text="PS-2026-07"))
     """
     text = x.text or ""
     words = text.split()
     if x.kind != "string" or _requested(x) or not 1 <= len(words) <= 8:
+        return None
+    if _NO_NAME_KEY_WORDS.intersection(_key_of(x).lower().split("_")):
         return None
     if len(words) == 1 and _name_form(text) == "code":
         return "code"
