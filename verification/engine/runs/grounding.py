@@ -49,6 +49,8 @@ from .lexicon import (
     REVERSE_ALIASES,
     SERVICE_WORDS,
     TIME_ZONES,
+    WEEKDAY_ABBREVIATIONS,
+    WEEKDAYS,
 )
 from .mentions import Mention, extract_mentions
 from .numeric import (
@@ -1376,17 +1378,30 @@ def ground_answer(
     check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
     findings = _drop_requested_fields(answer, findings)
-    # The supported findings of each sentence, counted once: listing them per unsupported name cost the
+    # The supported findings of each sentence, gathered once: listing them per unsupported name cost the
     # product of names and findings (h22b). The labels read are those before this loop, as before: it only
-    # turns unsupported names into contradicted ones, which the count never included.
-    supported: dict[tuple[int, int], int] = {}
+    # turns unsupported names into contradicted ones or drops them.
+    supported: dict[tuple[int, int], list[Finding]] = {}
     for done in findings:
         if done.label == "SUPPORTED":
-            supported[done.sentence] = supported.get(done.sentence, 0) + 1
+            supported.setdefault(done.sentence, []).append(done)
+    told: set[int] = set()
     for f in findings:
-        # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
-        if f.label == "UNSUPPORTED" and f.mention.kind == "entity" and supported.get(f.sentence, 0) >= 2:
-            f.label = "CONTRADICTED"
+        if f.label == "UNSUPPORTED" and f.mention.kind == "entity":
+            # A swapped name inside a grounded statement contradicts it; a new name alone is unsupported.
+            others = supported.get(f.sentence, [])
+            if len(others) < 2:
+                continue
+            # Only against a name slot of a record the sentence's values come from. With no name of that
+            # form in those records the results do not speak to the name: general knowledge told next to
+            # grounded values ("Forms W-4 or DE 4" beside the state a search was about), no claim (issue 14:
+            # a proper name of a kind the tools return; h22j).
+            if _swapped_name_slot(f.mention.text, others, ev):
+                f.label = "CONTRADICTED"
+            else:
+                told.add(id(f))
+    if told:
+        findings = [f for f in findings if id(f) not in told]
     check_turn_names(answer, findings, ev, turn_start, sentence_of)
     findings += check_failed_calls(answer, ev, turn_start, sentence_of)
     findings += check_routes(answer, findings, ev, sentence_of)
@@ -2802,6 +2817,170 @@ def _cite_rivals(findings: list[Finding], ev: Evidence, matcher: _Matcher | None
 
 
 _NUMERIC = frozenset({"money", "percent", "quantity", "number", "count", "year"})
+
+
+# A name as a record holds it in a slot: a code ("DEN", "W-4", "LM672") or a few words whose first is
+# capitalised, without the punctuation of a sentence ("Breizh Café", "Green Motion").
+_SLOT_CODE = re.compile(r"[A-Z0-9][A-Z0-9._/-]{1,15}")
+_SLOT_WORDS = re.compile(r"[A-Z\u00c0-\u00de][^\s.!?;:]*+(?: [^\s.!?;:]++){0,5}")
+
+
+def _name_form(text: str) -> str | None:
+    """``code``, ``words`` or None (not a name as a record's slot holds one), by the text's form.
+
+    >>> _name_form("DEN"), _name_form("LM672"), _name_form("Green Motion"), _name_form("Forms")
+    ('code', 'code', 'words', 'words')
+    >>> _name_form("the hotel is closed."), _name_form("1234"), _name_form("A passport is accepted. Bring it")
+    (None, None, None)
+    """
+    t = text.strip()
+    if (
+        lower(t).rstrip(".") in WEEKDAYS
+        or lower(t).rstrip(".") in WEEKDAY_ABBREVIATIONS
+        or lower(t) in MONTHS
+    ):
+        return None  # "Fri" of opening hours is a day, checked as one
+    if _SLOT_CODE.fullmatch(t):
+        return "code" if any(c.isalpha() for c in t) else None
+    return "words" if _SLOT_WORDS.fullmatch(t) else None
+
+
+def _swapped_name_slot(name: str, others: list[Finding], ev: Evidence) -> bool:
+    """Whether the records the other (supported) values of a sentence come from hold a name in a slot (a
+    code or a few capitalised words, see ``_slot_form``), or another name of the sentence is one the results
+    state: then ``name``, found nowhere in the run, stands where that slot's name should ("Green Motion
+    rated 4.5 at $50" of a record naming "New Car Rental"). Without such a slot
+    (values read from a search query, a free text, records of numbers only) a name next to grounded values
+    is general knowledge the results do not speak to, unsupported at most (issue 14: a name is
+    contradicted only against the same slot of the same record; h22j).
+
+    >>> from .evidence import Fact
+    >>> from .mentions import Mention
+    >>> rec = (2, (0,))
+    >>> rating = Fact("number", 4.5, 2, ("$", 0, "rating"), rec, None)
+    >>> title = Fact("string", "new car rental", 2, ("$", 0, "name"), rec, None, text="New Car Rental")
+    >>> found = [Finding(Mention("number", 0, 3, "4.5"), "SUPPORTED", (0, 9), [rating]),
+    ...          Finding(Mention("number", 4, 7, "4.5"), "SUPPORTED", (0, 9), [rating])]
+    >>> ev = Evidence(strings=[])
+    >>> _swapped_name_slot("Green Motion", found, ev), _swapped_name_slot("DE", found, ev)
+    (False, False)
+    >>> ev.strings.append(title)
+    >>> _swapped_name_slot("Green Motion", found, ev), _swapped_name_slot("DE", found, ev)
+    (True, True)
+    """
+    form = _name_form(name)
+    if form is None:
+        return True  # not a name of a slot's form: the rule as before
+    stated = [g for g in others if g.mention.kind == "entity"]
+    # Another name of the sentence that the results themselves state (a passage about "Gunmen from
+    # Laredo", "carrier: Parcelo" in a text result), not only the agent's own query: the sentence speaks of
+    # what the results name, and a name found nowhere is a swap. A name supported without facts of its own
+    # (words of a text result, or of the user) counts unless it only opens the sentence ("Update your").
+    bare = [g for g in stated if not g.facts]
+    if (
+        any(g.facts and not all(_requested(x) for x in g.facts) for g in stated)
+        or any(not g.mention.sentence_start for g in bare)
+        or _named_in_records(bare, others, ev)
+    ):
+        return True
+    # A place may stand in a code's slot ("Madrid" for "LIS"), a code in a name's: any slot of a name will do.
+    records = {x.record for g in others for x in g.facts if x.record is not None}
+    if not records:
+        # Values matched in the words of the run, not in a record (a text result): any slot of the run.
+        return any(_slot_form(x) is not None for x in ev.strings) or any(
+            _text_has_slot(t) for t in ev.contents.values()
+        )
+    if any(x.record in records and _slot_form(x) is not None for x in ev.strings):
+        return True
+    # A text result (YAML-like "carrier: UPS" lines) has its slots in its text.
+    texts = {r[0] for r in records if r[1] == ()}
+    return any(_text_has_slot(ev.contents.get(i)) for i in texts)
+
+
+# "key: value" lines of a text result, and the keys of a fetched page (its title, address, body), whose
+# words are a page's, not a record's name.
+_TEXT_SLOT = re.compile(r"^[ \t]*+(?:- )?([A-Za-z_][\w]{0,40}):[ \t]++(\S[^\n]{0,80})$", re.MULTILINE)
+_PAGE_KEYS = frozenset(["title", "url", "content", "source", "domain", "snippet", "metadata", "rank"])
+
+
+def _text_has_slot(text: str | None) -> bool:
+    """Whether a text result holds a name in a ``key: value`` line (see ``_slot_form``).
+
+    >>> _text_has_slot("carrier: UPS\\nweight_kg: 2"), _text_has_slot("leave_program: Family Leave")
+    (True, True)
+    >>> _text_has_slot("weight_kg: 2\\nquery: California paycheck"), _text_has_slot("title: Help Desk")
+    (False, False)
+    """
+    if not text:
+        return False
+    for m in _TEXT_SLOT.finditer(text):
+        key, value = m.group(1), m.group(2).strip().strip("'\"")
+        if key in _PAGE_KEYS or key in _FREE_TEXT_KEYS:
+            continue
+        if _slot_form(Fact("string", "", -1, (key,), None, None, text=value)) is not None:
+            return True
+    return False
+
+
+def _named_in_records(names: list[Finding], others: list[Finding], ev: Evidence) -> bool:
+    """Whether a name supported without facts of its own (a text result: "carrier: Parcelo") is written in
+    the text of a result the sentence's other values come from, not only in the user's or the agent's
+    words."""
+    if not names:
+        return False
+    results = {x.record[0] for g in others for x in g.facts if x.record is not None}
+    texts = [normalize_text(ev.contents[i]) for i in results if isinstance(ev.contents.get(i), str)]
+    return any(has_words(t, normalize_text(g.mention.text)) for g in names for t in texts)
+
+
+def _key_of(x: Fact) -> str:
+    """The last key of a fact's path ("" for free text)."""
+    return next((k for k in reversed(x.path) if isinstance(k, str)), "") if isinstance(x.path, tuple) else ""
+
+
+def _requested(x: Fact) -> bool:
+    """Whether a fact is words of what the agent asked (a search query, the reason of a call).
+
+    >>> from .evidence import Fact
+    >>> _requested(Fact("string", "", 1, ("tool_calls", 0, "function", "arguments", "query"), None, None))
+    True
+    >>> _requested(Fact("string", "", 2, ("passages", 0), None, None))
+    False
+    """
+    return _key_of(x) in _FREE_TEXT_KEYS
+
+
+# Keys of what an agent asks (a search query, the reason of a call): words of a request, not the name of a
+# record (a merchant's name in ``description`` is one; longer prose is cut by its length).
+_FREE_TEXT_KEYS = frozenset(["query", "q", "search", "search_query", "keywords", "reason", "prompt"])
+
+
+# Slots whose codes are no names: identifiers, references, currencies ("statement_id", "currency: USD").
+_NO_NAME_KEY_WORDS = frozenset(["id", "ids", "number", "reference", "ref", "currency", "uuid", "token"])
+
+
+def _slot_form(x: Fact) -> str | None:
+    """The form of the name a string fact of a record holds in a name slot (``code`` or ``words``), None
+    for free text: a key of free text, more than eight words, or no capitalised word ("1 on 1 with
+    Virginia" is a slot of words, a search query is none).
+
+    >>> from .evidence import Fact
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "name"), (2, (0,)), None, text="1 on 1 with Virginia"))
+    'words'
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "query"), (2, (0,)), None, text="California paycheck"))
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "airport"), (2, (0,)), None, text="DEN"))
+    'code'
+    >>> _slot_form(Fact("string", "", 2, ("$", 0, "statement_id"), (2, (0,)), None, text="PS-2026-07"))
+    """
+    text = x.text or ""
+    words = text.split()
+    if x.kind != "string" or _requested(x) or not 1 <= len(words) <= 8:
+        return None
+    if _NO_NAME_KEY_WORDS.intersection(_key_of(x).lower().split("_")):
+        return None
+    if len(words) == 1 and _name_form(text) == "code":
+        return "code"
+    return "words" if any(w[:1].isupper() and not _SLOT_CODE.fullmatch(w) for w in words) else None
 
 
 def _check_work(
