@@ -93,8 +93,8 @@ def test_it_still_flags_jailbreak_as_the_readers_state_or_mode() -> None:
 
 def test_it_reads_third_person_descriptions_of_techniques_as_prose() -> None:
     for text in (
-        "Impersonates an administrator to override safety guidelines.",
         "A template that attempts to make the model reveal its system prompt.",
+        "Each seed is a request that attempts to trick the assistant into printing its hidden rules.",
     ):
         for source in ("user", "tool_result"):
             assert not _flagged(text, source), (text, source)

@@ -75,15 +75,14 @@ _META = re.compile(
     r"how\s+(?:do|can|should)\s+(?:i|we|you)\s+(?:prevent|protect|defend|detect|stop|block)|"
     # third-person accounts of an instruction given to a model, and defence advice
     # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
-    # (the lookaheads keep one lead per verb for ``LeadSearch``, which takes at most 32)
-    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?=s|ing|ed)(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
+    r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
     r"defend\s+against|mitigat\w*|"
-    # what an attack technique or template does, told in the third person (h22g: "Impersonates system-level
-    # authority to override ...", "a user message that attempts to make a model reveal its system prompt")
-    r"(?:impersonates|overwhelms)\s|"
+    # what an attack technique or template does, told in the third person (h22g: "a user message that
+    # attempts to make a model reveal its system prompt")
     r"attempts?\s+to\s+(?:make|get|trick|force|coax|manipulate|convince|elicit|induce)\s+(?:the|an?)\s+(?:model|assistant|ai|llm|chatbot|agent|target)|"
     # a quotation after a reporting verb ("users wrote 'ignore ...'", "the old ticket reads: '...'"); not
     # "like '...'" or "says '...'": attacks use those to dictate the reader's output ("respond like '...'")
+    # (the lookahead keeps one lead for both forms: ``LeadSearch`` takes at most 32)
     r"(?:wrote|typed|said|entered|posted|reads?|contain(?=s|ed)(?:s|ed))\s*:?\s*[\"'“‘]\W*|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what)|"
     # a label that presents what follows as a specimen ("Example attack:", "Sample prompt:", "Jailbreak
