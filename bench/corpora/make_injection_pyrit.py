@@ -43,6 +43,7 @@ import re
 import zipfile
 import zlib
 from pathlib import Path
+from typing import Any
 
 import yaml
 from faker import Faker
@@ -65,7 +66,7 @@ class Wheel:
     def text(self, name: str) -> str:
         return self.zip.read(name).decode("utf-8")
 
-    def yaml(self, name: str) -> object:
+    def yaml(self, name: str) -> Any:  # parsed YAML: dicts and lists of the file's own shape
         return yaml.safe_load(self.text(name))
 
     def under(self, folder: str, ends: tuple[str, ...] = (".yaml", ".prompt")) -> list[str]:
@@ -244,6 +245,11 @@ GOALS_INSTR = [
 ]
 
 
+# Faker's day_of_week() and month_name() draw a date up to now, so they change with the day the script runs.
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = tuple(datetime.date(2025, m, 1).strftime("%B") for m in range(1, 13))
+
+
 class DocMaker:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -276,11 +282,11 @@ class DocMaker:
             "domain2": f.domain_name(),
             "company": f.company(),
             "topic": f.bs().split()[-1].capitalize(),
-            "day": f.day_of_week(),
-            "day2": f.day_of_week(),
+            "day": r.choice(DAYS),
+            "day2": r.choice(DAYS),
             "time": f"{r.randint(8, 17):02d}:{r.choice(['00', '15', '30', '45'])}",
             "date": self.date(),
-            "month": f.month_name(),
+            "month": r.choice(MONTHS),
             "num": str(r.randint(10000, 99999)),
             "num2": str(r.randint(10000, 99999)),
             "amount": f"${r.randint(100, 9000):,}.00",
