@@ -4,7 +4,10 @@ Reads ``../shared/eval/injection_external_dev.jsonl`` (see its README): ``indire
 texts are scanned as tool results, the others as user text, the way the service scans them.  Use it
 to measure, never to tune rules to its lines (the held-out set is kept elsewhere).
 
-    .venv/bin/python bench/eval_injection_external.py [--path FILE] [--misses N]
+    .venv/bin/python bench/eval_injection_external.py [--path FILE] [--misses N] [--families]
+
+PyRIT set (bench/corpora/make_injection_pyrit.py): ``--path bench/corpora/injection_pyrit_dev.jsonl
+--families``; its held-out half is measured the same way, without ``--misses``.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--path", type=Path, default=DEFAULT)
     parser.add_argument("--misses", type=int, default=0, help="print this many misses and false alarms")
+    parser.add_argument("--families", action="store_true", help="a row per `family` (sets that have one)")
     args = parser.parse_args(argv)
     with args.path.open(encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
@@ -69,13 +73,15 @@ def main(argv: list[str] | None = None) -> int:
         tool = row["kind"] in TOOL_KINDS
         finding = detect_injection(row["text"], source="tool_result" if tool else "user")
         gold = row["label"] == "injection"
-        for name in (*slices(row), f"source={row['source']}"):
+        extra = [f"family={row['family']}"] if args.families and "family" in row else []
+        for name in (*slices(row), f"source={row['source']}", f"kind={row['kind']}", *extra):
             by.setdefault(name, []).append((gold, finding.is_injection, finding.risk_score))
         if gold and not finding.is_injection:
             misses.append(row)
         elif finding.is_injection and not gold:
             alarms.append((row, finding))
-    print(slice_table(by))
+    order = {"all": 0, "direct+jailbreak+user": 1, "indirect+documents": 2}
+    print(slice_table(dict(sorted(by.items(), key=lambda kv: (order.get(kv[0], 3), kv[0])))))
     for row in misses[: args.misses]:
         print("MISS", row["kind"], repr(row["text"][:160]))
     for row, finding in alarms[: args.misses]:

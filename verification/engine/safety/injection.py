@@ -84,9 +84,13 @@ _META = re.compile(
     # (few alternatives with rare first letters: this regex runs on every text that matches a rule).
     r"(?:ask(?:s|ing|ed)?|tell(?:s|ing)?|told|instruct(?:s|ing|ed))\s+(?:the|an?|its)\s+(?:model|assistant|ai|llm|chatbot|agent|bot)\s*(?:to|:)|"
     r"defend\s+against|mitigat\w*|"
+    # what an attack technique or template does, told in the third person (h22g: "a user message that
+    # attempts to make a model reveal its system prompt")
+    r"attempts?\s+to\s+(?:make|get|trick|force|coax|manipulate|convince|elicit|induce)\s+(?:the|an?)\s+(?:model|assistant|ai|llm|chatbot|agent|target)|"
     # a quotation after a reporting verb ("users wrote 'ignore ...'", "the old ticket reads: '...'"); not
     # "like '...'" or "says '...'": attacks use those to dictate the reader's output ("respond like '...'")
-    r"(?:wrote|typed|said|entered|posted|reads?|contained|contains)\s*:?\s*[\"'“‘]\W*|"
+    # (the lookahead keeps one lead for both forms: ``LeadSearch`` takes at most 32)
+    r"(?:wrote|typed|said|entered|posted|reads?|contain(?=s|ed)(?:s|ed))\s*:?\s*[\"'“‘]\W*|"
     r"what\s+is\s+(?:a\s+|an\s+)?(?:prompt|jailbreak)|explain\s+(?:why|how|what)|"
     # a label that presents what follows as a specimen ("Example attack:", "Sample prompt:", "Jailbreak
     # example:") in security prose
@@ -230,7 +234,24 @@ class InjectionFinding:
 def _is_quoted(text: str, start: int, end: int) -> bool:
     # Set tests run in C; ``any`` over a generator of substring tests would run per character in Python.
     before = text[max(0, start - 2) : start]
-    return not _OPEN_QUOTE_SET.isdisjoint(before) and not _CLOSE_QUOTE_SET.isdisjoint(text[end : end + 60])
+    if _OPEN_QUOTE_SET.isdisjoint(before) or _CLOSE_QUOTE_SET.isdisjoint(text[end : end + 60]):
+        return False
+    return _opens_quotation(text, start - 1 if text[start - 1] in _OPEN_QUOTE_SET else start - 2)
+
+
+def _opens_quotation(text: str, at: int) -> bool:
+    """Whether the quote mark at ``at`` (just before a match) opens a quotation (h22g). Marks of other
+    jobs do not: a code fence or a run of backticks, a double quote opening a CSV/TSV field (after a comma
+    or a tab; doubled inside a field), and the quotes of a markup attribute (after ``=``, or closing one
+    right before ``>``). Text after them is the document's own, not someone's words being reported."""
+    ch = text[at]
+    follow = text[at + 1] if at + 1 < len(text) else ""
+    if follow == ">" or (ch == "`" and (follow == "`" or text[at - 1 : at] == "`")):
+        return False
+    while at > 0 and text[at - 1] == ch:
+        at -= 1  # a doubled quote: CSV escaping
+    prev = text[at - 1] if at > 0 else ""
+    return not (prev == "=" or (ch == '"' and prev in ",\t"))
 
 
 _USER_RULES = RuleIndex(RULES, *_META_LOWERED)
