@@ -1427,6 +1427,72 @@ _HOUSE_LETTER: Final = re.compile(r"\d[a-hA-H]\b|\d/\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 
 
+# A town, its region and its postcode each on a line of their own under a street line, the layout of
+# envelopes and billing forms ("22 Main Street Suite 395⏎Springfield⏎IL⏎62704", "Salto⏎SA⏎50000",
+# "ALFRICK⏎⏎WR6 4ZJ"), one blank line allowed between them (issue 16, h22f).  Read from the postcode
+# line up: ``_postcode_lines`` takes a town and its postcode on two lines right under a street it knows,
+# and left the town, the region and the postcode of this layout readable.
+_COLUMN_POSTCODE: Final = re.compile(
+    rf"^[ \t>]*(?:{_LINE_POSTCODE}|\d{{3}}[ \t]\d{{2}}|\d{{2}}-\d{{3}})[ \t]*$", re.M
+)
+_COLUMN_REGION: Final = re.compile(r"[A-Z]{2,3}")
+_COLUMN_TOWN: Final = re.compile(rf"[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}")
+_COLUMN_STREET: Final = re.compile(r"[^\n:@]{0,60}\d[^\n:@]{0,60}")
+
+
+def _line_above(text: str, start: int) -> tuple[int, int]:
+    """The content (after a quoting prefix, without trailing blanks) of the line before the one that
+    starts at ``start``, skipping one blank line; (-1, -1) at the text's start."""
+    for _ in range(2):
+        if start <= 0:
+            return -1, -1
+        line_start = text.rfind("\n", 0, start - 1) + 1
+        prefix = _LINE_PREFIX.match(text, line_start, start - 1)
+        content = prefix.end() if prefix is not None else line_start
+        end = start - 1
+        while end > content and text[end - 1] in " \t\r":
+            end -= 1
+        if content < end:
+            return content, end
+        start = line_start
+    return -1, -1
+
+
+def _address_column(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the town, region and postcode lines of an address written as a column, and its
+    street line, when a line holding a number stands above the town (``_COLUMN_POSTCODE``)."""
+    added: list[NameMatch] = []
+    for match in _COLUMN_POSTCODE.finditer(text):
+        prefix = _LINE_PREFIX.match(text, match.start(), match.end())
+        parts = [(prefix.end() if prefix is not None else match.start(), len(text[: match.end()].rstrip()))]
+        start, end = _line_above(text, match.start())
+        region = start >= 0 and _COLUMN_REGION.fullmatch(text, start, end) is not None
+        if region:
+            parts.append((start, end))
+            start, end = _line_above(text, start)
+        elif _YEAR_WORD.fullmatch(text, *parts[0]) is not None:
+            continue  # "Released⏎2014": a year, not a postcode, unless a region stands above it
+        if start < 0 or _COLUMN_TOWN.fullmatch(text, start, end) is None:
+            continue
+        first = text[start:end].split()[0]
+        if _FLAGS.get(first, 0) & _F_STOP and first not in _TOWN_PREFIX_WORDS:
+            continue  # "Total⏎12345"
+        parts.append((start, end))
+        start, end = _line_above(text, start)
+        if start < 0 or _COLUMN_STREET.fullmatch(text, start, end) is None or end - start > 60:
+            continue  # no street line above: two or three short lines may be anything
+        if len(text[start:end].split()) > 8:
+            continue  # a sentence with a number in it
+        parts.append((start, end))
+        for part_start, part_end in parts:
+            if not any(m.start < part_end and part_start < m.end for m in out + added):
+                value = text[part_start:part_end]
+                added.append(NameMatch("location", part_start, part_end, value, 0.75, "address_column"))
+    if not added:
+        return out
+    return sorted(out + added, key=_start_of)
+
+
 def _address_lines(text: str) -> list[NameMatch]:
     """The parts of addresses written on lines that end in a "Country postcode" line."""
     out: list[NameMatch] = []
@@ -1505,6 +1571,7 @@ _ROLE_LABELS: Final = _words(
 _NAME_LINE: Final = re.compile(
     rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
 )
+_LEADING_BLANK_LINES: Final = re.compile(r"(?:[ \t>?]*+\r?\n)*+[ \t>?]*+")
 _NUMBER_LINE: Final = re.compile(r"\n[ \t>]*(?:\d|[^\n]*\d{3})")
 _UNLISTED_EVIDENCE: Final = frozenset(
     (
@@ -1695,7 +1762,8 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
             label = match.group(1)
             if label not in _ROLE_LABELS and _speaker_name(label, seen[label] > 1):
                 added.append(NameMatch("person", match.start(1), match.end(1), label, 0.7, "speaker"))
-    prefix = _LINE_PREFIX.match(text)
+    # The first line with content: a quoted e-mail often opens with an empty quoted line ("> ⏎> Name").
+    prefix = _LEADING_BLANK_LINES.match(text)
     start = prefix.end() if prefix is not None else 0
     line = _NAME_LINE.match(text, start)
     if (
@@ -2010,6 +2078,7 @@ def find_names(text: str) -> list[NameMatch]:
         out = _street_addresses(text, out)
     if "\n" in text:
         out = _postcode_lines(text, out)
+        out = _address_column(text, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
