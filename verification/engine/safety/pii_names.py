@@ -197,6 +197,14 @@ _STRONG_CUES: Final = _phrases(
     "starring|directed by|sung by|performed by|featuring|features|partner's name|wife's name|husband's name|"
     "maiden name"
 )
+# Roles a text names a person by, and follow-ups with a person (h22f): "tennis player Kelima Kisilak",
+# "Follow up with Nermina Portič".  Strong before two words or more, weak before one ("Professional
+# writer Winner of the Nobel Peace Prize": a listed surname that is a word).
+_ROLE_CUES: Final = _phrases(
+    "player|actor|actress|artist|writer|novelist|poet|painter|guitarist|drummer|bassist|rapper|"
+    "journalist|coach|athlete|lawyer|attorney|keynote speaker|follow up with|followed up with|"
+    "check with|checked with|meet with|met with|get in touch with|got in touch with"
+)
 # Of the strong cues, those that name the person: after them one capitalised word is a name even when
 # no list holds it ("My name is Sora", "people call me Haruaki", "What's your last name? Pisano").
 _NAMING_CUES: Final = _phrases(
@@ -204,7 +212,9 @@ _NAMING_CUES: Final = _phrases(
     # A relative named after "my" or "our" (h17d): "remove my kid Timotea from the will".
     "my kid|my son|my daughter|my child|my wife|my husband|my brother|my sister|my mother|my father|"
     "my mom|my dad|my grandson|my granddaughter|my nephew|my niece|my cousin|my uncle|my aunt|"
-    "our kid|our son|our daughter|our child"
+    "our kid|our son|our daughter|our child|"
+    # A naming verb and its object (h22f): "She named him Kristine", "they called her Ivo".
+    "named him|named her|named them|called him|called her|name him|name her|christened"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -252,7 +262,9 @@ _LABEL_PLACE_CUES: Final = frozenset(
 )
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
 _CUE_LAST_WORDS: Final = frozenset(
-    p.split()[-1] for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES) for p in table
+    p.split()[-1]
+    for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES, _NAMING_CUES, _ROLE_CUES)
+    for p in table
 ) | frozenset(t + "." for t in _TITLE_CUES)
 _PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
@@ -278,7 +290,15 @@ _WORD_STRIP: Final = "\"'“”‘’()[]<>*_?"
 # After a name: an e-mail in brackets, a verb of saying (a person wrote this).
 _AFTER_PERSON: Final = re.compile(
     r"[ \t]*(?:<[^<>@\s]{1,64}@|\([^()@\s]{1,64}@|(?:wrote|writes|said|says|asked|replied|called|"
-    r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
+    r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b"
+    # A role only a person holds on an account or a deed (h22f): "add Aleandro Mazzi as a beneficiary".
+    r"|as[ \t]+(?:an?[ \t]+|the[ \t]+|my[ \t]+|our[ \t]+|his[ \t]+|her[ \t]+)?(?:beneficiary|guardian|"
+    r"executor|executrix|trustee|co-?signer|authori[sz]ed[ \t]user|joint[ \t](?:owner|holder|account)|"
+    r"emergency[ \t]contact|next[ \t]of[ \t]kin|dependent|dependant|power[ \t]of[ \t]attorney|"
+    r"signatory|referee|guarantor)\b)"
+    # An apposition then a verb of saying (h22f): "Kauan Ribeiro, the Therapist, sports, said: ...".
+    r"|,[ \t]+(?:the|a|an|our|their|his|her)[ \t]+[^,\n]{1,40}(?:,[^,\n]{1,20})?,[ \t]+"
+    r"(?:said|says|told|added|explained|noted|wrote|replied|commented)\b"
 )
 # After a listed first name (not an English word or a place): what only a person does or has.  A
 # possessive ("Sophia's daughter"), a verb of a person's doing or being ("Albina is very reliable",
@@ -309,7 +329,8 @@ _PERSON_VERB_PRONOUN: Final = re.compile(
 _PERSONAL_POSSESSION: Final = re.compile(
     r"(?:'s|’s)[ \t]+(?:address|home|house|wife|husband|son|daughter|mother|father|parents|brother|"
     r"sister|family|children|kids|killers?|murder|death|funeral|birthday|phone|email|novel|song|songs|"
-    r"verses|poems?|book|books|lawyer|doctor)\b"
+    r"verses|poems?|book|books|lawyer|doctor|kid|child|boss|girlfriend|boyfriend|mom|dad|baby|"
+    r"grandmother|grandfather|grandson|granddaughter|fiancée?|widow|widower)\b"
 )
 # Either of the two above, read once for a single capitalised word before ``_unlisted_person`` is asked.
 _UNLISTED_AFTER: Final = re.compile(f"{_PERSONAL_POSSESSION.pattern}|{_PERSON_VERB_PRONOUN.pattern}")
@@ -655,6 +676,8 @@ def _emit_person(
         cue = 4
     elif before.cue(_STRONG_CUES):
         cue = 2
+    elif before.cue(_ROLE_CUES):
+        cue = 2 if len(words) > 1 else 3
     elif before.cue(_WEAK_CUES):
         cue = 2 if before.colon else 3
         if (
@@ -1572,6 +1595,10 @@ _NAME_LINE: Final = re.compile(
     rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
 )
 _LEADING_BLANK_LINES: Final = re.compile(r"(?:[ \t>?]*+\r?\n)*+[ \t>?]*+")
+_ADDRESSEE_LABEL: Final = re.compile(
+    r"(?:[Aa]ddress|ADDRESS|[Ss]hip[ \t]to|SHIP[ \t]TO|[Bb]ill[ \t]to|BILL[ \t]TO|[Dd]eliver[ \t]to|"
+    r"[Rr]ecipient)[ \t]*:[ \t]*"
+)
 _NUMBER_LINE: Final = re.compile(r"\n[ \t>]*(?:\d|[^\n]*\d{3})")
 _UNLISTED_EVIDENCE: Final = frozenset(
     (
@@ -1773,6 +1800,17 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
         and _plain_words(line.group().split())
     ):
         added.append(NameMatch("person", start, line.end(), line.group(), 0.75, "signature"))
+    # The addressee on an address's label line, above the address's lines (h22f): "Billing address:
+    # Kaua Lima⏎    194 Guipúzcoa 6508 Apt. 889⏎...", "Ship to: Olu Adeyemi⏎12 ...".
+    for label in _ADDRESSEE_LABEL.finditer(text):
+        line = _NAME_LINE.match(text, label.end())
+        if (
+            line is not None
+            and text.startswith("\n", line.end())
+            and _NUMBER_LINE.match(text, line.end()) is not None
+            and _plain_words(line.group().split())
+        ):
+            added.append(NameMatch("person", line.start(), line.end(), line.group(), 0.75, "addressee"))
     if not added:
         return out
     kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
