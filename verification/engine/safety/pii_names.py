@@ -1145,8 +1145,11 @@ def _caps_towns(text: str) -> list[NameMatch]:
         if not before.words or (before.colon and not before.cue(_LABEL_PLACE_CUES)):
             continue  # a label other than a place's ("ID: ABC123")
         titled = " ".join(w.capitalize() for w in fold(value).split())
-        listed = titled in _PLACE_FOLDED and not _FLAGS.get(titled, 0) & (_F_STOP | _F_FIRST)
-        if (listed and before.cue(_PLACE_CUES)) or (len(value) >= 5 and before.cue(_STRONG_PLACE_CUES)):
+        flags = _FLAGS.get(titled, 0) if titled in _PLACE_FOLDED else _F_STOP
+        listed = not flags & (_F_STOP | _F_FIRST)
+        # A listed town that is a first name too ("BODØ": Bodo) after a strong cue (h22f).
+        strong = (len(value) >= 5 or not flags & _F_STOP) and before.cue(_STRONG_PLACE_CUES)
+        if (listed and before.cue(_PLACE_CUES)) or strong:
             out.append(NameMatch("location", start, end, value, 0.7, "cue+capitals"))
     return out
 
@@ -1159,7 +1162,8 @@ def _caps_towns(text: str) -> list[NameMatch]:
 # asks for evidence of a street besides the cue.
 _STREET_PREFIX: Final = (
     r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
-    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+|P\.?O\.?[ \t]+)"
+    r"bulevardul|avenue|boulevard|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+|"
+    r"P\.?O\.?[ \t]+)"
 )
 # Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
 # Hyphenated names keep their capitals ("Martin-Ecker-Ring", "Leo-Stockhammer-Platz": h18e).
@@ -1172,7 +1176,8 @@ _STREET_ADDRESS: Final = re.compile(
     rf"(?P<lead>\d{{1,5}}[A-Za-z]?,?[ \t])?"
     rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
     rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
-    rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
+    # A lower-case word, or an abbreviation with its dot, or both: "Tas vezér u. 66." (h22f).
+    rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}(?:[ \t][{_LOWER}]{{1,3}}\.)?|[{_LOWER}]{{1,3}}\.))?)"
     # Romanian "Nr." before the number, and units after it: "Strada Lungă Nr. 44 Bl. 7 Sc. 2 Ap. 15",
     # "Calzada Rojo 496 Interior 340" (h18e).
     rf"(?P<number>,?(?:[ \t]Nr\.)?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
@@ -1194,7 +1199,7 @@ _STREET_WORDS: Final = _words(
     "paseo plaza camino carrera rua travessa praça largo estrada alameda ulica ul trg náměstí nám nábřeží "
     "utca út tér körút sor strada bulevardul calea aleea soseaua str straße strasse gasse weg platz allee "
     "ring laan straat plein kade dreef singel gracht vej gade gata gatan väg vägen vei veien katu kuja tie "
-    "tori ulitsa prospekt "
+    "tori ulitsa prospekt u "
     # Romanian (h18e): "Drumul Morii", "Intrarea Zorilor", "Splaiul Unirii", "Piața Romană".
     "drumul intrarea splaiul șoseaua piața "
     # Mexican street types: "Calzada Rojo 496", "Privada Ulloa 906".
@@ -1430,7 +1435,7 @@ _ADDRESS_CUE: Final = re.compile(
     # A label's value may start on the next line ("Invoice to:⏎Strada ..."; h18e).
     # A label's colon after a lower-case letter ("New office: ..."; not "12:30", '"key": ...').
     r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:(?<=[a-z]:))"
-    r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+    r"(?:[ \t]+|[ \t]*\n(?:[ \t]*\n)?[ \t]*)"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
