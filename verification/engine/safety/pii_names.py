@@ -238,7 +238,7 @@ _PLACE_CUES: Final = _phrases(
     # the addressee's (``_SHARED_CUES``).
     "address|"
     # Streets: "lives on Valadouro 3 street", "the north side of Rissik St.", "the corner of X St."
-    "lives on|living on|live on|side of|corner of"
+    "lives on|living on|live on|side of|corner of|address is"
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
 _STRONG_PLACE_CUES: Final = _phrases(
@@ -253,12 +253,15 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "flew to|flying to|fly to|flown to|flight to|flights to|landed in|landing in|arrived in|arriving in|"
     "touched down in|drove to|driving to|commutes from|commute from|commuting from|relocated from|"
     "moved from|moving from|moved away from|heading to|headed to|heading back to|headed back to|"
-    "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in"
+    "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in|"
+    # An address given as a town alone (h22f): "My address is Virolahti.", "Billing address: Olanes"
+    # (a label: with its colon only).  A listed first name there stays the addressee's.
+    "address is|address"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens";
 # "Where: Hafnir Country Club", not "where Python runs").
 _LABEL_PLACE_CUES: Final = frozenset(
-    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence", "location")
+    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence", "location", "address")
 )
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
 _CUE_LAST_WORDS: Final = frozenset(
@@ -812,6 +815,18 @@ _STREET_CUE: Final = re.compile(
 )
 
 
+# Addresses that are no places: "email address is ...", "IP address: ..." (h22f).
+_NOT_POSTAL: Final = _words("email e-mail ip mac web wallet memory server bitcoin ethereum return reply ipv4 ipv6")
+
+
+def _postal_address_cue(before: _Before, cue: str) -> bool:
+    """Whether ``cue`` is no "address" cue, or the address is a postal one (not "email address is")."""
+    if not cue.startswith("address"):
+        return True
+    k = len(before.words) - len(cue.split())
+    return k <= 0 or before.words[k - 1] not in _NOT_POSTAL
+
+
 def _unknown_place(
     text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch], last_word: str
 ) -> int:
@@ -846,7 +861,7 @@ def _unknown_place(
         return n
     before = _Before(text, start)
     cue = before.cue(_STRONG_PLACE_CUES)
-    if cue and (before.colon or cue not in _LABEL_PLACE_CUES):
+    if cue and (before.colon or cue not in _LABEL_PLACE_CUES) and _postal_address_cue(before, cue):
         out.append(NameMatch("location", start, end, text[start:end], 0.7, "strong_place_cue"))
         return n
     if (
@@ -2237,6 +2252,7 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         cue = "region_object"  # "serving Finland", "toured Peru" (fifth pass)
                     if (
                         cue
+                        and _postal_address_cue(before, cue)
                         and not (cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION)
                         and not before.cue(_STRONG_CUES)  # "according to Esna Arslan": a person
                     ):
