@@ -2089,6 +2089,75 @@ def may_find(text: str, lowered: str) -> bool:
     )
 
 
+# A place's value goes on past where a pattern stopped (issue 16, h22f): a town's particle and the
+# capitalised words after it ("[7937-904 Alcácer] do Sal", "[Klobouky] u Brna", "[6288 Purbach] am
+# Neusiedler See", "[Biel]/Bienne"), and before it a street's word in lower case ("boulevard [Beurret
+# 46, 8904 ...]") or a house number and a name before a street type ("7274 Kipras [Mews ...]").  A
+# redaction that stops there leaves part of the place readable.
+_PLACE_TAIL: Final = re.compile(
+    r"(?:[ \t]+(?:de|do|da|dos|das|del|della|di|du|la|le|les|am|an|im|u|nad|pod|pri|sur|sous|lès|upon|"
+    rf"bei|ob)){{1,2}}[ \t]+([{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,2}})"
+    rf"|/([{_UPPER}][\w'’\-]+)"
+)
+_PLACE_HEAD: Final = re.compile(
+    r"(?<![\w\-])(?:boulevard|avenue|rue|chemin|route|allée|impasse|quai|via|viale|calle|rua|avenida|"
+    r"strada|ulica|cesta|travessa|praça|largo)(?:[ \t]+(?:de|du|des|di|da|do|del|de[ \t]la))?[ \t]+\Z"
+)
+# After a street and its house number, the postcode and town (or town and postcode) that a pattern
+# left out, after a comma or on the next line: "[Regentova cesta 8], 8362 Ljutomer", "[Rašínská 437]⏎346
+# 57 Kamenický Šenov", "[9 Larsen Road], Tangiwaka 5565", "[94 Butler Circle]⏎West Michael, NSW, 2007".
+_STREET_TAIL: Final = re.compile(
+    rf"(?:,[ \t]*|[ \t]*\n[ \t>]*)(?:(?:[A-Z]{{1,2}}-)?(?P<code>\d{{3,5}}(?:[ \-]\d{{2,4}})?)[ \t]+{_LINE_TOWN}"
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
+    rf"(?P<post>{_LINE_POSTCODE}))(?=[ \t]*(?:$|[\n.,;!?)]|[ \t]+[a-z]))"
+)
+_NUMBERED_HEAD: Final = re.compile(rf"(?<![\w\-/])\d{{1,5}}[A-Za-z]?[ \t]+[{_UPPER}][\w'’\-]*[ \t]+\Z")
+
+
+def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the place or address at ``text[start:end]`` with what goes on before and after it
+    (``_PLACE_TAIL``, ``_PLACE_HEAD``, ``_NUMBERED_HEAD``); the same span when nothing does.
+
+    >>> text = "Return address: Rua Ricardo Carvalho, 41, 7937-904 Alcácer do Sal"
+    >>> text[slice(*whole_place(text, 16, 58))]
+    'Rua Ricardo Carvalho, 41, 7937-904 Alcácer do Sal'
+    >>> text = "Return address: boulevard Beurret 46, 8904 Chevrolet"
+    >>> text[slice(*whole_place(text, 26, 52))]
+    'boulevard Beurret 46, 8904 Chevrolet'
+    >>> whole_place("We meet in Paris on Monday", 11, 16)
+    (11, 16)
+    """
+    tail = _PLACE_TAIL.match(text, end)
+    last = text[end - 1 : end]
+    # A street ends in its house number ("cesta 8", "Kamenita 9c") or, number first, in its type ("9
+    # Larsen Road").
+    street_end = (
+        last.isdigit()
+        or (last.isalpha() and text[end - 2 : end - 1].isdigit())
+        or (last.isalpha() and lower(text[max(start, end - 12) : end].split()[-1]) in _STREET_TYPES)
+    )
+    if tail is None and street_end:
+        street = _STREET_TAIL.match(text, end)
+        code = None if street is None else street.group("code") or street.group("post")
+        if code is not None and _YEAR_WORD.fullmatch(code) is None:
+            words = text[street.start() : street.end()].replace(",", " ").split()
+            if not any(_FLAGS.get(w, 0) & _F_STOP and w not in _TOWN_PREFIX_WORDS for w in words):
+                end = street.end()
+    if tail is not None:
+        words = (tail.group(1) or tail.group(2)).split()
+        if not any(_FLAGS.get(w, 0) & _F_STOP for w in words):
+            end = tail.end()
+    low = max(0, start - 40)
+    head = _PLACE_HEAD.search(text, low, start)
+    if head is not None:
+        start = head.start()
+    elif lower(text[start:end].split()[0].rstrip(".,")) in _STREET_TYPES:
+        numbered = _NUMBERED_HEAD.search(text, low, start)
+        if numbered is not None:
+            start = numbered.start()
+    return start, end
+
+
 def find_names(text: str) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
 
