@@ -303,9 +303,7 @@ def write_presidio(seed: int = 47, lines: int = 1_000, name: str = "presidio") -
     if name != "presidio":
         measured = (OUT / "pii_presidio.jsonl").read_text(encoding="utf-8")
         people = [
-            p
-            for p in people
-            if not any(p[k] and p[k] in measured for k in ("GivenName", "Surname", "City"))
+            p for p in people if not any(p[k] and p[k] in measured for k in ("GivenName", "Surname", "City"))
         ]
     rng = random.Random(seed)
     fake = Faker("en_US")

@@ -816,7 +816,9 @@ _STREET_CUE: Final = re.compile(
 
 
 # Addresses that are no places: "email address is ...", "IP address: ..." (h22f).
-_NOT_POSTAL: Final = _words("email e-mail ip mac web wallet memory server bitcoin ethereum return reply ipv4 ipv6")
+_NOT_POSTAL: Final = _words(
+    "email e-mail ip mac web wallet memory server bitcoin ethereum return reply ipv4 ipv6"
+)
 
 
 def _postal_address_cue(before: _Before, cue: str) -> bool:
@@ -995,12 +997,14 @@ def _prefixed_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # "the corner of Koontz Lane St.", "refers to Charleton Ave street".  English street types only: the
 # other languages' street words come first ("rue", "Via") and their streets carry numbers.
 _STREET_TYPE_TOKENS: Final = _words(
-    "Street St. Avenue Ave Road Rd Lane Ln Drive Boulevard Blvd Way Court Ct Place Terrace Crescent "
+    "Street St. St Dr Avenue Ave Road Rd Lane Ln Drive Boulevard Blvd Way Court Ct Place Terrace Crescent "
     "Close Square Highway Hwy Parkway Pkwy Trail Alley Grove Gardens"
 )
 _NAMED_STREET: Final = re.compile(
-    rf"[{_UPPER}](?<![\w\-].)[{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}[ \t]"
-    r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
+    # A hyphen may join two capitalised words ("Sale-Heyfield Road"); "St" and "Dr" need no dot (h22f).
+    rf"[{_UPPER}](?<![\w\-].)[{_LOWER}'’\-]+(?:[{_UPPER}][{_LOWER}'’]+)?"
+    rf"(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}[ \t]"
+    r"(?:Street|St\.|St|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.?|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
     r"Place|Terrace|Crescent|Close|Square|Highway|Hwy\.?|Parkway|Pkwy\.?|Trail|Alley|Grove|Gardens)"
     rf"(?:[ \t]St\.)?(?![\w\-]|[ \t][{_UPPER}])"
 )
@@ -2107,7 +2111,8 @@ _PLACE_HEAD: Final = re.compile(
 # left out, after a comma or on the next line: "[Regentova cesta 8], 8362 Ljutomer", "[Rašínská 437]⏎346
 # 57 Kamenický Šenov", "[9 Larsen Road], Tangiwaka 5565", "[94 Butler Circle]⏎West Michael, NSW, 2007".
 _STREET_TAIL: Final = re.compile(
-    rf"(?:,[ \t]*|[ \t]*\n[ \t>]*)(?:(?:[A-Z]{{1,2}}-)?(?P<code>\d{{3,5}}(?:[ \-]\d{{2,4}})?)[ \t]+{_LINE_TOWN}"
+    rf"(?:,[ \t]*|[ \t]*\n[ \t>]*)"
+    rf"(?:(?:[A-Z]{{1,2}}-)?(?P<code>\d{{3,5}}(?:[ \-]\d{{2,4}})?)[ \t]+{_LINE_TOWN}"
     rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
     rf"(?P<post>{_LINE_POSTCODE}))(?=[ \t]*(?:$|[\n.,;!?)]|[ \t]+[a-z]))"
 )
@@ -2139,7 +2144,7 @@ def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
     if tail is None and street_end:
         street = _STREET_TAIL.match(text, end)
         code = None if street is None else street.group("code") or street.group("post")
-        if code is not None and _YEAR_WORD.fullmatch(code) is None:
+        if street is not None and code is not None and _YEAR_WORD.fullmatch(code) is None:
             words = text[street.start() : street.end()].replace(",", " ").split()
             if not any(_FLAGS.get(w, 0) & _F_STOP and w not in _TOWN_PREFIX_WORDS for w in words):
                 end = street.end()
