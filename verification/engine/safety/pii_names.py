@@ -1479,8 +1479,9 @@ _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
 # "ALFRICK⏎⏎WR6 4ZJ"), one blank line allowed between them (issue 16, h22f).  Read from the postcode
 # line up: ``_postcode_lines`` takes a town and its postcode on two lines right under a street it knows,
 # and left the town, the region and the postcode of this layout readable.
+# From the line break before it: ``re`` skips to the breaks (a "^" under re.M is tried everywhere).
 _COLUMN_POSTCODE: Final = re.compile(
-    rf"^[ \t>]*(?:{_LINE_POSTCODE}|\d{{3}}[ \t]\d{{2}}|\d{{2}}-\d{{3}})[ \t]*$", re.M
+    rf"\n[ \t>]*(?:{_LINE_POSTCODE}|\d{{3}}[ \t]\d{{2}}|\d{{2}}-\d{{3}})[ \t]*(?=\r?\n|\Z)"
 )
 _COLUMN_REGION: Final = re.compile(r"[A-Z]{2,3}")
 _COLUMN_TOWN: Final = re.compile(rf"[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}")
@@ -1510,9 +1511,10 @@ def _address_column(text: str, out: list[NameMatch]) -> list[NameMatch]:
     street line, when a line holding a number stands above the town (``_COLUMN_POSTCODE``)."""
     added: list[NameMatch] = []
     for match in _COLUMN_POSTCODE.finditer(text):
-        prefix = _LINE_PREFIX.match(text, match.start(), match.end())
-        parts = [(prefix.end() if prefix is not None else match.start(), len(text[: match.end()].rstrip()))]
-        start, end = _line_above(text, match.start())
+        line_start = match.start() + 1
+        prefix = _LINE_PREFIX.match(text, line_start, match.end())
+        parts = [(prefix.end() if prefix is not None else line_start, len(text[: match.end()].rstrip()))]
+        start, end = _line_above(text, line_start)
         region = start >= 0 and _COLUMN_REGION.fullmatch(text, start, end) is not None
         if region:
             parts.append((start, end))
@@ -1621,8 +1623,9 @@ _NAME_LINE: Final = re.compile(
 _LEADING_BLANK_LINES: Final = re.compile(r"(?:[ \t>?]*+\r?\n)*+[ \t>?]*+")
 _ADDRESSEE_LABEL: Final = re.compile(
     r"(?:[Aa]ddress|ADDRESS|[Ss]hip[ \t]to|SHIP[ \t]TO|[Bb]ill[ \t]to|BILL[ \t]TO|[Dd]eliver[ \t]to|"
-    r"[Rr]ecipient)[ \t]*:[ \t]*"
+    r"[Rr]ecipient)[ \t]*\Z"
 )
+_BLANKS_AFTER_COLON: Final = re.compile(r"[ \t]*")
 _NUMBER_LINE: Final = re.compile(r"\n[ \t>]*(?:\d|[^\n]*\d{3})")
 _UNLISTED_EVIDENCE: Final = frozenset(
     (
@@ -1826,8 +1829,15 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
         added.append(NameMatch("person", start, line.end(), line.group(), 0.75, "signature"))
     # The addressee on an address's label line, above the address's lines (h22f): "Billing address:
     # Kaua Lima⏎    194 Guipúzcoa 6508 Apt. 889⏎...", "Ship to: Olu Adeyemi⏎12 ...".
-    for label in _ADDRESSEE_LABEL.finditer(text):
-        line = _NAME_LINE.match(text, label.end())
+    # Read from each colon back (a scan of the whole text for the labels cost more than the pass).
+    colon = text.find(":")
+    while colon >= 0:
+        label = _ADDRESSEE_LABEL.search(text, max(0, colon - 16), colon)
+        line = None
+        if label is not None:
+            gap = _BLANKS_AFTER_COLON.match(text, colon + 1)
+            line = _NAME_LINE.match(text, gap.end() if gap is not None else colon + 1)
+        colon = text.find(":", colon + 1)
         if (
             line is not None
             and text.startswith("\n", line.end())
@@ -2116,6 +2126,13 @@ _STREET_TAIL: Final = re.compile(
     rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
     rf"(?P<post>{_LINE_POSTCODE}))(?=[ \t]*(?:$|[\n.,;!?)]|[ \t]+[a-z]))"
 )
+_TAIL_STARTS: Final = frozenset((" ", "\t", "/"))
+_STREET_TAIL_STARTS: Final = frozenset((",", " ", "\t", "\n"))
+_HEAD_WORDS: Final = _words(
+    "boulevard avenue rue chemin route allée impasse quai via viale calle rua avenida strada ulica cesta "
+    "travessa praça largo"
+)
+_HEAD_PARTICLES: Final = _words("de du des di da do del la")
 _NUMBERED_HEAD: Final = re.compile(rf"(?<![\w\-/])\d{{1,5}}[A-Za-z]?[ \t]+[{_UPPER}][\w'’\-]*[ \t]+\Z")
 
 
@@ -2132,34 +2149,45 @@ def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
     >>> whole_place("We meet in Paris on Monday", 11, 16)
     (11, 16)
     """
-    tail = _PLACE_TAIL.match(text, end)
-    last = text[end - 1 : end]
-    # A street ends in its house number ("cesta 8", "Kamenita 9c") or, number first, in its type ("9
-    # Larsen Road").
-    street_end = (
-        last.isdigit()
-        or (last.isalpha() and text[end - 2 : end - 1].isdigit())
-        or (last.isalpha() and lower(text[max(start, end - 12) : end].split()[-1]) in _STREET_TYPES)
-    )
-    if tail is None and street_end:
-        street = _STREET_TAIL.match(text, end)
-        code = None if street is None else street.group("code") or street.group("post")
-        if street is not None and code is not None and _YEAR_WORD.fullmatch(code) is None:
-            words = text[street.start() : street.end()].replace(",", " ").split()
-            if not any(_FLAGS.get(w, 0) & _F_STOP and w not in _TOWN_PREFIX_WORDS for w in words):
-                end = street.end()
+    # One look at the character after and the word before settles most places (nothing goes on).
+    after = text[end : end + 1]
+    tail = _PLACE_TAIL.match(text, end) if after in _TAIL_STARTS else None
     if tail is not None:
         words = (tail.group(1) or tail.group(2)).split()
         if not any(_FLAGS.get(w, 0) & _F_STOP for w in words):
             end = tail.end()
-    low = max(0, start - 40)
-    head = _PLACE_HEAD.search(text, low, start)
-    if head is not None:
-        start = head.start()
-    elif lower(text[start:end].split()[0].rstrip(".,")) in _STREET_TYPES:
-        numbered = _NUMBERED_HEAD.search(text, low, start)
-        if numbered is not None:
-            start = numbered.start()
+    elif after in _STREET_TAIL_STARTS:
+        last = text[end - 1 : end]
+        # A street ends in its house number ("cesta 8", "Kamenita 9c") or, number first, in its type
+        # ("9 Larsen Road").
+        if (
+            last.isdigit()
+            or (last.isalpha() and text[end - 2 : end - 1].isdigit())
+            or (last.isalpha() and lower(text[max(start, end - 12) : end].split()[-1]) in _STREET_TYPES)
+        ):
+            street = _STREET_TAIL.match(text, end)
+            code = None if street is None else street.group("code") or street.group("post")
+            if street is not None and code is not None and _YEAR_WORD.fullmatch(code) is None:
+                words = text[street.start() : street.end()].replace(",", " ").split()
+                if not any(_FLAGS.get(w, 0) & _F_STOP and w not in _TOWN_PREFIX_WORDS for w in words):
+                    end = street.end()
+    if start > 1 and text[start - 1] in " \t":
+        before = text[max(0, start - 24) : start].split()
+        if before and (
+            lower(before[-1]) in _HEAD_WORDS
+            or (len(before) > 1 and before[-1] in _HEAD_PARTICLES and lower(before[-2]) in _HEAD_WORDS)
+        ):
+            head = _PLACE_HEAD.search(text, max(0, start - 40), start)
+            if head is not None:
+                start = head.start()
+        elif (
+            before
+            and before[-1][:1].isupper()
+            and lower(text[start:end].split()[0].rstrip(".,")) in _STREET_TYPES
+        ):
+            numbered = _NUMBERED_HEAD.search(text, max(0, start - 40), start)
+            if numbered is not None:
+                start = numbered.start()
     return start, end
 
 
