@@ -190,3 +190,24 @@ def test_it_keeps_grown_places_apart_from_the_matches_beside_them() -> None:
     text = "Send it to Klobouky u Brna, call 415-555-0132 or mail ana@example.org"
     matches = detect_pii(text)
     assert all(a.end <= b.start for a, b in itertools.pairwise(matches))
+
+
+@pytest.mark.parametrize(
+    ("text", "street"),
+    [
+        ("Kind regards,\nKatica Milinov\nBijenička 906\n65234 Pakrac", "Bijenička 906"),
+        ("Kind regards,\nVit Musil\nV Nížinách 61\n682 64 Vejprty", "V Nížinách 61"),
+    ],
+)
+def test_it_reads_a_name_and_number_above_a_postcode_and_town_line_as_a_street(
+    text: str, street: str
+) -> None:
+    assert street in _found(text, "location")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Build 12\n12345 Tests passed", "Build 12\n12345 Tests", "Step 3\n2048 Tokens", "Chapter 4\n1500 Words"],
+)
+def test_it_reads_no_street_above_a_number_and_a_word(text: str) -> None:
+    assert _found(text, "location") == []

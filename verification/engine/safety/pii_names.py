@@ -1067,8 +1067,11 @@ _STREET_LINE_TAIL: Final = re.compile(
 _UNIT_BEFORE: Final = re.compile(r"(?:Flat|Unit|Apt\.?|Suite|Studio|Level)[ \t]+\d{1,5}[A-Za-z]?,?[ \t]+$")
 
 
-def _street_line_before(text: str, newline: int) -> int:
-    """Where the street and house number that end the line ending at ``newline`` start, or -1."""
+def _street_line_before(text: str, newline: int, coded: bool = False) -> int:
+    """Where the street and house number that end the line ending at ``newline`` start, or -1.
+
+    ``coded``: the next line opens with a postcode of four digits or more ("65234 Pakrac"); a name and
+    a house number above it need no street word then ("Bijenička 906⏎65234 Pakrac"; h22f)."""
     line_start = text.rfind("\n", 0, newline) + 1
     low = max(line_start, newline - 80)
     match = _STREET_LINE_TAIL.search(text, low, newline)
@@ -1077,8 +1080,10 @@ def _street_line_before(text: str, newline: int) -> int:
     named = match.group("named")
     if named is not None:
         words = [lower(w.rstrip(".,")) for w in named.split()]
-        if not any(w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words):
-            return -1
+        if not (coded and len(words) <= 4 and words[0] not in _LOWER_NOT_NAME) and not any(
+            w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words
+        ):
+            return -1  # "Build 12⏎12345 Tests": a word a name is not
         if _FLAGS.get(named.split()[0], 0) & _F_STOP and words[0] not in _STREET_WORDS:
             return -1  # "Order 12345"
     else:
@@ -1090,6 +1095,8 @@ def _street_line_before(text: str, newline: int) -> int:
 
 
 _YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
+_LINE_END: Final = re.compile(r"[ \t.,]*(?:\r?\n|\Z)")
+_CODE_FIRST: Final = re.compile(r"(?:[A-Z]{1,2}-)?(?:\d{4,5}|\d{3}[ ]\d{2}|\d{4}-\d{3})[ \t]")
 # Stop words that start towns ("Lake Orrimouth, YT V6M 7E3"): no refusal of a postcode line.
 _TOWN_PREFIX_WORDS: Final = _words(
     "North South East West New Lake Mount Port Fort Upper Lower Little Great Saint St"
@@ -1110,8 +1117,13 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
     newline = text.find("\n")
     while newline >= 0:
         # The town line first: an anchored match that fails at once on most lines.
-        if newline not in ends and _POSTCODE_TOWN_LINE.match(text, newline) is not None:
-            street = _street_line_before(text, newline)
+        town_line = _POSTCODE_TOWN_LINE.match(text, newline) if newline not in ends else None
+        if town_line is not None:
+            # Only a line that the postcode and town fill ("12345 Tests passed" is a sentence).
+            coded = _CODE_FIRST.match(town_line.group(1)) is not None and (
+                _LINE_END.match(text, town_line.end()) is not None
+            )
+            street = _street_line_before(text, newline, coded)
             if street >= 0:
                 ends.append(newline)
                 streets[newline] = street
