@@ -120,6 +120,8 @@ def test_it_reads_no_name_in_look_alikes_of_those_cues(text: str) -> None:
         ("The bus station is on Cheriton Dr", "Cheriton Dr"),
         ("The bus station is on Uitsig St", "Uitsig St"),
         ("The bus station is on Sale-Heyfield Road", "Sale-Heyfield Road"),
+        ("the economy of the band's home city Montehermoso: Jensen Group", "Montehermoso"),
+        ("She went back to her home town Tarnby last year.", "Tarnby"),
     ],
 )
 def test_it_reads_towns_and_streets_with_the_cues_and_shapes_the_rules_lacked(text: str, place: str) -> None:

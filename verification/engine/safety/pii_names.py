@@ -256,7 +256,9 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in|"
     # An address given as a town alone (h22f): "My address is Virolahti.", "Billing address: Olanes"
     # (a label: with its colon only).  A listed first name there stays the addressee's.
-    "address is|address"
+    "address is|address|"
+    # A home town named in running text (h22f): "the band's home city Montehermoso: ...".
+    "home city|home town"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens";
 # "Where: Hafnir Country Club", not "where Python runs").
