@@ -25,6 +25,7 @@ Each match has a confidence; the strongest evidence sets it.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from typing import Final
@@ -1105,6 +1106,23 @@ _TOWN_PREFIX_WORDS: Final = _words(
 )
 
 
+def _spans_index(spans: list[NameMatch]) -> tuple[list[int], list[int]]:
+    """The starts of ``spans`` in order and, at each, the furthest end so far: ``_meets`` asks whether a
+    span overlaps any of them in one bisection (a scan per question made long texts quadratic; h22f)."""
+    ordered = sorted(spans, key=_start_of)
+    starts = [m.start for m in ordered]
+    reach: list[int] = []
+    for m in ordered:
+        reach.append(max(reach[-1], m.end) if reach else m.end)
+    return starts, reach
+
+
+def _meets(index: tuple[list[int], list[int]], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` overlaps a span of ``index`` (``_spans_index``)."""
+    before = bisect.bisect_left(index[0], end)
+    return before > 0 and index[1][before - 1] > start
+
+
 def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the postcode and town line after each street address found (``_POSTCODE_TOWN_LINE``):
     a street of ``out``, or a line that ends in a street's shape (``_street_line_before``), which the
@@ -1114,12 +1132,13 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
         for m in out
         if m.type == "location" and m.evidence in ("street_address", "cue+street", "po_box", "unit_street")
     ]
+    found_ends = set(ends)  # looked up at every line break: a list made long texts quadratic (h22f)
     # The streets read by their shape, reported with their town line: alone they may be anything.
     streets: dict[int, int] = {}
     newline = text.find("\n")
     while newline >= 0:
         # The town line first: an anchored match that fails at once on most lines.
-        town_line = _POSTCODE_TOWN_LINE.match(text, newline) if newline not in ends else None
+        town_line = _POSTCODE_TOWN_LINE.match(text, newline) if newline not in found_ends else None
         if town_line is not None:
             # Only a line that the postcode and town fill ("12345 Tests passed" is a sentence).
             coded = _CODE_FIRST.match(town_line.group(1)) is not None and (
@@ -1131,6 +1150,9 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 streets[newline] = street
         newline = text.find("\n", newline + 1)
     added: list[NameMatch] = []
+    in_out = _spans_index(out)
+    locations = _spans_index([m for m in out if m.type == "location"])
+    town_lines: set[int] = set()  # the postcode lines added, by start (each is a whole line)
     for end in ends:
         line = _POSTCODE_TOWN_LINE.match(text, end)
         if line is not None:
@@ -1141,9 +1163,11 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 continue  # "During 2014, ...": a sentence, not a town and its postcode
         if (
             line is not None
-            and not any(m.start < line.end(1) and line.start(1) < m.end for m in out)
-            and not any(m.start < line.end(1) and line.start(1) < m.end for m in added)
+            and not _meets(in_out, line.start(1), line.end(1))
+            and line.start(1) not in town_lines
+            and not any(m.start < line.end(1) and line.start(1) < m.end for m in added[-2:])
         ):
+            town_lines.add(line.start(1))
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
             street = streets.get(end, -1)
@@ -1154,15 +1178,14 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 unit_start = prefix.end() if prefix is not None else above
                 if _UNIT_LINE.fullmatch(text, unit_start, street - 1) is not None:
                     street = unit_start
-            if street >= 0 and not any(
-                m.start < end and street < m.end and m.type == "location" for m in out
-            ):
+            if street >= 0 and not _meets(locations, street, end):
                 value = text[street:end].rstrip(" \t.,")
                 added.append(NameMatch("location", street, street + len(value), value, 0.75, "street_line"))
     if not added:
         return out
     # A street line wins over a person read in it ("062 Dixon Islands").
-    kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    in_added = _spans_index(added)
+    kept = [m for m in out if not _meets(in_added, m.start, m.end)]
     return sorted(kept + added, key=lambda m: m.start)
 
 
@@ -1524,10 +1547,15 @@ def _address_column(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the town, region and postcode lines of an address written as a column, and its
     street line, when a line holding a number stands above the town (``_COLUMN_POSTCODE``)."""
     added: list[NameMatch] = []
+    taken: set[int] = set()  # the lines added, by start: parts are whole lines
+    index = _spans_index(out)
     for match in _COLUMN_POSTCODE.finditer(text):
         line_start = match.start() + 1
         prefix = _LINE_PREFIX.match(text, line_start, match.end())
-        parts = [(prefix.end() if prefix is not None else line_start, len(text[: match.end()].rstrip()))]
+        code_end = match.end()
+        while text[code_end - 1] in " \t":
+            code_end -= 1
+        parts = [(prefix.end() if prefix is not None else line_start, code_end)]
         start, end = _line_above(text, line_start)
         region = start >= 0 and _COLUMN_REGION.fullmatch(text, start, end) is not None
         if region:
@@ -1542,13 +1570,14 @@ def _address_column(text: str, out: list[NameMatch]) -> list[NameMatch]:
             continue  # "Total⏎12345"
         parts.append((start, end))
         start, end = _line_above(text, start)
-        if start < 0 or _COLUMN_STREET.fullmatch(text, start, end) is None or end - start > 60:
+        if start < 0 or end - start > 60 or _COLUMN_STREET.fullmatch(text, start, end) is None:
             continue  # no street line above: two or three short lines may be anything
         if len(text[start:end].split()) > 8:
             continue  # a sentence with a number in it
         parts.append((start, end))
         for part_start, part_end in parts:
-            if not any(m.start < part_end and part_start < m.end for m in out + added):
+            if part_start not in taken and not _meets(index, part_start, part_end):
+                taken.add(part_start)
                 value = text[part_start:part_end]
                 added.append(NameMatch("location", part_start, part_end, value, 0.75, "address_column"))
     if not added:
