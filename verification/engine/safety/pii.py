@@ -22,7 +22,7 @@ from typing import Any, Final, cast
 from ..text import lower
 from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
-from .pii_names import ADDRESS_EVIDENCE, NAME_TYPES, find_names, may_find
+from .pii_names import ADDRESS_EVIDENCE, NAME_TYPES, find_names, may_find, whole_place
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
 
@@ -913,8 +913,36 @@ def detect_pii(
                     ),
                 )
     if len(found) <= 1:
-        return [match for _, match in found.values()]  # nothing to resolve
-    return _resolve(list(found.values()))
+        matches = [match for _, match in found.values()]  # nothing to resolve
+    else:
+        matches = _resolve(list(found.values()))
+    return _whole_places(text, matches)
+
+
+def _whole_places(text: str, matches: list[PiiMatch]) -> list[PiiMatch]:
+    """``matches`` with each place and address grown to the whole of its value (``whole_place``: "do
+    Sal" after a town, "boulevard" before a street), as far as the matches beside it allow (h22f)."""
+    for k, match in enumerate(matches):
+        if match.type != "location" and match.type != "postal_address":
+            continue
+        start, end = whole_place(text, match.start, match.end)
+        if start == match.start and end == match.end:
+            continue
+        if k > 0 and matches[k - 1].end > start:
+            start = match.start
+        if k + 1 < len(matches) and matches[k + 1].start < end:
+            end = match.end
+        matches[k] = PiiMatch(
+            match.type,
+            match.category,
+            start,
+            end,
+            text[start:end],
+            match.confidence,
+            match.check,
+            match.context,
+        )
+    return matches
 
 
 def _identity(match: PiiMatch) -> str:

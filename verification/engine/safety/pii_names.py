@@ -25,6 +25,7 @@ Each match has a confidence; the strongest evidence sets it.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from typing import Final
@@ -197,6 +198,14 @@ _STRONG_CUES: Final = _phrases(
     "starring|directed by|sung by|performed by|featuring|features|partner's name|wife's name|husband's name|"
     "maiden name"
 )
+# Roles a text names a person by, and follow-ups with a person (h22f): "tennis player Kelima Kisilak",
+# "Follow up with Nermina Portič".  Strong before two words or more, weak before one ("Professional
+# writer Winner of the Nobel Peace Prize": a listed surname that is a word).
+_ROLE_CUES: Final = _phrases(
+    "player|actor|actress|artist|writer|novelist|poet|painter|guitarist|drummer|bassist|rapper|"
+    "journalist|coach|athlete|lawyer|attorney|keynote speaker|follow up with|followed up with|"
+    "check with|checked with|meet with|met with|get in touch with|got in touch with"
+)
 # Of the strong cues, those that name the person: after them one capitalised word is a name even when
 # no list holds it ("My name is Sora", "people call me Haruaki", "What's your last name? Pisano").
 _NAMING_CUES: Final = _phrases(
@@ -204,7 +213,9 @@ _NAMING_CUES: Final = _phrases(
     # A relative named after "my" or "our" (h17d): "remove my kid Timotea from the will".
     "my kid|my son|my daughter|my child|my wife|my husband|my brother|my sister|my mother|my father|"
     "my mom|my dad|my grandson|my granddaughter|my nephew|my niece|my cousin|my uncle|my aunt|"
-    "our kid|our son|our daughter|our child"
+    "our kid|our son|our daughter|our child|"
+    # A naming verb and its object (h22f): "She named him Kristine", "they called her Ivo".
+    "named him|named her|named them|called him|called her|name him|name her|christened"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -228,7 +239,7 @@ _PLACE_CUES: Final = _phrases(
     # the addressee's (``_SHARED_CUES``).
     "address|"
     # Streets: "lives on Valadouro 3 street", "the north side of Rissik St.", "the corner of X St."
-    "lives on|living on|live on|side of|corner of"
+    "lives on|living on|live on|side of|corner of|address is"
 )
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
 _STRONG_PLACE_CUES: Final = _phrases(
@@ -243,16 +254,23 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "flew to|flying to|fly to|flown to|flight to|flights to|landed in|landing in|arrived in|arriving in|"
     "touched down in|drove to|driving to|commutes from|commute from|commuting from|relocated from|"
     "moved from|moving from|moved away from|heading to|headed to|heading back to|headed back to|"
-    "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in"
+    "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in|"
+    # An address given as a town alone (h22f): "My address is Virolahti.", "Billing address: Olanes"
+    # (a label: with its colon only).  A listed first name there stays the addressee's.
+    "address is|address|"
+    # A home town named in running text (h22f): "the band's home city Montehermoso: ...".
+    "home city|home town"
 )
 # Of those, the ones that are labels: they count only with a colon ("City: Hove", not "City Gardens";
 # "Where: Hafnir Country Club", not "where Python runs").
 _LABEL_PLACE_CUES: Final = frozenset(
-    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence", "location")
+    ("city", "town", "place of birth", "birthplace", "hometown", "where", "residence", "location", "address")
 )
 # The last words of the cue phrases: a word before a segment that is none of them starts no cue.
 _CUE_LAST_WORDS: Final = frozenset(
-    p.split()[-1] for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES) for p in table
+    p.split()[-1]
+    for table in (_TITLE_CUES, _STRONG_CUES, _WEAK_CUES, _NAMING_CUES, _ROLE_CUES)
+    for p in table
 ) | frozenset(t + "." for t in _TITLE_CUES)
 _PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
@@ -278,7 +296,15 @@ _WORD_STRIP: Final = "\"'“”‘’()[]<>*_?"
 # After a name: an e-mail in brackets, a verb of saying (a person wrote this).
 _AFTER_PERSON: Final = re.compile(
     r"[ \t]*(?:<[^<>@\s]{1,64}@|\([^()@\s]{1,64}@|(?:wrote|writes|said|says|asked|replied|called|"
-    r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b)"
+    r"emailed|phoned|texted|mentioned|confirmed|reported|complained|requested)\b"
+    # A role only a person holds on an account or a deed (h22f): "add Aleandro Mazzi as a beneficiary".
+    r"|as[ \t]+(?:an?[ \t]+|the[ \t]+|my[ \t]+|our[ \t]+|his[ \t]+|her[ \t]+)?(?:beneficiary|guardian|"
+    r"executor|executrix|trustee|co-?signer|authori[sz]ed[ \t]user|joint[ \t](?:owner|holder|account)|"
+    r"emergency[ \t]contact|next[ \t]of[ \t]kin|dependent|dependant|power[ \t]of[ \t]attorney|"
+    r"signatory|referee|guarantor)\b)"
+    # An apposition then a verb of saying (h22f): "Kauan Ribeiro, the Therapist, sports, said: ...".
+    r"|,[ \t]+(?:the|a|an|our|their|his|her)[ \t]+[^,\n]{1,40}(?:,[^,\n]{1,20})?,[ \t]+"
+    r"(?:said|says|told|added|explained|noted|wrote|replied|commented)\b"
 )
 # After a listed first name (not an English word or a place): what only a person does or has.  A
 # possessive ("Sophia's daughter"), a verb of a person's doing or being ("Albina is very reliable",
@@ -309,7 +335,8 @@ _PERSON_VERB_PRONOUN: Final = re.compile(
 _PERSONAL_POSSESSION: Final = re.compile(
     r"(?:'s|’s)[ \t]+(?:address|home|house|wife|husband|son|daughter|mother|father|parents|brother|"
     r"sister|family|children|kids|killers?|murder|death|funeral|birthday|phone|email|novel|song|songs|"
-    r"verses|poems?|book|books|lawyer|doctor)\b"
+    r"verses|poems?|book|books|lawyer|doctor|kid|child|boss|girlfriend|boyfriend|mom|dad|baby|"
+    r"grandmother|grandfather|grandson|granddaughter|fiancée?|widow|widower)\b"
 )
 # Either of the two above, read once for a single capitalised word before ``_unlisted_person`` is asked.
 _UNLISTED_AFTER: Final = re.compile(f"{_PERSONAL_POSSESSION.pattern}|{_PERSON_VERB_PRONOUN.pattern}")
@@ -658,6 +685,8 @@ def _emit_person(
         cue = 4
     elif before.cue(_STRONG_CUES):
         cue = 2
+    elif before.cue(_ROLE_CUES):
+        cue = 2 if len(words) > 1 else 3
     elif before.cue(_WEAK_CUES):
         cue = 2 if before.colon else 3
         if (
@@ -792,6 +821,20 @@ _STREET_CUE: Final = re.compile(
 )
 
 
+# Addresses that are no places: "email address is ...", "IP address: ..." (h22f).
+_NOT_POSTAL: Final = _words(
+    "email e-mail ip mac web wallet memory server bitcoin ethereum return reply ipv4 ipv6"
+)
+
+
+def _postal_address_cue(before: _Before, cue: str) -> bool:
+    """Whether ``cue`` is no "address" cue, or the address is a postal one (not "email address is")."""
+    if not cue.startswith("address"):
+        return True
+    k = len(before.words) - len(cue.split())
+    return k <= 0 or before.words[k - 1] not in _NOT_POSTAL
+
+
 def _unknown_place(
     text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch], last_word: str
 ) -> int:
@@ -826,7 +869,7 @@ def _unknown_place(
         return n
     before = _Before(text, start)
     cue = before.cue(_STRONG_PLACE_CUES)
-    if cue and (before.colon or cue not in _LABEL_PLACE_CUES):
+    if cue and (before.colon or cue not in _LABEL_PLACE_CUES) and _postal_address_cue(before, cue):
         out.append(NameMatch("location", start, end, text[start:end], 0.7, "strong_place_cue"))
         return n
     if (
@@ -973,12 +1016,14 @@ def _prefixed_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # "the corner of Koontz Lane St.", "refers to Charleton Ave street".  English street types only: the
 # other languages' street words come first ("rue", "Via") and their streets carry numbers.
 _STREET_TYPE_TOKENS: Final = _words(
-    "Street St. Avenue Ave Road Rd Lane Ln Drive Boulevard Blvd Way Court Ct Place Terrace Crescent "
+    "Street St. St Dr Avenue Ave Road Rd Lane Ln Drive Boulevard Blvd Way Court Ct Place Terrace Crescent "
     "Close Square Highway Hwy Parkway Pkwy Trail Alley Grove Gardens"
 )
 _NAMED_STREET: Final = re.compile(
-    rf"[{_UPPER}](?<![\w\-].)[{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}[ \t]"
-    r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
+    # A hyphen may join two capitalised words ("Sale-Heyfield Road"); "St" and "Dr" need no dot (h22f).
+    rf"[{_UPPER}](?<![\w\-].)[{_LOWER}'’\-]+(?:[{_UPPER}][{_LOWER}'’]+)?"
+    rf"(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}}[ \t]"
+    r"(?:Street|St\.|St|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.?|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
     r"Place|Terrace|Crescent|Close|Square|Highway|Hwy\.?|Parkway|Pkwy\.?|Trail|Alley|Grove|Gardens)"
     rf"(?:[ \t]St\.)?(?![\w\-]|[ \t][{_UPPER}])"
 )
@@ -1041,8 +1086,11 @@ _STREET_LINE_TAIL: Final = re.compile(
 _UNIT_BEFORE: Final = re.compile(r"(?:Flat|Unit|Apt\.?|Suite|Studio|Level)[ \t]+\d{1,5}[A-Za-z]?,?[ \t]+$")
 
 
-def _street_line_before(text: str, newline: int) -> int:
-    """Where the street and house number that end the line ending at ``newline`` start, or -1."""
+def _street_line_before(text: str, newline: int, coded: bool = False) -> int:
+    """Where the street and house number that end the line ending at ``newline`` start, or -1.
+
+    ``coded``: the next line opens with a postcode of four digits or more ("65234 Pakrac"); a name and
+    a house number above it need no street word then ("Bijenička 906⏎65234 Pakrac"; h22f)."""
     line_start = text.rfind("\n", 0, newline) + 1
     low = max(line_start, newline - 80)
     match = _STREET_LINE_TAIL.search(text, low, newline)
@@ -1051,8 +1099,10 @@ def _street_line_before(text: str, newline: int) -> int:
     named = match.group("named")
     if named is not None:
         words = [lower(w.rstrip(".,")) for w in named.split()]
-        if not any(w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words):
-            return -1
+        if not (coded and len(words) <= 4 and words[0] not in _LOWER_NOT_NAME) and not any(
+            w in _STREET_WORDS or w.endswith(_STREET_ENDINGS) for w in words
+        ):
+            return -1  # "Build 12⏎12345 Tests": a word a name is not
         if _FLAGS.get(named.split()[0], 0) & _F_STOP and words[0] not in _STREET_WORDS:
             return -1  # "Order 12345"
     else:
@@ -1064,10 +1114,29 @@ def _street_line_before(text: str, newline: int) -> int:
 
 
 _YEAR_WORD: Final = re.compile(r"(?:19|20)\d\d")
+_LINE_END: Final = re.compile(r"[ \t.,]*(?:\r?\n|\Z)")
+_CODE_FIRST: Final = re.compile(r"(?:[A-Z]{1,2}-)?(?:\d{4,5}|\d{3}[ ]\d{2}|\d{4}-\d{3})[ \t]")
 # Stop words that start towns ("Lake Orrimouth, YT V6M 7E3"): no refusal of a postcode line.
 _TOWN_PREFIX_WORDS: Final = _words(
     "North South East West New Lake Mount Port Fort Upper Lower Little Great Saint St"
 )
+
+
+def _spans_index(spans: list[NameMatch]) -> tuple[list[int], list[int]]:
+    """The starts of ``spans`` in order and, at each, the furthest end so far: ``_meets`` asks whether a
+    span overlaps any of them in one bisection (a scan per question made long texts quadratic; h22f)."""
+    ordered = sorted(spans, key=_start_of)
+    starts = [m.start for m in ordered]
+    reach: list[int] = []
+    for m in ordered:
+        reach.append(max(reach[-1], m.end) if reach else m.end)
+    return starts, reach
+
+
+def _meets(index: tuple[list[int], list[int]], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` overlaps a span of ``index`` (``_spans_index``)."""
+    before = bisect.bisect_left(index[0], end)
+    return before > 0 and index[1][before - 1] > start
 
 
 def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
@@ -1079,18 +1148,27 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
         for m in out
         if m.type == "location" and m.evidence in ("street_address", "cue+street", "po_box", "unit_street")
     ]
+    found_ends = set(ends)  # looked up at every line break: a list made long texts quadratic (h22f)
     # The streets read by their shape, reported with their town line: alone they may be anything.
     streets: dict[int, int] = {}
     newline = text.find("\n")
     while newline >= 0:
         # The town line first: an anchored match that fails at once on most lines.
-        if newline not in ends and _POSTCODE_TOWN_LINE.match(text, newline) is not None:
-            street = _street_line_before(text, newline)
+        town_line = _POSTCODE_TOWN_LINE.match(text, newline) if newline not in found_ends else None
+        if town_line is not None:
+            # Only a line that the postcode and town fill ("12345 Tests passed" is a sentence).
+            coded = _CODE_FIRST.match(town_line.group(1)) is not None and (
+                _LINE_END.match(text, town_line.end()) is not None
+            )
+            street = _street_line_before(text, newline, coded)
             if street >= 0:
                 ends.append(newline)
                 streets[newline] = street
         newline = text.find("\n", newline + 1)
     added: list[NameMatch] = []
+    in_out = _spans_index(out)
+    locations = _spans_index([m for m in out if m.type == "location"])
+    town_lines: set[int] = set()  # the postcode lines added, by start (each is a whole line)
     for end in ends:
         line = _POSTCODE_TOWN_LINE.match(text, end)
         if line is not None:
@@ -1101,9 +1179,11 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 continue  # "During 2014, ...": a sentence, not a town and its postcode
         if (
             line is not None
-            and not any(m.start < line.end(1) and line.start(1) < m.end for m in out)
-            and not any(m.start < line.end(1) and line.start(1) < m.end for m in added)
+            and not _meets(in_out, line.start(1), line.end(1))
+            and line.start(1) not in town_lines
+            and not any(m.start < line.end(1) and line.start(1) < m.end for m in added[-2:])
         ):
+            town_lines.add(line.start(1))
             value = line.group(1)
             added.append(NameMatch("location", line.start(1), line.end(1), value, 0.75, "postcode_line"))
             street = streets.get(end, -1)
@@ -1114,15 +1194,14 @@ def _postcode_lines(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 unit_start = prefix.end() if prefix is not None else above
                 if _UNIT_LINE.fullmatch(text, unit_start, street - 1) is not None:
                     street = unit_start
-            if street >= 0 and not any(
-                m.start < end and street < m.end and m.type == "location" for m in out
-            ):
+            if street >= 0 and not _meets(locations, street, end):
                 value = text[street:end].rstrip(" \t.,")
                 added.append(NameMatch("location", street, street + len(value), value, 0.75, "street_line"))
     if not added:
         return out
     # A street line wins over a person read in it ("062 Dixon Islands").
-    kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
+    in_added = _spans_index(added)
+    kept = [m for m in out if not _meets(in_added, m.start, m.end)]
     return sorted(kept + added, key=lambda m: m.start)
 
 
@@ -1138,8 +1217,11 @@ def _caps_towns(text: str) -> list[NameMatch]:
         if not before.words or (before.colon and not before.cue(_LABEL_PLACE_CUES)):
             continue  # a label other than a place's ("ID: ABC123")
         titled = " ".join(w.capitalize() for w in fold(value).split())
-        listed = titled in _PLACE_FOLDED and not _FLAGS.get(titled, 0) & (_F_STOP | _F_FIRST)
-        if (listed and before.cue(_PLACE_CUES)) or (len(value) >= 5 and before.cue(_STRONG_PLACE_CUES)):
+        flags = _FLAGS.get(titled, 0) if titled in _PLACE_FOLDED else _F_STOP
+        listed = not flags & (_F_STOP | _F_FIRST)
+        # A listed town that is a first name too ("BODØ": Bodo) after a strong cue (h22f).
+        strong = (len(value) >= 5 or not flags & _F_STOP) and before.cue(_STRONG_PLACE_CUES)
+        if (listed and before.cue(_PLACE_CUES)) or strong:
             out.append(NameMatch("location", start, end, value, 0.7, "cue+capitals"))
     return out
 
@@ -1152,7 +1234,8 @@ def _caps_towns(text: str) -> list[NameMatch]:
 # asks for evidence of a street besides the cue.
 _STREET_PREFIX: Final = (
     r"(?:(?:ul|al|pl|os|str|bd|bul|av|avda|nám)\.[ \t]?|(?:rue|via|viale|calle|avenida|rua|ulica|strada|"
-    r"bulevardul|avenue|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+|P\.?O\.?[ \t]+)"
+    r"bulevardul|avenue|boulevard|chemin|allée|piazza|corso|travessa|praça|estrada|largo|utca)[ \t]+|"
+    r"P\.?O\.?[ \t]+)"
 )
 # Irish and Scottish names keep a capital inside ("O'Flaherty Street", "McGerr Street"): their prefix.
 # Hyphenated names keep their capitals ("Martin-Ecker-Ring", "Leo-Stockhammer-Platz": h18e).
@@ -1165,7 +1248,8 @@ _STREET_ADDRESS: Final = re.compile(
     rf"(?P<lead>\d{{1,5}}[A-Za-z]?,?[ \t])?"
     rf"(?P<street>{_STREET_PREFIX}?(?:{_STREET_PARTICLE}[ \t](?=[{_UPPER}]))?{_STREET_WORD}"
     rf"(?:[ \t](?:{_STREET_WORD}|{_STREET_PARTICLE}(?=[ \t][{_UPPER}]))){{0,5}}"
-    rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}))?)"
+    # A lower-case word, or an abbreviation with its dot, or both: "Tas vezér u. 66." (h22f).
+    rf"(?:[ \t](?P<low>[{_LOWER}]{{2,12}}(?:[ \t][{_LOWER}]{{1,3}}\.)?|[{_LOWER}]{{1,3}}\.))?)"
     # Romanian "Nr." before the number, and units after it: "Strada Lungă Nr. 44 Bl. 7 Sc. 2 Ap. 15",
     # "Calzada Rojo 496 Interior 340" (h18e).
     rf"(?P<number>,?(?:[ \t]Nr\.)?[ \t]\d{{1,5}}[a-zA-Z]?(?:/\d{{1,4}}[a-zA-Z]?)?\.?(?![\w\-/]))?"
@@ -1187,7 +1271,7 @@ _STREET_WORDS: Final = _words(
     "paseo plaza camino carrera rua travessa praça largo estrada alameda ulica ul trg náměstí nám nábřeží "
     "utca út tér körút sor strada bulevardul calea aleea soseaua str straße strasse gasse weg platz allee "
     "ring laan straat plein kade dreef singel gracht vej gade gata gatan väg vägen vei veien katu kuja tie "
-    "tori ulitsa prospekt "
+    "tori ulitsa prospekt u "
     # Romanian (h18e): "Drumul Morii", "Intrarea Zorilor", "Splaiul Unirii", "Piața Romană".
     "drumul intrarea splaiul șoseaua piața "
     # Mexican street types: "Calzada Rojo 496", "Privada Ulloa 906".
@@ -1423,7 +1507,7 @@ _ADDRESS_CUE: Final = re.compile(
     # A label's value may start on the next line ("Invoice to:⏎Strada ..."; h18e).
     # A label's colon after a lower-case letter ("New office: ..."; not "12:30", '"key": ...').
     r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:(?<=[a-z]:))"
-    r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+    r"(?:[ \t]+|[ \t]*\n(?:[ \t]*\n)?[ \t]*)"
     rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
@@ -1441,6 +1525,80 @@ _LEADING_ARTICLE: Final = re.compile(r"(?:der|die|das|den|dem|el|la|le|il|lo|de|
 _UNIT_GAP: Final = re.compile(r",?[ \t]+(?=\d)")
 _HOUSE_LETTER: Final = re.compile(r"\d[a-hA-H]\b|\d/\d")
 _YEAR: Final = re.compile(r"(?:19|20)\d\d\b")
+
+
+# A town, its region and its postcode each on a line of their own under a street line, the layout of
+# envelopes and billing forms ("22 Main Street Suite 395⏎Springfield⏎IL⏎62704", "Salto⏎SA⏎50000",
+# "ALFRICK⏎⏎WR6 4ZJ"), one blank line allowed between them (issue 16, h22f).  Read from the postcode
+# line up: ``_postcode_lines`` takes a town and its postcode on two lines right under a street it knows,
+# and left the town, the region and the postcode of this layout readable.
+# From the line break before it: ``re`` skips to the breaks (a "^" under re.M is tried everywhere).
+_COLUMN_POSTCODE: Final = re.compile(
+    rf"\n[ \t>]*(?:{_LINE_POSTCODE}|\d{{3}}[ \t]\d{{2}}|\d{{2}}-\d{{3}})[ \t]*(?=\r?\n|\Z)"
+)
+_COLUMN_REGION: Final = re.compile(r"[A-Z]{2,3}")
+_COLUMN_TOWN: Final = re.compile(rf"[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}")
+_COLUMN_STREET: Final = re.compile(r"[^\n:@]{0,60}\d[^\n:@]{0,60}")
+
+
+def _line_above(text: str, start: int) -> tuple[int, int]:
+    """The content (after a quoting prefix, without trailing blanks) of the line before the one that
+    starts at ``start``, skipping one blank line; (-1, -1) at the text's start."""
+    for _ in range(2):
+        if start <= 0:
+            return -1, -1
+        line_start = text.rfind("\n", 0, start - 1) + 1
+        prefix = _LINE_PREFIX.match(text, line_start, start - 1)
+        content = prefix.end() if prefix is not None else line_start
+        end = start - 1
+        while end > content and text[end - 1] in " \t\r":
+            end -= 1
+        if content < end:
+            return content, end
+        start = line_start
+    return -1, -1
+
+
+def _address_column(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the town, region and postcode lines of an address written as a column, and its
+    street line, when a line holding a number stands above the town (``_COLUMN_POSTCODE``)."""
+    added: list[NameMatch] = []
+    taken: set[int] = set()  # the lines added, by start: parts are whole lines
+    index = _spans_index(out)
+    for match in _COLUMN_POSTCODE.finditer(text):
+        line_start = match.start() + 1
+        prefix = _LINE_PREFIX.match(text, line_start, match.end())
+        code_end = match.end()
+        while text[code_end - 1] in " \t":
+            code_end -= 1
+        parts = [(prefix.end() if prefix is not None else line_start, code_end)]
+        start, end = _line_above(text, line_start)
+        region = start >= 0 and _COLUMN_REGION.fullmatch(text, start, end) is not None
+        if region:
+            parts.append((start, end))
+            start, end = _line_above(text, start)
+        elif _YEAR_WORD.fullmatch(text, *parts[0]) is not None:
+            continue  # "Released⏎2014": a year, not a postcode, unless a region stands above it
+        if start < 0 or _COLUMN_TOWN.fullmatch(text, start, end) is None:
+            continue
+        first = text[start:end].split()[0]
+        if _FLAGS.get(first, 0) & _F_STOP and first not in _TOWN_PREFIX_WORDS:
+            continue  # "Total⏎12345"
+        parts.append((start, end))
+        start, end = _line_above(text, start)
+        if start < 0 or end - start > 60 or _COLUMN_STREET.fullmatch(text, start, end) is None:
+            continue  # no street line above: two or three short lines may be anything
+        if len(text[start:end].split()) > 8:
+            continue  # a sentence with a number in it
+        parts.append((start, end))
+        for part_start, part_end in parts:
+            if part_start not in taken and not _meets(index, part_start, part_end):
+                taken.add(part_start)
+                value = text[part_start:part_end]
+                added.append(NameMatch("location", part_start, part_end, value, 0.75, "address_column"))
+    if not added:
+        return out
+    return sorted(out + added, key=_start_of)
 
 
 def _address_lines(text: str) -> list[NameMatch]:
@@ -1523,6 +1681,12 @@ _ROLE_LABELS: Final = _words(
 _NAME_LINE: Final = re.compile(
     rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
 )
+_LEADING_BLANK_LINES: Final = re.compile(r"(?:[ \t>?]*+\r?\n)*+[ \t>?]*+")
+_ADDRESSEE_LABEL: Final = re.compile(
+    r"(?:[Aa]ddress|ADDRESS|[Ss]hip[ \t]to|SHIP[ \t]TO|[Bb]ill[ \t]to|BILL[ \t]TO|[Dd]eliver[ \t]to|"
+    r"[Rr]ecipient)[ \t]*\Z"
+)
+_BLANKS_AFTER_COLON: Final = re.compile(r"[ \t]*")
 _NUMBER_LINE: Final = re.compile(r"\n[ \t>]*(?:\d|[^\n]*\d{3})")
 _UNLISTED_EVIDENCE: Final = frozenset(
     (
@@ -1716,7 +1880,8 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
             label = match.group(1)
             if label not in _ROLE_LABELS and _speaker_name(label, seen[label] > 1):
                 added.append(NameMatch("person", match.start(1), match.end(1), label, 0.7, "speaker"))
-    prefix = _LINE_PREFIX.match(text)
+    # The first line with content: a quoted e-mail often opens with an empty quoted line ("> ⏎> Name").
+    prefix = _LEADING_BLANK_LINES.match(text)
     start = prefix.end() if prefix is not None else 0
     line = _NAME_LINE.match(text, start)
     if (
@@ -1726,6 +1891,24 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
         and _plain_words(line.group().split())
     ):
         added.append(NameMatch("person", start, line.end(), line.group(), 0.75, "signature"))
+    # The addressee on an address's label line, above the address's lines (h22f): "Billing address:
+    # Kaua Lima⏎    194 Guipúzcoa 6508 Apt. 889⏎...", "Ship to: Olu Adeyemi⏎12 ...".
+    # Read from each colon back (a scan of the whole text for the labels cost more than the pass).
+    colon = text.find(":")
+    while colon >= 0:
+        label = _ADDRESSEE_LABEL.search(text, max(0, colon - 16), colon)
+        line = None
+        if label is not None:
+            gap = _BLANKS_AFTER_COLON.match(text, colon + 1)
+            line = _NAME_LINE.match(text, gap.end() if gap is not None else colon + 1)
+        colon = text.find(":", colon + 1)
+        if (
+            line is not None
+            and text.startswith("\n", line.end())
+            and _NUMBER_LINE.match(text, line.end()) is not None
+            and _plain_words(line.group().split())
+        ):
+            added.append(NameMatch("person", line.start(), line.end(), line.group(), 0.75, "addressee"))
     if not added:
         return out
     kept = [m for m in out if not any(m.start < a.end and a.start < m.end for a in added)]
@@ -1989,6 +2172,94 @@ def may_find(text: str, lowered: str) -> bool:
     )
 
 
+# A place's value goes on past where a pattern stopped (issue 16, h22f): a town's particle and the
+# capitalised words after it ("[7937-904 Alcácer] do Sal", "[Klobouky] u Brna", "[6288 Purbach] am
+# Neusiedler See", "[Biel]/Bienne"), and before it a street's word in lower case ("boulevard [Beurret
+# 46, 8904 ...]") or a house number and a name before a street type ("7274 Kipras [Mews ...]").  A
+# redaction that stops there leaves part of the place readable.
+_PLACE_TAIL: Final = re.compile(
+    r"(?:[ \t]+(?:de|do|da|dos|das|del|della|di|du|la|le|les|am|an|im|u|nad|pod|pri|sur|sous|lès|upon|"
+    rf"bei|ob)){{1,2}}[ \t]+([{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,2}})"
+    rf"|/([{_UPPER}][\w'’\-]+)"
+)
+_PLACE_HEAD: Final = re.compile(
+    r"(?<![\w\-])(?:boulevard|avenue|rue|chemin|route|allée|impasse|quai|via|viale|calle|rua|avenida|"
+    r"strada|ulica|cesta|travessa|praça|largo)(?:[ \t]+(?:de|du|des|di|da|do|del|de[ \t]la))?[ \t]+\Z"
+)
+# After a street and its house number, the postcode and town (or town and postcode) that a pattern
+# left out, after a comma or on the next line: "[Regentova cesta 8], 8362 Ljutomer", "[Rašínská 437]⏎346
+# 57 Kamenický Šenov", "[9 Larsen Road], Tangiwaka 5565", "[94 Butler Circle]⏎West Michael, NSW, 2007".
+_STREET_TAIL: Final = re.compile(
+    rf"(?:,[ \t]*|[ \t]*\n[ \t>]*)"
+    rf"(?:(?:[A-Z]{{1,2}}-)?(?P<code>\d{{3,5}}(?:[ \-]\d{{2,4}})?)[ \t]+{_LINE_TOWN}"
+    rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
+    rf"(?P<post>{_LINE_POSTCODE}))(?=[ \t]*(?:$|[\n.,;!?)]|[ \t]+[a-z]))"
+)
+_TAIL_STARTS: Final = frozenset((" ", "\t", "/"))
+_STREET_TAIL_STARTS: Final = frozenset((",", " ", "\t", "\n"))
+_HEAD_WORDS: Final = _words(
+    "boulevard avenue rue chemin route allée impasse quai via viale calle rua avenida strada ulica cesta "
+    "travessa praça largo"
+)
+_HEAD_PARTICLES: Final = _words("de du des di da do del la")
+_NUMBERED_HEAD: Final = re.compile(rf"(?<![\w\-/])\d{{1,5}}[A-Za-z]?[ \t]+[{_UPPER}][\w'’\-]*[ \t]+\Z")
+
+
+def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the place or address at ``text[start:end]`` with what goes on before and after it
+    (``_PLACE_TAIL``, ``_PLACE_HEAD``, ``_NUMBERED_HEAD``); the same span when nothing does.
+
+    >>> text = "Return address: Rua Ricardo Carvalho, 41, 7937-904 Alcácer do Sal"
+    >>> text[slice(*whole_place(text, 16, 58))]
+    'Rua Ricardo Carvalho, 41, 7937-904 Alcácer do Sal'
+    >>> text = "Return address: boulevard Beurret 46, 8904 Chevrolet"
+    >>> text[slice(*whole_place(text, 26, 52))]
+    'boulevard Beurret 46, 8904 Chevrolet'
+    >>> whole_place("We meet in Paris on Monday", 11, 16)
+    (11, 16)
+    """
+    # One look at the character after and the word before settles most places (nothing goes on).
+    after = text[end : end + 1]
+    tail = _PLACE_TAIL.match(text, end) if after in _TAIL_STARTS else None
+    if tail is not None:
+        words = (tail.group(1) or tail.group(2)).split()
+        if not any(_FLAGS.get(w, 0) & _F_STOP for w in words):
+            end = tail.end()
+    elif after in _STREET_TAIL_STARTS:
+        last = text[end - 1 : end]
+        # A street ends in its house number ("cesta 8", "Kamenita 9c") or, number first, in its type
+        # ("9 Larsen Road").
+        if (
+            last.isdigit()
+            or (last.isalpha() and text[end - 2 : end - 1].isdigit())
+            or (last.isalpha() and lower(text[max(start, end - 12) : end].split()[-1]) in _STREET_TYPES)
+        ):
+            street = _STREET_TAIL.match(text, end)
+            code = None if street is None else street.group("code") or street.group("post")
+            if street is not None and code is not None and _YEAR_WORD.fullmatch(code) is None:
+                words = text[street.start() : street.end()].replace(",", " ").split()
+                if not any(_FLAGS.get(w, 0) & _F_STOP and w not in _TOWN_PREFIX_WORDS for w in words):
+                    end = street.end()
+    if start > 1 and text[start - 1] in " \t":
+        before = text[max(0, start - 24) : start].split()
+        if before and (
+            lower(before[-1]) in _HEAD_WORDS
+            or (len(before) > 1 and before[-1] in _HEAD_PARTICLES and lower(before[-2]) in _HEAD_WORDS)
+        ):
+            head = _PLACE_HEAD.search(text, max(0, start - 40), start)
+            if head is not None:
+                start = head.start()
+        elif (
+            before
+            and before[-1][:1].isupper()
+            and lower(text[start:end].split()[0].rstrip(".,")) in _STREET_TYPES
+        ):
+            numbered = _NUMBERED_HEAD.search(text, max(0, start - 40), start)
+            if numbered is not None:
+                start = numbered.start()
+    return start, end
+
+
 def find_names(text: str) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
 
@@ -2036,6 +2307,7 @@ def find_names(text: str) -> list[NameMatch]:
         out = _street_addresses(text, out)
     if "\n" in text:
         out = _postcode_lines(text, out)
+        out = _address_column(text, out)
     if "\n" in text:
         lines = _address_lines(text)
         if lines:
@@ -2151,6 +2423,7 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                         cue = "region_object"  # "serving Finland", "toured Peru" (fifth pass)
                     if (
                         cue
+                        and _postal_address_cue(before, cue)
                         and not (cue.split()[0] in _SHARED_CUES and name in _FIRST and name not in _REGION)
                         and not before.cue(_STRONG_CUES)  # "according to Esna Arslan": a person
                     ):
