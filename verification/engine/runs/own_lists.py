@@ -338,12 +338,17 @@ def _top_level_list_above(f: Finding, amounts: list[Finding], answer: str) -> bo
     False
     """
     m = f.mention
-    amounts = sorted(amounts, key=lambda g: g.mention.start)
-    starts = [g.mention.start for g in amounts]
+    # Sorted on the first look only: most amounts have no list line above them, and sorting every amount
+    # of the answer for each one made an answer of many amounts pay a sort per amount (h22k).
+    ordered: list[Finding] = []
+    starts: list[int] = []
 
     def first_on(start: int, stop: int) -> Finding | None:
+        if not starts:
+            ordered.extend(sorted(amounts, key=lambda g: g.mention.start))
+            starts.extend(g.mention.start for g in ordered)
         i = bisect_left(starts, start)
-        return amounts[i] if i < len(starts) and starts[i] < stop else None
+        return ordered[i] if i < len(starts) and starts[i] < stop else None
 
     end = answer.rfind("\n", 0, m.start)
     items: list[tuple[int, int, bool, int]] = []  # (indentation, start, numbered, end) upwards
