@@ -2512,6 +2512,11 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     []
     """
     spans = [m.span() for m in _EXAMPLES.finditer(answer)] if "(" in answer else []
+    return _without_names_in(findings, spans)
+
+
+def _without_names_in(findings: list[Finding], spans: list[tuple[int, int]]) -> list[Finding]:
+    """``findings`` without the unsupported names that lie inside one of ``spans``."""
     if not spans:
         return findings
     return [
@@ -2578,18 +2583,7 @@ def _drop_requested_fields(answer: str, findings: list[Finding]) -> list[Finding
     asks for the values, it states none about the results (issue 14, h22b). A value such an item states
     ("- Zip code (85033)") is still checked.
     """
-    spans = _requested_fields(answer) if ":\n" in answer else []
-    if not spans:
-        return findings
-    return [
-        f
-        for f in findings
-        if not (
-            f.label == "UNSUPPORTED"
-            and f.mention.kind == "entity"
-            and any(a <= f.mention.start and f.mention.end <= b for a, b in spans)
-        )
-    ]
+    return _without_names_in(findings, _requested_fields(answer) if ":\n" in answer else [])
 
 
 # A code of three capitals given as a whole value of a result: quoted in JSON ("LAS", "DFW": an airport, a

@@ -453,6 +453,19 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     return ""
 
 
+def _sentence_amounts(f: Finding, findings: list[Finding]) -> list[Finding]:
+    """The other supported amounts of money of ``f``'s sentence, in the answer's order."""
+    return [
+        g
+        for g in findings
+        if g is not f
+        and g.mention.kind == "money"
+        and g.label == "SUPPORTED"
+        and g.mention.value is not None
+        and g.sentence == f.sentence
+    ]
+
+
 # An amount told as the gap to a limit: "$180.85 over your $950 budget", "$12.40 short of the $50 minimum".
 _GAP_TO = re.compile(r"[*_]*[ \t]+(?:over|under|above|below|beyond|short[ \t]+of)\b[^$€£\n.;]{0,30}$")
 
@@ -479,15 +492,7 @@ def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None:
         return False
-    same = [
-        g
-        for g in findings
-        if g is not f
-        and g.mention.kind == "money"
-        and g.label == "SUPPORTED"
-        and g.mention.value is not None
-        and g.sentence == f.sentence
-    ]
+    same = _sentence_amounts(f, findings)
     limit = next((g for g in same if g.mention.start >= m.end), None)
     if limit is None or not _GAP_TO.fullmatch(lower(answer[m.end : limit.mention.start])):
         return False
@@ -526,15 +531,7 @@ def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None:
         return False
-    terms = [
-        g
-        for g in findings
-        if g is not f
-        and g.mention.kind == "money"
-        and g.label == "SUPPORTED"
-        and g.mention.value is not None
-        and g.sentence == f.sentence
-    ][:_MAX_AMOUNTS]
+    terms = _sentence_amounts(f, findings)[:_MAX_AMOUNTS]
     for i, first in enumerate(terms):
         total = abs(first.mention.value or 0.0)
         for prev, g in pairwise(terms[i : i + _MAX_TERMS]):
