@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from faker import Faker
 
 HERE = Path(__file__).resolve().parent
 SEED = 2211
@@ -253,6 +252,8 @@ MONTHS = tuple(datetime.date(2025, m, 1).strftime("%B") for m in range(1, 13))
 class DocMaker:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        from faker import Faker  # only the generator needs it (the bench extra), not the tests' helpers
+
         self.fake = Faker("en_US")
         self.fake.seed_instance(SEED)
 

@@ -14,6 +14,8 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Final
 
+from ..text import lower
+
 __all__ = [
     "ISO_TIMESTAMP",
     "ZONE_OFFSETS",
@@ -142,7 +144,7 @@ def zone_span_after(text: str, end: int) -> tuple[str, int] | None:
     s = _SPELLED_ZONE_AFTER.match(text, end)
     if s is None:
         return None
-    name = " ".join(s.group(2).lower().replace("\t", " ").replace("\u00a0", " ").split())
+    name = " ".join(lower(s.group(2)).replace("\t", " ").replace("\u00a0", " ").split())
     abbr = _SPELLED_ZONES.get(name)
     if abbr is None:
         return None

@@ -2673,7 +2673,7 @@ def _drop_spelled_out_codes(answer: str, findings: list[Finding], ev: Evidence) 
         j = i
         while j + 1 < len(flagged):
             gap = answer[flagged[j].mention.end : flagged[j + 1].mention.start].split()
-            if not gap or not all(w.lower() in _NAME_GLUE for w in gap):
+            if not gap or not all(lower(w) in _NAME_GLUE for w in gap):
                 break
             j += 1
         if j > i:
@@ -2970,7 +2970,7 @@ def _slot_form(x: Fact) -> str | None:
     words = text.split()
     if x.kind != "string" or _requested(x) or not 1 <= len(words) <= 8:
         return None
-    if _NO_NAME_KEY_WORDS.intersection(_key_of(x).lower().split("_")):
+    if _NO_NAME_KEY_WORDS.intersection(lower(_key_of(x)).split("_")):
         return None
     if len(words) == 1 and _name_form(text) == "code":
         return "code"
