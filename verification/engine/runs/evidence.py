@@ -31,7 +31,7 @@ from .lexicon import (
     WEATHER_VALUES,
 )
 from .mentions import Mention, extract_mentions, forget_function_words
-from .messages import ParsedRun
+from .messages import ParsedRun, ToolResult
 from .quoted_text import decode_quoted
 
 __all__ = ["Evidence", "Fact", "build_evidence", "clear_caches", "has_words", "normalize_text"]
@@ -1166,6 +1166,12 @@ def clear_caches() -> None:
     forget_function_words()
 
 
+def _item_name_key(key: Any) -> bool:
+    """Whether a dict key reads as an item's name (words with a capital: "Le Marais Boutique") rather than a
+    field's ("price", "user_id", "Content-Type")."""
+    return isinstance(key, str) and " " in key.strip() and lower(key) != key and key.upper() != key
+
+
 def _keyed_by_names(value: dict[Any, Any]) -> bool:
     """Whether a dict maps the names of items to their values rather than fields to theirs: at least two
     keys, each with a space between words and a capital letter ("Le Marais Boutique", "SunSet Rent-A-Car"),
@@ -1180,12 +1186,81 @@ def _keyed_by_names(value: dict[Any, Any]) -> bool:
         return False
     kinds = set()
     for k, v in value.items():
-        if not isinstance(k, str) or " " not in k.strip() or lower(k) == k or k.upper() == k:
+        if not _item_name_key(k):
             return False
         kinds.add(type(v))
         if len(kinds) > 1:
             return False
     return True
+
+
+def _same_kind(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two records with these fields are items of one kind: they share at least half of all their
+    fields (an order with a ``cancel_reason`` is still an order; a plan shares one field with a line).
+
+    >>> line = frozenset(["line_id", "phone_number", "plan_id", "data_used_gb", "status"])
+    >>> _same_kind(line, line | {"suspension_start_date"})
+    True
+    >>> _same_kind(line, frozenset(["plan_id", "name", "data_limit_gb", "price_per_month"]))
+    False
+    """
+    return 2 * len(a & b) >= len(a | b)
+
+
+def _sibling_lists(results: list[ToolResult]) -> dict[int, Any]:
+    """The list each tool result is a record of, by message index (none for a tool called once).
+
+    The results of one tool are siblings, like the elements of one list, and a value found in one of them
+    but told of another is that other item's error. A generic getter (``get_details_by_id`` of a line, of
+    its plan, of the customer) returns records of several kinds: a plan is no sibling of a line, and a
+    line's usage told next to the plan's name is the line's (issue 14, h23a, tau2-bench telecom). Records
+    (JSON objects) are grouped by their fields (``_same_kind``, against each group's first record); every
+    other result of the tool (a list, a string, items keyed by their names) stays in the tool's group.
+    A tool whose records are all of one kind keeps the one list it always had.
+
+    >>> from .messages import ToolResult
+    >>> def res(i, data):
+    ...     return ToolResult("c", "get_details_by_id", "", data, i)
+    >>> line = {"line_id": "L1", "plan_id": "P1", "data_used_gb": 8.7, "status": "Active"}
+    >>> plan = {"plan_id": "P1", "name": "Premium", "data_limit_gb": 15.0, "price_per_month": 65.0}
+    >>> lists = _sibling_lists([res(2, line), res(4, dict(line, line_id="L2")), res(6, plan)])
+    >>> lists[2] == lists[4], 6 in lists
+    (True, False)
+    >>> _sibling_lists([res(2, line), res(4, dict(line, line_id="L2"))])[2]
+    (-1, ('tool', 'get_details_by_id'))
+    """
+    by_tool: dict[str, list[ToolResult]] = {}
+    for res in results:
+        by_tool.setdefault(res.name, []).append(res)
+    out: dict[int, Any] = {}
+    for name, group in by_tool.items():
+        if len(group) < 2:
+            continue
+        kinds: list[frozenset[str]] = []  # the fields of each kind's first record
+        kind_of: list[int] = []  # per result of ``group``: its kind (-1: not a record of fields)
+        for res in group:
+            data = res.data
+            if not isinstance(data, dict) or not data or all(_item_name_key(k) for k in data):
+                # Not a record of fields: a list, a text, items keyed by their names ({"Speedy Rentals":
+                # 48.0} beside {"SunSet Rent-A-Car": 45.0}, one price each, are still siblings).
+                kind_of.append(-1)
+                continue
+            fields = frozenset(str(k) for k in data)
+            k = next((i for i, seen in enumerate(kinds) if _same_kind(seen, fields)), -1)
+            if k < 0:
+                kinds.append(fields)
+                k = len(kinds) - 1
+            kind_of.append(k)
+        split = len(kinds) > 1
+        sizes: dict[int, int] = {}
+        for k in kind_of:
+            sizes[k] = sizes.get(k, 0) + 1
+        for res, k in zip(group, kind_of, strict=True):
+            if not split:
+                out[res.message_index] = (-1, ("tool", name))
+            elif sizes[k] > 1:
+                out[res.message_index] = (-1, ("tool", name, k))
+    return out
 
 
 def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
@@ -1202,13 +1277,14 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
     """
     ev = Evidence()
     b = _Builder(ev, budget)
+    # Results of the same tool are sibling records, like the elements of one list (of one kind of record).
+    sibling_lists = _sibling_lists(run.results)
     for res in run.results:
         budget.check("reading the tool results")
         ev.contents[res.message_index] = res.content
         ev.has_tool_results = True
         root: Record = (res.message_index, ())
-        # Results of the same tool are sibling records, like the elements of one list.
-        siblings = (-1, ("tool", res.name)) if sum(r.name == res.name for r in run.results) > 1 else None
+        siblings = sibling_lists.get(res.message_index)
         if res.data is not None:
             b.walk(res.data, res.message_index, (), root, siblings, frozenset())
         else:
@@ -1234,13 +1310,12 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
         budget.check("reading the tool results")
         if call.message_index not in ev.contents:
             ev.contents[call.message_index] = call.raw_arguments
-        many = sum(r.name == res_of.name for r in run.results) > 1
         b.walk(
             call.arguments,
             call.message_index,
             ("tool_calls", call.index, "function", "arguments"),
             (res_of.message_index, ()),
-            (-1, ("tool", res_of.name)) if many else None,
+            sibling_lists.get(res_of.message_index),
             frozenset(),
         )
     for source, items in (("user", run.user), ("system", run.system)):

@@ -2496,22 +2496,62 @@ def _opens_name(x: Fact, ev: Evidence) -> bool:
 _CODE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 
 
-# A parenthesis of examples the agent offers ("(e.g., Los Angeles, San Francisco)"): suggestions, not claims.
-_EXAMPLES = re.compile(r"\((?:e\.\s?g\.|for example|for instance|such as)[^()]*\)", re.I)
+# A parenthesis of examples the agent offers ("(e.g., Los Angeles, San Francisco)", "(like "5G/4G/3G/2G
+# Auto")"): suggestions, not claims.
+_EXAMPLES = re.compile(r"\((?:e\.\s?g\.|for example|for instance|such as|like\b)[^()]*\)", re.I)
+# Examples offered in the sentence itself and closed by a hedge that says they are only examples ("like
+# Google Chrome, Safari, or any other browser", "such as "Speedtest by Ookla" or similar").
+_HEDGED_EXAMPLES = re.compile(
+    r"\b(?:such as|like|e\.g\.,?|for example,?|for instance,?)\s[^.;!?\n]{1,160}?"
+    r"\bor\s+(?:any\s+other|another|something\s+similar|similar)\b",
+    re.I,
+)
+_HEDGES = ("or any other", "or another", "or something similar", "or similar")
+# A how-to step on the customer's own device: a line or sentence that opens (after a list marker or a bold
+# step title) with a verb of finding or choosing on a screen ("Look for "Preferred Network Type" or "Network
+# Mode."", "4. Check the 'Network Mode' setting", "Tap on "Mobile Network""). What it quotes is a label of the
+# device's menus, which the results do not list.
+_DEVICE_STEP = re.compile(
+    r"(?m)(?:^|(?<=[.!?] ))[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*[^*\n]{1,40}\*\*:?[ \t]*)?"
+    r"(?:Open|Go to|Tap(?: on)?|Look for|Find|Select|Navigate to|Swipe|Scroll to|Check the|Check for|"
+    r"Toggle|Turn)\b[^\n!?]*?(?=[.!?](?:\s|$)|$)"
+)
+_QUOTED_LABEL = re.compile(r"\"[^\"\n]{1,60}\"|'[^'\n]{1,60}'|\u201c[^\u201d\n]{1,60}\u201d")
 
 
 def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
-    """Without the unsupported names of a parenthesis of examples ("Which city on the West Coast (e.g.,
-    Los Angeles, San Francisco, Seattle)?"): the agent asks or illustrates with them, it states nothing
-    about the results (issue 14: general knowledge the context does not speak to is no claim).
+    """Without the unsupported names of examples and of device labels.
+
+    A parenthesis of examples ("Which city on the West Coast (e.g., Los Angeles, San Francisco,
+    Seattle)?"), examples closed by a hedge ("a browser like Google Chrome, Safari, or any other browser"):
+    the agent asks or illustrates with them, it states nothing about the results (issue 14: general
+    knowledge the context does not speak to is no claim). So do the quoted labels of a how-to step on the
+    customer's device ("Look for "Preferred Network Type" or "Network Mode.""; tau2-bench telecom, h23a).
+    Only names found nowhere in the run are dropped: a name of the results (another item's) stays checked.
 
     >>> from .mentions import Mention
     >>> ans = "Which city (e.g., Los Angeles, Seattle)?"
     >>> la = Finding(Mention("entity", 18, 29, "Los Angeles"), "UNSUPPORTED", (0, 40), [], "")
     >>> [f.mention.text for f in _drop_examples(ans, [la])]
     []
+    >>> ans = 'Open a browser, like Chrome or any other browser. Look for "Network Type" or "Mode".'
+    >>> found = [Finding(Mention("entity", a, a + len(t), t), "UNSUPPORTED", (0, 84), [], "")
+    ...          for t in ("Chrome", "Network Type") for a in [ans.index(t)]]
+    >>> [f.mention.text for f in _drop_examples(ans, found)]
+    []
+    >>> ans = 'You ordered the "Network Type" adapter, like Chrome.'
+    >>> nt = Finding(Mention("entity", 17, 29, "Network Type"), "UNSUPPORTED", (0, 52), [], "")
+    >>> [f.mention.text for f in _drop_examples(ans, [nt])]
+    ['Network Type']
     """
     spans = [m.span() for m in _EXAMPLES.finditer(answer)] if "(" in answer else []
+    low = lower(answer)
+    if any(h in low for h in _HEDGES):
+        spans += [m.span() for m in _HEDGED_EXAMPLES.finditer(answer)]
+    if '"' in answer or "'" in answer or "\u201c" in answer:
+        for step in _DEVICE_STEP.finditer(answer):
+            a = step.start()
+            spans += [(a + q.start(), a + q.end()) for q in _QUOTED_LABEL.finditer(step.group())]
     return _without_names_in(findings, spans)
 
 
