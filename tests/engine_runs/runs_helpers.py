@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+# The corpora of real runs and the scripts that make them.
+RUNS_DIR = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "runs"
+
+
+def load_bench_module(name: str) -> ModuleType:
+    """A script of ``bench/corpora/runs`` (``make_tau_airline`` ...), loaded by path (no package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", RUNS_DIR / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def make_run(

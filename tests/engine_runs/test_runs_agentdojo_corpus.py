@@ -2,22 +2,12 @@
 support (make_agentdojo_clean.ANSWER_ERRORS), and the perturbed halves are what make_agentdojo_perturbed.py
 builds from the committed clean corpus, with those two answers kept as agent errors and never edited."""
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-_RUNS = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "runs"
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", _RUNS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from tests.engine_runs.runs_helpers import RUNS_DIR as _RUNS
+from tests.engine_runs.runs_helpers import load_bench_module as _load
 
 _CLEAN = _load("make_agentdojo_clean")
 _PERTURBED = _load("make_agentdojo_perturbed")

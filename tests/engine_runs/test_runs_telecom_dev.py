@@ -11,7 +11,6 @@ flagged. The corpus files are checked to be what the committed transcription bui
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.engine_runs.runs_helpers import flagged
+from tests.engine_runs.runs_helpers import RUNS_DIR as _RUNS
+from tests.engine_runs.runs_helpers import flagged, load_bench_module
 from verification.engine.runs import verify_run
 from verification.engine.runs.evidence import _same_kind, _sibling_lists
 from verification.engine.runs.messages import ToolResult
@@ -132,19 +132,8 @@ def test_records_with_the_same_fields_are_always_siblings(shapes: list[frozenset
                 assert lists[2 * i + 2] != lists.get(2)
 
 
-_RUNS = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "runs"
-
-
-def _module(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", _RUNS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_it_builds_the_committed_telecom_files_from_the_transcription(tmp_path: Path) -> None:
-    condense, make = _module("tau2_telecom_condense"), _module("make_tau_airline")
+    condense, make = load_bench_module("tau2_telecom_condense"), load_bench_module("make_tau_airline")
     for half in ("dev", "heldout"):
         source = _RUNS / f"tau2_telecom_{half}"
         for raw in sorted((source / "raw").glob("s*.jsonl")):
