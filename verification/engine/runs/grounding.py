@@ -652,10 +652,16 @@ _NON = re.compile(r"(?i)non-([a-z]{3,})")
 
 
 def _service_word(word: str) -> bool:
-    """A service word, or its -ing or -ed form ("Exchanging:", "Modified:")."""
+    """A service word, or its -ing, -ed or -s form ("Exchanging:", "Modified:", "Arrives at 01:00").
+
+    >>> _service_word("arrives"), _service_word("departing"), _service_word("processed")
+    (True, True, True)
+    >>> _service_word("paris")
+    False
+    """
     if word in SERVICE_WORDS:
         return True
-    for suffix in ("ing", "ed"):
+    for suffix in ("ing", "ed", "s"):
         stem = word.removesuffix(suffix)
         if stem != word and (stem in SERVICE_WORDS or stem + "e" in SERVICE_WORDS):
             return True
@@ -919,6 +925,8 @@ def _counts_named_items(answer: str, m: Mention) -> bool:
 
 # The value a count is filtered by, right after its noun: "2 reservations in business class".
 _FILTER = re.compile(r"[a-z ]{0,30}?\b(?:in|with)\s+(?:the\s+)?([a-z]+)")
+# Or the one word between the count and its noun: "three pending orders" (the word, then the noun).
+_STATE_BEFORE_NOUN = re.compile(r"[ \t]+([a-z]+)[ \t]+([a-z]+)")
 
 
 def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
@@ -935,12 +943,25 @@ def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
     2
     >>> _filtered_count(ans, Mention("number", 9, 12, "two", value=3.0, noun="reservations"), ev)
     []
+    >>> ans = "You have two business reservations."
+    >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
+    2
     """
     low = lower(answer)
-    found = _FILTER.match(low if len(low) == len(answer) else answer, m.end)
-    if found is None or m.value is None or found.group(1) in FUNCTION_WORDS:
+    text = low if len(low) == len(answer) else answer
+    found = _FILTER.match(text, m.end)
+    if m.value is None:
         return []
-    word = found.group(1)
+    if found is not None and found.group(1) not in FUNCTION_WORDS:
+        word = found.group(1)
+    else:
+        # The value as the word before the noun: "three pending orders", "2 delivered orders" (h23d).
+        before = _STATE_BEFORE_NOUN.match(text, m.end)
+        if before is None or m.noun is None or lower(before.group(2)) != lower(m.noun):
+            return []
+        word = before.group(1)
+        if word in FUNCTION_WORDS:
+            return []
     picked: dict[tuple[int, int], Fact] = {}
     for f in ev.strings:
         if f.source == "tool" and isinstance(f.value, str) and f.value == word:
@@ -1317,6 +1338,9 @@ def ground_answer(
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             how = _named_total(answer, findings, f)
+        if not how and f.label == "UNSUPPORTED" and m.kind == "money":
+            # "2 grills with a total price of $1,939.05": the items of that kind in one result, added up.
+            how = _kind_total(answer, findings, f, ev)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "$481.50 → $466.75", "$150.01 → $135.24", ... then "New Order Total: $1,130.85" (see own_lists).
             how = listed_changes(f, findings, answer)
@@ -2359,6 +2383,79 @@ def _named_total(answer: str, findings: list[Finding], f: Finding) -> str:
             n += 1
     if n >= 2 and abs(total - abs(m.value)) < 0.005:
         return f"the total of the amounts the answer gives as {kind}"
+    return ""
+
+
+# What a sentence calls an amount that adds up items: "a total price of", "in total", "combined".
+_KIND_TOTAL = re.compile(r"\b(?:total|totals|totalling|totaling|combined|altogether|together|sum)\b")
+
+
+def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) -> str:
+    r"""Whether the amount ``f``, which its sentence calls a total, adds up the items of the kind a count
+    before it names: "order #W8 contained 2 grills with a total price of $1,939.05" where the order's
+    ``items`` hold two records named "Grill" priced 985.66 and 953.39 (issue 14, h23d: a sum the agent made
+    of part of one result). The items are those of one list of one result whose string value is the
+    counted noun (in the singular), as many as the count says; the amount is the sum of one key they all
+    have. Another count or another sum is no support: "3 grills", "$1,939.50" stay unsupported.
+
+    >>> from .evidence import Fact, Evidence
+    >>> def item(i, name, price):
+    ...     rec = (2, ("items", i))
+    ...     return (Fact("string", name, 2, ("items", i, "name"), rec, (2, ("items",))),
+    ...             Fact("number", price, 2, ("items", i, "price"), rec, (2, ("items",))))
+    >>> facts = [item(0, "Grill", 985.66), item(1, "Kettle", 48.02), item(2, "Grill", 953.39)]
+    >>> ev = Evidence(strings=[s for s, _ in facts], numbers=[n for _, n in facts])
+    >>> a = "It contained 2 grills with a total price of $1,939.05."
+    >>> count = Finding(Mention("number", 13, 14, "2", value=2.0, noun="grills"), "SUPPORTED", (0, len(a)))
+    >>> total = Finding(Mention("money", 44, 53, "$1,939.05", value=1939.05), "UNSUPPORTED", (0, len(a)))
+    >>> _kind_total(a, [count, total], total, ev)
+    'the total of the items of the kind its sentence counts'
+    >>> count.mention.value = 3.0
+    >>> _kind_total(a, [count, total], total, ev)
+    ''
+    """
+    m = f.mention
+    if m.value is None:
+        return ""
+    s0, s1 = f.sentence
+    if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
+        return ""
+    counts = [
+        g.mention
+        for g in findings
+        if g.sentence == f.sentence
+        and g.mention.end <= m.start
+        and g.mention.kind in ("number", "count")
+        and g.mention.noun
+        and g.mention.value is not None
+        and 2 <= g.mention.value <= 12
+    ]
+    for c in counts:
+        noun = lower(c.noun or "")
+        kinds = {noun, *_singular_tokens([noun])}
+        if noun.endswith("es"):
+            kinds.add(noun[:-2])
+        # The records of each list whose string value is the counted noun.
+        lists: dict[Any, set[Any]] = {}
+        for s in ev.strings:
+            if (
+                s.source == "tool"
+                and s.record is not None
+                and s.list_path is not None
+                and isinstance(s.value, str)
+                and lower(s.value) in kinds
+            ):
+                lists.setdefault(s.list_path, set()).add(s.record)
+        for records in lists.values():
+            if len(records) != c.value:
+                continue
+            sums: dict[Any, list[float]] = {}
+            for x in ev.numbers:
+                if x.record in records and x.source == "tool" and isinstance(x.path, tuple) and x.path:
+                    sums.setdefault(x.path[-1], []).append(x.value)
+            for values in sums.values():
+                if len(values) == len(records) and accepts(m, sum(values)):
+                    return "the total of the items of the kind its sentence counts"
     return ""
 
 
