@@ -1,8 +1,10 @@
 """Issue 14 (h23d): classes found on tau_retail_dev7 and tau_airline_dev5 (real runs, read as dev sets).
 
 - A count with the results' value as the word before its noun ("three pending orders" after four orders,
-  three of them ``"status": "pending"``) counts the results with that value, as "three orders in pending
-  status" does (``grounding._filtered_count``).
+  three of them ``"status": "pending"``) or after it ("3 orders that are still pending") counts the results
+  with that value, as "three orders in pending status" does (``grounding._filtered_count``).
+- A count broken down by kind after a colon ("four orders in total: three pending and one delivered") is
+  checked against the sum of its parts, not against the number of parts (``grounding._check_enumerations``).
 - An amount its sentence calls a total, after a count of a kind of item ("2 grills with a total price of
   $1,939.05"), is the sum of the prices of the items of that kind in one result (``grounding._kind_total``).
 - A list item's label of the service's words ("- Refund Timeline: 5-7 business days") and the verbs of a
@@ -69,8 +71,12 @@ def _orders_run(answer):
     [
         ("I can see you have three pending orders: #W1001, #W1003 and #W1004.", None),
         ("You have one delivered order, #W1002.", None),
-        # Another count of the same kind stays a claim to check.
+        ("You have 3 orders that are still pending.", None),
+        ("You have four orders in total: three pending and one delivered.", None),
+        # Another count of the same kind stays a claim to check, and parts that do not add up to the count.
         ("I can see you have two pending orders.", "two"),
+        ("You have 2 orders that are still pending.", "2"),
+        ("You have four orders in total: three pending and two delivered.", "four"),
     ],
 )
 def test_a_count_with_the_value_before_its_noun_counts_the_results_with_that_value(answer, bad):

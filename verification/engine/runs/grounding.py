@@ -46,6 +46,7 @@ from .lexicon import (
     GENERAL_TERMS,
     ISO_CURRENCIES,
     MONTHS,
+    NUMBER_WORDS,
     REVERSE_ALIASES,
     SERVICE_WORDS,
     TIME_ZONES,
@@ -927,6 +928,11 @@ def _counts_named_items(answer: str, m: Mention) -> bool:
 _FILTER = re.compile(r"[a-z ]{0,30}?\b(?:in|with)\s+(?:the\s+)?([a-z]+)")
 # Or the one word between the count and its noun: "three pending orders" (the word, then the noun).
 _STATE_BEFORE_NOUN = re.compile(r"[ \t]+([a-z]+)[ \t]+([a-z]+)")
+# Or a word after the noun that says what the things are: "3 orders that are still pending".
+_STATE_AFTER_NOUN = re.compile(
+    r"[ \t]+([a-z]+)[ \t]+(?:(?:(?:that|which)[ \t]+)?(?:are|were|remain)[ \t]+)?"
+    r"(?:(?:still|currently|now)[ \t]+)?([a-z]+)\b(?![ \t]+(?:to|by|for|on|at|in|from|with)\b)"
+)
 
 
 def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
@@ -946,6 +952,9 @@ def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
     >>> ans = "You have two business reservations."
     >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
     2
+    >>> ans = "You have two reservations that are still business."
+    >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
+    2
     """
     low = lower(answer)
     text = low if len(low) == len(answer) else answer
@@ -957,9 +966,14 @@ def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
     else:
         # The value as the word before the noun: "three pending orders", "2 delivered orders" (h23d).
         before = _STATE_BEFORE_NOUN.match(text, m.end)
-        if before is None or m.noun is None or lower(before.group(2)) != lower(m.noun):
+        after = _STATE_AFTER_NOUN.match(text, m.end)
+        if before is not None and m.noun is not None and lower(before.group(2)) == lower(m.noun):
+            word = before.group(1)
+        elif after is not None and m.noun is not None and lower(after.group(1)) == lower(m.noun):
+            # Or after it: "3 orders that are still pending", "two reservations still pending".
+            word = after.group(2)
+        else:
             return []
-        word = before.group(1)
         if word in FUNCTION_WORDS:
             return []
     picked: dict[tuple[int, int], Fact] = {}
@@ -2225,9 +2239,40 @@ def _check_enumerations(answer: str, findings: list[Finding], sentence_of: Any) 
         if not tail or "\n" in tail:
             continue
         items = [x for x in _ITEM_SEP.split(tail) if x.strip()]
-        if len(items) >= 2 and len(items) != int(m.value):
+        parts = _part_counts(items)
+        if parts is not None:
+            # "four orders in total: three pending and one processed": the parts of the count, by kind
+            # (h23d). They must add up to it.
+            if len(items) >= 2 and sum(parts) != int(m.value):
+                f.label, f.facts, f.derived = "CONTRADICTED", [], False
+                f.reason = f"its parts add up to {sum(parts)}"
+        elif len(items) >= 2 and len(items) != int(m.value):
             f.label, f.facts, f.derived = "CONTRADICTED", [], False
             f.reason = f"the answer lists {len(items)} of them"
+
+
+# A count that opens an item of a list: "three pending", "1 processed".
+_PART_COUNT = re.compile(r"\s*(\d{1,2}|[a-z]+)\s+\S")
+
+
+def _part_counts(items: list[str]) -> list[int] | None:
+    """The counts that open every item of an enumeration ("three pending", "one processed"), or None when
+    an item opens with no count: the items are then the things counted, not parts of the count.
+
+    >>> _part_counts(["three pending", "one processed"]), _part_counts(["Oslo", "2 in Lima"])
+    ([3, 1], None)
+    """
+    out: list[int] = []
+    for item in items:
+        found = _PART_COUNT.match(lower(item))
+        if found is None:
+            return None
+        word = found.group(1)
+        n = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+        if n is None:
+            return None
+        out.append(n)
+    return out
 
 
 _OTHER_BEFORE = re.compile(r"\bother\s+$")
