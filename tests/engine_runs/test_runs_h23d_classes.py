@@ -6,7 +6,9 @@
 - A count broken down by kind after a colon ("four orders in total: three pending and one delivered") is
   checked against the sum of its parts, not against the number of parts (``grounding._check_enumerations``).
 - An amount its sentence calls a total, after a count of a kind of item ("2 grills with a total price of
-  $1,939.05"), is the sum of the prices of the items of that kind in one result (``grounding._kind_total``).
+  $1,939.05"), is the sum of the prices of the items of that kind in one result; after a count of results
+  with a value ("your three pending orders total $7,620.39"), the sum of the one amount each of those results
+  holds (``grounding._kind_total``).
 - A list item's label of the service's words ("- Refund Timeline: 5-7 business days") and the verbs of a
   flight's times ("Departs at 22:00, Arrives at 01:00") are no names (``lexicon.SERVICE_WORDS``, the -s forms
   in ``grounding._service_word``).
@@ -90,6 +92,9 @@ def test_a_count_with_the_value_before_its_noun_counts_the_results_with_that_val
     [
         ("Order #W1002 contained 2 grills with a total price of $1,152.45.", None),
         ("Your grill purchases: 2 grills in order #W1002, $1,152.45 in total.", None),
+        # The results with a value the count names, added up by the one amount each has (its payment).
+        ("Your three pending orders total $1,124.63.", None),
+        ("Your three pending orders total $1,124.36.", "$1,124.36"),
         # Not the sum of the two grills' prices.
         ("Order #W1002 contained 2 grills with a total price of $1,163.45.", "$1,163.45"),
         # Not as many grills as the order holds: the count is flagged, and the total is no sum of 3 grills.

@@ -2475,33 +2475,58 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
         and g.mention.value is not None
         and 2 <= g.mention.value <= 12
     ]
+    low = lower(answer)
     for c in counts:
         noun = lower(c.noun or "")
         kinds = {noun, *_singular_tokens([noun])}
         if noun.endswith("es"):
             kinds.add(noun[:-2])
-        # The records of each list whose string value is the counted noun.
-        lists: dict[Any, set[Any]] = {}
+        before = _STATE_BEFORE_NOUN.match(low, c.end) if len(low) == len(answer) else None
+        if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
+            # "your three pending orders total $7,620.39": the results with that value (h23d).
+            kinds.add(before.group(1))
+        # The records of each list (or of each kind of result) whose string value is the counted kind.
+        groups: dict[Any, set[Any]] = {}
         for s in ev.strings:
             if (
                 s.source == "tool"
                 and s.record is not None
-                and s.list_path is not None
                 and isinstance(s.value, str)
+                and isinstance(s.path, tuple)
                 and lower(s.value) in kinds
             ):
-                lists.setdefault(s.list_path, set()).add(s.record)
-        for records in lists.values():
+                where = (
+                    s.list_path if s.list_path is not None else tuple(k for k in s.path if isinstance(k, str))
+                )
+                groups.setdefault(where, set()).add(s.record)
+        for records in groups.values():
             if len(records) != c.value:
                 continue
-            sums: dict[Any, list[float]] = {}
-            for x in ev.numbers:
-                if x.record in records and x.source == "tool" and isinstance(x.path, tuple) and x.path:
-                    sums.setdefault(x.path[-1], []).append(x.value)
-            for values in sums.values():
-                if len(values) == len(records) and accepts(m, sum(values)):
-                    return "the total of the items of the kind its sentence counts"
+            if _records_total(m, records, ev):
+                return "the total of the items of the kind its sentence counts"
     return ""
+
+
+def _records_total(m: Mention, records: set[Any], ev: Evidence) -> bool:
+    """Whether one key that each of ``records`` holds once (in the record or below it: an order's payment
+    amount, an item's price) adds up to the amount ``m`` over the records."""
+    by_message: dict[int, list[tuple[Any, ...]]] = {}
+    for rec in records:
+        by_message.setdefault(rec[0], []).append(rec[1])
+    sums: dict[tuple[Any, ...], dict[Any, list[float]]] = {}
+    for x in ev.numbers:
+        where = by_message.get(x.message_index)
+        if where is None or x.source != "tool" or not isinstance(x.path, tuple):
+            continue
+        for path in where:
+            if x.path[: len(path)] == path and len(x.path) > len(path):
+                key = tuple(k for k in x.path[len(path) :] if isinstance(k, str))
+                sums.setdefault(key, {}).setdefault((x.message_index, path), []).append(x.value)
+    for per_record in sums.values():
+        once = len(per_record) == len(records) and all(len(v) == 1 for v in per_record.values())
+        if once and accepts(m, sum(v[0] for v in per_record.values())):
+            return True
+    return False
 
 
 _NUMBERED_LABEL = re.compile(r"\b([A-Z][a-z]+) (#?)(\d{1,2})\b")
