@@ -12,6 +12,10 @@
 - A list item's label of the service's words ("- Refund Timeline: 5-7 business days") and the verbs of a
   flight's times ("Departs at 22:00, Arrives at 01:00") are no names (``lexicon.SERVICE_WORDS``, the -s forms
   in ``grounding._service_word``).
+- An amount in a sentence about a refund may be the sum of the refunds the results record, each once
+  (``grounding._refunds_total``); a state told as the one before a change ("CANCELLED (previously
+  PENDING)") is read against the earlier read of the record (``identity.earlier_of_same``); the progress
+  of a refund ("Refund Status: Processing") is no status of the orders (``polarity._REFUND_SUBJECT``).
 
 The runs are written for these tests (a made-up shop and a made-up rail operator), not copied from the sets.
 """
@@ -160,3 +164,43 @@ def test_the_verbs_of_a_flights_times_are_no_names_but_a_wrong_time_is_flagged()
     assert _flagged(verify_run(_flights_run(good))) == []
     bad = good.replace("Arrives at 21:00", "Arrives at 23:00")
     assert [t for t, _ in _flagged(verify_run(_flights_run(bad)))] == ["23:00"]
+
+
+def _cancelled(order):
+    done = dict(order, status="cancelled")
+    paid = order["payment_history"][0]["amount"]
+    done["payment_history"] = [
+        *order["payment_history"],
+        {"transaction_type": "refund", "amount": paid, "payment_method_id": "paypal_1"},
+    ]
+    return done
+
+
+def _cancel_run(answer):
+    w1, w3 = _ORDERS[0], _ORDERS[2]
+    calls = [
+        ("get_order_details", {"order_id": "#W1001"}, w1),
+        ("get_order_details", {"order_id": "#W1003"}, w3),
+        ("cancel_pending_order", {"order_id": "#W1001"}, _cancelled(w1)),
+        ("cancel_pending_order", {"order_id": "#W1003"}, _cancelled(w3)),
+    ]
+    return _run("Please cancel #W1001 and #W1003.", calls, answer)
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        # 373.30 + 210.04: the two refunds the cancellations record, added up.
+        ("Both orders are cancelled. Your refund of $583.34 is on its way to PayPal.", None),
+        ("Both orders are cancelled. Your refund of $538.34 is on its way to PayPal.", "$538.34"),
+        # The state of the order before the cancellation, told as such.
+        ("Order #W1001: CANCELLED (previously PENDING).", None),
+        ("Order #W1001: CANCELLED (previously DELIVERED).", "DELIVERED"),
+        # The progress of the refund is no status of the orders; the orders' status still is.
+        ("Refund Status: Processing", None),
+        ("Order #W1001 status: Processing", "Processing"),
+    ],
+)
+def test_refunds_added_up_a_past_state_and_a_refunds_progress(answer, bad):
+    got = [t for t, _ in _flagged(verify_run(_cancel_run(answer)))]
+    assert got == ([] if bad is None else [bad])

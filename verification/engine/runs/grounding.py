@@ -1356,6 +1356,9 @@ def ground_answer(
             # "2 grills with a total price of $1,939.05": the items of that kind in one result, added up.
             how = _kind_total(answer, findings, f, ev)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
+            # "Your refund of $1,187.35 will arrive ...": the refunds the results record, added up.
+            how = _refunds_total(answer, f, ev)
+        if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "$481.50 → $466.75", "$150.01 → $135.24", ... then "New Order Total: $1,130.85" (see own_lists).
             how = listed_changes(f, findings, answer)
         if how:
@@ -2504,6 +2507,59 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
                 continue
             if _records_total(m, records, ev):
                 return "the total of the items of the kind its sentence counts"
+    return ""
+
+
+_REFUND_WORD = re.compile(r"\brefund(?:s|ed)?\b")
+
+
+def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
+    """Whether the amount ``f``, in a sentence about a refund, is the sum of the refunds the results record:
+    the records with a string value "refund" (``"transaction_type": "refund"``) and one amount, two of them or
+    more, each counted once however often its result was read ("Your refund of $1,187.35" after two
+    cancellations refunded 1,003.22 and 184.13; issue 14, h23d).
+
+    >>> from .evidence import Fact, Evidence
+    >>> def refund(msg, v):
+    ...     rec = (msg, ("payment_history", 1))
+    ...     return (Fact("string", "refund", msg, ("payment_history", 1, "transaction_type"), rec, None),
+    ...             Fact("number", v, msg, ("payment_history", 1, "amount"), rec, None))
+    >>> facts = [refund(3, 1003.22), refund(5, 184.13), refund(7, 184.13)]
+    >>> ev = Evidence(strings=[s for s, _ in facts], numbers=[n for _, n in facts])
+    >>> a = "Your refund of $1,187.35 is on its way."
+    >>> said = Finding(Mention("money", 15, 24, "$1,187.35", value=1187.35), "UNSUPPORTED", (0, 39))
+    >>> _refunds_total(a, said, ev)
+    'the sum of the refunds the results record'
+    """
+    m = f.mention
+    if m.value is None or _REFUND_WORD.search(lower(answer[f.sentence[0] : f.sentence[1]])) is None:
+        return ""
+    records = {
+        s.record
+        for s in ev.strings
+        if s.source == "tool"
+        and s.record is not None
+        and isinstance(s.value, str)
+        and lower(s.value) == "refund"
+    }
+    if len(records) < 2:
+        return ""
+    amounts: dict[Any, list[float]] = {}
+    for x in ev.numbers:
+        if x.record in records and x.source == "tool" and isinstance(x.path, tuple):
+            amounts.setdefault(x.record, []).append(x.value)
+    seen: set[tuple[Any, float]] = set()
+    total, n = 0.0, 0
+    for rec, values in amounts.items():
+        if len(values) != 1:
+            continue
+        key = (rec[1], values[0])  # the same refund read again by a later call is one refund
+        if key not in seen:
+            seen.add(key)
+            total += abs(values[0])
+            n += 1
+    if n >= 2 and accepts(m, total):
+        return "the sum of the refunds the results record"
     return ""
 
 

@@ -87,3 +87,17 @@ def latest_of_same(ev: Evidence, scoped: list[Fact], cands: list[Fact]) -> list[
         return []
     latest = max(f.message_index for f in same)
     return [f for f in same if f.message_index == latest]
+
+
+def earlier_of_same(ev: Evidence, scoped: list[Fact], cands: list[Fact]) -> list[Fact]:
+    """Among ``cands``, the facts of the records read before ``scoped``'s that are the same thing as a
+    record of ``scoped`` (same identifiers): "Order #W1: CANCELLED (previously PENDING)" speaks of the read
+    of #W1 before ``cancel_pending_order`` returned it cancelled (issue 14, h23d).
+    """
+    records = {f.record for f in scoped} | {f.record for f in cands}
+    ids = identities(ev, records)
+    mine = {ids[f.record] for f in scoped if f.record in ids}
+    if not mine:
+        return []
+    first_scoped = min(f.message_index for f in scoped)
+    return [f for f in cands if f.record in ids and ids[f.record] in mine and f.message_index < first_scoped]
