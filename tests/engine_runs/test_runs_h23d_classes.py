@@ -16,6 +16,9 @@
   (``grounding._refunds_total``); a state told as the one before a change ("CANCELLED (previously
   PENDING)") is read against the earlier read of the record (``identity.earlier_of_same``); the progress
   of a refund ("Refund Status: Processing") is no status of the orders (``polarity._REFUND_SUBJECT``).
+- A length of time is the time from a departure to its arrival ("a 2.5-hour flight") or from one flight's
+  arrival to the next's departure ("a layover of 9.5 hours"), times of day of the records in context
+  (``grounding._clock_span``); "9.5 hours" is one duration, no longer "5 hours" (``mentions`` duration).
 
 The runs are written for these tests (a made-up shop and a made-up rail operator), not copied from the sets.
 """
@@ -203,4 +206,50 @@ def _cancel_run(answer):
 )
 def test_refunds_added_up_a_past_state_and_a_refunds_progress(answer, bad):
     got = [t for t, _ in _flagged(verify_run(_cancel_run(answer)))]
+    assert got == ([] if bad is None else [bad])
+
+
+def _legs_run(answer):
+    legs = [
+        {
+            "flight_number": "ZX268",
+            "origin": "OAK",
+            "destination": "SLC",
+            "scheduled_departure_time_est": "07:00:00",
+            "scheduled_arrival_time_est": "09:30:00",
+            "status": "available",
+            "prices": {"economy": 119, "business": 430},
+        },
+        {
+            "flight_number": "ZX010",
+            "origin": "SLC",
+            "destination": "BOI",
+            "scheduled_departure_time_est": "19:00:00",
+            "scheduled_arrival_time_est": "20:30:00",
+            "status": "available",
+            "prices": {"economy": 121, "business": 412},
+        },
+    ]
+    calls = [
+        ("search_direct_flight", {"origin": "OAK", "destination": "SLC"}, [legs[0]]),
+        ("search_direct_flight", {"origin": "SLC", "destination": "BOI"}, [legs[1]]),
+    ]
+    return _run("How long are the flights OAK to SLC and SLC to BOI on May 22?", calls, answer)
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        ("ZX268 departs OAK at 7:00 AM and arrives in SLC at 9:30 AM, a 2.5-hour flight.", None),
+        ("ZX268 departs at 07:00 and lands at 09:30 (2 hours 30 minutes).", None),
+        ("You would have a layover of about 9.5 hours in SLC before ZX010 departs at 7:00 PM.", None),
+        ("ZX010 is a 1.5-hour flight.", None),
+        # A decimal number of hours is read whole ("9.5 hours" was read as "5 hours"), and checked.
+        ("ZX268 departs OAK at 7:00 AM and arrives in SLC at 9:30 AM, a 3.5-hour flight.", "3.5-hour"),
+        ("You would have a layover of about 7.5 hours in SLC before ZX010 departs at 7:00 PM.", "7.5 hours"),
+        ("ZX010 is a 2-hour flight.", "2-hour"),
+    ],
+)
+def test_a_flights_length_and_a_layover_are_the_times_between_its_departures_and_arrivals(answer, bad):
+    got = [t for t, _ in _flagged(verify_run(_legs_run(answer)))]
     assert got == ([] if bad is None else [bad])

@@ -398,6 +398,11 @@ class _Matcher:
                 delta = abs((y - x).total_seconds()) / 60
                 if delta and lo <= delta <= hi:
                     return "time between two evidence times"
+        # The times of day of the records in context: their departures and arrivals.
+        records = {f.record for f in facts if f.record is not None}
+        how = _clock_span(lo, hi, [f for f in self.ev.times if f.record in records])
+        if how:
+            return how
         days: list[_date] = []
         for v in sorted(
             {
@@ -594,6 +599,40 @@ class _Matcher:
         near = self.ev.vocabulary_near(-(-88 * n // 112), 112 * n // 88)
         best = process.extractOne(tok, near, scorer=fuzz.ratio, score_cutoff=88)
         return best is not None
+
+
+def _clock_span(lo: float, hi: float, times: list[Fact]) -> str:
+    """How a length of time in minutes ``[lo, hi]`` is the time from a departure to an arrival of the
+    records in context (times of day, past midnight when the arrival is earlier: "01:00:00+1"): a flight of
+    one record ("a 2.5-hour flight" from 07:00 to 09:30), or a wait from one record's arrival to another's
+    departure ("a layover of 9.5 hours" from 09:30 to 19:00). Issue 14, h23d.
+
+    >>> from .evidence import Fact
+    >>> def t(hm, key, rec):
+    ...     return Fact("time", hm, 2, (rec, key), (2, (rec,)), None, frozenset(key.split("_")))
+    >>> times = [t((7, 0), "departure_time", 0), t((9, 30), "arrival_time", 0)]
+    >>> times.append(t((19, 0), "departure_time", 1))
+    >>> _clock_span(150, 150, times), _clock_span(570, 570, times), _clock_span(600, 600, times)
+    ('the time from a departure to its arrival', 'the time from an arrival to the next departure', '')
+    """
+    departures = [f for f in times if f.key_tokens & _DEPARTURE_KEYS]
+    arrivals = [f for f in times if f.key_tokens & _ARRIVAL_KEYS]
+    for d in departures:
+        for a in arrivals:
+            if not (isinstance(d.value, tuple) and isinstance(a.value, tuple)):
+                continue
+            minutes = ((a.value[0] - d.value[0]) * 60 + a.value[1] - d.value[1]) % 1440
+            if not minutes:
+                continue
+            if a.record == d.record and lo <= minutes <= hi:
+                return "the time from a departure to its arrival"
+            if a.record != d.record and lo <= 1440 - minutes <= hi:
+                return "the time from an arrival to the next departure"
+    return ""
+
+
+_DEPARTURE_KEYS = frozenset({"departure", "departs", "depart", "departing"})
+_ARRIVAL_KEYS = frozenset({"arrival", "arrives", "arrive", "arriving"})
 
 
 def _dotted_code_of_evidence(text: str, compact: str, ev: Evidence) -> bool:
