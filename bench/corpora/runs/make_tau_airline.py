@@ -40,6 +40,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # tau_airline_dev4/agent_errors.json
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev4 --condensed \\
         --perturbed --all-dev dev4
+    # trial 2 of tasks 15 and 17-29 (h23d; task 16 calls no tool), agent errors in tau_airline_dev5/
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_airline_dev5 --condensed \\
+        --perturbed --all-dev dev5
     # tau2-bench retail runs of claude-sonnet-4-5 (another domain, another model), transcribed the same way,
     # agent errors in DIR/agent_errors.json: a development set and a held-out set (measured only)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev --condensed --perturbed \\
@@ -56,6 +59,9 @@ while the file could only be read in pieces: ``DIR/policy.md`` (the system polic
     # a fifth retail development set (h21b: simulations starting at characters 2.59 M-2.95 M)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev5 --condensed \\
         --perturbed --all-dev dev5 --name tau_retail --id-prefix tau-retail-claude45
+    # a seventh retail development set (h23d: tasks 81 and 76, characters 4.25 M-4.38 M)
+    python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_dev7 --condensed \\
+        --perturbed --all-dev dev7 --name tau_retail --id-prefix tau-retail-claude45
     # the retail held-out set (h18c: simulations starting after character 4.4 M; measured only, never read)
     python bench/corpora/runs/make_tau_airline.py bench/corpora/runs/tau_retail_heldout --condensed \\
         --perturbed --all-dev heldout --name tau_retail --id-prefix tau-retail-claude45

@@ -46,6 +46,7 @@ from .lexicon import (
     GENERAL_TERMS,
     ISO_CURRENCIES,
     MONTHS,
+    NUMBER_WORDS,
     REVERSE_ALIASES,
     SERVICE_WORDS,
     TIME_ZONES,
@@ -397,6 +398,11 @@ class _Matcher:
                 delta = abs((y - x).total_seconds()) / 60
                 if delta and lo <= delta <= hi:
                     return "time between two evidence times"
+        # The times of day of the records in context: their departures and arrivals.
+        records = {f.record for f in facts if f.record is not None}
+        how = _clock_span(lo, hi, [f for f in self.ev.times if f.record in records])
+        if how:
+            return how
         days: list[_date] = []
         for v in sorted(
             {
@@ -595,6 +601,40 @@ class _Matcher:
         return best is not None
 
 
+def _clock_span(lo: float, hi: float, times: list[Fact]) -> str:
+    """How a length of time in minutes ``[lo, hi]`` is the time from a departure to an arrival of the
+    records in context (times of day, past midnight when the arrival is earlier: "01:00:00+1"): a flight of
+    one record ("a 2.5-hour flight" from 07:00 to 09:30), or a wait from one record's arrival to another's
+    departure ("a layover of 9.5 hours" from 09:30 to 19:00). Issue 14, h23d.
+
+    >>> from .evidence import Fact
+    >>> def t(hm, key, rec):
+    ...     return Fact("time", hm, 2, (rec, key), (2, (rec,)), None, frozenset(key.split("_")))
+    >>> times = [t((7, 0), "departure_time", 0), t((9, 30), "arrival_time", 0)]
+    >>> times.append(t((19, 0), "departure_time", 1))
+    >>> _clock_span(150, 150, times), _clock_span(570, 570, times), _clock_span(600, 600, times)
+    ('the time from a departure to its arrival', 'the time from an arrival to the next departure', '')
+    """
+    departures = [f for f in times if f.key_tokens & _DEPARTURE_KEYS]
+    arrivals = [f for f in times if f.key_tokens & _ARRIVAL_KEYS]
+    for d in departures:
+        for a in arrivals:
+            if not (isinstance(d.value, tuple) and isinstance(a.value, tuple)):
+                continue
+            minutes = ((a.value[0] - d.value[0]) * 60 + a.value[1] - d.value[1]) % 1440
+            if not minutes:
+                continue
+            if a.record == d.record and lo <= minutes <= hi:
+                return "the time from a departure to its arrival"
+            if a.record != d.record and lo <= 1440 - minutes <= hi:
+                return "the time from an arrival to the next departure"
+    return ""
+
+
+_DEPARTURE_KEYS = frozenset({"departure", "departs", "depart", "departing"})
+_ARRIVAL_KEYS = frozenset({"arrival", "arrives", "arrive", "arriving"})
+
+
 def _dotted_code_of_evidence(text: str, compact: str, ev: Evidence) -> bool:
     """Whether a dotted abbreviation ("U.S.", "U.K.") is a code the results write without dots, in
     capitals ("origin_country: US"): the same code (issue 14, h22a). The capitals are required, so that a
@@ -652,10 +692,16 @@ _NON = re.compile(r"(?i)non-([a-z]{3,})")
 
 
 def _service_word(word: str) -> bool:
-    """A service word, or its -ing or -ed form ("Exchanging:", "Modified:")."""
+    """A service word, or its -ing, -ed or -s form ("Exchanging:", "Modified:", "Arrives at 01:00").
+
+    >>> _service_word("arrives"), _service_word("departing"), _service_word("processed")
+    (True, True, True)
+    >>> _service_word("paris")
+    False
+    """
     if word in SERVICE_WORDS:
         return True
-    for suffix in ("ing", "ed"):
+    for suffix in ("ing", "ed", "s"):
         stem = word.removesuffix(suffix)
         if stem != word and (stem in SERVICE_WORDS or stem + "e" in SERVICE_WORDS):
             return True
@@ -919,6 +965,13 @@ def _counts_named_items(answer: str, m: Mention) -> bool:
 
 # The value a count is filtered by, right after its noun: "2 reservations in business class".
 _FILTER = re.compile(r"[a-z ]{0,30}?\b(?:in|with)\s+(?:the\s+)?([a-z]+)")
+# Or the one word between the count and its noun: "three pending orders" (the word, then the noun).
+_STATE_BEFORE_NOUN = re.compile(r"[ \t]+([a-z]+)[ \t]+([a-z]+)")
+# Or a word after the noun that says what the things are: "3 orders that are still pending".
+_STATE_AFTER_NOUN = re.compile(
+    r"[ \t]+([a-z]+)[ \t]+(?:(?:(?:that|which)[ \t]+)?(?:are|were|remain)[ \t]+)?"
+    r"(?:(?:still|currently|now)[ \t]+)?([a-z]+)\b(?![ \t]+(?:to|by|for|on|at|in|from|with)\b)"
+)
 
 
 def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
@@ -935,12 +988,33 @@ def _filtered_count(answer: str, m: Mention, ev: Evidence) -> list[Fact]:
     2
     >>> _filtered_count(ans, Mention("number", 9, 12, "two", value=3.0, noun="reservations"), ev)
     []
+    >>> ans = "You have two business reservations."
+    >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
+    2
+    >>> ans = "You have two reservations that are still business."
+    >>> len(_filtered_count(ans, Mention("number", 9, 12, "two", value=2.0, noun="reservations"), ev))
+    2
     """
     low = lower(answer)
-    found = _FILTER.match(low if len(low) == len(answer) else answer, m.end)
-    if found is None or m.value is None or found.group(1) in FUNCTION_WORDS:
+    text = low if len(low) == len(answer) else answer
+    found = _FILTER.match(text, m.end)
+    if m.value is None:
         return []
-    word = found.group(1)
+    if found is not None and found.group(1) not in FUNCTION_WORDS:
+        word = found.group(1)
+    else:
+        # The value as the word before the noun: "three pending orders", "2 delivered orders" (h23d).
+        before = _STATE_BEFORE_NOUN.match(text, m.end)
+        after = _STATE_AFTER_NOUN.match(text, m.end)
+        if before is not None and m.noun is not None and lower(before.group(2)) == lower(m.noun):
+            word = before.group(1)
+        elif after is not None and m.noun is not None and lower(after.group(1)) == lower(m.noun):
+            # Or after it: "3 orders that are still pending", "two reservations still pending".
+            word = after.group(2)
+        else:
+            return []
+        if word in FUNCTION_WORDS:
+            return []
     picked: dict[tuple[int, int], Fact] = {}
     for f in ev.strings:
         if f.source == "tool" and isinstance(f.value, str) and f.value == word:
@@ -1317,6 +1391,12 @@ def ground_answer(
             how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             how = _named_total(answer, findings, f)
+        if not how and f.label == "UNSUPPORTED" and m.kind == "money":
+            # "2 grills with a total price of $1,939.05": the items of that kind in one result, added up.
+            how = _kind_total(answer, findings, f, ev)
+        if not how and f.label == "UNSUPPORTED" and m.kind == "money":
+            # "Your refund of $1,187.35 will arrive ...": the refunds the results record, added up.
+            how = _refunds_total(answer, f, ev)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "$481.50 → $466.75", "$150.01 → $135.24", ... then "New Order Total: $1,130.85" (see own_lists).
             how = listed_changes(f, findings, answer)
@@ -2201,9 +2281,40 @@ def _check_enumerations(answer: str, findings: list[Finding], sentence_of: Any) 
         if not tail or "\n" in tail:
             continue
         items = [x for x in _ITEM_SEP.split(tail) if x.strip()]
-        if len(items) >= 2 and len(items) != int(m.value):
+        parts = _part_counts(items)
+        if parts is not None:
+            # "four orders in total: three pending and one processed": the parts of the count, by kind
+            # (h23d). They must add up to it.
+            if len(items) >= 2 and sum(parts) != int(m.value):
+                f.label, f.facts, f.derived = "CONTRADICTED", [], False
+                f.reason = f"its parts add up to {sum(parts)}"
+        elif len(items) >= 2 and len(items) != int(m.value):
             f.label, f.facts, f.derived = "CONTRADICTED", [], False
             f.reason = f"the answer lists {len(items)} of them"
+
+
+# A count that opens an item of a list: "three pending", "1 processed".
+_PART_COUNT = re.compile(r"\s*(\d{1,2}|[a-z]+)\s+\S")
+
+
+def _part_counts(items: list[str]) -> list[int] | None:
+    """The counts that open every item of an enumeration ("three pending", "one processed"), or None when
+    an item opens with no count: the items are then the things counted, not parts of the count.
+
+    >>> _part_counts(["three pending", "one processed"]), _part_counts(["Oslo", "2 in Lima"])
+    ([3, 1], None)
+    """
+    out: list[int] = []
+    for item in items:
+        found = _PART_COUNT.match(lower(item))
+        if found is None:
+            return None
+        word = found.group(1)
+        n = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+        if n is None:
+            return None
+        out.append(n)
+    return out
 
 
 _OTHER_BEFORE = re.compile(r"\bother\s+$")
@@ -2360,6 +2471,157 @@ def _named_total(answer: str, findings: list[Finding], f: Finding) -> str:
     if n >= 2 and abs(total - abs(m.value)) < 0.005:
         return f"the total of the amounts the answer gives as {kind}"
     return ""
+
+
+# What a sentence calls an amount that adds up items: "a total price of", "in total", "combined".
+_KIND_TOTAL = re.compile(r"\b(?:total|totals|totalling|totaling|combined|altogether|together|sum)\b")
+
+
+def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) -> str:
+    r"""Whether the amount ``f``, which its sentence calls a total, adds up the items of the kind a count
+    before it names: "order #W8 contained 2 grills with a total price of $1,939.05" where the order's
+    ``items`` hold two records named "Grill" priced 985.66 and 953.39 (issue 14, h23d: a sum the agent made
+    of part of one result). The items are those of one list of one result whose string value is the
+    counted noun (in the singular), as many as the count says; the amount is the sum of one key they all
+    have. Another count or another sum is no support: "3 grills", "$1,939.50" stay unsupported.
+
+    >>> from .evidence import Fact, Evidence
+    >>> def item(i, name, price):
+    ...     rec = (2, ("items", i))
+    ...     return (Fact("string", name, 2, ("items", i, "name"), rec, (2, ("items",))),
+    ...             Fact("number", price, 2, ("items", i, "price"), rec, (2, ("items",))))
+    >>> facts = [item(0, "Grill", 985.66), item(1, "Kettle", 48.02), item(2, "Grill", 953.39)]
+    >>> ev = Evidence(strings=[s for s, _ in facts], numbers=[n for _, n in facts])
+    >>> a = "It contained 2 grills with a total price of $1,939.05."
+    >>> count = Finding(Mention("number", 13, 14, "2", value=2.0, noun="grills"), "SUPPORTED", (0, len(a)))
+    >>> total = Finding(Mention("money", 44, 53, "$1,939.05", value=1939.05), "UNSUPPORTED", (0, len(a)))
+    >>> _kind_total(a, [count, total], total, ev)
+    'the total of the items of the kind its sentence counts'
+    >>> count.mention.value = 3.0
+    >>> _kind_total(a, [count, total], total, ev)
+    ''
+    """
+    m = f.mention
+    if m.value is None:
+        return ""
+    s0, s1 = f.sentence
+    if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
+        return ""
+    counts = [
+        g.mention
+        for g in findings
+        if g.sentence == f.sentence
+        and g.mention.end <= m.start
+        and g.mention.kind in ("number", "count")
+        and g.mention.noun
+        and g.mention.value is not None
+        and 2 <= g.mention.value <= 12
+    ]
+    low = lower(answer)
+    for c in counts:
+        noun = lower(c.noun or "")
+        kinds = {noun, *_singular_tokens([noun])}
+        if noun.endswith("es"):
+            kinds.add(noun[:-2])
+        before = _STATE_BEFORE_NOUN.match(low, c.end) if len(low) == len(answer) else None
+        if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
+            # "your three pending orders total $7,620.39": the results with that value (h23d).
+            kinds.add(before.group(1))
+        # The records of each list (or of each kind of result) whose string value is the counted kind.
+        groups: dict[Any, set[Any]] = {}
+        for s in ev.strings:
+            if (
+                s.source == "tool"
+                and s.record is not None
+                and isinstance(s.value, str)
+                and isinstance(s.path, tuple)
+                and lower(s.value) in kinds
+            ):
+                where = (
+                    s.list_path if s.list_path is not None else tuple(k for k in s.path if isinstance(k, str))
+                )
+                groups.setdefault(where, set()).add(s.record)
+        for records in groups.values():
+            if len(records) != c.value:
+                continue
+            if _records_total(m, records, ev):
+                return "the total of the items of the kind its sentence counts"
+    return ""
+
+
+_REFUND_WORD = re.compile(r"\brefund(?:s|ed)?\b")
+
+
+def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
+    """Whether the amount ``f``, in a sentence about a refund, is the sum of the refunds the results record:
+    the records with a string value "refund" (``"transaction_type": "refund"``) and one amount, two of them or
+    more, each counted once however often its result was read ("Your refund of $1,187.35" after two
+    cancellations refunded 1,003.22 and 184.13; issue 14, h23d).
+
+    >>> from .evidence import Fact, Evidence
+    >>> def refund(msg, v):
+    ...     rec = (msg, ("payment_history", 1))
+    ...     return (Fact("string", "refund", msg, ("payment_history", 1, "transaction_type"), rec, None),
+    ...             Fact("number", v, msg, ("payment_history", 1, "amount"), rec, None))
+    >>> facts = [refund(3, 1003.22), refund(5, 184.13), refund(7, 184.13)]
+    >>> ev = Evidence(strings=[s for s, _ in facts], numbers=[n for _, n in facts])
+    >>> a = "Your refund of $1,187.35 is on its way."
+    >>> said = Finding(Mention("money", 15, 24, "$1,187.35", value=1187.35), "UNSUPPORTED", (0, 39))
+    >>> _refunds_total(a, said, ev)
+    'the sum of the refunds the results record'
+    """
+    m = f.mention
+    if m.value is None or _REFUND_WORD.search(lower(answer[f.sentence[0] : f.sentence[1]])) is None:
+        return ""
+    records = {
+        s.record
+        for s in ev.strings
+        if s.source == "tool"
+        and s.record is not None
+        and isinstance(s.value, str)
+        and lower(s.value) == "refund"
+    }
+    if len(records) < 2:
+        return ""
+    amounts: dict[Any, list[float]] = {}
+    for x in ev.numbers:
+        if x.record in records and x.source == "tool" and isinstance(x.path, tuple):
+            amounts.setdefault(x.record, []).append(x.value)
+    seen: set[tuple[Any, float]] = set()
+    total, n = 0.0, 0
+    for rec, values in amounts.items():
+        if len(values) != 1:
+            continue
+        key = (rec[1], values[0])  # the same refund read again by a later call is one refund
+        if key not in seen:
+            seen.add(key)
+            total += abs(values[0])
+            n += 1
+    if n >= 2 and accepts(m, total):
+        return "the sum of the refunds the results record"
+    return ""
+
+
+def _records_total(m: Mention, records: set[Any], ev: Evidence) -> bool:
+    """Whether one key that each of ``records`` holds once (in the record or below it: an order's payment
+    amount, an item's price) adds up to the amount ``m`` over the records."""
+    by_message: dict[int, list[tuple[Any, ...]]] = {}
+    for rec in records:
+        by_message.setdefault(rec[0], []).append(rec[1])
+    sums: dict[tuple[Any, ...], dict[Any, list[float]]] = {}
+    for x in ev.numbers:
+        where = by_message.get(x.message_index)
+        if where is None or x.source != "tool" or not isinstance(x.path, tuple):
+            continue
+        for path in where:
+            if x.path[: len(path)] == path and len(x.path) > len(path):
+                key = tuple(k for k in x.path[len(path) :] if isinstance(k, str))
+                sums.setdefault(key, {}).setdefault((x.message_index, path), []).append(x.value)
+    for per_record in sums.values():
+        once = len(per_record) == len(records) and all(len(v) == 1 for v in per_record.values())
+        if once and accepts(m, sum(v[0] for v in per_record.values())):
+            return True
+    return False
 
 
 _NUMBERED_LABEL = re.compile(r"\b([A-Z][a-z]+) (#?)(\d{1,2})\b")

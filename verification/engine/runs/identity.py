@@ -76,14 +76,28 @@ def latest_of_same(ev: Evidence, scoped: list[Fact], cands: list[Fact]) -> list[
     "Order #W1 ... has been cancelled" after ``cancel_pending_order`` returned #W1 as cancelled: the state
     is the one of the latest read of #W1, not of the ``get_order_details`` before the cancellation.
     """
+    last_scoped = max((f.message_index for f in scoped), default=-1)
+    same = [f for f in _same_things(ev, scoped, cands) if f.message_index > last_scoped]
+    if not same:
+        return []
+    latest = max(f.message_index for f in same)
+    return [f for f in same if f.message_index == latest]
+
+
+def earlier_of_same(ev: Evidence, scoped: list[Fact], cands: list[Fact]) -> list[Fact]:
+    """Among ``cands``, the facts of the records read before ``scoped``'s that are the same thing as a
+    record of ``scoped`` (same identifiers): "Order #W1: CANCELLED (previously PENDING)" speaks of the read
+    of #W1 before ``cancel_pending_order`` returned it cancelled (issue 14, h23d).
+    """
+    first_scoped = min((f.message_index for f in scoped), default=-1)
+    return [f for f in _same_things(ev, scoped, cands) if f.message_index < first_scoped]
+
+
+def _same_things(ev: Evidence, scoped: list[Fact], cands: list[Fact]) -> list[Fact]:
+    """The facts of ``cands`` whose record is the same thing as a record of ``scoped`` (same identifiers)."""
     records = {f.record for f in scoped} | {f.record for f in cands}
     ids = identities(ev, records)
     mine = {ids[f.record] for f in scoped if f.record in ids}
     if not mine:
         return []
-    last_scoped = max(f.message_index for f in scoped)
-    same = [f for f in cands if f.record in ids and ids[f.record] in mine and f.message_index > last_scoped]
-    if not same:
-        return []
-    latest = max(f.message_index for f in same)
-    return [f for f in same if f.message_index == latest]
+    return [f for f in cands if f.record in ids and ids[f.record] in mine]

@@ -456,6 +456,9 @@ SERVICE_WORDS = frozenset({
     "transfer", "scheduled", "actual", "expected", "contact", "address", "location", "name", "phone",
     "email", "code", "reference", "account", "holder", "member", "level", "schedule", "travel", "route",
     "id", "ids",
+    # When a refund or a change takes effect, and what a flight does at its times (h23d): "- Refund
+    # Timeline: 5-7 business days", "Departs at 22:00, Arrives at 01:00+1" (with the -s, -ing, -ed forms).
+    "timeline", "timelines", "timeframe", "timeframes", "process", "arrive", "depart",
 })  # fmt: skip
 
 # Time-zone abbreviations, written after a clock time the agent converted or quoted ("3:42 PM PDT", "08:42

@@ -9,7 +9,7 @@ from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses, split_sentences
-from .identity import latest_of_same
+from .identity import earlier_of_same, latest_of_same
 from .mentions import Mention
 from .records import RecordLookup, best_record
 
@@ -128,6 +128,10 @@ def check_polarity(
             fams = [f for f in _FAMILIES if state in f]
             if not fams or _not_a_current_status(answer, sent, m):
                 continue
+            if state in _REFUND_PROGRESS and _REFUND_SUBJECT.search(lower(answer[sent[0] : m.start])):
+                # "Refund Status: Processing": the progress of a refund, no status of the order or booking
+                # the results give (issue 14, h23d).
+                continue
             if state == "pending" and _pending_as_preposition(answer, sent, m):
                 # "held pending a current fee assessment": "pending" is "until", it tells what the record
                 # waits for, not that its status is pending (issue 14, h22a).
@@ -193,6 +197,18 @@ def check_polarity(
                         # order's status (issue 14, h20a).
                         out.append(Finding(m, "SUPPORTED", sent, refunds, "a refund is recorded for it"))
                         continue
+                    if _PREVIOUSLY.search(lower(answer[max(sent[0], m.start - 40) : m.start])):
+                        # "CANCELLED (previously PENDING)": the state of the record before the action,
+                        # told as such, is that of an earlier read of it (issue 14, h23d).
+                        before = [
+                            s
+                            for s in earlier_of_same(ev, scoped, cands)
+                            if s.value == state or s.value in agrees
+                        ]
+                        if before:
+                            why = "the state of an earlier read of the record"
+                            out.append(Finding(m, "SUPPORTED", sent, before, why))
+                            continue
                     named = [s for s in cands if s.value == state or s.value in agrees]
                     if named and _attributive(answer, sent, m):
                         # "your refund for the cancelled order will appear ...": the state picks which
@@ -204,6 +220,15 @@ def check_polarity(
                     told = later or scoped
                     out.append(Finding(m, "CONTRADICTED", sent, told, f"the evidence says {told[0].value}"))
     return out
+
+
+# A state told as the one before a change: "(previously PENDING)", "formerly active", "originally pending".
+_PREVIOUSLY = re.compile(r"\b(?:previously|formerly|originally|before|prior)\b[\s:*_(]*(?:[a-z]+[\s*_]+)?$")
+# A refund as the subject of a state of its progress: "Refund Status: Processing", "your refund is pending".
+_REFUND_SUBJECT = re.compile(
+    r"\brefunds?\b(?:[ \t]+status)?[\s:*_]*(?:(?:is|are|was|will be|has been)[ \t]+)?$"
+)
+_REFUND_PROGRESS = frozenset({"processing", "pending", "in_progress", "completed"})
 
 
 # A negation right before the state word, past auxiliaries and one coordinated state: "has not been
