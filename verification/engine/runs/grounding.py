@@ -53,6 +53,7 @@ from .lexicon import (
     WEEKDAYS,
 )
 from .mentions import Mention, extract_mentions
+from .name_kinds import ReturnedKinds, link_text_span, offered_as_reference
 from .numeric import (
     SIGNED_UNITS,
     SortedValues,
@@ -699,6 +700,12 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     )
 
 
+def _reference_elsewhere(answer: str, m: Mention, returned: ReturnedKinds) -> bool:
+    """Whether the unsupported URL ``m`` is offered as a reference (a Markdown link, a line of sources) to a
+    site no text of the run gives: general knowledge, not a value of the results (issue 14, h23b)."""
+    return offered_as_reference(answer, m) and not returned.host_returned(m.text)
+
+
 def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention]) -> bool:
     """Whether the unsupported name ``m`` is of no kind of name the tool results hold: a time zone after a
     clock time ("3:42 PM PDT"), or a term of general vocabulary ("Wi-Fi", "Ethernet", "HR").
@@ -1134,6 +1141,8 @@ def ground_answer(
             m.strong = True
     sentences = split_sentences(answer) or [(0, len(answer))]
     matcher = _Matcher(ev, answer)
+    returned = ReturnedKinds(ev)  # the kinds of names and the sites the run speaks of, read on first use
+    unread_links: list[tuple[int, int]] = []
     findings: list[Finding] = []
 
     # Sentences are disjoint and in order: the one holding a position is found by bisection.
@@ -1184,6 +1193,11 @@ def ground_answer(
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind in ("url", "email", "id"):
             label, facts, why = matcher.literal(m)
+            if label == "UNSUPPORTED" and m.kind == "url" and _reference_elsewhere(answer, m, returned):
+                # A link to a site the run never read, offered as a reference, and the words it is linked
+                # from: general knowledge (h23b).
+                unread_links.append(link_text_span(answer, m))
+                continue
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "entity":
             label, facts, why = matcher.entity(m)
@@ -1191,6 +1205,8 @@ def ground_answer(
                 continue
             if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions):
                 continue  # a time zone after a time, a term of general vocabulary
+            if label != "SUPPORTED" and returned.lacks_kind_of(m.text):
+                continue  # "... Customer Service" where the run names no service: advice (h23b)
             if label != "SUPPORTED" and _owned_by_a_known_name(answer, m, matcher):
                 label, facts, why = "SUPPORTED", [], "a name of the results and what it owns in the results"
             if label != "SUPPORTED" and _service_label(answer, m, ev):
@@ -1216,6 +1232,7 @@ def ground_answer(
                 )
         else:
             deferred.append(m)
+    findings = _without_names_in(findings, unread_links)
     # Relative dates ("tomorrow", "next Monday") against the run's own date, where the system prompt gives
     # one; a phrase inside a value already read ("on Tuesday, December 10") is that value's.
     for rel in relative_findings(answer, ev, sentence_of, findings, turn_start):

@@ -1,0 +1,114 @@
+"""Issue 14, fourteenth round (h23b): names and links of advice, of no kind the run speaks of.
+
+A name headed by a noun of an institution, a channel or a document ("... Customer Service", "... Bureau",
+"... Act") is a claim only when the run names something of that kind (a phrase of a result ending in that
+noun, a key of that noun); otherwise it is advice from general knowledge. A URL offered as a reference (a
+Markdown link, a line of sources) to a site no text of the run gives is general knowledge too; a URL stated
+as a value, or a wrong page of a site the run read, stays a claim. Each positive has a negative that shows
+what must still be flagged.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.compiled_support import with_docstrings
+from tests.engine_runs.runs_helpers import flagged
+from verification.engine.runs import name_kinds, verify_run
+from verification.engine.runs.evidence import Evidence
+from verification.engine.runs.name_kinds import KIND_HEADS, ReturnedKinds, head_kind
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(result: str, answer: str) -> list[dict[str, Any]]:
+    call = {"id": "c0", "type": "function", "function": {"name": "get_shipment", "arguments": "{}"}}
+    return [
+        {"role": "user", "content": "My parcel is held at customs. What should I do?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c0", "content": result},
+        {"role": "assistant", "content": answer},
+    ]
+
+
+def _flags(result: str, answer: str) -> list[str]:
+    return [t for t, _ in flagged(verify_run(_run(result, answer)))]
+
+
+_HELD = "carrier: FedEx\ntracking_number: '771234567890'\nstatus: held_at_customs\nduty_due: 48.20"
+
+
+def test_it_reads_a_contact_point_of_advice_as_general_knowledge() -> None:
+    answer = (
+        "Your FedEx parcel 771234567890 is held at customs with $48.20 due. Pay through the tracking page, "
+        "or contact FedEx International Customer Service with the tracking number."
+    )
+    assert _flags(_HELD, answer) == []
+
+
+def test_it_still_checks_a_contact_point_when_the_run_names_such_points() -> None:
+    # The results name a service desk: another desk the results do not have is a claim.
+    result = _HELD + "\nnext_step: Call FedEx Trade Networks Service about the duty."
+    answer = "Your parcel is held at customs. Contact FedEx International Customer Service to pay the duty."
+    assert "FedEx International Customer Service" in _flags(result, answer)
+
+
+def test_it_still_checks_names_of_no_kind_noun() -> None:
+    answer = "Your parcel is held at customs, and Parcelo Express will deliver it after the duty is paid."
+    assert "Parcelo Express" in _flags(_HELD, answer)
+
+
+def test_the_luna_dev_run_of_the_class_has_no_false_alarm() -> None:
+    # The dev line that showed the class (luna logistics t05): an answer that advises FedEx's international
+    # customer service, which no result names.
+    lines = (ROOT / "bench/corpora/runs/luna_clean_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    line = next(json.loads(x) for x in lines if json.loads(x)["id"] == "luna-logistics-t05")
+    texts = [c.text for c in verify_run(line["messages"]).flagged_claims]
+    assert "FedEx International Customer Service" not in texts
+
+
+def test_it_reads_a_link_to_an_unread_site_offered_as_a_source_as_general_knowledge() -> None:
+    answer = (
+        "Your parcel 771234567890 is held at customs with $48.20 due.\n\n"
+        "Sources: [CBP duty guidance](https://www.cbp.gov/travel/international-visitors/kbyg/duty)"
+    )
+    assert _flags(_HELD, answer) == []
+
+
+def test_it_still_checks_a_link_stated_as_a_value_or_on_a_site_the_run_read() -> None:
+    stated = "Your parcel is held at customs. The payment link is https://pay-duty.example/771234567890."
+    assert "https://pay-duty.example/771234567890" in _flags(_HELD, stated)
+    # A page of a site the run gives, but not a page it gives: a wrong page is checkable.
+    result = _HELD + "\nhelp_url: https://www.fedex.com/en-us/customs-tools.html"
+    answer = "Your parcel is held at customs. See [FedEx duty help](https://www.fedex.com/en-us/duty-pay.html)."
+    assert "https://www.fedex.com/en-us/duty-pay.html" in _flags(result, answer)
+
+
+_WORD = st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True)
+
+
+@given(st.lists(_WORD, min_size=1, max_size=3), st.sampled_from(sorted(KIND_HEADS)))
+def test_a_kind_the_run_names_is_never_general_knowledge(owner: list[str], head: str) -> None:
+    name = " ".join([*owner, head.capitalize()])
+    assert head_kind(name) == head
+    ev = Evidence()
+    assert ReturnedKinds(ev).lacks_kind_of(name)
+    # Any phrase of the run with the same head noun makes the kind one the run speaks of.
+    ev.contents[1] = f"note: Please call the Regional {head.capitalize()} first."
+    assert not ReturnedKinds(ev).lacks_kind_of(name)
+
+
+@given(_WORD)
+def test_one_word_names_one_no_kind(word: str) -> None:
+    assert head_kind(word) is None
+
+
+def test_its_docstring_examples_hold() -> None:
+    result = doctest.testmod(with_docstrings(name_kinds))
+    assert result.attempted > 0 and result.failed == 0
