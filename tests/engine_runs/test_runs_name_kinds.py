@@ -86,7 +86,9 @@ def test_it_still_checks_a_link_stated_as_a_value_or_on_a_site_the_run_read() ->
     assert "https://pay-duty.example/771234567890" in _flags(_HELD, stated)
     # A page of a site the run gives, but not a page it gives: a wrong page is checkable.
     result = _HELD + "\nhelp_url: https://www.fedex.com/en-us/customs-tools.html"
-    answer = "Your parcel is held at customs. See [FedEx duty help](https://www.fedex.com/en-us/duty-pay.html)."
+    answer = (
+        "Your parcel is held at customs. See [FedEx duty help](https://www.fedex.com/en-us/duty-pay.html)."
+    )
     assert "https://www.fedex.com/en-us/duty-pay.html" in _flags(result, answer)
 
 
@@ -112,3 +114,11 @@ def test_one_word_names_one_no_kind(word: str) -> None:
 def test_its_docstring_examples_hold() -> None:
     result = doctest.testmod(with_docstrings(name_kinds))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_it_reads_zip_of_a_postal_code_as_general_vocabulary() -> None:
+    result = "destination_operator: USPS\nlatest_event_location: Los Angeles, CA 90017"
+    answer = "Submit a service request for the local Post Office serving ZIP code 90017."
+    assert _flags(result, answer) == []
+    # The code itself is still checked.
+    assert "90071" in _flags(result, "Submit a service request for the Post Office serving ZIP code 90071.")
