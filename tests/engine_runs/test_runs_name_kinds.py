@@ -122,3 +122,23 @@ def test_it_reads_zip_of_a_postal_code_as_general_vocabulary() -> None:
     assert _flags(result, answer) == []
     # The code itself is still checked.
     assert "90071" in _flags(result, "Submit a service request for the Post Office serving ZIP code 90071.")
+
+
+def test_a_bare_answer_is_the_value_asked_for_whatever_its_kind() -> None:
+    # A short answer naming a law is the answer to the question, not advice: still checked.
+    passage = (
+        '{"passages": ["He opposed the draft. Conscription in the United States is known as the draft."]}'
+    )
+    messages = [
+        {"role": "user", "content": "What was the official name of the draft he opposed?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "c0", "type": "function", "function": {"name": "search", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c0", "content": passage},
+        {"role": "assistant", "content": "The Selective Service Act."},
+    ]
+    assert [t for t, _ in flagged(verify_run(messages))] == ["Selective Service Act"]

@@ -1135,7 +1135,8 @@ def ground_answer(
     mentions = _join_names(answer, extract_mentions(answer), ev)
     _check_work(mentions, ev, max_claims, max_comparisons, answer_path)
     budget.check("reading the answer")
-    if len(answer.split()) <= 5:
+    bare = len(answer.split()) <= 5
+    if bare:
         # A bare short answer ("Lepidoptera", "Scottish") is the claim itself, even at the start.
         for m in mentions:
             m.strong = True
@@ -1205,8 +1206,10 @@ def ground_answer(
                 continue
             if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions):
                 continue  # a time zone after a time, a term of general vocabulary
-            if label != "SUPPORTED" and returned.lacks_kind_of(m.text):
-                continue  # "... Customer Service" where the run names no service: advice (h23b)
+            if label != "SUPPORTED" and not bare and returned.lacks_kind_of(m.text):
+                # "... Customer Service" where the run names no service: advice (h23b). A bare answer ("The
+                # Selective Service Act.") is the value asked for, checked as any.
+                continue
             if label != "SUPPORTED" and _owned_by_a_known_name(answer, m, matcher):
                 label, facts, why = "SUPPORTED", [], "a name of the results and what it owns in the results"
             if label != "SUPPORTED" and _service_label(answer, m, ev):
