@@ -24,6 +24,7 @@ from rapidfuzz import fuzz, process
 from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .added_counts import check_added_counts
+from .advised_times import offset_of_a_result_time
 from .aggregates import EQUATION, computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
@@ -1191,6 +1192,9 @@ def ground_answer(
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "time":
             label, facts, why = matcher.time(m)
+            offset = offset_of_a_result_time(answer, sent, m, mentions, ev) if label != "SUPPORTED" else []
+            if offset:  # "3.5 hours before the 02:00 flight, around 22:30" (h23b)
+                label, facts, why = "SUPPORTED", offset, "a result's time and the sentence's duration"
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind in ("url", "email", "id"):
             label, facts, why = matcher.literal(m)

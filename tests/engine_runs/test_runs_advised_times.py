@@ -1,0 +1,55 @@
+"""Issue 14, fourteenth round (h23b): a clock time worked out from advice ("arrive 3.5 hours before the
+02:00 flight, around 22:30") is a result's time less a duration its sentence states; a decimal count of
+hours ("3.5 hours") is read whole, not as its last digit. Each positive has a negative that shows what
+must still be flagged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.engine_runs.runs_helpers import flagged
+from verification.engine.runs import verify_run
+from verification.engine.runs.mentions import extract_mentions
+
+_BOOKING = (
+    "flight_number: KL888\ndeparture_airport: HKG\ndeparture_time: '2026-07-12T02:00:00+08:00'\n"
+    "airline_advice: Arrive at least 3.5 hours before an intercontinental flight when assistance is needed."
+)
+
+
+def _run(answer: str) -> list[dict[str, Any]]:
+    call = {"id": "c0", "type": "function", "function": {"name": "get_booking", "arguments": "{}"}}
+    return [
+        {"role": "user", "content": "When should I get to the airport?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c0", "content": _BOOKING},
+        {"role": "assistant", "content": answer},
+    ]
+
+
+def _flags(answer: str) -> list[str]:
+    return [t for t, _ in flagged(verify_run(_run(answer)))]
+
+
+def test_a_time_counted_back_from_a_result_time_by_the_sentences_duration_is_supported() -> None:
+    answer = "Flight KL888 leaves HKG at 02:00. Arrive at least 3.5 hours before it, around 22:30."
+    assert _flags(answer) == []
+
+
+def test_a_time_no_such_count_gives_is_still_checked() -> None:
+    assert "21:30" in _flags(
+        "Flight KL888 leaves HKG at 02:00. Arrive at least 3.5 hours before it, around 21:30."
+    )
+    # Without a direction the duration counts nothing: the time stays a claim.
+    assert "22:30" in _flags("Flight KL888 leaves HKG at 02:00. Allow 3.5 hours, so come at 22:30.")
+
+
+@given(st.integers(1, 23), st.sampled_from([0, 15, 30, 45]))
+def test_a_decimal_count_of_hours_is_read_whole(hours: int, minutes: int) -> None:
+    text = f"Arrive {hours}.{minutes // 15 * 25:02d} hours before departure."
+    found = [m for m in extract_mentions(text) if m.kind == "quantity"]
+    assert len(found) == 1
+    assert found[0].value == hours * 60 + minutes
