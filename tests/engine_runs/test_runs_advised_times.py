@@ -5,12 +5,10 @@ must still be flagged."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.engine_runs.runs_helpers import flagged
+from tests.engine_runs.runs_helpers import flagged, text_result_run
 from verification.engine.runs import verify_run
 from verification.engine.runs.mentions import extract_mentions
 
@@ -20,18 +18,9 @@ _BOOKING = (
 )
 
 
-def _run(answer: str) -> list[dict[str, Any]]:
-    call = {"id": "c0", "type": "function", "function": {"name": "get_booking", "arguments": "{}"}}
-    return [
-        {"role": "user", "content": "When should I get to the airport?"},
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "c0", "content": _BOOKING},
-        {"role": "assistant", "content": answer},
-    ]
-
-
 def _flags(answer: str) -> list[str]:
-    return [t for t, _ in flagged(verify_run(_run(answer)))]
+    run = text_result_run("When should I get to the airport?", _BOOKING, answer, "get_booking")
+    return [t for t, _ in flagged(verify_run(run))]
 
 
 def test_a_time_counted_back_from_a_result_time_by_the_sentences_duration_is_supported() -> None:

@@ -13,13 +13,12 @@ from __future__ import annotations
 import doctest
 import json
 from pathlib import Path
-from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.compiled_support import with_docstrings
-from tests.engine_runs.runs_helpers import flagged
+from tests.engine_runs.runs_helpers import flagged, text_result_run
 from verification.engine.runs import name_kinds, verify_run
 from verification.engine.runs.evidence import Evidence
 from verification.engine.runs.name_kinds import KIND_HEADS, ReturnedKinds, head_kind
@@ -27,18 +26,9 @@ from verification.engine.runs.name_kinds import KIND_HEADS, ReturnedKinds, head_
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(result: str, answer: str) -> list[dict[str, Any]]:
-    call = {"id": "c0", "type": "function", "function": {"name": "get_shipment", "arguments": "{}"}}
-    return [
-        {"role": "user", "content": "My parcel is held at customs. What should I do?"},
-        {"role": "assistant", "content": None, "tool_calls": [call]},
-        {"role": "tool", "tool_call_id": "c0", "content": result},
-        {"role": "assistant", "content": answer},
-    ]
-
-
 def _flags(result: str, answer: str) -> list[str]:
-    return [t for t, _ in flagged(verify_run(_run(result, answer)))]
+    run = text_result_run("My parcel is held at customs. What should I do?", result, answer, "get_shipment")
+    return [t for t, _ in flagged(verify_run(run))]
 
 
 _HELD = "carrier: FedEx\ntracking_number: '771234567890'\nstatus: held_at_customs\nduty_due: 48.20"
@@ -129,16 +119,6 @@ def test_a_bare_answer_is_the_value_asked_for_whatever_its_kind() -> None:
     passage = (
         '{"passages": ["He opposed the draft. Conscription in the United States is known as the draft."]}'
     )
-    messages = [
-        {"role": "user", "content": "What was the official name of the draft he opposed?"},
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": "c0", "type": "function", "function": {"name": "search", "arguments": "{}"}}
-            ],
-        },
-        {"role": "tool", "tool_call_id": "c0", "content": passage},
-        {"role": "assistant", "content": "The Selective Service Act."},
-    ]
+    question = "What was the official name of the draft he opposed?"
+    messages = text_result_run(question, passage, "The Selective Service Act.", "search")
     assert [t for t, _ in flagged(verify_run(messages))] == ["Selective Service Act"]
