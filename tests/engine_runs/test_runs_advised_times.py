@@ -42,3 +42,8 @@ def test_a_decimal_count_of_hours_is_read_whole(hours: int, minutes: int) -> Non
     found = [m for m in extract_mentions(text) if m.kind == "quantity"]
     assert len(found) == 1
     assert found[0].value == hours * 60 + minutes
+
+
+def test_a_decimals_fraction_is_no_count_of_hours() -> None:
+    # ".25 hours" is no "25 hours" nor "5 hours": no count starts inside a decimal.
+    assert not [m for m in extract_mentions("Allow .25 hours.") if m.value in (1500.0, 300.0)]
