@@ -122,3 +122,10 @@ def test_a_bare_answer_is_the_value_asked_for_whatever_its_kind() -> None:
     question = "What was the official name of the draft he opposed?"
     messages = text_result_run(question, passage, "The Selective Service Act.", "search")
     assert [t for t, _ in flagged(verify_run(messages))] == ["Selective Service Act"]
+
+
+def test_a_code_spelled_out_across_two_names_is_still_the_code() -> None:
+    # "Family" + "Medical Leave Act" are read together as FMLA's expansion before the kind rule drops a part.
+    result = "certification_case_id: MLC-2741\nleave_program: FMLA"
+    answer = "Case MLC-2741 is under the Family and Medical Leave Act, as your record shows."
+    assert _flags(result, answer) == []

@@ -701,6 +701,21 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     )
 
 
+def _without_advice_names(findings: list[Finding], returned: ReturnedKinds) -> list[Finding]:
+    """``findings`` without the unsupported names headed by a kind noun the run names nothing of ("...
+    Customer Service" where no text of the run names a service): advice from general knowledge (issue 14,
+    h23b). Read after the code expansions, which take an unsupported "Medical Leave Act" with the "Family"
+    before it as the results' FMLA; a bare short answer ("The Selective Service Act.") is the value asked
+    for and is not read here."""
+    return [
+        f
+        for f in findings
+        if not (
+            f.label == "UNSUPPORTED" and f.mention.kind == "entity" and returned.lacks_kind_of(f.mention.text)
+        )
+    ]
+
+
 def _reference_elsewhere(answer: str, m: Mention, returned: ReturnedKinds) -> bool:
     """Whether the unsupported URL ``m`` is offered as a reference (a Markdown link, a line of sources) to a
     site no text of the run gives: general knowledge, not a value of the results (issue 14, h23b)."""
@@ -1210,10 +1225,6 @@ def ground_answer(
                 continue
             if label != "SUPPORTED" and _of_no_result_kind(answer, m, mentions):
                 continue  # a time zone after a time, a term of general vocabulary
-            if label != "SUPPORTED" and not bare and returned.lacks_kind_of(m.text):
-                # "... Customer Service" where the run names no service: advice (h23b). A bare answer ("The
-                # Selective Service Act.") is the value asked for, checked as any.
-                continue
             if label != "SUPPORTED" and _owned_by_a_known_name(answer, m, matcher):
                 label, facts, why = "SUPPORTED", [], "a name of the results and what it owns in the results"
             if label != "SUPPORTED" and _service_label(answer, m, ev):
@@ -1397,6 +1408,8 @@ def ground_answer(
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings, ev)
     findings = _drop_spelled_out_codes(answer, findings, ev)
+    if not bare:
+        findings = _without_advice_names(findings, returned)
     # After the drop: a code it flags stays (the drop leaves out unsupported names that spell a code).
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)
