@@ -23,6 +23,7 @@ COMPILED = [
     # probes.py (optional stages), config.py (its public dataclass takes settings values as given) and
     # errors.py (exceptions callers may subclass).
     "verification/engine/runs/added_counts.py",
+    "verification/engine/runs/advised_times.py",
     "verification/engine/runs/aggregates.py",
     "verification/engine/runs/asked_counts.py",
     "verification/engine/runs/best_rated.py",
@@ -41,6 +42,7 @@ COMPILED = [
     "verification/engine/runs/lexicon.py",
     "verification/engine/runs/mentions.py",
     "verification/engine/runs/messages.py",
+    "verification/engine/runs/name_kinds.py",
     "verification/engine/runs/numeric.py",
     "verification/engine/runs/own_lists.py",
     "verification/engine/runs/person_names.py",

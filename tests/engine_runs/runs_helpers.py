@@ -113,6 +113,17 @@ def run_with_calls(user: str, calls: list[tuple[str, Any, Any]], answer: str) ->
     return msgs
 
 
+def text_result_run(question: str, text: str, answer: str, tool: str = "lookup") -> list[dict[str, Any]]:
+    """A run of one call whose result is ``text`` as the tool wrote it (YAML-like lines, a page, JSON)."""
+    call = {"id": "c0", "type": "function", "function": {"name": tool, "arguments": "{}"}}
+    return [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c0", "content": text},
+        {"role": "assistant", "content": answer},
+    ]
+
+
 def flagged(report: Any) -> list[tuple[str, str]]:
     """(text, label) of every flagged claim of a report."""
     return [(c.text, c.label) for c in report.flagged_claims]

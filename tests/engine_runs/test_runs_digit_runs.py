@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.engine_runs.runs_helpers import make_run
@@ -30,6 +30,7 @@ _OLD = {
         rf"(?:\s?-?\s?)(?P<unit>{mentions._UNIT_RE}|(?:{mentions._SHORT_UNITS})\b)(?![\w²])"
     ),
 }
+_DECIMAL = re.compile(r"\.\d")
 _NEW = {kind: pattern for kind, pattern in mentions._PATTERNS if kind in _OLD}
 _TOKENS = [
     "1", "23", "456", "7", " ", "usd", " usd", "eur", " hours", " hour", "hours", " and ", "30", " minutes",
@@ -41,6 +42,9 @@ _TOKENS = [
 @given(st.sampled_from(sorted(_OLD)), st.lists(st.sampled_from(_TOKENS), max_size=14))
 def test_it_finds_the_same_numbers_as_before_in_text_without_commas(kind: str, tokens: list[str]) -> None:
     text = "".join(tokens)
+    # Since h23b a count of hours is read whole with its decimals ("3.5 hours", not "5 hours"), never from
+    # inside a decimal (test_runs_advised_times.py): the old pattern is the reference only without them.
+    assume(kind != "duration" or _DECIMAL.search(text) is None)
     old = [(m.span(), m.groupdict()) for m in _OLD[kind].finditer(text)]
     assert [(m.span(), _groups(m)) for m in _NEW[kind].finditer(text) if m.lastgroup != "skip"] == old, (
         kind,

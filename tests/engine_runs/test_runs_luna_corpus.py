@@ -16,10 +16,11 @@ _SPEC.loader.exec_module(_MAKE)
 _DEV = {"airport", "automotive", "employment", "logistics", "telecom", "ticketing"}
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4"])
 def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
-    # dev2 (h21a) and dev3 (h22a) are more transcriptions of dev-domain runs, written under their own names.
-    name = side if side in ("dev2", "dev3") else None
+    # dev2 (h21a), dev3 (h22a) and dev4 (h23b) are more transcriptions of dev-domain runs, written under
+    # their own names.
+    name = side if side in ("dev2", "dev3", "dev4") else None
     _MAKE.build(_RUNS / f"luna_{side}", tmp_path, perturbed=True, name=name)
     for name in (f"luna_clean_{side}", f"luna_perturbed_{side}"):
         for suffix in (".jsonl", ".meta.jsonl"):
@@ -28,7 +29,8 @@ def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("side", "lines", "hallucinated"), [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0), ("dev3", 28, 0)]
+    ("side", "lines", "hallucinated"),
+    [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0), ("dev3", 28, 0), ("dev4", 8, 0)],
 )
 def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: int) -> None:
     rows = [
@@ -41,7 +43,7 @@ def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: 
         assert (domain in _DEV) == side.startswith("dev"), r["id"]
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4"])
 def test_it_writes_only_well_formed_runs(side: str) -> None:
     for raw in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines():
         messages = json.loads(raw)["messages"]
@@ -71,3 +73,10 @@ def test_it_keeps_dev3_apart_from_dev_and_dev2() -> None:
     third = {f.name for f in (_RUNS / "luna_dev3").glob("*_t*.json")}
     earlier = {f.name for d in ("luna_dev", "luna_dev2") for f in (_RUNS / d).glob("*_t*.json")}
     assert third and not third & earlier
+
+
+def test_it_keeps_dev4_apart_from_the_earlier_dev_sets() -> None:
+    """The fourth dev transcription holds no task of the first three (h23b)."""
+    fourth = {f.name for f in (_RUNS / "luna_dev4").glob("*_t*.json")}
+    earlier = {f.name for d in ("luna_dev", "luna_dev2", "luna_dev3") for f in (_RUNS / d).glob("*_t*.json")}
+    assert fourth and not fourth & earlier

@@ -24,6 +24,7 @@ from rapidfuzz import fuzz, process
 from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .added_counts import check_added_counts
+from .advised_times import offset_of_a_result_time
 from .aggregates import EQUATION, computed_amount, states_arithmetic
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
@@ -54,6 +55,7 @@ from .lexicon import (
     WEEKDAYS,
 )
 from .mentions import Mention, extract_mentions
+from .name_kinds import ReturnedKinds, link_text_span, offered_as_reference
 from .numeric import (
     SIGNED_UNITS,
     SortedValues,
@@ -745,6 +747,27 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     )
 
 
+def _without_advice_names(findings: list[Finding], returned: ReturnedKinds) -> list[Finding]:
+    """``findings`` without the unsupported names headed by a kind noun the run names nothing of ("...
+    Customer Service" where no text of the run names a service): advice from general knowledge (issue 14,
+    h23b). Read after the code expansions, which take an unsupported "Medical Leave Act" with the "Family"
+    before it as the results' FMLA; a bare short answer ("The Selective Service Act.") is the value asked
+    for and is not read here."""
+    return [
+        f
+        for f in findings
+        if not (
+            f.label == "UNSUPPORTED" and f.mention.kind == "entity" and returned.lacks_kind_of(f.mention.text)
+        )
+    ]
+
+
+def _reference_elsewhere(answer: str, m: Mention, returned: ReturnedKinds) -> bool:
+    """Whether the unsupported URL ``m`` is offered as a reference (a Markdown link, a line of sources) to a
+    site no text of the run gives: general knowledge, not a value of the results (issue 14, h23b)."""
+    return offered_as_reference(answer, m) and not returned.host_returned(m.text)
+
+
 def _of_no_result_kind(answer: str, m: Mention, mentions: list[Mention]) -> bool:
     """Whether the unsupported name ``m`` is of no kind of name the tool results hold: a time zone after a
     clock time ("3:42 PM PDT"), or a term of general vocabulary ("Wi-Fi", "Ethernet", "HR").
@@ -1202,12 +1225,15 @@ def ground_answer(
     mentions = _join_names(answer, extract_mentions(answer), ev)
     _check_work(mentions, ev, max_claims, max_comparisons, answer_path)
     budget.check("reading the answer")
-    if len(answer.split()) <= 5:
+    bare = len(answer.split()) <= 5
+    if bare:
         # A bare short answer ("Lepidoptera", "Scottish") is the claim itself, even at the start.
         for m in mentions:
             m.strong = True
     sentences = split_sentences(answer) or [(0, len(answer))]
     matcher = _Matcher(ev, answer)
+    returned = ReturnedKinds(ev)  # the kinds of names and the sites the run speaks of, read on first use
+    unread_links: list[tuple[int, int]] = []
     findings: list[Finding] = []
 
     # Sentences are disjoint and in order: the one holding a position is found by bisection.
@@ -1255,9 +1281,17 @@ def ground_answer(
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "time":
             label, facts, why = matcher.time(m)
+            offset = offset_of_a_result_time(answer, sent, m, mentions, ev) if label != "SUPPORTED" else []
+            if offset:  # "3.5 hours before the 02:00 flight, around 22:30" (h23b)
+                label, facts, why = "SUPPORTED", offset, "a result's time and the sentence's duration"
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind in ("url", "email", "id"):
             label, facts, why = matcher.literal(m)
+            if label == "UNSUPPORTED" and m.kind == "url" and _reference_elsewhere(answer, m, returned):
+                # A link to a site the run never read, offered as a reference, and the words it is linked
+                # from: general knowledge (h23b).
+                unread_links.append(link_text_span(answer, m))
+                continue
             findings.append(Finding(m, label, sent, facts, why))
         elif m.kind == "entity":
             label, facts, why = matcher.entity(m)
@@ -1290,6 +1324,7 @@ def ground_answer(
                 )
         else:
             deferred.append(m)
+    findings = _without_names_in(findings, unread_links)
     # Relative dates ("tomorrow", "next Monday") against the run's own date, where the system prompt gives
     # one; a phrase inside a value already read ("on Tuesday, December 10") is that value's.
     for rel in relative_findings(answer, ev, sentence_of, findings, turn_start):
@@ -1453,6 +1488,8 @@ def ground_answer(
         findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
     findings = _drop_code_expansions(answer, findings, ev)
     findings = _drop_spelled_out_codes(answer, findings, ev)
+    if not bare:
+        findings = _without_advice_names(findings, returned)
     # After the drop: a code it flags stays (the drop leaves out unsupported names that spell a code).
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)

@@ -485,12 +485,12 @@ SENTENCE_OPENERS = frozenset({
 # "Ethernet", "HR"): general vocabulary of advice, not a name of the kind tool results hold (people,
 # places, firms, products, the records' codes). Issue 14's rule: general knowledge the context does not
 # speak to is not a claim (h20j); "API" and "URL" name the source an answer cites ("According to the
-# API, ...", h22i). Words a record could hold in another sense ("PINs" for booking codes) are left out:
-# they stay claims.
+# API, ...", h22i); "ZIP" of "ZIP code 90017" is the postal code's common name (h23b). Words a record
+# could hold in another sense ("PINs" for booking codes) are left out: they stay claims.
 GENERAL_TERMS = frozenset({
     "wi-fi", "wifi", "ethernet", "bluetooth", "internet", "usb", "usb-c", "hdmi", "gps", "sms", "mms",
     "pdf", "faq", "faqs", "hr", "atm", "atms", "vpn", "lte", "5g", "4g", "dsl", "lan", "wlan", "nfc", "hsa",
-    "fsa", "ira", "401k", "pto", "diy", "api", "apis", "url", "urls",
+    "fsa", "ira", "401k", "pto", "diy", "api", "apis", "url", "urls", "zip",
 })  # fmt: skip
 
 # The closing formulas of a message ("Best regards,", "Safe travels!", "Have a great day!", "Your

@@ -260,8 +260,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "duration",
         re.compile(
-            rf"(?P<c>\d(?<!\d\d)(?<!\d\.\d)\d*)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
-            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d(?<!\d\d)(?<!\d\.\d)\d*(?:\.\d+)?)\s+hours?(?:\s+and\s+(?:a\s+half|(?P<b>\d+|{_NUMWORD_RE})\s+"
+            rf"(?P<c>\d(?<![\d.]\d)\d*)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
+            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d(?<![\d.]\d)\d*(?:\.\d+)?)\s+hours?"
+            rf"(?:\s+and\s+(?:a\s+half|(?P<b>\d+|{_NUMWORD_RE})\s+"
             rf"minutes?))?|(?P<half>half an hour)",
         ),
     ),
