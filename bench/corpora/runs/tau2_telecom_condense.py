@@ -1,5 +1,6 @@
-"""Turn the raw transcription of tau2-bench telecom runs (``tau2_telecom_dev/raw/sNN.jsonl``) into the
-condensed form ``make_tau_airline.py --condensed`` reads (``traj_NNN.json`` and ``policy.md``).
+"""Turn the raw transcription of tau2-bench runs (``tau2_telecom_dev/raw/sNN.jsonl``, also the airline runs
+of ``tau2x_airline_dev/``) into the condensed form ``make_tau_airline.py --condensed`` reads
+(``traj_NNN.json`` and ``policy.md``).
 
 A raw file holds one JSON array a line, the file's strings copied as JSON literals: ``["meta", {...}]``,
 ``["u", text]``, ``["a", text]``, ``["call", name, arguments, text said with the call]``, ``["t", result]``.
@@ -44,10 +45,10 @@ def condense(raw: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     out = Path((argv or sys.argv[1:])[0])
-    # The file's policy string: ``<main_policy>`` and ``<tech_support_policy>`` joined by a newline.
-    parts = [
-        json.loads((out / "raw" / n).read_text(encoding="utf-8")) for n in ("policy.json", "policy_tech.json")
-    ]
+    # The file's policy string: telecom's ``<main_policy>`` and ``<tech_support_policy>`` joined by a newline;
+    # a domain with one policy (airline) has no ``policy_tech.json``.
+    names = [n for n in ("policy.json", "policy_tech.json") if (out / "raw" / n).exists()]
+    parts = [json.loads((out / "raw" / n).read_text(encoding="utf-8")) for n in names]
     policy = "\n".join(parts)
     (out / "policy.md").write_text(policy, encoding="utf-8")
     for raw in sorted((out / "raw").glob("s*.jsonl")):

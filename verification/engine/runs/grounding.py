@@ -78,7 +78,7 @@ from .own_lists import (
 from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
-from .policy_rates import check_policy_rates
+from .policy_rates import check_policy_rates, check_record_rates
 from .records import ANOTHER_ITEM, MAX_OPERANDS, check_periods, check_records, check_value_lists
 from .refund_words import check_refund_words
 from .relative import relative_findings
@@ -188,6 +188,7 @@ class _Matcher:
         self._compact_strings: list[tuple[str, Fact]] | None = None
         self._names: dict[str, tuple[str, list[Fact], str]] = {}
         self._dates_by_month: dict[Any, list[Fact]] | None = None
+        self._run_years: frozenset[int] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
         self._count_groups: dict[frozenset[str], list[int]] | None = None
 
@@ -455,6 +456,8 @@ class _Matcher:
             f for f in self._dates_by_month.get(mo, ())
             if (d is None or f.value[2] == d) and (y is None or f.value[0] == y)
         ]  # fmt: skip
+        if not hits and y is not None:
+            hits = self._told_without_year(mo, d, y)
         if hits:
             if wd is not None and d is not None:
                 year = y or next((f.value[0] for f in hits if f.value[0]), None)
@@ -467,6 +470,20 @@ class _Matcher:
                 return "SUPPORTED", later, "a time of the results falls days after this date (+N)"
             return "CONTRADICTED", [], "the evidence gives other dates"
         return "UNSUPPORTED", [], "no evidence gives this date"
+
+    def _told_without_year(self, mo: int | None, d: int | None, y: int) -> list[Fact]:
+        """The dates of the run told without a year ("departing on May 20") that are the answer's month and
+        day, when ``y`` is a year of the run's dated evidence: "2024-05-20" restates the customer's "May 20"
+        in the year the run is in (issue 14, tau2-bench airline runs of grok-4, h23i). Another year, one
+        the run never dates anything in, is still the answer's own."""
+        assert self._dates_by_month is not None
+        if d is None:
+            return []
+        if self._run_years is None:
+            self._run_years = frozenset(f.value[0] for f in self.ev.dates if f.value[0])
+        if y not in self._run_years:
+            return []
+        return [f for f in self._dates_by_month.get(mo, ()) if f.value[0] is None and f.value[2] == d]
 
     def time(self, m: Mention) -> tuple[str, list[Fact], str]:
         if _IMPOSSIBLE_AM.match(m.text):
@@ -1526,6 +1543,7 @@ def ground_answer(
     findings += check_failed_identifiers(answer, findings, ev, turn_start, sentence_of)
     check_asked_counts(answer, findings, ev, question, turn_start)
     check_policy_rates(answer, findings, ev)
+    check_record_rates(answer, findings, ev)
     check_labelled_totals(answer, findings)
     check_written_equations(answer, findings)
     findings += check_table_rows(answer, findings, ev, sentence_of)
@@ -2799,13 +2817,14 @@ _CODE = re.compile(r"[A-Z][A-Z0-9]{1,4}")
 # Auto")"): suggestions, not claims.
 _EXAMPLES = re.compile(r"\((?:e\.\s?g\.|for example|for instance|such as|like\b)[^()]*\)", re.I)
 # Examples offered in the sentence itself and closed by a hedge that says they are only examples ("like
-# Google Chrome, Safari, or any other browser", "such as "Speedtest by Ookla" or similar").
+# Google Chrome, Safari, or any other browser", "such as "Speedtest by Ookla" or similar", "cities like Los
+# Angeles (LAX), Seattle (SEA), etc.").
 _HEDGED_EXAMPLES = re.compile(
     r"\b(?:such as|like|e\.g\.,?|for example,?|for instance,?)\s[^.;!?\n]{1,160}?"
-    r"\bor\s+(?:any\s+other|another|something\s+similar|similar)\b",
+    r"(?:\bor\s+(?:any\s+other|another|something\s+similar|similar)\b|,?\s+etc\b)",
     re.I,
 )
-_HEDGES = ("or any other", "or another", "or something similar", "or similar")
+_HEDGES = ("or any other", "or another", "or something similar", "or similar", " etc")
 # A how-to step on the customer's own device: a line or sentence that opens (after a list marker or a bold
 # step title) with a verb of finding or choosing on a screen ("Look for "Preferred Network Type" or "Network
 # Mode."", "4. Check the 'Network Mode' setting", "Tap on "Mobile Network""). What it quotes is a label of the
@@ -2836,6 +2855,11 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
     >>> ans = 'Open a browser, like Chrome or any other browser. Look for "Network Type" or "Mode".'
     >>> found = [Finding(Mention("entity", a, a + len(t), t), "UNSUPPORTED", (0, 84), [], "")
     ...          for t in ("Chrome", "Network Type") for a in [ans.index(t)]]
+    >>> [f.mention.text for f in _drop_examples(ans, found)]
+    []
+    >>> ans = 'The West Coast could include cities like Los Angeles (LAX), Seattle (SEA), etc. Which one?'
+    >>> found = [Finding(Mention("entity", a, a + len(t), t), "UNSUPPORTED", (0, 80), [], "")
+    ...          for t in ("Los Angeles", "SEA") for a in [ans.index(t)]]
     >>> [f.mention.text for f in _drop_examples(ans, found)]
     []
     >>> ans = 'You ordered the "Network Type" adapter, like Chrome.'

@@ -50,9 +50,11 @@ _TOTAL_WORDS = re.compile(r"\btotals?\b|\bin all\b|\baltogether\b")
 # What a total adds up ("total refunds", "total of the charges"): the stem its terms' sentences name.
 _TOTAL_OF = re.compile(r"\btotal\s+(?:of\s+(?:the\s+)?|\w+\s+)?(refund|payment|charge|saving|fee|credit)s?\b")
 _ITEM_SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-# A parenthesised list that is no plain enumeration: an example, an amount, a part of something.
+# A parenthesised list that is no plain enumeration: an example, an amount, a part of something, what an
+# amount leaves out ("$304 for 2 passengers (excluding any baggage or insurance add-ons, which ...)").
 _NOT_A_LIST = re.compile(
-    r"\b(?:e\.g|i\.e|including|such as|like|each|per|total|about|approximately)\b|[$€£:%=]"
+    r"\b(?:e\.g|i\.e|including|excluding|except|such as|like|each|per|total|about|approximately|which)\b"
+    r"|[$€£:%=]"
 )
 # The words a count may stand before its noun with ("two other orders", "three delivered items").
 _GAP = re.compile(r"(?:\s+[a-z][a-z-]*){0,3}?\s+")
@@ -178,6 +180,10 @@ def check_own_enumerations(answer: str, findings: list[Finding]) -> None:
     >>> f = Finding(Mention("count", 19, 24, "three", value=3.0, noun="items"), "CONTRADICTED", (0, 59))
     >>> check_own_enumerations(text, [f]); f.label, f.reason
     ('SUPPORTED', 'the answer lists 3 of them')
+    >>> text = "That is $304 for 2 passengers (excluding any baggage or insurance, which we add later)."
+    >>> f = Finding(Mention("number", 17, 18, "2", value=2.0, noun="passengers"), "SUPPORTED", (0, 87))
+    >>> check_own_enumerations(text, [f]); f.label
+    'SUPPORTED'
     """
     for f in findings:
         m = f.mention

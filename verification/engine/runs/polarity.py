@@ -136,6 +136,10 @@ def check_polarity(
                 # "held pending a current fee assessment": "pending" is "until", it tells what the record
                 # waits for, not that its status is pending (issue 14, h22a).
                 continue
+            if _as_told_before(answer, m):
+                # "As confirmed earlier, the full $5,700 refund ...": "confirmed" is what was said in the
+                # conversation, not a record's status (issue 14, tau2-bench airline runs of grok-4, h23i).
+                continue
             if _no_before(answer, sent, m):
                 # "No pending credit found", "no active outage": the state is an attribute of something
                 # the answer says does not exist, not a record's state; which records it would be is
@@ -270,6 +274,27 @@ def _pending_as_preposition(answer: str, sent: tuple[int, int], m: Mention) -> b
         return False
     head = lower(answer[max(sent[0], m.start - 30) : m.start])
     return not _COPULA_BEFORE.search(head)
+
+
+# "As" right before the state word and a pointer to the conversation right after it ("As confirmed earlier,",
+# "as approved above", "as we confirmed previously").
+_AS_BEFORE = re.compile(r"\bas\s+(?:(?:you|we|i)\s+)?(?:(?:have|had|already|just)\s+)*$")
+_TOLD_WHEN = re.compile(r"[ \t]+(?:earlier|above|before|previously|below|in\s+(?:our|this|my|the)\s+\w+)\b")
+
+
+def _as_told_before(answer: str, m: Mention) -> bool:
+    """Whether the state word ``m`` is a verb of the conversation: "As confirmed earlier, the refund ..."
+    points back to what was said, it tells no record's status.
+
+    >>> a = "As confirmed earlier, the full refund will be processed."
+    >>> _as_told_before(a, Mention("state", 3, 12, "confirmed", extra={"state": "confirmed"}))
+    True
+    >>> a = "The booking is confirmed as of today."
+    >>> _as_told_before(a, Mention("state", 15, 24, "confirmed", extra={"state": "confirmed"}))
+    False
+    """
+    head = lower(answer[max(0, m.start - 24) : m.start])
+    return bool(_AS_BEFORE.search(head)) and _TOLD_WHEN.match(lower(answer[m.end : m.end + 30])) is not None
 
 
 # "No" right before the state word ("no pending credit", "**No** active outage").

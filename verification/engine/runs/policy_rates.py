@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from ..text import lower
-from .evidence import Evidence
+from .evidence import Evidence, Fact
 from .findings import Finding
 from .lexicon import FUNCTION_WORDS
 
-__all__ = ["check_policy_rates"]
+__all__ = ["check_policy_rates", "check_record_rates"]
 
 _PER = re.compile(r"[ \t]+(?:per|for each|each)[ \t]+([a-z]+)")
 _RATE = re.compile(
@@ -79,14 +79,21 @@ def check_policy_rates(answer: str, findings: list[Finding], ev: Evidence) -> No
     ([('$30', 'SUPPORTED')], [('$36', 'CONTRADICTED')])
     >>> labels("The fare difference is $36 per passenger.")
     [('$36', 'SUPPORTED')]
+    >>> labels("Fares: $130 per passenger for travel + $36 per passenger for insurance = $166 per passenger.")
+    [('$130', 'SUPPORTED'), ('$36', 'SUPPORTED'), ('$166', 'SUPPORTED')]
     """
     rates: list[tuple[float, str, set[str]]] | None = None
-    for f in findings:
+    rate_end = 0  # where the answer's previous rate ("$99 per passenger") ends
+    for f in sorted(findings, key=lambda g: g.mention.start):
         m = f.mention
-        if m.kind != "money" or m.value is None or f.label == "CONTRADICTED":
+        if m.kind != "money" or m.value is None:
             continue
         per = _PER.match(lower(answer[m.end : m.end + 40]))
         if per is None:
+            continue
+        start = max(f.sentence[0], m.start - 60, rate_end)
+        rate_end = m.end + per.end()
+        if f.label == "CONTRADICTED":
             continue
         if rates is None:
             rates = []
@@ -95,8 +102,63 @@ def check_policy_rates(answer: str, findings: list[Finding], ev: Evidence) -> No
                     value = float(r.group(1) or r.group(2))
                     rates.append((value, _noun(lower(r.group(3))), _content(sent)))
         noun = _noun(per.group(1))
-        before = _content(answer[max(f.sentence[0], m.start - 60) : m.start])
+        # The words that say what this amount prices: those after the rate before it ("$53 per passenger
+        # for the outbound flight + $99 per passenger for the return flight = $152 per passenger" prices no
+        # insurance), less the noun it is per, which every rate per passenger shares (issue 14, h23i).
+        before = _content(answer[start : m.start]) - {noun, noun + "s"}
         same = [value for value, n, words in rates if n == noun and len(words & before) >= 2]
         if same and not any(abs(v - m.value) < 0.005 for v in same):
             f.label, f.derived, f.facts = "CONTRADICTED", False, []
             f.reason = "the policy sets another rate for this: " + ", ".join(f"{v:g}" for v in same)
+
+
+# The priced-per key of a record ("data_refueling_price_per_gb", "price_per_month"): its thing after "per".
+_PER_KEY = re.compile(r"(?:^|_)per_([a-z]+)$")
+_PRICE_KEY_WORDS = frozenset({"price", "cost", "fee", "rate", "charge", "per"})
+
+
+def check_record_rates(answer: str, findings: list[Finding], ev: Evidence) -> None:
+    """Relabel, in place, an amount per thing that only prose numbers support while a record prices that
+    thing otherwise: "the cost for refueling data is $3.00 per GB" against the plan's
+    ``data_refueling_price_per_gb: 2.0`` was "supported" by a bare "3" of the customer's text ("3 bars") or of
+    the policy ("Step 3") (issue 14, tau2-bench telecom, h23a's open edit; h23i). The record's keys must end
+    with "per" and the answer's noun and share a word with the words before the amount; an amount any such
+    record gives, or that tool values support, is left alone.
+
+    >>> from .messages import parse_run
+    >>> from .evidence import build_evidence
+    >>> from .grounding import ground_answer
+    >>> run = parse_run([{"role": "user", "content": "I only get 3 bars. Add 2 GB of data."},
+    ...     {"role": "tool", "tool_call_id": "c", "content": '{"data_refueling_price_per_gb": 2.0}'},
+    ...     {"role": "assistant", "content": "x"}])
+    >>> ev = build_evidence(run)
+    >>> def labels(answer):
+    ...     return [(f.mention.text, f.label) for f in ground_answer(answer, ev) if f.mention.kind == "money"]
+    >>> labels("The cost for refueling data is $3.00 per GB."), labels("Refueling data is $2.00 per GB.")
+    ([('$3.00', 'CONTRADICTED')], [('$2.00', 'SUPPORTED')])
+    """
+    rated: dict[str, list[Fact]] | None = None
+    for f in findings:
+        m = f.mention
+        if m.kind != "money" or m.value is None or f.label == "CONTRADICTED":
+            continue
+        if f.label == "SUPPORTED" and not f.facts:
+            continue  # derived by arithmetic from values of the run
+        if any(x.source == "tool" or x.unit is not None or x.currencies for x in f.facts):
+            continue  # a tool value, or an amount told as money
+        per = _PER.match(lower(answer[m.end : m.end + 40]))
+        if per is None:
+            continue
+        if rated is None:
+            rated = {}
+            for x in ev.numbers:
+                leaf = x.path[-1] if x.source == "tool" and isinstance(x.path, tuple) and x.path else None
+                key = _PER_KEY.search(lower(leaf)) if isinstance(leaf, str) else None
+                if key is not None:
+                    rated.setdefault(key.group(1), []).append(x)
+        noun = _noun(per.group(1))
+        before = _content(answer[max(f.sentence[0], m.start - 60) : m.start])
+        same = [x for x in rated.get(noun, ()) if before & (x.key_tokens - _PRICE_KEY_WORDS - {noun})]
+        if same and not any(abs(x.value - m.value) < 0.005 for x in same):
+            f.label, f.derived, f.facts = "CONTRADICTED", False, same[:3]
+            f.reason = "the results price this otherwise: " + ", ".join(f"{x.value:g}" for x in same[:3])
