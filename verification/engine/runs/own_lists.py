@@ -26,14 +26,17 @@ items the answer gave earlier with as many; an amount of a sentence that calls i
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from itertools import combinations, pairwise
+from typing import Any
 
 from ..text import lower
+from .aggregates import states_arithmetic
 from .findings import Finding
 from .numeric import accepts
 
 __all__ = [
+    "AnswerAmounts",
     "check_own_enumerations",
     "listed_changes",
     "listed_total",
@@ -58,6 +61,170 @@ _NOT_A_LIST = re.compile(
 _GAP = re.compile(r"(?:\s+[a-z][a-z-]*){0,3}?\s+")
 # A line that opens an item of a list: a bullet, "1.", or a bold label holding a number ("**Option 1:**").
 _MARKED = re.compile(r"([ \t]*)(?:[-*•][ \t]|\d{1,2}[.)][ \t]|\*\*[^*\n]{0,30}?\d{1,2}[.):]?\*\*)")
+
+
+class AnswerAmounts:
+    """The answer's findings indexed once for the arithmetic look-ups of its amounts (issue 14, h23c).
+
+    Each unsupported amount used to list the answer's amounts (or its sentence's) anew, so an answer of
+    4,000 amounts took ~20 s. Kept here, in the order of ``findings``: the amounts of money with a value
+    (their labels do not matter to every look-up, so they are listed once), the supported ones (all, and
+    per sentence), the supported values (for ``grounding._earlier_supported``) and the supported findings
+    that hold a fact of a record (for ``grounding._context_facts``). Labels only turn to "SUPPORTED" while
+    the amounts are checked: :meth:`supported` adds a finding once it is. ``reads`` counts the findings
+    the look-ups read (the work of an answer, for tests). The lower-case text of each sentence and what
+    depends on it alone are kept too: a long sentence was lowered for each of its amounts.
+
+    >>> from .mentions import Mention
+    >>> found = [Finding(Mention("money", i, i + 3, "$5", value=5.0), "SUPPORTED", (0, 9)) for i in (0, 4)]
+    >>> index = AnswerAmounts("$5, $5.", found)
+    >>> [g.mention.start for g in index.sentence_amounts(found[1])], index.reads
+    ([0], 1)
+    """
+
+    def __init__(self, answer: str, findings: list[Finding]) -> None:
+        self.answer = answer
+        self.findings = findings
+        self.starts = [g.mention.start for g in findings]
+        self.in_order = all(a <= b for a, b in pairwise(self.starts))
+        self.reads = 0
+        self.arrows = "→" in answer or ">" in answer
+        self.money: list[Finding] = []  # amounts of money with a value, any label
+        self.supported_money: list[int] = []  # positions in ``findings``, ascending
+        self.by_sentence: dict[tuple[int, int], list[int]] = {}
+        self.valued: list[int] = []  # supported, with a non-zero value
+        self.recorded: list[int] = []  # supported, holding a fact of a record of a list
+        self.added = [False] * len(findings)
+        self._lowered: dict[tuple[int, int], str] = {}
+        self._memo: dict[tuple[tuple[int, int], str], Any] = {}
+        # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
+        self.computed: dict[str, Any] = {}
+        for i, g in enumerate(findings):
+            if g.mention.kind == "money" and g.mention.value is not None:
+                self.money.append(g)
+            if g.label == "SUPPORTED":
+                self.supported(i)
+        # In answer order already when the findings are (a stable sort), for :func:`_top_level_list_above`.
+        self.money_sorted = self.money if self.in_order else sorted(self.money, key=_start_of)
+        self.money_starts = [g.mention.start for g in self.money_sorted]
+
+    def supported(self, i: int) -> None:
+        """Add ``findings[i]``, now supported (once; a finding not supported is left out)."""
+        g = self.findings[i]
+        if self.added[i] or g.label != "SUPPORTED":
+            return
+        self.added[i] = True
+        m = g.mention
+        if m.kind == "money" and m.value is not None:
+            insort(self.supported_money, i)
+            insort(self.by_sentence.setdefault(g.sentence, []), i)
+        if m.value:
+            insort(self.valued, i)
+        if any(x.record is not None and x.list_path is not None for x in g.facts):
+            insort(self.recorded, i)
+
+    def lowered(self, sentence: tuple[int, int]) -> str:
+        """The sentence's text in lower case (computed once)."""
+        low = self._lowered.get(sentence)
+        if low is None:
+            low = lower(self.answer[sentence[0] : sentence[1]])
+            self._lowered[sentence] = low
+        return low
+
+    def search(self, sentence: tuple[int, int], pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """``pattern.search`` of the sentence's lower-case text (computed once per sentence and pattern)."""
+        key = (sentence, pattern.pattern)
+        if key in self._memo:
+            found: re.Match[str] | None = self._memo[key]
+            return found
+        found = pattern.search(self.lowered(sentence))
+        self._memo[key] = found
+        return found
+
+    def states_arithmetic(self, sentence: tuple[int, int]) -> bool:
+        """:func:`.aggregates.states_arithmetic` of the sentence (computed once per sentence)."""
+        key = (sentence, "")
+        if key not in self._memo:
+            self._memo[key] = states_arithmetic(self.lowered(sentence))
+        said: bool = self._memo[key]
+        return said
+
+    def first_supported_money(self, f: Finding, count: int) -> list[Finding]:
+        """The first ``count`` supported amounts of money of the answer other than ``f``, in order."""
+        out = [self.findings[i] for i in self.supported_money[: count + 1]]
+        out = [g for g in out if g is not f][:count]
+        self.reads += len(out)
+        return out
+
+    def first_money(self, f: Finding, count: int) -> list[Finding]:
+        """The first ``count`` amounts of money (any label) other than ``f``, in order."""
+        out = [g for g in self.money[: count + 1] if g is not f][:count]
+        self.reads += len(out)
+        return out
+
+    def sentence_amounts(self, f: Finding, count: int | None = None) -> list[Finding]:
+        """The other supported amounts of money of ``f``'s sentence, in the answer's order (the first
+        ``count`` of them when given)."""
+        at = self.by_sentence.get(f.sentence, [])
+        if count is not None:
+            at = at[: count + 1]
+        out = [self.findings[i] for i in at]
+        out = [g for g in out if g is not f]
+        if count is not None:
+            out = out[:count]
+        self.reads += len(out)
+        return out
+
+    def next_sentence_amount(self, f: Finding, pos: int) -> Finding | None:
+        """The first supported amount of money of ``f``'s sentence other than ``f`` that starts at ``pos`` or
+        after it, in the answer's order."""
+        at = self.by_sentence.get(f.sentence, [])
+        k = bisect_left(at, bisect_left(self.starts, pos)) if self.in_order else 0
+        for i in at[k:]:
+            g = self.findings[i]
+            self.reads += 1
+            if g is not f and g.mention.start >= pos:
+                return g
+        return None
+
+    def supported_money_before(self, pos: int, count: int) -> list[Finding]:
+        """The first ``count`` supported amounts of money that end at ``pos`` or before it, in order."""
+        out: list[Finding] = []
+        for i in self.supported_money:
+            g = self.findings[i]
+            self.reads += 1
+            if self.in_order and g.mention.start > pos:
+                break  # it and all after it end after ``pos``
+            if g.mention.end <= pos:
+                out.append(g)
+                if len(out) >= count:
+                    break
+        return out
+
+    def valued_before(self, pos: int, count: int) -> list[Finding]:
+        """The last ``count`` supported findings with a non-zero value that start before ``pos``, in order
+        (answer order only)."""
+        out: list[Finding] = []
+        k = bisect_left(self.valued, bisect_left(self.starts, pos))
+        for j in range(k - 1, -1, -1):
+            if len(out) >= count:
+                break
+            g = self.findings[self.valued[j]]
+            self.reads += 1
+            if g.mention.start < pos:
+                out.append(g)
+        out.reverse()
+        return out
+
+    def recorded_before(self, pos: int) -> list[Finding]:
+        """The supported findings holding a fact of a record that start before ``pos`` (answer order only)."""
+        k = bisect_left(self.recorded, bisect_left(self.starts, pos))
+        self.reads += k
+        return [self.findings[i] for i in self.recorded[:k]]
+
+
+def _start_of(g: Finding) -> int:
+    return g.mention.start
 
 
 def _noun_end(answer: str, start: int, noun: str) -> int:
@@ -209,7 +376,9 @@ def check_own_enumerations(answer: str, findings: list[Finding]) -> None:
             f.reason = f"the answer lists {listed} of them"
 
 
-def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
+def listed_total(
+    f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None
+) -> bool:
     """Whether the amount of ``f``, in a sentence that calls it a total, adds up amounts the answer states
     (and the results support): a run of two or more consecutive ones right before it or right after it, or
     the amounts of the earlier sentences that name the total's noun ("**Total refunds: $138.74**" after a
@@ -230,14 +399,11 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
     False
     """
     m = f.mention
-    sentence = lower(answer[f.sentence[0] : f.sentence[1]])
-    if m.kind != "money" or m.value is None or not _TOTAL_WORDS.search(sentence):
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    if m.kind != "money" or m.value is None or not index.search(f.sentence, _TOTAL_WORDS):
         return False
-    amounts = [
-        g
-        for g in findings
-        if g is not f and g.mention.kind == "money" and g.label == "SUPPORTED" and g.mention.value is not None
-    ][:_MAX_AMOUNTS]
+    amounts = index.first_supported_money(f, _MAX_AMOUNTS)
     before = [g for g in amounts if g.mention.end <= m.start]
     after = [g for g in amounts if g.mention.start >= m.end]
     # The run closest to the total: the amounts right before it (read backwards), or right after it.
@@ -247,16 +413,17 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
             total += abs(g.mention.value or 0.0)
             if n >= 1 and accepts(m, total):
                 return True
-    money = [g for g in findings if g is not f and g.mention.kind == "money" and g.mention.value is not None]
-    if _priced_list_above(f, money[:_MAX_AMOUNTS], answer) or _top_level_list_above(f, money, answer):
+    if _priced_list_above(f, index.first_money(f, _MAX_AMOUNTS), answer) or _top_level_list_above(
+        f, answer, index
+    ):
         return True
-    noun = _TOTAL_OF.search(sentence)
+    noun = index.search(f.sentence, _TOTAL_OF)
     if noun is None:
         return False
     stem = noun.group(1)
     last_of: dict[tuple[int, int], float] = {}
     for g in before:
-        if g.sentence != f.sentence and stem in lower(answer[g.sentence[0] : g.sentence[1]]):
+        if g.sentence != f.sentence and stem in index.lowered(g.sentence):
             last_of[g.sentence] = abs(g.mention.value or 0.0)
     return 2 <= len(last_of) <= _MAX_TERMS and accepts(m, sum(last_of.values()))
 
@@ -314,7 +481,7 @@ _GROUP_HEADING = re.compile(
 )
 
 
-def _top_level_list_above(f: Finding, amounts: list[Finding], answer: str) -> bool:
+def _top_level_list_above(f: Finding, answer: str, index: AnswerAmounts) -> bool:
     r"""Whether the total of ``f`` adds the first amounts of the top-level items of the nested list right
     above its line: the items at the least indentation, of one kind of marker (numbers or bullets), read
     upwards from the total through the headings that group them, their indented sub-items (the parts that
@@ -331,23 +498,22 @@ def _top_level_list_above(f: Finding, amounts: list[Finding], answer: str) -> bo
     ...     found.append(Finding(money, "SUPPORTED", (0, 9)))
     >>> at = text.index("$15.50")
     >>> total = Finding(Mention("money", at, at + 6, "$15.50", value=15.5, decimals=2), "UNSUPPORTED", (0, 9))
-    >>> _top_level_list_above(total, found, text)
+    >>> _top_level_list_above(total, text, AnswerAmounts(text, [*found, total]))
     True
     >>> total.mention.value = 24.5
-    >>> _top_level_list_above(total, found, text)
+    >>> _top_level_list_above(total, text, AnswerAmounts(text, [*found, total]))
     False
     """
     m = f.mention
-    # Sorted on the first look only: most amounts have no list line above them, and sorting every amount
-    # of the answer for each one made an answer of many amounts pay a sort per amount (h22k).
-    ordered: list[Finding] = []
-    starts: list[int] = []
+    # The answer's amounts of money in answer order, sorted once per answer (h22k, h23c); ``f`` left out.
+    ordered = index.money_sorted
+    starts = index.money_starts
 
     def first_on(start: int, stop: int) -> Finding | None:
-        if not starts:
-            ordered.extend(sorted(amounts, key=lambda g: g.mention.start))
-            starts.extend(g.mention.start for g in ordered)
         i = bisect_left(starts, start)
+        while i < len(starts) and ordered[i] is f:
+            i += 1
+        index.reads += 1
         return ordered[i] if i < len(starts) and starts[i] < stop else None
 
     end = answer.rfind("\n", 0, m.start)
@@ -402,7 +568,9 @@ def _line_of(answer: str, pos: int) -> str:
     return lower(answer[start : len(answer) if end < 0 else end])
 
 
-def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
+def listed_changes(
+    f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None
+) -> str:
     r"""How the amount of ``f`` follows from the changes of amount the answer lists ("$481.50 → $466.75",
     each pair supported): their sum, told as a difference, saving, refund or charge (two pairs or more), or
     a new total that is a total the answer told before plus that sum; "" when it does not (see the module).
@@ -421,11 +589,11 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     ''
     """
     m = f.mention
-    if m.kind != "money" or m.value is None or ("→" not in answer and ">" not in answer):
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    if m.kind != "money" or m.value is None or not index.arrows:
         return ""
-    amounts = [
-        g for g in findings if g.mention.kind == "money" and g.mention.value is not None and g is not f
-    ][:_MAX_AMOUNTS]
+    amounts = index.first_money(f, _MAX_AMOUNTS)
     change, pairs = 0.0, 0
     for a, b in pairwise(amounts):
         if a.label != "SUPPORTED" or b.label != "SUPPORTED":
@@ -436,11 +604,7 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     if not pairs:
         return ""
     line = _line_of(answer, m.start)
-    if (
-        pairs >= 2
-        and _CHANGE_WORDS.search(lower(answer[f.sentence[0] : f.sentence[1]]))
-        and accepts(m, abs(change))
-    ):
+    if pairs >= 2 and index.search(f.sentence, _CHANGE_WORDS) and accepts(m, abs(change)):
         return "the sum of the changes the answer lists"
     if not _NEW_TOTAL.search(line):
         return ""
@@ -453,24 +617,11 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     return ""
 
 
-def _sentence_amounts(f: Finding, findings: list[Finding]) -> list[Finding]:
-    """The other supported amounts of money of ``f``'s sentence, in the answer's order."""
-    return [
-        g
-        for g in findings
-        if g is not f
-        and g.mention.kind == "money"
-        and g.label == "SUPPORTED"
-        and g.mention.value is not None
-        and g.sentence == f.sentence
-    ]
-
-
 # An amount told as the gap to a limit: "$180.85 over your $950 budget", "$12.40 short of the $50 minimum".
 _GAP_TO = re.compile(r"[*_]*[ \t]+(?:over|under|above|below|beyond|short[ \t]+of)\b[^$€£\n.;]{0,30}$")
 
 
-def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
+def told_gap(f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None) -> bool:
     r"""Whether the amount of ``f`` is told as the gap between another amount of its sentence and a limit
     named right after it ("the total would be **$1,130.85**, which is **$180.85 over your $950 budget**"),
     both supported: |other - limit| (issue 14, h21b).
@@ -492,11 +643,13 @@ def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None:
         return False
-    same = _sentence_amounts(f, findings)
-    limit = next((g for g in same if g.mention.start >= m.end), None)
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    limit = index.next_sentence_amount(f, m.end)
     if limit is None or not _GAP_TO.fullmatch(lower(answer[m.end : limit.mention.start])):
         return False
     bound = abs(limit.mention.value or 0.0)
+    same = index.sentence_amounts(f)
     return any(accepts(m, abs(abs(g.mention.value or 0.0) - bound)) for g in same if g is not limit)
 
 
@@ -508,7 +661,7 @@ _PLUS = re.compile(
 _MINUS = re.compile(r"[^$€£\d\n.;]{0,30}?(?:\bminus\b|\bless\b)[^$€£\d\n.;]{0,30}")
 
 
-def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
+def told_sum(f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None) -> bool:
     r"""Whether the amount of ``f`` is the sum (or difference) of supported amounts its sentence writes out
     as terms joined by "plus", "+" or "minus": "Your balance should now be $2,533.21 (your original $73.00
     plus the $2,460.21 from the cancellations)" (issue 14, h22b). Only terms the sentence joins so count:
@@ -531,7 +684,9 @@ def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None:
         return False
-    terms = _sentence_amounts(f, findings)[:_MAX_AMOUNTS]
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    terms = index.sentence_amounts(f, _MAX_AMOUNTS)
     for i, first in enumerate(terms):
         total = abs(first.mention.value or 0.0)
         for prev, g in pairwise(terms[i : i + _MAX_TERMS]):
@@ -549,7 +704,7 @@ def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
     return False
 
 
-def rounded_difference(f: Finding, findings: list[Finding]) -> bool:
+def rounded_difference(f: Finding, findings: list[Finding], index: AnswerAmounts | None = None) -> bool:
     r"""Whether the amount of ``f``, said as an approximation without cents ("would bring it to around
     $685"), is the difference of two supported amounts the answer states before it, rounded to the stated
     places (issue 14, h21b: the $1,166.98 total less the $481.50 camera). Rounding only: the wider margin
@@ -570,13 +725,8 @@ def rounded_difference(f: Finding, findings: list[Finding]) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None or m.hedge != "about" or m.decimals:
         return False
-    told = [
-        abs(g.mention.value or 0.0)
-        for g in findings
-        if g.mention.kind == "money"
-        and g.label == "SUPPORTED"
-        and g.mention.value is not None
-        and g.mention.end <= m.start
-    ][:_MAX_AMOUNTS]
+    if index is None:
+        index = AnswerAmounts("", findings)
+    told = [abs(g.mention.value or 0.0) for g in index.supported_money_before(m.start, _MAX_AMOUNTS)]
     target = abs(m.value)
     return any(abs(abs(a - b) - target) <= 0.5 for a, b in combinations(told, 2))
