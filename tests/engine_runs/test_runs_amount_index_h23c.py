@@ -322,7 +322,7 @@ def test_the_context_facts_are_read_from_the_records_of_supported_values() -> No
     starts = [g.mention.start for g in findings]
     index = AnswerAmounts(run.answer, findings)
     sentences = sorted({f.sentence for f in findings})
-    assert any(index.recorded)
+    assert index.recorded_before(len(run.answer))
     for f in findings:
         for item in (None, 0, f.mention.start // 2):
             new = grounding._context_facts(findings, f, sentences, ev, item, starts, index)

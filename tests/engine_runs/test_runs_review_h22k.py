@@ -24,7 +24,7 @@ def test_it_sorts_no_amounts_for_a_total_without_a_list_above() -> None:
             )
         )
     index = own_lists.AnswerAmounts(text, found)
-    assert index.money_sorted is index.money
+    assert index.sorted_money()[0] is index.money()
     total = found[-1]
     assert own_lists._top_level_list_above(total, text, index) is False
     assert index.reads == 0

@@ -1328,8 +1328,8 @@ def ground_answer(
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     _restated_amounts(findings)
-    for at in range(len(findings)):
-        amounts.supported(at)
+    read = amounts.reads
+    amounts = AnswerAmounts(answer, findings)  # the restatements may have turned any amount supported
     for at, f in enumerate(findings):
         if at:
             amounts.supported(at - 1)
@@ -1345,7 +1345,7 @@ def ground_answer(
             f.label, f.derived = "SUPPORTED", True
             f.reason = "a difference of two amounts the answer states, rounded"
     if work is not None:
-        work.append(amounts.reads)
+        work.append(read + amounts.reads)
     for f in findings:
         if f.label != "SUPPORTED" and f.mention.kind in ("number", "count") and f.mention.noun:
             picked = _filtered_count(answer, f.mention, ev)

@@ -26,7 +26,7 @@ items the answer gave earlier with as many; an amount of a sentence that calls i
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -67,13 +67,13 @@ class AnswerAmounts:
     """The answer's findings indexed once for the arithmetic look-ups of its amounts (issue 14, h23c).
 
     Each unsupported amount used to list the answer's amounts (or its sentence's) anew, so an answer of
-    4,000 amounts took ~20 s. Kept here, in the order of ``findings``: the amounts of money with a value
-    (their labels do not matter to every look-up, so they are listed once), the supported ones (all, and
-    per sentence), the supported values (for ``grounding._earlier_supported``) and the supported findings
-    that hold a fact of a record (for ``grounding._context_facts``). Labels only turn to "SUPPORTED" while
-    the amounts are checked: :meth:`supported` adds a finding once it is. ``reads`` counts the findings
-    the look-ups read (the work of an answer, for tests). The lower-case text of each sentence and what
-    depends on it alone are kept too: a long sentence was lowered for each of its amounts.
+    4,000 amounts took ~20 s. Kept here, in the order of ``findings``, each list made on its first use: the
+    amounts of money with a value (any label), the supported ones (all, and per sentence), the supported
+    values (for ``grounding._earlier_supported``) and the supported findings that hold a fact of a record
+    (for ``grounding._context_facts``). Labels only turn to "SUPPORTED" while the amounts are checked: the
+    caller reports each such finding with :meth:`supported` before the next look-up. ``reads`` counts the
+    findings the look-ups read (the work of an answer, for tests). The lower-case text of each sentence and
+    what depends on it alone are kept too: a long sentence was lowered for each of its amounts.
 
     >>> from .mentions import Mention
     >>> found = [Finding(Mention("money", i, i + 3, "$5", value=5.0), "SUPPORTED", (0, 9)) for i in (0, 4)]
@@ -85,43 +85,94 @@ class AnswerAmounts:
     def __init__(self, answer: str, findings: list[Finding]) -> None:
         self.answer = answer
         self.findings = findings
-        self.starts = [g.mention.start for g in findings]
-        self.in_order = all(a <= b for a, b in pairwise(self.starts))
         self.reads = 0
-        self.arrows = "→" in answer or ">" in answer
-        self.money: list[Finding] = []  # amounts of money with a value, any label
-        self.supported_money: list[int] = []  # positions in ``findings``, ascending
-        self.by_sentence: dict[tuple[int, int], list[int]] = {}
-        self.valued: list[int] = []  # supported, with a non-zero value
-        self.recorded: list[int] = []  # supported, holding a fact of a record of a list
-        self.added = [False] * len(findings)
+        self._starts: list[int] | None = None
+        self._in_order = False
+        self._arrows = -1
+        self._money: list[Finding] | None = None  # amounts of money with a value, any label
+        self._money_sorted: list[Finding] = []
+        self._money_starts: list[int] = []
+        self._supported_money: list[int] | None = None  # positions in ``findings``, ascending
+        self._by_sentence: dict[tuple[int, int], list[int]] = {}
+        self._valued: list[int] | None = None  # supported, with a non-zero value
+        self._recorded: list[int] | None = None  # supported, holding a fact of a record of a list
         self._lowered: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[tuple[int, int], str], Any] = {}
         # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
         self.computed: dict[str, Any] = {}
-        for i, g in enumerate(findings):
-            if g.mention.kind == "money" and g.mention.value is not None:
-                self.money.append(g)
-            if g.label == "SUPPORTED":
-                self.supported(i)
-        # In answer order already when the findings are (a stable sort), for :func:`_top_level_list_above`.
-        self.money_sorted = self.money if self.in_order else sorted(self.money, key=_start_of)
-        self.money_starts = [g.mention.start for g in self.money_sorted]
+
+    # The lists, made on first use from the labels of the time (later changes come through ``supported``).
+    def _order(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [g.mention.start for g in self.findings]
+            self._in_order = all(a <= b for a, b in pairwise(self._starts))
+        return self._starts
+
+    @property
+    def in_order(self) -> bool:
+        """Whether the findings are in answer order (by start)."""
+        self._order()
+        return self._in_order
+
+    @property
+    def arrows(self) -> bool:
+        """Whether the answer writes an arrow ("→", "->") anywhere: a change of amount may be listed."""
+        if self._arrows < 0:
+            self._arrows = int("→" in self.answer or ">" in self.answer)
+        return self._arrows > 0
+
+    def money(self) -> list[Finding]:
+        """The amounts of money with a value (any label), in the order of the findings."""
+        if self._money is None:
+            self._money = [
+                g for g in self.findings if g.mention.kind == "money" and g.mention.value is not None
+            ]
+            # In answer order already when the findings are (a stable sort), for _top_level_list_above.
+            self._money_sorted = self._money if self.in_order else sorted(self._money, key=_start_of)
+            self._money_starts = [g.mention.start for g in self._money_sorted]
+        return self._money
+
+    def sorted_money(self) -> tuple[list[Finding], list[int]]:
+        """The amounts of money with a value by start, and their starts."""
+        self.money()
+        return self._money_sorted, self._money_starts
+
+    def _supported_amounts(self) -> list[int]:
+        if self._supported_money is None:
+            self._supported_money = []
+            for i, g in enumerate(self.findings):
+                if g.label == "SUPPORTED" and g.mention.kind == "money" and g.mention.value is not None:
+                    self._supported_money.append(i)
+                    self._by_sentence.setdefault(g.sentence, []).append(i)
+        return self._supported_money
+
+    def _supported_values(self) -> list[int]:
+        if self._valued is None:
+            self._valued = [
+                i for i, g in enumerate(self.findings) if g.label == "SUPPORTED" and g.mention.value
+            ]
+        return self._valued
+
+    def _supported_records(self) -> list[int]:
+        if self._recorded is None:
+            self._recorded = [
+                i for i, g in enumerate(self.findings) if g.label == "SUPPORTED" and _holds_record(g)
+            ]
+        return self._recorded
 
     def supported(self, i: int) -> None:
-        """Add ``findings[i]``, now supported (once; a finding not supported is left out)."""
+        """Note that ``findings[i]`` may have turned supported (the lists made so far take it in, once)."""
         g = self.findings[i]
-        if self.added[i] or g.label != "SUPPORTED":
+        if g.label != "SUPPORTED":
             return
-        self.added[i] = True
         m = g.mention
-        if m.kind == "money" and m.value is not None:
-            insort(self.supported_money, i)
-            insort(self.by_sentence.setdefault(g.sentence, []), i)
-        if m.value:
-            insort(self.valued, i)
-        if any(x.record is not None and x.list_path is not None for x in g.facts):
-            insort(self.recorded, i)
+        money = m.kind == "money" and m.value is not None
+        if self._supported_money is not None and money and _insert(self._supported_money, i):
+            _insert(self._by_sentence.setdefault(g.sentence, []), i)
+        if self._valued is not None and m.value:
+            _insert(self._valued, i)
+        if self._recorded is not None and _holds_record(g):
+            _insert(self._recorded, i)
 
     def lowered(self, sentence: tuple[int, int]) -> str:
         """The sentence's text in lower case (computed once)."""
@@ -151,21 +202,22 @@ class AnswerAmounts:
 
     def first_supported_money(self, f: Finding, count: int) -> list[Finding]:
         """The first ``count`` supported amounts of money of the answer other than ``f``, in order."""
-        out = [self.findings[i] for i in self.supported_money[: count + 1]]
+        out = [self.findings[i] for i in self._supported_amounts()[: count + 1]]
         out = [g for g in out if g is not f][:count]
         self.reads += len(out)
         return out
 
     def first_money(self, f: Finding, count: int) -> list[Finding]:
         """The first ``count`` amounts of money (any label) other than ``f``, in order."""
-        out = [g for g in self.money[: count + 1] if g is not f][:count]
+        out = [g for g in self.money()[: count + 1] if g is not f][:count]
         self.reads += len(out)
         return out
 
     def sentence_amounts(self, f: Finding, count: int | None = None) -> list[Finding]:
         """The other supported amounts of money of ``f``'s sentence, in the answer's order (the first
         ``count`` of them when given)."""
-        at = self.by_sentence.get(f.sentence, [])
+        self._supported_amounts()
+        at = self._by_sentence.get(f.sentence, [])
         if count is not None:
             at = at[: count + 1]
         out = [self.findings[i] for i in at]
@@ -178,8 +230,9 @@ class AnswerAmounts:
     def next_sentence_amount(self, f: Finding, pos: int) -> Finding | None:
         """The first supported amount of money of ``f``'s sentence other than ``f`` that starts at ``pos`` or
         after it, in the answer's order."""
-        at = self.by_sentence.get(f.sentence, [])
-        k = bisect_left(at, bisect_left(self.starts, pos)) if self.in_order else 0
+        self._supported_amounts()
+        at = self._by_sentence.get(f.sentence, [])
+        k = bisect_left(at, bisect_left(self._order(), pos)) if self.in_order else 0
         for i in at[k:]:
             g = self.findings[i]
             self.reads += 1
@@ -190,10 +243,11 @@ class AnswerAmounts:
     def supported_money_before(self, pos: int, count: int) -> list[Finding]:
         """The first ``count`` supported amounts of money that end at ``pos`` or before it, in order."""
         out: list[Finding] = []
-        for i in self.supported_money:
+        in_order = self.in_order
+        for i in self._supported_amounts():
             g = self.findings[i]
             self.reads += 1
-            if self.in_order and g.mention.start > pos:
+            if in_order and g.mention.start > pos:
                 break  # it and all after it end after ``pos``
             if g.mention.end <= pos:
                 out.append(g)
@@ -203,13 +257,14 @@ class AnswerAmounts:
 
     def valued_before(self, pos: int, count: int) -> list[Finding]:
         """The last ``count`` supported findings with a non-zero value that start before ``pos``, in order
-        (answer order only)."""
+        (findings in answer order only)."""
         out: list[Finding] = []
-        k = bisect_left(self.valued, bisect_left(self.starts, pos))
+        valued = self._supported_values()
+        k = bisect_left(valued, bisect_left(self._order(), pos))
         for j in range(k - 1, -1, -1):
             if len(out) >= count:
                 break
-            g = self.findings[self.valued[j]]
+            g = self.findings[valued[j]]
             self.reads += 1
             if g.mention.start < pos:
                 out.append(g)
@@ -217,10 +272,25 @@ class AnswerAmounts:
         return out
 
     def recorded_before(self, pos: int) -> list[Finding]:
-        """The supported findings holding a fact of a record that start before ``pos`` (answer order only)."""
-        k = bisect_left(self.recorded, bisect_left(self.starts, pos))
+        """The supported findings holding a fact of a record that start before ``pos`` (findings in answer
+        order only)."""
+        recorded = self._supported_records()
+        k = bisect_left(recorded, bisect_left(self._order(), pos))
         self.reads += k
-        return [self.findings[i] for i in self.recorded[:k]]
+        return [self.findings[i] for i in recorded[:k]]
+
+
+def _holds_record(g: Finding) -> bool:
+    return any(x.record is not None and x.list_path is not None for x in g.facts)
+
+
+def _insert(positions: list[int], i: int) -> bool:
+    """Put ``i`` in the ascending ``positions`` unless it is there; whether it was put."""
+    j = bisect_left(positions, i)
+    if j < len(positions) and positions[j] == i:
+        return False
+    positions.insert(j, i)
+    return True
 
 
 def _start_of(g: Finding) -> int:
@@ -506,8 +576,7 @@ def _top_level_list_above(f: Finding, answer: str, index: AnswerAmounts) -> bool
     """
     m = f.mention
     # The answer's amounts of money in answer order, sorted once per answer (h22k, h23c); ``f`` left out.
-    ordered = index.money_sorted
-    starts = index.money_starts
+    ordered, starts = index.sorted_money()
 
     def first_on(start: int, stop: int) -> Finding | None:
         i = bisect_left(starts, start)
