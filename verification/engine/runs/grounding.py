@@ -1246,13 +1246,16 @@ def ground_answer(
     # The answer's amounts and supported values, indexed once: each look-up below reads a few of them, not
     # every finding (an answer of 4,000 amounts took ~20 s; issue 14, h23c). A value turned supported is
     # added before the next one is read.
-    amounts = AnswerAmounts(answer, findings)
+    amounts = AnswerAmounts(answer, findings, starts)
     item_heads: tuple[list[int], list[int]] | None = None  # read on the first look
+    checked = -1  # the last value checked below: it may have turned supported
     for at, f in enumerate(findings):
-        if at:
-            amounts.supported(at - 1)
+        if checked >= 0:
+            amounts.supported(checked)
+            checked = -1
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
             continue
+        checked = at
         budget.check("reasoning about the answer's unsupported values")
         if results is None:
             results = _calculator_results(ev)
@@ -1329,10 +1332,13 @@ def ground_answer(
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     _restated_amounts(findings)
     read = amounts.reads
-    amounts = AnswerAmounts(answer, findings)  # the restatements may have turned any amount supported
+    amounts = AnswerAmounts(answer, findings, starts)  # the restatements may have turned any supported
     for at, f in enumerate(findings):
-        if at:
-            amounts.supported(at - 1)
+        if checked >= 0:
+            amounts.supported(checked)
+            checked = -1
+        if f.label == "UNSUPPORTED":
+            checked = at
         # After the restatements: the other amount of "$1,130.85, which is $180.85 over your $950 budget"
         # may be one (see own_lists).
         if f.label == "UNSUPPORTED" and told_gap(f, findings, answer, amounts):

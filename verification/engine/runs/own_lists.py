@@ -82,18 +82,19 @@ class AnswerAmounts:
     ([0], 1)
     """
 
-    def __init__(self, answer: str, findings: list[Finding]) -> None:
+    def __init__(self, answer: str, findings: list[Finding], starts: list[int] | None = None) -> None:
+        """``starts``, when given, are the findings' starts and in order (the caller checked it)."""
         self.answer = answer
         self.findings = findings
         self.reads = 0
-        self._starts: list[int] | None = None
-        self._in_order = False
+        self._starts: list[int] | None = starts
+        self._in_order = starts is not None
         self._arrows = -1
         self._money: list[Finding] | None = None  # amounts of money with a value, any label
-        self._money_sorted: list[Finding] = []
+        self._money_sorted: list[Finding] | None = None
         self._money_starts: list[int] = []
         self._supported_money: list[int] | None = None  # positions in ``findings``, ascending
-        self._by_sentence: dict[tuple[int, int], list[int]] = {}
+        self._by_sentence: dict[tuple[int, int], list[int]] | None = None
         self._valued: list[int] | None = None  # supported, with a non-zero value
         self._recorded: list[int] | None = None  # supported, holding a fact of a record of a list
         self._lowered: dict[tuple[int, int], str] = {}
@@ -127,24 +128,33 @@ class AnswerAmounts:
             self._money = [
                 g for g in self.findings if g.mention.kind == "money" and g.mention.value is not None
             ]
-            # In answer order already when the findings are (a stable sort), for _top_level_list_above.
-            self._money_sorted = self._money if self.in_order else sorted(self._money, key=_start_of)
-            self._money_starts = [g.mention.start for g in self._money_sorted]
         return self._money
 
     def sorted_money(self) -> tuple[list[Finding], list[int]]:
         """The amounts of money with a value by start, and their starts."""
-        self.money()
+        if self._money_sorted is None:
+            money = self.money()
+            # In answer order already when the findings are (a stable sort), for _top_level_list_above.
+            self._money_sorted = money if self.in_order else sorted(money, key=_start_of)
+            self._money_starts = [g.mention.start for g in self._money_sorted]
         return self._money_sorted, self._money_starts
 
     def _supported_amounts(self) -> list[int]:
         if self._supported_money is None:
-            self._supported_money = []
-            for i, g in enumerate(self.findings):
-                if g.label == "SUPPORTED" and g.mention.kind == "money" and g.mention.value is not None:
-                    self._supported_money.append(i)
-                    self._by_sentence.setdefault(g.sentence, []).append(i)
+            self._supported_money = [
+                i
+                for i, g in enumerate(self.findings)
+                if g.label == "SUPPORTED" and g.mention.kind == "money" and g.mention.value is not None
+            ]
         return self._supported_money
+
+    def _sentence_lists(self) -> dict[tuple[int, int], list[int]]:
+        if self._by_sentence is None:
+            by: dict[tuple[int, int], list[int]] = {}
+            for i in self._supported_amounts():
+                by.setdefault(self.findings[i].sentence, []).append(i)
+            self._by_sentence = by
+        return self._by_sentence
 
     def _supported_values(self) -> list[int]:
         if self._valued is None:
@@ -166,9 +176,11 @@ class AnswerAmounts:
         if g.label != "SUPPORTED":
             return
         m = g.mention
-        money = m.kind == "money" and m.value is not None
-        if self._supported_money is not None and money and _insert(self._supported_money, i):
-            _insert(self._by_sentence.setdefault(g.sentence, []), i)
+        if m.kind == "money" and m.value is not None:
+            if self._supported_money is not None:
+                _insert(self._supported_money, i)
+            if self._by_sentence is not None:
+                _insert(self._by_sentence.setdefault(g.sentence, []), i)
         if self._valued is not None and m.value:
             _insert(self._valued, i)
         if self._recorded is not None and _holds_record(g):
@@ -216,8 +228,7 @@ class AnswerAmounts:
     def sentence_amounts(self, f: Finding, count: int | None = None) -> list[Finding]:
         """The other supported amounts of money of ``f``'s sentence, in the answer's order (the first
         ``count`` of them when given)."""
-        self._supported_amounts()
-        at = self._by_sentence.get(f.sentence, [])
+        at = self._sentence_lists().get(f.sentence, [])
         if count is not None:
             at = at[: count + 1]
         out = [self.findings[i] for i in at]
@@ -230,8 +241,7 @@ class AnswerAmounts:
     def next_sentence_amount(self, f: Finding, pos: int) -> Finding | None:
         """The first supported amount of money of ``f``'s sentence other than ``f`` that starts at ``pos`` or
         after it, in the answer's order."""
-        self._supported_amounts()
-        at = self._by_sentence.get(f.sentence, [])
+        at = self._sentence_lists().get(f.sentence, [])
         k = bisect_left(at, bisect_left(self._order(), pos)) if self.in_order else 0
         for i in at[k:]:
             g = self.findings[i]
