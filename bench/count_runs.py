@@ -43,6 +43,24 @@ def _warm(run: list[dict[str, Any]]) -> None:
     _verify(run, None, RunVerifierConfig(), None, UNLIMITED)
 
 
+def workload(only: str, count: int) -> list[list[dict[str, Any]]]:
+    """The runs of the workload (``only``: "short", ``count`` runs per short size; "long", ``count`` long
+    runs), the engine warmed up on a first run and on the first five of them. Shared with
+    ``pattern_costs.py``, which records the pattern calls of the same runs."""
+    rng = random.Random(5)
+    _warm(make_run(rng, 2_000, 60))
+    runs: list[list[dict[str, Any]]] = []
+    if only == "short":
+        for size, words in SIZES.values():
+            runs += [make_run(rng, size, words) for _ in range(count)]
+    else:
+        long_rng = random.Random(LONG_SEED)
+        runs = [make_long_run(long_rng) for _ in range(count)]
+    for run in runs[:5]:
+        _warm(run)
+    return runs
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build the runs, warm up, then verify each run once."""
     parser = argparse.ArgumentParser(
@@ -57,17 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         "--toggle-collect=functools_reduce (the compiled symbol does not exist without mypyc)",
     )
     args = parser.parse_args(argv)
-    rng = random.Random(5)
-    _warm(make_run(rng, 2_000, 60))
-    runs: list[list[dict[str, Any]]] = []
-    if args.only == "short":
-        for size, words in SIZES.values():
-            runs += [make_run(rng, size, words) for _ in range(args.runs)]
-    else:
-        long_rng = random.Random(LONG_SEED)
-        runs = [make_long_run(long_rng) for _ in range(args.runs)]
-    for run in runs[:5]:
-        _warm(run)
+    runs = workload(args.only, args.runs)
     if args.via_reduce:
         functools.reduce(_verify_next, runs, None)
         return 0

@@ -23,7 +23,6 @@ import functools
 import importlib
 import pickle
 import pkgutil
-import random
 import re
 import sys
 from pathlib import Path
@@ -70,26 +69,14 @@ class _Recorder:
 
 
 def _record(args: argparse.Namespace) -> None:
-    from bench_runs import LONG_SEED, SIZES, make_run
-    from count_runs import _warm
-    from long_runs import make_long_run
+    from count_runs import workload
 
     from verification.engine.runs import verify_run
 
     calls: dict[str, list[Any]] = {}
     for key, (module, name, pattern) in _patterns().items():
         setattr(module, name, _Recorder(pattern, key, calls))
-    rng = random.Random(5)
-    _warm(make_run(rng, 2_000, 60))
-    runs: list[list[dict[str, Any]]] = []
-    if args.only == "short":
-        for size, words in SIZES.values():
-            runs += [make_run(rng, size, words) for _ in range(args.runs)]
-    else:
-        long_rng = random.Random(LONG_SEED)
-        runs = [make_long_run(long_rng) for _ in range(args.runs)]
-    for run in runs[:5]:
-        _warm(run)
+    runs = workload(args.only, args.runs)
     _Recorder.on = True
     for run in runs:
         verify_run(run)

@@ -55,6 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from make_agentdojo_perturbed import perturb
+from make_luna_runs import agent_error_label, load, load_agent_errors
 from make_tau_airline import _write
 
 HERE = Path(__file__).resolve().parent
@@ -220,18 +221,6 @@ def named_date_edit(line: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
     return "named_date", edited
 
 
-def _spans(answer: str, wrong: str) -> list[dict[str, Any]]:
-    at = answer.find(wrong)
-    return [{"start": at, "end": at + len(wrong), "text": wrong}] if at >= 0 else []
-
-
-def load_agent_errors(path: Path) -> dict[tuple[str, str], str]:
-    f = path / "agent_errors.json"
-    if not f.is_file():
-        return {}
-    return {(e["run"], e["piece"]): e["wrong"] for e in json.loads(f.read_text(encoding="utf-8"))}
-
-
 def line_of(item: dict[str, Any], errors: dict[tuple[str, str], str] | None = None) -> dict[str, Any] | None:
     """The groundedness line of an item, or None when its dialogue has no API result before the answer."""
     messages = messages_of(item["input"])
@@ -240,19 +229,8 @@ def line_of(item: dict[str, Any], errors: dict[tuple[str, str], str] | None = No
         return None
     messages.append({"role": "assistant", "content": answer})
     key = f"{stem_of(item['file'])}-{item['id']}"
-    label: dict[str, Any] = {"hallucinated": False, "fact_check_needed": True, "spans": []}
-    for (run_key, piece), wrong in (errors or {}).items():
-        if run_key == key and piece in answer:
-            label = {"hallucinated": True, "fact_check_needed": True, "spans": _spans(answer, wrong)}
+    label = agent_error_label(key, answer, errors)
     return {"id": f"apibank-{domain_of(item['file'])}-{key}", "messages": messages, "label": label}
-
-
-def load(path: Path) -> list[dict[str, Any]]:
-    return [
-        json.loads(f.read_text(encoding="utf-8"))
-        for f in sorted(path.glob("*.json"))
-        if f.name[0] != "_" and f.name != "agent_errors.json"
-    ]
 
 
 def build(source: Path, out: Path, *, perturbed: bool = False) -> dict[str, int]:

@@ -136,11 +136,18 @@ def line_of(run: dict[str, Any], errors: dict[tuple[str, str], str] | None = Non
     if not answer.strip() or not any(m["role"] == "tool" for m in messages):
         return None
     key = f"{run['domain']}-{run['task_id']}"
+    return {"id": f"luna-{key}", "messages": messages, "label": agent_error_label(key, answer, errors)}
+
+
+def agent_error_label(key: str, answer: str, errors: dict[tuple[str, str], str] | None) -> dict[str, Any]:
+    """The label of the answer of the run ``key``: hallucinated, with the span of the wrong statement, when
+    ``errors`` (:func:`load_agent_errors`) lists a piece of it for that run (the last such entry); else
+    clean. Shared with ``make_apibank_runs.py``."""
     label: dict[str, Any] = {"hallucinated": False, "fact_check_needed": True, "spans": []}
     for (run_key, piece), wrong in (errors or {}).items():
         if run_key == key and piece in answer:
             label = {"hallucinated": True, "fact_check_needed": True, "spans": _spans(answer, wrong)}
-    return {"id": f"luna-{key}", "messages": messages, "label": label}
+    return label
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -167,11 +167,35 @@ def _difference(lo: float, hi: float, sv: SortedValues, values: list[float]) -> 
     return None
 
 
-def computed_amount(m: Mention, sentence: str, ev: Evidence) -> tuple[str, list[float]]:
+def _read_sentence(
+    sentence: str, ev: Evidence
+) -> tuple[bool, bool, list[float], dict[Any, list[Fact]], list[float], SortedValues, list[float]]:
+    """What :func:`computed_amount` reads from a sentence and the results, whatever the amount."""
+    difference, total = sentence_cues(sentence)
+    if not (difference or total):
+        return difference, total, [], {}, [], SortedValues(()), []
+    values, by_key = _pool(ev)
+    ordered = sorted(values)
+    return (
+        difference,
+        total,
+        values,
+        by_key,
+        ordered,
+        SortedValues((x, x) for x in ordered),
+        _multipliers(sentence, ev),
+    )
+
+
+def computed_amount(
+    m: Mention, sentence: str, ev: Evidence, cache: dict[str, Any] | None = None
+) -> tuple[str, list[float]]:
     """How the stated amount ``m`` is computed from the run's amounts, and the operands; ("", []) if not.
 
     ``sentence`` is ``m``'s sentence in lower case; only amounts of money are read, only when the
-    sentence calls them a difference or a total (:func:`sentence_cues`).
+    sentence calls them a difference or a total (:func:`sentence_cues`). ``cache``, one per answer and
+    ``ev``, keeps what is read from a sentence and the results alone for the sentence's other amounts
+    (h23c: a long sentence was read again for each of them).
 
     >>> from .evidence import Fact, Evidence
     >>> ev = Evidence(numbers=[Fact("number", v, 2, ("fares", k), None, None) for k, v in
@@ -186,16 +210,17 @@ def computed_amount(m: Mention, sentence: str, ev: Evidence) -> tuple[str, list[
         return "", []
     if m.kind != "money":
         return "", []  # a bare number is as often an identifier ("the card ending in 4421")
-    difference, total = sentence_cues(sentence)
+    read = cache.get(sentence) if cache is not None else None
+    if read is None:
+        read = _read_sentence(sentence, ev)
+        if cache is not None:
+            cache[sentence] = read
+    difference, total, values, by_key, ordered, sv, ks = read
     if not (difference or total):
         return "", []
-    values, by_key = _pool(ev)
     if len(values) < 1:
         return "", []
     lo, hi = interval(m)
-    ordered = sorted(values)
-    sv = SortedValues((x, x) for x in ordered)
-    ks = _multipliers(sentence, ev)
     if difference:
         pair = _difference(lo, hi, sv, ordered)
         if pair is not None:

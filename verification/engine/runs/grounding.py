@@ -25,7 +25,7 @@ from ..budget import UNLIMITED, Budget
 from ..text import lower
 from .added_counts import check_added_counts
 from .advised_times import offset_of_a_result_time
-from .aggregates import EQUATION, computed_amount, states_arithmetic
+from .aggregates import EQUATION, computed_amount
 from .asked_counts import check_asked_counts
 from .best_rated import check_best_rated, check_told_ratings
 from .changed_ends import check_changed_ends
@@ -68,6 +68,7 @@ from .numeric import (
     operand,
 )
 from .own_lists import (
+    AnswerAmounts,
     check_own_enumerations,
     listed_changes,
     listed_total,
@@ -1219,6 +1220,7 @@ def ground_answer(
     answer_path: str = "answer",
     question: str = "",
     turn_start: int = -1,
+    work: list[int] | None = None,
 ) -> list[Finding]:
     """Label the checkable values of ``answer`` against ``ev``.
 
@@ -1229,7 +1231,8 @@ def ground_answer(
 
     ``max_claims`` caps the answer's checkable values and ``max_comparisons`` those values times the
     evidence facts (RunTooLargeError naming ``answer_path``, before any matching); ``budget`` is checked
-    for every value matched, as each match may scan the evidence.
+    for every value matched, as each match may scan the evidence. ``work``, when given, receives the number
+    of findings the arithmetic look-ups of the amounts read (``AnswerAmounts.reads``: tests count work so).
 
     >>> from .messages import parse_run
     >>> from .evidence import build_evidence
@@ -1366,9 +1369,19 @@ def ground_answer(
     starts: list[int] | None = in_order
     if any(in_order[i] > in_order[i + 1] for i in range(len(in_order) - 1)):
         starts = None
-    for f in findings:
+    # The answer's amounts and supported values, indexed once: each look-up below reads a few of them, not
+    # every finding (an answer of 4,000 amounts took ~20 s; issue 14, h23c). A value turned supported is
+    # added before the next one is read.
+    amounts = AnswerAmounts(answer, findings, starts)
+    item_heads: tuple[list[int], list[int]] | None = None  # read on the first look
+    checked = -1  # the last value checked below: it may have turned supported
+    for at, f in enumerate(findings):
+        if checked >= 0:
+            amounts.supported(checked)
+            checked = -1
         if f.label == "SUPPORTED" or f.mention.value is None or f.mention.kind not in _NUMERIC:
             continue
+        checked = at
         budget.check("reasoning about the answer's unsupported values")
         if results is None:
             results = _calculator_results(ev)
@@ -1386,14 +1399,14 @@ def ground_answer(
             f.label, f.facts, f.derived = "SUPPORTED", total[0][1], True
             f.reason = "the total of a list's values"
             continue
-        facts = _context_facts(findings, f, sentences, ev, None, starts)
+        facts = _context_facts(findings, f, sentences, ev, None, starts, amounts)
         m = f.mention
         pool = [x for x in facts if x.kind == "number" and _same_currency(m, x)]
         # Only values of a kind the stated value can come from: a temperature is no term of a difference
         # that gives a wind speed, and a price is no sum of kilometres.
         operands = [operand(m, x.value, x.unit) for x in pool if may_multiply(m, x.unit)][:MAX_OPERANDS]
         addends = [operand(m, x.value, x.unit) for x in pool if may_add(m, x.unit)][:MAX_OPERANDS]
-        for g in _earlier_supported(findings, m.start, starts):
+        for g in _earlier_supported(findings, m.start, starts, amounts):
             unit = _unit_of(g)
             value = operand(m, abs(g.value or 0.0), unit)
             if may_multiply(m, unit):
@@ -1405,24 +1418,19 @@ def ground_answer(
             if m.kind == "number" and _range_end(answer, m)
             else matcher.derived(m, operands, facts, addends)
         )
-        if (
-            how in ("sum", "difference")
-            and m.kind == "money"
-            and not states_arithmetic(lower(answer[f.sentence[0] : f.sentence[1]]))
-        ):
+        if how in ("sum", "difference") and m.kind == "money" and not amounts.states_arithmetic(f.sentence):
             # An amount the sentence does not call computed is read, not added: the sum or difference of
             # two other amounts of the results is no support for it (an edited fare, "Economy: $134").
             how = ""
-        if (
-            how in ("", "difference")
-            and m.kind == "money"
-            and states_arithmetic(lower(answer[f.sentence[0] : f.sentence[1]]))
-        ):
+        if how in ("", "difference") and m.kind == "money" and amounts.states_arithmetic(f.sentence):
             # A total closes the item of the fares it adds: its terms are read from the records of that
             # item's identifiers first, which the records of every time, date and place told before may
             # have pushed out of the operands above; a count of seats or bags is no term of an amount. A
             # sum found so is preferred to a difference of the values above (a total adds).
-            near = _context_facts(findings, f, sentences, ev, _item_start(answer, m.start), starts)
+            if item_heads is None:
+                item_heads = _item_heads(answer)
+            item = _item_start_of(item_heads, m.start)
+            near = _context_facts(findings, f, sentences, ev, item, starts, amounts)
             terms = [
                 operand(m, x.value, x.unit)
                 for x in near
@@ -1435,12 +1443,12 @@ def ground_answer(
             near_how = derive(m, terms, False, True, terms)
             if near_how == "sum" or not how:
                 how = near_how
-        if not how and listed_total(f, findings, answer):
+        if not how and listed_total(f, findings, answer, amounts):
             # "**Total refund: $3,646.68**" after the three refunds it adds up (see own_lists).
             how = "the total of the amounts the answer lists"
         if not how and f.label == "UNSUPPORTED":
             # "you will pay the difference of $229": an amount computed from values the answer never names.
-            how = computed_amount(m, lower(answer[f.sentence[0] : f.sentence[1]]), ev)[0]
+            how = computed_amount(m, amounts.lowered(f.sentence), ev, amounts.computed)[0]
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             how = _named_total(answer, findings, f)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
@@ -1451,22 +1459,31 @@ def ground_answer(
             how = _refunds_total(answer, f, ev)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "$481.50 → $466.75", "$150.01 → $135.24", ... then "New Order Total: $1,130.85" (see own_lists).
-            how = listed_changes(f, findings, answer)
+            how = listed_changes(f, findings, answer, amounts)
         if how:
             f.label, f.reason, f.derived = "SUPPORTED", how, True
     _restated_amounts(findings)
-    for f in findings:
+    read = amounts.reads
+    amounts = AnswerAmounts(answer, findings, starts)  # the restatements may have turned any supported
+    for at, f in enumerate(findings):
+        if checked >= 0:
+            amounts.supported(checked)
+            checked = -1
+        if f.label == "UNSUPPORTED":
+            checked = at
         # After the restatements: the other amount of "$1,130.85, which is $180.85 over your $950 budget"
         # may be one (see own_lists).
-        if f.label == "UNSUPPORTED" and told_gap(f, findings, answer):
+        if f.label == "UNSUPPORTED" and told_gap(f, findings, answer, amounts):
             f.label, f.reason, f.derived = "SUPPORTED", "the gap between an amount and a limit it names", True
-        elif f.label == "UNSUPPORTED" and told_sum(f, findings, answer):
+        elif f.label == "UNSUPPORTED" and told_sum(f, findings, answer, amounts):
             # "$2,533.21 (your original $73.00 plus the $2,460.21 from the cancellations)" (see own_lists).
             f.label, f.reason, f.derived = "SUPPORTED", "the sum of the terms its sentence writes out", True
-        elif f.label == "UNSUPPORTED" and rounded_difference(f, findings):
+        elif f.label == "UNSUPPORTED" and rounded_difference(f, findings, amounts):
             # "(which would bring it to around $685)" under the total and the item taken out (see own_lists).
             f.label, f.derived = "SUPPORTED", True
             f.reason = "a difference of two amounts the answer states, rounded"
+    if work is not None:
+        work.append(read + amounts.reads)
     for f in findings:
         if f.label != "SUPPORTED" and f.mention.kind in ("number", "count") and f.mention.noun:
             picked = _filtered_count(answer, f.mention, ev)
@@ -3363,12 +3380,17 @@ def _check_work(
 
 
 def _earlier_supported(
-    findings: list[Finding], before: int, starts: list[int] | None = None
+    findings: list[Finding],
+    before: int,
+    starts: list[int] | None = None,
+    amounts: AnswerAmounts | None = None,
 ) -> list[Mention]:
     """The mentions of the last MAX_OPERANDS supported findings with a value that start before ``before``,
     in order: read backwards and stopped once full (a forward scan of every finding was quadratic). With
     ``starts``, the findings' starts in order, the backward read begins at the last one before ``before``
-    rather than at the answer's end."""
+    rather than at the answer's end; with ``amounts`` too, it reads only the supported values (h23c)."""
+    if starts is not None and amounts is not None:
+        return [g.mention for g in amounts.valued_before(before, MAX_OPERANDS)]
     out: list[Mention] = []
     end = bisect_left(starts, before) if starts is not None else len(findings)
     for i in range(end - 1, -1, -1):
@@ -3405,16 +3427,28 @@ _COUNTED_KEYS = frozenset(
 _ITEM_HEAD = re.compile(r"\n[ \t]*\n|(?:^|\n)[ \t]*\d{1,2}[.)][ \t]")
 
 
-def _item_start(answer: str, pos: int) -> int:
-    r"""Where the numbered item or paragraph that holds ``pos`` starts (0 when none does).
+def _item_heads(answer: str) -> tuple[list[int], list[int]]:
+    """The ends and the starts of the answer's item heads (``_ITEM_HEAD``), read once per answer."""
+    ends: list[int] = []
+    heads: list[int] = []
+    for m in _ITEM_HEAD.finditer(answer):
+        ends.append(m.end())
+        heads.append(m.start())
+    return ends, heads
 
-    >>> _item_start("1. A\n   - $5\n2. B\n   - $7", 21)  # the line break before "2."
+
+def _item_start_of(heads: tuple[list[int], list[int]], pos: int) -> int:
+    r"""Where the numbered item or paragraph that holds ``pos`` starts (0 when none does), from the item
+    heads of :func:`_item_heads`: the last that ends at ``pos`` or before. The heads read up to ``pos`` are
+    the same: a head that runs past ``pos`` holds no shorter one that ends before it (h23c).
+
+    >>> text = "1. A\n   - $5\n2. B\n   - $7"
+    >>> _item_start_of(_item_heads(text), 21)  # the line break before "2."
     12
     """
-    start = 0
-    for m in _ITEM_HEAD.finditer(answer, 0, pos):
-        start = m.start()
-    return start
+    ends, starts = heads
+    i = bisect_right(ends, pos)
+    return starts[i - 1] if i else 0
 
 
 def _context_facts(
@@ -3424,6 +3458,7 @@ def _context_facts(
     ev: Evidence,
     item: int | None = None,
     starts: list[int] | None = None,
+    amounts: AnswerAmounts | None = None,
 ) -> list[Fact]:
     """Evidence facts of the records the answer has talked about so far (its own sentence first; when
     ``item``, the start of its numbered item or paragraph, is given, then the records of the identifiers of
@@ -3432,7 +3467,8 @@ def _context_facts(
     under the second of several one-stop options adds that option's fares, which the records of the options
     before it would push past the operands kept (issue 14: sums the agent computed). ``starts``, the
     findings' starts in order, limits the reading to the findings that start before the target's sentence
-    ends (the others are skipped in any case)."""
+    ends (the others are skipped in any case); with ``amounts`` too, only the supported findings that hold a
+    fact of a record, the only ones the walk reads anything from (h23c)."""
     # Records in the order they were talked about, kept as dict keys: the membership test is a hash look-up
     # (a list's ``in`` compared record tuples against every record so far: quadratic in the records of a big
     # result, for every flagged value; issue 13). The numbers of each record are taken as the record is
@@ -3443,7 +3479,10 @@ def _context_facts(
     ordered: dict[Any, int] = {}
     own: list[Fact] = []
     end = target.sentence[1]
-    before = findings[: bisect_left(starts, end)] if starts is not None else findings
+    if starts is not None and amounts is not None:
+        before = amounts.recorded_before(end)
+    else:
+        before = findings[: bisect_left(starts, end)] if starts is not None else findings
     for tier in (0, 1, 2, 3, 4) if item is not None else (0, 4):
         for g in before:
             if g is target or g.label != "SUPPORTED" or g.mention.start >= end:

@@ -28,12 +28,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from itertools import combinations, pairwise
+from typing import Any
 
 from ..text import lower
+from .aggregates import states_arithmetic
 from .findings import Finding
 from .numeric import accepts
 
 __all__ = [
+    "AnswerAmounts",
     "check_own_enumerations",
     "listed_changes",
     "listed_total",
@@ -60,6 +63,250 @@ _NOT_A_LIST = re.compile(
 _GAP = re.compile(r"(?:\s+[a-z][a-z-]*){0,3}?\s+")
 # A line that opens an item of a list: a bullet, "1.", or a bold label holding a number ("**Option 1:**").
 _MARKED = re.compile(r"([ \t]*)(?:[-*•][ \t]|\d{1,2}[.)][ \t]|\*\*[^*\n]{0,30}?\d{1,2}[.):]?\*\*)")
+
+
+class AnswerAmounts:
+    """The answer's findings indexed once for the arithmetic look-ups of its amounts (issue 14, h23c).
+
+    Each unsupported amount used to list the answer's amounts (or its sentence's) anew, so an answer of
+    4,000 amounts took ~20 s. Kept here, in the order of ``findings``, each list made on its first use: the
+    amounts of money with a value (any label), the supported ones (all, and per sentence), the supported
+    values (for ``grounding._earlier_supported``) and the supported findings that hold a fact of a record
+    (for ``grounding._context_facts``). Labels only turn to "SUPPORTED" while the amounts are checked: the
+    caller reports each such finding with :meth:`supported` before the next look-up. ``reads`` counts the
+    findings the look-ups read (the work of an answer, for tests). The lower-case text of each sentence and
+    what depends on it alone are kept too: a long sentence was lowered for each of its amounts.
+
+    >>> from .mentions import Mention
+    >>> found = [Finding(Mention("money", i, i + 3, "$5", value=5.0), "SUPPORTED", (0, 9)) for i in (0, 4)]
+    >>> index = AnswerAmounts("$5, $5.", found)
+    >>> [g.mention.start for g in index.sentence_amounts(found[1])], index.reads
+    ([0], 1)
+    """
+
+    def __init__(self, answer: str, findings: list[Finding], starts: list[int] | None = None) -> None:
+        """``starts``, when given, are the findings' starts and in order (the caller checked it)."""
+        self.answer = answer
+        self.findings = findings
+        self.reads = 0
+        self._starts: list[int] | None = starts
+        self._in_order = starts is not None
+        self._arrows = -1
+        self._money: list[Finding] | None = None  # amounts of money with a value, any label
+        self._money_sorted: list[Finding] | None = None
+        self._money_starts: list[int] = []
+        self._supported_money: list[int] | None = None  # positions in ``findings``, ascending
+        self._by_sentence: dict[tuple[int, int], list[int]] | None = None
+        self._valued: list[int] | None = None  # supported, with a non-zero value
+        self._recorded: list[int] | None = None  # supported, holding a fact of a record of a list
+        self._lowered: dict[tuple[int, int], str] = {}
+        self._memo: dict[tuple[tuple[int, int], str], Any] = {}
+        # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
+        self.computed: dict[str, Any] = {}
+
+    # The lists, made on first use from the labels of the time (later changes come through ``supported``).
+    def _order(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [g.mention.start for g in self.findings]
+            self._in_order = all(a <= b for a, b in pairwise(self._starts))
+        return self._starts
+
+    @property
+    def in_order(self) -> bool:
+        """Whether the findings are in answer order (by start)."""
+        self._order()
+        return self._in_order
+
+    @property
+    def arrows(self) -> bool:
+        """Whether the answer writes an arrow ("→", "->") anywhere: a change of amount may be listed."""
+        if self._arrows < 0:
+            self._arrows = int("→" in self.answer or ">" in self.answer)
+        return self._arrows > 0
+
+    def money(self) -> list[Finding]:
+        """The amounts of money with a value (any label), in the order of the findings."""
+        if self._money is None:
+            self._money = [
+                g for g in self.findings if g.mention.kind == "money" and g.mention.value is not None
+            ]
+        return self._money
+
+    def sorted_money(self) -> tuple[list[Finding], list[int]]:
+        """The amounts of money with a value by start, and their starts."""
+        if self._money_sorted is None:
+            money = self.money()
+            # In answer order already when the findings are (a stable sort), for _top_level_list_above.
+            self._money_sorted = money if self.in_order else sorted(money, key=_start_of)
+            self._money_starts = [g.mention.start for g in self._money_sorted]
+        return self._money_sorted, self._money_starts
+
+    def _supported_amounts(self) -> list[int]:
+        if self._supported_money is None:
+            self._supported_money = [
+                i
+                for i, g in enumerate(self.findings)
+                if g.label == "SUPPORTED" and g.mention.kind == "money" and g.mention.value is not None
+            ]
+        return self._supported_money
+
+    def _sentence_lists(self) -> dict[tuple[int, int], list[int]]:
+        if self._by_sentence is None:
+            by: dict[tuple[int, int], list[int]] = {}
+            for i in self._supported_amounts():
+                by.setdefault(self.findings[i].sentence, []).append(i)
+            self._by_sentence = by
+        return self._by_sentence
+
+    def _supported_values(self) -> list[int]:
+        if self._valued is None:
+            self._valued = [
+                i for i, g in enumerate(self.findings) if g.label == "SUPPORTED" and g.mention.value
+            ]
+        return self._valued
+
+    def _supported_records(self) -> list[int]:
+        if self._recorded is None:
+            self._recorded = [
+                i for i, g in enumerate(self.findings) if g.label == "SUPPORTED" and _holds_record(g)
+            ]
+        return self._recorded
+
+    def supported(self, i: int) -> None:
+        """Note that ``findings[i]`` may have turned supported (the lists made so far take it in, once)."""
+        g = self.findings[i]
+        if g.label != "SUPPORTED":
+            return
+        m = g.mention
+        if m.kind == "money" and m.value is not None:
+            if self._supported_money is not None:
+                _insert(self._supported_money, i)
+            if self._by_sentence is not None:
+                _insert(self._by_sentence.setdefault(g.sentence, []), i)
+        if self._valued is not None and m.value:
+            _insert(self._valued, i)
+        if self._recorded is not None and _holds_record(g):
+            _insert(self._recorded, i)
+
+    def lowered(self, sentence: tuple[int, int]) -> str:
+        """The sentence's text in lower case (computed once)."""
+        low = self._lowered.get(sentence)
+        if low is None:
+            low = lower(self.answer[sentence[0] : sentence[1]])
+            self._lowered[sentence] = low
+        return low
+
+    def search(self, sentence: tuple[int, int], pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """``pattern.search`` of the sentence's lower-case text (computed once per sentence and pattern)."""
+        key = (sentence, pattern.pattern)
+        if key in self._memo:
+            found: re.Match[str] | None = self._memo[key]
+            return found
+        found = pattern.search(self.lowered(sentence))
+        self._memo[key] = found
+        return found
+
+    def states_arithmetic(self, sentence: tuple[int, int]) -> bool:
+        """:func:`.aggregates.states_arithmetic` of the sentence (computed once per sentence)."""
+        key = (sentence, "")
+        if key not in self._memo:
+            self._memo[key] = states_arithmetic(self.lowered(sentence))
+        said: bool = self._memo[key]
+        return said
+
+    def first_supported_money(self, f: Finding, count: int) -> list[Finding]:
+        """The first ``count`` supported amounts of money of the answer other than ``f``, in order."""
+        out = [self.findings[i] for i in self._supported_amounts()[: count + 1]]
+        out = [g for g in out if g is not f][:count]
+        self.reads += len(out)
+        return out
+
+    def first_money(self, f: Finding, count: int) -> list[Finding]:
+        """The first ``count`` amounts of money (any label) other than ``f``, in order."""
+        out = [g for g in self.money()[: count + 1] if g is not f][:count]
+        self.reads += len(out)
+        return out
+
+    def sentence_amounts(self, f: Finding, count: int | None = None) -> list[Finding]:
+        """The other supported amounts of money of ``f``'s sentence, in the answer's order (the first
+        ``count`` of them when given)."""
+        at = self._sentence_lists().get(f.sentence, [])
+        if count is not None:
+            at = at[: count + 1]
+        out = [self.findings[i] for i in at]
+        out = [g for g in out if g is not f]
+        if count is not None:
+            out = out[:count]
+        self.reads += len(out)
+        return out
+
+    def next_sentence_amount(self, f: Finding, pos: int) -> Finding | None:
+        """The first supported amount of money of ``f``'s sentence other than ``f`` that starts at ``pos`` or
+        after it, in the answer's order."""
+        at = self._sentence_lists().get(f.sentence, [])
+        k = bisect_left(at, bisect_left(self._order(), pos)) if self.in_order else 0
+        for i in at[k:]:
+            g = self.findings[i]
+            self.reads += 1
+            if g is not f and g.mention.start >= pos:
+                return g
+        return None
+
+    def supported_money_before(self, pos: int, count: int) -> list[Finding]:
+        """The first ``count`` supported amounts of money that end at ``pos`` or before it, in order."""
+        out: list[Finding] = []
+        in_order = self.in_order
+        for i in self._supported_amounts():
+            g = self.findings[i]
+            self.reads += 1
+            if in_order and g.mention.start > pos:
+                break  # it and all after it end after ``pos``
+            if g.mention.end <= pos:
+                out.append(g)
+                if len(out) >= count:
+                    break
+        return out
+
+    def valued_before(self, pos: int, count: int) -> list[Finding]:
+        """The last ``count`` supported findings with a non-zero value that start before ``pos``, in order
+        (findings in answer order only)."""
+        out: list[Finding] = []
+        valued = self._supported_values()
+        k = bisect_left(valued, bisect_left(self._order(), pos))
+        for j in range(k - 1, -1, -1):
+            if len(out) >= count:
+                break
+            g = self.findings[valued[j]]
+            self.reads += 1
+            if g.mention.start < pos:
+                out.append(g)
+        out.reverse()
+        return out
+
+    def recorded_before(self, pos: int) -> list[Finding]:
+        """The supported findings holding a fact of a record that start before ``pos`` (findings in answer
+        order only)."""
+        recorded = self._supported_records()
+        k = bisect_left(recorded, bisect_left(self._order(), pos))
+        self.reads += k
+        return [self.findings[i] for i in recorded[:k]]
+
+
+def _holds_record(g: Finding) -> bool:
+    return any(x.record is not None and x.list_path is not None for x in g.facts)
+
+
+def _insert(positions: list[int], i: int) -> bool:
+    """Put ``i`` in the ascending ``positions`` unless it is there; whether it was put."""
+    j = bisect_left(positions, i)
+    if j < len(positions) and positions[j] == i:
+        return False
+    positions.insert(j, i)
+    return True
+
+
+def _start_of(g: Finding) -> int:
+    return g.mention.start
 
 
 def _noun_end(answer: str, start: int, noun: str) -> int:
@@ -215,7 +462,9 @@ def check_own_enumerations(answer: str, findings: list[Finding]) -> None:
             f.reason = f"the answer lists {listed} of them"
 
 
-def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
+def listed_total(
+    f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None
+) -> bool:
     """Whether the amount of ``f``, in a sentence that calls it a total, adds up amounts the answer states
     (and the results support): a run of two or more consecutive ones right before it or right after it, or
     the amounts of the earlier sentences that name the total's noun ("**Total refunds: $138.74**" after a
@@ -236,14 +485,11 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
     False
     """
     m = f.mention
-    sentence = lower(answer[f.sentence[0] : f.sentence[1]])
-    if m.kind != "money" or m.value is None or not _TOTAL_WORDS.search(sentence):
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    if m.kind != "money" or m.value is None or not index.search(f.sentence, _TOTAL_WORDS):
         return False
-    amounts = [
-        g
-        for g in findings
-        if g is not f and g.mention.kind == "money" and g.label == "SUPPORTED" and g.mention.value is not None
-    ][:_MAX_AMOUNTS]
+    amounts = index.first_supported_money(f, _MAX_AMOUNTS)
     before = [g for g in amounts if g.mention.end <= m.start]
     after = [g for g in amounts if g.mention.start >= m.end]
     # The run closest to the total: the amounts right before it (read backwards), or right after it.
@@ -253,16 +499,17 @@ def listed_total(f: Finding, findings: list[Finding], answer: str) -> bool:
             total += abs(g.mention.value or 0.0)
             if n >= 1 and accepts(m, total):
                 return True
-    money = [g for g in findings if g is not f and g.mention.kind == "money" and g.mention.value is not None]
-    if _priced_list_above(f, money[:_MAX_AMOUNTS], answer) or _top_level_list_above(f, money, answer):
+    if _priced_list_above(f, index.first_money(f, _MAX_AMOUNTS), answer) or _top_level_list_above(
+        f, answer, index
+    ):
         return True
-    noun = _TOTAL_OF.search(sentence)
+    noun = index.search(f.sentence, _TOTAL_OF)
     if noun is None:
         return False
     stem = noun.group(1)
     last_of: dict[tuple[int, int], float] = {}
     for g in before:
-        if g.sentence != f.sentence and stem in lower(answer[g.sentence[0] : g.sentence[1]]):
+        if g.sentence != f.sentence and stem in index.lowered(g.sentence):
             last_of[g.sentence] = abs(g.mention.value or 0.0)
     return 2 <= len(last_of) <= _MAX_TERMS and accepts(m, sum(last_of.values()))
 
@@ -320,7 +567,7 @@ _GROUP_HEADING = re.compile(
 )
 
 
-def _top_level_list_above(f: Finding, amounts: list[Finding], answer: str) -> bool:
+def _top_level_list_above(f: Finding, answer: str, index: AnswerAmounts) -> bool:
     r"""Whether the total of ``f`` adds the first amounts of the top-level items of the nested list right
     above its line: the items at the least indentation, of one kind of marker (numbers or bullets), read
     upwards from the total through the headings that group them, their indented sub-items (the parts that
@@ -337,23 +584,21 @@ def _top_level_list_above(f: Finding, amounts: list[Finding], answer: str) -> bo
     ...     found.append(Finding(money, "SUPPORTED", (0, 9)))
     >>> at = text.index("$15.50")
     >>> total = Finding(Mention("money", at, at + 6, "$15.50", value=15.5, decimals=2), "UNSUPPORTED", (0, 9))
-    >>> _top_level_list_above(total, found, text)
+    >>> _top_level_list_above(total, text, AnswerAmounts(text, [*found, total]))
     True
     >>> total.mention.value = 24.5
-    >>> _top_level_list_above(total, found, text)
+    >>> _top_level_list_above(total, text, AnswerAmounts(text, [*found, total]))
     False
     """
     m = f.mention
-    # Sorted on the first look only: most amounts have no list line above them, and sorting every amount
-    # of the answer for each one made an answer of many amounts pay a sort per amount (h22k).
-    ordered: list[Finding] = []
-    starts: list[int] = []
+    # The answer's amounts of money in answer order, sorted once per answer (h22k, h23c); ``f`` left out.
+    ordered, starts = index.sorted_money()
 
     def first_on(start: int, stop: int) -> Finding | None:
-        if not starts:
-            ordered.extend(sorted(amounts, key=lambda g: g.mention.start))
-            starts.extend(g.mention.start for g in ordered)
         i = bisect_left(starts, start)
+        while i < len(starts) and ordered[i] is f:
+            i += 1
+        index.reads += 1
         return ordered[i] if i < len(starts) and starts[i] < stop else None
 
     end = answer.rfind("\n", 0, m.start)
@@ -408,7 +653,9 @@ def _line_of(answer: str, pos: int) -> str:
     return lower(answer[start : len(answer) if end < 0 else end])
 
 
-def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
+def listed_changes(
+    f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None
+) -> str:
     r"""How the amount of ``f`` follows from the changes of amount the answer lists ("$481.50 → $466.75",
     each pair supported): their sum, told as a difference, saving, refund or charge (two pairs or more), or
     a new total that is a total the answer told before plus that sum; "" when it does not (see the module).
@@ -427,11 +674,11 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     ''
     """
     m = f.mention
-    if m.kind != "money" or m.value is None or ("→" not in answer and ">" not in answer):
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    if m.kind != "money" or m.value is None or not index.arrows:
         return ""
-    amounts = [
-        g for g in findings if g.mention.kind == "money" and g.mention.value is not None and g is not f
-    ][:_MAX_AMOUNTS]
+    amounts = index.first_money(f, _MAX_AMOUNTS)
     change, pairs = 0.0, 0
     for a, b in pairwise(amounts):
         if a.label != "SUPPORTED" or b.label != "SUPPORTED":
@@ -442,11 +689,7 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     if not pairs:
         return ""
     line = _line_of(answer, m.start)
-    if (
-        pairs >= 2
-        and _CHANGE_WORDS.search(lower(answer[f.sentence[0] : f.sentence[1]]))
-        and accepts(m, abs(change))
-    ):
+    if pairs >= 2 and index.search(f.sentence, _CHANGE_WORDS) and accepts(m, abs(change)):
         return "the sum of the changes the answer lists"
     if not _NEW_TOTAL.search(line):
         return ""
@@ -459,24 +702,11 @@ def listed_changes(f: Finding, findings: list[Finding], answer: str) -> str:
     return ""
 
 
-def _sentence_amounts(f: Finding, findings: list[Finding]) -> list[Finding]:
-    """The other supported amounts of money of ``f``'s sentence, in the answer's order."""
-    return [
-        g
-        for g in findings
-        if g is not f
-        and g.mention.kind == "money"
-        and g.label == "SUPPORTED"
-        and g.mention.value is not None
-        and g.sentence == f.sentence
-    ]
-
-
 # An amount told as the gap to a limit: "$180.85 over your $950 budget", "$12.40 short of the $50 minimum".
 _GAP_TO = re.compile(r"[*_]*[ \t]+(?:over|under|above|below|beyond|short[ \t]+of)\b[^$€£\n.;]{0,30}$")
 
 
-def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
+def told_gap(f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None) -> bool:
     r"""Whether the amount of ``f`` is told as the gap between another amount of its sentence and a limit
     named right after it ("the total would be **$1,130.85**, which is **$180.85 over your $950 budget**"),
     both supported: |other - limit| (issue 14, h21b).
@@ -498,11 +728,13 @@ def told_gap(f: Finding, findings: list[Finding], answer: str) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None:
         return False
-    same = _sentence_amounts(f, findings)
-    limit = next((g for g in same if g.mention.start >= m.end), None)
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    limit = index.next_sentence_amount(f, m.end)
     if limit is None or not _GAP_TO.fullmatch(lower(answer[m.end : limit.mention.start])):
         return False
     bound = abs(limit.mention.value or 0.0)
+    same = index.sentence_amounts(f)
     return any(accepts(m, abs(abs(g.mention.value or 0.0) - bound)) for g in same if g is not limit)
 
 
@@ -514,7 +746,7 @@ _PLUS = re.compile(
 _MINUS = re.compile(r"[^$€£\d\n.;]{0,30}?(?:\bminus\b|\bless\b)[^$€£\d\n.;]{0,30}")
 
 
-def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
+def told_sum(f: Finding, findings: list[Finding], answer: str, index: AnswerAmounts | None = None) -> bool:
     r"""Whether the amount of ``f`` is the sum (or difference) of supported amounts its sentence writes out
     as terms joined by "plus", "+" or "minus": "Your balance should now be $2,533.21 (your original $73.00
     plus the $2,460.21 from the cancellations)" (issue 14, h22b). Only terms the sentence joins so count:
@@ -537,7 +769,9 @@ def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None:
         return False
-    terms = _sentence_amounts(f, findings)[:_MAX_AMOUNTS]
+    if index is None:
+        index = AnswerAmounts(answer, findings)
+    terms = index.sentence_amounts(f, _MAX_AMOUNTS)
     for i, first in enumerate(terms):
         total = abs(first.mention.value or 0.0)
         for prev, g in pairwise(terms[i : i + _MAX_TERMS]):
@@ -555,7 +789,7 @@ def told_sum(f: Finding, findings: list[Finding], answer: str) -> bool:
     return False
 
 
-def rounded_difference(f: Finding, findings: list[Finding]) -> bool:
+def rounded_difference(f: Finding, findings: list[Finding], index: AnswerAmounts | None = None) -> bool:
     r"""Whether the amount of ``f``, said as an approximation without cents ("would bring it to around
     $685"), is the difference of two supported amounts the answer states before it, rounded to the stated
     places (issue 14, h21b: the $1,166.98 total less the $481.50 camera). Rounding only: the wider margin
@@ -576,13 +810,8 @@ def rounded_difference(f: Finding, findings: list[Finding]) -> bool:
     m = f.mention
     if m.kind != "money" or m.value is None or m.hedge != "about" or m.decimals:
         return False
-    told = [
-        abs(g.mention.value or 0.0)
-        for g in findings
-        if g.mention.kind == "money"
-        and g.label == "SUPPORTED"
-        and g.mention.value is not None
-        and g.mention.end <= m.start
-    ][:_MAX_AMOUNTS]
+    if index is None:
+        index = AnswerAmounts("", findings)
+    told = [abs(g.mention.value or 0.0) for g in index.supported_money_before(m.start, _MAX_AMOUNTS)]
     target = abs(m.value)
     return any(abs(abs(a - b) - target) <= 0.5 for a, b in combinations(told, 2))
