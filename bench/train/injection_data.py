@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
+from reader_data import reader_examples
 
 __all__ = ["Example", "build_examples", "package_dir"]
 
@@ -954,6 +955,8 @@ def build_examples(seed: int = 16, bfcl_limit: int = 3_000) -> tuple[list[Exampl
     for _ in range(1_500):
         examples.append(Example(carrier_text(), "tool_result", 0, "joined.documents"))
     _add_documents(examples, pools, seed)
+    # Instructions aimed at the reader's task and their hard negatives (h23e): reader_data.py.
+    examples.extend(Example(*row) for row in reader_examples(seed))
     return examples, pools
 
 

@@ -160,18 +160,29 @@ def decide_tool_logit(held: Sequence[Example], rules: Sequence[float], logits: S
     (origin), so that easy kinds (book passages, code) do not hide a hard one (e-mails that ask their
     reader to do things). Whole groups of documents were held out of the n-gram fit, so these are
     documents the model has not seen."""
+    return max(tool_logit_cuts(held, rules, logits).values(), default=math.inf)
+
+
+def tool_logit_cuts(
+    held: Sequence[Example], rules: Sequence[float], logits: Sequence[float]
+) -> dict[str, float]:
+    """Per kind of held-out benign tool result the rules pass (kinds under ``MIN_KIND`` pooled as
+    ``"pooled"``), the logit above which at most ``TOOL_FPR`` of it is flagged (the model file records
+    them, so that the kind that sets ``tool_logit`` can be seen)."""
     by_kind: dict[str, list[float]] = {}
     for e, r, g in zip(held, rules, logits, strict=True):
         if e.source == "tool_result" and not e.label and r < 0.5:
             by_kind.setdefault(e.origin.split(".carrier")[0], []).append(g)
     pooled = [g for v in by_kind.values() if len(v) < MIN_KIND for g in v]
-    groups = [v for v in by_kind.values() if len(v) >= MIN_KIND] + ([pooled] if pooled else [])
-    cuts = []
-    for values in groups:
-        values.sort(reverse=True)
+    groups = {k: v for k, v in sorted(by_kind.items()) if len(v) >= MIN_KIND}
+    if pooled:
+        groups["pooled"] = pooled
+    cuts = {}
+    for kind, values in groups.items():
+        values = sorted(values, reverse=True)
         # flag strictly above the (allowed + 1)-th highest benign logit of this kind
-        cuts.append(values[int(TOOL_FPR * len(values))] + 1e-6)
-    return round(max(cuts), 6) if cuts else math.inf
+        cuts[kind] = round(values[int(TOOL_FPR * len(values))] + 1e-6, 6)
+    return cuts
 
 
 def train(
@@ -216,7 +227,8 @@ def train(
     rules = [rule_risk(e.text, e.source) for e in held]
     tools = [int(e.source == "tool_result") for e in held]
     combine = fit_combination(rules, logits, tools, [e.label for e in held])
-    tool_logit = decide_tool_logit(held, rules, logits)
+    cuts = tool_logit_cuts(held, rules, logits)
+    tool_logit = max(cuts.values(), default=math.inf)
     counts = Counter(f"{e.origin}|{e.source}|{e.label}" for e in examples)
     provisional["combine"] = combine
     provisional["tool_logit"] = tool_logit
@@ -229,6 +241,7 @@ def train(
         "fit": len(fit_idx),
         "held_out": len(held_idx),
         "counts": dict(sorted(counts.items())),
+        "tool_logit_cuts": cuts,
     }
     return provisional
 
