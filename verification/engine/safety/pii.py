@@ -22,7 +22,7 @@ from typing import Any, Final, cast
 from ..text import lower
 from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
-from .pii_names import ALL_SCANS, ADDRESS_EVIDENCE, NAME_SCANS, NAME_TYPES, find_names, may_find, whole_place
+from .pii_names import ADDRESS_EVIDENCE, ALL_SCANS, NAME_SCANS, NAME_TYPES, find_names, may_find, whole_place
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
 from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
 
