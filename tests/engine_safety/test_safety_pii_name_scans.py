@@ -11,7 +11,9 @@ its step could find something, and only fast if every text still has a projectio
 - the bit hyperscan reports is set wherever that pattern matches;
 - ``find_names`` and ``detect_pii`` give the same results with the bits and without them (every bit,
   the path without hyperscan), and ``detect_pii`` with the prefilter switched off;
-- no corpus or generated dev text lost its projection (accented letters).
+- no corpus or generated dev text lost its projection (accented letters);
+- ``pii._top_level_splits``, which now walks ``prefilter.regex_pieces`` as ``_hyperscan_form`` does,
+  splits as it did.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from hypothesis import strategies as st
 from tests.engine_safety.safety_support import corpus_texts_cached
 from tests.engine_safety.test_safety_multiscan import _mutated_documents
 from verification.engine.safety import detect_pii, prepare_pii_prefilter
-from verification.engine.safety.pii import _PREFILTER, _name_scans
+from verification.engine.safety.pii import _PREFILTER, _QUANTIFIER, _name_scans, _top_level_splits
 from verification.engine.safety.pii_names import (
     _ADDRESS_CUE,
     _CAPS_TOWN,
@@ -47,6 +49,7 @@ from verification.engine.safety.pii_names import (
     find_names,
     may_find,
 )
+from verification.engine.safety.pii_types import PII_TYPES
 from verification.engine.text import lower
 
 GENERATED = Path(__file__).resolve().parents[2] / "bench" / "corpora" / "generated"
@@ -200,3 +203,50 @@ def test_the_widened_form_keeps_classes_and_widens_literals() -> None:
     lowers = NAME_SCANS[0]
     assert lowers.search("i talked to leslie carroll") is not None
     assert lowers.search("i talked to LESLIE_CARROLL X") is not None  # the stand-ins of "ö", "é", ...
+
+
+def _old_top_level_splits(source: str) -> list[int]:
+    """``pii._top_level_splits`` as h18d wrote it, before it walked ``prefilter.regex_pieces``."""
+    splits: list[int] = []
+    depth = 0
+    in_class = False
+    i = 0
+    size = len(source)
+    while i < size:
+        char = source[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if source.startswith("^", i + 1):
+                i += 1
+            if source.startswith("]", i + 1):
+                i += 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return []
+            if depth == 0:
+                quantifier = _QUANTIFIER.match(source, i + 1)
+                splits.append(i + 1 if quantifier is None else quantifier.end())
+        elif char == "|" and depth == 0:
+            return []
+        i += 1
+    return splits if depth == 0 and not in_class else []
+
+
+def test_the_splits_read_from_the_pieces_are_those_of_the_old_walk_on_every_pattern() -> None:
+    sources = [kind.pattern.pattern for kind in PII_TYPES] + [p.pattern for p in NAME_SCANS]
+    for source in sources:
+        assert _top_level_splits(source) == _old_top_level_splits(source), source
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet="ab()[]^|\\?*+{}1,é", max_size=24))
+def test_the_splits_read_from_the_pieces_are_those_of_the_old_walk(source: str) -> None:
+    assert _top_level_splits(source) == _old_top_level_splits(source)

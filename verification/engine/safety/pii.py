@@ -24,7 +24,7 @@ from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
 from .pii_names import ADDRESS_EVIDENCE, ALL_SCANS, NAME_SCANS, NAME_TYPES, find_names, may_find, whole_place
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
-from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
+from .prefilter import MIN_LITERAL, Occurrences, regex_pieces, required_run, shape_char, shape_needles
 
 __all__ = [
     "PII_TYPE_NAMES",
@@ -746,21 +746,15 @@ def _top_level_splits(source: str) -> list[int]:
     splits: list[int] = []
     depth = 0
     in_class = False
-    i = 0
-    size = len(source)
-    while i < size:
-        char = source[i]
-        if char == "\\":
-            i += 2
+    for start, end, inside in regex_pieces(source):
+        char = source[start]
+        if inside:
+            in_class = not (char == "]" and end == start + 1)  # a class's content, or its end
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            if source.startswith("^", i + 1):
-                i += 1
-            if source.startswith("]", i + 1):
-                i += 1  # a "]" first in a class is a literal
+        if char == "[":
+            in_class = True  # a class's opening
+        elif end > start + 1:
+            continue  # an escape
         elif char == "(":
             depth += 1
         elif char == ")":
@@ -768,11 +762,10 @@ def _top_level_splits(source: str) -> list[int]:
             if depth < 0:
                 return []
             if depth == 0:
-                quantifier = _QUANTIFIER.match(source, i + 1)
-                splits.append(i + 1 if quantifier is None else quantifier.end())
+                quantifier = _QUANTIFIER.match(source, end)
+                splits.append(end if quantifier is None else quantifier.end())
         elif char == "|" and depth == 0:
             return []
-        i += 1
     return splits if depth == 0 and not in_class else []
 
 

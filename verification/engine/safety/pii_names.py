@@ -32,7 +32,7 @@ from typing import Final
 
 from ..text import lower
 from .pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
-from .prefilter import trie_pattern
+from .prefilter import regex_pieces, trie_pattern
 
 __all__ = [
     "ALL_SCANS",
@@ -2144,29 +2144,12 @@ def _hyperscan_form(source: str) -> re.Pattern[str]:
     True
     """
     source = source.replace(f"[{_LOWER}", f"[A-Z_{_LOWER}")
-    out: list[str] = []
-    in_class = False
-    i = 0
-    while i < len(source):
-        char = source[i]
-        if char == "\\":
-            out.append(source[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            # "^" and then "]" first in a class are literals, not its end.
-            head = 2 if source.startswith("^]", i + 1) else 1 if source.startswith(("^", "]"), i + 1) else 0
-            out.append(source[i : i + 1 + head])
-            i += 1 + head
-            continue
-        elif not char.isascii():
-            char = "."
-        out.append(char)
-        i += 1
-    return re.compile("".join(out))
+    return re.compile(
+        "".join(
+            "." if not inside and end == start + 1 and not source[start].isascii() else source[start:end]
+            for start, end, inside in regex_pieces(source)
+        )
+    )
 
 
 _LOWER_WORD_SCAN: Final = rf"[{_LOWER}]+(?:['’\-][{_LOWER}]+)?"
