@@ -2144,6 +2144,9 @@ def _hyperscan_form(source: str) -> re.Pattern[str]:
     True
     """
     source = source.replace(f"[{_LOWER}", f"[A-Z_{_LOWER}")
+    # "Α-Ω" holds an unassigned code point (U+03A2), no word character: its stand-in must be none
+    # either and pass the class, so the class takes DEL, which no text holds.
+    source = source.replace(f"[{_CAPS}", f"[\\x7f{_CAPS}")
     return re.compile(
         "".join(
             "." if not inside and end == start + 1 and not source[start].isascii() else source[start:end]
