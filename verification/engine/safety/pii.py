@@ -22,9 +22,9 @@ from typing import Any, Final, cast
 from ..text import lower
 from .fastpath import lowered_matches, lowered_text, lowered_variant
 from .multiscan import PatternSet
-from .pii_names import ADDRESS_EVIDENCE, NAME_TYPES, find_names, may_find, whole_place
+from .pii_names import ADDRESS_EVIDENCE, ALL_SCANS, NAME_SCANS, NAME_TYPES, find_names, may_find, whole_place
 from .pii_types import BLOCK_LIMIT, PII_TYPES, PiiType
-from .prefilter import MIN_LITERAL, Occurrences, required_run, shape_char, shape_needles
+from .prefilter import MIN_LITERAL, Occurrences, regex_pieces, required_run, shape_char, shape_needles
 
 __all__ = [
     "PII_TYPE_NAMES",
@@ -295,16 +295,17 @@ def _collect_from(
             _keep(kind, accepted, min_confidence, found)
 
 
-def may_name(text: str, lowered: str) -> bool:
+def may_name(text: str, lowered: str, scans: int = ALL_SCANS) -> bool:
     """Whether ``pii_names.find_names`` may find anything in ``text`` (``lowered`` is its lower-cased
-    form): ``pii_names.may_find``, which reads the postcode labels from the list the pass is built from.
+    form): ``pii_names.may_find``, which reads the postcode labels from the list the pass is built from
+    (``scans``: the bits of ``pii_names.NAME_SCANS`` the hyperscan pass reported, see ``_name_scans``).
 
     >>> may_name("call me at 415-555-0132", "call me at 415-555-0132")
     False
     >>> may_name("zip: 2680-043", "zip: 2680-043")
     True
     """
-    return may_find(text, lowered)
+    return may_find(text, lowered, scans)
 
 
 def _resolve(candidates: Sequence[tuple[int, PiiMatch]]) -> list[PiiMatch]:
@@ -745,21 +746,15 @@ def _top_level_splits(source: str) -> list[int]:
     splits: list[int] = []
     depth = 0
     in_class = False
-    i = 0
-    size = len(source)
-    while i < size:
-        char = source[i]
-        if char == "\\":
-            i += 2
+    for start, end, inside in regex_pieces(source):
+        char = source[start]
+        if inside:
+            in_class = not (char == "]" and end == start + 1)  # a class's content, or its end
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            if source.startswith("^", i + 1):
-                i += 1
-            if source.startswith("]", i + 1):
-                i += 1  # a "]" first in a class is a literal
+        if char == "[":
+            in_class = True  # a class's opening
+        elif end > start + 1:
+            continue  # an escape
         elif char == "(":
             depth += 1
         elif char == ")":
@@ -767,11 +762,10 @@ def _top_level_splits(source: str) -> list[int]:
             if depth < 0:
                 return []
             if depth == 0:
-                quantifier = _QUANTIFIER.match(source, i + 1)
-                splits.append(i + 1 if quantifier is None else quantifier.end())
+                quantifier = _QUANTIFIER.match(source, end)
+                splits.append(end if quantifier is None else quantifier.end())
         elif char == "|" and depth == 0:
             return []
-        i += 1
     return splits if depth == 0 and not in_class else []
 
 
@@ -804,11 +798,16 @@ def _prefilter_table() -> tuple[list[re.Pattern[str]], tuple[tuple[PiiType, int]
             mask |= 1 << len(patterns)
             patterns.append(kind.context)
         plan.append((kind, mask))
+    # The names pass's scans last, in the same database (h23h): one scan serves both passes.
+    patterns.extend(NAME_SCANS)
     return patterns, tuple(plan)
 
 
 _PREFILTER_PATTERNS, _PREFILTER_PLAN = _prefilter_table()
 _PREFILTER = PatternSet("pii", _PREFILTER_PATTERNS)
+# Where the names pass's bits start in a scan's hits, and the types' bits below them.
+_NAME_SCANS_SHIFT: Final = len(_PREFILTER_PATTERNS) - len(NAME_SCANS)
+_TYPE_HITS: Final = (1 << _NAME_SCANS_SHIFT) - 1
 # The types to run by the set of patterns reported: few distinct sets recur.
 _KINDS_BY_HITS: dict[int, tuple[PiiType, ...]] = {}
 
@@ -816,8 +815,17 @@ _KINDS_BY_HITS: dict[int, tuple[PiiType, ...]] = {}
 def _prefiltered(text: str) -> tuple[PiiType, ...] | None:
     """The types whose patterns may all match ``text``, in table order; ``None`` while unavailable."""
     hits = _PREFILTER.may_match(text)
-    if hits is None:
-        return None
+    return None if hits is None else _kinds_of(hits)
+
+
+def _name_scans(hits: int | None) -> int:
+    """The bits of ``pii_names.NAME_SCANS`` in a scan's ``hits``; every bit when there was no scan."""
+    return ALL_SCANS if hits is None else hits >> _NAME_SCANS_SHIFT
+
+
+def _kinds_of(hits: int) -> tuple[PiiType, ...]:
+    """The types whose patterns are all among a scan's ``hits``, in table order."""
+    hits &= _TYPE_HITS
     kinds = _KINDS_BY_HITS.get(hits)
     if kinds is None:
         kinds = tuple(kind for kind, mask in _PREFILTER_PLAN if hits & mask == mask)
@@ -863,9 +871,11 @@ def detect_pii(
     lowered = lowered_text(text)
     # Where the lower-cased forms of case-insensitive types may run over ``lowered`` (see ``PiiType``).
     folds = text.isascii() or (len(lowered) == len(text) and "ſ" not in text and "ı" not in text)
-    prefiltered = _prefiltered(text)
-    if prefiltered is not None:
-        kinds = prefiltered
+    # One hyperscan pass: the types that may hold a value, and which scans of the names pass may match.
+    hits = _PREFILTER.may_match(text)
+    scans = _name_scans(hits)
+    if hits is not None:
+        kinds = _kinds_of(hits)
     else:
         digits, digit_run, word_run, shape = _features(text)
         plan = _plan_for(text, lowered, digits, digit_run, word_run)
@@ -890,8 +900,8 @@ def detect_pii(
             first = pattern.search(subject)
             if first is not None:
                 _collect_from(kind, text, first, pattern, subject, min_confidence, found)
-    if (wanted is None or "person" in wanted or "location" in wanted) and may_name(text, lowered):
-        for name in find_names(text):
+    if (wanted is None or "person" in wanted or "location" in wanted) and may_name(text, lowered, scans):
+        for name in find_names(text, scans):
             if name.confidence >= min_confidence and (wanted is None or name.type in wanted):
                 address = name.evidence in ADDRESS_EVIDENCE
                 if address and ("postal_address", name.start, name.end) in found:

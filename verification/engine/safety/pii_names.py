@@ -32,9 +32,17 @@ from typing import Final
 
 from ..text import lower
 from .pii_gazetteer_data import CITIES, FIRST_NAMES, REGIONS, SURNAMES
-from .prefilter import trie_pattern
+from .prefilter import regex_pieces, trie_pattern
 
-__all__ = ["NAME_TYPES", "POSTCODE_LABELS", "NameMatch", "find_names", "may_find"]
+__all__ = [
+    "ALL_SCANS",
+    "NAME_SCANS",
+    "NAME_TYPES",
+    "POSTCODE_LABELS",
+    "NameMatch",
+    "find_names",
+    "may_find",
+]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -1503,13 +1511,17 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
 # The pattern starts with a character class and a look-behind (the idiom of ``pii_types``), so that
 # ``re`` skips to the cues' first letters; it also takes "an" and "it", which ``_ADDRESS_CUE_STARTS``
 # drops.
-_ADDRESS_CUE: Final = re.compile(
+# The cue and the blanks after it; what an address starts with; a digit within the next 80 characters
+# of the line (h23h: read, consumed, by the hyperscan pass too, ``NAME_SCANS``).
+_ADDRESS_CUE_LEAD: Final = (
     # A label's value may start on the next line ("Invoice to:⏎Strada ..."; h18e).
     # A label's colon after a lower-case letter ("New office: ..."; not "12:30", '"key": ...').
     r"(?:[aitofA](?<![\w\-].)(?:t|o:?|n|s|rom|ddress(?:[ \t]+is)?[ \t]*:?)|:(?<=[a-z]:))"
     r"(?:[ \t]+|[ \t]*\n(?:[ \t]*\n)?[ \t]*)"
-    rf"(?=[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])(?=[^\n\d]{{0,80}}\d)"
 )
+_ADDRESS_START: Final = rf"(?:[\d{_UPPER}]|{_STREET_PREFIX}|{_STREET_PARTICLE}[ \t][{_UPPER}])"
+_ADDRESS_DIGIT_AHEAD: Final = r"[^\n\d]{0,80}\d"
+_ADDRESS_CUE: Final = re.compile(f"{_ADDRESS_CUE_LEAD}(?={_ADDRESS_START})(?={_ADDRESS_DIGIT_AHEAD})")
 _ADDRESS_CUE_STARTS: Final = frozenset(("at", "to", "in", "on", "fr", "ad", "Ad", "is", ": ", ":\t"))
 # Of those, the cues that come before anything ("The venue is X 87", "New office: X 14"; h18e): after
 # them only a street's own shape is evidence (a street word or ending, a house letter, a postcode).
@@ -2107,6 +2119,60 @@ _LOWER_SURNAME_WORDS: Final = _words(
 )
 
 
+# The names pass's scans that the PII pass's one hyperscan pass also runs (h23h): ``pii._PREFILTER``
+# reads these patterns in the same scan as the types' and hands their bits (``scans``) to ``may_find``
+# and ``find_names``.  A step whose scan cannot match is skipped without its own search over the text.
+# Each scan is a superset of what its step looks for:
+#
+# - ``_LOWER_NAME``: a cue, then two words; or two words, then a verb (the look-ahead read as text);
+# - the cues of ``_street_addresses`` (``_ADDRESS_CUE``), its two look-aheads read as one run of text:
+#   a digit at once, or what an address starts with (no digit and no line break in any of its forms),
+#   then the rest of the 80 characters before the digit;
+# - ``_CAPS_TOWN`` and ``_PREFIXED_TOWN``.
+#
+# Hyperscan's prefilter mode widens what it cannot run (look-behinds), and ``_hyperscan_form`` widens
+# two things for the projection of the text (``multiscan``): a non-ASCII letter is projected to an ASCII
+# letter that passes every test the letter passes, and the types' patterns test for a letter that is no
+# ASCII lower-case one, so ``[{_LOWER}]`` takes ``A-Z_`` too and a non-ASCII literal becomes ``.``.
+# Without them the texts with an accented letter would have no projection (and no scan at all).
+
+
+def _hyperscan_form(source: str) -> re.Pattern[str]:
+    """``source`` with its lower-case letter classes and non-ASCII literals widened (see above).
+
+    >>> _hyperscan_form("allée [^]é][" + _LOWER + "]").pattern == "all.e [^]é][A-Z_" + _LOWER + "]"
+    True
+    """
+    source = source.replace(f"[{_LOWER}", f"[A-Z_{_LOWER}")
+    # "Α-Ω" holds an unassigned code point (U+03A2), no word character: its stand-in must be none
+    # either and pass the class, so the class takes DEL, which no text holds.
+    source = source.replace(f"[{_CAPS}", f"[\\x7f{_CAPS}")
+    return re.compile(
+        "".join(
+            "." if not inside and end == start + 1 and not source[start].isascii() else source[start:end]
+            for start, end, inside in regex_pieces(source)
+        )
+    )
+
+
+_LOWER_WORD_SCAN: Final = rf"[{_LOWER}]+(?:['’\-][{_LOWER}]+)?"
+NAME_SCANS: Final = (
+    _hyperscan_form(
+        rf"{_LOWER_CUE}[ \t]+{_LOWER_WORD_SCAN}[ \t]+{_LOWER_WORD_SCAN}"
+        rf"|{_LOWER_WORD_SCAN}[ \t]+{_LOWER_WORD_SCAN}[ \t]+{_LOWER_VERB}\b"
+    ),
+    _hyperscan_form(f"{_ADDRESS_CUE_LEAD}(?:\\d|{_ADDRESS_START}{_ADDRESS_DIGIT_AHEAD})"),
+    _hyperscan_form(_CAPS_TOWN.pattern),
+    _hyperscan_form(_PREFIXED_TOWN.pattern),
+)
+SCAN_LOWER_NAME: Final = 1
+SCAN_STREET: Final = 2
+SCAN_CAPS_TOWN: Final = 4
+SCAN_PREFIXED_TOWN: Final = 8
+# Every bit set: no scan told (no hyperscan, or not ready), so every step looks for itself.
+ALL_SCANS: Final = -1
+
+
 def _lower_flags(word: str) -> int:
     """The flags of a word written in lower case, as the lists write it ("o'sullivan" is "O'Sullivan",
     "heinz-willi" "Heinz-Willi"; "björn" is "Björn", or "Bjorn" folded)."""
@@ -2151,7 +2217,7 @@ def _lower_names(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
-def may_find(text: str, lowered: str) -> bool:
+def may_find(text: str, lowered: str, scans: int = ALL_SCANS) -> bool:
     """Whether ``find_names`` may find anything in ``text`` (``lowered`` is its lower-cased form): every
     name or place it reports starts at a capital letter, lies on the lines of an address or follows a
     postcode's label (``POSTCODE_LABELS``) or is a name written in lower case (``_lower_names``), so a
@@ -2171,7 +2237,8 @@ def may_find(text: str, lowered: str) -> bool:
         "\n" in text
         or lowered != text
         or any(word in lowered for word in _POSTCODE_FIRST)
-        or bool(_lower_names(text, []))  # a name in lower case (h19d)
+        # A name in lower case (h19d), where the hyperscan pass (``scans``) left it possible.
+        or (scans & SCAN_LOWER_NAME != 0 and bool(_lower_names(text, [])))
     )
 
 
@@ -2263,8 +2330,11 @@ def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def find_names(text: str) -> list[NameMatch]:
+def find_names(text: str, scans: int = ALL_SCANS) -> list[NameMatch]:
     """Person names and places in ``text``, ordered by position (they never overlap).
+
+    ``scans``: the bits of ``NAME_SCANS`` that may match ``text`` (from one hyperscan pass); a step
+    whose scan cannot match is skipped.  The default, every bit, has each step look for itself.
 
     >>> [(m.type, m.value) for m in find_names("Dear Ms Okafor, your parcel from Lyon, France is held.")]
     [('person', 'Okafor'), ('location', 'Lyon, France')]
@@ -2289,10 +2359,11 @@ def find_names(text: str) -> list[NameMatch]:
         out = _addressed(text, out)
     if " and " in text or " & " in text:
         out = _grouped_people(text, out)
-    out = _lower_names(text, out)
+    if scans & SCAN_LOWER_NAME:
+        out = _lower_names(text, out)
     if out:
         out = _same_names(text, tokens, out)
-    if _CAPS_TOWN.search(text) is not None:
+    if scans & SCAN_CAPS_TOWN and _CAPS_TOWN.search(text) is not None:
         towns = [t for t in _caps_towns(text) if not any(m.start < t.end and t.start < m.end for m in out)]
         if towns:
             out = sorted(out + towns, key=lambda m: m.start)
@@ -2300,13 +2371,13 @@ def find_names(text: str) -> list[NameMatch]:
         out = _named_streets(text, out)
     if "Sa" in text or "St" in text or "Sint" in text or "São" in text:
         out = _saint_towns(text, out)
-    if _PREFIXED_TOWN.search(text) is not None:
+    if scans & SCAN_PREFIXED_TOWN and _PREFIXED_TOWN.search(text) is not None:
         out = _prefixed_towns(text, out)
     if out:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
-    if _DIGIT.search(text) is not None:
+    if scans & SCAN_STREET and _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
     if "\n" in text:
         out = _postcode_lines(text, out)

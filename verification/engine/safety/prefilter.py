@@ -29,6 +29,7 @@ __all__ = [
     "MIN_LITERAL",
     "Occurrences",
     "leading_literals",
+    "regex_pieces",
     "required_literals",
     "required_run",
     "shape_char",
@@ -225,6 +226,38 @@ def skips_ahead(pattern: re.Pattern[str]) -> bool:
 def _implies(stronger: frozenset[str], weaker: frozenset[str]) -> bool:
     """Whether a text holding a string of ``stronger`` always holds one of ``weaker``."""
     return all(any(w in s for w in weaker) for s in stronger)
+
+
+def regex_pieces(source: str) -> list[tuple[int, int, bool]]:
+    r"""A regex source cut into pieces, each ``(start, end, in_class)``: an escape (two characters), the
+    ``[`` that opens a class with a leading ``^`` or ``]`` (literals there, not the class's end), or
+    one character; ``in_class`` when the piece lies inside a class (its closing ``]`` included).  What
+    ``pii._top_level_splits`` and ``pii_names._hyperscan_form`` walk.
+
+    >>> [source[a:b] for source in [r"a\[[^]x]é"] for a, b, inside in regex_pieces(source) if not inside]
+    ['a', '\\[', '[^]', 'é']
+    """
+    pieces: list[tuple[int, int, bool]] = []
+    in_class = False
+    i = 0
+    size = len(source)
+    while i < size:
+        char = source[i]
+        end = i + 1
+        inside = in_class
+        if char == "\\":
+            end = i + 2
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if source.startswith("^", end):
+                end += 1
+            if source.startswith("]", end):
+                end += 1
+        pieces.append((i, end, inside))
+        i = end
+    return pieces
 
 
 def trie_pattern(words: Sequence[str]) -> str:
