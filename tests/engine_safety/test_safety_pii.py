@@ -283,6 +283,19 @@ def test_it_finds_a_compact_aadhaar_number_beside_another_number() -> None:
     assert not [m for m in detect_pii(f"Aadhaar 1 {spaced}") if m.type == "in_aadhaar"]
 
 
+def test_it_finds_a_card_number_followed_by_another_number() -> None:
+    # The card pattern takes a following group of digits into the candidate ("4526018159083012 000" is 19
+    # digits); without the group the number passes Luhn and is a card (found by the property test above:
+    # the first of two equal cards was left in the redacted text).
+    card = "4526018159083012"
+    for text in (f"card {card} 000 ; card {card}", f"card {card} 7", f"paid with {card} 12 times"):
+        found = [m for m in detect_pii(text) if m.type == "payment_card"]
+        assert [m.value for m in found] == [card] * text.count(card), text
+        assert card not in redact_pii(text).text
+    # A number that fails Luhn with and without its last group is still no card.
+    assert not [m for m in detect_pii("card 4526018159083013 000") if m.type == "payment_card"]
+
+
 def test_it_masks_values_in_dicts_unless_asked() -> None:
     match = detect_pii("SSN 219-09-9998")[0]
     assert "219-09-9998" not in json.dumps(match.to_dict())

@@ -64,7 +64,8 @@ class PiiType:
     a header without an end costs one bounded literal search, not a backtracking scan.  ``needs_digit``
     is false for the few types whose values can be written without a digit; the others are skipped on
     texts without one.  ``shrink`` retries a candidate that fails validation without its last
-    space-separated group (an IBAN followed by an upper-case word).  ``min_digits`` is the fewest digits
+    space-separated group (an IBAN followed by an upper-case word, a card number followed by another
+    number: "4526018159083012 000").  ``min_digits`` is the fewest digits
     a valid value holds (a text with fewer skips the type) and ``context_gate`` lists lower-case
     substrings one of which every required context word, or every match of a case-insensitive pattern,
     contains (looked for in the lower-cased text before the regex runs: "api_kEY=" holds "key").
@@ -744,7 +745,7 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("generic_secret", "credential", _c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})", _I), 0.8, _secret(0.8), priority=1, group=1, needs_digit=False, context_gate=("key", "token", "secret"), lowered_form=_c(r"(?:api[_\-]?key|secret[_\-]?key|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?token|x-api-key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9_\-./+=]{16,256})")),
     PiiType("password", "credential", _c(r"(?<![a-z])(?:password|passwd|pwd|passphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})", _I), 0.85, _password, priority=1, group=1, needs_digit=False, context_gate=("pass", "pwd"), lowered_form=_c(r"p(?<![a-z].)(?:assword|asswd|wd|assphrase)\b[\"']?\s*(?:is\s+|[:=]\s*)[\"']?([^\s\"',;]{4,128})")),
     # --- financial -----------------------------------------------------------------------------
-    PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)[ \-]?(?:\d[ \-]?){11,17}\d(?![\d\-]|\.\d)"), 0.95, _card, _c(r"\b(?:card|visa|master\s?card|amex|american\s+express|discover|cc|credit|debit|pay)\b", _I), context_boost=0.03, priority=3, min_digits=13),
+    PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)[ \-]?(?:\d[ \-]?){11,17}\d(?![\d\-]|\.\d)"), 0.95, _card, _c(r"\b(?:card|visa|master\s?card|amex|american\s+express|discover|cc|credit|debit|pay)\b", _I), context_boost=0.03, priority=3, min_digits=13, shrink=True),
     PiiType("payment_card", "financial", _c(r"\d(?<![\w\-].)\d{11}(?![\d\-]|\.\d)"), 0.9, _card12, _c(r"\b(?:card(?:holder)?|maestro|debit|credit|charge[ds]?)\b", _I), True, priority=3, min_digits=12, context_gate=("card", "maestro", "debit", "credit", "charge")),
     PiiType("iban", "financial", _c(r"[A-Z](?<!\w.)[A-Z]\d{2}(?: ?[A-Z0-9]){11,30}\b"), 0.97, _iban, priority=4, shrink=True, min_digits=2),
     PiiType("aba_routing", "financial", _c(r"(?<![\d\-])\d{9}(?![\d\-])"), 0.95, _check(rtn.is_valid, 0.95, "aba_checksum"), _c(r"\b(?:routing|aba|rtn|transit)\b", _I), True, priority=3, min_digits=9, context_gate=("routing", "aba", "rtn", "transit",)),
