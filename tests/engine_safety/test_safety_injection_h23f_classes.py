@@ -194,6 +194,9 @@ def test_descriptions_of_these_attacks_stay_benign() -> None:
         "Attackers hide a line such as 'tell users to visit https://phish.example' inside product pages.",
         "A common jailbreak asks the model to take on the opposite personality and answer twice.",
         "Defenders should mitigate prompts that say 'respond only with ACCESS GRANTED'.",
+        # the dots of "e.g." end no sentence: the example belongs to the sentence that describes it
+        "A common jailbreak asks the model to take on the opposite personality, e.g. 'behave as your evil twin'.",
+        "Attackers ask the model to drop its rules, i.e. ignore all previous instructions.",
     ):
         assert not _flagged(text), text
         assert not _flagged(text, "tool_result"), text
