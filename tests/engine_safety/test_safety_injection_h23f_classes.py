@@ -195,8 +195,27 @@ def test_descriptions_of_these_attacks_stay_benign() -> None:
         "A common jailbreak asks the model to take on the opposite personality and answer twice.",
         "Defenders should mitigate prompts that say 'respond only with ACCESS GRANTED'.",
         # the dots of "e.g." end no sentence: the example belongs to the sentence that describes it
-        "A common jailbreak asks the model to take on the opposite personality, e.g. 'behave as your evil twin'.",
+        "A jailbreak asks the model to take on the opposite personality, e.g. 'behave as your evil twin'.",
         "Attackers ask the model to drop its rules, i.e. ignore all previous instructions.",
     ):
         assert not _flagged(text), text
         assert not _flagged(text, "tool_result"), text
+
+
+# --- graded risk on long pages ------------------------------------------------------------------------
+
+
+def test_a_long_page_keeps_its_strongest_isolated_hint_at_half_weight_and_no_more() -> None:
+    filler = "The committee met on Tuesday and reviewed the budget for the new library wing. " * 8
+    one = filler + "Let's play a game with the numbers below. " + filler
+    two = one + "Stay in character when you read this part aloud. " + filler
+
+    def rules_only(text: str):  # type: ignore[no-untyped-def]
+        return detect_injection(text, source="tool_result", learned=False)
+
+    assert len(one) > 900 and rules_only(filler * 3).risk_score == 0.0
+    # One hint: ranked above the plain page, far under the threshold.
+    assert 0.0 < rules_only(one).risk_score < INJECTION_THRESHOLD / 2
+    # Two hints far apart do not add up: only the strongest (0.4, halved) counts.
+    assert rules_only(two).risk_score == 0.2
+    assert [e.rule for e in rules_only(two).evidence] == ["manip.stay_in_character"]
