@@ -67,6 +67,8 @@ INJECTION_THRESHOLD = 0.5
 _QUOTED_FACTOR = 0.3
 _NEIGHBOURHOOD = 300
 _META_FACTOR = 0.4
+# The weight kept by the strongest isolated weak hint of a long text (``_drop_isolated_weak``).
+_ISOLATED_FACTOR = 0.5
 _MAX_MATCHES_PER_RULE = 5
 # Categories whose payloads legitimately start with quotes or live in markup: no quote discount.
 _NO_QUOTE_DISCOUNT = frozenset({"payload_injection", "delimiter_attack", "encoding_bypass"})
@@ -625,14 +627,17 @@ def _frame_start(text: str, start: int) -> int:
 
 
 def _drop_isolated_weak(evidence: list[InjectionEvidence]) -> list[InjectionEvidence]:
-    """Drop weak signals (< 0.5) with no other signal within ``_NEIGHBOURHOOD`` characters.
+    """Drop weak signals (< 0.5) with no other signal within ``_NEIGHBOURHOOD`` characters, but the
+    strongest of them, kept at ``_ISOLATED_FACTOR`` of its weight.
 
     Applied to long texts only: in a long page, a weak hint in one paragraph and another far away are
-    unrelated, and adding them up would flag any long document.
+    unrelated, and adding them up would flag any long document.  One of them, halved, cannot reach the
+    threshold; it only ranks the page above one without any hint (AUROC).
     """
     placed = sorted((e.start, e.rule) for e in evidence if e.start >= 0)
     starts = [p for p, _ in placed]
     kept = []
+    strongest: InjectionEvidence | None = None
     for item in evidence:
         if item.weight >= 0.5 or item.start < 0:
             kept.append(item)
@@ -641,6 +646,17 @@ def _drop_isolated_weak(evidence: list[InjectionEvidence]) -> list[InjectionEvid
         hi = bisect.bisect_right(starts, item.start + _NEIGHBOURHOOD)
         if any(rule != item.rule for _, rule in placed[lo:hi]):
             kept.append(item)
+        elif strongest is None or item.weight > strongest.weight:
+            strongest = item
+    if strongest is not None:
+        # The strongest isolated hint stays, at half weight (h23f): alone it cannot reach the threshold,
+        # and hints far apart still do not add up, but the page ranks above one with no hint at all.
+        kept.append(
+            InjectionEvidence(
+                strongest.category, strongest.rule, strongest.weight * _ISOLATED_FACTOR, strongest.text,
+                strongest.start, strongest.end, strongest.via,
+            )
+        )  # fmt: skip
     return kept
 
 

@@ -55,6 +55,8 @@ _CLAUSE_MIN_LITERAL = 2
 
 # How far back a quotation around a match may have opened (a quoted attack runs to a few hundred characters).
 QUOTE_REACH = 600
+# Abbreviations whose dots end no sentence (``MetaIndex.meta_sentence``).
+_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "E.g.", "I.e.", "E.G.", "I.E."})
 _QUOTE_CHARS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
 _CLOSING = {"\u201c": "\u201d", "\u2018": "\u2019", "\u00ab": "\u00bb", '"': '"', "'": "'"}
 _OPENING = {**{c: c for c in _CLOSING}, **{v: k for k, v in _CLOSING.items()}}
@@ -209,6 +211,11 @@ class MetaIndex:
         text = self.text
         last = max(text.rfind(".", lo, start), text.rfind("!", lo, start), text.rfind("?", lo, start),
                    text.rfind("\n", lo, start))  # fmt: skip
+        # The dots of "e.g." / "i.e." end no sentence (h23f): "attacks ask the model to ..., e.g. 'act as
+        # your evil twin'" is one sentence, whose meta phrase and reporting frame count for the example.
+        while last >= lo + 3 and text[last - 3 : last + 1] in _ABBREVIATIONS:
+            last = max(text.rfind(".", lo, last - 3), text.rfind("!", lo, last - 3),
+                       text.rfind("?", lo, last - 3), text.rfind("\n", lo, last - 3))  # fmt: skip
         lo = max(lo, last + 1)
         hi = end + 300
         for ch in ".!?\n":
