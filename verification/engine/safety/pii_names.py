@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Final
 
 from ..text import lower
@@ -66,6 +67,10 @@ _NOT_A_CITY: Final = _words(
 )
 _CITY: Final = frozenset(CITIES.split("|")) - _NOT_A_CITY
 _PLACE: Final = _REGION | _CITY
+# Listed towns named like a month ("March", Cambridgeshire): after a bare preposition a month (h23g).
+_MONTH_TOWNS: Final = _PLACE & _words(
+    "January February March April May June July August September October November December"
+)
 # First words of the places of several words ("New" of "New Zealand"), to try the longer names there.
 _PLACE_PREFIXES: Final = frozenset(p.split()[0] for p in _PLACE if " " in p)
 # The longest place name, in words ("Rio de Janeiro", "Saint Vincent and the Grenadines").
@@ -227,7 +232,7 @@ _WEAK_CUES: Final = _words(
     "can could will would should did does has was is "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
-) | {"thank you", "good morning", "good afternoon", "good evening", "morning"}
+) | {"thank you", "good morning", "good afternoon", "good evening", "morning", "afternoon", "evening"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
@@ -255,6 +260,8 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "touched down in|drove to|driving to|commutes from|commute from|commuting from|relocated from|"
     "moved from|moving from|moved away from|heading to|headed to|heading back to|headed back to|"
     "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in|"
+    # Going back to a place (h23g): "I returned to Chatriant after the course".
+    "returned to|returning to|came back to|went back to|moved back to|"
     # An address given as a town alone (h22f): "My address is Virolahti.", "Billing address: Olanes"
     # (a label: with its colon only).  A listed first name there stays the addressee's.
     "address is|address|"
@@ -286,6 +293,9 @@ _LINE_CUES: Final = _phrases(
 )
 # A greeting, and what ends the one word greeted after it: a comma, "!", a dash, the line's end.
 _GREETINGS: Final = _words("hi hello hey morning afternoon evening")
+# Thanks and sign-offs before the one addressed, read like a greeting (h23g): "Thanks Jan, that fixed
+# it.", "Cheers, Morgan" at a line's end (a listed first name that is also a word or a surname).
+_VOCATIVES: Final = _GREETINGS | _words("thanks thx cheers best")
 _AFTER_GREETED: Final = re.compile(r"[ \t]*(?:[,!]|[-–—][ \t]|\n|$)")
 _LINE_CUE_STRIP: Final = " \t!.-"
 # Up to four words (letters, inner apostrophes, hyphens and dots) alone on their line.
@@ -669,7 +679,8 @@ def _emit_person(
     before = _Before(text, start)
     last = before.words[-1] if before.words else ""
     # A house number starts with a digit (``\d``: ``str.isdecimal``); most words before a name do not.
-    if (last[:1].isdecimal() and _HOUSE_NUMBER.fullmatch(last)) or (
+    # Not a number joined to the name by a delimiter alone: "7,James Murphy,active" is a CSV row (h23g).
+    if (last[:1].isdecimal() and _HOUSE_NUMBER.fullmatch(last) and text[start - 1 : start] in _BLANKS) or (
         len(before.words) >= 2 and before.words[-2] in _UNIT_WORDS
     ):
         return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
@@ -692,7 +703,7 @@ def _emit_person(
         if (
             cue == 3
             and len(words) == 1
-            and last in _GREETINGS
+            and last in _VOCATIVES
             and _AFTER_GREETED.match(text, end) is not None
             # A listed first name, even one that is a word or a town's name too ("Hi Chelsea,"); not
             # "Hello World!" nor "Hi Berlin!".
@@ -1409,7 +1420,19 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 value = text[start:end].rstrip(".")
                 added.append(NameMatch("location", start, start + len(value), value, 0.75, "unit_street"))
             continue
-        if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
+        if (
+            _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP
+            and words[0] not in _STREET_WORDS
+            and not (
+                # A postcode, then a town named with a compass point or "New" after an address's cue
+                # ("ship it to 2990 North Albury by Thursday"; h23g).
+                lead is not None
+                and lead[3:4].isdecimal()  # four digits or more: "to 12 New York offices" stays out
+                and len(parts) > 1
+                and parts[0] in _TOWN_PREFIX_WORDS
+                and bool(_Before(text, start).cue(_STRONG_STREET_CUES))
+            )
+        ):
             continue  # "in Version 4", "at Room 12"
         if any(
             _FLAGS.get(w.rstrip(".,"), 0) & _F_STOP and lower(w.rstrip(".,")) not in _UNIT_WORDS
@@ -1970,6 +1993,170 @@ def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return sorted(out + added, key=lambda m: m.start) if added else out
 
 
+# Lists and tables (h23g): the cells of a line split at one delimiter, or an item after a bullet.
+_CELL_DELIMITERS: Final = ",;|\t"
+_BULLET: Final = re.compile(r"[ \t]*(?:[-*•>][ \t]+|\d{1,3}[.)][ \t]+)")
+# A label before a cell's value ("Attendees: ", "reviewer: "): a few words and a colon.
+_CELL_LABEL: Final = re.compile(r"[ \t]*[^\W\d][\w \t'’\-]{0,30}:[ \t]*")
+_SIBLING_WORD: Final = re.compile(rf"[{_UPPER}][{_LOWER}'’\-]+")
+
+
+def _cell_value(text: str, start: int, end: int) -> tuple[int, int]:
+    """The value of the cell ``text[start:end]``: without blanks, a bullet or a label before it."""
+    bullet = _BULLET.match(text, start, end)
+    if bullet is not None:
+        start = bullet.end()
+    label = _CELL_LABEL.match(text, start, end)
+    if label is not None:
+        start = label.end()
+    while start < end and text[start] in " \t":
+        start += 1
+    while end > start and text[end - 1] in " \t.":
+        end -= 1
+    return start, end
+
+
+def _line_cells(text: str, start: int, end: int, delimiter: str) -> list[tuple[int, int]]:
+    """The cells of the line ``text[start:end]`` split at ``delimiter`` (a table's outer bars dropped)."""
+    cells: list[tuple[int, int]] = []
+    at = start
+    while True:
+        cut = text.find(delimiter, at, end)
+        cells.append((at, end if cut < 0 else cut))
+        if cut < 0:
+            break
+        at = cut + 1
+    if delimiter == "|" and len(cells) > 2:
+        cells = cells[1:-1] if not text[cells[0][0] : cells[0][1]].strip() else cells
+    return cells
+
+
+def _sibling_name(value: str) -> bool:
+    """Whether a list's or a column's item may be a person's name beside a person found in it: one to
+    four capitalised words (particles between), none a stop, organisation or region word unless a
+    listed first name ("April Ross"), no listed place, no place's name last, and a listed first name first or
+    a listed surname last (one word: a listed first name that is no word)."""
+    words = value.split()
+    if not words or len(words) > 4 or lower(words[-1]) in _STREET_TYPES:
+        return False  # "Barlow Park", "Beacon Hill": a place named after a person
+    flags: list[int] = []
+    for n, word in enumerate(words):
+        if 0 < n < len(words) - 1 and word in _PARTICLES:
+            flags.append(0)
+            continue
+        if _SIBLING_WORD.fullmatch(word) is None or word.endswith(("'s", "’s")):
+            return False
+        f = _FLAGS.get(word if word.isascii() else fold(word), 0)
+        if f & (_F_ORG | _F_REGION) or (f & _F_STOP and not f & _F_FIRST):
+            return False
+        if word in _ROLE_LABELS or (
+            f & (_F_PLACE | _F_FIRST | _F_SURNAME) == _F_PLACE and n == len(words) - 1
+        ):
+            return False  # a town's name may start a name ("Isabela Gallegos"), not end one
+        if not f & (_F_FIRST | _F_SURNAME) and word.endswith(_NOUN_ENDING):
+            return False
+        flags.append(f)
+    if len(words) == 1:
+        return flags[0] & (_F_FIRST | _F_AMBIGUOUS | _F_STOP) == _F_FIRST
+    if value in _PLACE_FOLDED or fold(value) in _PLACE_FOLDED:
+        return False  # "Santa Clara"
+    return bool(flags[0] & _F_FIRST or flags[-1] & _F_SURNAME)
+
+
+# The evidence too weak for a person to make the other items of its list people.
+_WEAK_PERSON_EVIDENCE: Final = frozenset(("ambiguous_first_name+surname", "list_sibling"))
+
+
+def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the other items of a list or a table column where most items are people already.
+
+    A person filling a cell of a line split at commas, semicolons, bars or tabs stands in a group: the
+    same cell of the lines around it with as many cells (a table's column), or where there are none the
+    line's cells (a list: a table's row is a record of a person, a town, an e-mail); an item after a
+    bullet, in the items of the bullets around it.  Where people found already fill most of a group's
+    capitalised cells (or one of two), its other cells that look like names (``_sibling_name``) are people too: "Attendees:
+    April Ross, Tamara Kelley", "| 2 | Margarita Otero | pending |", "- Mati Erik⏎- Mihkel Rand".  A
+    column of stadiums or songs with one person in it stays as it was.
+    """
+    people = {(m.start, m.end) for m in out if m.type == "person" and m.evidence not in _WEAK_PERSON_EVIDENCE}
+    groups: list[list[tuple[int, int]]] = []
+    seen_lines: set[tuple[int, str]] = set()
+    for match in out:
+        if (match.start, match.end) not in people:
+            continue
+        line_start = text.rfind("\n", 0, match.start) + 1
+        line_end = text.find("\n", match.end)
+        if line_end < 0:
+            line_end = len(text)
+        for delimiter in _CELL_DELIMITERS:
+            if delimiter not in text[line_start:line_end]:
+                continue
+            cells = _line_cells(text, line_start, line_end, delimiter)
+            values = [_cell_value(text, a, b) for a, b in cells]
+            if (match.start, match.end) not in values:
+                continue
+            column = values.index((match.start, match.end))
+            rows = [values[column]]
+            for step in (-1, 1):
+                for at, to in _lines_beside(text, line_start, line_end, step):
+                    row = _line_cells(text, at, to, delimiter)
+                    if len(row) != len(cells):
+                        break
+                    rows.append(_cell_value(text, *row[column]))
+            if len(rows) > 1:
+                groups.append(rows)  # a table's row holds a record, not a list: its column is the group
+            elif (line_start, delimiter) not in seen_lines:
+                seen_lines.add((line_start, delimiter))
+                groups.append(values)
+            break
+        else:
+            bullet = _BULLET.match(text, line_start, match.start)
+            if bullet is None or _cell_value(text, line_start, line_end) != (match.start, match.end):
+                continue
+            mark = text[line_start : bullet.end()].strip()[:1]
+            items = [(match.start, match.end)]
+            for step in (-1, 1):
+                for at, to in _lines_beside(text, line_start, line_end, step):
+                    item = _BULLET.match(text, at, to)
+                    if item is None or text[at : item.end()].strip()[:1] != mark:
+                        break
+                    items.append(_cell_value(text, at, to))
+            groups.append(items)
+    added: list[NameMatch] = []
+    for group in groups:
+        # Cells that may hold a name (not a header's "name", a number or an empty cell).
+        filled = [(a, b) for a, b in set(group) if a < b and text[a].isupper()]
+        found = sum(1 for cell in filled if cell in people)
+        if 2 * found <= len(filled) and not (found == 1 and len(filled) == 2):
+            continue
+        for start, end in sorted(filled):
+            if any(m.start < end and start < m.end for m in out) or any(
+                m.start < end and start < m.end for m in added
+            ):
+                continue
+            if _sibling_name(text[start:end]):
+                added.append(NameMatch("person", start, end, text[start:end], 0.7, "list_sibling"))
+    return sorted(out + added, key=lambda m: m.start) if added else out
+
+
+def _lines_beside(text: str, line_start: int, line_end: int, step: int) -> Iterator[tuple[int, int]]:
+    """The (start, end) of the lines above (``step`` -1, nearest first) or below (1) a line."""
+    at, to = line_start, line_end
+    while True:
+        if step < 0:
+            if at == 0:
+                return
+            to = at - 1
+            at = text.rfind("\n", 0, to) + 1
+        else:
+            if to >= len(text):
+                return
+            at = to + 1
+            to = text.find("\n", at)
+            to = len(text) if to < 0 else to
+        yield at, to
+
+
 def _plain_words(words: list[str]) -> bool:
     """Whether capitalised words may be a person's name: none a stop, organisation or region word, and
     together no listed place."""
@@ -2198,6 +2385,15 @@ _STREET_TAIL: Final = re.compile(
     rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
     rf"(?P<post>{_LINE_POSTCODE}))(?=[ \t]*(?:$|[\n.,;!?)]|[ \t]+[a-z]))"
 )
+# A house number or a postcode right after a place, where a redaction stopped (h23g): "the north side
+# of [Dalmatinova] 43.", "the corner of [Parmova] 109 St.", "in [Cameri] 28062 in its mission",
+# "[Cookstown] L0L 1L0".  A short number only before the sentence's end or "St"; a postcode also
+# before a preposition ("London 3 times" and "Tokyo 5000 employees" stay as they were).
+_NUMBER_TAIL: Final = re.compile(
+    r"[ \t](?:(?P<house>\d{1,3}[a-zA-Z]?)(?=[.,;:!?)]|[ \t]+St\b|[ \t]*(?:\n|\Z))"
+    r"|(?P<code>\d{4,5}(?:-\d{3,4})?|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)"
+    r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was)\b|[ \t]*(?:\n|\Z)))"
+)
 _TAIL_STARTS: Final = frozenset((" ", "\t", "/"))
 _STREET_TAIL_STARTS: Final = frozenset((",", " ", "\t", "\n"))
 _HEAD_WORDS: Final = _words(
@@ -2223,6 +2419,11 @@ def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
     """
     # One look at the character after and the word before settles most places (nothing goes on).
     after = text[end : end + 1]
+    if after == " " and text[end + 1 : end + 2].isalnum() and not text[end - 1 : end].isdigit():
+        number = _NUMBER_TAIL.match(text, end)
+        if number is not None and _YEAR_WORD.fullmatch(number.group("code") or "") is None:
+            end = number.end()
+            after = text[end : end + 1]
     tail = _PLACE_TAIL.match(text, end) if after in _TAIL_STARTS else None
     if tail is not None:
         words = (tail.group(1) or tail.group(2)).split()
@@ -2289,6 +2490,8 @@ def find_names(text: str) -> list[NameMatch]:
         out = _addressed(text, out)
     if " and " in text or " & " in text:
         out = _grouped_people(text, out)
+    if out and any(m.type == "person" for m in out):
+        out = _list_siblings(text, out)
     out = _lower_names(text, out)
     if out:
         out = _same_names(text, tokens, out)
@@ -2397,6 +2600,8 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                 else:
                     before = _Before(text, start)
                     cue = before.cue(_PLACE_CUES)
+                    if cue and name in _MONTH_TOWNS and not before.cue(_STRONG_PLACE_CUES):
+                        cue = ""  # "We met in March": a month, though March is a town too (h23g)
                     if (
                         not cue
                         and before.words

@@ -1,0 +1,143 @@
+"""A development probe of lone names and places with few or no cues (issue 16, helper h23g): Faker's
+people, towns and postcodes of eight locales that no committed set draws from together (en_AU, es_MX,
+es_AR, de_CH, fr_CH, it_CH, sl_SI, et_EE; seed 2323) in sentences written here: a first and last name in
+running text with no cue, names in lists, tables and CSV rows, greetings and sign-offs on one line, towns
+after travel and address wording, a town with its postcode.  Two template groups: ``dev`` (its misses
+were read to write rules) and ``check`` (other wording of the same classes, other seed: only counted, so
+the rule writer's own held-out part).  Counts the values still readable after ``redact_pii``.
+
+Run:  python bench/pii_cueless_probe.py [--group dev|check] [--show 3] [--kind name town ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from verification.engine.safety import redact_pii  # noqa: E402
+
+LOCALES = ["en_AU", "es_MX", "es_AR", "de_CH", "fr_CH", "it_CH", "sl_SI", "et_EE"]
+SEEDS = {"dev": 2323, "check": 3232}
+PER_TEMPLATE = 5
+# {v} is the value; {w} a second value of the same kind (checked too).
+TEMPLATES = {
+    "dev": {
+        "name": (
+            "The ticket was reopened after {v} complained about the delay.",
+            "We escalated it because {v} needs the report by Friday.",
+            "Attendees: {v}, {w}",
+            "| 1 | {v} | approved |\n| 2 | {w} | pending |",
+            "id,name,status\n7,{v},active\n8,{w},closed",
+            "Thanks again, {v}",
+            "Cheers, {v} (support)",
+            "- {v}\n- {w}",
+            "Assigned: {v}; reviewer: {w}",
+        ),
+        "first": (
+            "Thanks {v}, that fixed it.",
+            "Morning {v}, the build is green.",
+            "Cheers, {v}",
+        ),
+        "town": (
+            "We stayed two nights in {v} before the flight.",
+            "The parcel is stuck at the depot in {v} since Monday.",
+            "She relocated to {v} last spring.",
+            "Our train to {v} was cancelled.",
+            "Delivery address: {v}",
+            "I returned to {v} after the course.",
+        ),
+        "town_code": (
+            "Please ship it to {v} by Thursday.",
+            "The office moved to {v} in March.",
+        ),
+    },
+    "check": {
+        "name": (
+            "Yesterday {v} asked whether the invoice was paid.",
+            "The form was signed by {v} on the second page.",
+            "Participants: {v}, {w}",
+            "| {v} | 3 | yes |\n| {w} | 5 | no |",
+            "name;role\n{v};owner\n{w};viewer",
+            "Many thanks, {v}",
+            "Best, {v}",
+            "* {v}\n* {w}",
+            "Owner: {v}; backup: {w}",
+        ),
+        "first": (
+            "Thank you {v}, it works now.",
+            "Evening {v}, the deploy is done.",
+            "Best, {v}",
+        ),
+        "town": (
+            "We spent a week in {v} last summer.",
+            "The truck waited at the warehouse in {v} all night.",
+            "He moved to {v} in 2019.",
+            "My bus to {v} leaves at six.",
+            "Shipping address: {v}",
+            "They came back to {v} after the wedding.",
+        ),
+        "town_code": (
+            "Send the documents to {v}, please.",
+            "Our branch relocated to {v} this year.",
+        ),
+    },
+}
+
+
+def value_of(fake: object, kind: str) -> str:
+    if kind == "first":
+        return str(fake.first_name())  # type: ignore[attr-defined]
+    if kind == "name":
+        return f"{fake.first_name()} {fake.last_name()}"  # type: ignore[attr-defined]
+    if kind == "town_code":
+        return f"{fake.postcode()} {fake.city()}"  # type: ignore[attr-defined]
+    return str(fake.city())  # type: ignore[attr-defined]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from faker import Faker  # lazily: the test venv has no Faker
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--group", choices=list(SEEDS), default="dev")
+    parser.add_argument("--show", type=int, default=0, help="print this many leaking texts per template")
+    parser.add_argument("--kind", nargs="*", default=["name", "first", "town", "town_code"])
+    args = parser.parse_args(argv)
+    totals: Counter[str] = Counter()
+    seed = SEEDS[args.group]
+    for kind in args.kind:
+        for n, template in enumerate(TEMPLATES[args.group][kind]):
+            leaked: list[str] = []
+            values = 0
+            for locale in LOCALES:
+                fake = Faker(locale)
+                fake.seed_instance(seed + n)
+                for _ in range(PER_TEMPLATE):
+                    v, w = value_of(fake, kind), value_of(fake, kind)
+                    text = template.format(v=v, w=w)
+                    redacted = redact_pii(text).text
+                    for value in (v, w) if "{w}" in template else (v,):
+                        values += 1
+                        if value in redacted:
+                            leaked.append(f"{text!r} -> {redacted!r}")
+            totals["values"] += values
+            totals["leaked"] += len(leaked)
+            totals[f"{kind} values"] += values
+            totals[f"{kind} leaked"] += len(leaked)
+            print(f"{kind} {template[:40]!r}: {len(leaked)} of {values} readable")
+            for line in leaked[: args.show]:
+                print("   ", line)
+    for kind in args.kind:
+        print(f"{kind}: {totals[kind + ' leaked']} of {totals[kind + ' values']} readable")
+    print(f"all: {totals['leaked']} of {totals['values']} readable")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
