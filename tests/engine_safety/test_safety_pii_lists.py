@@ -167,3 +167,28 @@ def test_a_house_number_or_postcode_after_a_place_is_redacted_with_it(text: str,
 )
 def test_a_count_or_a_year_after_a_place_is_left_out(text: str, value: str) -> None:
     assert [m.value for m in detect_pii(text) if m.type == "location"] == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ferko Takacs\n\nMontbovon\nSwitzerland", "Ferko Takacs"),
+        ("Lena Wirth\nObermoos\nAustria 4020", "Lena Wirth"),
+        (">Maika van de Noort\n>Ortiz Ltd\n>97 Rua das Flores 3\n>Loulé\n>Portugal 8100-743", "Maika van de Noort"),
+    ],
+)
+def test_the_name_atop_a_short_address_block_ending_in_a_country(text: str, name: str) -> None:
+    assert name in _found(text, "person")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Release Notes\n\nBerlin\nGermany",
+        "Acme Corp\n\nBerlin\nGermany",
+        "Weekly Update\n\nWe shipped the build.\nSales grew in Germany, France and Italy last quarter, "
+        "and the team thanks everyone who helped with the launch and the many reviews that came in.\nGermany",
+    ],
+)
+def test_no_name_atop_a_block_whose_first_line_is_no_name(text: str) -> None:
+    assert _found(text, "person") == []

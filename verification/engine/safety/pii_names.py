@@ -1702,8 +1702,12 @@ _ROLE_LABELS: Final = _words(
 # A name alone on the first line of a text whose next lines hold an address or phone numbers: a
 # signature or an address block ("Csanád Gere⏎Sanders, Grant and Warner⏎254 Damvergi Street, ...").
 _NAME_LINE: Final = re.compile(
-    rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
+    rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:(?:van|von|de|der|den|del|della|di|da|du|dos|das|ter|ten)[ \t]){{0,2}}"
+    rf"(?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
 )
+# The last line of a short address block: a listed country, a postcode after it allowed ("Ferko
+# Takáts⏎⏎Montbovon⏎Switzerland", "...⏎Portugal 8100-743"; h23g).
+_LAST_LINE: Final = re.compile(r"\n[ \t>]*([^\W\d_][^\n\d]{2,40}?)[ \t]*(?:[\d\-]{3,9})?[ \t]*\Z")
 _LEADING_BLANK_LINES: Final = re.compile(r"(?:[ \t>?]*+\r?\n)*+[ \t>?]*+")
 _ADDRESSEE_LABEL: Final = re.compile(
     r"(?:[Aa]ddress|ADDRESS|[Ss]hip[ \t]to|SHIP[ \t]TO|[Bb]ill[ \t]to|BILL[ \t]TO|[Dd]eliver[ \t]to|"
@@ -1910,8 +1914,11 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     if (
         line is not None
         and text.startswith("\n", line.end())
-        and _NUMBER_LINE.search(text, line.end(), line.end() + 200) is not None
-        and _plain_words(line.group().split())
+        and (
+            _NUMBER_LINE.search(text, line.end(), line.end() + 200) is not None
+            or _ends_in_country(text, line.end())
+        )
+        and _plain_words([w for w in line.group().split() if w not in _PARTICLES])
     ):
         added.append(NameMatch("person", start, line.end(), line.group(), 0.75, "signature"))
     # The addressee on an address's label line, above the address's lines (h22f): "Billing address:
@@ -1939,6 +1946,15 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     in_added = _spans_index(added)
     kept = [m for m in out if not _meets(in_added, m.start, m.end)]
     return sorted(kept + added, key=lambda m: m.start)
+
+
+def _ends_in_country(text: str, start: int) -> bool:
+    """Whether ``text`` from ``start`` is a short address block (six lines at most) whose last line is a
+    listed country (a postcode after it allowed)."""
+    if len(text) - start > 240 or text.count("\n", start) > 6:
+        return False
+    last = _LAST_LINE.search(text, start)
+    return last is not None and last.group(1) in _REGION
 
 
 def _speaker_name(label: str, repeated: bool) -> bool:
