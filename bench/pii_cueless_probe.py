@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from verification.engine.safety import redact_pii  # noqa: E402
+from pii_names_probe import count_readable  # noqa: E402
 
 LOCALES = ["en_AU", "es_MX", "es_AR", "de_CH", "fr_CH", "it_CH", "sl_SI", "et_EE"]
 SEEDS = {"dev": 2323, "check": 3232}
@@ -89,19 +90,17 @@ TEMPLATES = {
 }
 
 
-def value_of(fake: object, kind: str) -> str:
+def value_of(fake: Any, kind: str) -> str:
     if kind == "first":
-        return str(fake.first_name())  # type: ignore[attr-defined]
+        return str(fake.first_name())
     if kind == "name":
-        return f"{fake.first_name()} {fake.last_name()}"  # type: ignore[attr-defined]
+        return f"{fake.first_name()} {fake.last_name()}"
     if kind == "town_code":
-        return f"{fake.postcode()} {fake.city()}"  # type: ignore[attr-defined]
-    return str(fake.city())  # type: ignore[attr-defined]
+        return f"{fake.postcode()} {fake.city()}"
+    return str(fake.city())
 
 
 def main(argv: list[str] | None = None) -> int:
-    from faker import Faker  # lazily: the test venv has no Faker
-
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -109,33 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=0, help="print this many leaking texts per template")
     parser.add_argument("--kind", nargs="*", default=["name", "first", "town", "town_code"])
     args = parser.parse_args(argv)
-    totals: Counter[str] = Counter()
-    seed = SEEDS[args.group]
-    for kind in args.kind:
-        for n, template in enumerate(TEMPLATES[args.group][kind]):
-            leaked: list[str] = []
-            values = 0
-            for locale in LOCALES:
-                fake = Faker(locale)
-                fake.seed_instance(seed + n)
-                for _ in range(PER_TEMPLATE):
-                    v, w = value_of(fake, kind), value_of(fake, kind)
-                    text = template.format(v=v, w=w)
-                    redacted = redact_pii(text).text
-                    for value in (v, w) if "{w}" in template else (v,):
-                        values += 1
-                        if value in redacted:
-                            leaked.append(f"{text!r} -> {redacted!r}")
-            totals["values"] += values
-            totals["leaked"] += len(leaked)
-            totals[f"{kind} values"] += values
-            totals[f"{kind} leaked"] += len(leaked)
-            print(f"{kind} {template[:40]!r}: {len(leaked)} of {values} readable")
-            for line in leaked[: args.show]:
-                print("   ", line)
-    for kind in args.kind:
-        print(f"{kind}: {totals[kind + ' leaked']} of {totals[kind + ' values']} readable")
-    print(f"all: {totals['leaked']} of {totals['values']} readable")
+    count_readable(
+        TEMPLATES[args.group], args.kind, LOCALES, SEEDS[args.group], PER_TEMPLATE, value_of, args.show
+    )
     return 0
 
 

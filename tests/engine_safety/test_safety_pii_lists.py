@@ -32,7 +32,9 @@ def _found(text: str, kind: str) -> list[str]:
         ("name\tcity\nRufino Caldera\tnone\nMario Alcántar\tnone", ["Rufino Caldera", "Mario Alcántar"]),
     ],
 )
-def test_it_reads_the_other_items_of_a_list_or_column_that_holds_a_person(text: str, names: list[str]) -> None:
+def test_it_reads_the_other_items_of_a_list_or_column_that_holds_a_person(
+    text: str, names: list[str]
+) -> None:
     assert _found(text, "person") == names
 
 
@@ -137,7 +139,8 @@ def test_a_postcode_and_a_town_named_with_a_compass_point_after_an_address_cue(t
 
 
 @pytest.mark.parametrize(
-    "text", ["Upgrade to 2990 New Features now", "It moved to 12 New York offices", "Send it to 2024 New Year"]
+    "text",
+    ["Upgrade to 2990 New Features now", "It moved to 12 New York offices", "Send it to 2024 New Year"],
 )
 def test_no_postcode_and_town_without_a_postcode_s_digits_or_an_address_cue(text: str) -> None:
     assert all(m.evidence != "street_address" for m in find_names(text))
@@ -174,7 +177,10 @@ def test_a_count_or_a_year_after_a_place_is_left_out(text: str, value: str) -> N
     [
         ("Ferko Takacs\n\nMontbovon\nSwitzerland", "Ferko Takacs"),
         ("Lena Wirth\nObermoos\nAustria 4020", "Lena Wirth"),
-        (">Maika van de Noort\n>Ortiz Ltd\n>97 Rua das Flores 3\n>Loulé\n>Portugal 8100-743", "Maika van de Noort"),
+        (
+            ">Maika van de Noort\n>Ortiz Ltd\n>97 Rua das Flores 3\n>Loulé\n>Portugal 8100-743",
+            "Maika van de Noort",
+        ),
     ],
 )
 def test_the_name_atop_a_short_address_block_ending_in_a_country(text: str, name: str) -> None:

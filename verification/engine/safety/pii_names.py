@@ -2090,9 +2090,9 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
     same cell of the lines around it with as many cells (a table's column), or where there are none the
     line's cells (a list: a table's row is a record of a person, a town, an e-mail); an item after a
     bullet, in the items of the bullets around it.  Where people found already fill most of a group's
-    capitalised cells (or one of two), its other cells that look like names (``_sibling_name``) are people too: "Attendees:
-    April Ross, Tamara Kelley", "| 2 | Margarita Otero | pending |", "- Mati Erik⏎- Mihkel Rand".  A
-    column of stadiums or songs with one person in it stays as it was.
+    capitalised cells (or one of two), its other cells that look like names (``_sibling_name``) are
+    people too: "Attendees: April Ross, Tamara Kelley", "| 2 | Margarita Otero | pending |", "- Mati
+    Erik⏎- Mihkel Rand".  A column of stadiums or songs with one person in it stays as it was.
     """
     people = {(m.start, m.end) for m in out if m.type == "person" and m.evidence not in _WEAK_PERSON_EVIDENCE}
     groups: list[list[tuple[int, int]]] = []
