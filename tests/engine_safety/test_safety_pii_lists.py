@@ -198,3 +198,24 @@ def test_the_name_atop_a_short_address_block_ending_in_a_country(text: str, name
 )
 def test_no_name_atop_a_block_whose_first_line_is_no_name(text: str) -> None:
     assert _found(text, "person") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Best regards,\nApril Ross", "April Ross"),
+        ("Dear May Chen,", "May Chen"),
+        ("Signed by June Carter on Monday", "June Carter"),
+    ],
+)
+def test_a_first_name_that_is_a_month_with_a_surname_after_a_strong_cue(text: str, name: str) -> None:
+    assert _found(text, "person") == [name]
+
+
+@pytest.mark.parametrize("text", ["In April Smith joined the team.", "Due in May Chen said so."])
+def test_a_month_before_a_surname_without_a_cue_stays_a_month(text: str) -> None:
+    assert all(not p.startswith(("April", "May")) for p in _found(text, "person"))
+
+
+def test_a_title_is_no_first_name_that_is_a_word() -> None:
+    assert _found("Patient Miss Rita Riley, DOB 10/18/1969", "person") == ["Rita Riley"]

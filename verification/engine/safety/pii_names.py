@@ -2570,6 +2570,18 @@ def _without_overlaps(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return kept
 
 
+# Listed first names that are months or words, so stop words that cut a run ("April", "Will"): with a
+# surname after them, a name after a strong cue.  Not the titles ("Miss", "Lady"), which are cues.
+_STOP_FIRST_NAMES: Final = _words("April August June May Will Jan")
+
+
+def _cued_person(text: str, start: int) -> bool:
+    """Whether a title or a strong person cue stands right before ``start``."""
+    before = _Before(text, start)
+    last = before.words[-1] if before.words else ""
+    return bool(before.cue(_TITLE_CUES) or before.cue(_STRONG_CUES)) or last.rstrip(".") in _TITLE_CUES
+
+
 def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch]) -> None:
     """Places and names in the run ``tokens[i:stop]``, appended to ``out`` in order."""
     words: list[str] = []
@@ -2583,6 +2595,20 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
         places = 0
         # A token inside a "City, Region" just reported starts nothing ("Lisbon, France-Lisbon, ...").
         inside = i < stop and bool(out) and out[-1].end > start
+        if (
+            word in _STOP_FIRST_NAMES
+            and not words
+            and not inside
+            and i + 1 < stop
+            and _FLAGS.get(tokens[i + 1][0], 0) & (_F_SURNAME | _F_STOP) == _F_SURNAME
+            and _cued_person(text, start)
+        ):
+            # A first name that is a month or a word, then a listed surname, after a strong cue: "Best
+            # regards,⏎April Ross", "Dear May Chen" (h23g).  Without the cue "April Ross" stays a date's.
+            end = tokens[i + 1][2]
+            out.append(NameMatch("person", start, end, text[start:end], 0.8, "cue+stop_first_name"))
+            i += 2
+            continue
         if not inside and i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
             places = _place_at(text, tokens, i, stop)
             # A listed place that goes on after a particle is a longer name ("Ribeira do Campo").
