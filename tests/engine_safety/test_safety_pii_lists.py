@@ -219,3 +219,33 @@ def test_a_month_before_a_surname_without_a_cue_stays_a_month(text: str) -> None
 
 def test_a_title_is_no_first_name_that_is_a_word() -> None:
     assert _found("Patient Miss Rita Riley, DOB 10/18/1969", "person") == ["Rita Riley"]
+
+
+@pytest.mark.parametrize(
+    ("text", "readable"),
+    [
+        ("Invoice to:\nAleea Popa\nMatca, 565774", ["Aleea Popa", "Matca", "565774"]),
+        ("Please ship to Bulevardul Oprea\nJimbolia, 388250 by Monday.", ["Bulevardul Oprea", "Jimbolia"]),
+        (
+            "Her postal address is Studio 9\nMelissa Squares\nDianaton\nCM4H 2HP.",
+            ["Melissa Squares", "Dianaton"],
+        ),
+        ("Return address: Aleea Voinea\nValea Caselor, 428188", ["Aleea Voinea"]),
+    ],
+)
+def test_a_street_named_like_a_person_is_a_place_with_its_town_lines(text: str, readable: list[str]) -> None:
+    redacted = redact_pii(text).text
+    assert all(value not in redacted for value in readable), redacted
+    assert all(m.type != "person" for m in detect_pii(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ship to: Olu Adeyemi\n12 Main Road", "Olu Adeyemi"),
+        ("Flat 4 is free. Dear Walton Grove,\nthanks", "Walton Grove"),
+        ("Dear Carmen Strada,\nthanks", "Carmen Strada"),
+    ],
+)
+def test_a_person_stays_a_person_away_from_a_street_s_shape(text: str, name: str) -> None:
+    assert name in _found(text, "person")

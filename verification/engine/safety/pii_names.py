@@ -686,6 +686,24 @@ def _emit_person(
         return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
     if last in _STREET_BEFORE or lower(words[0]) in _STREET_BEFORE:
         return  # "Rua Diadema", "rue Gustave Eiffel": a street named after a person
+    if several and _street_named(text, words, start):
+        # "Aleea Popa", "Flat 53⏎Walton Trace": a street, redacted as a place (h23g).
+        unit = _UNIT_LINE_ABOVE.search(text, max(0, start - 24), start - 1)
+        if unit is not None and text.rfind("\n", 0, start - 1) < unit.start():
+            out.append(
+                NameMatch("location", unit.start(), unit.end(), unit.group().rstrip(), 0.7, "street_name")
+            )
+        out.append(NameMatch("location", start, end, text[start:end], 0.7, "street_name"))
+        # The town and postcode lines under the street ("Aleea Popa⏎Matca, 565774", "Walton
+        # Trace⏎Begumberg⏎PR97 8BX"), each its own place.
+        at = end
+        for _ in range(3):
+            line = _TOWN_OR_CODE_LINE.match(text, at)
+            if line is None:
+                break
+            out.append(NameMatch("location", line.start(1), line.end(1), line.group(1), 0.7, "street_name"))
+            at = line.end(1)
+        return
     titled = bool(before.cue(_TITLE_CUES)) or last.rstrip(".") in _TITLE_CUES
     if _UNIT_AFTER.match(text, end) and not titled:
         return  # "Mary Plaza Suite 8" ("Miss Gaetano Schiavone Apt. 461" is a person)
@@ -726,6 +744,28 @@ def _emit_person(
         return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
+
+
+# A flat's or a studio's line, the line above a street in British and Australian addresses.
+_UNIT_LINE_ABOVE: Final = re.compile(
+    r"(?<![\w\-])(?:Flat|Studio|Apt\.?|Apartment|Suite|Unit)[ \t]+\d{1,5}[A-Za-z]?[ \t]*\Z"
+)
+
+
+def _street_named(text: str, words: list[str], start: int) -> bool:
+    """Whether capitalised words that may name a person name a street: a street word of another language
+    first that is no first name ("Aleea Popa", "Bulevardul Oprea", "Intrarea Stănescu"), or a street
+    type last on the line under a flat's ("Flat 53⏎Walton Trace", "Studio 9⏎Melissa Squares")."""
+    first = lower(words[0])
+    if len(first) > 3 and first in _STREET_WORDS and not _FLAGS.get(words[0], 0) & _F_FIRST:
+        return True
+    last = lower(words[-1])
+    if last not in _STREET_TYPES and not (last.endswith("s") and last[:-1] in _STREET_TYPES):
+        return False
+    line = text.rfind("\n", 0, start)
+    if line < 0 or text[line + 1 : start].strip(" \t>"):
+        return False
+    return _UNIT_LINE_ABOVE.search(text, text.rfind("\n", 0, line) + 1, line) is not None
 
 
 def _unlisted_person(text: str, words: list[str], end: int) -> str:
@@ -1071,6 +1111,13 @@ _LINE_TOWN: Final = (
     r"im|bei|ob))*"
 )
 _LINE_POSTCODE: Final = r"(?:\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2})"
+_LINE_TOWN_WORDS: Final = rf"[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}"
+# A line under a street: a town, a postcode after it allowed, or a postcode alone.
+_TOWN_OR_CODE_LINE: Final = re.compile(
+    rf"[ \t]*\n[ \t>]*((?:(?:{_LINE_TOWN_WORDS}),?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?)?{_LINE_POSTCODE}"
+    # A postcode may end the line or stand before the sentence's next words ("..., 388250 by Monday").
+    rf"(?=[ \t.]*(?:\n|\Z)|[ \t]+[a-z])|(?:{_LINE_TOWN_WORDS})(?=[ \t.]*(?:\n|\Z)))"
+)
 _POSTCODE_TOWN_LINE: Final = re.compile(
     rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+{_LINE_TOWN}"
     # Or the town first, then the postcode (and a province before it): "Wainui 5375", "Hope, NT R3N 6M9".
@@ -1938,7 +1985,10 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
             and _NUMBER_LINE.match(text, line.end()) is not None
             and _plain_words(line.group().split())
         ):
-            added.append(NameMatch("person", line.start(), line.end(), line.group(), 0.75, "addressee"))
+            # A street on the label's line is the address's first line ("Return address: Aleea Voinea").
+            kind = "location" if _street_named(text, line.group().split(), line.start()) else "person"
+            evidence = "street_name" if kind == "location" else "addressee"
+            added.append(NameMatch(kind, line.start(), line.end(), line.group(), 0.75, evidence))
     if not added:
         return out
     # One bisection per span of ``out``: a scan of ``added`` for each made a text of many labelled
