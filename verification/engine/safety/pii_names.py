@@ -2147,6 +2147,10 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
     people = {(m.start, m.end) for m in out if m.type == "person" and m.evidence not in _WEAK_PERSON_EVIDENCE}
     groups: list[list[tuple[int, int]]] = []
     seen_lines: set[tuple[int, str]] = set()
+    # The rows of each column and the bullet lines already read: each is read once, so a table of many
+    # people costs a pass over its rows, not one per person.
+    seen_rows: set[tuple[int, str, int]] = set()
+    seen_bullets: set[int] = set()
     for match in out:
         if (match.start, match.end) not in people:
             continue
@@ -2162,12 +2166,16 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
             if (match.start, match.end) not in values:
                 continue
             column = values.index((match.start, match.end))
+            if (line_start, delimiter, column) in seen_rows:
+                break
+            seen_rows.add((line_start, delimiter, column))
             rows = [values[column]]
             for step in (-1, 1):
                 for at, to in _lines_beside(text, line_start, line_end, step):
                     row = _line_cells(text, at, to, delimiter)
                     if len(row) != len(cells):
                         break
+                    seen_rows.add((at, delimiter, column))
                     rows.append(_cell_value(text, *row[column]))
             if len(rows) > 1:
                 groups.append(rows)  # a table's row holds a record, not a list: its column is the group
@@ -2177,8 +2185,13 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
             break
         else:
             bullet = _BULLET.match(text, line_start, match.start)
-            if bullet is None or _cell_value(text, line_start, line_end) != (match.start, match.end):
+            if (
+                bullet is None
+                or line_start in seen_bullets
+                or _cell_value(text, line_start, line_end) != (match.start, match.end)
+            ):
                 continue
+            seen_bullets.add(line_start)
             mark = text[line_start : bullet.end()].strip()[:1]
             items = [(match.start, match.end)]
             for step in (-1, 1):
@@ -2186,9 +2199,12 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
                     item = _BULLET.match(text, at, to)
                     if item is None or text[at : item.end()].strip()[:1] != mark:
                         break
+                    seen_bullets.add(at)
                     items.append(_cell_value(text, at, to))
             groups.append(items)
     added: list[NameMatch] = []
+    index = _spans_index(out)
+    taken: set[tuple[int, int]] = set()
     for group in groups:
         # Cells that may hold a name (not a header's "name", a number or an empty cell).
         filled = [(a, b) for a, b in set(group) if a < b and text[a].isupper()]
@@ -2196,13 +2212,12 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
         if 2 * found <= len(filled) and not (found == 1 and len(filled) == 2):
             continue
         for start, end in sorted(filled):
-            if any(m.start < end and start < m.end for m in out) or any(
-                m.start < end and start < m.end for m in added
-            ):
+            if (start, end) in taken or _meets(index, start, end):
                 continue
             if _sibling_name(text[start:end]):
+                taken.add((start, end))
                 added.append(NameMatch("person", start, end, text[start:end], 0.7, "list_sibling"))
-    return sorted(out + added, key=lambda m: m.start) if added else out
+    return _without_overlaps(text, sorted(out + added, key=lambda m: m.start)) if added else out
 
 
 def _lines_beside(text: str, line_start: int, line_end: int, step: int) -> Iterator[tuple[int, int]]:
