@@ -686,7 +686,16 @@ def _emit_person(
         return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
     if last in _STREET_BEFORE or lower(words[0]) in _STREET_BEFORE:
         return  # "Rua Diadema", "rue Gustave Eiffel": a street named after a person
-    if several and _street_named(text, words, start):
+    if (
+        several
+        # Cheap first: a street word is no first name, a street under a flat's line starts its line.
+        and (
+            not first_name
+            or text[start - 1 : start] in _LINE_START_MARKS
+            or (text[start - 1 : start] == " " and text[start - 2 : start - 1] in _LINE_START_MARKS)
+        )
+        and _street_named(text, words, start)
+    ):
         # "Aleea Popa", "Flat 53⏎Walton Trace": a street, redacted as a place (h23g).
         unit = _UNIT_LINE_ABOVE.search(text, max(0, start - 24), start - 1)
         if unit is not None and text.rfind("\n", 0, start - 1) < unit.start():
@@ -752,18 +761,26 @@ _UNIT_LINE_ABOVE: Final = re.compile(
 )
 
 
+_LINE_START_MARKS: Final = frozenset(("\n", ">"))
+
+
 def _street_named(text: str, words: list[str], start: int) -> bool:
     """Whether capitalised words that may name a person name a street: a street word of another language
     first that is no first name ("Aleea Popa", "Bulevardul Oprea", "Intrarea Stănescu"), or a street
     type last on the line under a flat's ("Flat 53⏎Walton Trace", "Studio 9⏎Melissa Squares")."""
-    first = lower(words[0])
-    if len(first) > 3 and first in _STREET_WORDS and not _FLAGS.get(words[0], 0) & _F_FIRST:
-        return True
+    if not _FLAGS.get(words[0], 0) & _F_FIRST:
+        first = lower(words[0])
+        if len(first) > 3 and first in _STREET_WORDS:
+            return True
+    # The rest only for words that start their line (most people stand inside one): a walk back over
+    # blanks and a quoting ">" to the line break, not a search for it.
+    line = start - 1
+    while line >= 0 and text[line] in " \t>":
+        line -= 1
+    if line < 0 or text[line] != "\n":
+        return False
     last = lower(words[-1])
     if last not in _STREET_TYPES and not (last.endswith("s") and last[:-1] in _STREET_TYPES):
-        return False
-    line = text.rfind("\n", 0, start)
-    if line < 0 or text[line + 1 : start].strip(" \t>"):
         return False
     return _UNIT_LINE_ABOVE.search(text, text.rfind("\n", 0, line) + 1, line) is not None
 
@@ -2061,6 +2078,8 @@ def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
 
 # Lists and tables (h23g): the cells of a line split at one delimiter, or an item after a bullet.
 _CELL_DELIMITERS: Final = ",;|\t"
+_CELL_ENDS: Final = frozenset(",;|\t\r\n")
+_CELL_STARTS: Final = frozenset(",;|\t\n:-*•>")
 _BULLET: Final = re.compile(r"[ \t]*(?:[-*•>][ \t]+|\d{1,3}[.)][ \t]+)")
 # A label before a cell's value ("Attendees: ", "reviewer: "): a few words and a colon.
 _CELL_LABEL: Final = re.compile(r"[ \t]*[^\W\d][\w \t'’\-]{0,30}:[ \t]*")
@@ -2144,6 +2163,29 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
     people too: "Attendees: April Ross, Tamara Kelley", "| 2 | Margarita Otero | pending |", "- Mati
     Erik⏎- Mihkel Rand".  A column of stadiums or songs with one person in it stays as it was.
     """
+    # A cell ends at a delimiter, a line's end or the text's: most people in prose go on with a word
+    # ("Anna Weber said ...") and are settled by one look at the character after.
+    size = len(text)
+    cells_of_people: list[NameMatch] = []
+    for match in out:
+        if match.type == "person" and match.evidence not in _WEAK_PERSON_EVIDENCE:
+            after = match.end
+            while after < size and text[after] in " .":
+                after += 1
+            if after < size and text[after] not in _CELL_ENDS:
+                continue
+            # And begins after one, a label's colon, a bullet or the line's start.
+            before = match.start - 1
+            while before >= 0 and text[before] in " \t":
+                before -= 1
+            if (
+                before < 0
+                or text[before] in _CELL_STARTS
+                or (text[before] in ".)" and before > 0 and text[before - 1].isdigit())
+            ):
+                cells_of_people.append(match)
+    if not cells_of_people:
+        return out
     people = {(m.start, m.end) for m in out if m.type == "person" and m.evidence not in _WEAK_PERSON_EVIDENCE}
     groups: list[list[tuple[int, int]]] = []
     seen_lines: set[tuple[int, str]] = set()
@@ -2151,21 +2193,36 @@ def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
     # people costs a pass over its rows, not one per person.
     seen_rows: set[tuple[int, str, int]] = set()
     seen_bullets: set[int] = set()
-    for match in out:
-        if (match.start, match.end) not in people:
-            continue
-        line_start = text.rfind("\n", 0, match.start) + 1
-        line_end = text.find("\n", match.end)
+    # Each line's end and cells are read once (a text of one long line of names would read them for
+    # every name), and the line's start is carried forward (``out`` is ordered by start).
+    line_start = scanned = 0
+    line_ends: dict[int, int] = {}
+    parsed: dict[tuple[int, str], tuple[list[tuple[int, int]], dict[tuple[int, int], int]]] = {}
+    for match in cells_of_people:
+        newline = text.rfind("\n", scanned, match.start)
+        if newline >= 0:
+            line_start = newline + 1
+        scanned = match.start
+        line_end = line_ends.get(line_start, -1)
         if line_end < 0:
-            line_end = len(text)
+            line_end = text.find("\n", match.end)
+            line_end = line_ends[line_start] = size if line_end < 0 else line_end
         for delimiter in _CELL_DELIMITERS:
-            if delimiter not in text[line_start:line_end]:
+            known = parsed.get((line_start, delimiter))
+            if known is None:
+                if text.find(delimiter, line_start, line_end) < 0:
+                    known = ([], {})
+                else:
+                    line_values = [
+                        _cell_value(text, a, b) for a, b in _line_cells(text, line_start, line_end, delimiter)
+                    ]
+                    known = (line_values, {value: k for k, value in enumerate(line_values)})
+                parsed[(line_start, delimiter)] = known
+            values, where = known
+            column = where.get((match.start, match.end), -1)
+            if column < 0:
                 continue
-            cells = _line_cells(text, line_start, line_end, delimiter)
-            values = [_cell_value(text, a, b) for a, b in cells]
-            if (match.start, match.end) not in values:
-                continue
-            column = values.index((match.start, match.end))
+            cells = values
             if (line_start, delimiter, column) in seen_rows:
                 break
             seen_rows.add((line_start, delimiter, column))
@@ -2661,7 +2718,8 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
         # A token inside a "City, Region" just reported starts nothing ("Lisbon, France-Lisbon, ...").
         inside = i < stop and bool(out) and out[-1].end > start
         if (
-            word in _STOP_FIRST_NAMES
+            flags & _F_STOP
+            and word in _STOP_FIRST_NAMES
             and not words
             and not inside
             and i + 1 < stop
