@@ -2628,7 +2628,7 @@ def find_names(text: str) -> list[NameMatch]:
         out = _addressed(text, out)
     if " and " in text or " & " in text:
         out = _grouped_people(text, out)
-    if out and any(m.type == "person" for m in out):
+    if out:
         out = _list_siblings(text, out)
     out = _lower_names(text, out)
     if out:
@@ -2717,21 +2717,6 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
         places = 0
         # A token inside a "City, Region" just reported starts nothing ("Lisbon, France-Lisbon, ...").
         inside = i < stop and bool(out) and out[-1].end > start
-        if (
-            flags & _F_STOP
-            and word in _STOP_FIRST_NAMES
-            and not words
-            and not inside
-            and i + 1 < stop
-            and _FLAGS.get(tokens[i + 1][0], 0) & (_F_SURNAME | _F_STOP) == _F_SURNAME
-            and _cued_person(text, start)
-        ):
-            # A first name that is a month or a word, then a listed surname, after a strong cue: "Best
-            # regards,⏎April Ross", "Dear May Chen" (h23g).  Without the cue "April Ross" stays a date's.
-            end = tokens[i + 1][2]
-            out.append(NameMatch("person", start, end, text[start:end], 0.8, "cue+stop_first_name"))
-            i += 2
-            continue
         if not inside and i < stop and (flags & _F_PLACE or (flags & _F_PREFIX and i + 1 < stop)):
             places = _place_at(text, tokens, i, stop)
             # A listed place that goes on after a particle is a longer name ("Ribeira do Campo").
@@ -2812,6 +2797,20 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
             if words and not (i < stop and flags & _F_ORG):
                 _emit_person(text, words, seg_start, seg_end, out, seg_last)
             words = []
+            if (
+                flags & _F_STOP
+                and word in _STOP_FIRST_NAMES
+                and not inside
+                and i + 1 < stop
+                and _FLAGS.get(tokens[i + 1][0], 0) & (_F_SURNAME | _F_STOP) == _F_SURNAME
+                and _cued_person(text, start)
+            ):
+                # A first name that is a month or a word, then a listed surname, after a strong cue:
+                # "Best regards,⏎April Ross", "Dear May Chen" (h23g); without it "April Ross" is a date's.
+                end = tokens[i + 1][2]
+                out.append(NameMatch("person", start, end, text[start:end], 0.8, "cue+stop_first_name"))
+                i += 2
+                continue
             i += max(1, located)
             continue
         if out and out[-1].end > start:
