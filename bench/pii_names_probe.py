@@ -11,15 +11,14 @@ Run:  python bench/pii_names_probe.py [--show 3] [--locale en_US ...]
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-from faker import Faker  # noqa: E402
 
 from verification.engine.safety import redact_pii  # noqa: E402
 
@@ -69,7 +68,7 @@ TEMPLATES = {
 }
 
 
-def value_of(fake: Faker, kind: str) -> str:
+def value_of(fake: Any, kind: str) -> str:
     if kind == "first":
         return str(fake.first_name())
     if kind == "name":
@@ -77,6 +76,48 @@ def value_of(fake: Faker, kind: str) -> str:
     if kind == "lower_name":
         return f"{fake.first_name()} {fake.last_name()}".lower()
     return str(fake.city())
+
+
+def count_readable(
+    templates: dict[str, tuple[str, ...]],
+    kinds: list[str],
+    locales: list[str],
+    seed: int,
+    per_template: int,
+    value_of: Callable[[Any, str], str],
+    show: int,
+) -> None:
+    """Print, per template and per kind, how many Faker values stay readable after ``redact_pii``:
+    ``per_template`` draws of each locale, seeded ``seed`` plus the template's index; ``{v}`` is the
+    value and ``{w}`` a second one (checked too).  Shared with ``pii_cueless_probe.py``."""
+    from faker import Faker  # lazily: the test venv has no Faker
+
+    totals: Counter[str] = Counter()
+    for kind in kinds:
+        for n, template in enumerate(templates[kind]):
+            leaked: list[str] = []
+            values = 0
+            for locale in locales:
+                fake = Faker(locale)
+                fake.seed_instance(seed + n)
+                for _ in range(per_template):
+                    v, w = value_of(fake, kind), value_of(fake, kind)
+                    text = template.format(v=v, w=w)
+                    redacted = redact_pii(text).text
+                    for value in (v, w) if "{w}" in template else (v,):
+                        values += 1
+                        if value in redacted:
+                            leaked.append(f"{text!r} -> {redacted!r}")
+            totals["values"] += values
+            totals["leaked"] += len(leaked)
+            totals[f"{kind} values"] += values
+            totals[f"{kind} leaked"] += len(leaked)
+            print(f"{kind} {template[:40]!r}: {len(leaked)} of {values} readable")
+            for line in leaked[:show]:
+                print("   ", line)
+    for kind in kinds:
+        print(f"{kind}: {totals[kind + ' leaked']} of {totals[kind + ' values']} readable")
+    print(f"all: {totals['leaked']} of {totals['values']} readable")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,34 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--locale", nargs="*", default=LOCALES)
     parser.add_argument("--kind", nargs="*", default=list(TEMPLATES))
     args = parser.parse_args(argv)
-    totals: Counter[str] = Counter()
-    pick = random.Random(SEED)
-    for kind in args.kind:
-        for n, template in enumerate(TEMPLATES[kind]):
-            leaked: list[str] = []
-            values = 0
-            for locale in args.locale:
-                fake = Faker(locale)
-                fake.seed_instance(SEED + n)
-                for _ in range(PER_TEMPLATE):
-                    v, w = value_of(fake, kind), value_of(fake, kind)
-                    text = template.format(v=v, w=w)
-                    redacted = redact_pii(text).text
-                    for value in (v, w) if "{w}" in template else (v,):
-                        values += 1
-                        if value in redacted:
-                            leaked.append(f"{text!r} -> {redacted!r}")
-            pick.random()
-            totals["values"] += values
-            totals["leaked"] += len(leaked)
-            totals[f"{kind} values"] += values
-            totals[f"{kind} leaked"] += len(leaked)
-            print(f"{kind} {template[:40]!r}: {len(leaked)} of {values} readable")
-            for line in leaked[: args.show]:
-                print("   ", line)
-    for kind in args.kind:
-        print(f"{kind}: {totals[kind + ' leaked']} of {totals[kind + ' values']} readable")
-    print(f"all: {totals['leaked']} of {totals['values']} readable")
+    count_readable(TEMPLATES, args.kind, args.locale, SEED, PER_TEMPLATE, value_of, args.show)
     return 0
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Final
 
 from ..text import lower
@@ -74,6 +75,10 @@ _NOT_A_CITY: Final = _words(
 )
 _CITY: Final = frozenset(CITIES.split("|")) - _NOT_A_CITY
 _PLACE: Final = _REGION | _CITY
+# Listed towns named like a month ("March", Cambridgeshire): after a bare preposition a month (h23g).
+_MONTH_TOWNS: Final = _PLACE & _words(
+    "January February March April May June July August September October November December"
+)
 # First words of the places of several words ("New" of "New Zealand"), to try the longer names there.
 _PLACE_PREFIXES: Final = frozenset(p.split()[0] for p in _PLACE if " " in p)
 # The longest place name, in words ("Rio de Janeiro", "Saint Vincent and the Grenadines").
@@ -235,7 +240,7 @@ _WEAK_CUES: Final = _words(
     "can could will would should did does has was is "
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
-) | {"thank you", "good morning", "good afternoon", "good evening", "morning"}
+) | {"thank you", "good morning", "good afternoon", "good evening", "morning", "afternoon", "evening"}
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
@@ -263,6 +268,8 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "touched down in|drove to|driving to|commutes from|commute from|commuting from|relocated from|"
     "moved from|moving from|moved away from|heading to|headed to|heading back to|headed back to|"
     "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in|"
+    # Going back to a place (h23g): "I returned to Chatriant after the course".
+    "returned to|returning to|came back to|went back to|moved back to|"
     # An address given as a town alone (h22f): "My address is Virolahti.", "Billing address: Olanes"
     # (a label: with its colon only).  A listed first name there stays the addressee's.
     "address is|address|"
@@ -294,6 +301,9 @@ _LINE_CUES: Final = _phrases(
 )
 # A greeting, and what ends the one word greeted after it: a comma, "!", a dash, the line's end.
 _GREETINGS: Final = _words("hi hello hey morning afternoon evening")
+# Thanks and sign-offs before the one addressed, read like a greeting (h23g): "Thanks Jan, that fixed
+# it.", "Cheers, Morgan" at a line's end (a listed first name that is also a word or a surname).
+_VOCATIVES: Final = _GREETINGS | _words("thanks thx cheers best")
 _AFTER_GREETED: Final = re.compile(r"[ \t]*(?:[,!]|[-–—][ \t]|\n|$)")
 _LINE_CUE_STRIP: Final = " \t!.-"
 # Up to four words (letters, inner apostrophes, hyphens and dots) alone on their line.
@@ -677,12 +687,40 @@ def _emit_person(
     before = _Before(text, start)
     last = before.words[-1] if before.words else ""
     # A house number starts with a digit (``\d``: ``str.isdecimal``); most words before a name do not.
-    if (last[:1].isdecimal() and _HOUSE_NUMBER.fullmatch(last)) or (
+    # Not a number joined to the name by a delimiter alone: "7,James Murphy,active" is a CSV row (h23g).
+    if (last[:1].isdecimal() and _HOUSE_NUMBER.fullmatch(last) and text[start - 1 : start] in _BLANKS) or (
         len(before.words) >= 2 and before.words[-2] in _UNIT_WORDS
     ):
         return  # "12 Susan Shores", "Flat 6, Thomas Spring": a street, not a person
     if last in _STREET_BEFORE or lower(words[0]) in _STREET_BEFORE:
         return  # "Rua Diadema", "rue Gustave Eiffel": a street named after a person
+    if (
+        several
+        # Cheap first: a street word is no first name, a street under a flat's line starts its line.
+        and (
+            not first_name
+            or text[start - 1 : start] in _LINE_START_MARKS
+            or (text[start - 1 : start] == " " and text[start - 2 : start - 1] in _LINE_START_MARKS)
+        )
+        and _street_named(text, words, start)
+    ):
+        # "Aleea Popa", "Flat 53⏎Walton Trace": a street, redacted as a place (h23g).
+        unit = _UNIT_LINE_ABOVE.search(text, max(0, start - 24), start - 1)
+        if unit is not None and text.rfind("\n", 0, start - 1) < unit.start():
+            out.append(
+                NameMatch("location", unit.start(), unit.end(), unit.group().rstrip(), 0.7, "street_name")
+            )
+        out.append(NameMatch("location", start, end, text[start:end], 0.7, "street_name"))
+        # The town and postcode lines under the street ("Aleea Popa⏎Matca, 565774", "Walton
+        # Trace⏎Begumberg⏎PR97 8BX"), each its own place.
+        at = end
+        for _ in range(3):
+            line = _TOWN_OR_CODE_LINE.match(text, at)
+            if line is None:
+                break
+            out.append(NameMatch("location", line.start(1), line.end(1), line.group(1), 0.7, "street_name"))
+            at = line.end(1)
+        return
     titled = bool(before.cue(_TITLE_CUES)) or last.rstrip(".") in _TITLE_CUES
     if _UNIT_AFTER.match(text, end) and not titled:
         return  # "Mary Plaza Suite 8" ("Miss Gaetano Schiavone Apt. 461" is a person)
@@ -700,7 +738,7 @@ def _emit_person(
         if (
             cue == 3
             and len(words) == 1
-            and last in _GREETINGS
+            and last in _VOCATIVES
             and _AFTER_GREETED.match(text, end) is not None
             # A listed first name, even one that is a word or a town's name too ("Hi Chelsea,"); not
             # "Hello World!" nor "Hi Berlin!".
@@ -723,6 +761,36 @@ def _emit_person(
         return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
+
+
+# A flat's or a studio's line, the line above a street in British and Australian addresses.
+_UNIT_LINE_ABOVE: Final = re.compile(
+    r"(?<![\w\-])(?:Flat|Studio|Apt\.?|Apartment|Suite|Unit)[ \t]+\d{1,5}[A-Za-z]?[ \t]*\Z"
+)
+
+
+_LINE_START_MARKS: Final = frozenset(("\n", ">"))
+
+
+def _street_named(text: str, words: list[str], start: int) -> bool:
+    """Whether capitalised words that may name a person name a street: a street word of another language
+    first that is no first name ("Aleea Popa", "Bulevardul Oprea", "Intrarea Stănescu"), or a street
+    type last on the line under a flat's ("Flat 53⏎Walton Trace", "Studio 9⏎Melissa Squares")."""
+    if not _FLAGS.get(words[0], 0) & _F_FIRST:
+        first = lower(words[0])
+        if len(first) > 3 and first in _STREET_WORDS:
+            return True
+    # The rest only for words that start their line (most people stand inside one): a walk back over
+    # blanks and a quoting ">" to the line break, not a search for it.
+    line = start - 1
+    while line >= 0 and text[line] in " \t>":
+        line -= 1
+    if line < 0 or text[line] != "\n":
+        return False
+    last = lower(words[-1])
+    if last not in _STREET_TYPES and not (last.endswith("s") and last[:-1] in _STREET_TYPES):
+        return False
+    return _UNIT_LINE_ABOVE.search(text, text.rfind("\n", 0, line) + 1, line) is not None
 
 
 def _unlisted_person(text: str, words: list[str], end: int) -> str:
@@ -1068,6 +1136,13 @@ _LINE_TOWN: Final = (
     r"im|bei|ob))*"
 )
 _LINE_POSTCODE: Final = r"(?:\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]\d[A-Z]{2})"
+_LINE_TOWN_WORDS: Final = rf"[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}}"
+# A line under a street: a town, a postcode after it allowed, or a postcode alone.
+_TOWN_OR_CODE_LINE: Final = re.compile(
+    rf"[ \t]*\n[ \t>]*((?:(?:{_LINE_TOWN_WORDS}),?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?)?{_LINE_POSTCODE}"
+    # A postcode may end the line or stand before the sentence's next words ("..., 388250 by Monday").
+    rf"(?=[ \t.]*(?:\n|\Z)|[ \t]+[a-z])|(?:{_LINE_TOWN_WORDS})(?=[ \t.]*(?:\n|\Z)))"
+)
 _POSTCODE_TOWN_LINE: Final = re.compile(
     rf"[.,]?[ \t]*\n[ \t>]*((?:[A-Z]{{1,2}}-)?\d{{3,5}}(?:[ \-]\d{{2,3}})?[ \t]+{_LINE_TOWN}"
     # Or the town first, then the postcode (and a province before it): "Wainui 5375", "Hope, NT R3N 6M9".
@@ -1417,7 +1492,19 @@ def _street_addresses(text: str, out: list[NameMatch]) -> list[NameMatch]:
                 value = text[start:end].rstrip(".")
                 added.append(NameMatch("location", start, start + len(value), value, 0.75, "unit_street"))
             continue
-        if _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP and words[0] not in _STREET_WORDS:
+        if (
+            _FLAGS.get(parts[0].rstrip("."), 0) & _F_STOP
+            and words[0] not in _STREET_WORDS
+            and not (
+                # A postcode, then a town named with a compass point or "New" after an address's cue
+                # ("ship it to 2990 North Albury by Thursday"; h23g).
+                lead is not None
+                and lead[3:4].isdecimal()  # four digits or more: "to 12 New York offices" stays out
+                and len(parts) > 1
+                and parts[0] in _TOWN_PREFIX_WORDS
+                and bool(_Before(text, start).cue(_STRONG_STREET_CUES))
+            )
+        ):
             continue  # "in Version 4", "at Room 12"
         if any(
             _FLAGS.get(w.rstrip(".,"), 0) & _F_STOP and lower(w.rstrip(".,")) not in _UNIT_WORDS
@@ -1691,8 +1778,12 @@ _ROLE_LABELS: Final = _words(
 # A name alone on the first line of a text whose next lines hold an address or phone numbers: a
 # signature or an address block ("Csanád Gere⏎Sanders, Grant and Warner⏎254 Damvergi Street, ...").
 _NAME_LINE: Final = re.compile(
-    rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
+    rf"[{_UPPER}][{_LOWER}]+(?:[ \t](?:(?:van|von|de|der|den|del|della|di|da|du|dos|das|ter|ten)[ \t]){{0,2}}"
+    rf"(?:[{_UPPER}]\.|[{_UPPER}][{_LOWER}]+(?:-[{_UPPER}][{_LOWER}]+)?)){{1,3}}"
 )
+# The last line of a short address block: a listed country, a postcode after it allowed ("Ferko
+# Takáts⏎⏎Montbovon⏎Switzerland", "...⏎Portugal 8100-743"; h23g).
+_LAST_LINE: Final = re.compile(r"\n[ \t>]*([^\W\d_][^\n\d]{2,40}?)[ \t]*(?:[\d\-]{3,9})?[ \t]*\Z")
 _LEADING_BLANK_LINES: Final = re.compile(r"(?:[ \t>?]*+\r?\n)*+[ \t>?]*+")
 _ADDRESSEE_LABEL: Final = re.compile(
     r"(?:[Aa]ddress|ADDRESS|[Ss]hip[ \t]to|SHIP[ \t]TO|[Bb]ill[ \t]to|BILL[ \t]TO|[Dd]eliver[ \t]to|"
@@ -1899,8 +1990,11 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     if (
         line is not None
         and text.startswith("\n", line.end())
-        and _NUMBER_LINE.search(text, line.end(), line.end() + 200) is not None
-        and _plain_words(line.group().split())
+        and (
+            _NUMBER_LINE.search(text, line.end(), line.end() + 200) is not None
+            or _ends_in_country(text, line.end())
+        )
+        and _plain_words([w for w in line.group().split() if w not in _PARTICLES])
     ):
         added.append(NameMatch("person", start, line.end(), line.group(), 0.75, "signature"))
     # The addressee on an address's label line, above the address's lines (h22f): "Billing address:
@@ -1920,7 +2014,10 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
             and _NUMBER_LINE.match(text, line.end()) is not None
             and _plain_words(line.group().split())
         ):
-            added.append(NameMatch("person", line.start(), line.end(), line.group(), 0.75, "addressee"))
+            # A street on the label's line is the address's first line ("Return address: Aleea Voinea").
+            kind = "location" if _street_named(text, line.group().split(), line.start()) else "person"
+            evidence = "street_name" if kind == "location" else "addressee"
+            added.append(NameMatch(kind, line.start(), line.end(), line.group(), 0.75, evidence))
     if not added:
         return out
     # One bisection per span of ``out``: a scan of ``added`` for each made a text of many labelled
@@ -1928,6 +2025,15 @@ def _line_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     in_added = _spans_index(added)
     kept = [m for m in out if not _meets(in_added, m.start, m.end)]
     return sorted(kept + added, key=lambda m: m.start)
+
+
+def _ends_in_country(text: str, start: int) -> bool:
+    """Whether ``text`` from ``start`` is a short address block (six lines at most) whose last line is a
+    listed country (a postcode after it allowed)."""
+    if len(text) - start > 240 or text.count("\n", start) > 6:
+        return False
+    last = _LAST_LINE.search(text, start)
+    return last is not None and last.group(1) in _REGION
 
 
 def _speaker_name(label: str, repeated: bool) -> bool:
@@ -1980,6 +2086,225 @@ def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
         if not any(m.start < end and start < m.end for m in out)
     ]
     return sorted(out + added, key=lambda m: m.start) if added else out
+
+
+# Lists and tables (h23g): the cells of a line split at one delimiter, or an item after a bullet.
+_CELL_DELIMITERS: Final = ",;|\t"
+_CELL_ENDS: Final = frozenset(",;|\t\r\n")
+_CELL_STARTS: Final = frozenset(",;|\t\n:-*•>")
+_BULLET: Final = re.compile(r"[ \t]*(?:[-*•>][ \t]+|\d{1,3}[.)][ \t]+)")
+# A label before a cell's value ("Attendees: ", "reviewer: "): a few words and a colon.
+_CELL_LABEL: Final = re.compile(r"[ \t]*[^\W\d][\w \t'’\-]{0,30}:[ \t]*")
+_SIBLING_WORD: Final = re.compile(rf"[{_UPPER}][{_LOWER}'’\-]+")
+
+
+def _cell_value(text: str, start: int, end: int) -> tuple[int, int]:
+    """The value of the cell ``text[start:end]``: without blanks, a bullet or a label before it."""
+    bullet = _BULLET.match(text, start, end)
+    if bullet is not None:
+        start = bullet.end()
+    label = _CELL_LABEL.match(text, start, end)
+    if label is not None:
+        start = label.end()
+    while start < end and text[start] in " \t":
+        start += 1
+    while end > start and text[end - 1] in " \t.":
+        end -= 1
+    return start, end
+
+
+def _line_cells(text: str, start: int, end: int, delimiter: str) -> list[tuple[int, int]]:
+    """The cells of the line ``text[start:end]`` split at ``delimiter`` (a table's outer bars dropped)."""
+    cells: list[tuple[int, int]] = []
+    at = start
+    while True:
+        cut = text.find(delimiter, at, end)
+        cells.append((at, end if cut < 0 else cut))
+        if cut < 0:
+            break
+        at = cut + 1
+    if delimiter == "|" and len(cells) > 2:
+        cells = cells[1:-1] if not text[cells[0][0] : cells[0][1]].strip() else cells
+    return cells
+
+
+def _sibling_name(value: str) -> bool:
+    """Whether a list's or a column's item may be a person's name beside a person found in it: one to
+    four capitalised words (particles between), none a stop, organisation or region word unless a
+    listed first name ("April Ross"), no listed place, no place's name last, and a listed first name first or
+    a listed surname last (one word: a listed first name that is no word)."""
+    words = value.split()
+    if not words or len(words) > 4 or lower(words[-1]) in _STREET_TYPES:
+        return False  # "Barlow Park", "Beacon Hill": a place named after a person
+    flags: list[int] = []
+    for n, word in enumerate(words):
+        if 0 < n < len(words) - 1 and word in _PARTICLES:
+            flags.append(0)
+            continue
+        if _SIBLING_WORD.fullmatch(word) is None or word.endswith(("'s", "’s")):
+            return False
+        f = _FLAGS.get(word if word.isascii() else fold(word), 0)
+        if f & (_F_ORG | _F_REGION) or (f & _F_STOP and not f & _F_FIRST):
+            return False
+        if word in _ROLE_LABELS or (
+            f & (_F_PLACE | _F_FIRST | _F_SURNAME) == _F_PLACE and n == len(words) - 1
+        ):
+            return False  # a town's name may start a name ("Isabela Gallegos"), not end one
+        if not f & (_F_FIRST | _F_SURNAME) and word.endswith(_NOUN_ENDING):
+            return False
+        flags.append(f)
+    if len(words) == 1:
+        return flags[0] & (_F_FIRST | _F_AMBIGUOUS | _F_STOP) == _F_FIRST
+    if value in _PLACE_FOLDED or fold(value) in _PLACE_FOLDED:
+        return False  # "Santa Clara"
+    return bool(flags[0] & _F_FIRST or flags[-1] & _F_SURNAME)
+
+
+# The evidence too weak for a person to make the other items of its list people.
+_WEAK_PERSON_EVIDENCE: Final = frozenset(("ambiguous_first_name+surname", "list_sibling"))
+
+
+def _list_siblings(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the other items of a list or a table column where most items are people already.
+
+    A person filling a cell of a line split at commas, semicolons, bars or tabs stands in a group: the
+    same cell of the lines around it with as many cells (a table's column), or where there are none the
+    line's cells (a list: a table's row is a record of a person, a town, an e-mail); an item after a
+    bullet, in the items of the bullets around it.  Where people found already fill most of a group's
+    capitalised cells (or one of two), its other cells that look like names (``_sibling_name``) are
+    people too: "Attendees: April Ross, Tamara Kelley", "| 2 | Margarita Otero | pending |", "- Mati
+    Erik⏎- Mihkel Rand".  A column of stadiums or songs with one person in it stays as it was.
+    """
+    # A cell ends at a delimiter, a line's end or the text's: most people in prose go on with a word
+    # ("Anna Weber said ...") and are settled by one look at the character after.
+    size = len(text)
+    cells_of_people: list[NameMatch] = []
+    for match in out:
+        if match.type == "person" and match.evidence not in _WEAK_PERSON_EVIDENCE:
+            after = match.end
+            while after < size and text[after] in " .":
+                after += 1
+            if after < size and text[after] not in _CELL_ENDS:
+                continue
+            # And begins after one, a label's colon, a bullet or the line's start.
+            before = match.start - 1
+            while before >= 0 and text[before] in " \t":
+                before -= 1
+            if (
+                before < 0
+                or text[before] in _CELL_STARTS
+                or (text[before] in ".)" and before > 0 and text[before - 1].isdigit())
+            ):
+                cells_of_people.append(match)
+    if not cells_of_people:
+        return out
+    people = {(m.start, m.end) for m in out if m.type == "person" and m.evidence not in _WEAK_PERSON_EVIDENCE}
+    groups: list[list[tuple[int, int]]] = []
+    seen_lines: set[tuple[int, str]] = set()
+    # The rows of each column and the bullet lines already read: each is read once, so a table of many
+    # people costs a pass over its rows, not one per person.
+    seen_rows: set[tuple[int, str, int]] = set()
+    seen_bullets: set[int] = set()
+    # Each line's end and cells are read once (a text of one long line of names would read them for
+    # every name), and the line's start is carried forward (``out`` is ordered by start).
+    line_start = scanned = 0
+    line_ends: dict[int, int] = {}
+    parsed: dict[tuple[int, str], tuple[list[tuple[int, int]], dict[tuple[int, int], int]]] = {}
+    for match in cells_of_people:
+        newline = text.rfind("\n", scanned, match.start)
+        if newline >= 0:
+            line_start = newline + 1
+        scanned = match.start
+        line_end = line_ends.get(line_start, -1)
+        if line_end < 0:
+            line_end = text.find("\n", match.end)
+            line_end = line_ends[line_start] = size if line_end < 0 else line_end
+        for delimiter in _CELL_DELIMITERS:
+            known = parsed.get((line_start, delimiter))
+            if known is None:
+                if text.find(delimiter, line_start, line_end) < 0:
+                    known = ([], {})
+                else:
+                    line_values = [
+                        _cell_value(text, a, b) for a, b in _line_cells(text, line_start, line_end, delimiter)
+                    ]
+                    known = (line_values, {value: k for k, value in enumerate(line_values)})
+                parsed[(line_start, delimiter)] = known
+            values, where = known
+            column = where.get((match.start, match.end), -1)
+            if column < 0:
+                continue
+            cells = values
+            if (line_start, delimiter, column) in seen_rows:
+                break
+            seen_rows.add((line_start, delimiter, column))
+            rows = [values[column]]
+            for step in (-1, 1):
+                for at, to in _lines_beside(text, line_start, line_end, step):
+                    row = _line_cells(text, at, to, delimiter)
+                    if len(row) != len(cells):
+                        break
+                    seen_rows.add((at, delimiter, column))
+                    rows.append(_cell_value(text, *row[column]))
+            if len(rows) > 1:
+                groups.append(rows)  # a table's row holds a record, not a list: its column is the group
+            elif (line_start, delimiter) not in seen_lines:
+                seen_lines.add((line_start, delimiter))
+                groups.append(values)
+            break
+        else:
+            bullet = _BULLET.match(text, line_start, match.start)
+            if (
+                bullet is None
+                or line_start in seen_bullets
+                or _cell_value(text, line_start, line_end) != (match.start, match.end)
+            ):
+                continue
+            seen_bullets.add(line_start)
+            mark = text[line_start : bullet.end()].strip()[:1]
+            items = [(match.start, match.end)]
+            for step in (-1, 1):
+                for at, to in _lines_beside(text, line_start, line_end, step):
+                    item = _BULLET.match(text, at, to)
+                    if item is None or text[at : item.end()].strip()[:1] != mark:
+                        break
+                    seen_bullets.add(at)
+                    items.append(_cell_value(text, at, to))
+            groups.append(items)
+    added: list[NameMatch] = []
+    index = _spans_index(out)
+    taken: set[tuple[int, int]] = set()
+    for group in groups:
+        # Cells that may hold a name (not a header's "name", a number or an empty cell).
+        filled = [(a, b) for a, b in set(group) if a < b and text[a].isupper()]
+        found = sum(1 for cell in filled if cell in people)
+        if 2 * found <= len(filled) and not (found == 1 and len(filled) == 2):
+            continue
+        for start, end in sorted(filled):
+            if (start, end) in taken or _meets(index, start, end):
+                continue
+            if _sibling_name(text[start:end]):
+                taken.add((start, end))
+                added.append(NameMatch("person", start, end, text[start:end], 0.7, "list_sibling"))
+    return _without_overlaps(text, sorted(out + added, key=lambda m: m.start)) if added else out
+
+
+def _lines_beside(text: str, line_start: int, line_end: int, step: int) -> Iterator[tuple[int, int]]:
+    """The (start, end) of the lines above (``step`` -1, nearest first) or below (1) a line."""
+    at, to = line_start, line_end
+    while True:
+        if step < 0:
+            if at == 0:
+                return
+            to = at - 1
+            at = text.rfind("\n", 0, to) + 1
+        else:
+            if to >= len(text):
+                return
+            at = to + 1
+            to = text.find("\n", at)
+            to = len(text) if to < 0 else to
+        yield at, to
 
 
 def _plain_words(words: list[str]) -> bool:
@@ -2265,6 +2590,15 @@ _STREET_TAIL: Final = re.compile(
     rf"|[{_UPPER}][\w'’\-]*(?:[ \t]+[{_UPPER}][\w'’\-]*){{0,3}},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?"
     rf"(?P<post>{_LINE_POSTCODE}))(?=[ \t]*(?:$|[\n.,;!?)]|[ \t]+[a-z]))"
 )
+# A house number or a postcode right after a place, where a redaction stopped (h23g): "the north side
+# of [Dalmatinova] 43.", "the corner of [Parmova] 109 St.", "in [Cameri] 28062 in its mission",
+# "[Cookstown] L0L 1L0".  A short number only before the sentence's end or "St"; a postcode also
+# before a preposition ("London 3 times" and "Tokyo 5000 employees" stay as they were).
+_NUMBER_TAIL: Final = re.compile(
+    r"[ \t](?:(?P<house>\d{1,3}[a-zA-Z]?)(?=[.,;:!?)]|[ \t]+St\b|[ \t]*(?:\n|\Z))"
+    r"|(?P<code>\d{4,5}(?:-\d{3,4})?|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)"
+    r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was)\b|[ \t]*(?:\n|\Z)))"
+)
 _TAIL_STARTS: Final = frozenset((" ", "\t", "/"))
 _STREET_TAIL_STARTS: Final = frozenset((",", " ", "\t", "\n"))
 _HEAD_WORDS: Final = _words(
@@ -2290,6 +2624,11 @@ def whole_place(text: str, start: int, end: int) -> tuple[int, int]:
     """
     # One look at the character after and the word before settles most places (nothing goes on).
     after = text[end : end + 1]
+    if after == " " and text[end + 1 : end + 2].isalnum() and not text[end - 1 : end].isdigit():
+        number = _NUMBER_TAIL.match(text, end)
+        if number is not None and _YEAR_WORD.fullmatch(number.group("code") or "") is None:
+            end = number.end()
+            after = text[end : end + 1]
     tail = _PLACE_TAIL.match(text, end) if after in _TAIL_STARTS else None
     if tail is not None:
         words = (tail.group(1) or tail.group(2)).split()
@@ -2359,6 +2698,8 @@ def find_names(text: str, scans: int = ALL_SCANS) -> list[NameMatch]:
         out = _addressed(text, out)
     if " and " in text or " & " in text:
         out = _grouped_people(text, out)
+    if out:
+        out = _list_siblings(text, out)
     if scans & SCAN_LOWER_NAME:
         out = _lower_names(text, out)
     if out:
@@ -2422,6 +2763,18 @@ def _without_overlaps(text: str, out: list[NameMatch]) -> list[NameMatch]:
     return kept
 
 
+# Listed first names that are months or words, so stop words that cut a run ("April", "Will"): with a
+# surname after them, a name after a strong cue.  Not the titles ("Miss", "Lady"), which are cues.
+_STOP_FIRST_NAMES: Final = _words("April August June May Will Jan")
+
+
+def _cued_person(text: str, start: int) -> bool:
+    """Whether a title or a strong person cue stands right before ``start``."""
+    before = _Before(text, start)
+    last = before.words[-1] if before.words else ""
+    return bool(before.cue(_TITLE_CUES) or before.cue(_STRONG_CUES)) or last.rstrip(".") in _TITLE_CUES
+
+
 def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: list[NameMatch]) -> None:
     """Places and names in the run ``tokens[i:stop]``, appended to ``out`` in order."""
     words: list[str] = []
@@ -2468,6 +2821,8 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                 else:
                     before = _Before(text, start)
                     cue = before.cue(_PLACE_CUES)
+                    if cue and name in _MONTH_TOWNS and not before.cue(_STRONG_PLACE_CUES):
+                        cue = ""  # "We met in March": a month, though March is a town too (h23g)
                     if (
                         not cue
                         and before.words
@@ -2513,6 +2868,20 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
             if words and not (i < stop and flags & _F_ORG):
                 _emit_person(text, words, seg_start, seg_end, out, seg_last)
             words = []
+            if (
+                flags & _F_STOP
+                and word in _STOP_FIRST_NAMES
+                and not inside
+                and i + 1 < stop
+                and _FLAGS.get(tokens[i + 1][0], 0) & (_F_SURNAME | _F_STOP) == _F_SURNAME
+                and _cued_person(text, start)
+            ):
+                # A first name that is a month or a word, then a listed surname, after a strong cue:
+                # "Best regards,⏎April Ross", "Dear May Chen" (h23g); without it "April Ross" is a date's.
+                end = tokens[i + 1][2]
+                out.append(NameMatch("person", start, end, text[start:end], 0.8, "cue+stop_first_name"))
+                i += 2
+                continue
             i += max(1, located)
             continue
         if out and out[-1].end > start:
