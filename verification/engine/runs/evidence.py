@@ -238,6 +238,9 @@ class Evidence:
     _by_length: dict[int, dict[str, None]] = field(default_factory=dict)
     # The pieces ``has_acronym`` reads (two to eight words), by their first character, in order.
     _acronym_pool: dict[str, list[str]] | None = None
+    # The identifiers of each record at its own level (``identity.identities``), read from ``strings`` on
+    # first use: an answer that names many things asks for them once per thing (h23r).
+    record_ids: dict[Any, set[tuple[str, str]]] | None = None
 
     def __init__(
         self,
@@ -267,6 +270,7 @@ class Evidence:
         _near: dict[tuple[int, int], list[str]] | None = None,
         _by_length: dict[int, dict[str, None]] | None = None,
         _acronym_pool: dict[str, list[str]] | None = None,
+        record_ids: dict[Any, set[tuple[str, str]]] | None = None,
     ) -> None:
         self.numbers = [] if numbers is None else numbers
         self.dates = [] if dates is None else dates
@@ -294,6 +298,7 @@ class Evidence:
         self._near = {} if _near is None else _near
         self._by_length = {} if _by_length is None else _by_length
         self._acronym_pool = _acronym_pool
+        self.record_ids = record_ids
 
     def numbers_keyed(self, token: str) -> list[Fact]:
         """The numbers with ``token`` among their keys' tokens (``price`` for ``price.amount``), in order."""

@@ -2599,8 +2599,9 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
         if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
             # "your three pending orders total $7,620.39": the results with that value (h23d).
             kinds.add(before.group(1))
-        # The records of each list (or of each kind of result) whose string value is the counted kind.
-        groups: dict[Any, set[Any]] = {}
+        # The records of each list (or of each kind of result) whose string value is the counted kind, in
+        # the order the results give them (a set's order, which the hash seed sets, would order the sum).
+        groups: dict[Any, dict[Any, None]] = {}
         for s in ev.strings:
             if (
                 s.source == "tool"
@@ -2612,7 +2613,7 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
                 where = (
                     s.list_path if s.list_path is not None else tuple(k for k in s.path if isinstance(k, str))
                 )
-                groups.setdefault(where, set()).add(s.record)
+                groups.setdefault(where, {})[s.record] = None
         for records in groups.values():
             if len(records) != c.value:
                 continue
@@ -2674,7 +2675,7 @@ def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
     return ""
 
 
-def _records_total(m: Mention, records: set[Any], ev: Evidence) -> bool:
+def _records_total(m: Mention, records: dict[Any, None], ev: Evidence) -> bool:
     """Whether one key that each of ``records`` holds once (in the record or below it: an order's payment
     amount, an item's price) adds up to the amount ``m`` over the records."""
     by_message: dict[int, list[tuple[Any, ...]]] = {}

@@ -34,14 +34,8 @@ def identities(ev: Evidence, records: set[Any]) -> dict[Any, frozenset[tuple[str
     >>> sorted(ids[(0, ())]), sorted(ids[(0, ("items", 0))])
     ([('order_id', 'w1'), ('user_id', 'u 1')], [('item_id', '55')])
     """
-    out: dict[Any, set[tuple[str, str]]] = {}
-    for f in ev.strings:
-        rec = f.record
-        if rec is None or rec not in records or f.source != "tool" or not isinstance(f.path, tuple):
-            continue
-        if len(f.path) != len(rec[1]) + 1 or not _id_key(f.path[-1]):
-            continue
-        out.setdefault(rec, set()).add((f.path[-1], str(f.value)))
+    table = _record_ids(ev)
+    out: dict[Any, set[tuple[str, str]]] = {rec: table[rec] for rec in records if rec in table}
     for rec in records:
         if rec in out or not isinstance(rec, tuple) or len(rec) != 2 or rec[1] != ():
             continue
@@ -49,6 +43,21 @@ def identities(ev: Evidence, records: set[Any]) -> dict[Any, frozenset[tuple[str
         if ids:
             out[rec] = ids
     return {r: frozenset(ids) for r, ids in out.items()}
+
+
+def _record_ids(ev: Evidence) -> dict[Any, set[tuple[str, str]]]:
+    """The identifiers of every record of a tool result at its own level, read once per evidence."""
+    if ev.record_ids is None:
+        table: dict[Any, set[tuple[str, str]]] = {}
+        for f in ev.strings:
+            rec = f.record
+            if rec is None or f.source != "tool" or not isinstance(f.path, tuple):
+                continue
+            if len(f.path) != len(rec[1]) + 1 or not _id_key(f.path[-1]):
+                continue
+            table.setdefault(rec, set()).add((f.path[-1], str(f.value)))
+        ev.record_ids = table
+    return ev.record_ids
 
 
 # A top-level identifier line of a YAML-like text result ("reference_id: SFO-PARK-4821").

@@ -39,7 +39,14 @@ KIND_HEADS = frozenset({
 
 # A capitalised phrase of two words or more (function words between), as a result names a thing: "Customer
 # Service", "Lost and Found", "Department of Labor".
-_PHRASE = re.compile(r"[A-Z][\w'’&-]*(?:[ \t]+(?:(?:of|and|&|for|the|de|du|la)[ \t]+)*[A-Z][\w'’&-]*)+")
+# Group 1 is the phrase. The match starts only where a word does (the letters before the first capital of
+# a word are taken in, possessively): a phrase can start only at a word's first capital, as the part after
+# it depends on the word's end alone, and trying every capital of a long word ("AAAA...", a key in base64)
+# scanned to the word's end each time, quadratic in a result written by others (h23r).
+_PHRASE = re.compile(
+    r"(?<![\w'’&-])(?:[^\WA-Z]|['’&-])*+"
+    r"([A-Z][\w'’&-]*(?:[ \t]+(?:(?:of|and|&|for|the|de|du|la)[ \t]+)*[A-Z][\w'’&-]*)+)"
+)
 # A key of a result (JSON or ``key: value`` lines): its last part other than ``name``/``id`` is its kind.
 _KEY = re.compile(r'(?m)(?:^[ \t-]*|")([A-Za-z][A-Za-z0-9_]{1,40})"?:')
 _KEY_SKIP = frozenset({"name", "names", "id", "ids", "title", "url", "urls", "email", "phone", "number"})
@@ -51,7 +58,12 @@ _SOURCES_LINE = re.compile(
 )
 # "The documentation is at https://...": the URL is the value the sentence states, not a reference.
 _STATED_AS_VALUE = re.compile(r"(?i)\b(?:is|are)\s+(?:at\s+)?$")
-_HOST = re.compile(r"(?i)(?:https?://)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)")
+# A host starts where a word does, or at "http(s)://" inside one ("xhttps://a.b"): from any other letter of a
+# word the word's end decides as it did from the word's first letter, and trying each letter of a long word
+# scanned to its end each time, quadratic (h23r).
+_HOST = re.compile(
+    r"(?i)(?:(?<![a-z0-9-])|(?=https?://))(?:https?://)?(?:www\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)"
+)
 
 
 def head_kind(name: str) -> str | None:
@@ -101,7 +113,7 @@ class ReturnedKinds:
                 if not isinstance(text, str):
                     continue
                 for m in _PHRASE.finditer(text):
-                    kind = head_kind(m.group(0))
+                    kind = head_kind(m.group(1))
                     if kind is not None:
                         found.add(kind)
                 for m in _KEY.finditer(text):
