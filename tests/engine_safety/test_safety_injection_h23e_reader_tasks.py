@@ -136,7 +136,6 @@ def test_the_cuts_agree_with_the_decided_tool_logit() -> None:
 
 
 def test_the_grammar_is_reproducible_and_pairs_each_attack_with_its_carrier() -> None:
-    pytest.importorskip("faker")
     from reader_data import reader_examples
 
     first = reader_examples(16, n=60)
