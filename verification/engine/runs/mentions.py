@@ -821,8 +821,9 @@ def _timestamps(text: str, taken: bytearray, out: list[Mention]) -> None:
 
 # A range of days in one month, written once: "June 26–27, 2026", "Jun 16-30", "26–27 June 2026",
 # "3 to 5 March". Read by the date pattern alone, "June 26" takes no year and "27" and "2026" are left as a
-# bare number and a year that nothing gives.
-_DASH = r"\s?(?:[-–—]|to|through|until|till)\s?"
+# bare number and a year that nothing gives. Two days of one month joined by "and" or "or" ("for May 28 and
+# 29, 2024", gemini-2.5-flash on tau2-bench airline runs, issue 14, h24d) share the month the same way.
+_DASH = r"\s?(?:[-–—]|to|through|until|till|and|or|&)\s?"
 _DAY = r"3[01]|[12]\d|0?[1-9]"
 _ORD = r"(?:st|nd|rd|th)?"
 _DAY_RANGE = re.compile(
@@ -835,6 +836,15 @@ _DAY_RANGE = re.compile(
 # word between the days, and the next day's first digit. ``_DAY_RANGE`` opens with ``\b``: the engine tries
 # it at every position of the text; this one opens with a digit and is skipped to the digits in C.
 _DAY_DASH_DAY = re.compile(rf"\d{_ORD}{_DASH}\d")
+
+
+# The joining word of two days that is also the joining word of two phrases ("and", "or"), and a word after
+# the second number that makes it a count of things rather than a day: only a year, punctuation, the end, or
+# a preposition may follow a day joined that way.
+_JOINED_DAYS = re.compile(r"\s?(?:and|or|&)\s")
+_COUNTED_AFTER = re.compile(
+    r"(?:st|nd|rd|th)?\s+(?!(?:in|at|on|for|from|to|with|and|or|respectively)\b)[a-z]"
+)
 
 
 def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> None:
@@ -857,6 +867,8 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
         yr = m.group("yr") if first_mon else m.group("yr2")
         if int(a) >= int(b):
             continue
+        if first_mon and _JOINED_DAYS.match(low, m.end("a")) and _COUNTED_AFTER.match(low, m.end("b")):
+            continue  # "on May 2 and 3 passengers": a count after "and", not a second day
         mo = MONTHS[mon_word]
         year = int(yr) if yr else None
         if first_mon:

@@ -166,6 +166,12 @@ def check_polarity(
                 scoped = [s for s in cands if s.record == best] if best is not None else cands
                 scoped = scoped or cands
             agrees = _AGREES.get(state, frozenset())
+            if negated and not own and _stateless_record_named(m, findings, {s.record for s in cands}):
+                # "This reservation [UDMOP1] ... is not cancelled by the airline" when only another record
+                # of the run (a reservation cancelled earlier) is cancelled: the negation speaks of the
+                # record the answer names, whose results give no state of the kind (issue 14, tau2-bench
+                # airline runs of gemini-2.5-flash, h24d).
+                continue
             if negated:
                 out.append(_negated_finding(m, sent, state, agrees, scoped, cands, ev))
                 continue
@@ -327,6 +333,18 @@ def _negated(answer: str, sent: tuple[int, int], m: Mention) -> bool:
     """
     head = lower(answer[max(sent[0], m.start - 60) : m.start])
     return bool(_NEGATED_BEFORE.search(head))
+
+
+def _stateless_record_named(m: Mention, findings: list[Finding], stated: set[Any]) -> bool:
+    """Whether the identifier named last before the state word ``m`` is of records none of which has a
+    state of the family (``stated``: the records that have one): a negated state then tells of that record.
+    """
+    before = [g for g in findings if g.mention.kind == "id" and g.mention.end <= m.start]
+    if not before:
+        return False
+    last = max(before, key=lambda g: g.mention.start)
+    records = {f.record for f in last.facts if f.record is not None}
+    return bool(records) and records.isdisjoint(stated)
 
 
 def _negated_finding(
