@@ -132,3 +132,36 @@ _TWO = [
 def test_a_value_of_the_named_records_own_items(answer, bad):
     report = verify_run(_run("Which of my trips already flew?", _TWO, answer))
     assert [text for text, _ in _flagged(report)] == ([] if bad is None else [bad])
+
+
+def test_it_builds_the_committed_gemini_airline_files_from_the_transcription(tmp_path):
+    import json
+
+    from tests.engine_runs.runs_helpers import RUNS_DIR, load_bench_module
+
+    condense, make = load_bench_module("tau2_telecom_condense"), load_bench_module("make_tau_airline")
+    source = RUNS_DIR / "tau2g_airline_dev"
+    for raw in sorted((source / "raw").glob("s*.jsonl")):
+        run = condense.condense(raw)
+        committed = json.loads((source / f"traj_{run['task_id']:03d}.json").read_text(encoding="utf-8"))
+        assert committed == run, raw.name
+    argv = [str(source), "--condensed", "--perturbed", "--all-dev", "dev", "--name", "tau2g_airline"]
+    assert make.main([*argv, "--id-prefix", "tau2-airline-gemini25flash", "--out", str(tmp_path)]) == 0
+    for kind in ("clean", "perturbed"):
+        for suffix in (".jsonl", ".meta.jsonl"):
+            name = f"tau2g_airline_{kind}_dev{suffix}"
+            assert (tmp_path / name).read_bytes() == (RUNS_DIR / name).read_bytes(), name
+
+
+def test_no_correct_gemini_answer_of_the_dev_set_is_flagged():
+    import json
+
+    from tests.engine_runs.runs_helpers import RUNS_DIR
+
+    lines = (RUNS_DIR / "tau2g_airline_clean_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    flagged_ids = [
+        item["id"]
+        for item in map(json.loads, lines)
+        if verify_run(item["messages"], item.get("tools")).hallucination_detected
+    ]
+    assert flagged_ids == []
