@@ -162,6 +162,7 @@ def test_no_correct_gemini_answer_of_the_dev_set_is_flagged():
     flagged_ids = [
         item["id"]
         for item in map(json.loads, lines)
-        if verify_run(item["messages"], item.get("tools")).hallucination_detected
+        if not item["label"]["hallucinated"]
+        and verify_run(item["messages"], item.get("tools")).hallucination_detected
     ]
     assert flagged_ids == []
