@@ -166,3 +166,59 @@ def test_no_correct_gemini_answer_of_the_dev_set_is_flagged():
         and verify_run(item["messages"], item.get("tools")).hallucination_detected
     ]
     assert flagged_ids == []
+
+
+# An amount told before the identifier, in brackets, of the item it belongs to ("$1859 for the first flight
+# (HAT028)"): that item's value, though a search of the run lists the same flight at another fare.
+def _leg(no: str, o: str, d: str, price: int) -> dict:
+    return {"flight_number": no, "origin": o, "destination": d, "date": "2024-05-21", "price": price}
+
+
+def _offer(no: str, o: str, d: str, economy: int, business: int) -> dict:
+    return {
+        "flight_number": no,
+        "origin": o,
+        "destination": d,
+        "status": "available",
+        "date": "2024-05-21",
+        "prices": {"basic_economy": 80, "economy": economy, "business": business},
+    }
+
+
+_BOOKED = {
+    "reservation_id": "JG7FMM",
+    "origin": "MCO",
+    "destination": "CLT",
+    "cabin": "business",
+    "flights": [_leg("HAT028", "MCO", "BOS", 1859), _leg("HAT277", "BOS", "CLT", 1679)],
+    "passengers": [{"first_name": "Omar", "last_name": "Davis"}],
+}
+_LEGS = [
+    ("get_reservation_details", {"reservation_id": "JG7FMM"}, _BOOKED),
+    (
+        "search_onestop_flight",
+        {"origin": "MCO", "destination": "CLT", "date": "2024-05-21"},
+        [[_offer("HAT028", "MCO", "BOS", 140, 274), _offer("HAT277", "BOS", "CLT", 101, 365)]],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        (
+            "The business class price of reservation JG7FMM was $1859 for the first flight (HAT028) "
+            "and $1679 for the second flight (HAT277), totaling $3538.",
+            [],
+        ),
+        # The other leg's fare told with this leg's identifier is still flagged (the name told with it).
+        (
+            "The business class price of reservation JG7FMM was $1859 for the first flight (HAT028) "
+            "and $1859 for the second flight (HAT277).",
+            ["HAT277"],
+        ),
+    ],
+)
+def test_an_amount_told_before_its_items_identifier_in_brackets(answer, bad):
+    report = verify_run(_run("What did I pay?", _LEGS, answer))
+    assert [text for text, _ in _flagged(report)] == bad

@@ -80,7 +80,14 @@ from .person_names import check_person_names
 from .polarity import check_polarity
 from .policy_durations import check_policy_durations
 from .policy_rates import check_policy_rates, check_record_rates
-from .records import ANOTHER_ITEM, MAX_OPERANDS, check_periods, check_records, check_value_lists
+from .records import (
+    ANOTHER_ITEM,
+    MAX_OPERANDS,
+    check_periods,
+    check_records,
+    check_value_lists,
+    identifier_told_after,
+)
 from .refund_words import check_refund_words
 from .relative import relative_findings
 from .routes import check_routes
@@ -2203,6 +2210,11 @@ def _check_identifier_details(answer: str, findings: list[Finding], ev: Evidence
                 if keys & _singular_tokens(y.key_tokens)
             ]
             if slots and not any(_same_value(m, y) for y in slots):
+                told_of = identifier_told_after(answer, g, findings)
+                if told_of is not None and told_of is not f and recs & _tool_records(told_of):
+                    # "$1679 for the second flight (HAT277)" in HAT028's block: the identifier in brackets
+                    # after the amount names its item, which gives it (issue 14, h24d).
+                    continue
                 if m.kind == "money" and _equation_operand(answer, m):
                     # "- Price: $105 + $190 = $295" under the second leg: the addends are the legs' own
                     # fares, one of them the first leg's. An operand that an identifier named earlier in the

@@ -28,6 +28,7 @@ __all__ = [
     "check_records",
     "check_value_lists",
     "finding_starts",
+    "identifier_told_after",
 ]
 
 MAX_OPERANDS = 48
@@ -251,6 +252,47 @@ def _call_argument(fact: Fact) -> bool:
     return isinstance(fact.path, tuple) and fact.path[:1] == ("tool_calls",)
 
 
+# What stands between a value and the identifier, in brackets, of the item it is told of: "$1859 for the first
+# flight (HAT028)", "$140 on the second leg (flight HAT277)". No number, no clause break, a short phrase.
+_VALUE_THEN_ID = re.compile(
+    r"[ \t]+(?:for|on|of)\b[^\d$,;:.\n()]{0,40}\([ \t]*(?:flight[ \t]+)?$", re.IGNORECASE
+)
+
+
+def identifier_told_after(answer: str, value: Finding, findings: list[Finding]) -> Finding | None:
+    """The identifier in brackets that closes the phrase of ``value`` ("$1859 for the first flight (HAT028)"):
+    the item the value is told of, named after it (issue 14, tau2-bench airline runs of gemini-2.5-flash,
+    h24d).
+
+    >>> a = "It was $1859 for the first flight (HAT028)."
+    >>> v = Finding(Mention("money", 7, 12, "$1859", value=1859.0), "SUPPORTED", (0, len(a)))
+    >>> i = Finding(Mention("id", 34, 40, "HAT028"), "SUPPORTED", (0, len(a)))
+    >>> identifier_told_after(a, v, [v, i]) is i
+    True
+    >>> a = "It was $1859, and then the first flight (HAT028)."
+    >>> i = Finding(Mention("id", 40, 46, "HAT028"), "SUPPORTED", (0, len(a)))
+    >>> identifier_told_after(a, v, [v, i]) is None
+    True
+    """
+    end = value.mention.end
+    after = [g for g in findings if g.mention.kind == "id" and g.mention.start >= end]
+    if not after:
+        return None
+    first = min(after, key=lambda g: g.mention.start)
+    if first.mention.start - end > 60 or not _VALUE_THEN_ID.match(answer[end : first.mention.start]):
+        return None
+    return first
+
+
+def _told_of_bracketed(answer: str, f: Finding, findings: list[Finding]) -> bool:
+    """Whether the identifier in brackets after ``f``'s phrase names one of the records that give ``f``."""
+    named = identifier_told_after(answer, f, findings)
+    if named is None:
+        return False
+    own = {x.record for x in named.facts if x.record is not None}
+    return any(r in own for _, r in f.records)
+
+
 def _inside_record(best: Any, recs: Any) -> bool:
     """Whether one of ``recs`` (pairs of list and record) is an item nested in the record ``best``.
 
@@ -314,7 +356,12 @@ def check_records(
             continue
         lists = {lst for lst, _ in recs}
         best = best_record(answer, findings, f, sentences, lists, lookup)
-        if best is not None and best not in {r for _, r in recs} and not _inside_record(best, recs):
+        if (
+            best is not None
+            and best not in {r for _, r in recs}
+            and not _inside_record(best, recs)
+            and not _told_of_bracketed(answer, f, findings)
+        ):
             # Still fine when the item's own values (and run-level ones such as a number of nights) give it.
             own = ev.numbers_of(best, MAX_OPERANDS)
             m = f.mention
