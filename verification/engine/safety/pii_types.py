@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import cast
 
-from stdnum import bic, bitcoin, iban, luhn
+from stdnum import bic, bitcoin, iban
 from stdnum.br import cpf
 from stdnum.ca import sin
 from stdnum.es import dni
+from stdnum.exceptions import ValidationError
 from stdnum.in_ import aadhaar
 from stdnum.nl import bsn
 from stdnum.us import ein, itin, rtn, ssn
@@ -133,9 +134,33 @@ _CARD_PREFIXES = re.compile(
 _MAESTRO_PREFIXES = re.compile(r"^(?:50[0-9]|5[6-8]|6)")
 
 
+def _luhn(digits: str) -> bool:
+    """``luhn.is_valid(digits)`` (python-stdnum): a non-empty string of ASCII digits whose Luhn sum is a
+    multiple of ten.  In this compiled module the loop runs as machine integers; stdnum's (a tuple of
+    ``str.index`` calls, two sums, a ``divmod`` per other digit) stays interpreted, and a never-seen card
+    number paid it in full.  A test compares the two.
+
+    >>> _luhn("4111111111111111"), _luhn("4111111111111112"), _luhn("")
+    (True, False, False)
+    """
+    if not digits or not (digits.isascii() and digits.isdigit()):
+        return False  # stdnum: an empty number, or a character outside "0123456789"
+    total = 0
+    double = False
+    for k in range(len(digits) - 1, -1, -1):
+        digit = ord(digits[k]) - 48
+        if double:
+            digit *= 2
+            if digit > 9:
+                digit -= 9
+        total += digit
+        double = not double
+    return total % 10 == 0
+
+
 def _card(value: str) -> tuple[float, str] | None:
     digits = _digits(value)
-    if not 13 <= len(digits) <= 19 or not _CARD_PREFIXES.match(digits) or not luhn.is_valid(digits):
+    if not 13 <= len(digits) <= 19 or not _CARD_PREFIXES.match(digits) or not _luhn(digits):
         return None
     # All-same digits ("0000 0000 0000 0000") pass Luhn but are placeholders, not cards.
     if len(set(digits)) == 1:
@@ -145,7 +170,7 @@ def _card(value: str) -> tuple[float, str] | None:
 
 def _card12(value: str) -> tuple[float, str] | None:
     digits = _digits(value)
-    if len(digits) != 12 or not _MAESTRO_PREFIXES.match(digits) or not luhn.is_valid(digits):
+    if len(digits) != 12 or not _MAESTRO_PREFIXES.match(digits) or not _luhn(digits):
         return None
     return 0.9, "luhn"
 
@@ -159,9 +184,79 @@ def _ssn(value: str) -> tuple[float, str] | None:
 
 def _iban(value: str) -> tuple[float, str] | None:
     compact = _compact(value)
-    if compact.isascii() and compact.isalnum() and _mod97(compact) != 1:
+    if not (compact.isascii() and compact.isalnum()):
+        return (0.97, "iban_mod97") if iban.is_valid(compact) else None
+    if _mod97(compact) != 1:
         return None  # stdnum checks the same sum first (its registry look-up costs far more)
-    return (0.97, "iban_mod97") if iban.is_valid(compact) else None
+    return (0.97, "iban_mod97") if _iban_registered(compact.upper()) else None
+
+
+# Per country code (a number's first two characters), what stdnum's ``iban.validate`` checks after the
+# checksum: the BBAN structure of its registry entry as a compiled pattern (``None``: no entry, the number
+# is refused) and the ``validate`` of the country's own IBAN module (``None``: there is none).  stdnum finds the entry by a
+# walk over its 89 registry prefixes and converts the structure to a pattern (a substitution with a
+# Python callback, then ``re``'s cache) for every number: a third of the check of a never-seen IBAN.
+_IbanRule = tuple[re.Pattern[str] | None, Callable[[str], str] | None]
+_IBAN_RULES: dict[str, _IbanRule] = {}
+# stdnum's notation of a BBAN structure ("4!n4!n12!c"): a length, "!", a class of characters.
+_IBAN_STRUCTURE = re.compile(r"([1-9][0-9]*)!([nac])")
+_IBAN_CLASSES = {"n": "[0-9]", "a": "[A-Z]", "c": "[A-Za-z0-9]"}
+
+
+def _iban_structure(structure: str) -> re.Pattern[str]:
+    """The pattern stdnum's ``iban._struct_to_re`` builds for a BBAN ``structure`` (a test compares them).
+
+    >>> _iban_structure("4!a6!n8!n").pattern
+    '^[A-Z]{4}[0-9]{6}[0-9]{8}$'
+    """
+    parts: list[str] = []
+    at = 0
+    for match in _IBAN_STRUCTURE.finditer(structure):
+        parts.append(structure[at : match.start()])
+        parts.append(f"{_IBAN_CLASSES[match.group(2)]}{{{match.group(1)}}}")
+        at = match.end()
+    parts.append(structure[at:])
+    return re.compile("^" + "".join(parts) + "$")
+
+
+def _iban_rule(country: str) -> _IbanRule | None:
+    """The rule of ``_IBAN_RULES`` for the two characters ``country``, or ``None`` where stdnum's registry
+    is not keyed by two characters alone (then the entry a number gets may depend on more of it)."""
+    from stdnum import numdb
+    from stdnum.util import get_cc_module
+
+    registry = numdb.get("iban")
+    if any(prefix[0] != 2 or prefix[4] for prefix in registry.prefixes):
+        return None
+    # ``info`` of the whole number and of its first two characters give the same first entry: every
+    # prefix is two characters long and has no children.
+    properties = registry.info(country)[0][1]
+    if not properties:
+        return None, None
+    module = get_cc_module(lower(country), "iban")
+    return _iban_structure(properties.get("bban", "")), None if module is None else module.validate
+
+
+def _iban_registered(number: str) -> bool:
+    """``iban.is_valid(number)`` for an upper-case ASCII letters-and-digits ``number`` whose mod 97-10 sum
+    is 1: its country's registry entry, its BBAN structure, its country's own check, as stdnum checks
+    them, with the entry and the structure's pattern looked up once per country code."""
+    country = number[:2]
+    rule = _IBAN_RULES.get(country)
+    if rule is None:
+        built = _iban_rule(country)
+        if built is None:
+            return iban.is_valid(number)
+        rule = _IBAN_RULES[country] = built  # at most 36 * 36 codes: letters and digits
+    pattern, validate = rule
+    if pattern is None or pattern.match(number[4:]) is None:
+        return False
+    if validate is not None:
+        try:
+            validate(number)
+        except ValidationError:
+            return False
+    return True
 
 
 def _mod97(compact: str) -> int:
@@ -244,13 +339,52 @@ def _dob(value: str) -> tuple[float, str] | None:
 _DOB_FORMATS = (("%Y-%m-%d", "-"), ("%m/%d/%Y", "/"), ("%d/%m/%Y", "/"), ("%d.%m.%Y", "."), ("%m-%d-%Y", "-"), ("%d-%m-%Y", "-"), ("%B %d %Y", ""), ("%b %d %Y", ""), ("%d %B %Y", ""), ("%d %b %Y", ""))  # fmt: skip
 
 
+# The numeric formats of ``_DOB_FORMATS`` as ``strptime`` reads them: the regular expression
+# ``_strptime.TimeRE`` builds for each (its "%Y", "%m" and "%d", which no locale changes; a test compares
+# the strings with the library's), compiled with its flag.  ``strptime`` matches it from the start, refuses
+# a value with text left over, and builds the date from the three groups' integers, which refuses a day the
+# month lacks: so does ``_numeric_date``.  On a never-seen value each ``strptime`` call cost about 15 us
+# interpreted (its lock, a locale check, a cache look-up, a walk over every directive), most of ``_dob``.
+_DATE_Y = r"(?P<Y>\d\d\d\d)"
+_DATE_M = r"(?P<m>1[0-2]|0[1-9]|[1-9])"
+_DATE_D = r"(?P<d>3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])"
+_NUMERIC_DATE_PATTERNS: dict[str, str] = {
+    "%Y-%m-%d": f"{_DATE_Y}-{_DATE_M}-{_DATE_D}",
+    "%m/%d/%Y": f"{_DATE_M}/{_DATE_D}/{_DATE_Y}",
+    "%d/%m/%Y": f"{_DATE_D}/{_DATE_M}/{_DATE_Y}",
+    "%d.%m.%Y": rf"{_DATE_D}\.{_DATE_M}\.{_DATE_Y}",
+    "%m-%d-%Y": f"{_DATE_M}-{_DATE_D}-{_DATE_Y}",
+    "%d-%m-%Y": f"{_DATE_D}-{_DATE_M}-{_DATE_Y}",
+}
+_NUMERIC_DATES: dict[str, re.Pattern[str]] = {
+    fmt: re.compile(pattern, re.IGNORECASE) for fmt, pattern in _NUMERIC_DATE_PATTERNS.items()
+}
+
+
+def _numeric_date(pattern: re.Pattern[str], data: str) -> dt.date:
+    """``dt.datetime.strptime(data, fmt).date()`` for a numeric format of ``_DOB_FORMATS`` given as its
+    compiled ``pattern`` (``_NUMERIC_DATES``): the same date, or ``ValueError`` where ``strptime`` raises one.
+
+    >>> _numeric_date(_NUMERIC_DATES["%d.%m.%Y"], "14.3.1985")
+    datetime.date(1985, 3, 14)
+    """
+    found = pattern.match(data)
+    if found is None or found.end() != len(data):
+        raise ValueError("no date in this format")
+    return dt.date(int(found.group("Y")), int(found.group("m")), int(found.group("d")))
+
+
 def _dob_on(value: str, today: dt.date) -> tuple[float, str] | None:
     text = value.replace(",", " ")
     for fmt, separator in _DOB_FORMATS:
         if separator and separator not in text:
             continue  # ``strptime`` cannot match a literal the text lacks: skip its (costly) failure
+        numeric = _NUMERIC_DATES.get(fmt)
         try:
-            date = dt.datetime.strptime(" ".join(text.split()), fmt).date()
+            if numeric is not None:
+                date = _numeric_date(numeric, " ".join(text.split()))
+            else:
+                date = dt.datetime.strptime(" ".join(text.split()), fmt).date()
         except ValueError:
             continue
         if date.year >= 1900 and date <= today:
@@ -472,9 +606,14 @@ _NATIONAL_LAYOUT = re.compile(r"\(?0[0-9 ./\-()]*")
 # digits and the separators of the ``phone_national`` pattern (its digits, in order: the separators,
 # brackets and an extension-free tail change nothing), built on first use from the library's metadata:
 # the international (IDD) prefix, the national prefix it strips, and the general description (lengths
-# and pattern) of each region of the country code, which a valid number matches.  ``None`` for a region
-# that rewrites its national prefix (Brazil, Japan): it is always asked.
-_General = tuple[re.Pattern[str], frozenset[int]]
+# and pattern) of each region of the country code with the descriptions of its number types (fixed line,
+# mobile, toll free, ...), of which a valid number matches the general one and one type's.  ``None`` for
+# a region that rewrites its national prefix (Brazil, Japan): it is always asked.
+_Description = tuple[re.Pattern[str], frozenset[int]]
+_General = tuple[re.Pattern[str], frozenset[int], tuple[_Description, ...]]
+# The number types ``phonenumbers`` reads a valid number as (``_number_type_helper``): a number that
+# matches none of them in its region is of type UNKNOWN, which ``is_valid_number`` refuses.
+_NUMBER_TYPES = ("premium_rate", "toll_free", "shared_cost", "voip", "personal_number", "pager", "uan", "voicemail", "fixed_line", "mobile")  # fmt: skip
 _NationalRule = tuple[re.Pattern[str], re.Pattern[str] | None, tuple[_General, ...]] | None
 _NATIONAL_RULES: list[_NationalRule] = []
 # phonenumbers' bounds on a national number: shorter or longer ones are refused, not turned down.
@@ -496,8 +635,19 @@ def _national_rules() -> list[_NationalRule]:
             general = None if other_metadata is None else other_metadata.general_desc
             if general is not None and general.national_number_pattern:
                 # No pattern: no number of that region is valid (``_match_national_number``).
+                types: list[_Description] = []
+                for name in _NUMBER_TYPES:
+                    desc = getattr(other_metadata, name, None)
+                    if desc is not None and desc.national_number_pattern:
+                        types.append(
+                            (re.compile(desc.national_number_pattern), frozenset(desc.possible_length or ()))
+                        )
                 generals.append(
-                    (re.compile(general.national_number_pattern), frozenset(general.possible_length or ()))
+                    (
+                        re.compile(general.national_number_pattern),
+                        frozenset(general.possible_length or ()),
+                        tuple(types),
+                    )
                 )
         prefix = metadata.national_prefix_for_parsing
         if metadata.international_prefix is None or metadata.national_prefix_transform_rule:
@@ -515,11 +665,19 @@ def _national_rules() -> list[_NationalRule]:
 
 
 def _general_match(number: str, generals: tuple[_General, ...]) -> bool:
-    """Whether national ``number`` matches the general description of one of the regions: its length
-    among their possible lengths (any, where none are listed) and their pattern, whole."""
-    for pattern, lengths in generals:
+    """Whether national ``number`` matches the general description of one of the regions and the
+    description of one of that region's number types: for each, its length among the possible lengths
+    (any, where none are listed) and the pattern, whole (``phonenumbers._is_number_matching_desc``).
+
+    The types were added in h24g: a number that matches a region's general description and none of
+    its types (of which a valid number matches one) cost a parse and a check before."""
+    for pattern, lengths, types in generals:
         if (not lengths or len(number) in lengths) and pattern.fullmatch(number) is not None:
-            return True
+            for type_pattern, type_lengths in types:
+                if (not type_lengths or len(number) in type_lengths) and type_pattern.fullmatch(
+                    number
+                ) is not None:
+                    return True
     return False
 
 
@@ -527,10 +685,11 @@ def _national_skip(digits: str, rule: _NationalRule) -> bool:
     """Whether a value with these ASCII ``digits`` (a trunk "0" first, 3 to 17 of them) can be neither
     valid in the region of ``rule`` nor refused there by the parser: its digits do not start with the
     region's international prefix (which would read a country code), and neither they nor they less
-    the national prefix match the general description of a region of the country code.  Exact:
-    ``phonenumbers`` reads one of the two as the national number, and a valid one matches such a
-    description (``is_valid_number`` checks it first); the parser refuses a value for its length only
-    below 2 or above 17 digits."""
+    the national prefix match the general description of a region of the country code and the
+    description of one of its number types.  Exact: ``phonenumbers`` reads one of the two as the
+    national number, and a valid one matches such descriptions (``is_valid_number`` checks the general
+    one first, then the types'); the parser refuses a value for its length only below 2 or above 17
+    digits, and for its international prefix, which is never skipped."""
     if rule is None:
         return False
     international, national, generals = rule
