@@ -135,6 +135,11 @@ _TURN_CHARS = 2_000
 # How far before the model's strongest window a reporting frame is looked for.
 _FRAME_CHARS = 120
 _ADVISORY_MARGIN = 0.01
+# Below the tool logit the model's risk is squeezed, not cut, into the band under the threshold: from
+# ``_ADVISORY_KNEE`` under the cap, the rest of [0, 1] maps linearly onto it (h24h). Cutting at the cap
+# made every fetched text the model rated highly tie at one value, benign documents and attacks alike;
+# squeezed, they keep the model's order (AUROC) and none reaches the threshold.
+_ADVISORY_KNEE = 0.1
 _QUOTED_FRAGMENT = re.compile(r"['\"“‘]([^'\"“”‘’\n]{2,200})['\"”’]")
 
 
@@ -594,7 +599,7 @@ def _learned(
         # On fetched data the model decides only from the logit chosen in training on held-out kinds of
         # benign documents (docs/safety.md, "The learned component"); under it, it orders texts below the
         # threshold and the rules decide.
-        combined = min(combined, round(threshold - _ADVISORY_MARGIN, 4))
+        combined = round(_advisory(combined, threshold - _ADVISORY_MARGIN), 4)
     if combined <= rule_risk:
         return rule_risk
     if combined >= 0.5 * threshold:
@@ -605,7 +610,7 @@ def _learned(
             # A window that talks about attacks (or how to stop them), or quotes what someone wrote, is
             # a description, as for the rules: the n-grams of the attack it quotes are not an
             # instruction to the reader.
-            return rule_risk
+            return max(rule_risk, round(combined * _META_FACTOR, 4))
     if combined >= threshold:
         category = "indirect_injection" if source == "tool_result" else "instruction_manipulation"
         evidence.insert(
@@ -616,6 +621,21 @@ def _learned(
         )
         scores[category] = max(scores.get(category, 0.0), combined)
     return combined
+
+
+def _advisory(combined: float, cap: float) -> float:
+    """``combined`` mapped under ``cap``, keeping its order: unchanged up to ``cap - _ADVISORY_KNEE``, the
+    rest of [0, 1] squeezed linearly into the last ``_ADVISORY_KNEE`` below ``cap``.
+
+    >>> _advisory(0.2, 0.49), _advisory(1.0, 0.49) < 0.49, _advisory(0.9, 0.49) > _advisory(0.6, 0.49)
+    (0.2, True, True)
+    """
+    knee = cap - _ADVISORY_KNEE
+    if combined <= knee:
+        return combined
+    # Strictly under ``cap`` (the model's probability is under 1), and rounding to 4 places cannot reach
+    # it: the band ends 0.1 * (1 - combined) / (1 - knee) short of it.
+    return knee + _ADVISORY_KNEE * 0.999 * (combined - knee) / (1.0 - knee)
 
 
 def _frame_start(text: str, start: int) -> int:
