@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from hypothesis import given, settings
@@ -13,8 +14,9 @@ from hypothesis import strategies as st
 
 import untrusted.jsonbounds as jsonbounds
 from untrusted.jsonbounds import loads as bounded_loads
-from verification.engine.runs import messages
+from verification.engine.runs import mentions, messages
 from verification.engine.runs.messages import _containers_within, _maybe_json, _python_literal, parse_run
+from verification.engine.text import lower
 
 
 def _old_maybe_json(text: str) -> Any:
@@ -147,3 +149,66 @@ def test_it_counts_containers_and_refuses_depth() -> None:
     assert _containers_within(_nested(65, 1), 64) == -1
     assert _containers_within("[[[", 64) == 0
     assert _containers_within({"a": {"b": [1, [2]]}, "c": [{}]}, 64) == 6
+
+
+_STATE_PIECES = [
+    *sorted(
+        {*mentions.STATE_PHRASES, *mentions._COPULAS, *list(mentions.STATUS_WORDS), *mentions._STATE_WORDS}
+    ),
+    *["not", "now", "is", "x", "é", "_", "1", "ab", "in", "on", "s", " ", "  ", "\n", "-", ":", ".", ","],
+    *["I", "Is", "Status:", "ōn"],
+]
+
+
+def _scan(text: str) -> tuple[str, set[str]]:
+    # What ``extract_mentions`` passes: the lower-cased text (or the text itself when lowering changes its
+    # length) and its words.
+    low = lower(text)
+    if len(low) != len(text):
+        low = text
+    return low, set(mentions._LETTERS.findall(low))
+
+
+def _spans(found: Any) -> list[tuple[int, int, str | None]]:
+    return [(m.start(), m.end(), m.lastgroup) for m in found]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_STATE_PIECES), max_size=16), st.text(max_size=3))
+def test_it_finds_states_and_statuses_as_finditer_does(pieces: list[str], noise: str) -> None:
+    text = noise.join(pieces)
+    low, words = _scan(text)
+    state = mentions._word_led_matches(mentions._STATE_RE, low, words & mentions._STATE_WORDS)
+    assert _spans(state) == _spans(mentions._STATE_RE.finditer(low))
+    status = mentions._word_led_matches(mentions._STATUS_RE, low, words & mentions._COPULA_FIRST)
+    assert [(m.span(), m.span("w")) for m in status] == [
+        (m.span(), m.span("w")) for m in mentions._STATUS_RE.finditer(low)
+    ]
+
+
+def test_it_finds_states_and_statuses_in_random_texts_as_finditer_does() -> None:
+    rng = random.Random(24)
+    alphabet = "abcdeilnorstuvwy -:.\n_1é"
+    for _ in range(3000):
+        if rng.random() < 0.5:
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+        else:
+            text = rng.choice(" -.\n").join(rng.choice(_STATE_PIECES) for _ in range(rng.randrange(1, 12)))
+        low, words = _scan(text)
+        state = mentions._word_led_matches(mentions._STATE_RE, low, words & mentions._STATE_WORDS)
+        assert _spans(state) == _spans(mentions._STATE_RE.finditer(low)), text
+        status = mentions._word_led_matches(mentions._STATUS_RE, low, words & mentions._COPULA_FIRST)
+        assert _spans(status) == _spans(mentions._STATUS_RE.finditer(low)), text
+
+
+def test_every_state_and_copula_opens_with_a_whole_word_of_letters() -> None:
+    # What ``_word_led_matches`` needs of the patterns: a match opens with one of the first words, a run of
+    # a-z that no letter a-z follows. A later edit that adds a phrase of another shape fails here.
+    for phrase in mentions.STATE_PHRASES:
+        assert re.fullmatch(r"[a-z]+(?:[\s-][a-z]+)*", phrase), phrase
+        assert re.split(r"[\s-]", phrase)[0] in mentions._STATE_WORDS
+    for copula in mentions._COPULAS:
+        assert re.fullmatch(r"[a-z]+(?: [a-z]+)*:?", copula), copula
+        assert copula.split()[0].rstrip(":") in mentions._COPULA_FIRST
+    assert mentions._STATE_RE.pattern.startswith("(?:(?:a(?<!\\w.)")
+    assert mentions._STATUS_RE.pattern.startswith("(?:(?:a(?<!\\w.)")

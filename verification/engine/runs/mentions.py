@@ -422,6 +422,44 @@ _STATUS_RE = re.compile(
     _words(_COPULAS) + r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
     r"(?P<w>" + _words(list(STATUS_WORDS)) + r")\b"
 )
+# The first words of the copulas: every match of ``_STATUS_RE`` opens with one (see ``_word_led_matches``).
+_COPULA_FIRST = frozenset(c.split()[0].rstrip(":") for c in _COPULAS)
+
+
+def _word_led_matches(pattern: re.Pattern[str], low: str, firsts: set[str]) -> list[re.Match[str]]:
+    """``list(pattern.finditer(low))`` for ``_STATE_RE`` and ``_STATUS_RE``, whose every match opens, where no
+    word character stands before it, with a whole word of ``firsts`` (letters a-z, then no letter a-z).
+
+    ``firsts`` holds the words of the text that can open a match (the text's words ``[a-z]+`` among the
+    patterns' first words). The patterns open with a choice of letters that most letters of a text pass, so
+    ``finditer`` entered the matcher at nearly every letter; here ``str.find`` finds where those words stand
+    as whole words, the pattern is matched there (``match`` reads the text before a position as the scan
+    does), and the scan goes on after each match as ``finditer``'s does (no match is empty). Same matches.
+    """
+    starts: list[int] = []
+    size = len(low)
+    for word in firsts:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not ("a" <= low[at - 1] <= "z")) and (end == size or not ("a" <= low[end] <= "z")):
+                starts.append(at)
+            at = low.find(word, at + 1)
+    if not starts:
+        return []
+    starts.sort()
+    out: list[re.Match[str]] = []
+    resume = 0
+    for at in starts:
+        if at < resume:
+            continue
+        m = pattern.match(low, at)
+        if m is not None:
+            out.append(m)
+            resume = m.end()
+    return out
+
+
 _DIRECTION_WORDS = frozenset({
     "rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped", "higher",
     "grew", "fell", "falls", "fallen", "down", "dropped", "declined", "decreased", "slipped", "lower", "beat",
@@ -706,7 +744,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                     currency=CURRENCY_NAMES[m.group(0)],
                 ),
             )
-    for m in _STATE_RE.finditer(low) if not words.isdisjoint(_STATE_WORDS) else ():
+    for m in _word_led_matches(_STATE_RE, low, words & _STATE_WORDS):
         if taken.find(1, m.start(), m.end()) < 0:
             if _OF_A_PROCESS.match(low, m.end()):
                 continue  # "Processing time: 5-7 business days" names a duration, not a status
@@ -723,7 +761,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     if not names:
         out.sort(key=_start_of)
         return out
-    for m in _STATUS_RE.finditer(low) if not words.isdisjoint(_STATUS_FIRST) else ():
+    statuses = not words.isdisjoint(_STATUS_FIRST)
+    for m in _word_led_matches(_STATUS_RE, low, words & _COPULA_FIRST) if statuses else ():
         a, b = m.span("w")
         if taken.find(1, a, b) < 0 and "not" not in low[m.start() : a].split():
             word = m.group("w")
