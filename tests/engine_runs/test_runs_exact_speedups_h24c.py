@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import untrusted.jsonbounds as jsonbounds
 from untrusted.jsonbounds import loads as bounded_loads
-from verification.engine.runs import mentions, messages
+from verification.engine.runs import mentions, messages, table_rows, turns
 from verification.engine.runs.messages import _containers_within, _maybe_json, _python_literal, parse_run
 from verification.engine.text import lower
 
@@ -212,3 +212,82 @@ def test_every_state_and_copula_opens_with_a_whole_word_of_letters() -> None:
         assert copula.split()[0].rstrip(":") in mentions._COPULA_FIRST
     assert mentions._STATE_RE.pattern.startswith("(?:(?:a(?<!\\w.)")
     assert mentions._STATUS_RE.pattern.startswith("(?:(?:a(?<!\\w.)")
+
+
+_GATE_PIECES = [
+    *["works", "work", "worked", "still works", "succeeded", "was successful", "were successful"],
+    *["now works"],
+    *["is still valid", "is still working", "has been successful", "have been successful", "works fine"],
+    *["Ana Ruiz", "Li", "- ", "* ", "• ", ":", ": ", " 4", "-4", "4.5", "12", "\n", " ", "\t", "x", "A"],
+    *["866", "346", "5800", ".", "1.", "a.", "866.346.5800", "٣", "12.345.6789", "succes", "valid"],
+]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_GATE_PIECES), max_size=14))
+def test_the_gates_never_hide_a_match(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    if turns._WORKED.search(text):
+        assert turns._may_say_it_worked(text)
+    if table_rows._NAMED_VALUE.search(text):
+        assert table_rows._NAMED_VALUE_TAIL.search(text)
+    if mentions._DOTTED_PHONE.search(text):
+        assert mentions._DOTTED_TAIL.search(text)
+
+
+def test_the_gates_pass_what_they_guard_and_stop_the_rest() -> None:
+    assert turns._may_say_it_worked("Your old password still works.")
+    assert not turns._may_say_it_worked("Your password was reset.")
+    assert table_rows._NAMED_VALUE_TAIL.search("Ana Ruiz: 4\nLi Wei: 5")
+    assert not table_rows._NAMED_VALUE_TAIL.search("Ana Ruiz: four, at 10:30 AM")
+    assert mentions._DOTTED_TAIL.search("Phone: 866.346.5800.")
+    assert not mentions._DOTTED_TAIL.search("It costs 12.50 and 3.4 kg.")
+    rng = random.Random(24)
+    alphabet = "0123456789.:- \n\tAaRz٣"
+    for _ in range(4000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        if table_rows._NAMED_VALUE.search(text):
+            assert table_rows._NAMED_VALUE_TAIL.search(text), text
+        if mentions._DOTTED_PHONE.search(text):
+            assert mentions._DOTTED_TAIL.search(text), text
+
+
+_DATE_PIECES = [
+    *["may", "mayor", "mar", "march", "market", "sept", "sep", "tue", "tues", "tuesday", "mon", "monday"],
+    *["sat", "saturn", "jun", "june", "dec", "decade", "wed", "wednesday", "thu", "thurs", "fri", "apr"],
+    *["2024-05-13", "9/15", "15", "3rd", "of", "1st", "13th", "2026", " ", "  ", "\n", ",", ".", "-", "/"],
+    *["–", "to", "a", "x", "é", "_", "٣", "May", "Mar", "on", "ōn", "amay", "may2", "2may", "12:30"],
+]
+
+
+def _old_date_starts(low: str) -> list[int]:
+    # Every position where ``_DATE_START`` matches (the scan's candidates before h24c).
+    return [i for i in range(len(low)) if mentions._DATE_START.match(low, i)]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_DATE_PIECES), max_size=16), st.sampled_from(["", " ", "-", "\n"]))
+def test_it_finds_dates_from_digit_and_name_starts_as_finditer_does(pieces: list[str], glue: str) -> None:
+    text = glue.join(pieces)
+    low, words = _scan(text)
+    found = mentions._date_matches(low, words)
+    assert [(m.span(), m.groupdict()) for m in found] == [
+        (m.span(), m.groupdict()) for m in mentions._DATE_PATTERN.finditer(low)
+    ]
+    # The candidates hold every start of the old pattern.
+    digits = [i for i in range(len(low)) if mentions._DIGIT_DATE_START.match(low, i)]
+    assert set(_old_date_starts(low)) <= set(digits) | set(mentions._name_starts(low, words))
+
+
+def test_the_name_heads_are_every_name_branch_of_the_start_pattern() -> None:
+    for name in (*mentions.MONTHS, *mentions.WEEKDAYS):
+        assert re.fullmatch("[a-z]{3,}", name)
+        assert name[:3] in mentions._NAME_HEADS
+        assert mentions._DATE_START.match(name) and not mentions._DIGIT_DATE_START.match(name)
+    for text in ("2024-05-13", "9/15", "15 march", "3rd of may", "1 jan"):
+        assert mentions._DIGIT_DATE_START.match(text)
+    assert mentions._name_starts("in may, mayor of mar-a-lago; amay", {"may", "mayor", "mar", "amay"}) == [
+        3,
+        8,
+        17,
+    ]
