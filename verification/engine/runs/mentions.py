@@ -321,28 +321,71 @@ def _date_start_pattern() -> re.Pattern[str]:
     tails: dict[str, set[str]] = {}
     for name in sorted({*MONTHS, *WEEKDAYS}):
         tails.setdefault(name[0], set()).add(name[1:3])
-    month_heads = "|".join(sorted({name[:3] for name in MONTHS}))
     names = "".join(f"|(?<={first})(?:{'|'.join(sorted(rest))})" for first, rest in sorted(tails.items()))
-    return re.compile(
-        rf"[\d{''.join(sorted(tails))}](?<!\w.)"
-        rf"(?:(?<=\d)(?:\d{{0,3}}-|\d?/|\d?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{month_heads})){names})"
-    )
+    return re.compile(rf"[\d{''.join(sorted(tails))}](?<!\w.)(?:(?<=\d){_digit_date_tail()}{names})")
+
+
+def _digit_date_tail() -> str:
+    # What follows the first digit of a date: ``2024-``, ``9/``, ``15 march``, ``3rd of may``.
+    month_heads = "|".join(sorted({name[:3] for name in MONTHS}))
+    return rf"(?:\d{{0,3}}-|\d?/|\d?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{month_heads}))"
 
 
 _DATE_START = _date_start_pattern()
+# ``_DATE_START``'s digit branch alone: the starts that open with a digit. The letters of the full pattern's
+# first class (a weekday's or a month's first letter) are most letters of a text, and the engine entered the
+# pattern at each; the starts that open with a name are found from the text's words instead (``_name_starts``,
+# h24c).
+_DIGIT_DATE_START = re.compile(rf"\d(?<!\w.){_digit_date_tail()}")
+# The first three letters of every month and weekday: a name-led date start opens with one.
+_NAME_HEADS = frozenset(name[:3] for name in (*MONTHS, *WEEKDAYS))
 
 
-def _date_matches(low: str) -> list[re.Match[str]]:
+def _name_starts(low: str, words: set[str]) -> list[int]:
+    """Where a word of ``low`` that opens with a month's or a weekday's first three letters stands whole (no
+    letter a-z before or after it), in order: every start of ``_DATE_START``'s name branch is one (it opens
+    where no word character stands before, with three letters a-z that are a run's first). ``words`` are the
+    text's words ``[a-z]+``."""
+    starts: list[int] = []
+    size = len(low)
+    for word in words:
+        if word[:3] not in _NAME_HEADS:
+            continue
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not ("a" <= low[at - 1] <= "z")) and (end == size or not ("a" <= low[end] <= "z")):
+                starts.append(at)
+            at = low.find(word, at + 1)
+    starts.sort()
+    return starts
+
+
+def _date_matches(low: str, words: set[str] | None = None) -> list[re.Match[str]]:
     """``list(_DATE_PATTERN.finditer(low))``: the date pattern is tried only where ``_DATE_START`` says a
     date can start, in order, and the scan goes on after each match as ``finditer``'s does (a date is never
-    empty). ``match`` at a position reads the text before it (``\b``, look-behinds) as the scan does."""
+    empty). ``match`` at a position reads the text before it (``\b``, look-behinds) as the scan does.
+
+    The starts are those of the digit branch (``_DIGIT_DATE_START``) and those of the names
+    (``_name_starts``), a superset of the name branch's: a position where the date pattern matches is a
+    start of ``_DATE_START``, so trying a few more positions finds the same dates. ``words`` are the text's
+    words ``[a-z]+`` (read from ``low`` when not given)."""
+    names = _name_starts(low, set(_LETTERS.findall(low)) if words is None else words)
     out: list[re.Match[str]] = []
     pos = 0
+    i = 0
+    digit = _DIGIT_DATE_START.search(low)
     while True:
-        start = _DATE_START.search(low, pos)
-        if start is None:
-            return out
-        at = start.start()
+        while i < len(names) and names[i] < pos:
+            i += 1
+        if digit is not None and digit.start() < pos:
+            digit = _DIGIT_DATE_START.search(low, pos)
+        if digit is None:
+            if i == len(names):
+                return out
+            at = names[i]
+        else:
+            at = digit.start() if i == len(names) else min(names[i], digit.start())
         m = _DATE_PATTERN.match(low, at)
         if m is None:
             pos = at + 1
@@ -422,6 +465,44 @@ _STATUS_RE = re.compile(
     _words(_COPULAS) + r"\s+(?:now\s+|currently\s+|still\s+|already\s+|been\s+|being\s+|not\s+)?"
     r"(?P<w>" + _words(list(STATUS_WORDS)) + r")\b"
 )
+# The first words of the copulas: every match of ``_STATUS_RE`` opens with one (see ``_word_led_matches``).
+_COPULA_FIRST = frozenset(c.split()[0].rstrip(":") for c in _COPULAS)
+
+
+def _word_led_matches(pattern: re.Pattern[str], low: str, firsts: set[str]) -> list[re.Match[str]]:
+    """``list(pattern.finditer(low))`` for ``_STATE_RE`` and ``_STATUS_RE``, whose every match opens, where no
+    word character stands before it, with a whole word of ``firsts`` (letters a-z, then no letter a-z).
+
+    ``firsts`` holds the words of the text that can open a match (the text's words ``[a-z]+`` among the
+    patterns' first words). The patterns open with a choice of letters that most letters of a text pass, so
+    ``finditer`` entered the matcher at nearly every letter; here ``str.find`` finds where those words stand
+    as whole words, the pattern is matched there (``match`` reads the text before a position as the scan
+    does), and the scan goes on after each match as ``finditer``'s does (no match is empty). Same matches.
+    """
+    starts: list[int] = []
+    size = len(low)
+    for word in firsts:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not ("a" <= low[at - 1] <= "z")) and (end == size or not ("a" <= low[end] <= "z")):
+                starts.append(at)
+            at = low.find(word, at + 1)
+    if not starts:
+        return []
+    starts.sort()
+    out: list[re.Match[str]] = []
+    resume = 0
+    for at in starts:
+        if at < resume:
+            continue
+        m = pattern.match(low, at)
+        if m is not None:
+            out.append(m)
+            resume = m.end()
+    return out
+
+
 _DIRECTION_WORDS = frozenset({
     "rose", "rise", "rises", "risen", "up", "gained", "gains", "increased", "climbed", "jumped", "higher",
     "grew", "fell", "falls", "fallen", "down", "dropped", "declined", "decreased", "slipped", "lower", "beat",
@@ -683,7 +764,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
             continue
         if kind == "money" and words.isdisjoint(_CODE_WORDS):
             pattern = _MONEY_SYMBOL  # the same matches when no currency code can match
-        found: Iterable[re.Match[str]] = _date_matches(low) if kind == "date" else pattern.finditer(low)
+        found: Iterable[re.Match[str]]
+        found = _date_matches(low, words) if kind == "date" else pattern.finditer(low)
         for m in found:
             a, b = m.span()
             if a == b or taken.find(1, a, b) >= 0 or m.lastgroup == _SKIP_RUN:
@@ -706,7 +788,7 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                     currency=CURRENCY_NAMES[m.group(0)],
                 ),
             )
-    for m in _STATE_RE.finditer(low) if not words.isdisjoint(_STATE_WORDS) else ():
+    for m in _word_led_matches(_STATE_RE, low, words & _STATE_WORDS):
         if taken.find(1, m.start(), m.end()) < 0:
             if _OF_A_PROCESS.match(low, m.end()):
                 continue  # "Processing time: 5-7 business days" names a duration, not a status
@@ -723,7 +805,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
     if not names:
         out.sort(key=_start_of)
         return out
-    for m in _STATUS_RE.finditer(low) if not words.isdisjoint(_STATUS_FIRST) else ():
+    statuses = not words.isdisjoint(_STATUS_FIRST)
+    for m in _word_led_matches(_STATUS_RE, low, words & _COPULA_FIRST) if statuses else ():
         a, b = m.span("w")
         if taken.find(1, a, b) < 0 and "not" not in low[m.start() : a].split():
             word = m.group("w")
@@ -887,6 +970,9 @@ def _day_ranges(low: str, text: str, taken: bytearray, out: list[Mention]) -> No
 # Opening with its first digit (the look-behind then reads the character before it), so the engine skips to
 # the digits in C instead of trying every position of a text.
 _DOTTED_PHONE = re.compile(r"\d(?<![\w.]\d)\d\d\.\d{3}\.\d{4}(?!\w|\.\d)")
+# What every match of ``_DOTTED_PHONE`` holds after its first three digits: it opens with the full stop, which
+# the engine skips to, where the phone pattern tests every digit of the text (h24c).
+_DOTTED_TAIL = re.compile(r"\.\d{3}\.\d{4}")
 
 
 def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
@@ -897,7 +983,7 @@ def _dotted_phones(text: str, taken: bytearray, out: list[Mention]) -> None:
     >>> [(m.kind, m.text, m.value) for m in out]
     [('number', '866', 866.0), ('number', '346', 346.0), ('number', '5800', 5800.0)]
     """
-    for m in _DOTTED_PHONE.finditer(text):
+    for m in _DOTTED_PHONE.finditer(text) if _DOTTED_TAIL.search(text) else ():
         a = m.start()
         if taken.find(1, a, m.end()) >= 0:
             continue

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from untrusted.jsonbounds import TooDeep
+from untrusted.jsonbounds import MAX_DEPTH, TooDeep
 from untrusted.jsonbounds import loads as bounded_loads
 
 from .config import RunVerifierConfig
@@ -217,11 +217,72 @@ def _maybe_json(text: str) -> Any:
     if stripped[:1] in ("{", "["):
         # Tool output is untrusted: too deep, invalid, or holding a number Python will not convert
         # (TooDeep and every decoder error are ValueErrors), it is verified as opaque text.
+        brackets = text.count("[") + text.count("{")
+        if MAX_DEPTH < brackets <= _PARSE_FIRST_MAX_BRACKETS:
+            return _parsed_first(text, stripped, brackets)
         try:
             return bounded_loads(text)
         except ValueError:
             return _python_literal(stripped)
     return None
+
+
+# ``bounded_loads`` measures the nesting of a text of more than MAX_DEPTH brackets before parsing it: a
+# vectorised pass over every byte (numpy, a dozen array operations), which cost a short run about as much
+# as parsing its results. A text of at most this many brackets (so at most this deep) is parsed first and
+# its nesting read from the parsed value instead (issue 14, h24c); deeper texts are measured first, as
+# before, so that no deeply nested text is ever handed to the parser.
+_PARSE_FIRST_MAX_BRACKETS = 1000
+
+
+def _parsed_first(text: str, stripped: str, brackets: int) -> Any:
+    """``_maybe_json(text)`` for a text of ``brackets`` brackets, more than MAX_DEPTH: parsed, then checked.
+
+    The text parses to arrays and objects as many as its brackets only when none of its brackets is inside
+    a string and no container was dropped (a repeated key keeps its last value): its brackets are then the
+    value's containers, and the depth ``bounded_loads`` measures is the value's. Otherwise, and when the
+    parser runs out of recursion, the text is read as before. A text that fails to parse fails the same
+    way after the measure, or is refused by it: either way it is read as a Python literal.
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _python_literal(stripped)
+    except RecursionError:
+        data = None
+        brackets = -1
+    if brackets >= 0 and _containers_within(data, MAX_DEPTH) == brackets:
+        return data
+    try:
+        return bounded_loads(text)
+    except ValueError:
+        return _python_literal(stripped)
+
+
+def _containers_within(data: Any, limit: int) -> int:
+    """The number of arrays and objects in ``data`` (itself included), or -1 when they nest deeper than
+    ``limit`` levels.
+
+    >>> _containers_within({"a": [1, {"b": []}], "c": "[{"}, 64), _containers_within([[[1]]], 2)
+    (4, -1)
+    """
+    count = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return -1
+        count += 1
+        for child in children:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return count
 
 
 # Python's reprs of results are read up to this size (a parse builds a syntax tree, several times the text).

@@ -26,6 +26,10 @@ _NAMED_VALUE = re.compile(
     r"[ \t]*:[ \t]*(-?\d+(?:\.\d+)?)[ \t]*$",
     re.M,
 )
+# The end every match of ``_NAMED_VALUE`` holds: a colon, a number, the end of the line. ``_NAMED_VALUE``
+# opens with ``^`` under MULTILINE, which the engine tries at every position of the answer; this tail opens
+# with the colon, which it skips to (h24c). An answer without it has no named value.
+_NAMED_VALUE_TAIL = re.compile(r":[ \t]*-?\d+(?:\.\d+)?[ \t]*$", re.M)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -62,7 +66,7 @@ def check_table_rows(answer: str, findings: list[Finding], ev: Evidence, sentenc
     >>> bad("Ana Ruiz: 4\\nLi Wei: 5"), bad("Ana Ruiz: 5\\nLi Wei: 5")
     ([], ['5'])
     """
-    pairs = list(_NAMED_VALUE.finditer(answer))
+    pairs = list(_NAMED_VALUE.finditer(answer)) if _NAMED_VALUE_TAIL.search(answer) else []
     if not pairs:
         return []
     rows = _rows(ev)

@@ -90,6 +90,15 @@ _WORKED = re.compile(
     r"[swnih](?<!\w.)(?:(?<=s)(?:till works?|ucceeded)|(?<=w)(?:orks fine|orked|as successful|ere successful)"
     r"|(?<=n)ow works|(?<=i)s still (?:valid|working)|(?<=h)(?:as been|ave been) successful)\b"
 )
+
+
+def _may_say_it_worked(answer: str) -> bool:
+    """Whether ``answer`` holds "work", "succe" or "valid": every match of ``_WORKED`` holds one ("still
+    works", "succeeded", "is still valid", "has been successful"). Its first letters are common, so the engine
+    entered the pattern at most letters of every answer; ``in`` is a search in C (h24c)."""
+    return "work" in answer or "succe" in answer or "valid" in answer
+
+
 _NEGATED = re.compile(r"\b(?:not|no longer|never|didn't|couldn't|wasn't|doesn't|isn't|no)\b|n't\b")
 
 
@@ -101,7 +110,7 @@ def check_failed_calls(answer: str, ev: Evidence, turn_start: int, sentence_of: 
     result is read, and only an affirmative claim (no negation before it in its sentence); the claim cites
     the error.
     """
-    if turn_start < 0 or _WORKED.search(answer) is None:
+    if turn_start < 0 or not _may_say_it_worked(answer) or _WORKED.search(answer) is None:
         return []
     errors = [x for x in ev.strings if x.message_index > turn_start and "error" in x.key_tokens and x.text]
     if not errors:
