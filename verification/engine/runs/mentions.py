@@ -508,6 +508,13 @@ _DIGIT_LED_CODE = re.compile(
 # character (h22d).
 _DIGIT_CAPITAL = re.compile(r"[A-Z](?<=\d.)")
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
+# A code made an adjective by a word that only says "of that kind" ("A4-style", "A4-sized", "USB4-compatible",
+# issue 14, luna dev5): the code is the value, the tail no part of it. Lower case only: "X7-Style" may be a
+# model's name. The code left must still hold a letter and a digit, as any identifier.
+_DESCRIPTOR_TAIL = re.compile(
+    r"(?P<code>(?=[A-Za-z0-9.-]*\d)(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9.-]*[A-Za-z0-9])"
+    r"-(?:style|styled|size|sized|type|like|based|compatible|capable|enabled|equivalent|format|shaped)"
+)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
 
@@ -1222,6 +1229,10 @@ def _build_mention(kind: str, m: re.Match[str], text: str) -> Mention | None:
         tok = text[a:b]
         if _NOT_AN_ID.fullmatch(tok):
             return None
+        adjective = _DESCRIPTOR_TAIL.fullmatch(tok) if "-" in tok else None
+        if adjective is not None:
+            b = a + adjective.end("code")
+            tok = text[a:b]
         return Mention("id", a, b, tok)
     if kind == "number":
         if g.get("word"):
