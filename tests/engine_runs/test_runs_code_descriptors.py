@@ -58,3 +58,27 @@ def test_the_luna_dev5_line_of_the_class_has_no_false_alarm() -> None:
     lines = (ROOT / "bench/corpora/runs/luna_clean_dev5.jsonl").read_text(encoding="utf-8").splitlines()
     line = next(json.loads(x) for x in lines if json.loads(x)["id"] == "luna-ticketing-t03")
     assert flagged(verify_run(line["messages"])) == []
+
+
+# A browsing model's source marker left in the answer (luna dev5, ticketing t07): private-use characters
+# around "cite", "turn0search0". It cites a result; it is no identifier.
+_MARKER = "\ue200cite\ue202turn0search0\ue201"
+
+
+def test_a_source_marker_is_no_identifier() -> None:
+    answer = f"You may bring one small bag, no bigger than A4 size. {_MARKER}"
+    assert _flags(_PAGE, answer) == []
+    bare = "You may bring one small bag, no bigger than A4 size. citeturn0search0"
+    assert _flags(_PAGE, bare) == []
+
+
+def test_a_code_next_to_a_marker_is_still_read_elsewhere() -> None:
+    # The marker goes; another code of the answer is still checked.
+    answer = f"Your bag is within the B5 limit. {_MARKER}"
+    assert any("B5" in t for t in _flags(_PAGE, answer))
+
+
+def test_the_luna_dev5_line_with_a_marker_has_no_false_alarm() -> None:
+    lines = (ROOT / "bench/corpora/runs/luna_clean_dev5.jsonl").read_text(encoding="utf-8").splitlines()
+    line = next(json.loads(x) for x in lines if json.loads(x)["id"] == "luna-ticketing-t07")
+    assert flagged(verify_run(line["messages"])) == []

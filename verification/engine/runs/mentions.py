@@ -508,6 +508,10 @@ _DIGIT_LED_CODE = re.compile(
 # character (h22d).
 _DIGIT_CAPITAL = re.compile(r"[A-Z](?<=\d.)")
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
+# A source marker a browsing model leaves in its text ("\ue200cite\ue202turn0search0\ue201", its citation
+# of its first search result; issue 14, luna dev5): private-use characters around words and numbers of the
+# tool's turns. It points at a source; it states no value.
+_CITATION_MARKER = re.compile(r"(?:cite|filecite|navlist)?(?:turn\d+[a-z]+\d+)+")
 # A code made an adjective by a word that only says "of that kind" ("A4-style", "A4-sized", "USB4-compatible",
 # issue 14, luna dev5): the code is the value, the tail no part of it. Lower case only: "X7-Style" may be a
 # model's name. The code left must still hold a letter and a digit, as any identifier.
@@ -1130,6 +1134,20 @@ _ORDINAL_COMPOUND = re.compile(r"-(?:party|class|hand|rate|person)\b", re.I)
 _SECTION_LETTER = re.compile(r"\([a-z]\)")
 
 
+def _private_use_at(text: str, a: int, b: int) -> bool:
+    """Whether a character of Unicode's private-use area touches ``text[a:b]``: such characters delimit a
+    model's source markers, which no reader sees as text.
+
+    >>> _private_use_at("end. \ue200cite\ue202turn0search0\ue201", 11, 25)
+    True
+    >>> _private_use_at("code A4 here", 5, 7)
+    False
+    """
+    before = text[a - 1] if a > 0 else ""
+    after = text[b] if b < len(text) else ""
+    return any("\ue000" <= ch <= "\uf8ff" for ch in (before, after))
+
+
 def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
     """The mention the pattern ``kind`` matched at ``m``, or None when it holds no value to check.
 
@@ -1227,7 +1245,7 @@ def _build_mention(kind: str, m: re.Match[str], text: str) -> Mention | None:
         return Mention("score", a, b, text[a:b], values=(float(g["a"]), float(g["b"])))
     if kind == "id":
         tok = text[a:b]
-        if _NOT_AN_ID.fullmatch(tok):
+        if _NOT_AN_ID.fullmatch(tok) or _CITATION_MARKER.fullmatch(tok) or _private_use_at(text, a, b):
             return None
         adjective = _DESCRIPTOR_TAIL.fullmatch(tok) if "-" in tok else None
         if adjective is not None:
