@@ -606,6 +606,8 @@ def _sentence_start(text: str, pos: int) -> bool:
     (True, False)
     >>> _sentence_start("1. **Wait for it**", 5), _sentence_start("we **Wait**", 5)
     (True, False)
+    >>> _sentence_start("3. **Start the transfer.** Gather it", 27), _sentence_start("**Paris.** Lyon", 11)
+    (True, True)
     """
     # Walks back over the white space instead of copying and stripping the text before ``pos``. A line
     # break in it opens a sentence too: the line before may be a list item or a heading without a full stop
@@ -623,7 +625,9 @@ def _sentence_start(text: str, pos: int) -> bool:
     j = i
     while j >= 0 and text[j] in "*_":
         j -= 1
-    if j < i and j >= 0 and text[j] == ":":
+    if j < i and j >= 0 and text[j] in ":.!?":
+        # The same for a sentence that ends inside the marks: "3. **Start the transfer.** Gather the signed
+        # title" opens a sentence at "Gather" (issue 14, luna dev5: the imperative was read as a name).
         return True
     if j < i and (j < 0 or text[j].isspace()):
         # Opening marks: the word opens what the marks open. "1. **Wait for delivery** - ..." and "- **Keep
@@ -1011,6 +1015,16 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
         return []
     a = start + words[0].start()
     b = start + words[-1].end()
+    # A name whose first capital follows lower-case letters of the same word ("eTags", "iPhone", "eBay") is
+    # the whole word: read from the capital it was "Tags", a name no text of the run has (issue 14, luna
+    # dev5: "through eTags as a document-processing service" after an eTags page).
+    while a > 0 and a == start + words[0].start() and text[a - 1].islower():
+        k = a - 1
+        while k > 0 and text[k - 1].isalpha() and text[k - 1].islower():
+            k -= 1
+        if k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_'’"):
+            break
+        a = k
     while b > a and text[b - 1] in ".,;:'’&-":
         b -= 1
     if text[b - 2 : b] in ("'s", "’s"):
