@@ -54,21 +54,3 @@ def test_the_luna_dev5_line_of_the_class_has_no_false_alarm() -> None:
     lines = (ROOT / "bench/corpora/runs/luna_clean_dev5.jsonl").read_text(encoding="utf-8").splitlines()
     line = next(json.loads(x) for x in lines if json.loads(x)["id"] == "luna-automotive-t12")
     assert flagged(verify_run(line["messages"])) == []
-
-
-_ESA_PAGE = (
-    "content: '# Extended Service Agreement Subscription\\n\\n  Tesla offers an Extended Service Agreement"
-    " (ESA) subscription for eligible vehicles. The ESA coverage period begins when the Basic Vehicle Limited"
-    " Warranty expires.'\\ntitle: Extended Service Agreement Subscription | Tesla Support"
-)
-
-
-def test_a_possessive_joins_two_names_each_checked_alone() -> None:
-    # luna dev5, automotive t08: "Tesla’s ESA begins when ..." was one name, "Tesla’s ESA", no page has.
-    answer = "Tesla’s ESA begins when the Basic Vehicle Limited Warranty expires."
-    assert _flags(_ESA_PAGE, answer) == []
-
-
-def test_the_name_after_a_possessive_is_still_checked() -> None:
-    answer = "Tesla’s Parcelo Plan begins when the Basic Vehicle Limited Warranty expires."
-    assert "Parcelo Plan" in _flags(_ESA_PAGE, answer)

@@ -1029,13 +1029,6 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
         b -= 1
     if text[b - 2 : b] in ("'s", "’s"):
         b -= 2
-    joint = _POSSESSIVE_JOINT.search(text, a, b)
-    if joint is not None:
-        # "Tesla’s ESA begins when ...": a possessive joins two names, each of which a page may give
-        # ("Tesla", "Extended Service Agreement (ESA)"); read together they are a name no text has (issue 14,
-        # luna dev5).
-        head, rest = text[a : joint.start()], joint.end()
-        return _entities(text, a, head) + _entities(text, rest, text[rest:b])
     surface = text[a:b]
     if not surface or lower(surface) in MONTHS or lower(surface) in WEEKDAYS:
         return []
@@ -1052,8 +1045,6 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
     return [Mention("entity", a, b, surface, strong=strong, sentence_start=at_start)]
 
 
-# The possessive "'s" or "’s" between two capitalised words of a name: where one name ends, the next begins.
-_POSSESSIVE_JOINT = re.compile(r"['’]s[ \t]+(?=[A-Z])")
 _MARKUP = "#*_>-+• \t"
 # A bold label opening a line or a list item and ending with a colon, inside the bold or right after it.
 _BOLD_LABEL = re.compile(
