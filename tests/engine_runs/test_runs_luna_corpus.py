@@ -16,11 +16,11 @@ _SPEC.loader.exec_module(_MAKE)
 _DEV = {"airport", "automotive", "employment", "logistics", "telecom", "ticketing"}
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4", "dev5"])
 def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
-    # dev2 (h21a), dev3 (h22a) and dev4 (h23b) are more transcriptions of dev-domain runs, written under
-    # their own names.
-    name = side if side in ("dev2", "dev3", "dev4") else None
+    # dev2 (h21a), dev3 (h22a), dev4 (h23b) and dev5 (h24e) are more transcriptions of dev-domain runs,
+    # written under their own names.
+    name = side if side in ("dev2", "dev3", "dev4", "dev5") else None
     _MAKE.build(_RUNS / f"luna_{side}", tmp_path, perturbed=True, name=name)
     for name in (f"luna_clean_{side}", f"luna_perturbed_{side}"):
         for suffix in (".jsonl", ".meta.jsonl"):
@@ -30,7 +30,7 @@ def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
 
 @pytest.mark.parametrize(
     ("side", "lines", "hallucinated"),
-    [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0), ("dev3", 28, 0), ("dev4", 8, 0)],
+    [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0), ("dev3", 28, 0), ("dev4", 8, 0), ("dev5", 18, 0)],
 )
 def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: int) -> None:
     rows = [
@@ -43,7 +43,7 @@ def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: 
         assert (domain in _DEV) == side.startswith("dev"), r["id"]
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4", "dev5"])
 def test_it_writes_only_well_formed_runs(side: str) -> None:
     for raw in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines():
         messages = json.loads(raw)["messages"]
@@ -80,3 +80,11 @@ def test_it_keeps_dev4_apart_from_the_earlier_dev_sets() -> None:
     fourth = {f.name for f in (_RUNS / "luna_dev4").glob("*_t*.json")}
     earlier = {f.name for d in ("luna_dev", "luna_dev2", "luna_dev3") for f in (_RUNS / d).glob("*_t*.json")}
     assert fourth and not fourth & earlier
+
+
+def test_it_keeps_dev5_apart_from_the_earlier_dev_sets() -> None:
+    """The fifth dev transcription holds no task of the first four (h24e)."""
+    fifth = {f.name for f in (_RUNS / "luna_dev5").glob("*_t*.json")}
+    sets = ("luna_dev", "luna_dev2", "luna_dev3", "luna_dev4")
+    earlier = {f.name for d in sets for f in (_RUNS / d).glob("*_t*.json")}
+    assert fifth and not fifth & earlier

@@ -44,6 +44,7 @@ counted. ``--perturbed`` also writes ``luna_perturbed_{dev,heldout}.jsonl`` with
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_heldout --perturbed
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev2 --perturbed --name dev2
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev3 --perturbed --name dev3
+    python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev5 --perturbed --name dev5
     python -m verification.engine.eval.groundedness bench/corpora/runs/luna_clean_dev.jsonl --out m.json
 """
 

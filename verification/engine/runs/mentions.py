@@ -589,6 +589,17 @@ _DIGIT_LED_CODE = re.compile(
 # character (h22d).
 _DIGIT_CAPITAL = re.compile(r"[A-Z](?<=\d.)")
 _NOT_AN_ID = re.compile(r"\d+(?:st|nd|rd|th)|[\d.,]+[kKmMbB]|\d+-[A-Za-z]+", re.I)
+# A source marker a browsing model leaves in its text ("\ue200cite\ue202turn0search0\ue201", its citation
+# of its first search result; issue 14, luna dev5): private-use characters around words and numbers of the
+# tool's turns. It points at a source; it states no value.
+_CITATION_MARKER = re.compile(r"(?:cite|filecite|navlist)?(?:turn\d+[a-z]+\d+)+")
+# A code made an adjective by a word that only says "of that kind" ("A4-style", "A4-sized", "USB4-compatible",
+# issue 14, luna dev5): the code is the value, the tail no part of it. Lower case only: "X7-Style" may be a
+# model's name. The code left must still hold a letter and a digit, as any identifier.
+_DESCRIPTOR_TAIL = re.compile(
+    r"(?P<code>(?=[A-Za-z0-9.-]*\d)(?=[A-Za-z0-9.-]*[A-Za-z])[A-Za-z0-9.-]*[A-Za-z0-9])"
+    r"-(?:style|styled|size|sized|type|like|based|compatible|capable|enabled|equivalent|format|shaped)"
+)
 _YEAR = re.compile(r"(1[5-9]|20)\d\d")
 
 
@@ -676,6 +687,8 @@ def _sentence_start(text: str, pos: int) -> bool:
     (True, False)
     >>> _sentence_start("1. **Wait for it**", 5), _sentence_start("we **Wait**", 5)
     (True, False)
+    >>> _sentence_start("3. **Start the transfer.** Gather it", 27), _sentence_start("**Paris.** Lyon", 11)
+    (True, True)
     """
     # Walks back over the white space instead of copying and stripping the text before ``pos``. A line
     # break in it opens a sentence too: the line before may be a list item or a heading without a full stop
@@ -693,7 +706,9 @@ def _sentence_start(text: str, pos: int) -> bool:
     j = i
     while j >= 0 and text[j] in "*_":
         j -= 1
-    if j < i and j >= 0 and text[j] == ":":
+    if j < i and j >= 0 and text[j] in ":.!?":
+        # The same for a sentence that ends inside the marks: "3. **Start the transfer.** Gather the signed
+        # title" opens a sentence at "Gather" (issue 14, luna dev5: the imperative was read as a name).
         return True
     if j < i and (j < 0 or text[j].isspace()):
         # Opening marks: the word opens what the marks open. "1. **Wait for delivery** - ..." and "- **Keep
@@ -1098,6 +1113,16 @@ def _entities(text: str, start: int, phrase: str) -> list[Mention]:
         return []
     a = start + words[0].start()
     b = start + words[-1].end()
+    # A name whose first capital follows lower-case letters of the same word ("eTags", "iPhone", "eBay") is
+    # the whole word: read from the capital it was "Tags", a name no text of the run has (issue 14, luna
+    # dev5: "through eTags as a document-processing service" after an eTags page).
+    while a > 0 and a == start + words[0].start() and text[a - 1].islower():
+        k = a - 1
+        while k > 0 and text[k - 1].isalpha() and text[k - 1].islower():
+            k -= 1
+        if k > 0 and (text[k - 1].isalnum() or text[k - 1] in "_'’"):
+            break
+        a = k
     while b > a and text[b - 1] in ".,;:'’&-":
         b -= 1
     if text[b - 2 : b] in ("'s", "’s"):
@@ -1221,6 +1246,20 @@ _ORDINAL_COMPOUND = re.compile(r"-(?:party|class|hand|rate|person)\b", re.I)
 _SECTION_LETTER = re.compile(r"\([a-z]\)")
 
 
+def _private_use_at(text: str, a: int, b: int) -> bool:
+    """Whether a character of Unicode's private-use area touches ``text[a:b]``: such characters delimit a
+    model's source markers, which no reader sees as text.
+
+    >>> _private_use_at("end. \ue200cite\ue202turn0search0\ue201", 11, 25)
+    True
+    >>> _private_use_at("code A4 here", 5, 7)
+    False
+    """
+    before = text[a - 1] if a > 0 else ""
+    after = text[b] if b < len(text) else ""
+    return any("\ue000" <= ch <= "\uf8ff" for ch in (before, after))
+
+
 def _build(kind: str, m: re.Match[str], text: str) -> Mention | None:
     """The mention the pattern ``kind`` matched at ``m``, or None when it holds no value to check.
 
@@ -1318,8 +1357,12 @@ def _build_mention(kind: str, m: re.Match[str], text: str) -> Mention | None:
         return Mention("score", a, b, text[a:b], values=(float(g["a"]), float(g["b"])))
     if kind == "id":
         tok = text[a:b]
-        if _NOT_AN_ID.fullmatch(tok):
+        if _NOT_AN_ID.fullmatch(tok) or _CITATION_MARKER.fullmatch(tok) or _private_use_at(text, a, b):
             return None
+        adjective = _DESCRIPTOR_TAIL.fullmatch(tok) if "-" in tok else None
+        if adjective is not None:
+            b = a + adjective.end("code")
+            tok = text[a:b]
         return Mention("id", a, b, tok)
     if kind == "number":
         if g.get("word"):
