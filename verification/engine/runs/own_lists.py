@@ -103,6 +103,11 @@ class AnswerAmounts:
         self._memo: dict[tuple[tuple[int, int], str], Any] = {}
         # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
         self.computed: dict[str, Any] = {}
+        # For the checks of totals in ``grounding`` (``_named_total``, ``_kind_total``, ``_refunds_total``):
+        # what they read from the answer or the results alone, kept per answer (h24b).
+        self.totals: dict[Any, Any] = {}
+        self._newlines: list[int] | None = None
+        self._low_answer: str | None = None
 
     # The lists, made on first use from the labels of the time (later changes come through ``supported``).
     def _order(self) -> list[int]:
@@ -110,6 +115,10 @@ class AnswerAmounts:
             self._starts = [g.mention.start for g in self.findings]
             self._in_order = all(a <= b for a, b in pairwise(self._starts))
         return self._starts
+
+    def starts(self) -> list[int]:
+        """The findings' starts, in the findings' order."""
+        return self._order()
 
     @property
     def in_order(self) -> bool:
@@ -187,6 +196,20 @@ class AnswerAmounts:
             _insert(self._valued, i)
         if self._recorded is not None and _holds_record(g):
             _insert(self._recorded, i)
+
+    def line_start(self, pos: int) -> int:
+        """Where the line holding ``pos`` starts: ``answer.rfind("\\n", 0, pos) + 1``, by bisection of the
+        answer's line breaks (read once) rather than a scan back over a long line for each amount."""
+        if self._newlines is None:
+            self._newlines = [i for i, c in enumerate(self.answer) if c == "\n"]
+        i = bisect_left(self._newlines, pos)
+        return self._newlines[i - 1] + 1 if i else 0
+
+    def lowered_answer(self) -> str:
+        """The whole answer in lower case (computed once)."""
+        if self._low_answer is None:
+            self._low_answer = lower(self.answer)
+        return self._low_answer
 
     def lowered(self, sentence: tuple[int, int]) -> str:
         """The sentence's text in lower case (computed once)."""
