@@ -3657,6 +3657,43 @@ def _context_facts(
     ordered: dict[Any, int] = {}
     own: list[Fact] = []
     end = target.sentence[1]
+    if starts is not None and amounts is not None and target.label != "SUPPORTED":
+        # The same walk over the records, not the findings (h24b): the target's sentence's findings first,
+        # then per tier the records in the order the tier's findings first hold them (``first_records``),
+        # those already taken skipped. A record of the target's sentence is taken in tier 0, so a later
+        # tier, which skips that sentence's findings, meets any other record first where the index does.
+        # The target, not supported, is none of them.
+        count = amounts.recorded_count(end)
+        split = count
+        if item is not None:
+            split = min(amounts.recorded_count(item), count)  # the findings of the item are the rest
+        tiers: list[list[Any]] = []
+        for g in amounts.recorded_of_sentence(target.sentence, count):
+            if g.mention.start < end:
+                tiers.append([x.record for x in g.facts if x.record is not None and x.list_path is not None])
+        if item is not None:
+            tiers += [
+                amounts.first_records(split, count, 1),
+                amounts.first_records(split, count, 2),
+                amounts.first_records(0, split, 1),
+                amounts.first_records(0, split, 2),
+            ]
+        else:
+            tiers.append(amounts.first_records(0, count, 0))
+        for records in tiers:
+            for r in records:
+                if r in ordered:
+                    continue
+                ordered[r] = len(ordered)
+                for i in by_record.get(r, ()):
+                    if numbers[i].list_path is not None:
+                        own.append(numbers[i])
+                if len(own) >= MAX_OPERANDS:
+                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
+        own += [x for x in ev.datetimes if x.record in ordered]
+        own += [x for x in ev.dates if x.record in ordered]
+        root = [numbers[i] for i in root_positions] if ordered else numbers
+        return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
     if starts is not None and amounts is not None:
         before = amounts.recorded_before(end)
     else:

@@ -99,6 +99,10 @@ class AnswerAmounts:
         self._by_sentence: dict[tuple[int, int], list[int]] | None = None
         self._valued: list[int] | None = None  # supported, with a non-zero value
         self._recorded: list[int] | None = None  # supported, holding a fact of a record of a list
+        # The records of those findings in the order first read, per range start and kind of finding (see
+        # :meth:`first_records`): [ends, records, the set of them, how far the range is read].
+        self._first: dict[tuple[int, int], tuple[list[int], list[Any], set[Any], list[int]]] = {}
+        self._recorded_by_sentence: dict[tuple[int, int], list[int]] | None = None
         self._lowered: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[tuple[int, int], str], Any] = {}
         # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
@@ -195,7 +199,26 @@ class AnswerAmounts:
         if self._valued is not None and m.value:
             _insert(self._valued, i)
         if self._recorded is not None and _holds_record(g):
-            _insert(self._recorded, i)
+            j = bisect_left(self._recorded, i)
+            if _insert(self._recorded, i):
+                self._recorded_moved(j)
+            if self._recorded_by_sentence is not None:
+                _insert(self._recorded_by_sentence.setdefault(g.sentence, []), i)
+
+    def _recorded_moved(self, j: int) -> None:
+        """A finding was put at ``j`` of the recorded list: what was read from ``j`` on is read again."""
+        for key in list(self._first):
+            if key[0] >= j:
+                del self._first[key]  # its range now starts at another finding
+                continue
+            ks, recs, seen, upto = self._first[key]
+            if upto[0] > j:
+                cut = bisect_left(ks, j)
+                del ks[cut:]
+                del recs[cut:]
+                seen.clear()
+                seen.update(recs)
+                upto[0] = j
 
     def line_start(self, pos: int) -> int:
         """Where the line holding ``pos`` starts: ``answer.rfind("\\n", 0, pos) + 1``, by bisection of the
@@ -304,6 +327,57 @@ class AnswerAmounts:
             if g.mention.start < pos:
                 out.append(g)
         out.reverse()
+        return out
+
+    def recorded_count(self, pos: int) -> int:
+        """How many supported findings holding a fact of a record start before ``pos`` (findings in answer
+        order only): the recorded list's prefix that :meth:`recorded_before` gives."""
+        return bisect_left(self._supported_records(), bisect_left(self._order(), pos))
+
+    def recorded_of_sentence(self, sentence: tuple[int, int], count: int) -> list[Finding]:
+        """The findings of ``sentence`` among the first ``count`` supported findings holding a fact of a
+        record, in order."""
+        recorded = self._supported_records()
+        if self._recorded_by_sentence is None:
+            by: dict[tuple[int, int], list[int]] = {}
+            for i in recorded:
+                by.setdefault(self.findings[i].sentence, []).append(i)
+            self._recorded_by_sentence = by
+        at = self._recorded_by_sentence.get(sentence, [])
+        bound = recorded[count] if count < len(recorded) else len(self.findings)
+        out = [self.findings[i] for i in at[: bisect_left(at, bound)]]
+        self.reads += len(out)
+        return out
+
+    def first_records(self, lo: int, hi: int, ids: int) -> list[Any]:
+        """The records of the lists the supported findings ``lo`` to ``hi`` of the recorded list hold (facts
+        with a record and a list), each once, in the order first read (findings in order, each one's facts
+        in order); of the identifiers only (``ids`` 1), of the other findings only (2), or of all (0). Kept
+        per ``lo`` and kind and read on as ``hi`` grows, so a look-up reads the records, not the findings
+        (h24b: ``grounding._context_facts`` read every finding before each amount)."""
+        recorded = self._supported_records()
+        key = (lo, ids)
+        entry = self._first.get(key)
+        if entry is None:
+            entry = ([], [], set(), [lo])
+            self._first[key] = entry
+        ks, recs, seen, upto = entry
+        while upto[0] < hi:
+            k = upto[0]
+            g = self.findings[recorded[k]]
+            self.reads += 1
+            upto[0] = k + 1
+            if ids and (g.mention.kind == "id") != (ids == 1):
+                continue
+            for x in g.facts:
+                r = x.record
+                if r is None or x.list_path is None or r in seen:
+                    continue
+                seen.add(r)
+                ks.append(k)
+                recs.append(r)
+        out = recs[: bisect_left(ks, hi)]
+        self.reads += len(out)
         return out
 
     def recorded_before(self, pos: int) -> list[Finding]:
