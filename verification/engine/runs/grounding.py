@@ -1608,17 +1608,32 @@ def _restated_amounts(findings: list[Finding]) -> None:
     ]
     if not computed:
         return
+    # Per currency, each computed value's first place in ``computed``, and the values sorted: an amount is
+    # compared with the few values near it, not with every computed amount (quadratic on a long answer of
+    # computed totals; h24b). The first computed amount within half a cent is the one taken, as a scan in
+    # order would. Only amounts that were unsupported turn supported below, so ``computed`` stays as read.
+    first: dict[Any, dict[float, int]] = {}
+    for k, g in enumerate(computed):
+        value = g.mention.value
+        assert value is not None
+        if value == value:  # a NaN is within half a cent of nothing
+            first.setdefault(g.mention.currency, {}).setdefault(value, k)
+    ordered = {currency: sorted(places) for currency, places in first.items()}
     for f in findings:
         m = f.mention
         if f.label != "UNSUPPORTED" or m.kind != "money" or m.value is None:
             continue
-        for g in computed:
-            value = g.mention.value
-            assert value is not None
-            if g is not f and g.mention.currency == m.currency and abs(value - m.value) < 0.005:
-                f.label, f.facts, f.derived = "SUPPORTED", g.facts, True
-                f.reason = "the amount the answer computes, restated"
-                break
+        places = first.get(m.currency)
+        if places is None:
+            continue
+        values = ordered[m.currency]
+        # A window wider than half a cent on either side, then the test itself: rounding aside.
+        lo, hi = bisect_left(values, m.value - 0.01), bisect_right(values, m.value + 0.01)
+        near = [places[v] for v in values[lo:hi] if abs(v - m.value) < 0.005]
+        if near:
+            g = computed[min(near)]
+            f.label, f.facts, f.derived = "SUPPORTED", g.facts, True
+            f.reason = "the amount the answer computes, restated"
 
 
 _RIVAL_CITES = 3
