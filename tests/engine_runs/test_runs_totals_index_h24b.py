@@ -27,7 +27,7 @@ from verification.engine.runs.findings import Finding
 from verification.engine.runs.grounding import ground_answer
 from verification.engine.runs.messages import parse_run
 from verification.engine.runs.numeric import accepts
-from verification.engine.runs.own_lists import AnswerAmounts
+from verification.engine.runs.own_lists import AnswerAmounts, listed_total
 from verification.engine.text import lower
 
 
@@ -450,3 +450,33 @@ def test_the_work_grows_linearly_with_the_amounts() -> None:
     for shape in ("kinds", "named", "records"):
         small, large = _work(150, shape), _work(600, shape)
         assert large <= 5 * max(small, 1), (shape, small, large)
+
+
+_LIST_TOKENS = [
+    "Total: ", "total ", "Total refunds: ", "Refund: ", "- ", "1. ", "  - ", "**To return:**\n", "$10.00",
+    "$5.50", "$15.50", "$4.50", "$20.00", " → ", " ", ", ", ". ", "\n", "\n\n",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LIST_TOKENS), max_size=40),
+    st.lists(st.sampled_from(["SUPPORTED", "UNSUPPORTED", "CONTRADICTED"]), min_size=1, max_size=7),
+    st.lists(st.sampled_from(["SUPPORTED", "CONTRADICTED", "facts"]), min_size=1, max_size=9),
+)
+def test_the_listed_totals_follow_values_relabelled_either_way(
+    tokens: list[str], labels: list[str], changes: list[str]
+) -> None:
+    # As records.check_records does: one index for the answer, supported values turned contradicted (or
+    # left supported without facts) one by one, each noted; every look-up as a fresh index would read it.
+    text = "".join(tokens)
+    findings = _findings(text, labels, [])
+    index = AnswerAmounts(text, findings)
+    for at, f in enumerate(findings):
+        assert listed_total(f, findings, text, index) == listed_total(f, findings, text), (text, at)
+        change = changes[at % len(changes)]
+        if change == "facts":
+            f.facts = []
+        else:
+            f.label = change
+        index.relabelled(at)

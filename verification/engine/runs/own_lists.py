@@ -205,6 +205,23 @@ class AnswerAmounts:
             if self._recorded_by_sentence is not None:
                 _insert(self._recorded_by_sentence.setdefault(g.sentence, []), i)
 
+    def relabelled(self, i: int) -> None:
+        """Note that the label or the facts of ``findings[i]`` changed either way (``records.check_records``
+        turns supported values contradicted): each list made so far takes it in or leaves it out (h24b)."""
+        g = self.findings[i]
+        m = g.mention
+        supported = g.label == "SUPPORTED"
+        money = supported and m.kind == "money" and m.value is not None
+        if self._supported_money is not None:
+            _put(self._supported_money, i, money)
+        if self._by_sentence is not None:
+            _put(self._by_sentence.setdefault(g.sentence, []), i, money)
+        if self._valued is not None:
+            _put(self._valued, i, supported and bool(m.value))
+        if self._recorded is not None and _put(self._recorded, i, supported and _holds_record(g)):
+            self._first.clear()  # read again from the start: rare (the arithmetic above reads these)
+            self._recorded_by_sentence = None
+
     def _recorded_moved(self, j: int) -> None:
         """A finding was put at ``j`` of the recorded list: what was read from ``j`` on is read again."""
         for key in list(self._first):
@@ -400,6 +417,19 @@ def _insert(positions: list[int], i: int) -> bool:
         return False
     positions.insert(j, i)
     return True
+
+
+def _put(positions: list[int], i: int, keep: bool) -> bool:
+    """Put ``i`` in the ascending ``positions`` or take it out, as ``keep`` says; whether they changed."""
+    j = bisect_left(positions, i)
+    there = j < len(positions) and positions[j] == i
+    if keep and not there:
+        positions.insert(j, i)
+        return True
+    if there and not keep:
+        del positions[j]
+        return True
+    return False
 
 
 def _start_of(g: Finding) -> int:

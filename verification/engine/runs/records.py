@@ -18,7 +18,7 @@ from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses, joined_identifiers
 from .mentions import Mention
 from .numeric import may_add, may_multiply, operand
-from .own_lists import listed_total
+from .own_lists import AnswerAmounts, listed_total
 
 __all__ = [
     "ANOTHER_ITEM",
@@ -272,7 +272,10 @@ def check_records(
     joined = (
         {id(g) for group in joined_identifiers(answer, ids) for g in group[1:]} if len(ids) > 1 else set()
     )
-    for f in findings:
+    # The answer's amounts indexed once for ``listed_total`` (a fresh index per value was quadratic, h24b);
+    # each value relabelled below is noted before the next look-up.
+    amounts = AnswerAmounts(answer, findings)
+    for at, f in enumerate(findings):
         budget.check("checking which item each value belongs to")
         if f.label != "SUPPORTED" or f.derived or not f.facts or id(f) in joined:
             continue
@@ -296,15 +299,17 @@ def check_records(
                 operands = [operand(m, x.value, x.unit) for x in own if may_multiply(m, x.unit)]
                 addends = [operand(m, x.value, x.unit) for x in own if may_add(m, x.unit)]
                 how = derived(m, operands, own, addends)
-            if not how and listed_total(f, findings, answer):
+            if not how and listed_total(f, findings, answer, amounts):
                 # "**Total order: $1,527.24**" under the items it adds up: the order's total, whatever
                 # item the clause's names point to (issue 14, h18f).
                 how = "the total of the amounts the answer lists"
             if how:
                 f.facts, f.derived, f.reason = [], True, how
+                amounts.relabelled(at)
                 continue
             f.label = "CONTRADICTED"
             f.reason = ANOTHER_ITEM
+            amounts.relabelled(at)
 
 
 # What may stand between the values of a bare value list ("Le Marais, 4.7, 110-200", "Olivia Smith: 5"):
