@@ -451,6 +451,16 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
     values; otherwise each value of another item is. A value the item's own numbers give by arithmetic is
     not another item's.
     """
+    # One index of the answer's amounts for ``listed_total``, told of every value relabelled below (a fresh
+    # index per value read every finding; h24b).
+    amounts = AnswerAmounts(answer, findings)
+    at = {id(g): i for i, g in enumerate(findings)}
+
+    def relabelled(g: Finding) -> None:
+        i = at.get(id(g))
+        if i is not None:
+            amounts.relabelled(i)
+
     for name, values in _value_list_items(answer, findings, ev):
         own_by_list = _item_names(name)
         wrong: list[Finding] = []
@@ -473,7 +483,7 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 continue  # "Mechanical Keyboard, Smartphone - Refund: $1,429.81": the order's amount
             if own and _derived_from(v, own, ev, derived):
                 continue
-            if listed_total(v, findings, answer):
+            if listed_total(v, findings, answer, amounts):
                 continue  # "5. Hiking Boots - $236.57 / **Total order: $1,527.24**": the list's total
             wrong.append(v)
         if not wrong:
@@ -493,12 +503,14 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
             mine = {r for lst in lists for r in own_by_list.get(lst, ())}
             mine = mine or {r for rs in own_by_list.values() for r in rs}
             name.facts = [x for x in ev.numbers if x.record in mine][:3] or name.facts[:3]
+            relabelled(name)
             # The name is the one wrong value: the values are right for the item they come from, and so is a
             # number that item's own numbers give by arithmetic (a price for the stay), left unsupported.
             theirs = {r for v in wrong for _, r in v.records}
             for v in values:
                 if v.label == "CONTRADICTED" and any(v is w for w in wrong):
                     v.label, v.reason = "SUPPORTED", "a value of the item the list gives (its name is not)"
+                    relabelled(v)
                 elif (
                     v.label == "UNSUPPORTED"
                     and v.mention.kind in ("money", "number")
@@ -506,10 +518,12 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 ):
                     v.label, v.derived = "SUPPORTED", True
                     v.reason = "computed from the values of the item the list gives (its name is not)"
+                    relabelled(v)
         else:
             for v in wrong:
                 v.label = "CONTRADICTED"
                 v.reason = ANOTHER_ITEM
+                relabelled(v)
 
 
 def _owner_named(answer: str, v: Finding, ev: Evidence) -> bool:
