@@ -1457,13 +1457,13 @@ def ground_answer(
             # "you will pay the difference of $229": an amount computed from values the answer never names.
             how = computed_amount(m, amounts.lowered(f.sentence), ev, amounts.computed)[0]
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
-            how = _named_total(answer, findings, f)
+            how = _named_total(answer, findings, f, amounts)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "2 grills with a total price of $1,939.05": the items of that kind in one result, added up.
-            how = _kind_total(answer, findings, f, ev)
+            how = _kind_total(answer, findings, f, ev, amounts)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "Your refund of $1,187.35 will arrive ...": the refunds the results record, added up.
-            how = _refunds_total(answer, f, ev)
+            how = _refunds_total(answer, f, ev, amounts)
         if not how and f.label == "UNSUPPORTED" and m.kind == "money":
             # "$481.50 → $466.75", "$150.01 → $135.24", ... then "New Order Total: $1,130.85" (see own_lists).
             how = listed_changes(f, findings, answer, amounts)
@@ -1526,7 +1526,10 @@ def ground_answer(
     budget.check("checking names against their sentences")
     findings = _check_titles(answer, findings, matcher, sentence_of)
     if _AGGREGATE_REQUEST.search(lower(question)):
-        findings = [f for f in findings if not _computed_total(f, findings, sentences, ev)]
+        # Read once for all the findings (h24b): whether the results' records are known, and the index.
+        known = _records_known(findings)
+        index = AnswerAmounts(answer, findings)
+        findings = [f for f in findings if not _computed_total(f, findings, sentences, ev, known, index)]
     findings = _drop_code_expansions(answer, findings, ev)
     findings = _drop_spelled_out_codes(answer, findings, ev)
     if not bare:
@@ -1612,17 +1615,32 @@ def _restated_amounts(findings: list[Finding]) -> None:
     ]
     if not computed:
         return
+    # Per currency, each computed value's first place in ``computed``, and the values sorted: an amount is
+    # compared with the few values near it, not with every computed amount (quadratic on a long answer of
+    # computed totals; h24b). The first computed amount within half a cent is the one taken, as a scan in
+    # order would. Only amounts that were unsupported turn supported below, so ``computed`` stays as read.
+    first: dict[Any, dict[float, int]] = {}
+    for k, g in enumerate(computed):
+        value = g.mention.value
+        assert value is not None
+        if value == value:  # a NaN is within half a cent of nothing
+            first.setdefault(g.mention.currency, {}).setdefault(value, k)
+    ordered = {currency: sorted(places) for currency, places in first.items()}
     for f in findings:
         m = f.mention
         if f.label != "UNSUPPORTED" or m.kind != "money" or m.value is None:
             continue
-        for g in computed:
-            value = g.mention.value
-            assert value is not None
-            if g is not f and g.mention.currency == m.currency and abs(value - m.value) < 0.005:
-                f.label, f.facts, f.derived = "SUPPORTED", g.facts, True
-                f.reason = "the amount the answer computes, restated"
-                break
+        places = first.get(m.currency)
+        if places is None:
+            continue
+        values = ordered[m.currency]
+        # A window wider than half a cent on either side, then the test itself: rounding aside.
+        lo, hi = bisect_left(values, m.value - 0.01), bisect_right(values, m.value + 0.01)
+        near = [places[v] for v in values[lo:hi] if abs(v - m.value) < 0.005]
+        if near:
+            g = computed[min(near)]
+            f.label, f.facts, f.derived = "SUPPORTED", g.facts, True
+            f.reason = "the amount the answer computes, restated"
 
 
 _RIVAL_CITES = 3
@@ -2519,7 +2537,9 @@ _MARKER = re.compile(r"(\d(?<![\w.,:/$€£-].)\d?)[.)](?=\s|$)")
 _TOTAL_OF = re.compile(r"\btotal\s+([a-z]+?)s?\b")
 
 
-def _named_total(answer: str, findings: list[Finding], f: Finding) -> str:
+def _named_total(
+    answer: str, findings: list[Finding], f: Finding, amounts: AnswerAmounts | None = None
+) -> str:
     r"""Whether ``f``, an amount labelled a total of a kind ("Total refunds: $138.74"), is the sum of the
     supported amounts the answer gave that kind to before it ("a refund of $0.60", "Refund: $43.59", ...):
     the answer adds up its own values, each checked on its own. An amount given twice in one line ("-$0.60
@@ -2537,31 +2557,124 @@ def _named_total(answer: str, findings: list[Finding], f: Finding) -> str:
     """
     m = f.mention
     assert m.value is not None
-    line_start = answer.rfind("\n", 0, m.start) + 1
-    named = _TOTAL_OF.search(lower(answer[line_start : m.start]))
-    if named is None:
-        return ""
-    kind = named.group(1)
-    total, n = 0.0, 0
-    for g in findings:
-        if g.mention.end > line_start:
-            break
-        if g.label != "SUPPORTED" or g.mention.kind != "money" or g.mention.value is None:
-            continue
-        before = lower(answer[max(0, g.mention.start - 24) : g.mention.start])
-        if re.search(rf"\b{re.escape(kind)}s?\b\W*(?:of\W*)?$", before):
-            total += abs(g.mention.value)
+    if amounts is not None:
+        # The same reading from indexes of the answer (h24b): the line's "total X" before the amount from
+        # the line's own candidates, the sum from running sums of the kind over the findings.
+        line_start = amounts.line_start(m.start)
+        named = _total_of_before(amounts, line_start, m.start)
+        if named is None:
+            return ""
+        kind = named.group(1)
+        total, n = _kind_sum_before(amounts, kind, line_start)
+    else:
+        line_start = answer.rfind("\n", 0, m.start) + 1
+        named = _TOTAL_OF.search(lower(answer[line_start : m.start]))
+        if named is None:
+            return ""
+        kind = named.group(1)
+        total, n = 0.0, 0
+        for g in findings:
+            if g.mention.end > line_start:
+                break
+            if not _given_as(answer, g, kind):
+                continue
+            total += abs(g.mention.value or 0.0)
             n += 1
     if n >= 2 and abs(total - abs(m.value)) < 0.005:
         return f"the total of the amounts the answer gives as {kind}"
     return ""
 
 
+def _given_as(answer: str, g: Finding, kind: str) -> bool:
+    """Whether ``g`` is a supported amount of money the kind's word stands just before ("refund of $0.60")."""
+    if g.label != "SUPPORTED" or g.mention.kind != "money" or g.mention.value is None:
+        return False
+    before = lower(answer[max(0, g.mention.start - 24) : g.mention.start])
+    return re.search(rf"\b{re.escape(kind)}s?\b\W*(?:of\W*)?$", before) is not None
+
+
+# Where a ``_TOTAL_OF`` match that starts at a "total" may look: the word, the white space, the letters after
+# it (and the character after them, for ``s?`` and ``\b``).
+_TOTAL_REACH = re.compile(r"total\s*[a-z]*")
+_TOTAL_AT = re.compile(r"\btotal")
+
+
+def _total_of_before(amounts: AnswerAmounts, line_start: int, cut: int) -> re.Match[str] | None:
+    """``_TOTAL_OF.search(lower(answer[line_start:cut]))``, from the candidates of the line read once.
+
+    A match starts at a "total" with a word boundary before it (``_TOTAL_AT``); its match at that start,
+    made once on the whole line, reads no character past ``reach`` (``_TOTAL_REACH``'s end), so it is the
+    match of any cut beyond that. Only the "total"s whose reach the cut falls in are matched again, with
+    the cut as ``endpos`` (which reads the string as ending there, ``\b`` included). A long line of
+    amounts was lowered and searched again for each of them: quadratic (h24b). Lines that are not ASCII
+    are lowered and searched as before: lower-casing may change their length."""
+    key = ("line", line_start)
+    line = amounts.totals.get(key)
+    if line is None:
+        answer = amounts.answer
+        end = answer.find("\n", line_start)
+        text = answer[line_start : len(answer) if end < 0 else end]
+        ascii_line = text.isascii()
+        low = lower(text) if ascii_line else ""
+        starts = [t.start() for t in _TOTAL_AT.finditer(low)]
+        full = [_TOTAL_OF.match(low, p) for p in starts]
+        reach: list[int] = []
+        top = -1
+        for p in starts:
+            r = _TOTAL_REACH.match(low, p)
+            top = max(top, (r.end() if r is not None else p) + 1)
+            reach.append(top)  # the most any "total" up to this one reads: ascending
+        ok = next((j for j, x in enumerate(full) if x is not None), len(full))
+        line = (ascii_line, low, starts, full, reach, ok)
+        amounts.totals[key] = line
+    ascii_line, low, starts, full, reach, ok = line
+    if not ascii_line:
+        return _TOTAL_OF.search(lower(amounts.answer[line_start:cut]))
+    at = cut - line_start
+    k = bisect_left(starts, at)  # the "total"s that start before the cut
+    fresh = bisect_right(reach, at, 0, k)  # those before ``fresh`` read nothing at or past the cut
+    if ok < fresh:
+        found: re.Match[str] | None = full[ok]
+        return found
+    for j in range(fresh, k):
+        found = _TOTAL_OF.match(low, starts[j], at)
+        if found is not None:
+            return found
+    return None
+
+
+def _kind_sum_before(amounts: AnswerAmounts, kind: str, line_start: int) -> tuple[float, int]:
+    """The sum and the number of the supported amounts given as ``kind`` (``_given_as``) among the findings
+    before the first that ends past ``line_start``, from running sums kept per kind. The findings summed
+    come before the amount checked, so ``ground_answer`` has labelled them for good (h24b)."""
+    findings = amounts.findings
+    ends = amounts.totals.get("ends")
+    if ends is None:
+        ends, top = [], -1
+        for g in findings:
+            top = max(top, g.mention.end)
+            ends.append(top)
+        amounts.totals["ends"] = ends
+    stop = bisect_right(ends, line_start)  # the first finding that ends past the line start, as a break
+    sums = amounts.totals.setdefault(("kind", kind), [(0.0, 0)])
+    while len(sums) <= stop:
+        g = findings[len(sums) - 1]
+        total, n = sums[-1]
+        if _given_as(amounts.answer, g, kind):
+            total, n = total + abs(g.mention.value or 0.0), n + 1
+        amounts.reads += 1
+        sums.append((total, n))
+    result: tuple[float, int] = sums[stop]
+    return result
+
+
 # What a sentence calls an amount that adds up items: "a total price of", "in total", "combined".
 _KIND_TOTAL = re.compile(r"\b(?:total|totals|totalling|totaling|combined|altogether|together|sum)\b")
 
 
-def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) -> str:
+def _kind_total(
+    answer: str, findings: list[Finding], f: Finding, ev: Evidence, amounts: AnswerAmounts | None = None
+) -> str:
     r"""Whether the amount ``f``, which its sentence calls a total, adds up the items of the kind a count
     before it names: "order #W8 contained 2 grills with a total price of $1,939.05" where the order's
     ``items`` hold two records named "Grill" priced 985.66 and 953.39 (issue 14, h23d: a sum the agent made
@@ -2589,19 +2702,30 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
     if m.value is None:
         return ""
     s0, s1 = f.sentence
-    if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
-        return ""
-    counts = [
-        g.mention
-        for g in findings
-        if g.sentence == f.sentence
-        and g.mention.end <= m.start
-        and g.mention.kind in ("number", "count")
-        and g.mention.noun
-        and g.mention.value is not None
-        and 2 <= g.mention.value <= 12
-    ]
-    low = lower(answer)
+    if amounts is not None:
+        # From the index (h24b): the sentence's search, its counts, the answer lowered once, and per kind
+        # the records of the results and the sums of their keys, read once per answer.
+        if amounts.search(f.sentence, _KIND_TOTAL) is None:
+            return ""
+        per_sentence = amounts.totals.get("counts")
+        if per_sentence is None:
+            per_sentence = {}
+            for g in amounts.findings:
+                if _kind_count(g):
+                    per_sentence.setdefault(g.sentence, []).append(g.mention)
+            amounts.totals["counts"] = per_sentence
+        counts = [c for c in per_sentence.get(f.sentence, ()) if c.end <= m.start]
+        amounts.reads += len(counts)
+        low = amounts.lowered_answer()
+    else:
+        if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
+            return ""
+        counts = [
+            g.mention
+            for g in findings
+            if g.sentence == f.sentence and g.mention.end <= m.start and _kind_count(g)
+        ]
+        low = lower(answer)
     for c in counts:
         noun = lower(c.noun or "")
         kinds = {noun, *_singular_tokens([noun])}
@@ -2611,22 +2735,21 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
         if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
             # "your three pending orders total $7,620.39": the results with that value (h23d).
             kinds.add(before.group(1))
-        # The records of each list (or of each kind of result) whose string value is the counted kind, in
-        # the order the results give them (a set's order, which the hash seed sets, would order the sum).
-        groups: dict[Any, dict[Any, None]] = {}
-        for s in ev.strings:
-            if (
-                s.source == "tool"
-                and s.record is not None
-                and isinstance(s.value, str)
-                and isinstance(s.path, tuple)
-                and lower(s.value) in kinds
-            ):
-                where = (
-                    s.list_path if s.list_path is not None else tuple(k for k in s.path if isinstance(k, str))
-                )
-                groups.setdefault(where, {})[s.record] = None
-        for records in groups.values():
+        if amounts is not None:
+            key = ("kinds", frozenset(kinds))
+            groups = amounts.totals.get(key)
+            if groups is None:
+                groups = amounts.totals[key] = _kind_groups(kinds, ev)
+            for records in groups.values():
+                if len(records) != c.value:
+                    continue
+                sums = amounts.totals.get(("sums", id(records)))
+                if sums is None:
+                    sums = amounts.totals[("sums", id(records))] = _records_sums(records, ev)
+                if any(accepts(m, total) for total in sums):
+                    return "the total of the items of the kind its sentence counts"
+            continue
+        for records in _kind_groups(kinds, ev).values():
             if len(records) != c.value:
                 continue
             if _records_total(m, records, ev):
@@ -2634,10 +2757,37 @@ def _kind_total(answer: str, findings: list[Finding], f: Finding, ev: Evidence) 
     return ""
 
 
+def _kind_count(g: Finding) -> bool:
+    """Whether ``g`` counts a few things of a kind ("2 grills"), for :func:`_kind_total`."""
+    return (
+        g.mention.kind in ("number", "count")
+        and bool(g.mention.noun)
+        and g.mention.value is not None
+        and 2 <= g.mention.value <= 12
+    )
+
+
+def _kind_groups(kinds: set[str], ev: Evidence) -> dict[Any, dict[Any, None]]:
+    """The records of each list (or of each kind of result) whose string value is one of ``kinds``, in the
+    order the results give them (a set's order, which the hash seed sets, would order the sum)."""
+    groups: dict[Any, dict[Any, None]] = {}
+    for s in ev.strings:
+        if (
+            s.source == "tool"
+            and s.record is not None
+            and isinstance(s.value, str)
+            and isinstance(s.path, tuple)
+            and lower(s.value) in kinds
+        ):
+            where = s.list_path if s.list_path is not None else tuple(k for k in s.path if isinstance(k, str))
+            groups.setdefault(where, {})[s.record] = None
+    return groups
+
+
 _REFUND_WORD = re.compile(r"\brefund(?:s|ed)?\b")
 
 
-def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
+def _refunds_total(answer: str, f: Finding, ev: Evidence, amounts: AnswerAmounts | None = None) -> str:
     """Whether the amount ``f``, in a sentence about a refund, is the sum of the refunds the results record:
     the records with a string value "refund" (``"transaction_type": "refund"``) and one amount, two of them or
     more, each counted once however often its result was read ("Your refund of $1,187.35" after two
@@ -2656,8 +2806,27 @@ def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
     'the sum of the refunds the results record'
     """
     m = f.mention
-    if m.value is None or _REFUND_WORD.search(lower(answer[f.sentence[0] : f.sentence[1]])) is None:
+    if m.value is None:
         return ""
+    if amounts is not None:
+        # The sentence's search and the results' refunds, read once per answer (h24b).
+        if amounts.search(f.sentence, _REFUND_WORD) is None:
+            return ""
+        told = amounts.totals.get("refunds")
+        if told is None:
+            told = amounts.totals["refunds"] = _recorded_refunds(ev)
+    elif _REFUND_WORD.search(lower(answer[f.sentence[0] : f.sentence[1]])) is None:
+        return ""
+    else:
+        told = _recorded_refunds(ev)
+    total, n = told
+    if n >= 2 and accepts(m, total):
+        return "the sum of the refunds the results record"
+    return ""
+
+
+def _recorded_refunds(ev: Evidence) -> tuple[float, int]:
+    """The sum and the number of the refunds the results record (see :func:`_refunds_total`)."""
     records = {
         s.record
         for s in ev.strings
@@ -2667,14 +2836,14 @@ def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
         and lower(s.value) == "refund"
     }
     if len(records) < 2:
-        return ""
-    amounts: dict[Any, list[float]] = {}
+        return 0.0, 0
+    by_record: dict[Any, list[float]] = {}
     for x in ev.numbers:
         if x.record in records and x.source == "tool" and isinstance(x.path, tuple):
-            amounts.setdefault(x.record, []).append(x.value)
+            by_record.setdefault(x.record, []).append(x.value)
     seen: set[tuple[Any, float]] = set()
     total, n = 0.0, 0
-    for rec, values in amounts.items():
+    for rec, values in by_record.items():
         if len(values) != 1:
             continue
         key = (rec[1], values[0])  # the same refund read again by a later call is one refund
@@ -2682,14 +2851,18 @@ def _refunds_total(answer: str, f: Finding, ev: Evidence) -> str:
             seen.add(key)
             total += abs(values[0])
             n += 1
-    if n >= 2 and accepts(m, total):
-        return "the sum of the refunds the results record"
-    return ""
+    return total, n
 
 
 def _records_total(m: Mention, records: dict[Any, None], ev: Evidence) -> bool:
     """Whether one key that each of ``records`` holds once (in the record or below it: an order's payment
     amount, an item's price) adds up to the amount ``m`` over the records."""
+    return any(accepts(m, total) for total in _records_sums(records, ev))
+
+
+def _records_sums(records: dict[Any, None], ev: Evidence) -> list[float]:
+    """The sums over ``records`` of each key that each of them holds once, in the order the keys are first
+    read (the amount checked aside: kept per group of records, h24b)."""
     by_message: dict[int, list[tuple[Any, ...]]] = {}
     for rec in records:
         by_message.setdefault(rec[0], []).append(rec[1])
@@ -2702,11 +2875,12 @@ def _records_total(m: Mention, records: dict[Any, None], ev: Evidence) -> bool:
             if x.path[: len(path)] == path and len(x.path) > len(path):
                 key = tuple(k for k in x.path[len(path) :] if isinstance(k, str))
                 sums.setdefault(key, {}).setdefault((x.message_index, path), []).append(x.value)
+    out: list[float] = []
     for per_record in sums.values():
         once = len(per_record) == len(records) and all(len(v) == 1 for v in per_record.values())
-        if once and accepts(m, sum(v[0] for v in per_record.values())):
-            return True
-    return False
+        if once:
+            out.append(sum(v[0] for v in per_record.values()))
+    return out
 
 
 _NUMBERED_LABEL = re.compile(r"\b([A-Z][a-z]+) (#?)(\d{1,2})\b")
@@ -2801,28 +2975,44 @@ def _bare_unsupported(f: Finding) -> bool:
 
 
 def _computed_total(
-    f: Finding, findings: list[Finding], sentences: list[tuple[int, int]], ev: Evidence
+    f: Finding,
+    findings: list[Finding],
+    sentences: list[tuple[int, int]],
+    ev: Evidence,
+    known: bool | None = None,
+    amounts: AnswerAmounts | None = None,
 ) -> bool:
     """Whether ``f`` is a bare number (``_bare_unsupported``) that may be the total asked for: when the
     results tell which values belong to the items the answer talks about (records of a JSON list), it must
     be larger than every one of them, since a total adds up or multiplies them (a changed rating or price
-    of one item, "5.8" for 4.8, is not and stays flagged); when they do not (free text), any bare number."""
+    of one item, "5.8" for 4.8, is not and stays flagged); when they do not (free text), any bare number.
+
+    ``known``, whether any supported finding holds a fact of a record of a list, and ``amounts``, the
+    findings indexed (in answer order), may be given for all the findings at once: each was read again for
+    every bare number (h24b)."""
     if not _bare_unsupported(f) or f.mention.value is None:
         return False
-    known = any(
+    if known is None:
+        known = _records_known(findings)
+    if not known:
+        return True
+    starts = amounts.starts() if amounts is not None and amounts.in_order else None
+    values = [
+        x.value
+        for x in _context_facts(findings, f, sentences, ev, None, starts, amounts if starts else None)
+        if x.kind == "number" and not _opens_name(x, ev)
+    ]
+    return not values or abs(f.mention.value) > max(abs(v) for v in values)
+
+
+def _records_known(findings: list[Finding]) -> bool:
+    """Whether a supported finding holds a fact of a record of a list (see :func:`_computed_total`)."""
+    return any(
         x.record is not None and x.list_path is not None
         for g in findings
         if g.label == "SUPPORTED"
         for x in g.facts
     )
-    if not known:
-        return True
-    values = [
-        x.value
-        for x in _context_facts(findings, f, sentences, ev)
-        if x.kind == "number" and not _opens_name(x, ev)
-    ]
-    return not values or abs(f.mention.value) > max(abs(v) for v in values)
 
 
 # A number followed by a capitalised word: a street number or a postcode ("14 Rue Cler", "75007 Paris").
@@ -3151,6 +3341,7 @@ def _cite_rivals(findings: list[Finding], ev: Evidence, matcher: _Matcher | None
     about): those facts are what a reader checks, so the report cites them (issue 14). Facts of the items
     the sentence's supported values talk about come first.
     """
+    by_sentence: dict[tuple[int, int], list[Finding]] | None = None
     for f in findings:
         if f.label != "CONTRADICTED" or f.facts:
             continue
@@ -3185,20 +3376,21 @@ def _cite_rivals(findings: list[Finding], ev: Evidence, matcher: _Matcher | None
             pool = ev.strings
         else:
             continue
-        records = {
-            r for g in findings if g.sentence == f.sentence and g.label == "SUPPORTED" for _, r in g.records
-        }
+        if by_sentence is None:
+            # The supported findings of each sentence and their records, gathered once: gathering them per
+            # contradicted value read every finding for each (h24b). This loop changes no label, and the
+            # facts only of contradicted findings.
+            by_sentence = {}
+            for g in findings:
+                if g.label == "SUPPORTED":
+                    by_sentence.setdefault(g.sentence, []).append(g)
+        told = by_sentence.get(f.sentence, [])
+        records = {r for g in told for _, r in g.records}
         near = [x for x in pool if x.record is not None and x.record in records]
         if m.kind == "entity":
             # A swapped name: the strings of the item its sentence is about; without items (free text), the
             # evidence the rest of its sentence rests on, which names something else.
-            near = near or [
-                x
-                for g in findings
-                if g.sentence == f.sentence and g.label == "SUPPORTED" and g is not f
-                for x in g.facts
-                if x.kind == "string"
-            ]
+            near = near or [x for g in told if g is not f for x in g.facts if x.kind == "string"]
             pool = near
         f.facts = (near or list(pool))[:_RIVAL_CITES]
 
@@ -3492,6 +3684,43 @@ def _context_facts(
     ordered: dict[Any, int] = {}
     own: list[Fact] = []
     end = target.sentence[1]
+    if starts is not None and amounts is not None and target.label != "SUPPORTED":
+        # The same walk over the records, not the findings (h24b): the target's sentence's findings first,
+        # then per tier the records in the order the tier's findings first hold them (``first_records``),
+        # those already taken skipped. A record of the target's sentence is taken in tier 0, so a later
+        # tier, which skips that sentence's findings, meets any other record first where the index does.
+        # The target, not supported, is none of them.
+        count = amounts.recorded_count(end)
+        split = count
+        if item is not None:
+            split = min(amounts.recorded_count(item), count)  # the findings of the item are the rest
+        tiers: list[list[Any]] = []
+        for g in amounts.recorded_of_sentence(target.sentence, count):
+            if g.mention.start < end:
+                tiers.append([x.record for x in g.facts if x.record is not None and x.list_path is not None])
+        if item is not None:
+            tiers += [
+                amounts.first_records(split, count, 1),
+                amounts.first_records(split, count, 2),
+                amounts.first_records(0, split, 1),
+                amounts.first_records(0, split, 2),
+            ]
+        else:
+            tiers.append(amounts.first_records(0, count, 0))
+        for records in tiers:
+            for r in records:
+                if r in ordered:
+                    continue
+                ordered[r] = len(ordered)
+                for i in by_record.get(r, ()):
+                    if numbers[i].list_path is not None:
+                        own.append(numbers[i])
+                if len(own) >= MAX_OPERANDS:
+                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
+        own += [x for x in ev.datetimes if x.record in ordered]
+        own += [x for x in ev.dates if x.record in ordered]
+        root = [numbers[i] for i in root_positions] if ordered else numbers
+        return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
     if starts is not None and amounts is not None:
         before = amounts.recorded_before(end)
     else:

@@ -99,10 +99,19 @@ class AnswerAmounts:
         self._by_sentence: dict[tuple[int, int], list[int]] | None = None
         self._valued: list[int] | None = None  # supported, with a non-zero value
         self._recorded: list[int] | None = None  # supported, holding a fact of a record of a list
+        # The records of those findings in the order first read, per range start and kind of finding (see
+        # :meth:`first_records`): [ends, records, the set of them, how far the range is read].
+        self._first: dict[tuple[int, int], tuple[list[int], list[Any], set[Any], list[int]]] = {}
+        self._recorded_by_sentence: dict[tuple[int, int], list[int]] | None = None
         self._lowered: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[tuple[int, int], str], Any] = {}
         # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
         self.computed: dict[str, Any] = {}
+        # For the checks of totals in ``grounding`` (``_named_total``, ``_kind_total``, ``_refunds_total``):
+        # what they read from the answer or the results alone, kept per answer (h24b).
+        self.totals: dict[Any, Any] = {}
+        self._newlines: list[int] | None = None
+        self._low_answer: str | None = None
 
     # The lists, made on first use from the labels of the time (later changes come through ``supported``).
     def _order(self) -> list[int]:
@@ -110,6 +119,10 @@ class AnswerAmounts:
             self._starts = [g.mention.start for g in self.findings]
             self._in_order = all(a <= b for a, b in pairwise(self._starts))
         return self._starts
+
+    def starts(self) -> list[int]:
+        """The findings' starts, in the findings' order."""
+        return self._order()
 
     @property
     def in_order(self) -> bool:
@@ -186,7 +199,57 @@ class AnswerAmounts:
         if self._valued is not None and m.value:
             _insert(self._valued, i)
         if self._recorded is not None and _holds_record(g):
-            _insert(self._recorded, i)
+            j = bisect_left(self._recorded, i)
+            if _insert(self._recorded, i):
+                self._recorded_moved(j)
+            if self._recorded_by_sentence is not None:
+                _insert(self._recorded_by_sentence.setdefault(g.sentence, []), i)
+
+    def relabelled(self, i: int) -> None:
+        """Note that the label or the facts of ``findings[i]`` changed either way (``records.check_records``
+        turns supported values contradicted): each list made so far takes it in or leaves it out (h24b)."""
+        g = self.findings[i]
+        m = g.mention
+        supported = g.label == "SUPPORTED"
+        money = supported and m.kind == "money" and m.value is not None
+        if self._supported_money is not None:
+            _put(self._supported_money, i, money)
+        if self._by_sentence is not None:
+            _put(self._by_sentence.setdefault(g.sentence, []), i, money)
+        if self._valued is not None:
+            _put(self._valued, i, supported and bool(m.value))
+        if self._recorded is not None and _put(self._recorded, i, supported and _holds_record(g)):
+            self._first.clear()  # read again from the start: rare (the arithmetic above reads these)
+            self._recorded_by_sentence = None
+
+    def _recorded_moved(self, j: int) -> None:
+        """A finding was put at ``j`` of the recorded list: what was read from ``j`` on is read again."""
+        for key in list(self._first):
+            if key[0] >= j:
+                del self._first[key]  # its range now starts at another finding
+                continue
+            ks, recs, seen, upto = self._first[key]
+            if upto[0] > j:
+                cut = bisect_left(ks, j)
+                del ks[cut:]
+                del recs[cut:]
+                seen.clear()
+                seen.update(recs)
+                upto[0] = j
+
+    def line_start(self, pos: int) -> int:
+        """Where the line holding ``pos`` starts: ``answer.rfind("\\n", 0, pos) + 1``, by bisection of the
+        answer's line breaks (read once) rather than a scan back over a long line for each amount."""
+        if self._newlines is None:
+            self._newlines = [i for i, c in enumerate(self.answer) if c == "\n"]
+        i = bisect_left(self._newlines, pos)
+        return self._newlines[i - 1] + 1 if i else 0
+
+    def lowered_answer(self) -> str:
+        """The whole answer in lower case (computed once)."""
+        if self._low_answer is None:
+            self._low_answer = lower(self.answer)
+        return self._low_answer
 
     def lowered(self, sentence: tuple[int, int]) -> str:
         """The sentence's text in lower case (computed once)."""
@@ -283,6 +346,57 @@ class AnswerAmounts:
         out.reverse()
         return out
 
+    def recorded_count(self, pos: int) -> int:
+        """How many supported findings holding a fact of a record start before ``pos`` (findings in answer
+        order only): the recorded list's prefix that :meth:`recorded_before` gives."""
+        return bisect_left(self._supported_records(), bisect_left(self._order(), pos))
+
+    def recorded_of_sentence(self, sentence: tuple[int, int], count: int) -> list[Finding]:
+        """The findings of ``sentence`` among the first ``count`` supported findings holding a fact of a
+        record, in order."""
+        recorded = self._supported_records()
+        if self._recorded_by_sentence is None:
+            by: dict[tuple[int, int], list[int]] = {}
+            for i in recorded:
+                by.setdefault(self.findings[i].sentence, []).append(i)
+            self._recorded_by_sentence = by
+        at = self._recorded_by_sentence.get(sentence, [])
+        bound = recorded[count] if count < len(recorded) else len(self.findings)
+        out = [self.findings[i] for i in at[: bisect_left(at, bound)]]
+        self.reads += len(out)
+        return out
+
+    def first_records(self, lo: int, hi: int, ids: int) -> list[Any]:
+        """The records of the lists the supported findings ``lo`` to ``hi`` of the recorded list hold (facts
+        with a record and a list), each once, in the order first read (findings in order, each one's facts
+        in order); of the identifiers only (``ids`` 1), of the other findings only (2), or of all (0). Kept
+        per ``lo`` and kind and read on as ``hi`` grows, so a look-up reads the records, not the findings
+        (h24b: ``grounding._context_facts`` read every finding before each amount)."""
+        recorded = self._supported_records()
+        key = (lo, ids)
+        entry = self._first.get(key)
+        if entry is None:
+            entry = ([], [], set(), [lo])
+            self._first[key] = entry
+        ks, recs, seen, upto = entry
+        while upto[0] < hi:
+            k = upto[0]
+            g = self.findings[recorded[k]]
+            self.reads += 1
+            upto[0] = k + 1
+            if ids and (g.mention.kind == "id") != (ids == 1):
+                continue
+            for x in g.facts:
+                r = x.record
+                if r is None or x.list_path is None or r in seen:
+                    continue
+                seen.add(r)
+                ks.append(k)
+                recs.append(r)
+        out = recs[: bisect_left(ks, hi)]
+        self.reads += len(out)
+        return out
+
     def recorded_before(self, pos: int) -> list[Finding]:
         """The supported findings holding a fact of a record that start before ``pos`` (findings in answer
         order only)."""
@@ -303,6 +417,19 @@ def _insert(positions: list[int], i: int) -> bool:
         return False
     positions.insert(j, i)
     return True
+
+
+def _put(positions: list[int], i: int, keep: bool) -> bool:
+    """Put ``i`` in the ascending ``positions`` or take it out, as ``keep`` says; whether they changed."""
+    j = bisect_left(positions, i)
+    there = j < len(positions) and positions[j] == i
+    if keep and not there:
+        positions.insert(j, i)
+        return True
+    if there and not keep:
+        del positions[j]
+        return True
+    return False
 
 
 def _start_of(g: Finding) -> int:

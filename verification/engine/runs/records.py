@@ -18,7 +18,7 @@ from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses, joined_identifiers
 from .mentions import Mention
 from .numeric import may_add, may_multiply, operand
-from .own_lists import listed_total
+from .own_lists import AnswerAmounts, listed_total
 
 __all__ = [
     "ANOTHER_ITEM",
@@ -341,7 +341,10 @@ def check_records(
     joined = (
         {id(g) for group in joined_identifiers(answer, ids) for g in group[1:]} if len(ids) > 1 else set()
     )
-    for f in findings:
+    # The answer's amounts indexed once for ``listed_total`` (a fresh index per value was quadratic, h24b);
+    # each value relabelled below is noted before the next look-up.
+    amounts = AnswerAmounts(answer, findings)
+    for at, f in enumerate(findings):
         budget.check("checking which item each value belongs to")
         if f.label != "SUPPORTED" or f.derived or not f.facts or id(f) in joined:
             continue
@@ -370,15 +373,17 @@ def check_records(
                 operands = [operand(m, x.value, x.unit) for x in own if may_multiply(m, x.unit)]
                 addends = [operand(m, x.value, x.unit) for x in own if may_add(m, x.unit)]
                 how = derived(m, operands, own, addends)
-            if not how and listed_total(f, findings, answer):
+            if not how and listed_total(f, findings, answer, amounts):
                 # "**Total order: $1,527.24**" under the items it adds up: the order's total, whatever
                 # item the clause's names point to (issue 14, h18f).
                 how = "the total of the amounts the answer lists"
             if how:
                 f.facts, f.derived, f.reason = [], True, how
+                amounts.relabelled(at)
                 continue
             f.label = "CONTRADICTED"
             f.reason = ANOTHER_ITEM
+            amounts.relabelled(at)
 
 
 # What may stand between the values of a bare value list ("Le Marais, 4.7, 110-200", "Olivia Smith: 5"):
@@ -520,6 +525,16 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
     values; otherwise each value of another item is. A value the item's own numbers give by arithmetic is
     not another item's.
     """
+    # One index of the answer's amounts for ``listed_total``, told of every value relabelled below (a fresh
+    # index per value read every finding; h24b).
+    amounts = AnswerAmounts(answer, findings)
+    at = {id(g): i for i, g in enumerate(findings)}
+
+    def relabelled(g: Finding) -> None:
+        i = at.get(id(g))
+        if i is not None:
+            amounts.relabelled(i)
+
     for name, values in _value_list_items(answer, findings, ev):
         own_by_list = _item_names(name)
         wrong: list[Finding] = []
@@ -542,7 +557,7 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 continue  # "Mechanical Keyboard, Smartphone - Refund: $1,429.81": the order's amount
             if own and _derived_from(v, own, ev, derived):
                 continue
-            if listed_total(v, findings, answer):
+            if listed_total(v, findings, answer, amounts):
                 continue  # "5. Hiking Boots - $236.57 / **Total order: $1,527.24**": the list's total
             wrong.append(v)
         if not wrong:
@@ -562,12 +577,14 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
             mine = {r for lst in lists for r in own_by_list.get(lst, ())}
             mine = mine or {r for rs in own_by_list.values() for r in rs}
             name.facts = [x for x in ev.numbers if x.record in mine][:3] or name.facts[:3]
+            relabelled(name)
             # The name is the one wrong value: the values are right for the item they come from, and so is a
             # number that item's own numbers give by arithmetic (a price for the stay), left unsupported.
             theirs = {r for v in wrong for _, r in v.records}
             for v in values:
                 if v.label == "CONTRADICTED" and any(v is w for w in wrong):
                     v.label, v.reason = "SUPPORTED", "a value of the item the list gives (its name is not)"
+                    relabelled(v)
                 elif (
                     v.label == "UNSUPPORTED"
                     and v.mention.kind in ("money", "number")
@@ -575,10 +592,12 @@ def check_value_lists(answer: str, findings: list[Finding], ev: Evidence, derive
                 ):
                     v.label, v.derived = "SUPPORTED", True
                     v.reason = "computed from the values of the item the list gives (its name is not)"
+                    relabelled(v)
         else:
             for v in wrong:
                 v.label = "CONTRADICTED"
                 v.reason = ANOTHER_ITEM
+                relabelled(v)
 
 
 def _owner_named(answer: str, v: Finding, ev: Evidence) -> bool:
