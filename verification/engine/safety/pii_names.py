@@ -1868,7 +1868,8 @@ _GROUP_SPLIT: Final = re.compile(rf"{_GROUP_NAME}")
 # a case's name (h24f): two people's first names when both are listed (``_first_name_pair``).  Not "&":
 # firms and citations join surnames so ("Dawson & Reid, 1997"), people in prose seldom.
 _FIRST_NAME_PAIR: Final = re.compile(
-    rf"(?<![\w'’\-.])([{_UPPER}][{_LOWER}'’\-]+)[ \t]+and[ \t]+"
+    # The capital first, then what stands before it (``re`` skips to the capitals, as in ``_PAIR_SUBJECT``).
+    rf"([{_UPPER}](?<![\w'’\-.].)[{_LOWER}'’\-]+)[ \t]+and[ \t]+"
     rf"([{_UPPER}][{_LOWER}'’\-]+)(?![\w'’\-]|[ \t][{_UPPER}]|[ \t]v[s]?\.)"
 )
 # Words that end like English nouns, not names: "Marketing and Development were merged".
