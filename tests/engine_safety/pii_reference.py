@@ -25,6 +25,7 @@ from verification.engine.safety.pii import (
     _VALUE_ROOM,
     PiiMatch,
     _accept,
+    _before_label,
     _context_near,
     _context_words,
 )
@@ -45,6 +46,12 @@ def candidates(kind: PiiType, text: str, lowered: str | None = None, start: int 
                 if match.end() == stop and stop < len(text):
                     continue  # cut by the window: the real token may be longer
                 found = _accept(kind, match, text, True)
+                if found is not None:
+                    yield found
+        if kind.label_after is not None:
+            # A label after the value stands for the context (h24f).
+            for label in kind.label_after.finditer(text):
+                found = _before_label(kind, text, label)
                 if found is not None:
                     yield found
         return

@@ -48,6 +48,14 @@ _DEFAULT_MIN_CONFIDENCE = 0.5
 _VALUE_ROOM = 256
 # How far before a candidate its ``negative_context`` is looked for ("upgraded the agent to 1.2.3.4").
 _NEGATIVE_WINDOW = 40
+# How far before a label written after it (``PiiType.label_after``) a value may start: the longest
+# phone layouts with their separators and extension (h24f).
+_LABEL_REACH = 40
+# What may stand between a value and its label: blanks, an opening bracket, a dash ("(mobile)",
+# "-Office", " - cell"), at most ``_LABEL_GAP`` characters of them.
+_LABEL_SEPARATORS = " \t(-\u2013"
+_LABEL_GAP = 3
+_LINE_END = re.compile(r"[ \t]*(?:[\r\n]|\Z)")
 _DIGIT = re.compile(r"\d")
 _SEPARATORS = re.compile(r"[\s.\-]")
 
@@ -271,6 +279,38 @@ def _collect_after_context(
             accepted = _accept(kind, match, text, True)
             if accepted is not None:
                 _keep(kind, accepted, min_confidence, found)
+    if kind.label_after is not None:
+        for label in kind.label_after.finditer(text):
+            accepted = _before_label(kind, text, label)
+            if accepted is not None:
+                _keep(kind, accepted, min_confidence, found)
+
+
+def _before_label(kind: PiiType, text: str, label: re.Match[str]) -> PiiMatch | None:
+    """The value of ``kind`` that ends right before ``label`` (a match of ``kind.label_after``), across
+    at most ``_LABEL_GAP`` separators, accepted as if after a context word: "0467029574 fax",
+    "5835929779-Office", "555 234 5678 (mobile)" (h24f: the context was read only before a value).
+    A ``weak`` label word ("home", "office") counts only in brackets, after a dash or ending its line."""
+    at = label.start()
+    sep = at
+    while sep > 0 and at - sep < _LABEL_GAP and text[sep - 1] in _LABEL_SEPARATORS:
+        sep -= 1
+    if sep == at or sep == 0:
+        return None
+    if (
+        label.group("weak") is not None
+        and "(" not in text[sep:at]
+        and "-" not in text[sep:at]
+        and "\u2013" not in text[sep:at]
+        and _LINE_END.match(text, label.end()) is None
+    ):
+        return None
+    # The search stops at the separators, so the pattern's look-ahead reads the end of the value there
+    # ("-Office" would otherwise refuse it); the look-behinds still read the text before the window.
+    for match in kind.pattern.finditer(text, max(0, sep - _LABEL_REACH), sep):
+        if match.end() == sep:
+            return _accept(kind, match, text, True)
+    return None
 
 
 def _collect_from(
@@ -785,6 +825,9 @@ def _scan_form(kind: PiiType) -> re.Pattern[str]:
     return kind.pattern
 
 
+_GROUP_NAME: Final = re.compile(r"\(\?P<\w+>")
+
+
 def _prefilter_table() -> tuple[list[re.Pattern[str]], tuple[tuple[PiiType, int], ...]]:
     patterns: list[re.Pattern[str]] = []
     plan: list[tuple[PiiType, int]] = []
@@ -796,7 +839,12 @@ def _prefilter_table() -> tuple[list[re.Pattern[str]], tuple[tuple[PiiType, int]
         if kind.context_required:
             assert kind.context is not None  # a required context is always given
             mask |= 1 << len(patterns)
-            patterns.append(kind.context)
+            context = kind.context
+            if kind.label_after is not None:
+                # A label after the value stands for the context (``_before_label``): either may match.
+                label = _GROUP_NAME.sub("(?:", kind.label_after.pattern)
+                context = re.compile(f"(?:{context.pattern})|(?:{label})", context.flags)
+            patterns.append(context)
         plan.append((kind, mask))
     # The names pass's scans last, in the same database (h23h): one scan serves both passes.
     patterns.extend(NAME_SCANS)

@@ -244,6 +244,8 @@ _WEAK_CUES: Final = _words(
 _PLACE_CUES: Final = _phrases(
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
+    "grew up near|raised near|born near|lives near|living near|live near|based near|"
+    "stayed in|staying in|stopped in|stopping in|"
     "headquartered in|flying to|flight to|travel to|travelling to|traveling to|trip to|ship to|"
     "shipped to|deliver to|delivered to|city|town|country|state|region|location|place of birth|"
     "left|leaving|departed|departing|reached|via|towards|toward|drove to|flew to|"
@@ -254,6 +256,9 @@ _PLACE_CUES: Final = _phrases(
     # Streets: "lives on Valadouro 3 street", "the north side of Rissik St.", "the corner of X St."
     "lives on|living on|live on|side of|corner of|address is"
 )
+# Staying or stopping somewhere (h24f): strong place cues, but "in March" after them is as often a time
+# ("Prices stayed in March", "we stopped in May"), so a month stays a month there (``_MONTH_TOWNS``).
+_STAY_CUES: Final = frozenset(("", "stayed in", "staying in", "stopped in", "stopping in"))
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
 _STRONG_PLACE_CUES: Final = _phrases(
     "originally from|hails from|moved here from|comes from|"
@@ -270,6 +275,10 @@ _STRONG_PLACE_CUES: Final = _phrases(
     "travelled to|traveled to|travelling to|traveling to|trip to|vacation in|holiday in|holidays in|"
     # Going back to a place (h23g): "I returned to Chatriant after the course".
     "returned to|returning to|came back to|went back to|moved back to|"
+    # Living or growing up near a place, staying or stopping in it on a trip (h24f): "She grew up near
+    # Martineaudan", "We stopped in Brunetdan on the way back".
+    "grew up near|raised near|born near|lives near|living near|live near|based near|"
+    "stayed in|staying in|stopped in|stopping in|"
     # An address given as a town alone (h22f): "My address is Virolahti.", "Billing address: Olanes"
     # (a label: with its colon only).  A listed first name there stays the addressee's.
     "address is|address|"
@@ -333,9 +342,21 @@ _AFTER_FIRST_NAME: Final = re.compile(
     r"(?:'s|’s)\b|[ \t]+(?:is|was|has|had|have|will|would|can|could|did|does|isn't|wasn't|hasn't|"
     r"doesn't|didn't|lives|lived|works|worked|spent|shouted|listed|loves|loved|likes|liked|wants|"
     r"wanted|needs|needed|went|goes|came|comes|knows|knew|thinks|thought|feels|felt|agreed|decided|"
-    r"told|tells|gave|gives|sent|met|married|joined|left|moved|studied|grew|became|speaks|spoke)\b"
+    r"told|tells|gave|gives|sent|met|married|joined|left|moved|studied|grew|became|speaks|spoke"
+    # Verbs of what a person did in a thread or a meeting (h24f): "then Daniel showed up".
+    r"|showed|signed|approved|promised|suggested|insisted|apologi[sz]ed|pointed|explained|noticed|"
+    r"answered|arrived|returned|handed|forgot|remembered|owes|owed)\b"
     r"|,[ \t]+(?:can|could|would|will|please|do|did|are|have|you|thanks|thank)\b"
     r"|:[ \t]*[\"“A-Z]"
+)
+# After a listed first name, what only a person does, said of one word (h24f): a first name that is also
+# a town's or a word ("Mary", "Teresa", "Jack") is a person here too.  Oneself and another ("Yesterday
+# Shelby and I went over the logs", "between Sean and me"); an adverb, then a verb in the past ("then
+# Mary finally showed up", "Lucas just said").
+_ONLY_PERSON_AFTER: Final = re.compile(
+    r"[ \t]+and[ \t]+(?:I|me|myself)\b(?![’'\-])"
+    r"|[ \t]+(?:finally|just|also|then|never|always|already|still|later|soon|suddenly|eventually|"
+    r"quickly|actually|really|kindly)[ \t]+[a-z]+(?:ed|ent|ame|aid|old|ook|ave|ot|ew)\b"
 )
 # After capitalised words no list holds (issue 16, fourth pass): a verb of a person's doing or being,
 # then, in the rest of its line, a word only a person takes ("Bekbolat is a very sympathetic person",
@@ -601,12 +622,18 @@ class _Before:
 
 
 def _person(
-    words: list[str], cue: int, after: bool, sentence_start: bool, after_first: bool = False
+    words: list[str],
+    cue: int,
+    after: bool,
+    sentence_start: bool,
+    after_first: bool = False,
+    only_person: bool = False,
 ) -> tuple[float, str] | None:
     """Whether ``words`` name a person: the confidence and the deciding evidence, or ``None``.
 
     ``cue`` is 1 after a title, 2 after a strong cue, 3 after a weak one, 0 without; ``after``: an
-    e-mail address or a verb of saying follows; ``after_first``: ``_AFTER_FIRST_NAME`` follows.
+    e-mail address or a verb of saying follows; ``after_first``: ``_AFTER_FIRST_NAME`` follows;
+    ``only_person``: ``_ONLY_PERSON_AFTER`` follows.
     """
     first, last = words[0], words[-1]
     n = len(words)
@@ -625,6 +652,14 @@ def _person(
         return (0.75, "cue+gazetteer") if known else None
     if after and (n > 1 or known_first):
         return 0.85, "name_before_email_or_verb"
+    if (
+        only_person
+        and n == 1
+        and known_first
+        and not first_flags & (_F_STOP | _F_REGION | _F_ORG)
+        and not (ambiguous and sentence_start)
+    ):
+        return 0.75, "first_name+only_person_after"  # "Teresa and I", "then Mary finally showed up"
     if cue == 3:
         if n == 1:
             return (0.7, "weak_cue+first_name") if known_first and not ambiguous else None
@@ -671,7 +706,8 @@ def _emit_person(
     # ``last_word``: the word before ``start`` when the caller read it already.
     several = len(words) > 1
     first_name = _FLAGS.get(words[0], 0) & _F_FIRST != 0
-    after_first = first_name and _AFTER_FIRST_NAME.match(text, end) is not None
+    only_person = first_name and not several and _ONLY_PERSON_AFTER.match(text, end) is not None
+    after_first = first_name and (only_person or _AFTER_FIRST_NAME.match(text, end) is not None)
     unlisted = ""  # read only when nothing else may decide (most segments end here)
     if (
         (_last_word(text, start) if last_word is None else last_word) not in _CUE_LAST_WORDS
@@ -746,7 +782,7 @@ def _emit_person(
         ):
             cue = 2  # "Hey Amber - ...", "Hi Chelsea,⏎": the one greeted (h19d)
     after = (cue == 0 or cue == 3) and _AFTER_PERSON.match(text, end) is not None  # read only then
-    verdict = _person(words, cue, after, before.sentence_start, after_first)
+    verdict = _person(words, cue, after, before.sentence_start, after_first, only_person)
     if verdict is None and (cue == 0 or cue == 3):
         unlisted = unlisted or _unlisted_person(text, words, end)
         if unlisted:
@@ -1828,6 +1864,14 @@ _PAIR_SUBJECT: Final = re.compile(
     r"(?:were|are|have|had|both|met|became|went|agreed|founded|started|married|lived|live|worked|work)\b"
 )
 _GROUP_SPLIT: Final = re.compile(rf"{_GROUP_NAME}")
+# Two single capitalised words joined by "and", neither part of a longer run of capitalised words nor of
+# a case's name (h24f): two people's first names when both are listed (``_first_name_pair``).  Not "&":
+# firms and citations join surnames so ("Dawson & Reid, 1997"), people in prose seldom.
+_FIRST_NAME_PAIR: Final = re.compile(
+    # The capital first, then what stands before it (``re`` skips to the capitals, as in ``_PAIR_SUBJECT``).
+    rf"([{_UPPER}](?<![\w'’\-.].)[{_LOWER}'’\-]+)[ \t]+and[ \t]+"
+    rf"([{_UPPER}][{_LOWER}'’\-]+)(?![\w'’\-]|[ \t][{_UPPER}]|[ \t]v[s]?\.)"
+)
 # Words that end like English nouns, not names: "Marketing and Development were merged".
 _NOUN_ENDING: Final = ("ing", "tion", "sion", "ment", "ness", "ity", "ics", "ance", "ence", "ism", "ogy")
 
@@ -2066,6 +2110,57 @@ def _group_member(value: str) -> bool:
     return True
 
 
+def _first_name_pair(first: str, second: str) -> bool:
+    """Whether two words joined by "and" are two people's first names (h24f): both listed first names,
+    neither a stop, organisation or region word, and one of them neither an English word nor a town's
+    name ("Both Michael and Elizabeth signed", not "Sydney and Mark" nor "Crystal and Grant")."""
+    if first == second:
+        return False  # "Johnson & Johnson": a firm
+    clean = False
+    for word in (first, second):
+        flags = _FLAGS.get(fold(word) if not word.isascii() else word, 0)
+        if not flags & _F_FIRST or flags & (_F_STOP | _F_ORG | _F_REGION):
+            return False
+        if not flags & (_F_AMBIGUOUS | _F_PLACE):
+            clean = True
+    return clean
+
+
+def _capitalised_before(text: str, start: int) -> bool:
+    """Whether a capitalised word that is no stop word ends right before ``start``, across blanks: then
+    the word at ``start`` ends a longer name ("Port Elizabeth and ...", "Anna Maria and ...")."""
+    end = start
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    if end > 0 and text[end - 1] == ",":
+        # "Lee, Sanders and Tran": the last of a list of surnames, a firm's name as often as not (a
+        # list of people is ``_list_siblings``'s).
+        return end - 1 > 0 and text[end - 2].isalpha() and _capitalised_word_before(text, end - 1)
+    if end > 1 and text[end - 1] == "." and text[end - 2].isupper():
+        return True  # "T. Rex and Sky": an initial before
+    return _capitalised_word_before(text, end) and end < start
+
+
+def _capitalised_word_before(text: str, end: int) -> bool:
+    """Whether the word ending at ``end`` is capitalised, no stop word, and not a sentence's first word
+    that no list holds."""
+    begin = end
+    while begin > 0 and (text[begin - 1].isalpha() or text[begin - 1] in "'’-"):
+        begin -= 1
+    word = text[begin:end]
+    if begin == end or not word[0].isupper():
+        return False
+    flags = _FLAGS.get(fold(word) if not word.isascii() else word, 0)
+    if flags & _F_STOP:
+        return False
+    # A sentence's first word no list holds is an ordinary word ("Both Michael and Elizabeth signed").
+    at = begin
+    while at > 0 and text[at - 1] in " \t":
+        at -= 1
+    opens = at == 0 or text[at - 1] in ".!?\n"
+    return not opens or bool(flags & (_F_FIRST | _F_SURNAME | _F_PLACE | _F_PREFIX))
+
+
 def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the people named in a group (``_PEOPLE_LIST``, ``_PAIR_SUBJECT``) not found yet."""
     spans: list[tuple[int, int, str]] = []
@@ -2080,6 +2175,9 @@ def _grouped_people(text: str, out: list[NameMatch]) -> list[NameMatch]:
     for match in _PAIR_SUBJECT.finditer(text):
         if _group_member(match.group(1)) and _group_member(match.group(2)):
             spans.extend((match.start(g), match.end(g), "pair_subject") for g in (1, 2))
+    for match in _FIRST_NAME_PAIR.finditer(text):
+        if _first_name_pair(match.group(1), match.group(2)) and not _capitalised_before(text, match.start()):
+            spans.extend((match.start(g), match.end(g), "first_name_pair") for g in (1, 2))
     added = [
         NameMatch("person", start, end, text[start:end], 0.7, evidence)
         for start, end, evidence in spans
@@ -2821,7 +2919,7 @@ def _run(text: str, tokens: list[tuple[str, int, int]], i: int, stop: int, out: 
                 else:
                     before = _Before(text, start)
                     cue = before.cue(_PLACE_CUES)
-                    if cue and name in _MONTH_TOWNS and not before.cue(_STRONG_PLACE_CUES):
+                    if cue and name in _MONTH_TOWNS and before.cue(_STRONG_PLACE_CUES) in _STAY_CUES:
                         cue = ""  # "We met in March": a month, though March is a town too (h23g)
                     if (
                         not cue

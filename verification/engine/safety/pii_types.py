@@ -76,7 +76,9 @@ class PiiType:
     leaves them alone; a test checks every code point): without ``re.IGNORECASE`` the regex engine can
     skip to the characters that may start a match.  ``memo`` lets the
     engine remember the validator's verdict per value: true unless the verdict depends on more than the
-    value (a date of birth is checked against today's date).
+    value (a date of birth is checked against today's date).  ``label_after`` (words, for a type that
+    requires context) stands for the context when one of its words follows the value as its label
+    ("0467029574 fax", "5835929779-Office", "555 234 5678 (mobile)"; see ``pii._collect_before_label``).
     """
 
     name: str
@@ -99,6 +101,7 @@ class PiiType:
     context_gate: tuple[str, ...] = ()
     lowered_form: re.Pattern[str] | None = None
     memo: bool = True
+    label_after: re.Pattern[str] | None = None
 
 
 # Compiled once: ``re.sub(pattern_string, ...)`` looks its pattern up in re's cache on every call, which
@@ -881,6 +884,14 @@ _LICENCE_WORDS = r"\b(?:driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|driver\s+li
 # 212-555-0147", "routing number 054043513").
 _NOT_A_PHONE = r"\b(?:sku|model|part|item|product|p/n|pn|mpn|upc|ean|serial|s/n|catalog|cat|ref|reference|order|invoice|ticket|case|tracking|routing|account|acct|policy|member|customer|licen[cs]e|passport|ssn|tax|vat)\b\W{0,4}(?:no\.?|number|num|id|code|#)?\W{0,3}$"
 
+# A phone's label written after the number (h24f): the words that name a line ("0467029574 fax",
+# "5835929779-Office", "555 234 5678 (mobile)").  The ``weak`` ones are ordinary words too ("home", "work",
+# "office"): they count only in brackets, after a dash or ending their line, as in a signature's list of
+# numbers ("555 234 5678 (home)", "01227 323236-Office"), not in running text ("1234567890 home runs").
+_PHONE_LABEL_AFTER = r"\b(?:(?P<strong>mobile|mob|cell|cellphone|fax|tel|telephone|phone|whatsapp|landline)|(?P<weak>office|work|home|main|direct|desk))\b"
+# The substrings of those words for ``context_gate`` ("mob" holds "mobile", "tel" "telephone").
+_PHONE_LABEL_GATE = ("mob", "cell", "fax", "tel", "phone", "whatsapp", "landline", "office", "work", "home", "main", "direct", "desk")  # fmt: skip
+
 _STREET_WORDS = ("St", "Av", "Road", "Rd", "Boulevard", "Blvd", "Dr", "Lane", "Ln", "Court", "Ct", "Way", "Pl", "Terrace", "Parkway", "Pkwy", "Cir", "Highway", "Hwy", "Sq")  # fmt: skip
 
 # fmt: off
@@ -930,8 +941,8 @@ PII_TYPES: tuple[PiiType, ...] = (
     PiiType("email", "contact", _c(r"[A-Za-z0-9._%+\-](?<![\w.+\-].)[A-Za-z0-9._%+\-]{0,63}@(?:[A-Za-z0-9\-]{1,63}\.){1,8}[A-Za-z]{2,24}\b"), 0.95, priority=2, gate=("@",), needs_digit=False),
     PiiType("url", "network", _c(rf"h(?<![\w.\-].)ttps?://[^\s<>\"'`/]{{1,255}}{_URL_TAIL}|f(?<![\w.\-].)tp://[^\s<>\"'`/]{{1,255}}{_URL_TAIL}|w(?<![\w.\-/].)ww\.[A-Za-z0-9\-]{{1,63}}(?:\.[A-Za-z0-9\-]{{1,63}}){{1,8}}(?:[/?#]{_URL_TAIL})?(?![\w.\-])"), 0.9, priority=3, gate=("://", "www."), needs_digit=False),
     PiiType("phone_nanp", "contact", _c(rf"{_NB}(?:(?:\+|00)?1[\s.\-]?)?(?:\([2-9]\d{{2}}\)\s?|[2-9]\d{{2}}[\s.\-])[2-9]\d{{2}}[\s.\-]\d{{4}}{_EXTENSION}(?!\d|-\d|\.\d)"), 0.8, None, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|contact|reach|whatsapp|number)\b", _I), context_boost=0.12, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10),
-    PiiType("phone_nanp", "contact", _c(r"(?:1(?<![\w+\-.)].)[2-9]|[2-9](?<![\w+\-.)].))\d{2}[2-9]\d{6}(?![\w\-]|\.\d)"), 0.85, _phone_us_digits, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|whatsapp|sms|number|reach|dial|contact)\b", _I), True, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "text", "whatsapp", "sms", "number", "reach", "dial", "contact")),
-    PiiType("phone_national", "contact", _c(r"(?:\((?<![\w+\-.(].)0\d{1,4}\)|0(?<![\w+\-.(].)\d{1,4})(?:[ .\-/]?\d{2,4}){1,4}(?![\w\-]|\.\d)"), 0.85, _phone_national, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line|number|handy|portable|reach)\b", _I), True, context_window=30, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=9, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "whatsapp", "office", "line", "number", "handy", "portable", "reach")),
+    PiiType("phone_nanp", "contact", _c(r"(?:1(?<![\w+\-.)].)[2-9]|[2-9](?<![\w+\-.)].))\d{2}[2-9]\d{6}(?![\w\-]|\.\d)"), 0.85, _phone_us_digits, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|text|whatsapp|sms|number|reach|dial|contact)\b", _I), True, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=10, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "text", "whatsapp", "sms", "number", "reach", "dial", "contact", *_PHONE_LABEL_GATE), label_after=_c(_PHONE_LABEL_AFTER, _I)),
+    PiiType("phone_national", "contact", _c(r"(?:\((?<![\w+\-.(].)0\d{1,4}\)|0(?<![\w+\-.(].)\d{1,4})(?:[ .\-/]?\d{2,4}){1,4}(?![\w\-]|\.\d)"), 0.85, _phone_national, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line|number|handy|portable|reach)\b", _I), True, context_window=30, negative_context=_c(_NOT_A_PHONE, _I), priority=1, min_digits=9, context_gate=("call", "phone", "tel", "mobile", "cell", "fax", "whatsapp", "office", "line", "number", "handy", "portable", "reach", *_PHONE_LABEL_GATE), label_after=_c(_PHONE_LABEL_AFTER, _I)),
     PiiType("phone_intl", "contact", _c(r"\+(?<![\w+].)(?!1[\s.\-(]?[2-9]\d\d)[1-9]\d{0,3}(?:[\s.\-]\(?\d{1,10}\)?|\(\d{1,5}\)){1,6}(?![\d\-])|\+(?<![\w+].)[2-9]\d{7,14}(?!\d)|\+(?<![\w+].)[2-9]\d{1,3}(?:\s?\(0\)\s?|\d{1,4}[\s.\-])\d{2,10}(?:[\s.\-]\d{2,10}){0,4}" + _EXTENSION + r"(?![\d\-])"), 0.8, _phone_intl, _c(r"\b(?:call|phone|tel|telephone|mobile|cell|fax|whatsapp|office|line)\b", _I), context_boost=0.12, priority=1, gate=("+",), min_digits=8),
     PiiType("postal_address", "location", _c(r"\d(?<!\w.)\d{0,5}[A-Z]?\s+(?:(?:[A-Z][a-z]{1,20}|\d{1,3}(?:st|nd|rd|th)|[NSEW]|NE|NW|SE|SW)\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Lane|Ln|Court|Ct|Way|Place|Pl|Terrace|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq)\b\.?(?:,?\s+(?:Apt|Suite|Unit|#)\.?\s*\w{1,6})?(?:,\s*[A-Z][a-zA-Z]{1,20}(?:\s[A-Z][a-zA-Z]{1,20}){0,2},\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?)?"), 0.75, priority=1, min_digits=1, gate=_STREET_WORDS),
     PiiType("postal_address", "location", _c(r"[A-Z](?<![\w\-].)[\w\-]{1,40}(?:[Ss]tra\w{1,2}e|[Ss]tr\.|[Ww]eg|[Gg]asse|[Aa]llee|[Pp]latz|[Dd]amm|[Uu]fer)\s+\d{1,4}[a-z]?(?:[\-/]\d{1,4})?(?:,\s*\d{5}\s+\w[\w\-]{1,30}(?:\s\w[\w\-]{1,30}){0,2})?(?![\w\-])"), 0.75, priority=1, min_digits=1, gate=_STRASSE_WORDS),
