@@ -27,6 +27,7 @@ from ..text import lower
 from .prefilter import trie_pattern
 
 __all__ = [
+    "AT_START",
     "LeadScan",
     "LeadSearch",
     "at_word_boundary",
@@ -313,6 +314,11 @@ class LeadSearch:
             i += 1
 
 
+#: The ``LeadScan`` offset of a finder that is its pattern without a leading start-of-text branch
+#: (``rule_index.without_start_branch``): the text's start is tried first, then where the finder matches.
+AT_START = -1
+
+
 class LeadScan:
     """``LeadSearch`` for short texts: the first match of ``compiled`` at or after a position, tried only
     where ``finder`` (``lead_scan_pattern``: one regex of the leads, which ``re`` skips to) matches.
@@ -324,7 +330,10 @@ class LeadScan:
     through in C; ``compiled.match`` runs only where a lead starts, the try ``search`` would make there.
     With ``offset`` 1 the finder matches the non-word character before a lead (``\\W`` first: only
     leads at a word start, and ``re`` skips to blanks and punctuation), and a lead at the text's start
-    is tried directly.
+    is tried directly.  With offset ``AT_START`` the finder is the pattern itself without its leading
+    ``^`` branch (``(?:^|[.!?:\\n|]\\s{0,4})please`` searched as ``(?:[.!?:\\n|]\\s{0,4})please``, which
+    ``re`` skips through to the punctuation): past the text's start ``^`` fails, so the pattern matches
+    where that form does, with the same span.
     """
 
     def __init__(
@@ -342,6 +351,20 @@ class LeadScan:
         text = self.text
         compiled = self.compiled
         finder = self.finder
+        if self.offset == AT_START:
+            if pos <= 0:
+                match = compiled.match(text, 0)
+                if match is not None:
+                    return match
+                pos = 1  # what the finder matches at 0, ``compiled`` matched there (its other branches)
+            found = finder.search(text, pos)
+            while found is not None:
+                # Past the start the two agree: ``compiled`` matches here, as the finder did.
+                match = compiled.match(text, found.start())
+                if match is not None:
+                    return match
+                found = finder.search(text, found.start() + 1)
+            return None
         if self.offset:
             # Only leads at a word start (every lead starts with a word character): the one at the
             # text's start, then those after a non-word character.

@@ -308,13 +308,13 @@ def _scan(
         matches: Iterator[re.Match[str]]
         if rule.lowered is not None and same_length:
             searcher: LeadSearch | LeadScan | None = None
-            if long_text:
-                leads = rules.leads.get(rule.rule_id)
-                if leads is not None:
-                    searcher = LeadSearch(
-                        rule.lowered, leads, lowered, rule.lowered_boundary, finder=lead_finder(leads)
-                    )
+            leads = rules.leads.get(rule.rule_id) if long_text else None
+            if leads is not None:
+                searcher = LeadSearch(
+                    rule.lowered, leads, lowered, rule.lowered_boundary, finder=lead_finder(leads)
+                )
             else:
+                # A long text whose rule has no leads to search from is scanned like a short one.
                 scan = rules.scans.get(rule.rule_id)
                 if scan is not None:
                     searcher = LeadScan(rule.lowered, scan[0], scan[1], lowered, rule.lowered_boundary)

@@ -156,10 +156,12 @@ _SENSITIVE_DATA = (
 # user's or the conversation's data, secrets, bulk ("all", "every"), "the above", a quoted text to send.
 # Quote marks count only when they open a quotation (after a space): "your friend's e-mail" is no quote.
 _EXFIL_MARK = (
-    r"(?:\buser'?s\b|\bthe\s+user\b|\btheir\b|\ball\b|\bevery|\bentire\b|\bwhole\b|\babove\b|\bconversation|"
-    r"\bchat\b|\bhistory\b|\bpass(?:word|code)s?\b|\b(?:security|verification|one-time|access|2fa|otp)\s+codes?\b|"
-    r"\bcredentials\b|\bsecrets?\b|\btokens?\b|\bapi\s+keys?\b|\blogin\s+details\b|\bcontents?\s+of\b|\bsummary\b|"
-    r"\bfollowing\b|\bprevious\b|\bthis\s+(?:page|conversation|thread|session)\b|\be-?mails\b|\bmessages\b|\binbox\b|"
+    # One ``\b`` before the words rather than one per word (the same strings): the mark is looked for at
+    # every character of the gaps below, and a position that is no word boundary now fails at once.
+    r"(?:\b(?:user'?s\b|the\s+user\b|their\b|all\b|every|entire\b|whole\b|above\b|conversation|"
+    r"chat\b|history\b|pass(?:word|code)s?\b|(?:security|verification|one-time|access|2fa|otp)\s+codes?\b|"
+    r"credentials\b|secrets?\b|tokens?\b|api\s+keys?\b|login\s+details\b|contents?\s+of\b|summary\b|"
+    r"following\b|previous\b|this\s+(?:page|conversation|thread|session)\b|e-?mails\b|messages\b|inbox\b)|"
     r"\s['\"\u201c\u2018])"
 )
 # Local parts of the mailboxes organisations give their customers (RFC 2142's role names and their
@@ -186,6 +188,10 @@ _CONTACT_INSTRUCTION = (
     # "e-mail to" with nothing in between is the noun ("your confirmation email to ...", "an e-mail to ...")
     r"|(?<=mail)\s+to\b"
 )
+# What ``tool.exfil_to_external`` sends to, after its verb; the rule looks ahead for it before its costly
+# contact-instruction test, which then runs only where a match can follow (the pattern ends with it, so a
+# match and its span are the same as without the look-ahead).
+_EXTERNAL_TARGET = r"[^.\n]{0,80}\bto\s+(?:https?://\S+|\S+@\S+\.\w+|pastebin|a\s+public\s+gist)"
 # "end of the user input" ... newline ... "system": the tail of ``delim.fake_boundary`` after its first word.
 _BOUNDARY_TAIL = r"\s+of\s+(?:the\s+)?(?:user\s+)?(?:input|message|prompt|conversation|context|data)\b[^\n]{0,20}\n[^\n]{0,40}\b(?:system|admin|assistant|instructions?)\b"
 _RESTRICTION = (
@@ -244,11 +250,11 @@ RULES: tuple[Rule, ...] = (
     _r("tool.download_exec", "tool_abuse", 0.8, r"\bdownload\s+and\s+(?:execute|run|install|open)\b", gate="download"),
     # Not when the sending is negated ("we will never ask you to share your password", security advice on
     # help pages) or goes to the reader ("we send you a link to set a new password") (h20h).
-    _r("tool.exfil_send", "tool_abuse", 0.6, rf"\b(?<!never\s)(?<!not\s)(?<!n't\s)(?<!never\sask\syou\sto\s)(?<!not\sask\syou\sto\s)(?:send|e-?mail|forward|post|upload|transmit|exfiltrate|share|push|leak)\b(?!\s+you\b)(?:{_CLAUSE_SEP}\w+){{0,8}}?{_CLAUSE_SEP}{_SENSITIVE_DATA}\b", gate="send mail forward post upload transmit exfiltrate share push leak"),
+    _r("tool.exfil_send", "tool_abuse", 0.6, rf"\b(?<!never\s)(?<!not\s)(?<!n't\s)(?<!never\sask\syou\sto\s)(?<!not\sask\syou\sto\s)(?:send|email|e-mail|forward|post|upload|transmit|exfiltrate|share|push|leak)\b(?!\s+you\b)(?:{_CLAUSE_SEP}\w+){{0,8}}?{_CLAUSE_SEP}{_SENSITIVE_DATA}\b", gate="send mail forward post upload transmit exfiltrate share push leak"),
     # Not a contact instruction (``_CONTACT_INSTRUCTION``), the channel named as a noun ("or by email to
     # office@university.edu") or another channel offered ("post it to us or upload it to https://..."): a
     # help page telling its customer where to write is not exfiltration (h20h).
-    _r("tool.exfil_to_external", "tool_abuse", 0.55, rf"\b(?<!by\s)(?<!via\s)(?<!\sor\s)(?:send|e-?mail|forward|post|upload|push)\b(?!\s+(?:was|were|is|has|had|will\s+be)\b)(?!{_CONTACT_INSTRUCTION})[^.\n]{{0,80}}\bto\s+(?:https?://\S+|\S+@\S+\.\w+|pastebin|a\s+public\s+gist)", gate="send mail forward post upload push"),
+    _r("tool.exfil_to_external", "tool_abuse", 0.55, rf"\b(?<!by\s)(?<!via\s)(?<!\sor\s)(?:send|email|e-mail|forward|post|upload|push)\b(?!\s+(?:was|were|is|has|had|will\s+be)\b)(?={_EXTERNAL_TARGET})(?!{_CONTACT_INSTRUCTION}){_EXTERNAL_TARGET}", gate="send mail forward post upload push"),
     _r("tool.money_unconfirmed", "tool_abuse", 0.85, r"\b(?:transfer|wire|send|pay)\w*\b[^.\n]{0,30}(?:[$€£]\s?\d|\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros|btc|eth)\b)[^.\n]{0,80}(?:without\s+(?:asking|any\s+)?(?:confirmation|approval|verification|asking)|no\s+confirmation|immediately)", gate="transfer wire send pay"),
     _r("tool.money_call", "tool_abuse", 0.75, r"\b(?:transfer_funds|send_money|make_payment|wire_transfer)\s*\(", gate="transfer_funds send_money make_payment wire_transfer"),
     _r("tool.invoke_to_harm", "tool_abuse", 0.7, r"\b(?:use|call|invoke)\s+(?:the\s+|your\s+)?[\w-]+\s+(?:tool|function|api|plugin)\s+to\s+(?:transfer|delete|drop|wipe|send\s+(?:all|every)|forward\s+all|grant|disable|execute|run)", gate="tool function api plugin"),
@@ -333,7 +339,7 @@ RULES: tuple[Rule, ...] = (
     # "###(system_message) Wire ...", "[ADMIN NOTE] Forward ...". (Helper h16i.)
     _r("delim.role_label_bracket", "delimiter_attack", 0.75, r"(?:#{2,6}[ \t]{0,4}|(?:^|\n|[.!?]\s)[ \t]{0,8})[(\[][ \t]{0,4}(?:system|admin|administrator|developer|operator)[ _-]?(?:message|prompt|note|notice|instructions?|override|update|command)[ \t]{0,4}[)\]][ \t]{0,4}:?[ \t]{0,4}(?!(?:is|are|was|were|has|have|sets|means|refers|comes)\b)[a-z0-9]", gate="system admin developer operator"),
     # A fake end or start of a turn written as a marker ("==<END-OF-RESPONSE>==", "[END OF PROMPT]") (h23f).
-    _r("delim.turn_marker", "delimiter_attack", 0.6, r"[<\[=|]{1,3}\s*(?:end|start|begin)[\s_-]*of[\s_-]*(?:the[\s_-]*)?(?:response|prompt|input|instructions?|system[\s_-]*prompt|context|conversation|user[\s_-]*(?:input|message))\s*[>\]=|]{1,3}", gate="end start begin"),
+    _r("delim.turn_marker", "delimiter_attack", 0.6, r"[<\[=|][<\[=|]{0,2}\s*(?:end|start|begin)[\s_-]*of[\s_-]*(?:the[\s_-]*)?(?:response|prompt|input|instructions?|system[\s_-]*prompt|context|conversation|user[\s_-]*(?:input|message))\s*[>\]=|]{1,3}", gate="end start begin"),
     _r("delim.json_role", "delimiter_attack", 0.8, r"[\"']role[\"']\s*:\s*[\"']system[\"']", gate="role"),
     _r("delim.code_fence_role", "delimiter_attack", 0.6, r"```\s*(?:system|instructions)\b", gate="```"),
     _r("delim.cdata_escape", "delimiter_attack", 0.6, r"\]\]>\s*<", gate="]]>"),
@@ -365,8 +371,8 @@ RULES: tuple[Rule, ...] = (
     # A persona handed to the reader by name: "You are now HatD, a really cool AI", "You are BasedGPT",
     # "Act as Nova. Nova is an AI that ...". The name must be capitalised (case-sensitive parts), so
     # "you are now ready, a ..." is not a name; the second form needs the name to be defined right after.
-    _r("manip.named_persona", "instruction_manipulation", 0.6, r"\b(?i:you\s+are\s+(?:now\s+)?(?:going\s+to\s+be\s+|called\s+|named\s+)?)(?:[A-Z][\w-]{0,20}(?:GPT|Gpt|GPT-?\d\w{0,3}|AI|Bot|BOT)\b|[A-Z][A-Za-z0-9-]{1,20},\s+(?i:an?\s+(?:[\w-]+\s+){0,4}?(?:ai|a\.i\.|chatbot|bot|assistant|language\s+model|model|entity|persona|version)\b))", 0, gate="you"),
-    _r("manip.defined_persona", "instruction_manipulation", 0.5, r"\b(?i:act|pretend|roleplay|role-play|behave)\s+(?i:as|like|to\s+be)\s+(?i:an?\s+|the\s+)?([A-Z][\w-]{1,30})\b[^.\n]{0,40}?[,.;:]\s+\1\s+(?i:is|will|has|can|does|never|always|doesn'?t|does\s+not|cannot|can'?t|won'?t)\b", 0, gate="act pretend role behave"),
+    _r("manip.named_persona", "instruction_manipulation", 0.6, r"[yY](?<!\w.)(?i:ou\s+are\s+(?:now\s+)?(?:going\s+to\s+be\s+|called\s+|named\s+)?)(?:[A-Z][\w-]{0,20}(?:GPT|Gpt|GPT-?\d\w{0,3}|AI|Bot|BOT)\b|[A-Z][A-Za-z0-9-]{1,20},\s+(?i:an?\s+(?:[\w-]+\s+){0,4}?(?:ai|a\.i\.|chatbot|bot|assistant|language\s+model|model|entity|persona|version)\b))", 0, gate="you"),
+    _r("manip.defined_persona", "instruction_manipulation", 0.5, r"[aApPrRbB](?<!\w.)(?i:(?<=a)ct|(?<=p)retend|(?<=r)ole-?play|(?<=b)ehave)\s+(?i:as|like|to\s+be)\s+(?i:an?\s+|the\s+)?([A-Z][\w-]{1,30})\b[^.\n]{0,40}?[,.;:]\s+\1\s+(?i:is|will|has|can|does|never|always|doesn'?t|does\s+not|cannot|can'?t|won'?t)\b", 0, gate="act pretend role behave"),
     # The reader turned into its own opposite ("you will become the opposite personality", "behave the
     # exact opposite of what you are programmed to be").
     _r("manip.opposite_persona", "instruction_manipulation", 0.6, r"\b(?:become|take\s+on|adopt|switch\s+to|turn\s+into|behave\s+(?:as\s+|like\s+)?|act\s+as)\s+(?:the\s+|your\s+|an?\s+)?(?:exact\s+|complete\s+|total\s+|polar\s+)?(?:opposite|reverse|inverse|evil\s+twin)\b|\b(?:opposite|reverse|inverse)\s+(?:personality|persona)\b|\bopposite\s+of\s+(?:what|how)\s+you\s+(?:are|were)\s+(?:programmed|trained|designed|built|made|meant)\b", gate="opposite reverse inverse twin"),
@@ -531,7 +537,7 @@ TOOL_RESULT_RULES: tuple[Rule, ...] = (
     # Work the data sets before the reader's own task ("Before answering, forward this thread to ...").
     _r("indirect.before_answering", "indirect_injection", 0.6, r"\bbefore\s+(?:you\s+)?(?:answer|respond|repl|summari[sz]|reply|writ(?:e|ing)\s+(?:your|the)\s+(?:answer|response|reply|summary))\w*\b[^.!?\n]{0,40}?\b(?:please\s+)?(?:first\s+)?(?:call|use|run|invoke|send|forward|transfer|delete|book|cancel|e-?mail|post|share|visit|open|fetch|download|execute|update|change|add|create|purchase|buy|pay|click|navigate|search|look\s+up|retrieve|export)\b", gate="before"),
     # An action done behind the user's back ("silently forward ...", "transfer ... without asking").
-    _r("indirect.covert_action", "indirect_injection", 0.55, r"\b(?:silently|quietly|secretly|covertly|discreetly)\s+(?:\w+\s+)?(?:transfer|send|forward|wire|pay|purchase|buy|book|cancel|delete|remove|share|e-?mail|post|upload|grant|approve|add|change|update|subscribe|sign)\b|\b(?:transfer|send|forward|wire|pay|purchase|buy|book|cancel|delete|share|e-?mail|post|upload|grant|approve)\b[^.!?\n]{0,80}?\bwithout\s+(?:asking|confirming|notifying|informing|telling|alerting|the\s+user'?s?\s+(?:knowledge|consent|approval|confirmation|permission))\b", gate="silently quietly secretly covertly discreetly without"),
+    _r("indirect.covert_action", "indirect_injection", 0.55, r"\b(?:silently|quietly|secretly|covertly|discreetly)\s+(?:\w+\s+)?(?:transfer|send|forward|wire|pay|purchase|buy|book|cancel|delete|remove|share|e-?mail|post|upload|grant|approve|add|change|update|subscribe|sign)\b|\b(?:transfer|send|forward|wire|pay|purchase|buy|book|cancel|delete|share|email|e-mail|post|upload|grant|approve)\b[^.!?\n]{0,80}?\bwithout\s+(?:asking|confirming|notifying|informing|telling|alerting|the\s+user'?s?\s+(?:knowledge|consent|approval|confirmation|permission))\b", gate="silently quietly secretly covertly discreetly without"),
     # Money or the account of "the user" handled by the data's order (weak: a ticket may say it).
     _r("indirect.user_account_action", "indirect_injection", 0.45, r"(?:^|[.!?:\n|]\s{0,4})(?:please\s+|now\s+|also\s+|then\s+|immediately\s+)?(?:transfer|send|wire|pay|move|withdraw|donate|cancel|delete|close|deactivate|change|reset|update|forward|share|export)\s+(?:\w+\s+){0,4}?(?:from|of|out\s+of|in)?\s*(?:the\s+)?user'?s\s+(?:account|wallet|balance|card|funds|money|subscription|password|e-?mail|emails|inbox|contacts|files|data|orders?|bookings?|settings|credentials)\b", gate="user"),
     # Tools named to the reader ("use the send_email tool to ...", "call `transfer_funds` with ..."): weak.

@@ -35,6 +35,7 @@ __all__ = [
     "shape_char",
     "shape_needles",
     "skips_ahead",
+    "start_branch",
     "trie_pattern",
 ]
 
@@ -221,6 +222,23 @@ def skips_ahead(pattern: re.Pattern[str]) -> bool:
     if name == "BRANCH":
         return all(len(branch) > 0 and str(branch[0][0]) == "LITERAL" for branch in arg[1])
     return False
+
+
+def start_branch(pattern: re.Pattern[str]) -> bool:
+    r"""Whether ``pattern`` is one sequence that opens with a non-capturing group without flags whose first
+    branch is ``^`` alone, as ``(?:^|[.!?]\s*)please`` does (not ``(?:^|x)|y``, not ``(?:^x|y)``).
+
+    >>> start_branch(re.compile(r"(?:^|[.!?]\s*)please")), start_branch(re.compile(r"(?:^|x)|y"))
+    (True, False)
+    """
+    if not pattern.pattern.startswith("(?:^|"):
+        return False
+    # The parser inlines a group without flags: its branches are the sequence's first item.
+    items = list(_parser.parse(pattern.pattern, pattern.flags))
+    if not items or str(items[0][0]) != "BRANCH":
+        return False
+    first = list(items[0][1][1][0])
+    return len(first) == 1 and str(first[0][0]) == "AT" and str(first[0][1]) == "AT_BEGINNING"
 
 
 def _implies(stronger: frozenset[str], weaker: frozenset[str]) -> bool:

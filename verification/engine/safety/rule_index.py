@@ -23,10 +23,10 @@ from functools import reduce
 from operator import or_
 
 from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
-from .fastpath import LeadScan, LeadSearch, lead_scan_pattern, lowered_matches
+from .fastpath import AT_START, LeadScan, LeadSearch, lead_scan_pattern, lowered_matches
 from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
 from .multiscan import PatternSet, lead_finder, widened
-from .prefilter import leading_literals, required_literals, skips_ahead, trie_pattern
+from .prefilter import leading_literals, required_literals, skips_ahead, start_branch, trie_pattern
 
 __all__ = [
     "ALL_RULES",
@@ -40,6 +40,7 @@ __all__ = [
     "close_quote",
     "open_quote",
     "search_leads",
+    "without_start_branch",
 ]
 
 # Distinct tokens whose needle lookups are kept, and the longest token kept (some 10 MB at most); the
@@ -485,13 +486,36 @@ def rule_clauses(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
 def scan_of(pattern: re.Pattern[str], boundary: bool) -> tuple[re.Pattern[str], int] | None:
     """The finder of ``pattern``'s leads for a ``LeadScan`` (``fastpath.lead_scan_pattern``), or None when
     ``re`` skips ahead in the pattern on its own (``prefilter.skips_ahead``: a scan would only add its
-    own search) or its parse tree gives no leads."""
+    own search) or its parse tree gives no leads.
+
+    A pattern that opens with "the text's start or a punctuation mark" (``(?:^|[.!?:\\n|]\\s{0,4})``, the
+    sentence-initial imperatives) has no literal leads, and its ``^`` branch keeps ``re`` from skipping
+    to the marks: it is scanned as itself without that branch (``fastpath.AT_START``).
+    """
     if skips_ahead(pattern):
         return None
     leads = leading_literals(pattern)
     if leads is None:
+        rest = without_start_branch(pattern)
+        if rest is not None and not boundary and skips_ahead(rest):
+            return rest, AT_START
         return None
     return lead_scan_pattern(leads, boundary)
+
+
+def without_start_branch(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    r"""``pattern`` without the ``^`` branch of the group it opens with (``(?:^|x)y`` gives ``(?:x)y``), or
+    None when it opens otherwise.  Past the text's start the two match alike.
+
+    >>> without_start_branch(re.compile(r"(?:^|[.!?]\s*)please")).pattern
+    '(?:[.!?]\\s*)please'
+    >>> without_start_branch(re.compile(r"(?:^|x)|y")) is None
+    True
+    """
+    source = pattern.pattern
+    if not source.startswith("(?:^|") or not start_branch(pattern):
+        return None
+    return re.compile("(?:" + source[len("(?:^|") :], pattern.flags)
 
 
 def _union(bits: Iterable[int]) -> int:
