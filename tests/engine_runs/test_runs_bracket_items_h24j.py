@@ -3,7 +3,11 @@
 - Brackets that enumerate items ("the same trains (IC401 on 2025-04-02 from BRU to LYS, and IC519 on
   2025-04-03 from LYS to BRU)") hold a clause per item, as a sentence does: the second item's identifier
   is not a value of the first item named before it in the brackets (``records._bracket_siblings``). A
-  swapped identifier or date inside such brackets is still flagged.
+  swapped identifier or date inside such brackets is still flagged (before, the second identifier was
+  blamed and the date went unchecked).
+- "that would total $304 for 2 passengers" on the same two legs: the sum of two values of one key (the
+  legs' fares) times a count the sentence states (``aggregates.computed_amount``). A total that no two
+  fares give is still flagged.
 
 The runs are written for these tests (a made-up rail operator), not copied from the set.
 """
@@ -67,3 +71,17 @@ def test_a_value_in_the_first_clause_of_brackets_keeps_the_item_named_before_the
     # The item before the brackets still decides for the brackets' first clause: IC519's fare is not IC401's.
     answer = "The first leg is IC401 (2025-04-03, in second class), and 2 bags."
     assert ("2025-04-03", "CONTRADICTED") in _flags(answer)
+
+
+def test_a_total_for_k_travellers_of_two_legs_fares_is_computed() -> None:
+    # Second-class fares of the two legs (IC401 41, IC519 52) for 2 travellers: 2 x (41 + 52) = 186.
+    answer = "On the same trains in second class, that would total $186 for 2 passengers."
+    assert _flags(answer) == []
+
+
+def test_a_total_for_k_travellers_that_no_two_fares_give_is_still_flagged() -> None:
+    # 2 x 95 = 190: no two second-class fares of the results add up to 95.
+    answer = "On the same trains in second class, that would total $190 for 2 passengers."
+    assert ("$190", "UNSUPPORTED") in _flags(answer)
+    # Without a word that calls it a total, an amount is a value read, not a sum.
+    assert _flags("On the same trains in second class, it is $186 for 2 passengers.") != []
