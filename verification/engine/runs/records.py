@@ -204,7 +204,7 @@ def _bracket_siblings(answer: str, sent: tuple[int, int], pos: int) -> tuple[int
     >>> a = "Same flights (A1 on May 19, and B2 on May 20), same seats."
     >>> lo, hi = _bracket_siblings(a, (0, len(a)), a.index("B2"))
     >>> a[lo:hi]
-    'A1 on May 19,'
+    'A1 on May 19, and '
     >>> _bracket_siblings(a, (0, len(a)), a.index("A1")), _bracket_siblings(a, (0, len(a)), a.index("same"))
     ((0, 0), (0, 0))
     """
