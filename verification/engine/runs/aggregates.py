@@ -248,4 +248,9 @@ def computed_amount(
                 for b in amounts[i + 1 :]:
                     if lo <= a + b <= hi:
                         return "the sum of two values of one key", [a, b]
+                    # "that would total $304 for 2 passengers" on the same two legs: the legs' fares
+                    # (one key, two values) for each of the sentence's travellers (issue 14, h24j).
+                    for k in ks:
+                        if lo <= k * (a + b) <= hi:
+                            return f"the sum of two values of one key, {k:g} times", [k, a, b]
     return "", []

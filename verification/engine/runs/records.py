@@ -152,8 +152,16 @@ def best_record(
         return None
     # Near: in the target's own clause, the nearest anchor before it decides (in English the item comes
     # before its value: "X costs $5").
+    # Brackets that enumerate items ("the same flights (HAT003 on 2024-05-19, and HAT290 on 2024-05-20)")
+    # hold a clause per item: the anchors of the bracket's clauses before the target's are another item's
+    # (issue 14, h24j: the return flight was read as a value of the outbound one before it).
+    skip_lo, skip_hi = _bracket_siblings(answer, sent, pos)
     for w in [c for c in _clauses(answer, sent, ",;", True, lookup) if c[0] <= pos < c[1] + 1]:
-        near = [(pos - e, r) for s, e, r, _ in named if w[0] <= s < w[1] and e <= pos]
+        near = [
+            (pos - e, r)
+            for s, e, r, _ in named
+            if w[0] <= s < w[1] and e <= pos and not skip_lo <= s < skip_hi
+        ]
         if near:
             return min(near, key=lambda x: x[0])[1]
         # A value of the target's own item elsewhere in its clause ("followed by 1:1 with Grace Haddad from
@@ -186,6 +194,46 @@ def best_record(
         if anchors:
             return anchors.pop() if len(anchors) == 1 else None
     return None
+
+
+def _bracket_siblings(answer: str, sent: tuple[int, int], pos: int) -> tuple[int, int]:
+    """The span of the clauses before ``pos``'s own inside the innermost brackets around it in ``sent``
+    (split as the sentence is, at separators and joining words), or an empty span when ``pos`` is in no
+    brackets or in their first clause.
+
+    >>> a = "Same flights (A1 on May 19, and B2 on May 20), same seats."
+    >>> lo, hi = _bracket_siblings(a, (0, len(a)), a.index("B2"))
+    >>> a[lo:hi]
+    'A1 on May 19, and '
+    >>> _bracket_siblings(a, (0, len(a)), a.index("A1")), _bracket_siblings(a, (0, len(a)), a.index("same"))
+    ((0, 0), (0, 0))
+    """
+    if answer.rfind("(", sent[0], pos) < 0:
+        return 0, 0  # most values are in no brackets: no scan
+    opens: list[int] = []
+    for i in range(sent[0], pos):
+        ch = answer[i]
+        if ch == "(":
+            opens.append(i)
+        elif ch == ")" and opens:
+            opens.pop()
+    if not opens:
+        return 0, 0
+    start = opens[-1] + 1
+    depth, end = 0, sent[1]
+    for i in range(pos, sent[1]):
+        ch = answer[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                end = i
+                break
+            depth -= 1
+    own = next((c for c in clauses(answer, start, end, ",;", True) if c[0] <= pos < c[1] + 1), None)
+    if own is None or own[0] <= start:
+        return 0, 0
+    return start, own[0]
 
 
 # Words with which a sentence turns to another item ("The second reminder is ...", "The next one ...",
