@@ -2614,8 +2614,11 @@ def _total_of_before(amounts: AnswerAmounts, line_start: int, cut: int) -> re.Ma
         answer = amounts.answer
         end = answer.find("\n", line_start)
         text = answer[line_start : len(answer) if end < 0 else end]
-        ascii_line = text.isascii()
-        low = lower(text) if ascii_line else ""
+        low = lower(text)
+        # Lower-casing keeps positions unless a character expands (only U+0130 does); final sigma's
+        # context changes a letter ``_TOTAL_OF`` reads alike (\w, not [a-z]).
+        ascii_line = len(low) == len(text)
+        low = low if ascii_line else ""
         starts = [t.start() for t in _TOTAL_AT.finditer(low)]
         full = [_TOTAL_OF.match(low, p) for p in starts]
         reach: list[int] = []

@@ -347,16 +347,15 @@ def _name_starts(low: str, words: set[str]) -> list[int]:
     where no word character stands before, with three letters a-z that are a run's first). ``words`` are the
     text's words ``[a-z]+``."""
     starts: list[int] = []
-    size = len(low)
-    for word in words:
-        if word[:3] not in _NAME_HEADS:
-            continue
-        at = low.find(word)
+    # Per head, not per word: the words sharing a head ("mon", "monmon", ...) would each be searched
+    # through the same text (superlinear on many such words). A run of letters that opens with a head
+    # is one of ``words``, so a head where no letter stands before it is such a word's start.
+    for head in {word[:3] for word in words} & _NAME_HEADS:
+        at = low.find(head)
         while at >= 0:
-            end = at + len(word)
-            if (at == 0 or not ("a" <= low[at - 1] <= "z")) and (end == size or not ("a" <= low[end] <= "z")):
+            if at == 0 or not ("a" <= low[at - 1] <= "z"):
                 starts.append(at)
-            at = low.find(word, at + 1)
+            at = low.find(head, at + 1)
     starts.sort()
     return starts
 

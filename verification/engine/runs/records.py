@@ -314,11 +314,11 @@ def identifier_told_after(answer: str, value: Finding, findings: list[Finding]) 
 
     >>> a = "It was $1859 for the first flight (HAT028)."
     >>> v = Finding(Mention("money", 7, 12, "$1859", value=1859.0), "SUPPORTED", (0, len(a)))
-    >>> i = Finding(Mention("id", 34, 40, "HAT028"), "SUPPORTED", (0, len(a)))
+    >>> i = Finding(Mention("id", 35, 41, "HAT028"), "SUPPORTED", (0, len(a)))
     >>> identifier_told_after(a, v, [v, i]) is i
     True
     >>> a = "It was $1859, and then the first flight (HAT028)."
-    >>> i = Finding(Mention("id", 40, 46, "HAT028"), "SUPPORTED", (0, len(a)))
+    >>> i = Finding(Mention("id", 41, 47, "HAT028"), "SUPPORTED", (0, len(a)))
     >>> identifier_told_after(a, v, [v, i]) is None
     True
     """
