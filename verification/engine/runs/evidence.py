@@ -748,6 +748,43 @@ def _slot_states(text: str) -> list[str]:
     return out
 
 
+# A key line of a YAML-like result: its indentation, key and (for a leaf) plain-number value.
+_KEY_LINE = re.compile(
+    r"^([ \t]*)(?:-[ \t]+)?([A-Za-z][A-Za-z0-9_]*)[ \t]*:[ \t]*(?:'?(-?[0-9]+(?:\.[0-9]+)?)'?)?[ \t]*$", re.M
+)
+
+
+_NO_KEYS: frozenset[str] = frozenset()
+
+
+def _key_unit_numbers(text: str) -> list[tuple[float, str, str]]:
+    """The numbers of a YAML-like result whose unit only its keys name: ``odometer_miles: 49820`` and the
+    children of ``bag_dimensions_mm:`` (``depth: 180``) are miles and millimetres, as the same keys are in a
+    JSON result (issue 14, h24k: "49,820 miles" read against the page's "50,000 miles" only, the record's
+    number having no unit). Each is (value, unit, the number's text).
+
+    >>> _key_unit_numbers("odometer_miles: 49820\\nbag_mm:\\n  depth: 180\\n  width: 200\\nbag_count: 1")
+    [(49820.0, 'mi', '49820'), (180.0, 'mm', '180'), (200.0, 'mm', '200')]
+    """
+    out: list[tuple[float, str, str]] = []
+    parent: tuple[int, str] | None = None  # the indentation and unit of an open unit-named mapping
+    for m in _KEY_LINE.finditer(text):
+        indent = len(m.group(1))
+        if parent is not None and indent <= parent[0]:
+            parent = None
+        unit = _key_unit(m.group(2))
+        number = m.group(3)
+        if number is None:
+            if unit is not None and m.end() < len(text):
+                parent = (indent, unit)
+            continue
+        if unit is None and parent is not None:
+            unit = parent[1]
+        if unit is not None:
+            out.append((float(number), unit, number))
+    return out
+
+
 # A write tool's report in YAML-like text: the action it took and a flag that it took effect
 # ("action: cancel" ... "modified: true", "modification_status: modified"), at the top level.
 _ACTION_LINE = re.compile(r"^action:[ \t]*'?([a-z][a-z_]*)'?[ \t]*$", re.M)
@@ -1298,6 +1335,9 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
             b.raw.append(text.casefold())
             b.hay.append(normalize_text(text))
             b.add_text(text, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
+            if ":" in text:
+                for value, unit, shown in _key_unit_numbers(text):
+                    b._num(value, res.message_index, "$", root, None, _NO_KEYS, unit, _NO_KEYS, shown, "tool")
             for state in (*_slot_states(text), *_action_states(text)):
                 ev.states.append(
                     Fact("state", state, res.message_index, "$", root, None, _STATUS_KEY, text=state)
