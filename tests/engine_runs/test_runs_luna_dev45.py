@@ -1,7 +1,10 @@
 """Issue 14, fifteenth round (h24k): false alarms of the luna dev4/dev5 runs, as general rules.
 
 A YAML-like result names the unit of a number in its key, as a JSON result does: ``odometer_miles: 61200``
-is miles, and the children of ``parcel_dimensions_cm:`` are centimetres. The runs are made up for these
+is miles, and the children of ``parcel_dimensions_cm:`` are centimetres. A process's completion flag in such
+a result (``identity_check_complete: true``) is a completed step, as a later read of the record. A state
+word in an indirect question ("ask the bank why the refund was declined") is no claim, and one after a modal
+in a page ("a claim can be approved after ...") is no state of a record. The runs are made up for these
 tests; each positive has a negative that shows what must still be flagged.
 """
 
@@ -67,3 +70,47 @@ def test_a_sibling_after_the_mapping_has_no_unit_from_it() -> None:
     # ``parcel_count`` after the mapping closes is no length: "1 cm" has no evidence in centimetres.
     results: _Results = [("inspect_parcel", "parcel_dimensions_cm:\n  depth: 18\nshelf: 4\n")]
     assert _flags(results, "The parcel is 18 cm deep and sits 4 cm from the edge.") == ["4 cm"]
+
+
+_CLAIM: _Results = [
+    ("get_claim", "claim_id: CLM-4410\nstage: awaiting_site_visit\nreviewer: team_b"),
+    ("search_help", "A claim can be approved only after the adjuster's site visit, usually within 10 days."),
+]
+
+
+def test_a_state_after_a_modal_in_a_page_is_no_records_state() -> None:
+    assert _flags(_CLAIM, "Your claim CLM-4410 is still pending.") == []
+    # The record's own state still contradicts another one, the page read as before.
+    told: _Results = [("get_claim", "claim_id: CLM-4410\nclaim_status: approved_for_payment"), _CLAIM[1]]
+    assert _flags(told, "Your claim CLM-4410 is still pending.") == ["still pending"]
+
+
+_PAYMENT: _Results = [("get_payment", "payment_id: PM-2231\npayment_status: pending\namount_usd: 40")]
+
+
+def test_a_state_in_an_indirect_question_is_no_claim() -> None:
+    first = "Payment PM-2231 is pending. "
+    assert _flags(_PAYMENT, first + "Check with your bank to determine why the payment was declined.") == []
+    assert _flags(_PAYMENT, first + "Ask your bank whether the payment was declined.") == []
+    # Told as a fact, it is still contradicted.
+    assert _flags(_PAYMENT, first + "Your bank says the payment was declined.") == ["declined"]
+
+
+def _identity(flag: str) -> _Results:
+    return [
+        ("get_identity_step", "identity_check:\n  status: pending\nsession_id: IDS-88"),
+        ("confirm_step", f"session_id: IDS-88\nidentity_check_complete: {flag}\nsignup_status: open"),
+    ]
+
+
+def test_a_process_completion_flag_in_text_is_a_completed_step() -> None:
+    assert _flags(_identity("true"), "Session IDS-88: the identity check is complete now.") == []
+    assert _flags(_identity("false"), "Session IDS-88: the identity check is complete now.") == ["complete"]
+
+
+def test_a_data_completion_flag_is_no_state() -> None:
+    results: _Results = [
+        ("get_identity_step", "identity_check:\n  status: pending\nsession_id: IDS-88"),
+        ("get_profile", "session_id: IDS-88\nmailing_address_complete: true"),
+    ]
+    assert _flags(results, "Session IDS-88: the identity check is complete now.") == ["complete"]
