@@ -114,3 +114,14 @@ def test_a_data_completion_flag_is_no_state() -> None:
         ("get_profile", "session_id: IDS-88\nmailing_address_complete: true"),
     ]
     assert _flags(results, "Session IDS-88: the identity check is complete now.") == ["complete"]
+
+
+_MODEM: _Results = [("get_service", "account_id: ACC-5512\nservice_type: internet\nmodem_model: XB7")]
+
+
+def test_a_wait_in_a_device_step_is_advice_not_a_claim() -> None:
+    answer = "Account ACC-5512: unplug your modem and router for 45 seconds, then plug the modem in first."
+    assert _flags(_MODEM, answer) == []
+    assert _flags(_MODEM, "Account ACC-5512: press and hold the reset button for about 15 seconds.") == []
+    # A duration the answer tells of the account is still checked.
+    assert _flags(_MODEM, "Account ACC-5512: your outage credit covers 45 minutes.") == ["45 minutes"]
