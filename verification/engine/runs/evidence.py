@@ -748,6 +748,89 @@ def _slot_states(text: str) -> list[str]:
     return out
 
 
+# A modal before a state word of a tool's text: "can be confirmed", "must not be cancelled", "to be returned".
+_MODAL_BEFORE = re.compile(
+    r"\b(?:can(?:not)?|can't|could|may|might|must|should|would|to)\s+(?:not\s+)?(?:be|have\s+been)\s+$"
+)
+
+
+# A key line of a YAML-like result: its indentation, key and (for a leaf) plain-number value.
+_KEY_LINE = re.compile(
+    r"^([ \t]*)(?:-[ \t]+)?([A-Za-z][A-Za-z0-9_]*)[ \t]*:[ \t]*(?:'?(-?[0-9]+(?:\.[0-9]+)?)'?)?[ \t]*$", re.M
+)
+
+
+_NO_KEYS: frozenset[str] = frozenset()
+
+
+def _key_unit_numbers(text: str) -> list[tuple[float, str, str]]:
+    """The numbers of a YAML-like result whose unit only its keys name: ``odometer_miles: 49820`` and the
+    children of ``bag_dimensions_mm:`` (``depth: 180``) are miles and millimetres, as the same keys are in a
+    JSON result (issue 14, h24k: "49,820 miles" read against the page's "50,000 miles" only, the record's
+    number having no unit). Each is (value, unit, the number's text).
+
+    >>> _key_unit_numbers("odometer_miles: 49820\\nbag_mm:\\n  depth: 180\\n  width: 200\\nbag_count: 1")
+    [(49820.0, 'mi', '49820'), (180.0, 'mm', '180'), (200.0, 'mm', '200')]
+    """
+    out: list[tuple[float, str, str]] = []
+    parent: tuple[int, str] | None = None  # the indentation and unit of an open unit-named mapping
+    for m in _KEY_LINE.finditer(text):
+        indent = len(m.group(1))
+        if parent is not None and indent <= parent[0]:
+            parent = None
+        unit = _key_unit(m.group(2))
+        number = m.group(3)
+        if number is None:
+            if unit is not None and m.end() < len(text):
+                parent = (indent, unit)
+            continue
+        if unit is None and parent is not None:
+            unit = parent[1]
+        if unit is not None:
+            out.append((float(number), unit, number))
+    return out
+
+
+# A boolean slot of a YAML-like result: ``  user_reports_verification_complete: true``.
+_BOOLEAN_LINE = re.compile(r"^[ \t-]*([a-z][a-z0-9_]*)[ \t]*:[ \t]*(true|false)[ \t]*$", re.M)
+
+
+# The processes whose "..._complete" flag tells the state of a step of the user's request.
+_PROCESS_WORDS = frozenset({
+    "verification", "authentication", "payment", "checkout", "transfer", "registration", "enrollment",
+    "enrolment", "application", "setup", "onboarding", "activation", "signup", "submission", "upload",
+    "review", "inspection", "installation", "migration", "porting", "kyc", "identity", "check",
+})  # fmt: skip
+
+
+def _boolean_slot_states(text: str) -> list[str]:
+    """The states the boolean slots of a YAML-like result name, as the same keys do in a JSON result
+    (issue 14, h24k: "the verification checkpoint is complete" against an earlier "pending" read, the
+    later result's ``..._complete: true`` being unread).
+
+    >>> _boolean_slot_states("status: pending\\nuser_reports_verification_complete: true\\nopen: false")
+    ['completed', 'closed']
+    >>> _boolean_slot_states("contact_preferences_complete: true\\npayment_complete: false")
+    ['pending']
+    """
+    if "true" not in text and "false" not in text:
+        return []
+    out: list[str] = []
+    for m in _BOOLEAN_LINE.finditer(text):
+        key = m.group(1)
+        state = _boolean_state(key)
+        if state is None:
+            words = key.split("_")
+            if len(words) > 1 and words[-1] in ("complete", "completed") and words[-2] in _PROCESS_WORDS:
+                # A process's completion flag: "verification_complete: true" is a completed step, and an
+                # incomplete one pending ("incomplete" is). Other "..._complete" flags tell of data
+                # ("contact_preferences_complete"), no record's state.
+                state = ("completed", "pending")
+        if state is not None:
+            out.append(state[0] if m.group(2) == "true" else state[1])
+    return out
+
+
 # A write tool's report in YAML-like text: the action it took and a flag that it took effect
 # ("action: cancel" ... "modified: true", "modification_status: modified"), at the top level.
 _ACTION_LINE = re.compile(r"^action:[ \t]*'?([a-z][a-z_]*)'?[ \t]*$", re.M)
@@ -809,7 +892,8 @@ class _Builder:
         """Values inside free text ("330 meters", "every 8 to 12 hours", "built 1887-1889")."""
         if source == "tool" and not _holds_values(text):
             return  # no number, or a single code such as "SKU-123" or "BSD-3-Clause"
-        self._mentions(_text_mentions(text), msg, source, record, list_path, path, key_tokens, currencies)
+        found = _text_mentions(text)
+        self._mentions(found, msg, source, record, list_path, path, key_tokens, currencies, text)
 
     def _stamp(
         self,
@@ -844,7 +928,9 @@ class _Builder:
         path: Any,
         key_tokens: frozenset[str],
         currencies: frozenset[str],
+        text: str,
     ) -> None:
+        """Index the values ``mentions`` found in ``text``."""
         for m in mentions:
             if m.kind in ("money", "number", "year", "quantity", "percent", "count") and m.value is not None:
                 unit = m.unit
@@ -879,6 +965,11 @@ class _Builder:
                 if stamp is not None:
                     self._stamp(stamp, msg, source, record, list_path, path, key_tokens)
             elif m.kind == "state" and source == "tool":
+                if _MODAL_BEFORE.search(lower(text[max(0, m.start - 40) : m.start])):
+                    # "before coverage can be confirmed", "must be returned within 30 days": a page's
+                    # possibility or rule, no record's state (issue 14, h24k: a claim "pending" read
+                    # against a help page's "can be confirmed").
+                    continue
                 # A user asking "is it on time?" states nothing: only tool results give states.
                 self.ev.states.append(
                     Fact(
@@ -1099,7 +1190,7 @@ class _Builder:
             )
             return
         if info.mentions:
-            self._mentions(info.mentions, msg, "tool", record, list_path, path, key_tokens, currencies)
+            self._mentions(info.mentions, msg, "tool", record, list_path, path, key_tokens, currencies, text)
 
     def _count(
         self,
@@ -1298,7 +1389,10 @@ def build_evidence(run: ParsedRun, budget: Budget = UNLIMITED) -> Evidence:
             b.raw.append(text.casefold())
             b.hay.append(normalize_text(text))
             b.add_text(text, res.message_index, "tool", root, None, "$", frozenset(), frozenset())
-            for state in (*_slot_states(text), *_action_states(text)):
+            if ":" in text:
+                for value, unit, shown in _key_unit_numbers(text):
+                    b._num(value, res.message_index, "$", root, None, _NO_KEYS, unit, _NO_KEYS, shown, "tool")
+            for state in (*_slot_states(text), *_action_states(text), *_boolean_slot_states(text)):
                 ev.states.append(
                     Fact("state", state, res.message_index, "$", root, None, _STATUS_KEY, text=state)
                 )

@@ -1538,6 +1538,7 @@ def ground_answer(
     check_code_places(answer, findings, ev)
     check_person_names(findings, ev)
     findings = _drop_examples(answer, findings)
+    findings = _drop_device_waits(answer, findings)
     findings = _drop_requested_fields(answer, findings)
     # The supported findings of each sentence, gathered once: listing them per unsupported name cost the
     # product of names and findings (h22b). The labels read are those before this loop, as before: it only
@@ -3099,6 +3100,49 @@ def _drop_examples(answer: str, findings: list[Finding]) -> list[Finding]:
             a = step.start()
             spans += [(a + q.start(), a + q.end()) for q in _QUOTED_LABEL.finditer(step.group())]
     return _without_names_in(findings, spans)
+
+
+# A power-cycle or reset step on the customer's own device, up to the "for" of its wait: "unplug your modem
+# and router for 60 seconds", "press and hold the reset button for about 10 seconds", "wait 30 seconds".
+_DEVICE_WAIT = re.compile(
+    r"\b(?:unplug|power[ \t]+(?:it|them|\w+)?[ \t]*off|turn[ \t]+(?:it|them)[ \t]+off"
+    r"|press[ \t]+and[ \t]+hold|leave[ \t]+(?:it|them)[ \t]+(?:off|unplugged))\b"
+    r"[^.!?\n]{0,80}?\bfor[ \t]+(?:about[ \t]+|at[ \t]+least[ \t]+)?$"
+    r"|\bwait[ \t]+(?:for[ \t]+)?(?:about[ \t]+|at[ \t]+least[ \t]+)?$",
+    re.I,
+)
+_WAIT_UNITS = frozenset({"s", "min"})
+
+
+def _drop_device_waits(answer: str, findings: list[Finding]) -> list[Finding]:
+    """Without the unsupported waits of a how-to step on the customer's device ("unplug your modem and
+    router for 60 seconds"): troubleshooting advice of general knowledge, which no tool result gives
+    (issue 14, h24k). A wait the results give another value for is still contradicted.
+
+    >>> from .mentions import Mention
+    >>> ans = "Unplug your modem and router for 60 seconds, then plug the modem in."
+    >>> w = Finding(Mention("quantity", 33, 43, "60 seconds", unit="s"), "UNSUPPORTED", (0, 68), [], "")
+    >>> [f.mention.text for f in _drop_device_waits(ans, [w])]
+    []
+    >>> ans = "Your hold lasts for 60 seconds."
+    >>> w = Finding(Mention("quantity", 20, 30, "60 seconds", unit="s"), "UNSUPPORTED", (0, 31), [], "")
+    >>> [f.mention.text for f in _drop_device_waits(ans, [w])]
+    ['60 seconds']
+    """
+    if "seconds" not in answer and "minute" not in answer:
+        return findings
+    out = []
+    for f in findings:
+        m = f.mention
+        if (
+            f.label == "UNSUPPORTED"
+            and m.kind == "quantity"
+            and m.unit in _WAIT_UNITS
+            and _DEVICE_WAIT.search(answer[max(0, m.start - 120) : m.start]) is not None
+        ):
+            continue
+        out.append(f)
+    return out
 
 
 def _without_names_in(findings: list[Finding], spans: list[tuple[int, int]]) -> list[Finding]:

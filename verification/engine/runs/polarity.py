@@ -465,6 +465,10 @@ _CONDITION = re.compile(
     # still tells one.
     r"|\bwhen\s+(?:a|an|any)\s[^,;.!?:]*$"
     r"|\b(?:may|might|can|could|must|should|will|would)\b[^,;.!?:]*\bwhen\b[^,;.!?:]*$"
+    # An indirect question: "ask the bank whether the deposit was returned", "to determine why the payment
+    # was rejected": what the user is to find out, not a state the answer gives (issue 14, h24k).
+    r"|\bwhether\b[^,;.!?:]*$"
+    r"|\b(?:determine|find\s+out|ask|check|investigate|learn|understand)\s+(?:\w+\s+){0,3}?why\b[^,;.!?:]*$"
 )
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
 
