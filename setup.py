@@ -40,6 +40,7 @@ COMPILED = [
     "verification/engine/runs/item_options.py",
     "verification/engine/runs/labelled_totals.py",
     "verification/engine/runs/lexicon.py",
+    "verification/engine/runs/link_forms.py",
     "verification/engine/runs/mentions.py",
     "verification/engine/runs/messages.py",
     "verification/engine/runs/name_kinds.py",

@@ -54,6 +54,7 @@ from .lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
+from .link_forms import same_page_as_the_run, text_link_keys
 from .mentions import Mention, extract_mentions
 from .name_kinds import ReturnedKinds, link_text_span, offered_as_reference
 from .numeric import (
@@ -199,6 +200,7 @@ class _Matcher:
         self._run_years: frozenset[int] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
         self._count_groups: dict[frozenset[str], list[int]] | None = None
+        self._link_keys: frozenset[str] | None = None
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -525,6 +527,13 @@ class _Matcher:
         norm = normalize_text(m.text)
         if norm and has_words(self.ev.haystack, norm):
             return "SUPPORTED", self._string_facts(norm), "stated in the evidence"
+        if m.kind == "url":
+            # The run's page in another form: scheme, "www.", tracking query, anchor, trailing slash,
+            # locale segment, a parent path (h25f).
+            if self._link_keys is None:
+                self._link_keys = text_link_keys(self.ev.raw_haystack)
+            if same_page_as_the_run(m.text, self.ev.raw_haystack, self._link_keys):
+                return "SUPPORTED", [], "a page of the run, written in another form"
         if m.kind == "id":
             shape = _shape(m.text)
             same = any(_shape(f.text) == shape for f in self.ev.strings)
