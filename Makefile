@@ -98,6 +98,7 @@ RUN_SETS = agentdojo_clean agentdojo_perturbed_dev agentdojo_perturbed_heldout \
 	luna_clean_dev luna_perturbed_dev luna_clean_heldout luna_perturbed_heldout \
 	luna_clean_dev2 luna_perturbed_dev2 luna_clean_dev3 luna_perturbed_dev3 \
 	luna_clean_dev4 luna_perturbed_dev4 luna_clean_dev5 luna_perturbed_dev5 \
+	luna_clean_dev6 luna_perturbed_dev6 \
 	apibank_clean_dev apibank_perturbed_dev apibank_clean_heldout apibank_perturbed_heldout \
 	tau2_telecom_clean_dev tau2_telecom_perturbed_dev tau2_telecom_clean_heldout tau2_telecom_perturbed_heldout \
 	tau2x_airline_clean_dev tau2x_airline_perturbed_dev \

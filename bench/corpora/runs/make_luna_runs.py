@@ -45,6 +45,7 @@ counted. ``--perturbed`` also writes ``luna_perturbed_{dev,heldout}.jsonl`` with
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev2 --perturbed --name dev2
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev3 --perturbed --name dev3
     python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev5 --perturbed --name dev5
+    python bench/corpora/runs/make_luna_runs.py bench/corpora/runs/luna_dev6 --perturbed --name dev6
     python -m verification.engine.eval.groundedness bench/corpora/runs/luna_clean_dev.jsonl --out m.json
 """
 
