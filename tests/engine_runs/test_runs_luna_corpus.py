@@ -16,11 +16,11 @@ _SPEC.loader.exec_module(_MAKE)
 _DEV = {"airport", "automotive", "employment", "logistics", "telecom", "ticketing"}
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4", "dev5"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4", "dev5", "dev6"])
 def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
-    # dev2 (h21a), dev3 (h22a), dev4 (h23b) and dev5 (h24e) are more transcriptions of dev-domain runs,
-    # written under their own names.
-    name = side if side in ("dev2", "dev3", "dev4", "dev5") else None
+    # dev2 (h21a), dev3 (h22a), dev4 (h23b), dev5 (h24e) and dev6 (h25f) are more transcriptions of
+    # dev-domain runs, written under their own names.
+    name = side if side in ("dev2", "dev3", "dev4", "dev5", "dev6") else None
     _MAKE.build(_RUNS / f"luna_{side}", tmp_path, perturbed=True, name=name)
     for name in (f"luna_clean_{side}", f"luna_perturbed_{side}"):
         for suffix in (".jsonl", ".meta.jsonl"):
@@ -30,7 +30,15 @@ def test_it_rebuilds_the_committed_sets(tmp_path: Path, side: str) -> None:
 
 @pytest.mark.parametrize(
     ("side", "lines", "hallucinated"),
-    [("dev", 40, 1), ("heldout", 40, 0), ("dev2", 9, 0), ("dev3", 28, 0), ("dev4", 8, 0), ("dev5", 18, 0)],
+    [
+        ("dev", 40, 1),
+        ("heldout", 40, 0),
+        ("dev2", 9, 0),
+        ("dev3", 28, 0),
+        ("dev4", 8, 0),
+        ("dev5", 18, 0),
+        ("dev6", 2, 0),
+    ],
 )
 def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: int) -> None:
     rows = [
@@ -43,7 +51,7 @@ def test_it_keeps_the_split_and_the_labels(side: str, lines: int, hallucinated: 
         assert (domain in _DEV) == side.startswith("dev"), r["id"]
 
 
-@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4", "dev5"])
+@pytest.mark.parametrize("side", ["dev", "heldout", "dev2", "dev3", "dev4", "dev5", "dev6"])
 def test_it_writes_only_well_formed_runs(side: str) -> None:
     for raw in (_RUNS / f"luna_clean_{side}.jsonl").read_text(encoding="utf-8").splitlines():
         messages = json.loads(raw)["messages"]
@@ -88,3 +96,14 @@ def test_it_keeps_dev5_apart_from_the_earlier_dev_sets() -> None:
     sets = ("luna_dev", "luna_dev2", "luna_dev3", "luna_dev4")
     earlier = {f.name for d in sets for f in (_RUNS / d).glob("*_t*.json")}
     assert fifth and not fifth & earlier
+
+
+def test_it_keeps_dev6_apart_from_the_earlier_dev_sets() -> None:
+    """The sixth dev transcription holds no task of the first five (h25f): the last two codex1 runs."""
+    sixth = {f.name for f in (_RUNS / "luna_dev6").glob("*_t*.json")}
+    earlier = {
+        f.name
+        for d in ("luna_dev", "luna_dev2", "luna_dev3", "luna_dev4", "luna_dev5")
+        for f in (_RUNS / d).glob("*_t*.json")
+    }
+    assert sixth == {"employment_t09.json", "logistics_t03.json"} and not sixth & earlier
