@@ -677,7 +677,18 @@ def _key_unit(key: str) -> str | None:
         tok = parts[i]
         if tok in KEY_UNITS and parts[i - 1] != "per" and (len(tok) > 1 or i == len(parts) - 1):
             return KEY_UNITS[tok]
+    if len(parts) >= 2 and parts[0] in _LEADING_UNITS and parts[1] != "per":
+        # "days_since_mailing: 20", "hours_in_measurement_period: 1568": a plural unit opening the key
+        # names what its number counts (issue 14, h25f); "miles_per_gallon" is no distance.
+        return _LEADING_UNITS[parts[0]]
     return None
+
+
+# The plural units a key may open with (``days_remaining``, ``months_of_service``).
+_LEADING_UNITS = {
+    "seconds": "s", "minutes": "min", "hours": "hour", "days": "day", "weeks": "week", "months": "month",
+    "years": "year", "miles": "mi",
+}  # fmt: skip
 
 
 def _path_str(path: tuple[Any, ...]) -> str:
@@ -934,6 +945,10 @@ class _Builder:
         for m in mentions:
             if m.kind in ("money", "number", "year", "quantity", "percent", "count") and m.value is not None:
                 unit = m.unit
+                if m.kind == "quantity" and "\n" in m.text:
+                    # "case_id: LEAVE-2026-0417\nhours_in_period: 1568": the value ending one line and the
+                    # first word of the next line's key are no quantity ("417 hours"; issue 14, h25f).
+                    unit = None
                 if unit is None and m.kind == "number" and m.noun is not None:
                     # "more than 24 consecutive hours": a length of time whose unit is past a modifier.
                     unit = _DURATION_NOUNS.get(m.noun)

@@ -257,11 +257,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"|(?P<num2>[-\d](?<!\d\d){_NUM_TAIL})(?P<mag2>{_MAG})?\s?(?P<code>\b(?:{_CODES})\b))",
         ),
     ),
+    # An hour count opens no number's last group: "1,568 hours" is read whole by ``quantity``, not as "568
+    # hours" of minutes (issue 14, h25f).
     (
         "duration",
         re.compile(
-            rf"(?P<c>\d(?<![\d.]\d)\d*)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
-            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d(?<![\d.]\d)\d*(?:\.\d+)?)\s+hours?"
+            rf"(?P<c>\d(?<![\d.]\d)(?<!\d,\d)\d*)\s+hours?\s+(?:and\s+)?(?P<d>\d+)\s+minutes?"
+            rf"|(?P<a>an?|one|{_NUMWORD_RE}|\d(?<![\d.]\d)(?<!\d,\d)\d*(?:\.\d+)?)\s+hours?"
             rf"(?:\s+and\s+(?:a\s+half|(?P<b>\d+|{_NUMWORD_RE})\s+"
             rf"minutes?))?|(?P<half>half an hour)",
         ),
