@@ -22,7 +22,8 @@ _PAGE = (
     "url: https://www.flylax.com/lost-and-found\n"
     "content: |\n"
     "  Items left at the terminals are kept for 90 days. Report a lost item online or call 424-646-5252.\n"
-    "  Airline claims: https://www.aircarrier.example/en-us/help/baggage/claims?form=lost"
+    "  Airline claims: https://www.aircarrier.example/en-us/help/baggage/claims?form=lost\n"
+    "  Unclaimed items go to auction: [auction rules](/lost-and-found/auction-rules)."
 )
 _CALL = {"url": "https://www.flylax.com/lost-and-found"}
 
@@ -63,6 +64,16 @@ def test_it_takes_a_page_without_its_locale_segment_or_its_parent_path() -> None
     assert _flags(_answer("https://www.aircarrier.example/help/baggage/claims?form=lost")) == []
     assert _flags(_answer("https://aircarrier.example/help/baggage/claims")) == []
     assert _flags(_answer("https://www.aircarrier.example/help/baggage")) == []
+
+
+def test_it_takes_a_relative_link_of_the_page_written_out_in_full() -> None:
+    assert _flags(_answer("https://www.flylax.com/lost-and-found/auction-rules")) == []
+    # The same path on a host the run never read, or another relative path, stays flagged.
+    other = "https://www.lawa.example/lost-and-found/auction-rules"
+    assert _flags(_answer(other)) == [other]
+    assert _flags(_answer("https://www.flylax.com/lost-and-found/auction-dates")) == [
+        "https://www.flylax.com/lost-and-found/auction-dates"
+    ]
 
 
 def test_another_path_host_or_record_query_stays_flagged() -> None:

@@ -28,8 +28,8 @@ _RECORD = (
     "days_since_mailing: 20"
 )
 _PAGE = (
-    "content: '# Eligibility\n\n  An employee is eligible after working for the employer for at least 12 months\n"
-    "  and at least 1,250 hours during the 12-month period before the leave. Claims must be filed\n"
+    "content: '# Eligibility\n\n  An employee is eligible after working for the employer for at least\n"
+    "  12 months and at least 1,250 hours during the 12-month period before the leave. Claims must be filed\n"
     "  within 60 days.'\nurl: https://leave.example/eligibility"
 )
 
@@ -56,8 +56,8 @@ def test_it_reads_an_hour_count_with_a_thousands_separator_whole() -> None:
     found = [(m.kind, m.text, m.value, m.unit) for m in extract_mentions("You have 1,568 hours.")]
     assert found == [("quantity", "1,568 hours", 1568.0, "hour")]
     # Durations of hours and minutes are read as before.
-    found = [(m.text, m.value) for m in extract_mentions("It takes 2 hours and 30 minutes.")]
-    assert found == [("2 hours and 30 minutes", 150.0)]
+    both = [(m.text, m.value) for m in extract_mentions("It takes 2 hours and 30 minutes.")]
+    assert both == [("2 hours and 30 minutes", 150.0)]
 
 
 def test_it_takes_the_hours_of_a_key_that_opens_with_its_unit() -> None:

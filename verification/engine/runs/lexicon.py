@@ -100,8 +100,8 @@ KEY_UNITS: dict[str, str] = {
     "mg": "mg", "g": "g", "kg": "kg", "lb": "lb", "lbs": "lb", "mcg": "ug", "ml": "ml", "l": "l",
     "kmh": "km/hour", "kph": "km/hour", "mph": "mile/hour", "mps": "m/s", "ms": "ms",
     "s": "s", "sec": "s", "seconds": "s", "min": "min", "mins": "min", "minutes": "min",
-    "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour", "days": "day", "weeks": "week", "months": "month",
-    "years": "year",
+    "h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour", "days": "day", "weeks": "week",
+    "months": "month", "years": "year",
     "pct": "percent", "percent": "percent",
 }  # fmt: skip
 

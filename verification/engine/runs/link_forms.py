@@ -137,4 +137,36 @@ def same_page_as_the_run(url: str, raw_haystack: str, run_keys: frozenset[str]) 
         return True
     # A parent path of a page of the run, or the page without its query (as a text's own URL may be cited).
     below, asked = bare + "/", bare + "?"
-    return any(k.startswith(below) or k.startswith(asked) for k in run_keys)
+    if any(k.startswith(below) or k.startswith(asked) for k in run_keys):
+        return True
+    return _relative_link_of_a_run_host(key, host, raw_haystack, run_keys)
+
+
+def _relative_link_of_a_run_host(key: str, host: str, text: str, run_keys: frozenset[str]) -> bool:
+    """Whether ``key``'s path is a relative link of the run's texts (``[Claims](/help/claims)`` on a page)
+    and its host a host of the run's URLs: the answer wrote the page's link out in full.
+
+    >>> hay = "url: https://www.usps.com/help | see [claims](/help/claims.htm) or https://x.example/a/b"
+    >>> keys = text_link_keys(hay)
+    >>> _relative_link_of_a_run_host("usps.com/help/claims", "usps.com", hay, keys)
+    True
+    >>> _relative_link_of_a_run_host("other.example/help/claims", "other.example", hay, keys)
+    False
+    >>> _relative_link_of_a_run_host("usps.com/a/b", "usps.com", hay, keys)
+    False
+    """
+    path = key[len(host) :]
+    if len(path) < 3 or not path.startswith("/"):
+        return False
+    if not any(k == host or k.startswith(host + "/") or k.startswith(host + "?") for k in run_keys):
+        return False
+    i = text.find(path)
+    n = len(path)
+    while i >= 0:
+        # The path must open a link of its own: not the path of another absolute URL ("x.example/a/b").
+        before = text[i - 1] if i > 0 else " "
+        after = text[i + n] if i + n < len(text) else " "
+        if before not in _WORD_CHARS and before not in "/." and after not in _WORD_CHARS:
+            return True
+        i = text.find(path, i + 1)
+    return False
