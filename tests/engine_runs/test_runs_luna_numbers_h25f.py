@@ -88,3 +88,25 @@ def test_a_rate_key_is_no_distance() -> None:
     assert _key_unit("miles_per_gallon") is None
     assert _key_unit("days_remaining") == "day"
     assert _key_unit("term_months") == "month"
+
+
+_DATES = "case_id: LEAVE-2026-0417\nexpected_absence_start: '2026-07-20'\nexpected_absence_end: '2026-08-21'"
+
+
+def _span_flags(answer: str) -> list[str]:
+    call = {"id": "c0", "type": "function", "function": {"name": "get_case", "arguments": "{}"}}
+    msgs: list[dict[str, Any]] = [
+        {"role": "user", "content": "How long will I be out?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c0", "content": _DATES},
+        {"role": "assistant", "content": answer},
+    ]
+    return [t for t, _ in flagged(verify_run(msgs))]
+
+
+def test_it_takes_weeks_between_two_dates_to_the_stated_week() -> None:
+    # 32 days between the two dates: "roughly 5 weeks" is told to the week, as "about 4.5 weeks" was.
+    assert _span_flags("Your absence is expected to last roughly 5 weeks.") == []
+    assert _span_flags("Your absence is expected to last about 4.5 weeks.") == []
+    assert _span_flags("Your absence is expected to last roughly 7 weeks.") == ["7 weeks"]
+    assert _span_flags("Your absence is expected to last 34 days.") == ["34 days"]

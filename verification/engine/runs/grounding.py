@@ -384,6 +384,11 @@ class _Matcher:
             "quantity", m.start, m.end, m.text, value=minutes, unit="min", decimals=m.decimals, hedge=m.hedge
         )
         lo, hi = interval(probe, converted=m.unit != "min")
+        if m.unit in ("day", "week"):
+            # "roughly 5 weeks" is told to the week: its precision is the stated unit's, not a minute's
+            # ("roughly 5 weeks" for the 32 days between two dates; issue 14, h25f).
+            own_lo, own_hi = interval(m)
+            lo, hi = min(lo, own_lo * conv[0]), max(hi, own_hi * conv[0])
         if m.unit == "year":
             years = sorted({f.value for f in facts if f.kind == "number" and 1000 <= f.value <= 2200})
             return "years between two evidence years" if derive(m, years, False, True) == "difference" else ""
