@@ -34,6 +34,15 @@ def _values(text: str, kind: str) -> list[str]:
         ("Looking to support Hudson Inc in Menara 5076 in its mission.", "Menara 5076"),
         ("Looking to support Clay-Pacheco in Linwood 8011 in its mission.", "Linwood 8011"),
         ("The office in Halfway House 1692 is closed.", "Halfway House 1692"),
+        # The postcode first: a ZIP+4 or a listed town's name after it.
+        ("Please ship it to 11253-0218 Nueva Uganda by Thursday.", "11253-0218 Nueva Uganda"),
+        ("The parcel went to 00494-0359 Vieja Senegal by Thursday.", "00494-0359 Vieja Senegal"),
+        # Hungarian streets by their type, a given name in lower case as generators write it.
+        ("The venue is Dózsa györgy utca 29., second floor.", "Dózsa györgy utca 29"),
+        (
+            "Kind regards,\nL. Pásztor Piroska\nÉrdi utca 181., H-8599 Tamásiváros",
+            "Érdi utca 181., H-8599 Tamásiváros",
+        ),
         # Streets named by an adjective, with their house number.
         ("Return the keys to Vlaška 489, please.", "Vlaška 489"),
         ("Return the keys to Lodná 754, please.", "Lodná 754"),
@@ -55,6 +64,10 @@ def test_it_reads_a_place_struck_visited_coded_or_adjective_named(text: str, val
         # Credits name a person even when no list holds the name.
         ("A film directed by John Smith and starring Szakács.", "Szakács"),
         ("The song was sung by Arihiro in 1971.", "Arihiro"),
+        # A first name that is an English word, inside a sentence after a word that leads to a person.
+        ("I forwarded the whole thread to Grace this morning.", "Grace"),
+        ("Can you check with Jay before merging?", "Jay"),
+        ("Please send the minutes to Cameron.", "Cameron"),
         # A first name that is also a town's, before what only a body does.
         ("Zachary shouted at the driver.", "Zachary"),
         ("When we told her, Amelia laughed.", "Amelia"),
@@ -88,6 +101,17 @@ def test_it_reads_a_speaker_a_credit_or_a_town_named_person(text: str, value: st
         # A body's verb after a place that is no first name, or after a region.
         ("Paris laughed it off.", []),
         ("Georgia shouted its anger.", []),
+        # Counts of things after a number are no town.
+        ("We grew to 2500 Employees.", []),
+        ("The plane climbed from 12000 Feet.", []),
+        ("We went from 5000 Members to 8000 Members.", []),
+        # Words that name tools, settings or a sentence's start stay words.
+        ("Welcome to Ruby on Rails.", []),
+        ("Set the volume to Max.", []),
+        ("To Grace the table we bought flowers.", []),
+        ("Report to Dean of students.", []),
+        # A Hungarian street type needs its house number.
+        ("Az utca szép.", []),
         # An ASCII word before a version number is no adjective-named street.
         ("Upgrade to Python 3, please.", []),
     ],
@@ -108,6 +132,10 @@ def test_it_reads_the_new_patterns_in_linear_time() -> None:
         ", said " * 8_000,
         "the storm hit " * 4_000 + "Granada",
         "Zachary " * 6_000 + "shouted",
+        "to 1234 " * 6_000,
+        "Aa aa " * 8_000 + "utca 5",
+        "utca " * 10_000 + "5",
+        "to Grace " * 5_000,
     ]
     for text in cases:
         began = time.perf_counter()

@@ -812,6 +812,20 @@ def _emit_person(
             cue = 2  # "Hey Amber - ...", "Hi Chelsea,⏎": the one greeted (h19d)
     after = (cue == 0 or cue == 3) and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start, after_first, only_person)
+    if (
+        verdict is None
+        and cue == 3
+        and len(words) == 1
+        and words[0] in _WORD_FIRST_NAMES
+        and last in _OBJECT_CUES
+        and text[max(0, start - 12) : start].rstrip().endswith(last)  # "to", not a sentence's "To"
+        and _WORD_NAME_AFTER.match(text, end) is not None
+        and not _FLAGS.get(words[0], 0) & (_F_PLACE | _F_STOP | _F_REGION | _F_ORG)
+    ):
+        # A first name that is a word, capitalised inside a sentence after a word that leads to a person
+        # and before lower case: "I forwarded the thread to Grace this morning", "check with Jay before
+        # merging" (h25g).  Not after a capitalised cue ("To Grace the table ..."), nor a town's name.
+        verdict = (0.7, "weak_cue+word_first_name")
     if verdict is None and (cue == 0 or cue == 3):
         unlisted = unlisted or _unlisted_person(text, words, end)
         if unlisted:
@@ -826,6 +840,21 @@ def _emit_person(
         return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
+
+
+# First names that are English words too (of ``_AMBIGUOUS_FIRST``), which capitalised inside a sentence
+# after "to", "with" or "for" name a person far more often than anything else (h25g).  Not the words
+# that are brands, virtues, seasons, titles, tools or settings there ("with Chase", "to Hope", "for
+# King", "Welcome to Ruby on Rails", "set the volume to Max", "to Dean of students").
+_WORD_FIRST_NAMES: Final = _words(
+    "Angel Bob Carol Cliff Daisy Dale Dawn Drew Earl Ed Frank Gene Glen Grace Guy Harley Heather Holly "
+    "Iris Jay Jean Lily Mack Mark Marshall Mason Melody Miles Misty Pat Penny Ray Reed Rose Rusty Sue "
+    "Wade Cameron Taylor Morgan Parker Harper Carter Cooper Sawyer Spencer Tyler Logan Hunter"
+)
+# The words before such a name that lead to a person, and what comes after it: lower case or a clause's
+# end ("to Grace this morning", "with Jay.", "cc Mark, ...").
+_OBJECT_CUES: Final = _words("to with for cc thanks thank ask asked told ping call email contact")
+_WORD_NAME_AFTER: Final = re.compile(r"[ \t]*+(?:(?<=[ \t])[a-z]|\Z)|[.,;!?](?:\s|\Z)")
 
 
 # A speech tag after what was said (h25g): "'... direction,' says Szepesy", "jealous! said Kazu to ...".
@@ -1957,6 +1986,23 @@ _CODED_TOWN: Final = re.compile(
     rf"([{_UPPER}][{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}})[ \t](\d{{4,5}})"
     r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was)\b|[ \t]*(?:\n|\Z))"
 )
+# The same, postcode first ("ship it to 11253-0218 Nueva Uganda by Thursday", "moved to 4021 Linwood in
+# March"): four or five digits (a ZIP+4 too) that are no year, then one to three capitalised words that
+# end the clause.
+_CODE_TOWN: Final = re.compile(
+    r"(?<![\w\-])(?:in|to|from|at|near)[ \t]+(\d{4,5}(?:-\d{4})?)[ \t]"
+    rf"([{_UPPER}][{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}})"
+    r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was|before|until|next|last|this)\b|[ \t]*(?:\n|\Z))"
+)
+# A Hungarian street by its type and house number, with no cue (h25g): "Dózsa györgy utca 29.", "Petőfi
+# Sándor tér 225.", "Kaposvári utca 36., H-8493 Békéscsaba" (``whole_place`` adds the postcode and town).
+# The types are Hungarian words no other language writes so.
+_HU_STREET: Final = re.compile(
+    rf"(?<![\w\-])[{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}{_LOWER}][{_LOWER}]+)?[ \t]"
+    r"(?:utca|út|útja|tér|tere|körút|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]"
+    r"\d{1,4}(?:/[A-Za-z])?(?![\w\-])"
+    rf"(?:\.?,[ \t](?:H-)?\d{{4}}[ \t][{_UPPER}][{_LOWER}]+(?![\w\-]))?"
+)
 # Capitalised words that come before a number and name no town (h25g).
 _NUMBERED: Final = _words(
     "Port Gate Terminal Flight Build Line Row Column Lot Block Level Bus Train Tram Platform Bay Dock Pier "
@@ -1969,22 +2015,48 @@ _NUMBERED: Final = _words(
 )
 
 
-def _coded_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
-    """``out`` with the towns written with their postcode after "in", "to", "from", "at", "near" (h25g).
+def _coded_town(town: str, code: str) -> bool:
+    """Whether ``town`` and ``code`` are a town and its postcode: a code that is no year, no word of the
+    town a stop, an organisation's or a numbered thing's word (a compass point or "New" may start it)."""
+    if _YEAR_WORD.fullmatch(code) is not None:
+        return False
+    words = town.split()
+    for k, word in enumerate(words):
+        if k == 0 and word in _TOWN_PREFIX_WORDS and len(words) > 1:
+            continue
+        if word in _STOP or word in _NUMBERED or _FLAGS.get(word, 0) & (_F_STOP | _F_ORG):
+            return False
+    return True
 
-    A person read from the town's words ("in Linwood": a first name) gives way to the place.
+
+def _coded_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the towns written with their postcode after "in", "to", "from", "at", "near", the
+    postcode before or after the town (h25g).
+
+    A person or a place read inside the span ("in Linwood": a first name) gives way to the whole.
     """
     added: list[NameMatch] = []
+    spans: list[tuple[int, int]] = []
     for match in _CODED_TOWN.finditer(text):
-        code = match.group(2)
-        if _YEAR_WORD.fullmatch(code) is not None:
-            continue
-        words = match.group(1).split()
-        if any(w in _STOP or w in _NUMBERED or _FLAGS.get(w, 0) & (_F_STOP | _F_ORG) for w in words):
-            continue
-        start, end = match.start(1), match.end(2)
-        if any(m.start < end and start < m.end and (m.type != "person" or m.start < start) for m in out):
-            continue  # a place read already (``whole_place`` adds its postcode), or a name before it
+        if _coded_town(match.group(1), match.group(2)):
+            spans.append((match.start(1), match.end(2)))
+    for match in _CODE_TOWN.finditer(text):
+        town = match.group(2)
+        last = town.rsplit(None, 1)[-1]
+        if (
+            _coded_town(town, match.group(1))
+            # A count of things ("to 2500 Employees", "from 12000 Feet"): an unlisted word alone, or an
+            # unlisted plural last, is no town after a number.
+            and (last != town or _FLAGS.get(last, 0) != 0 or not last.isascii())
+            and not (_FLAGS.get(last, 0) == 0 and last.endswith("s") and last.isascii())
+        ):
+            spans.append((match.start(1), match.end(2)))
+    if "u" in text or "t" in text:
+        for match in _HU_STREET.finditer(text):
+            spans.append((match.start(), match.end()))
+    for start, end in sorted(spans):
+        if any(m.start < end and start < m.end and (m.start < start or m.end > end) for m in out):
+            continue  # a name or a place that reaches out of the span decided first
         out = [m for m in out if not (m.start < end and start < m.end)]
         added.append(NameMatch("location", start, end, text[start:end], 0.7, "town_postcode"))
     return sorted(out + added, key=_start_of) if added else out
