@@ -43,6 +43,14 @@ def _values(text: str, kind: str) -> list[str]:
             "Kind regards,\nL. Pásztor Piroska\nÉrdi utca 181., H-8599 Tamásiváros",
             "Érdi utca 181., H-8599 Tamásiváros",
         ),
+        (
+            "Please update the billing address with Tas vezér u. 66., Szálka, 7121 for this card.",
+            "Tas vezér u. 66., Szálka, 7121",
+        ),
+        ("Rákóczi út 22., Szentjakabfa, 8272", "Rákóczi út 22., Szentjakabfa, 8272"),
+        # A place in Greek letters after a strong place cue.
+        ("My friend lives in ΛΕΥΚΩΣΙΑ", "ΛΕΥΚΩΣΙΑ"),
+        ("He lives on the north side of Μεγάλη Άμμος 203.", "Μεγάλη Άμμος 203"),
         # Streets named by an adjective, with their house number.
         ("Return the keys to Vlaška 489, please.", "Vlaška 489"),
         ("Return the keys to Lodná 754, please.", "Lodná 754"),
@@ -112,6 +120,9 @@ def test_it_reads_a_speaker_a_credit_or_a_town_named_person(text: str, value: st
         ("Report to Dean of students.", []),
         # A Hungarian street type needs its house number.
         ("Az utca szép.", []),
+        # A Greek word with no place cue before it.
+        ("The word Ελληνικά means Greek.", []),
+        ("Written in Ελληνικά by him.", []),
         # An ASCII word before a version number is no adjective-named street.
         ("Upgrade to Python 3, please.", []),
     ],
@@ -136,6 +147,8 @@ def test_it_reads_the_new_patterns_in_linear_time() -> None:
         "Aa aa " * 8_000 + "utca 5",
         "utca " * 10_000 + "5",
         "to Grace " * 5_000,
+        "lives in " + "Άμμος " * 8_000,
+        "Aa aa u. " * 6_000 + "5",
     ]
     for text in cases:
         began = time.perf_counter()

@@ -1995,13 +1995,15 @@ _CODE_TOWN: Final = re.compile(
     r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was|before|until|next|last|this)\b|[ \t]*(?:\n|\Z))"
 )
 # A Hungarian street by its type and house number, with no cue (h25g): "Dózsa györgy utca 29.", "Petőfi
-# Sándor tér 225.", "Kaposvári utca 36., H-8493 Békéscsaba" (``whole_place`` adds the postcode and town).
+# Sándor tér 225.", "Kaposvári utca 36., H-8493 Békéscsaba", "Piroska u. 76., Pellérd, 7831": with the
+# postcode and town, or town and postcode, after it.
 # The types are Hungarian words no other language writes so.
 _HU_STREET: Final = re.compile(
     rf"(?<![\w\-])[{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}{_LOWER}][{_LOWER}]+)?[ \t]"
-    r"(?:utca|út|útja|tér|tere|körút|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]"
+    r"(?:utca|u\.|út|útja|tér|tere|körút|krt\.|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]"
     r"\d{1,4}(?:/[A-Za-z])?(?![\w\-])"
-    rf"(?:\.?,[ \t](?:H-)?\d{{4}}[ \t][{_UPPER}][{_LOWER}]+(?![\w\-]))?"
+    rf"(?:\.?,[ \t](?:(?:H-)?\d{{4}}[ \t][{_UPPER}][{_LOWER}]+(?![\w\-])"
+    rf"|[{_UPPER}][{_LOWER}]+,[ \t]\d{{4}}(?![\w\-])))?"
 )
 # Capitalised words that come before a number and name no town (h25g).
 _NUMBERED: Final = _words(
@@ -2013,6 +2015,31 @@ _NUMBERED: Final = _words(
     "Kernel Firmware Android Windows Office Excel Word Ubuntu Debian Fedora Iphone Galaxy Pixel Nokia "
     "Intel Ryzen Xeon Core Cortex Snapdragon Radeon Geforce Rtx Gtx Playstation Xbox Boeing Airbus"
 )
+
+
+# A place written in Greek letters after a strong place cue (h25g): "My friend lives in ΛΕΥΚΩΣΙΑ", "the
+# north side of Μεγάλη Άμμος 203".  The tokens read Latin letters only.
+_GREEK_LETTER: Final = re.compile(r"[Ά-ώ]")
+_GREEK_PLACE: Final = re.compile(
+    r"(?<![\w\-])[ΆΈ-ΏΑ-Ω][Ά-ώ]+(?:[ \t][ΆΈ-ΏΑ-Ω][Ά-ώ]+){0,3}(?:[ \t]\d{1,4})?(?![\w\-])"
+)
+
+
+def _greek_places(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the places in Greek letters after a strong place cue (h25g)."""
+    added: list[NameMatch] = []
+    for match in _GREEK_PLACE.finditer(text):
+        start, end = match.span()
+        before = _Before(text, start)
+        cue = before.cue(_STRONG_PLACE_CUES)
+        if (
+            cue
+            and (before.colon or cue not in _LABEL_PLACE_CUES)
+            and _postal_address_cue(before, cue)
+            and not any(m.start < end and start < m.end for m in out)
+        ):
+            added.append(NameMatch("location", start, end, match.group(), 0.7, "strong_place_cue"))
+    return sorted(out + added, key=_start_of) if added else out
 
 
 def _coded_town(town: str, code: str) -> bool:
@@ -2971,6 +2998,8 @@ def find_names(text: str, scans: int = ALL_SCANS) -> list[NameMatch]:
         out = _postcodes(text, out)
     if _DIGIT.search(text) is not None:
         out = _coded_towns(text, out)
+    if not text.isascii() and _GREEK_LETTER.search(text) is not None:
+        out = _greek_places(text, out)
     if scans & SCAN_STREET and _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
     if "\n" in text:
