@@ -149,6 +149,10 @@ def test_it_reads_the_new_patterns_in_linear_time() -> None:
         "to Grace " * 5_000,
         "lives in " + "Άμμος " * 8_000,
         "Aa aa u. " * 6_000 + "5",
+        # Many values in one text: each new step looks its neighbours up by bisection, not by a scan.
+        "lives in ΛΕΥΚΩΣΙΑ. " * 4_000,
+        "to support Paul in Linwood 8011 in it. " * 2_000,
+        "Kaposvári utca 36, " * 4_000,
     ]
     for text in cases:
         began = time.perf_counter()

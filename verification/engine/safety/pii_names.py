@@ -2028,16 +2028,14 @@ _GREEK_PLACE: Final = re.compile(
 def _greek_places(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """``out`` with the places in Greek letters after a strong place cue (h25g)."""
     added: list[NameMatch] = []
+    index = _spans_index(out)
     for match in _GREEK_PLACE.finditer(text):
         start, end = match.span()
+        if _meets(index, start, end):
+            continue
         before = _Before(text, start)
         cue = before.cue(_STRONG_PLACE_CUES)
-        if (
-            cue
-            and (before.colon or cue not in _LABEL_PLACE_CUES)
-            and _postal_address_cue(before, cue)
-            and not any(m.start < end and start < m.end for m in out)
-        ):
+        if cue and (before.colon or cue not in _LABEL_PLACE_CUES) and _postal_address_cue(before, cue):
             added.append(NameMatch("location", start, end, match.group(), 0.7, "strong_place_cue"))
     return sorted(out + added, key=_start_of) if added else out
 
@@ -2081,12 +2079,22 @@ def _coded_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
     if "u" in text or "t" in text:
         for match in _HU_STREET.finditer(text):
             spans.append((match.start(), match.end()))
+    if not spans:
+        return out
+    ordered = sorted(out, key=_start_of)
+    starts, reach = _spans_index(ordered)
+    dropped: set[int] = set()
     for start, end in sorted(spans):
-        if any(m.start < end and start < m.end and (m.start < start or m.end > end) for m in out):
+        first = bisect.bisect_left(starts, start)
+        last = bisect.bisect_left(starts, end, first)
+        if (first > 0 and reach[first - 1] > start) or any(ordered[k].end > end for k in range(first, last)):
             continue  # a name or a place that reaches out of the span decided first
-        out = [m for m in out if not (m.start < end and start < m.end)]
+        dropped.update(range(first, last))
         added.append(NameMatch("location", start, end, text[start:end], 0.7, "town_postcode"))
-    return sorted(out + added, key=_start_of) if added else out
+    if not added:
+        return out
+    kept = [m for k, m in enumerate(ordered) if k not in dropped]
+    return sorted(kept + added, key=_start_of)
 
 
 # A name addressed or listed with no cue word (issue 16, fifth pass): one capitalised word between a
