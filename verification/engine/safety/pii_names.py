@@ -228,7 +228,10 @@ _NAMING_CUES: Final = _phrases(
     "my mom|my dad|my grandson|my granddaughter|my nephew|my niece|my cousin|my uncle|my aunt|"
     "our kid|our son|our daughter|our child|"
     # A naming verb and its object (h22f): "She named him Kristine", "they called her Ivo".
-    "named him|named her|named them|called him|called her|name him|name her|christened"
+    "named him|named her|named them|called him|called her|name him|name her|christened|"
+    # Credits (h25g): one word after them is the person credited even when no list holds it ("directed
+    # by Hitchcock and starring Szakács").  "featuring" stays a strong cue only ("featuring Python 3").
+    "starring|co-starring|directed by|sung by"
 )
 # "from", "to", "by", "contact" and the contact verbs also come before places and companies: after
 # them a single word must be a known first name, several words must hold a known first or surname.
@@ -241,7 +244,22 @@ _WEAK_CUES: Final = _words(
     # "a mother named Ruth", but also "a system called Deep Speech": a listed name must be there.
     "called named"
 ) | {"thank you", "good morning", "good afternoon", "good evening", "morning", "afternoon", "evening"}
+# What only strikes a place (h25g): "The storm hit Ruthside hard", "an earthquake struck Soltau".  The
+# subject is said: "hit" alone comes before keys and people ("hit Save", "hit Mark").
+_STRIKING_CUES: Final = "|".join(
+    f"{subject} {verb}"
+    for subject in (
+        "storm", "storms", "hurricane", "typhoon", "cyclone", "tornado", "earthquake", "quake", "flood",
+        "floods", "flooding", "wildfire", "wildfires", "fire", "blizzard", "heatwave", "drought", "tsunami",
+        "landslide", "mudslide", "snowstorm", "hailstorm", "rainstorm", "windstorm",
+    )
+    for verb in (
+        "hit", "hits", "struck", "strikes", "battered", "ravaged", "swept", "swept through", "tore through",
+    )
+)  # fmt: skip
 _PLACE_CUES: Final = _phrases(
+    # A listed town visited (h25g): "We visited Granada last year", "they toured Soltau".
+    "visited|toured|explored|" + _STRIKING_CUES + "|"
     "in|from|to|at|near|across|around|outside|throughout|visiting|visit|lives in|living in|live in|"
     "based in|located in|moved to|moving to|relocated to|born in|raised in|grew up in|"
     "grew up near|raised near|born near|lives near|living near|live near|based near|"
@@ -261,6 +279,7 @@ _PLACE_CUES: Final = _phrases(
 _STAY_CUES: Final = frozenset(("", "stayed in", "staying in", "stopped in", "stopping in"))
 # Place cues after which any capitalised words are a place, known or not ("lives in Kangerlussuaq").
 _STRONG_PLACE_CUES: Final = _phrases(
+    _STRIKING_CUES + "|"
     "originally from|hails from|moved here from|comes from|"
     "lives in|living in|live in|based in|located in|moved to|moving to|relocated to|born in|"
     "raised in|grew up in|headquartered in|city|town|place of birth|birthplace|hometown|resident of|"
@@ -298,7 +317,7 @@ _CUE_LAST_WORDS: Final = frozenset(
 ) | frozenset(t + "." for t in _TITLE_CUES)
 _PLACE_CUE_LAST_WORDS: Final = frozenset(p.split()[-1] for p in _STRONG_PLACE_CUES)
 # Place cues after which a first name is as likely as a place ("to Charlotte", "from Jordan").
-_SHARED_CUES: Final = frozenset(("to", "from", "at", "address"))
+_SHARED_CUES: Final = frozenset(("to", "from", "at", "address", "visited", "toured", "explored"))
 _CUE_WINDOW: Final = 48
 # A line that is a cue for the words alone on the next line (h19d): a form's label written without its
 # colon, or a sign-off written without its comma ("cheers⏎Erika", "Best⏎Trevor", "Name⏎Heather Monroe").
@@ -357,6 +376,10 @@ _ONLY_PERSON_AFTER: Final = re.compile(
     r"[ \t]+and[ \t]+(?:I|me|myself)\b(?![’'\-])"
     r"|[ \t]+(?:finally|just|also|then|never|always|already|still|later|soon|suddenly|eventually|"
     r"quickly|actually|really|kindly)[ \t]+[a-z]+(?:ed|ent|ame|aid|old|ook|ave|ot|ew)\b"
+    # What a body does, which no town or firm does (h25g): "Zachary shouted at him", "then Florence
+    # laughed".  Not "insisted" or "promised": "Washington insisted" is a government.
+    r"|[ \t]+(?:shouted|yelled|screamed|whispered|laughed|smiled|grinned|giggled|cried|sobbed|sighed|"
+    r"nodded|frowned|winked|shrugged|blushed|apologi[sz]ed|texted|e-?mailed)\b"
 )
 # After capitalised words no list holds (issue 16, fourth pass): a verb of a person's doing or being,
 # then, in the rest of its line, a word only a person takes ("Bekbolat is a very sympathetic person",
@@ -767,6 +790,12 @@ def _emit_person(
         cue = 4
     elif before.cue(_STRONG_CUES):
         cue = 2
+        if (
+            len(words) == 1
+            and last in _SPEECH_TAGS
+            and _SPEECH_BEFORE.search(text, max(0, start - _SPEECH_REACH), start) is not None
+        ):
+            cue = 4  # "'I'm so jealous!' said Kazu", "'... direction,' says Szepesy.": the speaker
     elif before.cue(_ROLE_CUES):
         cue = 2 if len(words) > 1 else 3
     elif before.cue(_WEAK_CUES):
@@ -783,6 +812,20 @@ def _emit_person(
             cue = 2  # "Hey Amber - ...", "Hi Chelsea,⏎": the one greeted (h19d)
     after = (cue == 0 or cue == 3) and _AFTER_PERSON.match(text, end) is not None  # read only then
     verdict = _person(words, cue, after, before.sentence_start, after_first, only_person)
+    if (
+        verdict is None
+        and cue == 3
+        and len(words) == 1
+        and words[0] in _WORD_FIRST_NAMES
+        and last in _OBJECT_CUES
+        and text[max(0, start - 12) : start].rstrip().endswith(last)  # "to", not a sentence's "To"
+        and _WORD_NAME_AFTER.match(text, end) is not None
+        and not _FLAGS.get(words[0], 0) & (_F_PLACE | _F_STOP | _F_REGION | _F_ORG)
+    ):
+        # A first name that is a word, capitalised inside a sentence after a word that leads to a person
+        # and before lower case: "I forwarded the thread to Grace this morning", "check with Jay before
+        # merging" (h25g).  Not after a capitalised cue ("To Grace the table ..."), nor a town's name.
+        verdict = (0.7, "weak_cue+word_first_name")
     if verdict is None and (cue == 0 or cue == 3):
         unlisted = unlisted or _unlisted_person(text, words, end)
         if unlisted:
@@ -797,6 +840,28 @@ def _emit_person(
         return  # "from Mitchell, Nguyen and Castaneda", "Smith PLC": a firm ("Anna, Marco and Luca" stay)
     if verdict is not None:
         out.append(NameMatch("person", start, end, text[start:end], verdict[0], verdict[1]))
+
+
+# First names that are English words too (of ``_AMBIGUOUS_FIRST``), which capitalised inside a sentence
+# after "to", "with" or "for" name a person far more often than anything else (h25g).  Not the words
+# that are brands, virtues, seasons, titles, tools or settings there ("with Chase", "to Hope", "for
+# King", "Welcome to Ruby on Rails", "set the volume to Max", "to Dean of students").
+_WORD_FIRST_NAMES: Final = _words(
+    "Angel Bob Carol Cliff Daisy Dale Dawn Drew Earl Ed Frank Gene Glen Grace Guy Harley Heather Holly "
+    "Iris Jay Jean Lily Mack Mark Marshall Mason Melody Miles Misty Pat Penny Ray Reed Rose Rusty Sue "
+    "Wade Cameron Taylor Morgan Parker Harper Carter Cooper Sawyer Spencer Tyler Logan Hunter"
+)
+# The words before such a name that lead to a person, and what comes after it: lower case or a clause's
+# end ("to Grace this morning", "with Jay.", "cc Mark, ...").
+_OBJECT_CUES: Final = _words("to with for cc thanks thank ask asked told ping call email contact")
+_WORD_NAME_AFTER: Final = re.compile(r"[ \t]*+(?:(?<=[ \t])[a-z]|\Z)|[.,;!?](?:\s|\Z)")
+
+
+# A speech tag after what was said (h25g): "'... direction,' says Szepesy", "jealous! said Kazu to ...".
+# The one word after it is the speaker, listed or not.
+_SPEECH_TAGS: Final = _words("said says asked asks replied")
+_SPEECH_BEFORE: Final = re.compile(r"[,!?][\"”’']?[ \t](?:said|says|asked|asks|replied)[ \t]\Z")
+_SPEECH_REACH: Final = 12
 
 
 # A flat's or a studio's line, the line above a street in British and Australian addresses.
@@ -1412,6 +1477,9 @@ _STREET_ENDINGS: Final = (
     "kroken", "brinken", "bråten", "sletta", "stranda", "gjerdet", "moen", "lunden", "kollen", "stigen",
     "backen", "leden", "slingan", "stræde", "bulevardi", "kaari", "rinne", "raitti", "singel", "lei",
     "kaai", "markt", "damm", "ufer", "steig", "chaussee", "cká", "cesta",
+    # Czech, Slovak and Croatian streets named by an adjective (h25g): "Lodná 754", "Vlaška 489",
+    # "Sokolovská", "Vínna 18", "Poštovní 5".  Endings no English word has.
+    "ná", "ní", "ška", "čka", "ička",
 )  # fmt: skip
 # Street types that come last after a house number in English-speaking countries (the USPS's and
 # Australia Post's lists, with plurals): evidence only as the last word of a street with a number
@@ -1907,6 +1975,126 @@ def _postcodes(text: str, out: list[NameMatch]) -> list[NameMatch]:
         if not any(o.start < m.end(1) and m.start(1) < o.end for o in out)
     ]
     return sorted(out + added, key=lambda m: m.start) if added else out
+
+
+# A town with its postcode after a place's preposition (h25g): "to support Clay-Pacheco in Linwood 8011
+# in its mission", "the office in Börfink 54422.".  One to three capitalised words, none a stop or
+# numbered thing ("in Room 1234", "on Port 8080", "from Nokia 3310"), then four or five digits that are
+# no year and end the clause (the look-ahead of ``_NUMBER_TAIL``).  Listed or not: the postcode decides.
+_CODED_TOWN: Final = re.compile(
+    rf"(?<![\w\-])(?:in|to|from|at|near)[ \t]+"
+    rf"([{_UPPER}][{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}})[ \t](\d{{4,5}})"
+    r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was)\b|[ \t]*(?:\n|\Z))"
+)
+# The same, postcode first ("ship it to 11253-0218 Nueva Uganda by Thursday", "moved to 4021 Linwood in
+# March"): four or five digits (a ZIP+4 too) that are no year, then one to three capitalised words that
+# end the clause.
+_CODE_TOWN: Final = re.compile(
+    r"(?<![\w\-])(?:in|to|from|at|near)[ \t]+(\d{4,5}(?:-\d{4})?)[ \t]"
+    rf"([{_UPPER}][{_LOWER}'’\-]+(?:[ \t][{_UPPER}][{_LOWER}'’\-]+){{0,2}})"
+    r"(?=[.,;:!?)]|[ \t]+(?:in|at|on|for|by|and|is|was|before|until|next|last|this)\b|[ \t]*(?:\n|\Z))"
+)
+# A Hungarian street by its type and house number, with no cue (h25g): "Dózsa györgy utca 29.", "Petőfi
+# Sándor tér 225.", "Kaposvári utca 36., H-8493 Békéscsaba", "Piroska u. 76., Pellérd, 7831": with the
+# postcode and town, or town and postcode, after it.
+# The types are Hungarian words no other language writes so.
+_HU_STREET: Final = re.compile(
+    rf"(?<![\w\-])[{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}{_LOWER}][{_LOWER}]+)?[ \t]"
+    r"(?:utca|u\.|út|útja|tér|tere|körút|krt\.|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]"
+    r"\d{1,4}(?:/[A-Za-z])?(?![\w\-])"
+    rf"(?:\.?,[ \t](?:(?:H-)?\d{{4}}[ \t][{_UPPER}][{_LOWER}]+(?![\w\-])"
+    rf"|[{_UPPER}][{_LOWER}]+,[ \t]\d{{4}}(?![\w\-])))?"
+)
+# Capitalised words that come before a number and name no town (h25g).
+_NUMBERED: Final = _words(
+    "Port Gate Terminal Flight Build Line Row Column Lot Block Level Bus Train Tram Platform Bay Dock Pier "
+    "Channel Exit Server Node Host Store Branch Batch Sprint Phase Stage Round Page Lab Ward Zone Sector "
+    "Area Room Suite Unit Ticket Case Claim Policy Account Invoice Order Item Model Series Patch Rev "
+    "Revision Edition Volume Vol Episode Season Track Part Article Rule Clause Form Code Error Test Run Job "
+    "Task Step Stack Cluster Region Pool Slot Rack Shelf Aisle Seat Car Coach Cabin Deck Hall Wing Tower "
+    "Kernel Firmware Android Windows Office Excel Word Ubuntu Debian Fedora Iphone Galaxy Pixel Nokia "
+    "Intel Ryzen Xeon Core Cortex Snapdragon Radeon Geforce Rtx Gtx Playstation Xbox Boeing Airbus"
+)
+
+
+# A place written in Greek letters after a strong place cue (h25g): "My friend lives in ΛΕΥΚΩΣΙΑ", "the
+# north side of Μεγάλη Άμμος 203".  The tokens read Latin letters only.
+_GREEK_LETTER: Final = re.compile(r"[Ά-ώ]")
+_GREEK_PLACE: Final = re.compile(
+    r"(?<![\w\-])[ΆΈ-ΏΑ-Ω][Ά-ώ]+(?:[ \t][ΆΈ-ΏΑ-Ω][Ά-ώ]+){0,3}(?:[ \t]\d{1,4})?(?![\w\-])"
+)
+
+
+def _greek_places(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the places in Greek letters after a strong place cue (h25g)."""
+    added: list[NameMatch] = []
+    index = _spans_index(out)
+    for match in _GREEK_PLACE.finditer(text):
+        start, end = match.span()
+        if _meets(index, start, end):
+            continue
+        before = _Before(text, start)
+        cue = before.cue(_STRONG_PLACE_CUES)
+        if cue and (before.colon or cue not in _LABEL_PLACE_CUES) and _postal_address_cue(before, cue):
+            added.append(NameMatch("location", start, end, match.group(), 0.7, "strong_place_cue"))
+    return sorted(out + added, key=_start_of) if added else out
+
+
+def _coded_town(town: str, code: str) -> bool:
+    """Whether ``town`` and ``code`` are a town and its postcode: a code that is no year, no word of the
+    town a stop, an organisation's or a numbered thing's word (a compass point or "New" may start it)."""
+    if _YEAR_WORD.fullmatch(code) is not None:
+        return False
+    words = town.split()
+    for k, word in enumerate(words):
+        if k == 0 and word in _TOWN_PREFIX_WORDS and len(words) > 1:
+            continue
+        if word in _STOP or word in _NUMBERED or _FLAGS.get(word, 0) & (_F_STOP | _F_ORG):
+            return False
+    return True
+
+
+def _coded_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
+    """``out`` with the towns written with their postcode after "in", "to", "from", "at", "near", the
+    postcode before or after the town (h25g).
+
+    A person or a place read inside the span ("in Linwood": a first name) gives way to the whole.
+    """
+    added: list[NameMatch] = []
+    spans: list[tuple[int, int]] = []
+    for match in _CODED_TOWN.finditer(text):
+        if _coded_town(match.group(1), match.group(2)):
+            spans.append((match.start(1), match.end(2)))
+    for match in _CODE_TOWN.finditer(text):
+        town = match.group(2)
+        last = town.rsplit(None, 1)[-1]
+        if (
+            _coded_town(town, match.group(1))
+            # A count of things ("to 2500 Employees", "from 12000 Feet"): an unlisted word alone, or an
+            # unlisted plural last, is no town after a number.
+            and (last != town or _FLAGS.get(last, 0) != 0 or not last.isascii())
+            and not (_FLAGS.get(last, 0) == 0 and last.endswith("s") and last.isascii())
+        ):
+            spans.append((match.start(1), match.end(2)))
+    if "u" in text or "t" in text:
+        for match in _HU_STREET.finditer(text):
+            spans.append((match.start(), match.end()))
+    if not spans:
+        return out
+    ordered = sorted(out, key=_start_of)
+    starts, reach = _spans_index(ordered)
+    dropped: set[int] = set()
+    for start, end in sorted(spans):
+        first = bisect.bisect_left(starts, start)
+        last = bisect.bisect_left(starts, end, first)
+        if (first > 0 and reach[first - 1] > start) or any(ordered[k].end > end for k in range(first, last)):
+            continue  # a name or a place that reaches out of the span decided first
+        dropped.update(range(first, last))
+        added.append(NameMatch("location", start, end, text[start:end], 0.7, "town_postcode"))
+    if not added:
+        return out
+    kept = [m for k, m in enumerate(ordered) if k not in dropped]
+    return sorted(kept + added, key=_start_of)
 
 
 # A name addressed or listed with no cue word (issue 16, fifth pass): one capitalised word between a
@@ -2816,6 +3004,10 @@ def find_names(text: str, scans: int = ALL_SCANS) -> list[NameMatch]:
         out = _other_mentions(text, out)
     if any(form in text for form in _POSTCODE_FORMS):
         out = _postcodes(text, out)
+    if _DIGIT.search(text) is not None:
+        out = _coded_towns(text, out)
+    if not text.isascii() and _GREEK_LETTER.search(text) is not None:
+        out = _greek_places(text, out)
     if scans & SCAN_STREET and _DIGIT.search(text) is not None:
         out = _street_addresses(text, out)
     if "\n" in text:
