@@ -26,7 +26,14 @@ from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
 from .fastpath import AT_START, LeadScan, LeadSearch, lead_scan_pattern, lowered_matches
 from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
 from .multiscan import PatternSet, lead_finder, widened
-from .prefilter import leading_literals, required_literals, skips_ahead, start_branch, trie_pattern
+from .prefilter import (
+    leading_literals,
+    lowered_literals,
+    required_literals,
+    skips_ahead,
+    start_branch,
+    trie_pattern,
+)
 
 __all__ = [
     "ALL_RULES",
@@ -37,6 +44,7 @@ __all__ = [
     "QUOTE_REACH",
     "MetaIndex",
     "RuleIndex",
+    "cased_clauses",
     "close_quote",
     "open_quote",
     "search_leads",
@@ -304,7 +312,7 @@ class RuleIndex:
             for g in rule.gate:
                 by_needle.setdefault(g, [0, 0, 0])[0] |= 1 << i
             need = 0
-            clauses = rule_clauses(rule.lowered) if rule.lowered is not None else ()
+            clauses = rule_clauses(rule.lowered) if rule.lowered is not None else cased_clauses(rule.pattern)
             for clause in clauses:
                 bit = 1 << groups
                 groups += 1
@@ -479,6 +487,21 @@ def rule_clauses(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
     return tuple(
         clause
         for clause in required_literals(pattern, 1)
+        if all(len(s) >= _CLAUSE_MIN_LITERAL or not s.isalnum() for s in clause)
+    )
+
+
+def cased_clauses(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
+    r"""The clauses of a rule that runs case-sensitively over the text itself (``Rule.lowered`` is None),
+    as they hold in the lower-cased text (``prefilter.lowered_literals``), kept as ``rule_clauses``
+    keeps them; none for a case-insensitive pattern.
+
+    >>> [sorted(c) for c in cased_clauses(re.compile(r"[yY](?i:ou\s+are)\s+(?:[A-Z]\w+GPT|[A-Z]\w+,)"))]
+    [['ou'], ['are'], [',', 'gpt']]
+    """
+    return tuple(
+        clause
+        for clause in lowered_literals(pattern, 1)
         if all(len(s) >= _CLAUSE_MIN_LITERAL or not s.isalnum() for s in clause)
     )
 
