@@ -26,9 +26,11 @@ from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
+    "FOLD_SAFE",
     "MIN_LITERAL",
     "Occurrences",
     "leading_literals",
+    "lowered_literals",
     "regex_pieces",
     "required_literals",
     "required_run",
@@ -69,9 +71,12 @@ def _leading(items: Any) -> str:
     return "".join(out)
 
 
-def _sequence(items: Any, min_literal: int = MIN_LITERAL) -> list[frozenset[str]]:
+def _sequence(items: Any, min_literal: int = MIN_LITERAL, fold: bool = False) -> list[frozenset[str]]:
     """Clauses of a parsed sequence (a ``SubPattern`` or a list of ``(opcode, argument)`` items); a
-    branch's clause is made of its branches' best clauses of ``min_literal``+ characters."""
+    branch's clause is made of its branches' best clauses of ``min_literal``+ characters.
+
+    With ``fold``, a case-insensitive group gives the clauses of its own whose strings are made of
+    ``FOLD_SAFE`` characters only (``lowered_literals``); without it, none."""
     clauses: list[frozenset[str]] = []
     run: list[str] = []
 
@@ -94,17 +99,19 @@ def _sequence(items: Any, min_literal: int = MIN_LITERAL) -> list[frozenset[str]
         if name == "SUBPATTERN":
             _group, add_flags, _del_flags, sub = arg
             if not add_flags & re.IGNORECASE:  # (?i:...) literals may match other characters
-                clauses += _sequence(sub, min_literal)
+                clauses += _sequence(sub, min_literal, fold)
+            elif fold:
+                clauses += [c for c in _sequence(sub, min_literal, fold) if all(_folds_safely(s) for s in c)]
         elif name in _REPEATS:
             least, _most, sub = arg
             if least >= 1:  # a mandatory repeat holds at least one copy of its body
-                clauses += _sequence(sub, min_literal)
+                clauses += _sequence(sub, min_literal, fold)
         elif name == "ATOMIC_GROUP":
-            clauses += _sequence(arg, min_literal)
+            clauses += _sequence(arg, min_literal, fold)
         elif name == "BRANCH":
             # A match goes through one branch: the union of one clause per branch is a clause, if every
             # branch has one.
-            branches = [_sequence(branch, min_literal) for branch in arg[1]]
+            branches = [_sequence(branch, min_literal, fold) for branch in arg[1]]
             per_branch = [_best(found, min_literal) for found in branches]
             if all(c is not None for c in per_branch):
                 clauses.append(frozenset().union(*(c for c in per_branch if c is not None)))
@@ -139,6 +146,56 @@ def required_literals(pattern: re.Pattern[str], min_literal: int = MIN_LITERAL) 
     # {prior, previous}): checking it would cost time and reject nothing more.
     kept: list[frozenset[str]] = []
     for clause in unique:
+        if not any(_implies(k, clause) for k in kept):
+            kept = [k for k in kept if not _implies(clause, k)] + [clause]
+    return tuple(kept)
+
+
+#: Characters that a case-insensitive ``re`` match pairs only with characters lower-casing to one
+#: character, their own lower case: ASCII without "i" ("ı" lower-cases to itself), "s" ("ſ" does), "k"
+#: (the Kelvin sign; it lower-cases to "k", but kept out to stay on the side of caution) and their
+#: capitals.  A test checks it over every code point.
+FOLD_SAFE = frozenset(
+    "abcdefghjlmnopqrtuvwxyzABCDEFGHJLMNOPQRTUVWXYZ0123456789 !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+)
+
+
+def _folds_safely(literal: str) -> bool:
+    """Whether ``literal``, matched case-insensitively, can only match strings lower-casing to its lower case.
+
+    Lone letters are left out: a case-insensitive "a" in ``an?`` would make a clause of no worth.
+    """
+    return all(ch in FOLD_SAFE for ch in literal) and (len(literal) >= 2 or not literal.isalnum())
+
+
+def lowered_literals(pattern: re.Pattern[str], min_literal: int = MIN_LITERAL) -> tuple[frozenset[str], ...]:
+    r"""Clauses of a case-sensitive ``pattern`` that hold in ``text.lower()`` wherever a match is in ``text``
+    (when the lower-cased text keeps the length: each character lower-cases to one).
+
+    The literals of ``required_literals`` are lower-cased, and a case-insensitive group adds those of
+    its clauses made of ``FOLD_SAFE`` characters.  A literal character lower-cases in the text as it
+    does alone, except the capital sigma (to "ς" or "σ" by its neighbours): a clause holding one is
+    dropped, as one holding a character that lower-cases to more than one.  Patterns compiled with
+    ``re.IGNORECASE`` give none (their lower-cased form, ``fastpath.lowered_variant``, takes
+    ``required_literals``).
+
+    >>> [sorted(c) for c in lowered_literals(re.compile(r"[yY](?i:ou\s+are)\s+(?:GPT|Bot)"), 2)]
+    [['ou'], ['are'], ['bot', 'gpt']]
+    >>> [sorted(c) for c in lowered_literals(re.compile(r"(?i:this|sure)\s+ΣIGMA"), 2)]
+    []
+    """
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    found = _sequence(_parser.parse(pattern.pattern, pattern.flags), min_literal, True)
+    out: list[frozenset[str]] = []
+    for clause in found:
+        if any("\u03a3" in s or any(len(ch.lower()) != 1 for ch in s) for s in clause):
+            continue
+        lowered = frozenset("".join([ch.lower() for ch in s]) for s in clause)
+        if min(map(len, lowered)) >= min_literal and lowered not in out:
+            out.append(lowered)
+    kept: list[frozenset[str]] = []
+    for clause in out:
         if not any(_implies(k, clause) for k in kept):
             kept = [k for k in kept if not _implies(clause, k)] + [clause]
     return tuple(kept)

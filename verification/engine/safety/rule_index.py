@@ -26,7 +26,14 @@ from .deobfuscate import LEETSPEAK, LEETSPEAK_BYTES
 from .fastpath import AT_START, LeadScan, LeadSearch, lead_scan_pattern, lowered_matches
 from .injection_rules import RULES, TOOL_RESULT_RULES, Rule
 from .multiscan import PatternSet, lead_finder, widened
-from .prefilter import leading_literals, required_literals, skips_ahead, start_branch, trie_pattern
+from .prefilter import (
+    leading_literals,
+    lowered_literals,
+    required_literals,
+    skips_ahead,
+    start_branch,
+    trie_pattern,
+)
 
 __all__ = [
     "ALL_RULES",
@@ -37,6 +44,7 @@ __all__ = [
     "QUOTE_REACH",
     "MetaIndex",
     "RuleIndex",
+    "cased_clauses",
     "close_quote",
     "open_quote",
     "search_leads",
@@ -59,6 +67,7 @@ QUOTE_REACH = 600
 # Abbreviations whose dots end no sentence (``MetaIndex.meta_sentence``).
 _ABBREVIATIONS = frozenset({"e.g.", "i.e.", "E.g.", "I.e.", "E.G.", "I.E."})
 _QUOTE_CHARS = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb"
+_QUOTE_MARK = re.compile("[" + _QUOTE_CHARS + "]")
 _CLOSING = {"\u201c": "\u201d", "\u2018": "\u2019", "\u00ab": "\u00bb", '"': '"', "'": "'"}
 _OPENING = {**{c: c for c in _CLOSING}, **{v: k for k, v in _CLOSING.items()}}
 
@@ -82,10 +91,11 @@ def open_quote(text: str, lo: int, start: int) -> int:
     line = text.rfind("\n", lo, start)
     lo = max(lo, line + 1)
     stack: list[tuple[int, str]] = []
-    for at in range(lo, start):
+    # Only the quote marks count: ``re`` skips to them (a match lies up to ``QUOTE_REACH`` characters
+    # into a long line, and a character loop over them was most of a long page's discounting).
+    for found in _QUOTE_MARK.finditer(text, lo, start):
+        at = found.start()
         ch = text[at]
-        if ch not in _QUOTE_CHARS:
-            continue
         prev = text[at - 1] if at > lo else " "
         follow = text[at + 1] if at + 1 < len(text) else " "
         if prev.isalpha() and follow.isalpha():
@@ -304,7 +314,7 @@ class RuleIndex:
             for g in rule.gate:
                 by_needle.setdefault(g, [0, 0, 0])[0] |= 1 << i
             need = 0
-            clauses = rule_clauses(rule.lowered) if rule.lowered is not None else ()
+            clauses = rule_clauses(rule.lowered) if rule.lowered is not None else cased_clauses(rule.pattern)
             for clause in clauses:
                 bit = 1 << groups
                 groups += 1
@@ -331,7 +341,10 @@ class RuleIndex:
         # The three bit sets travel as one int per needle (gate rules, key rules, clause groups, from the
         # low bits up), so that a text's bits are one C-level reduction with ``|`` over its tokens.
         self.shift = len(self.rules)
+        self.groups_shift = 2 * self.shift
         self.rule_mask = (1 << self.shift) - 1
+        # ``1 << i`` for each rule ``i``, made once (``candidates_and_meta`` clears the bits it takes).
+        self.bits: list[int] = [1 << i for i in range(self.shift)]
         self.keyless = keyless
         packed = {
             n: gates | (keys << self.shift) | (groups_ << 2 * self.shift)
@@ -432,20 +445,25 @@ class RuleIndex:
             opened &= (found >> self.shift) | self.keyless
         # The clause groups met. A rule runs when all its groups are among them: tested on non-negative
         # ints (``&`` with a negative one, such as a mask of the unmet groups, copies it in two's
-        # complement first), and the lowest bit is taken off ``opened`` the same way.
-        met = found >> 2 * self.shift
+        # complement first).  The rules are taken from the highest bit down, each bit cleared with its
+        # precomputed power of two (one new int a rule, where taking the lowest bit made three), and
+        # the list is put back in table order at the end.
+        met = found >> self.groups_shift
         picked: list[Rule] = []
         need = self.clause_need
+        bits = self.bits
+        rules = self.rules
         while opened:
-            rest = opened & (opened - 1)
-            i = (opened ^ rest).bit_length() - 1
-            opened = rest
-            wanted = need[i]
-            if clauses and wanted & met != wanted:
-                continue  # some clause has no string in the text: the regex cannot match
-            rule = self.rules[i]
+            i = opened.bit_length() - 1
+            opened ^= bits[i]
+            if clauses:
+                wanted = need[i]
+                if wanted & met != wanted:
+                    continue  # some clause has no string in the text: the regex cannot match
+            rule = rules[i]
             if rule.rule_id not in skip:
                 picked.append(rule)
+        picked.reverse()
         return picked, not clauses or self.meta_need & met == self.meta_need
 
 
@@ -479,6 +497,21 @@ def rule_clauses(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
     return tuple(
         clause
         for clause in required_literals(pattern, 1)
+        if all(len(s) >= _CLAUSE_MIN_LITERAL or not s.isalnum() for s in clause)
+    )
+
+
+def cased_clauses(pattern: re.Pattern[str]) -> tuple[frozenset[str], ...]:
+    r"""The clauses of a rule that runs case-sensitively over the text itself (``Rule.lowered`` is None),
+    as they hold in the lower-cased text (``prefilter.lowered_literals``), kept as ``rule_clauses``
+    keeps them; none for a case-insensitive pattern.
+
+    >>> [sorted(c) for c in cased_clauses(re.compile(r"[yY](?i:ou\s+are)\s+(?:[A-Z]\w+GPT|[A-Z]\w+,)"))]
+    [['ou'], ['are'], [',', 'gpt']]
+    """
+    return tuple(
+        clause
+        for clause in lowered_literals(pattern, 1)
         if all(len(s) >= _CLAUSE_MIN_LITERAL or not s.isalnum() for s in clause)
     )
 
