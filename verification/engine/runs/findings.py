@@ -24,7 +24,7 @@ _ABBREV_SPAN = 4
 # ``[.!?](?=\s+[A-Z0-9"“(])|\n\s*\n|\n(?=\s*[-*\d])`` opening with a choice of characters (the form picked by
 # a look-behind at it), so the engine skips in C to the marks and line breaks instead of trying the three
 # forms at every position. Same matches, same order of preference.
-_SENTENCE_END = re.compile(r"[.!?\n](?:(?<=[.!?])(?=\s+[A-Z0-9\"“(])|(?<=\n)\s*\n|(?<=\n)(?=\s*[-*\d]))")
+_SENTENCE_END = re.compile(r"[.!?\n](?:(?<=[.!?])(?=\s+[A-Z0-9\"“(])|(?<=\n)\s*\n|(?<=\n)(?=\s*[-*\d|]))")
 
 
 # The reason of an identifier whose block of details is another item's (a swapped identifier): its details

@@ -436,11 +436,12 @@ _AUX = frozenset(
 )
 # The state word ends a clause about a possibility, not the present: "cannot be modified or cancelled",
 # "to be returned", "Items being returned: ...", and a guess about the past: "it may now have been returned
-# to the sender", "could already have been delivered" (issue 14, h22a). One adverb at most between the modal
-# and "be"/"have been", each piece read once.
+# to the sender", "could already have been delivered" (issue 14, h22a); "can no longer be modified or
+# cancelled" (issue 14, h25d: gpt-oss-120b's retail answers). One adverb at most between the modal and
+# "be"/"have been", each piece read once.
 _MODAL_BE = re.compile(
     r"\b(?:can(?:not)?|can't|could(?:n't)?|may|might|must|should(?:n't)?|would(?:n't)?|won't|to)"
-    r"\s+(?:not\s+)?(?:(?:now|already|still|also|well|possibly|probably|likely|yet)\s+)?"
+    r"\s+(?:not\s+|no\s+longer\s+)?(?:(?:now|already|still|also|well|possibly|probably|likely|yet)\s+)?"
     r"(?:be|have\s+been)\s+(?:[a-z]+\s+(?:or|and)\s+)?$|\bbeing\s+$"
 )
 # ... or about the future of a parcel: "will be shipped to you", "will be refunded". (A forecast, a
