@@ -463,8 +463,9 @@ def _plural(noun: str) -> bool:
 
 # Compiled once, not per call: both are tried at every count the answer gives.
 _PARENS_AT = re.compile(r"[ \t]*\(([^()\n]{3,200})\)")
-# The colon may follow a few words after the noun: "a couple of options for you:", "two ways to do it:".
-_COLON_AT = re.compile(r"(?:[ \t]+[a-z]+){0,4}?[ \t]*:\**[ \t]*\n")
+# The colon may follow a few words after the noun: "a couple of options for you:", "two ways to do it:",
+# "the two items you’ve selected:" (a word may hold an apostrophe, straight or curly: issue 14, h25d).
+_COLON_AT = re.compile(r"(?:[ \t]+[a-z]+(?:['’][a-z]+)?){0,4}?[ \t]*:\**[ \t]*\n")
 # Words with which a count points back to things the answer has already listed ("these 3 items").
 _BACK = frozenset({"these", "those", "both", "all"})
 # A line that is an item of a list, for lists told before a count: a bullet, "1.", or a bold label ending
@@ -799,7 +800,8 @@ def _table_changes(answer: str, amounts: list[Finding]) -> tuple[float, float, i
     more, changes from its first amount to its last.
 
     >>> from .mentions import Mention
-    >>> text = "| Item | Current price | New price |\n|--|--|--|\n| A | $10.00 | $8.00 |\n| B | $5.00 | $6.50 |"
+    >>> text = "| Item | Current price | New price |\n|--|--|--|\n| A | $10.00 | $8.00 |\n"
+    >>> text += "| B | $5.00 | $6.50 |"
     >>> found = []
     >>> for t in ("$10.00", "$8.00", "$5.00", "$6.50"):
     ...     at = text.index(t)

@@ -472,6 +472,13 @@ _CONDITION = re.compile(
     r"|\b(?:determine|find\s+out|ask|check|investigate|learn|understand)\s+(?:\w+\s+){0,3}?why\b[^,;.!?:]*$"
 )
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
+# ... or of a contact detail, the sentence's subject: "Your email address **x@example.com** is confirmed and
+# will remain on file" tells that the customer confirmed it, no order's or booking's status (issue 14,
+# h25d: gpt-oss-120b's retail answers).
+_CONTACT_SUBJECT = re.compile(
+    r"^[*_\s]*(?:your\s+|the\s+)?(?:e-?mail|phone)(?:\s+(?:address|number))?[*_\s]*"
+    r"(?:[^\s@*_][^\s@]*@[^\s@*_]+[*_\s]*)?(?:is|was|has\s+been)\s+(?:now\s+|also\s+)?$"
+)
 
 
 def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> bool:
@@ -492,6 +499,8 @@ def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> boo
     """
     head = lower(answer[max(sent[0], m.start - 80) : m.start])
     if _MODAL_BE.search(head) or _CONDITION.search(head):
+        return True
+    if _CONTACT_SUBJECT.search(head):
         return True
     if m.extra["state"] in _PARCEL_STATES and _WILL_BE.search(head):
         return True

@@ -35,8 +35,8 @@ _CRITICAL = frozenset(
 )  # fmt: skip
 _HIGH_STAKE = frozenset({"money", "id", "url", "email"})
 # No-break and thin spaces as the blank they stand for: gpt-oss-120b writes "Mechanical\u202fKeyboard",
-# "order\u202f#W9911714", "667\u202fHighland\u202fDrive", where a name, an identifier's cue or an address would
-# otherwise split in two (issue 14, h25d). One character for one: every span stays where it was.
+# "order\u202f#W9911714", "667\u202fHighland\u202fDrive", where a name, an identifier's cue or an address
+# would otherwise split in two (issue 14, h25d). One character for one: every span stays where it was.
 _BLANKS: Final = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u2009": " ", "\u202f": " "})
 
 
