@@ -740,7 +740,7 @@ _TABLE_RULE = re.compile(r"[ \t]*\|[ \t]*:?-{2,}")
 
 
 def _table_header_cell(answer: str, pos: int) -> bool:
-    """Whether ``pos`` is in the header row of a markdown table (a line of cells the rule line follows): its
+    r"""Whether ``pos`` is in the header row of a markdown table (a line of cells the rule line follows): its
     words name columns, they are no claim (issue 14, h25d: table rows now read one by one).
 
     >>> a = "| Item | New price |\n|---|---|\n| Lamp | $5 |"
