@@ -749,6 +749,25 @@ def _service_word(word: str) -> bool:
     return False
 
 
+# The line under a markdown table's header: "|---|---|", "| :--- | ---: |".
+_TABLE_RULE = re.compile(r"[ \t]*\|[ \t]*:?-{2,}")
+
+
+def _table_header_cell(answer: str, pos: int) -> bool:
+    r"""Whether ``pos`` is in the header row of a markdown table (a line of cells the rule line follows): its
+    words name columns, they are no claim (issue 14, h25d: table rows now read one by one).
+
+    >>> a = "| Item | New price |\n|---|---|\n| Lamp | $5 |"
+    >>> _table_header_cell(a, a.index("New")), _table_header_cell(a, a.index("Lamp"))
+    (True, False)
+    """
+    start = answer.rfind("\n", 0, pos) + 1
+    if not answer[start:pos].lstrip(" \t").startswith("|"):
+        return False
+    end = answer.find("\n", pos)
+    return end >= 0 and _TABLE_RULE.match(answer, end + 1) is not None
+
+
 def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
     r"""Whether a capitalised phrase the run does not have is an agent's ordinary label words, not a name.
 
@@ -769,6 +788,8 @@ def _service_label(answer: str, m: Mention, ev: Evidence) -> bool:
         return False
     if all(_service_word(w) for w in words):
         return True
+    if _table_header_cell(answer, m.start):
+        return True  # "| Current item | Current price | New price |": a markdown table's column names
     negated = _NON.fullmatch(m.text)
     if negated is not None and ev.in_vocabulary(lower(negated.group(1))):
         return True  # "Leather, Non-waterproof" beside ``"waterproof": "no"``

@@ -463,8 +463,9 @@ def _plural(noun: str) -> bool:
 
 # Compiled once, not per call: both are tried at every count the answer gives.
 _PARENS_AT = re.compile(r"[ \t]*\(([^()\n]{3,200})\)")
-# The colon may follow a few words after the noun: "a couple of options for you:", "two ways to do it:".
-_COLON_AT = re.compile(r"(?:[ \t]+[a-z]+){0,4}?[ \t]*:\**[ \t]*\n")
+# The colon may follow a few words after the noun: "a couple of options for you:", "two ways to do it:",
+# "the two items you’ve selected:" (a word may hold an apostrophe, straight or curly: issue 14, h25d).
+_COLON_AT = re.compile(r"(?:[ \t]+[a-z]+(?:['’][a-z]+)?){0,4}?[ \t]*:\**[ \t]*\n")
 # Words with which a count points back to things the answer has already listed ("these 3 items").
 _BACK = frozenset({"these", "those", "both", "all"})
 # A line that is an item of a list, for lists told before a count: a bullet, "1.", or a bold label ending
@@ -774,6 +775,61 @@ _NEW_TOTAL = re.compile(
 )
 
 
+# The header of a table of changes names the amounts before and after: "| Current item | Current price |
+# Upgrade (available) | New price |" (issue 14, h25d).
+_OLD_HEAD = re.compile(r"\b(?:current|old|original|before|previous)\b")
+_NEW_HEAD = re.compile(r"\b(?:new|upgraded?|after|updated)\b")
+
+
+def _table_header(answer: str, pos: int) -> str:
+    """The first line of the markdown table that holds ``pos`` (lowered), or "" outside a table row."""
+    start = answer.rfind("\n", 0, pos) + 1
+    if not answer.startswith("|", start):
+        return ""
+    while start > 0:
+        above = answer.rfind("\n", 0, start - 1) + 1
+        if not answer.startswith("|", above):
+            break
+        start = above
+    return _line_of(answer, start)
+
+
+def _table_changes(answer: str, amounts: list[Finding]) -> tuple[float, float, int]:
+    r"""The changes of amount the rows of a table of changes list: (their sum, the sum of the new amounts,
+    the number of rows). A row whose header names a current and a new column, with two supported amounts or
+    more, changes from its first amount to its last.
+
+    >>> from .mentions import Mention
+    >>> text = "| Item | Current price | New price |\n|--|--|--|\n| A | $10.00 | $8.00 |\n"
+    >>> text += "| B | $5.00 | $6.50 |"
+    >>> found = []
+    >>> for t in ("$10.00", "$8.00", "$5.00", "$6.50"):
+    ...     at = text.index(t)
+    ...     money = Mention("money", at, at + len(t), t, value=float(t[1:]), decimals=2)
+    ...     found.append(Finding(money, "SUPPORTED", (0, len(text))))
+    >>> _table_changes(text, found)
+    (-0.5, 14.5, 2)
+    """
+    rows: dict[int, list[Finding]] = {}
+    heads: dict[int, bool] = {}
+    for g in amounts:
+        if g.label != "SUPPORTED" or g.mention.value is None:
+            continue
+        start = answer.rfind("\n", 0, g.mention.start) + 1
+        if start not in heads:
+            head = _table_header(answer, g.mention.start)
+            heads[start] = bool(head) and bool(_OLD_HEAD.search(head)) and bool(_NEW_HEAD.search(head))
+        if heads[start]:
+            rows.setdefault(start, []).append(g)
+    change, new_sum, pairs = 0.0, 0.0, 0
+    for row in rows.values():
+        if len(row) >= 2:
+            change += (row[-1].mention.value or 0.0) - (row[0].mention.value or 0.0)
+            new_sum += row[-1].mention.value or 0.0
+            pairs += 1
+    return change, new_sum, pairs
+
+
 def _line_of(answer: str, pos: int) -> str:
     start = answer.rfind("\n", 0, pos) + 1
     end = answer.find("\n", pos)
@@ -803,19 +859,26 @@ def listed_changes(
     m = f.mention
     if index is None:
         index = AnswerAmounts(answer, findings)
-    if m.kind != "money" or m.value is None or not index.arrows:
+    if m.kind != "money" or m.value is None or not (index.arrows or "|" in answer):
         return ""
     amounts = index.first_money(f, _MAX_AMOUNTS)
     change, pairs = 0.0, 0
-    for a, b in pairwise(amounts):
-        if a.label != "SUPPORTED" or b.label != "SUPPORTED":
-            continue
-        if _ARROW.fullmatch(answer, a.mention.end, b.mention.start):
-            change += (b.mention.value or 0.0) - (a.mention.value or 0.0)
-            pairs += 1
+    if index.arrows:
+        for a, b in pairwise(amounts):
+            if a.label != "SUPPORTED" or b.label != "SUPPORTED":
+                continue
+            if _ARROW.fullmatch(answer, a.mention.end, b.mention.start):
+                change += (b.mention.value or 0.0) - (a.mention.value or 0.0)
+                pairs += 1
+    line = _line_of(answer, m.start)
+    if not pairs and "|" in answer:
+        change, new_sum, pairs = _table_changes(answer, amounts)
+        if pairs >= 2 and _NEW_TOTAL.search(line) and accepts(m, new_sum):
+            # "**New order total:** $746.96" under a table of "Current price" and "New price" columns: the
+            # new column added up (issue 14, h25d: gpt-oss-120b's upgrade tables).
+            return "the total of the new amounts the answer's table lists"
     if not pairs:
         return ""
-    line = _line_of(answer, m.start)
     if pairs >= 2 and index.search(f.sentence, _CHANGE_WORDS) and accepts(m, abs(change)):
         return "the sum of the changes the answer lists"
     if not _NEW_TOTAL.search(line):

@@ -436,11 +436,12 @@ _AUX = frozenset(
 )
 # The state word ends a clause about a possibility, not the present: "cannot be modified or cancelled",
 # "to be returned", "Items being returned: ...", and a guess about the past: "it may now have been returned
-# to the sender", "could already have been delivered" (issue 14, h22a). One adverb at most between the modal
-# and "be"/"have been", each piece read once.
+# to the sender", "could already have been delivered" (issue 14, h22a); "can no longer be modified or
+# cancelled" (issue 14, h25d: gpt-oss-120b's retail answers). One adverb at most between the modal and
+# "be"/"have been", each piece read once.
 _MODAL_BE = re.compile(
     r"\b(?:can(?:not)?|can't|could(?:n't)?|may|might|must|should(?:n't)?|would(?:n't)?|won't|to)"
-    r"\s+(?:not\s+)?(?:(?:now|already|still|also|well|possibly|probably|likely|yet)\s+)?"
+    r"\s+(?:not\s+|no\s+longer\s+)?(?:(?:now|already|still|also|well|possibly|probably|likely|yet)\s+)?"
     r"(?:be|have\s+been)\s+(?:[a-z]+\s+(?:or|and)\s+)?$|\bbeing\s+$"
 )
 # ... or about the future of a parcel: "will be shipped to you", "will be refunded". (A forecast, a
@@ -471,6 +472,13 @@ _CONDITION = re.compile(
     r"|\b(?:determine|find\s+out|ask|check|investigate|learn|understand)\s+(?:\w+\s+){0,3}?why\b[^,;.!?:]*$"
 )
 _PARCEL_STATES = frozenset({"shipped", "in_transit", "out_for_delivery", "delivered", "returned", "refunded"})
+# ... or of a contact detail, the sentence's subject: "Your email address **x@example.com** is confirmed and
+# will remain on file" tells that the customer confirmed it, no order's or booking's status (issue 14,
+# h25d: gpt-oss-120b's retail answers).
+_CONTACT_SUBJECT = re.compile(
+    r"^[*_\s]*(?:your\s+|the\s+)?(?:e-?mail|phone)(?:\s+(?:address|number))?[*_\s]*"
+    r"(?:[^\s@*_][^\s@]*@[^\s@*_]+[*_\s]*)?(?:is|was|has\s+been)\s+(?:now\s+|also\s+)?$"
+)
 
 
 def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> bool:
@@ -491,6 +499,8 @@ def _not_a_current_status(answer: str, sent: tuple[int, int], m: Mention) -> boo
     """
     head = lower(answer[max(sent[0], m.start - 80) : m.start])
     if _MODAL_BE.search(head) or _CONDITION.search(head):
+        return True
+    if _CONTACT_SUBJECT.search(head):
         return True
     if m.extra["state"] in _PARCEL_STATES and _WILL_BE.search(head):
         return True

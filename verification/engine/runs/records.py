@@ -14,6 +14,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..budget import UNLIMITED, Budget
+from ..text import lower
 from .evidence import Evidence, Fact, normalize_text
 from .findings import Finding, clauses, joined_identifiers
 from .mentions import Mention
@@ -368,6 +369,35 @@ def _inside_record(best: Any, recs: Any) -> bool:
     return False
 
 
+# A bracketed list of identifiers that a plural label opens: "(item IDs 7602931732 and 9570044148)".
+_PLURAL_IDS = re.compile(r"\((?:item|order|product|tracking)?[ \t]*(?:ids|numbers|nos?\.?)[ \t:]")
+
+
+def _listed_for_a_named_item(answer: str, f: Finding, findings: list[Finding]) -> bool:
+    """Whether ``f`` stands in a bracketed list of identifiers after the names of several items ("return
+    the Electric Kettle and the Mechanical Keyboard (item IDs 7602931732 and 9570044148)") and its sentence
+    names its own item: the list gives each named item its identifier, in turn, so the item the clause's
+    names point to last is not the one it must be (issue 14, h25d). An identifier of an item the sentence
+    does not name is still read as usual.
+    """
+    start = answer.rfind("(", max(f.sentence[0], f.mention.start - 60), f.mention.start)
+    if start < 0 or ")" in answer[start : f.mention.start]:
+        return False
+    if not _PLURAL_IDS.match(lower(answer[start : start + 24])):
+        return False
+    own = {r for _, r in f.records}
+    for g in findings:
+        if (
+            g is not f
+            and g.mention.kind == "entity"
+            and g.label == "SUPPORTED"
+            and f.sentence[0] <= g.mention.start < start
+            and any(r in own for _, r in g.records)
+        ):
+            return True
+    return False
+
+
 def check_records(
     answer: str,
     findings: list[Finding],
@@ -404,6 +434,8 @@ def check_records(
         if f.mention.kind == "url" and all(_call_argument(x) for x in f.facts):
             # A URL the agent passed to a call (the page it opened) names the result of that call: which
             # item the sentence's names point to does not make it another page's (issue 14, h22a).
+            continue
+        if _listed_for_a_named_item(answer, f, findings):
             continue
         lists = {lst for lst, _ in recs}
         best = best_record(answer, findings, f, sentences, lists, lookup)

@@ -34,6 +34,21 @@ _CRITICAL = frozenset(
     }
 )  # fmt: skip
 _HIGH_STAKE = frozenset({"money", "id", "url", "email"})
+# No-break and thin spaces as the blank they stand for: gpt-oss-120b writes "Mechanical\u202fKeyboard",
+# "order\u202f#W9911714", "667\u202fHighland\u202fDrive", where a name, an identifier's cue or an address
+# would otherwise split in two (issue 14, h25d). One character for one: every span stays where it was.
+_BLANKS: Final = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u2009": " ", "\u202f": " "})
+
+
+def _plain_blanks(text: str) -> str:
+    """``text`` with its no-break and thin spaces as plain ones (same length, same offsets).
+
+    >>> _plain_blanks("Mechanical\u202fKeyboard at\u00a0$231.37")
+    'Mechanical Keyboard at $231.37'
+    """
+    if "\u00a0" not in text and "\u2007" not in text and "\u2009" not in text and "\u202f" not in text:
+        return text
+    return text.translate(_BLANKS)
 
 
 @lru_cache(maxsize=4)
@@ -245,8 +260,9 @@ def _verify(
         return report
     ev = build_evidence(run, budget)
     located: dict[int, EvidenceSpan] = {}
+    answer = _plain_blanks(run.answer)
     findings = ground_answer(
-        run.answer,
+        answer,
         ev,
         budget=budget,
         max_claims=cfg.max_claims,
@@ -259,8 +275,8 @@ def _verify(
     for f in findings:
         # Placing a fact searches its message: claims times the size of the results.
         budget.check("placing the evidence of each claim")
-        claims.append(_claim(f, run.answer, ev, located))
-    claims = _merge_adjacent(claims, run.answer)
+        claims.append(_claim(f, answer, ev, located))
+    claims = _merge_adjacent(claims, answer)
     if cfg.model_path:
         backend = _backend(cfg.model_path)
         _refine(claims, ev, backend, cfg.model_threshold)
