@@ -5,7 +5,7 @@
 does not start.  Compared here with the library, region by region, on numbers of every type of every
 region of the country codes asked (the metadata's example numbers in their national layout, with their
 last digits redrawn, cut or lengthened) and on digits drawn at random; and ``_phone_national`` as a whole
-with asking every region in turn.
+with asking every region in turn.  And ``pii_names._Before``'s phrases, built a word at a time.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
 
 from tests.engine_safety.pii_reference import phone_national_in_regions
+from verification.engine.safety.pii_names import _Before
 from verification.engine.safety.pii_types import (
     _NATIONAL_LAYOUT,
     _NATIONAL_REGIONS,
@@ -142,3 +143,16 @@ def test_it_still_finds_the_usual_national_numbers() -> None:
     for value in ("0000 000000", "01234", "0999 999 999 999", "00 00 00 00"):
         assert _phone_national(value) is None
         assert phone_national_in_regions(value) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(["Dear", "Ms", "lives in", "(", ")", "“x”", "", " ", "\n", ":", ",", "of the"]))
+)
+def test_it_joins_the_cue_phrases_as_the_joins_of_the_last_words(parts: list[str]) -> None:
+    # ``_Before.phrases`` (built one word at a time since h25c): the last n words joined by one space,
+    # longest first, for every n (words the strip left empty included).
+    text = " ".join(parts) + " Okafor"
+    before = _Before(text, len(text) - len("Okafor"))
+    words = before.words
+    assert before.phrases == [" ".join(words[-n:]) for n in range(len(words), 0, -1)]
