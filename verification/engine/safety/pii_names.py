@@ -633,8 +633,18 @@ class _Before:
                 stripped = ""
         words = lower(stripped).split()[-4:]
         self.words = [w.strip(_WORD_STRIP) for w in words]
-        # The phrases that end the words before, longest first, joined once for every table asked.
-        self.phrases = [" ".join(self.words[-n:]) for n in range(len(self.words), 0, -1)]
+        # The phrases that end the words before, longest first, joined once for every table asked:
+        # each one word longer than the last, built from the shortest (a concatenation, not a join of
+        # a new slice each; h25c).
+        phrases: list[str] = []
+        if self.words:
+            phrase = self.words[-1]
+            phrases.append(phrase)
+            for k in range(len(self.words) - 2, -1, -1):
+                phrase = self.words[k] + " " + phrase
+                phrases.append(phrase)
+            phrases.reverse()
+        self.phrases = phrases
 
     def cue(self, table: frozenset[str]) -> str:
         """The longest phrase of ``table`` that ends the words before, or ""."""

@@ -565,7 +565,9 @@ def _phone_national(value: str) -> tuple[float, str] | None:
 
     Each region in turn, as ``phonenumbers`` reads the value there (an unparsable value ends it),
     less the regions that can neither read it as valid nor refuse it (``_national_skip``): the same
-    verdict with fewer of the parses (a value valid nowhere used to cost 19).
+    verdict with fewer of the parses (a value valid nowhere used to cost 19).  Where the region's
+    international prefix does not start the digits, the region's reading comes from the library's
+    metadata (``_national_read``), without ``parse`` and ``is_valid_number`` (h25c).
     """
     phonenumbers = _phone_library()
 
@@ -590,6 +592,13 @@ def _phone_national(value: str) -> tuple[float, str] | None:
             rest = _idd_rest(digits, rule)
             if rest is not None and rest in read_after_idd:
                 continue
+            if rule is not None and rule[0].match(digits) is None:
+                # No international prefix: read from the metadata, as the library would (h25c).
+                verdict = _national_read(digits, _national_readers()[index])
+                if verdict == _READ_VALID:
+                    return 0.85, "phonenumbers"
+                if verdict == _READ_INVALID:
+                    continue
         try:
             number = phonenumbers.parse(value, region)
         except phonenumbers.NumberParseException:
@@ -717,6 +726,151 @@ def _idd_rest(digits: str, rule: _NationalRule) -> str | None:
     if idd is None or digits[idd.end() : idd.end() + 1] == "0":
         return None
     return digits[idd.end() :]
+
+
+# The national reading of a value of ``_NATIONAL_LAYOUT`` in one region, without ``phonenumbers.parse``
+# and ``is_valid_number`` (h25c): per region of ``_NATIONAL_REGIONS``, what the two read of the
+# library's metadata, built on first use.  The national prefix pattern, the region's general
+# description's pattern (its "viable" test when stripping the prefix), the general description's
+# possible lengths and local-only lengths (``_test_number_length``), whether the country code has one
+# region only, and per region of the country code, in the library's order, its leading digits and its
+# descriptions (the general one and the number types', as ``_General``; ``None`` where the general one
+# has no pattern: no number is valid there).  ``None`` for a region that rewrites its national prefix or
+# has no international prefix (always asked).
+_ReadRegion = tuple[re.Pattern[str] | None, _General | None]
+_NationalReader = (
+    tuple[
+        re.Pattern[str] | None,
+        re.Pattern[str] | None,
+        tuple[int, ...],
+        frozenset[int],
+        bool,
+        tuple[_ReadRegion, ...],
+    ]
+    | None
+)
+_NATIONAL_READERS: list[_NationalReader] = []
+# ``_national_read``'s verdicts: valid, read and not valid, and "ask the library" (a case it does not
+# decide: the parser may refuse the value, or the metadata has a shape it does not read).
+_READ_VALID, _READ_INVALID, _READ_ASK = 1, 0, -1
+
+
+def _descriptions(metadata: object) -> _General | None:
+    """The general description of ``metadata`` with its number types', as ``_number_type_helper``
+    reads them (mobile only where it is not declared the same pattern as fixed line), or ``None``."""
+    general = getattr(metadata, "general_desc", None)
+    if general is None or not general.national_number_pattern:
+        return None
+    same = bool(getattr(metadata, "same_mobile_and_fixed_line_pattern", False))
+    types: list[_Description] = []
+    for name in _NUMBER_TYPES:
+        if name == "mobile" and same:
+            continue
+        desc = getattr(metadata, name, None)
+        if desc is not None and desc.national_number_pattern:
+            types.append((re.compile(desc.national_number_pattern), frozenset(desc.possible_length or ())))
+    return (
+        re.compile(general.national_number_pattern),
+        frozenset(general.possible_length or ()),
+        tuple(types),
+    )
+
+
+def _national_readers() -> list[_NationalReader]:
+    if _NATIONAL_READERS:
+        return _NATIONAL_READERS
+    _phone_library()
+    from phonenumbers import COUNTRY_CODE_TO_REGION_CODE, PhoneMetadata
+
+    readers: list[_NationalReader] = []
+    for region in _NATIONAL_REGIONS:
+        metadata = PhoneMetadata.metadata_for_region(region)
+        assert metadata is not None and metadata.country_code is not None
+        general = metadata.general_desc
+        if (
+            metadata.international_prefix is None
+            or metadata.national_prefix_transform_rule
+            or general is None
+            or not general.possible_length
+        ):
+            readers.append(None)
+            continue
+        regions: list[_ReadRegion] = []
+        for other in COUNTRY_CODE_TO_REGION_CODE[metadata.country_code]:
+            other_metadata = PhoneMetadata.metadata_for_region(other.upper(), None)
+            if other_metadata is None:
+                continue  # ``_region_code_for_number_from_list`` passes it by
+            leading = other_metadata.leading_digits
+            regions.append((None if leading is None else re.compile(leading), _descriptions(other_metadata)))
+        prefix = metadata.national_prefix_for_parsing
+        readers.append(
+            (
+                re.compile(prefix) if prefix else None,
+                re.compile(general.national_number_pattern) if general.national_number_pattern else None,
+                tuple(general.possible_length),
+                frozenset(general.possible_length_local_only or ()),
+                len(COUNTRY_CODE_TO_REGION_CODE[metadata.country_code]) == 1,
+                tuple(regions),
+            )
+        )
+    _NATIONAL_READERS[:] = readers
+    return _NATIONAL_READERS
+
+
+def _number_of_type(number: str, descriptions: _General | None) -> bool:
+    """Whether ``_number_type_helper`` reads national ``number`` as some type (not UNKNOWN)."""
+    if descriptions is None:
+        return False
+    pattern, lengths, types = descriptions
+    if (lengths and len(number) not in lengths) or pattern.fullmatch(number) is None:
+        return False
+    for type_pattern, type_lengths in types:
+        if (not type_lengths or len(number) in type_lengths) and type_pattern.fullmatch(number) is not None:
+            return True
+    return False
+
+
+def _national_read(digits: str, reader: _NationalReader) -> int:
+    """``phonenumbers.parse(value, region)`` then ``is_valid_number``, for a value of
+    ``_NATIONAL_LAYOUT`` with these ASCII ``digits`` (a trunk "0" first, 3 to 17 of them) that the
+    region's international prefix does not start: ``_READ_VALID`` or ``_READ_INVALID``, or
+    ``_READ_ASK`` where the parser might refuse the value (the library is asked then).
+
+    The parser reads such a value as the region's (no country code starts with "0"), its digits as
+    the national number, less the national prefix when the prefix matches, unless the digits match
+    the general pattern and the rest does not, or the rest has no possible length
+    (``_maybe_strip_national_prefix_carrier_code``, ``_test_number_length``).  The number's region is
+    the country code's only one, or the first of its regions whose leading digits start it or that
+    reads it as some type; it is valid when that region reads it as some type
+    (``region_code_for_number``, ``is_valid_number_for_region``).  The tests compare it with the
+    library on numbers of every layout and region."""
+    if reader is None:
+        return _READ_ASK
+    prefix, viable, lengths, local_lengths, single, regions = reader
+    number = digits
+    if prefix is not None:
+        found = prefix.match(digits)
+        if found is not None:
+            rest = digits[found.end() :]
+            # Kept whole when the digits fit the general pattern and the rest does not.
+            if viable is None or viable.fullmatch(digits) is None or viable.fullmatch(rest) is not None:
+                size = len(rest)  # stripped when the rest has a possible length (or is too long)
+                if size not in local_lengths and not (
+                    lengths[0] > size
+                    or (lengths[0] != size and size <= lengths[-1] and size not in lengths[1:])
+                ):
+                    number = rest
+    if len(number) < _NSN_MIN:
+        return _READ_ASK  # the parser refuses it (not reached: no region has such short numbers)
+    if single:
+        return _READ_VALID if _number_of_type(number, regions[0][1] if regions else None) else _READ_INVALID
+    for leading, descriptions in regions:
+        if leading is not None:
+            if leading.match(number) is not None:
+                return _READ_VALID if _number_of_type(number, descriptions) else _READ_INVALID
+        elif _number_of_type(number, descriptions):
+            return _READ_VALID
+    return _READ_INVALID
 
 
 def _national_skips(digits: str) -> tuple[bool, ...]:
