@@ -129,3 +129,62 @@ def _table(fare: str, total: str) -> str:
 def test_it_reads_a_total_repeating_its_row_as_supported(fare, total, bad):
     report = verify_run([_POLICY, *_run("What would a new booking cost?", _SEARCH, _table(fare, total))])
     assert [text for text, _ in _flagged(report)] == bad
+
+
+# The narrow no-break space U+202F between words is a space: "Option\u202fB" is one label, as "Option B" is.
+@pytest.mark.parametrize(
+    "text,names",
+    [
+        ("**Option\u202fB \u2013 Upgrade the whole reservation**", ["Option\u202fB", "Upgrade"]),
+        ("1. Lena\u202fOrtiz \u2013 DOB 1988-02-03", ["Lena\u202fOrtiz", "DOB"]),
+        # A line break still ends a name.
+        ("Option\nB", ["Option", "B"]),
+    ],
+)
+def test_it_reads_a_narrow_no_break_space_inside_a_name(text, names):
+    from verification.engine.runs.mentions import extract_mentions
+
+    assert [m.text for m in extract_mentions(text) if m.kind == "entity"] == names
+
+
+def test_it_flags_a_narrow_spaced_answer_as_its_blank_spaced_form():
+    # Before, "Option\u202fB" was two names and the letter "B" was contradicted ("appears nowhere").
+    answer = (
+        "**Option A \u2013 Keep economy**: HAT311 at $128.\n"
+        "**Option B \u2013 Business**: HAT311 at $402.\n\nReply with Option A or Option B."
+    )
+    narrow = answer.replace("Option ", "Option\u202f")
+    plain = [(text, label) for text, label in _flagged(_verify(answer))]
+    assert [(text.replace("\u202f", " "), label) for text, label in _flagged(_verify(narrow))] == plain
+
+
+# "flight HAT072, and return SFO → IAH on May 23, flight HAT278": the route after "and" is the next item's.
+_TWO_LEGS = [
+    (
+        "search_direct_flight",
+        {"origin": "SEA", "destination": "BOS", "date": "2024-05-22"},
+        [_flight("HAT402", "SEA", "BOS", (61, 128, 402))],
+    ),
+    (
+        "search_direct_flight",
+        {"origin": "BOS", "destination": "SEA", "date": "2024-05-26"},
+        [_flight("HAT407", "BOS", "SEA", (57, 119, 377))],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "answer,bad",
+    [
+        (
+            "Shall I make the changes (outbound SEA \u2192 BOS on May 22, flight HAT402, and return "
+            "BOS \u2192 SEA on May 26, flight HAT407)?",
+            [],
+        ),
+        # A route told right after the identifier is still that identifier's own.
+        ("Shall I book flight HAT402 BOS \u2192 SEA on May 26?", ["HAT402"]),
+    ],
+)
+def test_it_reads_a_route_after_and_as_the_next_items(answer, bad):
+    report = verify_run([_SYSTEM, *_run("Can I move both legs?", _TWO_LEGS, answer)])
+    assert [text for text, _ in _flagged(report)] == bad

@@ -510,12 +510,14 @@ _DIRECTION_WORDS = frozenset({
 _DIRECTION_RE = re.compile(_words(list(_DIRECTION_WORDS)) + r"\b")
 # A name never runs over a line break: a heading line and the line under it are two things.
 # A hyphen inside a word may be written U+2010 or the non-breaking U+2011 ("Wi‑Fi"): part of the word, as
-# "-" is, not a break between two names "Wi" and "Fi" (issue 14, h20j).
+# "-" is, not a break between two names "Wi" and "Fi" (issue 14, h20j). The narrow no-break space U+202F
+# between words ("Option\u202fB", "Basic\u202fEconomy": gpt-oss-120b's text) is a space, as a blank is (h25e).
 # (The first word as ``[A-Z&]`` and the rest of a capitalised word picked by a look-behind: the same matches
 # as ``(?:[A-Z][\w'’.&\u2010\u2011-]*|&)``, opening with a choice of characters the engine skips to; h20c.)
 _ENTITY_RE = re.compile(
     r"[A-Z&](?:(?<=[A-Z])[\w'’.&\u2010\u2011-]*|(?<=&))"
-    r"(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&\u2010\u2011-]*))*"
+    r"(?:(?:[ \t\u202f]+|[ \t\u202f]*&[ \t\u202f]*)"
+    r"(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&\u2010\u2011-]*))*"
 )
 # A full stop and white space, not after an initial or a title: ``(?<!\b[A-Z])(?<!\bSt)...\.\s+`` with the
 # look-behinds read after the full stop (each one with it), so that the engine skips to the full stops in C
