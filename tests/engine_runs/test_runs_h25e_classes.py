@@ -188,3 +188,34 @@ _TWO_LEGS = [
 def test_it_reads_a_route_after_and_as_the_next_items(answer, bad):
     report = verify_run([_SYSTEM, *_run("Can I move both legs?", _TWO_LEGS, answer)])
     assert [text for text, _ in _flagged(report)] == bad
+
+
+# LaTeX working: "{,}" is a thousands comma and the words of "\text{...}" are labels of the formula.
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("= \\$5{,}700 - \\$456", [("money", "$5{,}700", 5700.0), ("money", "$456", 456.0)]),
+        ("\\text{Refund} = \\text{New amount due}", []),
+        # Outside LaTeX a name is read as before, and a plain thousands comma too.
+        ("New York costs $1,234 and Paris", [("entity", "New York", None), ("money", "$1,234", 1234.0)]),
+    ],
+)
+def test_it_reads_latex_working(text, found):
+    from verification.engine.runs.mentions import extract_mentions
+
+    got = [(m.kind, m.text, m.value) for m in extract_mentions(text) if m.kind in ("money", "entity")]
+    assert got[: len(found)] == found and (found or not got)
+
+
+def test_it_supports_a_latex_refund_of_the_update():
+    update = {**_RESERVATION, "payment_history": [{"payment_id": "credit_card_1111111", "amount": 1357}]}
+    update["payment_history"].append({"payment_id": "credit_card_1111111", "amount": -1110})
+    calls = [("update_reservation_flights", {"reservation_id": "ZX81QP", "cabin": "economy"}, update)]
+    answer = (
+        "\\[\n\\text{Refund} = \\text{Original amount paid} - \\text{New amount due} = \\$1{,}357 - \\$247 "
+        "= \\mathbf{\\$1{,}110}\n\\]"
+    )
+    assert _flagged(verify_run([_SYSTEM, *_run("Downgrade it.", calls, answer)])) == []
+    # An edited refund is still a value nothing gives.
+    wrong = answer.replace("1{,}110", "1{,}210")
+    assert [text for text, _ in _flagged(verify_run([_SYSTEM, *_run("Downgrade it.", calls, wrong)]))]

@@ -155,7 +155,10 @@ def _words(words: list[str]) -> str:
 # regex engine then skips the positions that cannot start a number in C, where an optional sign first made it
 # try every position: the first character ("-" or a digit) is taken, and a look-behind at what was taken picks
 # the rest (the sign's number, or the digits after the first). Same matches, same backtracking order.
-_NUM_TAIL = r"(?:(?<=-)(?:\d{1,3}(?:,\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:,\d{3})+|\d*))(?:\.\d+)?"
+# A thousands comma may be written as LaTeX's "{,}" ("\\$5{,}700": gpt-oss-120b's arithmetic, h25e).
+_NUM_TAIL = (
+    r"(?:(?<=-)(?:\d{1,3}(?:(?:,|\{,\})\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:(?:,|\{,\})\d{3})+|\d*))(?:\.\d+)?"
+)
 _NUM = r"[-\d]" + _NUM_TAIL
 _MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\b)"
 _SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
@@ -615,7 +618,7 @@ def parse_number(text: str) -> tuple[float, int]:
         return float(NUMBER_WORDS[low]), 0
     if low in ORDINALS:
         return float(ORDINALS[low]), 0
-    clean = low.replace(",", "")
+    clean = low.replace("{,}", "").replace(",", "")
     decimals = len(clean.split(".", 1)[1]) if "." in clean else 0
     return float(clean), decimals
 
@@ -847,6 +850,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 ),
             )
     for m in _ENTITY_RE.finditer(text):
+        if m.start() >= 6 and text.startswith("\\text{", m.start() - 6):
+            continue  # a LaTeX formula's word ("\\text{New amount due}"): a label of the working, no name
         pos = m.start()
         for part in _ENTITY_BREAK.split(m.group(0)):
             at = text.index(part, pos)
