@@ -103,7 +103,8 @@ RUN_SETS = agentdojo_clean agentdojo_perturbed_dev agentdojo_perturbed_heldout \
 	tau2_telecom_clean_dev tau2_telecom_perturbed_dev tau2_telecom_clean_heldout tau2_telecom_perturbed_heldout \
 	tau2x_airline_clean_dev tau2x_airline_perturbed_dev \
 	tau2g_airline_clean_dev tau2g_airline_perturbed_dev \
-	tau2o_retail_clean_dev tau2o_retail_perturbed_dev
+	tau2o_retail_clean_dev tau2o_retail_perturbed_dev \
+	tau2o_airline_clean_dev tau2o_airline_perturbed_dev
 
 evaluate-runs: install
 	for s in groundedness_dev tooltalk_dev halueval_qa_dev; do \

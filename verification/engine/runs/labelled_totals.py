@@ -40,6 +40,25 @@ def _adds_up(findings: list[Finding], f: Finding) -> bool:
     return False
 
 
+def _repeats_supported(findings: list[Finding], f: Finding) -> bool:
+    """Whether the answer stated ``f``'s amount before, outside a total, and that amount stands supported.
+
+    A table of costs ("| Economy fare | $136 per passenger × 3 passengers | **$408** |" ... "| **Total** | |
+    **$408** |") closes with the amount its one non-zero row gave: the total is that row's value again, as
+    supported as the row (issue 14, gpt-oss-120b airline runs). An edited total is another value and repeats
+    nothing.
+    """
+    v = f.mention.value
+    assert v is not None
+    for g in findings:
+        m = g.mention
+        if m.end > f.mention.start or m.kind != "money" or g.label != "SUPPORTED" or not m.value:
+            continue
+        if abs(m.value - v) < 0.005:
+            return True
+    return False
+
+
 def check_labelled_totals(answer: str, findings: list[Finding]) -> None:
     """Relabel, in place, a total that only a difference supports (see the module).
 
@@ -62,6 +81,11 @@ def check_labelled_totals(answer: str, findings: list[Finding]) -> None:
         end = answer.find("\n", m.end)
         line = lower(answer[start : len(answer) if end < 0 else end])
         head = lower(answer[max(start, m.start - 40) : m.start])
-        if _TOTAL.search(head) and not _SUBTRACTION.search(line) and not _adds_up(findings, f):
+        if (
+            _TOTAL.search(head)
+            and not _SUBTRACTION.search(line)
+            and not _adds_up(findings, f)
+            and not _repeats_supported(findings, f)
+        ):
             f.label, f.derived = "UNSUPPORTED", False
             f.reason = "called a total, but only a difference of the run's values gives it"

@@ -155,7 +155,10 @@ def _words(words: list[str]) -> str:
 # regex engine then skips the positions that cannot start a number in C, where an optional sign first made it
 # try every position: the first character ("-" or a digit) is taken, and a look-behind at what was taken picks
 # the rest (the sign's number, or the digits after the first). Same matches, same backtracking order.
-_NUM_TAIL = r"(?:(?<=-)(?:\d{1,3}(?:,\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:,\d{3})+|\d*))(?:\.\d+)?"
+# A thousands comma may be written as LaTeX's "{,}" ("\\$5{,}700": gpt-oss-120b's arithmetic, h25e).
+_NUM_TAIL = (
+    r"(?:(?<=-)(?:\d{1,3}(?:(?:,|\{,\})\d{3})+|\d+)|(?<=\d)(?:\d{0,2}(?:(?:,|\{,\})\d{3})+|\d*))(?:\.\d+)?"
+)
 _NUM = r"[-\d]" + _NUM_TAIL
 _MAG = r"(?:\s?(?:thousand|million|billion|trillion|bn|mn|tn)\b|(?<=\d)[kKmMbB]\b)"
 _SYMS = sorted(CURRENCY_SYMBOLS, key=len, reverse=True)
@@ -512,12 +515,14 @@ _DIRECTION_WORDS = frozenset({
 _DIRECTION_RE = re.compile(_words(list(_DIRECTION_WORDS)) + r"\b")
 # A name never runs over a line break: a heading line and the line under it are two things.
 # A hyphen inside a word may be written U+2010 or the non-breaking U+2011 ("Wi‑Fi"): part of the word, as
-# "-" is, not a break between two names "Wi" and "Fi" (issue 14, h20j).
+# "-" is, not a break between two names "Wi" and "Fi" (issue 14, h20j). The narrow no-break space U+202F
+# between words ("Option\u202fB", "Basic\u202fEconomy": gpt-oss-120b's text) is a space, as a blank is (h25e).
 # (The first word as ``[A-Z&]`` and the rest of a capitalised word picked by a look-behind: the same matches
 # as ``(?:[A-Z][\w'’.&\u2010\u2011-]*|&)``, opening with a choice of characters the engine skips to; h20c.)
 _ENTITY_RE = re.compile(
     r"[A-Z&](?:(?<=[A-Z])[\w'’.&\u2010\u2011-]*|(?<=&))"
-    r"(?:(?:[ \t]+|[ \t]*&[ \t]*)(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&\u2010\u2011-]*))*"
+    r"(?:(?:[ \t\u202f]+|[ \t\u202f]*&[ \t\u202f]*)"
+    r"(?:(?:of|de|la|del|du|von|van|&)\b|[A-Z][\w'’.&\u2010\u2011-]*))*"
 )
 # A full stop and white space, not after an initial or a title: ``(?<!\b[A-Z])(?<!\bSt)...\.\s+`` with the
 # look-behinds read after the full stop (each one with it), so that the engine skips to the full stops in C
@@ -615,7 +620,7 @@ def parse_number(text: str) -> tuple[float, int]:
         return float(NUMBER_WORDS[low]), 0
     if low in ORDINALS:
         return float(ORDINALS[low]), 0
-    clean = low.replace(",", "")
+    clean = low.replace("{,}", "").replace(",", "")
     decimals = len(clean.split(".", 1)[1]) if "." in clean else 0
     return float(clean), decimals
 
@@ -847,6 +852,8 @@ def extract_mentions(text: str, names: bool = True) -> list[Mention]:
                 ),
             )
     for m in _ENTITY_RE.finditer(text):
+        if m.start() >= 6 and text.startswith("\\text{", m.start() - 6):
+            continue  # a LaTeX formula's word ("\\text{New amount due}"): a label of the working, no name
         pos = m.start()
         for part in _ENTITY_BREAK.split(m.group(0)):
             at = text.index(part, pos)

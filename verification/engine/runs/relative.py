@@ -33,6 +33,9 @@ _RELATIVE = re.compile(
 # Sentences that offer help or ask the user something use "today" as a pleasantry ("Anything else I can do
 # for you today?"), not as the date of an item.
 _PLEASANTRY = re.compile(r"\?\s*$|\b(?:help|assist|anything else|else i can)\b")
+# "based on today's fares", "at today's prices": the prices in force now, which the answer compares with
+# what was paid; no date of an item (issue 14, gpt-oss-120b airline runs). Only "today", before a price word.
+_PRICES_OF_TODAY = re.compile(r"(?:'|\u2019)s (?:fares?|prices?|rates?|pricing)\b")
 # Results that speak of the days around the run: only then is a relative date that none of them gives a
 # contradiction (results about last year's invoices say nothing about "tomorrow").
 _NEAR_DAYS = 14
@@ -119,6 +122,8 @@ def relative_findings(
     for m in _RELATIVE.finditer(low):
         sent = sentence_of(m.start())
         if _PLEASANTRY.search(low, sent[0], sent[1]):
+            continue
+        if m.group(0) == "today" and _PRICES_OF_TODAY.match(low, m.end()):
             continue
         meant = _candidates(m, today)
         if not meant:

@@ -52,6 +52,9 @@ _ROUTE = re.compile(
     r"[bA-Z](?<!\w.)(?:(?<=b)etween(?<=(between))\s+([A-Z]{3})\s+and\s+([A-Z]{3})"
     r"|(?<=[A-Z])[A-Z]{2}(?<=([A-Z]{3}))(?:\s+to\s+|\s*(?:→|->)\s*)([A-Z]{3}))\b"
 )
+# "flight HAT072, and return SFO → IAH on May 23, flight HAT278": a conjunction right after the identifier
+# opens the next item of the sentence; a route after it is that item's, not the identifier's (issue 14, h25e).
+_NEXT_ITEM = re.compile(r"[,;)*]{0,3} (?:and|then) ")
 # The same pair as two labelled lines: "- **Origin:** BOS" then "- **Destination:** CLT".
 # (Opening with its first letter, ``\b`` read behind it: the engine skips to the "o"s instead of trying every
 # position of the answer; the same matches as ``\b[Oo]rigin``.)
@@ -427,6 +430,7 @@ def _check_identified(
         routes += [
             (m.group(4), m.group(5), m.start(4), m.start(5), False)
             for m in _ROUTE.finditer(answer, f.mention.end, end)
+            if not _NEXT_ITEM.match(answer, f.mention.end, m.start())
         ]
         # A route that heads the identifier on its line, "- JFK to LAS: Flight HAT112", is that flight's,
         # when nothing but a parenthesis without digits follows it there ("SFO to SEA: Flight HAT134 to PHX
