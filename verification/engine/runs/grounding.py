@@ -3756,18 +3756,9 @@ def _context_facts(
             tiers.append(amounts.first_records(0, count, 0))
         for records in tiers:
             for r in records:
-                if r in ordered:
-                    continue
-                ordered[r] = len(ordered)
-                for i in by_record.get(r, ()):
-                    if numbers[i].list_path is not None:
-                        own.append(numbers[i])
-                if len(own) >= MAX_OPERANDS:
-                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
-        own += [x for x in ev.datetimes if x.record in ordered]
-        own += [x for x in ev.dates if x.record in ordered]
-        root = [numbers[i] for i in root_positions] if ordered else numbers
-        return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
+                if _take_record(r, ordered, by_record, numbers, own):
+                    return _gathered(own, ordered, ev, root_positions)
+        return _gathered(own, ordered, ev, root_positions)
     if starts is not None and amounts is not None:
         before = amounts.recorded_before(end)
     else:
@@ -3790,18 +3781,38 @@ def _context_facts(
                 continue
             for x in g.facts:
                 r = x.record
-                if r is None or x.list_path is None or r in ordered:
+                if r is None or x.list_path is None:
                     continue
-                ordered[r] = len(ordered)
-                for i in by_record.get(r, ()):
-                    if numbers[i].list_path is not None:
-                        own.append(numbers[i])
-                if len(own) >= MAX_OPERANDS:
-                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
-    own += [x for x in ev.datetimes if x.record in ordered]
-    own += [x for x in ev.dates if x.record in ordered]
-    root = [numbers[i] for i in root_positions] if ordered else numbers
-    return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
+                if _take_record(r, ordered, by_record, numbers, own):
+                    return _gathered(own, ordered, ev, root_positions)
+    return _gathered(own, ordered, ev, root_positions)
+
+
+def _take_record(
+    r: Any, ordered: dict[Any, int], by_record: dict[Any, list[int]], numbers: list[Fact], own: list[Fact]
+) -> bool:
+    """For :func:`_context_facts`: take the record ``r`` unless it is taken (the numbers of its lists, in
+    evidence order, onto ``own``); whether ``own`` holds MAX_OPERANDS numbers now (the walk stops)."""
+    if r in ordered:
+        return False  # taken before, when ``own`` was short of MAX_OPERANDS (or the walk had stopped)
+    ordered[r] = len(ordered)
+    for i in by_record.get(r, ()):
+        if numbers[i].list_path is not None:
+            own.append(numbers[i])
+    return len(own) >= MAX_OPERANDS
+
+
+def _gathered(own: list[Fact], ordered: dict[Any, int], ev: Evidence, root: list[int]) -> list[Fact]:
+    """For :func:`_context_facts`: the first MAX_OPERANDS of the records' numbers taken (``own``), then of
+    their dates and times, then the first MAX_OPERANDS run-level numbers: those outside lists (at ``root``
+    in ``ev.numbers``) when a record was taken, any when none was. With MAX_OPERANDS numbers taken, the
+    dates and times would be cut off: they are not read."""
+    numbers = ev.numbers
+    if len(own) < MAX_OPERANDS:
+        own += [x for x in ev.datetimes if x.record in ordered]
+        own += [x for x in ev.dates if x.record in ordered]
+    run_level = [numbers[i] for i in root[:MAX_OPERANDS]] if ordered else numbers[:MAX_OPERANDS]
+    return own[:MAX_OPERANDS] + run_level
 
 
 def _join_names(answer: str, mentions: list[Mention], ev: Evidence) -> list[Mention]:
