@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from datetime import date as _date
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -2718,47 +2719,91 @@ def _kind_total(
                 if _kind_count(g):
                     per_sentence.setdefault(g.sentence, []).append(g.mention)
             amounts.totals["counts"] = per_sentence
-        counts = [c for c in per_sentence.get(f.sentence, ()) if c.end <= m.start]
-        amounts.reads += len(counts)
-        low = amounts.lowered_answer()
-    else:
-        if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
-            return ""
-        counts = [
-            g.mention
-            for g in findings
-            if g.sentence == f.sentence and g.mention.end <= m.start and _kind_count(g)
-        ]
-        low = lower(answer)
+        totals = _counted_totals(amounts, per_sentence.get(f.sentence, []), f.sentence, m.start, ev)
+        amounts.reads += len(totals)
+        if any(accepts(m, total) for total in totals):
+            return "the total of the items of the kind its sentence counts"
+        return ""
+    if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
+        return ""
+    counts = [
+        g.mention
+        for g in findings
+        if g.sentence == f.sentence and g.mention.end <= m.start and _kind_count(g)
+    ]
+    low = lower(answer)
     for c in counts:
-        noun = lower(c.noun or "")
-        kinds = {noun, *_singular_tokens([noun])}
-        if noun.endswith("es"):
-            kinds.add(noun[:-2])
-        before = _STATE_BEFORE_NOUN.match(low, c.end) if len(low) == len(answer) else None
-        if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
-            # "your three pending orders total $7,620.39": the results with that value (h23d).
-            kinds.add(before.group(1))
-        if amounts is not None:
-            key = ("kinds", frozenset(kinds))
-            groups = amounts.totals.get(key)
-            if groups is None:
-                groups = amounts.totals[key] = _kind_groups(kinds, ev)
-            for records in groups.values():
-                if len(records) != c.value:
-                    continue
-                sums = amounts.totals.get(("sums", id(records)))
-                if sums is None:
-                    sums = amounts.totals[("sums", id(records))] = _records_sums(records, ev)
-                if any(accepts(m, total) for total in sums):
-                    return "the total of the items of the kind its sentence counts"
-            continue
+        kinds = _count_kinds(c, low, answer)
         for records in _kind_groups(kinds, ev).values():
             if len(records) != c.value:
                 continue
             if _records_total(m, records, ev):
                 return "the total of the items of the kind its sentence counts"
     return ""
+
+
+def _count_kinds(c: Mention, low: str, answer: str) -> set[str]:
+    """The values the results may give the things ``c`` counts (``low``: the answer in lower case)."""
+    noun = lower(c.noun or "")
+    kinds = {noun, *_singular_tokens([noun])}
+    if noun.endswith("es"):
+        kinds.add(noun[:-2])
+    before = _STATE_BEFORE_NOUN.match(low, c.end) if len(low) == len(answer) else None
+    if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
+        # "your three pending orders total $7,620.39": the results with that value (h23d).
+        kinds.add(before.group(1))
+    return kinds
+
+
+def _count_totals(amounts: AnswerAmounts, c: Mention, ev: Evidence) -> list[float]:
+    """The sums of the keys of each group of records of the kind ``c`` counts that has as many records as
+    it says: the totals it may explain (the groups and sums kept per answer, h24b)."""
+    kinds = _count_kinds(c, amounts.lowered_answer(), amounts.answer)
+    key = ("kinds", frozenset(kinds))
+    groups = amounts.totals.get(key)
+    if groups is None:
+        groups = amounts.totals[key] = _kind_groups(kinds, ev)
+    out: list[float] = []
+    for records in groups.values():
+        if len(records) != c.value:
+            continue
+        sums = amounts.totals.get(("sums", id(records)))
+        if sums is None:
+            sums = amounts.totals[("sums", id(records))] = _records_sums(records, ev)
+        out += sums
+    return out
+
+
+def _counted_totals(
+    amounts: AnswerAmounts, counts: list[Mention], sentence: tuple[int, int], pos: int, ev: Evidence
+) -> list[float]:
+    """The totals (``_count_totals``) of the counts of ``sentence`` that end at ``pos`` or before it, each
+    value once. The counts in order of their ends (as they are, not overlapping) form a prefix: the values
+    new at each count are kept per sentence, in order, with how many there are after each count, so an
+    amount reads the distinct totals (bounded by the results), not every count before it again (h25h: one
+    sentence of many counts and totals was quadratic)."""
+    entry: tuple[list[int], bool, list[float], set[float], list[int]] | None
+    entry = amounts.totals.get(("count totals", sentence))
+    if entry is None:
+        ends = [c.end for c in counts]
+        entry = (ends, all(a <= b for a, b in pairwise(ends)), [], set(), [])
+        amounts.totals[("count totals", sentence)] = entry
+    ends, ascending, values, seen, upto = entry
+    if not ascending:
+        out: list[float] = []
+        for c in counts:
+            if c.end <= pos:
+                out += _count_totals(amounts, c, ev)
+        return out
+    k = bisect_right(ends, pos)
+    while len(upto) < k:
+        amounts.reads += 1
+        for total in _count_totals(amounts, counts[len(upto)], ev):
+            if total not in seen:
+                seen.add(total)
+                values.append(total)
+        upto.append(len(values))
+    return values[: upto[k - 1]] if k else []
 
 
 def _kind_count(g: Finding) -> bool:
