@@ -15,7 +15,9 @@ so that its amounts reach one of the arithmetic checks of ``grounding.ground_ans
 - ``named``: one line per amount, "Total refunds for order i: $x" (``_named_total``);
 - ``records``: amounts the records support, each sentence also with an unsupported total (``_context_facts``
   of many amounts from few records);
-- ``aggregate``: a request for a total and bare numbers (``_computed_total``).
+- ``aggregate``: a request for a total and bare numbers (``_computed_total``);
+- ``gaps``: one sentence of "$x, which is $y over your $0.25 budget" (``own_lists.told_gap``, h25h);
+- ``one-kinds``: one sentence of "order Wi had 2 grills with a total price of $x" (``_kind_total``, h25h).
 
 Prints CPU seconds (``time.process_time``) per shape and size and the growth ratio of each doubling (2.0
 is linear, 4.0 quadratic). A case over ``--cap`` seconds ends that shape's sizes. Run from the repository
@@ -42,7 +44,9 @@ from verification.engine.runs.verify import verify_run
 # Long answers: the answer's character cap lifted (the service's caps would refuse most of these).
 CONFIG = RunVerifierConfig(max_answer_chars=10_000_000, max_total_chars=20_000_000)
 
-SHAPES = ("sentences", "lines", "one", "kinds", "refunds", "named", "records", "aggregate")
+SHAPES = (
+    "sentences", "lines", "one", "kinds", "refunds", "named", "records", "aggregate", "gaps", "one-kinds",
+)  # fmt: skip
 
 
 def _price(i: int) -> str:
@@ -106,6 +110,22 @@ def build(shape: str, n: int) -> list[dict[str, Any]]:
             f"so option {i} comes to {(i * 37) % 4999 + 1.5}. "
             for i in range(n // 2)
         )
+    elif shape == "gaps":
+        # 200 priced orders and a budget: each gap is the price before it less the budget, which a sentence
+        # without words of arithmetic leaves to told_gap (a difference of values is no support there).
+        results = [{"orders": [{"id": f"W{i:05d}", "price": 10.0 + i} for i in range(200)]}, {"budget": 0.25}]
+        answer = "Prices: " + ", ".join(
+            f"${10 + i % 200:.2f}, which is ${9.75 + i % 200:.2f} over your $0.25 budget"
+            for i in range(n // 3)
+        )
+        answer += "."
+    elif shape == "one-kinds":
+        items = [{"name": "Grill" if k % 2 else "Kettle", "price": 40.0 + 7 * k} for k in range(8)]
+        results.append({"order_id": "W00001", "items": items})
+        answer = "In all, " + ", ".join(
+            f"order W{i:05d} had 2 grills with a total price of {_price(i)}" for i in range(n // 2)
+        )
+        answer += "."
     else:
         raise SystemExit(f"unknown shape {shape!r}; one of {', '.join(SHAPES)}")
     return _run(question, results, answer)
