@@ -3787,9 +3787,15 @@ def _context_facts(
         if item is not None:
             split = min(amounts.recorded_count(item), count)  # the findings of the item are the rest
         tiers: list[list[Any]] = []
-        for g in amounts.recorded_of_sentence(target.sentence, count):
-            if g.mention.start < end:
-                tiers.append([x.record for x in g.facts if x.record is not None and x.list_path is not None])
+        first = amounts.sentence_records(target.sentence, count)  # kept per sentence, each record once
+        if first is not None:
+            tiers.append(first)
+        else:
+            for g in amounts.recorded_of_sentence(target.sentence, count):
+                if g.mention.start < end:
+                    tiers.append(
+                        [x.record for x in g.facts if x.record is not None and x.list_path is not None]
+                    )
         if item is not None:
             tiers += [
                 amounts.first_records(split, count, 1),

@@ -106,6 +106,7 @@ class AnswerAmounts:
         # :meth:`first_records`): [ends, records, the set of them, how far the range is read].
         self._first: dict[tuple[int, int], tuple[list[int], list[Any], set[Any], list[int]]] = {}
         self._recorded_by_sentence: dict[tuple[int, int], list[int]] | None = None
+        self._spans_hold = -1  # whether each finding's sentence holds its start, the sentences apart
         self._lowered: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[tuple[int, int], str], Any] = {}
         # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
@@ -420,6 +421,21 @@ class AnswerAmounts:
         out = recs[: bisect_left(ks, hi)]
         self.reads += len(out)
         return out
+
+    def sentence_records(self, sentence: tuple[int, int], count: int) -> list[Any] | None:
+        """The records of the lists the findings of ``sentence`` among the first ``count`` supported findings
+        holding a fact of a record hold, each once, in the order first read: :meth:`first_records` of the
+        sentence's range of the recorded list (findings in answer order only). ``None`` when a finding's
+        sentence does not hold its start or two sentences overlap: the range is then no sentence's. A
+        look-up read each finding of the sentence before it (h25h: quadratic in one long sentence)."""
+        if self._spans_hold < 0:
+            spans = sorted({g.sentence for g in self.findings})
+            inside = all(g.sentence[0] <= g.mention.start < g.sentence[1] for g in self.findings)
+            self._spans_hold = int(inside and all(a[1] <= b[0] for a, b in pairwise(spans)))
+        if not self._spans_hold:
+            return None
+        lo = self.recorded_count(sentence[0])
+        return self.first_records(lo, count, 0) if lo < count else []
 
     def recorded_before(self, pos: int) -> list[Finding]:
         """The supported findings holding a fact of a record that start before ``pos`` (findings in answer
