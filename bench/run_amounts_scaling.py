@@ -19,9 +19,10 @@ so that its amounts reach one of the arithmetic checks of ``grounding.ground_ans
 - ``gaps``: one sentence of "$x, which is $y over your $0.25 budget" (``own_lists.told_gap``, h25h);
 - ``one-kinds``: one sentence of "order Wi had 2 grills with a total price of $x" (``_kind_total``, h25h).
 
-Prints CPU seconds (``time.process_time``) per shape and size and the growth ratio of each doubling (2.0
-is linear, 4.0 quadratic). A case over ``--cap`` seconds ends that shape's sizes. Run from the repository
-root with ``TRUST_REGISTRY_PURE_PYTHON=1`` for the interpreted figures.
+Prints CPU seconds (``time.process_time``) per shape and size, or with ``--work`` the findings the
+arithmetic look-ups read (``ground_answer(..., work=)``, independent of the load), and the growth ratio of
+each doubling (2.0 is linear, 4.0 quadratic). A case over ``--cap`` seconds ends that shape's sizes. Run
+from the repository root with ``TRUST_REGISTRY_PURE_PYTHON=1`` for the interpreted figures.
 """
 
 from __future__ import annotations
@@ -138,12 +139,25 @@ def seconds(shape: str, n: int) -> float:
     return time.process_time() - t0
 
 
+def work(shape: str, n: int) -> float:
+    """The findings the arithmetic look-ups of ``ground_answer`` read (``work=``): work, not time."""
+    from verification.engine.runs.evidence import build_evidence
+    from verification.engine.runs.grounding import ground_answer
+    from verification.engine.runs.messages import parse_run
+
+    run = parse_run(build(shape, n), config=CONFIG)
+    counted: list[int] = []
+    ground_answer(run.answer, build_evidence(run), work=counted)
+    return float(counted[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="500,1000,2000,4000")
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--cap", type=float, default=60.0, help="stop a shape after a case over this many s")
     ap.add_argument("--profile", default="", help="SHAPE:N: print the top functions of that case")
+    ap.add_argument("--work", action="store_true", help="count the findings read, not CPU seconds")
     args = ap.parse_args()
     if args.profile:
         shape, n = args.profile.split(":")
@@ -158,11 +172,11 @@ def main() -> None:
     for shape in args.shapes.split(","):
         times: list[float] = []
         for n in sizes:
-            times.append(seconds(shape, n))
-            if times[-1] > args.cap:
+            times.append(work(shape, n) if args.work else seconds(shape, n))
+            if not args.work and times[-1] > args.cap:
                 break
         ratios = [b / a for a, b in pairwise(times) if a > 0]
-        cells = [f"{t:.2f}" for t in times] + ["-"] * (len(sizes) - len(times))
+        cells = [f"{t:,.0f}" if args.work else f"{t:.2f}" for t in times] + ["-"] * (len(sizes) - len(times))
         growth = ", ".join(f"{r:.1f}" for r in ratios)
         print(f"| {shape} | " + " | ".join(cells) + f" | {growth} |", flush=True)
 
