@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.engine_runs.runs_helpers import make_run
-from tests.engine_runs.test_runs_totals_index_h24b import _results
+from tests.engine_runs.test_runs_totals_index_h24b import _results, context_facts_both_ways
 from verification.engine.runs import grounding
 from verification.engine.runs.evidence import Evidence, Fact, build_evidence
 from verification.engine.runs.findings import Finding
@@ -237,19 +237,8 @@ def test_it_gathers_the_facts_of_one_long_sentence_as_the_walk_of_findings_does(
     run = parse_run(make_run("What is the total?", _results(), answer))
     ev = build_evidence(run)
     findings = ground_answer(run.answer, ev, question="What is the total?")
-    for i, f in enumerate(findings):
-        f.label = labels[i % len(labels)]
-    starts = [g.mention.start for g in findings]
-    index = AnswerAmounts(run.answer, findings, starts)
-    sentences = sorted({f.sentence for f in findings})
-    for at, f in enumerate(findings):
-        if at:
-            index.supported(at - 1)
-        for item in (None, 0, f.mention.start // 2):
-            old = grounding._context_facts(findings, f, sentences, ev, item)
-            assert grounding._context_facts(findings, f, sentences, ev, item, starts, index) == old
-        if f.label != "SUPPORTED" and f.facts:
-            f.label = "SUPPORTED"
+    assert AnswerAmounts(run.answer, findings).sentence_records((0, 1), 0) == []  # the per-sentence path
+    context_facts_both_ways(run.answer, findings, ev, labels, [True])
 
 
 def _priced_gaps_work(n: int) -> int:
