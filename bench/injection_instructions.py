@@ -18,16 +18,15 @@ the interpreted glue around the calls).  Compare two trees with a copy of the ol
 
 from __future__ import annotations
 
-import argparse
 import json
-import re
-import subprocess
 import sys
-import tempfile
-import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+from callgrind_passes import main as count_main
+from callgrind_passes import marked_passes
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKLOADS = ("holdout", "dev", "helppages_validation")
@@ -42,12 +41,7 @@ def run(root: Path) -> None:
     for name in WORKLOADS:
         path = root / "bench" / "corpora" / f"injection_{name}.jsonl"
         rows = [json.loads(x) for x in path.read_text(encoding="utf-8").split("\n") if x.strip()]
-
-        _one_pass(injection.detect_injection, rows)
-        zlib.adler32(name.encode())
-        _one_pass(injection.detect_injection, rows)
-        _one_pass(injection.detect_injection, rows)
-        zlib.adler32(name.encode())
+        marked_passes(name, partial(_one_pass, injection.detect_injection, rows))
 
 
 def _one_pass(detect: Callable[..., object], rows: list[dict[str, Any]]) -> None:
@@ -61,37 +55,11 @@ def _one_pass(detect: Callable[..., object], rows: list[dict[str, Any]]) -> None
         )
 
 
-def count(root: Path) -> dict[str, float]:
-    """Millions of instructions per pass of each workload, under callgrind."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        cmd = [
-            "valgrind", "--tool=callgrind", "--dump-before=zlib_adler32", f"--callgrind-out-file={out}",
-            sys.executable, __file__, "--run", "--root", str(root),
-        ]  # fmt: skip
-        subprocess.run(cmd, check=True, capture_output=True)
-        result = {}
-        for k, name in enumerate(WORKLOADS):
-            part = (Path(tmp) / f"cg.out.{2 * k + 2}").read_text()
-            found = re.search(r"^totals:\s*(\d+)", part, re.M)
-            assert found is not None
-            result[name] = int(found.group(1)) / 2 / 1e6
-        return result
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--root", type=Path, default=ROOT)
-    parser.add_argument("--run", action="store_true", help="run the workloads (no callgrind)")
-    args = parser.parse_args(argv)
-    if args.run:
-        run(args.root.resolve())
-        return 0
-    for name, millions in count(args.root.resolve()).items():
-        print(f"{name}: {millions:.1f} M instructions a pass")
-    return 0
+    return count_main(
+        __doc__, __file__, run, WORKLOADS, "{name}: {millions:.1f} M instructions a pass", argv,
+        root=ROOT, run_help="run the workloads (no callgrind)",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

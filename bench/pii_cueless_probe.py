@@ -11,7 +11,6 @@ Run:  python bench/pii_cueless_probe.py [--group dev|check] [--show 3] [--kind n
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from pii_names_probe import count_readable  # noqa: E402
+from pii_names_probe import group_probe_main  # noqa: E402
 
 LOCALES = ["en_AU", "es_MX", "es_AR", "de_CH", "fr_CH", "it_CH", "sl_SI", "et_EE"]
 SEEDS = {"dev": 2323, "check": 3232}
@@ -101,17 +100,7 @@ def value_of(fake: Any, kind: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--group", choices=list(SEEDS), default="dev")
-    parser.add_argument("--show", type=int, default=0, help="print this many leaking texts per template")
-    parser.add_argument("--kind", nargs="*", default=["name", "first", "town", "town_code"])
-    args = parser.parse_args(argv)
-    count_readable(
-        TEMPLATES[args.group], args.kind, LOCALES, SEEDS[args.group], PER_TEMPLATE, value_of, args.show
-    )
-    return 0
+    return group_probe_main(__doc__, TEMPLATES, SEEDS, LOCALES, PER_TEMPLATE, value_of, argv)
 
 
 if __name__ == "__main__":

@@ -15,15 +15,13 @@ Compare two trees with a worktree of the older commit (``git worktree add /tmp/b
 
 from __future__ import annotations
 
-import argparse
 import json
-import re
-import subprocess
 import sys
-import tempfile
-import zlib
 from collections.abc import Callable
 from pathlib import Path
+
+from callgrind_passes import main as count_main
+from callgrind_passes import marked_passes
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKLOADS = (
@@ -70,44 +68,14 @@ def run(root: Path) -> None:
         "detect_pii_cold": cold,
     }
     for name in WORKLOADS:
-        jobs[name]()
-        zlib.adler32(name.encode())
-        jobs[name]()
-        jobs[name]()
-        zlib.adler32(name.encode())
-
-
-def count(root: Path) -> dict[str, float]:
-    """Millions of instructions per pass of each workload, under callgrind."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        cmd = [
-            "valgrind", "--tool=callgrind", "--dump-before=zlib_adler32", f"--callgrind-out-file={out}",
-            sys.executable, __file__, "--run", "--root", str(root),
-        ]  # fmt: skip
-        subprocess.run(cmd, check=True, capture_output=True)
-        result = {}
-        for k, name in enumerate(WORKLOADS):
-            part = (Path(tmp) / f"cg.out.{2 * k + 2}").read_text()
-            found = re.search(r"^totals:\s*(\d+)", part, re.M)
-            assert found is not None
-            result[name] = int(found.group(1)) / 2 / 1e6
-        return result
+        marked_passes(name, jobs[name])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--root", type=Path, default=ROOT, help="the tree to count (default: this checkout)")
-    parser.add_argument("--run", action="store_true", help="run the workloads without callgrind")
-    args = parser.parse_args(argv)
-    if args.run:
-        run(args.root.resolve())
-        return 0
-    for name, millions in count(args.root.resolve()).items():
-        print(f"{name}: {millions:.2f} M instructions per pass")
-    return 0
+    return count_main(
+        __doc__, __file__, run, WORKLOADS, "{name}: {millions:.2f} M instructions per pass", argv,
+        root=ROOT, root_help="the tree to count (default: this checkout)",
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

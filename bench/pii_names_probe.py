@@ -120,6 +120,29 @@ def count_readable(
     print(f"all: {totals['leaked']} of {totals['values']} readable")
 
 
+def group_probe_main(
+    doc: str | None,
+    templates: dict[str, dict[str, tuple[str, ...]]],
+    seeds: dict[str, int],
+    locales: list[str],
+    per_template: int,
+    value_of: Callable[[Any, str], str],
+    argv: list[str] | None = None,
+) -> int:
+    """The command line of a probe whose templates come in groups, each with its seed (``dev``, its misses
+    read to write rules, and ``check``, only counted): ``--group``, ``--show`` and ``--kind`` (default: every
+    kind, in the templates' order), then :func:`count_readable`. Shared by ``pii_cueless_probe.py`` and
+    ``pii_prose_probe.py``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--group", choices=list(seeds), default="dev")
+    parser.add_argument("--show", type=int, default=0, help="print this many leaking texts per template")
+    parser.add_argument("--kind", nargs="*", default=list(templates["dev"]))
+    args = parser.parse_args(argv)
+    group = templates[args.group]
+    count_readable(group, args.kind, locales, seeds[args.group], per_template, value_of, args.show)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

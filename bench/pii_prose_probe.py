@@ -15,7 +15,6 @@ Run:  python bench/pii_prose_probe.py [--group dev|check] [--show 3] [--kind fir
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from pii_names_probe import count_readable  # noqa: E402
+from pii_names_probe import group_probe_main  # noqa: E402
 
 LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "it_IT", "es_ES", "pt_BR", "nl_NL"]
 SEEDS = {"dev": 2424, "check": 4242}
@@ -109,17 +108,7 @@ def value_of(fake: Any, kind: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--group", choices=list(SEEDS), default="dev")
-    parser.add_argument("--show", type=int, default=0, help="print this many leaking texts per template")
-    parser.add_argument("--kind", nargs="*", default=["first", "town", "phone"])
-    args = parser.parse_args(argv)
-    count_readable(
-        TEMPLATES[args.group], args.kind, LOCALES, SEEDS[args.group], PER_TEMPLATE, value_of, args.show
-    )
-    return 0
+    return group_probe_main(__doc__, TEMPLATES, SEEDS, LOCALES, PER_TEMPLATE, value_of, argv)
 
 
 if __name__ == "__main__":

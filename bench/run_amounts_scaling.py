@@ -15,11 +15,14 @@ so that its amounts reach one of the arithmetic checks of ``grounding.ground_ans
 - ``named``: one line per amount, "Total refunds for order i: $x" (``_named_total``);
 - ``records``: amounts the records support, each sentence also with an unsupported total (``_context_facts``
   of many amounts from few records);
-- ``aggregate``: a request for a total and bare numbers (``_computed_total``).
+- ``aggregate``: a request for a total and bare numbers (``_computed_total``);
+- ``gaps``: one sentence of "$x, which is $y over your $0.25 budget" (``own_lists.told_gap``, h25h);
+- ``one-kinds``: one sentence of "order Wi had 2 grills with a total price of $x" (``_kind_total``, h25h).
 
-Prints CPU seconds (``time.process_time``) per shape and size and the growth ratio of each doubling (2.0
-is linear, 4.0 quadratic). A case over ``--cap`` seconds ends that shape's sizes. Run from the repository
-root with ``TRUST_REGISTRY_PURE_PYTHON=1`` for the interpreted figures.
+Prints CPU seconds (``time.process_time``) per shape and size, or with ``--work`` the findings the
+arithmetic look-ups read (``ground_answer(..., work=)``, independent of the load), and the growth ratio of
+each doubling (2.0 is linear, 4.0 quadratic). A case over ``--cap`` seconds ends that shape's sizes. Run
+from the repository root with ``TRUST_REGISTRY_PURE_PYTHON=1`` for the interpreted figures.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ from verification.engine.runs.verify import verify_run
 # Long answers: the answer's character cap lifted (the service's caps would refuse most of these).
 CONFIG = RunVerifierConfig(max_answer_chars=10_000_000, max_total_chars=20_000_000)
 
-SHAPES = ("sentences", "lines", "one", "kinds", "refunds", "named", "records", "aggregate")
+SHAPES = (
+    "sentences", "lines", "one", "kinds", "refunds", "named", "records", "aggregate", "gaps", "one-kinds",
+)  # fmt: skip
 
 
 def _price(i: int) -> str:
@@ -106,6 +111,22 @@ def build(shape: str, n: int) -> list[dict[str, Any]]:
             f"so option {i} comes to {(i * 37) % 4999 + 1.5}. "
             for i in range(n // 2)
         )
+    elif shape == "gaps":
+        # 200 priced orders and a budget: each gap is the price before it less the budget, which a sentence
+        # without words of arithmetic leaves to told_gap (a difference of values is no support there).
+        results = [{"orders": [{"id": f"W{i:05d}", "price": 10.0 + i} for i in range(200)]}, {"budget": 0.25}]
+        answer = "Prices: " + ", ".join(
+            f"${10 + i % 200:.2f}, which is ${9.75 + i % 200:.2f} over your $0.25 budget"
+            for i in range(n // 3)
+        )
+        answer += "."
+    elif shape == "one-kinds":
+        items = [{"name": "Grill" if k % 2 else "Kettle", "price": 40.0 + 7 * k} for k in range(8)]
+        results.append({"order_id": "W00001", "items": items})
+        answer = "In all, " + ", ".join(
+            f"order W{i:05d} had 2 grills with a total price of {_price(i)}" for i in range(n // 2)
+        )
+        answer += "."
     else:
         raise SystemExit(f"unknown shape {shape!r}; one of {', '.join(SHAPES)}")
     return _run(question, results, answer)
@@ -118,12 +139,25 @@ def seconds(shape: str, n: int) -> float:
     return time.process_time() - t0
 
 
+def work(shape: str, n: int) -> float:
+    """The findings the arithmetic look-ups of ``ground_answer`` read (``work=``): work, not time."""
+    from verification.engine.runs.evidence import build_evidence
+    from verification.engine.runs.grounding import ground_answer
+    from verification.engine.runs.messages import parse_run
+
+    run = parse_run(build(shape, n), config=CONFIG)
+    counted: list[int] = []
+    ground_answer(run.answer, build_evidence(run), work=counted)
+    return float(counted[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="500,1000,2000,4000")
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--cap", type=float, default=60.0, help="stop a shape after a case over this many s")
     ap.add_argument("--profile", default="", help="SHAPE:N: print the top functions of that case")
+    ap.add_argument("--work", action="store_true", help="count the findings read, not CPU seconds")
     args = ap.parse_args()
     if args.profile:
         shape, n = args.profile.split(":")
@@ -138,11 +172,11 @@ def main() -> None:
     for shape in args.shapes.split(","):
         times: list[float] = []
         for n in sizes:
-            times.append(seconds(shape, n))
-            if times[-1] > args.cap:
+            times.append(work(shape, n) if args.work else seconds(shape, n))
+            if not args.work and times[-1] > args.cap:
                 break
         ratios = [b / a for a, b in pairwise(times) if a > 0]
-        cells = [f"{t:.2f}" for t in times] + ["-"] * (len(sizes) - len(times))
+        cells = [f"{t:,.0f}" if args.work else f"{t:.2f}" for t in times] + ["-"] * (len(sizes) - len(times))
         growth = ", ".join(f"{r:.1f}" for r in ratios)
         print(f"| {shape} | " + " | ".join(cells) + f" | {growth} |", flush=True)
 

@@ -365,6 +365,14 @@ def test_the_context_facts_follow_findings_turned_supported(
 ) -> None:
     # Labels turned supported one by one (the recorded list grows in its middle), each read both ways.
     answer, findings, ev = _grounded(parts)
+    context_facts_both_ways(answer, findings, ev, labels, turns)
+
+
+def context_facts_both_ways(
+    answer: str, findings: list[Finding], ev: Evidence, labels: list[str], turns: list[bool]
+) -> None:
+    """``_context_facts`` with one index against the walk of findings, for each finding (items none, 0 and
+    half its start), the labels set from ``labels`` and turned supported one by one as ``turns`` says."""
     for i, f in enumerate(findings):
         f.label = labels[i % len(labels)]
     starts = [g.mention.start for g in findings]

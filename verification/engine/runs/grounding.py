@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from datetime import date as _date
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -2753,47 +2754,91 @@ def _kind_total(
                 if _kind_count(g):
                     per_sentence.setdefault(g.sentence, []).append(g.mention)
             amounts.totals["counts"] = per_sentence
-        counts = [c for c in per_sentence.get(f.sentence, ()) if c.end <= m.start]
-        amounts.reads += len(counts)
-        low = amounts.lowered_answer()
-    else:
-        if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
-            return ""
-        counts = [
-            g.mention
-            for g in findings
-            if g.sentence == f.sentence and g.mention.end <= m.start and _kind_count(g)
-        ]
-        low = lower(answer)
+        totals = _counted_totals(amounts, per_sentence.get(f.sentence, []), f.sentence, m.start, ev)
+        amounts.reads += len(totals)
+        if any(accepts(m, total) for total in totals):
+            return "the total of the items of the kind its sentence counts"
+        return ""
+    if _KIND_TOTAL.search(lower(answer[s0:s1])) is None:
+        return ""
+    counts = [
+        g.mention
+        for g in findings
+        if g.sentence == f.sentence and g.mention.end <= m.start and _kind_count(g)
+    ]
+    low = lower(answer)
     for c in counts:
-        noun = lower(c.noun or "")
-        kinds = {noun, *_singular_tokens([noun])}
-        if noun.endswith("es"):
-            kinds.add(noun[:-2])
-        before = _STATE_BEFORE_NOUN.match(low, c.end) if len(low) == len(answer) else None
-        if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
-            # "your three pending orders total $7,620.39": the results with that value (h23d).
-            kinds.add(before.group(1))
-        if amounts is not None:
-            key = ("kinds", frozenset(kinds))
-            groups = amounts.totals.get(key)
-            if groups is None:
-                groups = amounts.totals[key] = _kind_groups(kinds, ev)
-            for records in groups.values():
-                if len(records) != c.value:
-                    continue
-                sums = amounts.totals.get(("sums", id(records)))
-                if sums is None:
-                    sums = amounts.totals[("sums", id(records))] = _records_sums(records, ev)
-                if any(accepts(m, total) for total in sums):
-                    return "the total of the items of the kind its sentence counts"
-            continue
+        kinds = _count_kinds(c, low, answer)
         for records in _kind_groups(kinds, ev).values():
             if len(records) != c.value:
                 continue
             if _records_total(m, records, ev):
                 return "the total of the items of the kind its sentence counts"
     return ""
+
+
+def _count_kinds(c: Mention, low: str, answer: str) -> set[str]:
+    """The values the results may give the things ``c`` counts (``low``: the answer in lower case)."""
+    noun = lower(c.noun or "")
+    kinds = {noun, *_singular_tokens([noun])}
+    if noun.endswith("es"):
+        kinds.add(noun[:-2])
+    before = _STATE_BEFORE_NOUN.match(low, c.end) if len(low) == len(answer) else None
+    if before is not None and before.group(2) == noun and before.group(1) not in FUNCTION_WORDS:
+        # "your three pending orders total $7,620.39": the results with that value (h23d).
+        kinds.add(before.group(1))
+    return kinds
+
+
+def _count_totals(amounts: AnswerAmounts, c: Mention, ev: Evidence) -> list[float]:
+    """The sums of the keys of each group of records of the kind ``c`` counts that has as many records as
+    it says: the totals it may explain (the groups and sums kept per answer, h24b)."""
+    kinds = _count_kinds(c, amounts.lowered_answer(), amounts.answer)
+    key = ("kinds", frozenset(kinds))
+    groups = amounts.totals.get(key)
+    if groups is None:
+        groups = amounts.totals[key] = _kind_groups(kinds, ev)
+    out: list[float] = []
+    for records in groups.values():
+        if len(records) != c.value:
+            continue
+        sums = amounts.totals.get(("sums", id(records)))
+        if sums is None:
+            sums = amounts.totals[("sums", id(records))] = _records_sums(records, ev)
+        out += sums
+    return out
+
+
+def _counted_totals(
+    amounts: AnswerAmounts, counts: list[Mention], sentence: tuple[int, int], pos: int, ev: Evidence
+) -> list[float]:
+    """The totals (``_count_totals``) of the counts of ``sentence`` that end at ``pos`` or before it, each
+    value once. The counts in order of their ends (as they are, not overlapping) form a prefix: the values
+    new at each count are kept per sentence, in order, with how many there are after each count, so an
+    amount reads the distinct totals (bounded by the results), not every count before it again (h25h: one
+    sentence of many counts and totals was quadratic)."""
+    entry: tuple[list[int], bool, list[float], set[float], list[int]] | None
+    entry = amounts.totals.get(("count totals", sentence))
+    if entry is None:
+        ends = [c.end for c in counts]
+        entry = (ends, all(a <= b for a, b in pairwise(ends)), [], set(), [])
+        amounts.totals[("count totals", sentence)] = entry
+    ends, ascending, values, seen, upto = entry
+    if not ascending:
+        out: list[float] = []
+        for c in counts:
+            if c.end <= pos:
+                out += _count_totals(amounts, c, ev)
+        return out
+    k = bisect_right(ends, pos)
+    while len(upto) < k:
+        amounts.reads += 1
+        for total in _count_totals(amounts, counts[len(upto)], ev):
+            if total not in seen:
+                seen.add(total)
+                values.append(total)
+        upto.append(len(values))
+    return values[: upto[k - 1]] if k else []
 
 
 def _kind_count(g: Finding) -> bool:
@@ -3777,9 +3822,15 @@ def _context_facts(
         if item is not None:
             split = min(amounts.recorded_count(item), count)  # the findings of the item are the rest
         tiers: list[list[Any]] = []
-        for g in amounts.recorded_of_sentence(target.sentence, count):
-            if g.mention.start < end:
-                tiers.append([x.record for x in g.facts if x.record is not None and x.list_path is not None])
+        first = amounts.sentence_records(target.sentence, count)  # kept per sentence, each record once
+        if first is not None:
+            tiers.append(first)
+        else:
+            for g in amounts.recorded_of_sentence(target.sentence, count):
+                if g.mention.start < end:
+                    tiers.append(
+                        [x.record for x in g.facts if x.record is not None and x.list_path is not None]
+                    )
         if item is not None:
             tiers += [
                 amounts.first_records(split, count, 1),
@@ -3791,18 +3842,9 @@ def _context_facts(
             tiers.append(amounts.first_records(0, count, 0))
         for records in tiers:
             for r in records:
-                if r in ordered:
-                    continue
-                ordered[r] = len(ordered)
-                for i in by_record.get(r, ()):
-                    if numbers[i].list_path is not None:
-                        own.append(numbers[i])
-                if len(own) >= MAX_OPERANDS:
-                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
-        own += [x for x in ev.datetimes if x.record in ordered]
-        own += [x for x in ev.dates if x.record in ordered]
-        root = [numbers[i] for i in root_positions] if ordered else numbers
-        return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
+                if _take_record(r, ordered, by_record, numbers, own):
+                    return _gathered(own, ordered, ev, root_positions)
+        return _gathered(own, ordered, ev, root_positions)
     if starts is not None and amounts is not None:
         before = amounts.recorded_before(end)
     else:
@@ -3825,18 +3867,38 @@ def _context_facts(
                 continue
             for x in g.facts:
                 r = x.record
-                if r is None or x.list_path is None or r in ordered:
+                if r is None or x.list_path is None:
                     continue
-                ordered[r] = len(ordered)
-                for i in by_record.get(r, ()):
-                    if numbers[i].list_path is not None:
-                        own.append(numbers[i])
-                if len(own) >= MAX_OPERANDS:
-                    return own[:MAX_OPERANDS] + [numbers[i] for i in root_positions[:MAX_OPERANDS]]
-    own += [x for x in ev.datetimes if x.record in ordered]
-    own += [x for x in ev.dates if x.record in ordered]
-    root = [numbers[i] for i in root_positions] if ordered else numbers
-    return own[:MAX_OPERANDS] + root[:MAX_OPERANDS]
+                if _take_record(r, ordered, by_record, numbers, own):
+                    return _gathered(own, ordered, ev, root_positions)
+    return _gathered(own, ordered, ev, root_positions)
+
+
+def _take_record(
+    r: Any, ordered: dict[Any, int], by_record: dict[Any, list[int]], numbers: list[Fact], own: list[Fact]
+) -> bool:
+    """For :func:`_context_facts`: take the record ``r`` unless it is taken (the numbers of its lists, in
+    evidence order, onto ``own``); whether ``own`` holds MAX_OPERANDS numbers now (the walk stops)."""
+    if r in ordered:
+        return False  # taken before, when ``own`` was short of MAX_OPERANDS (or the walk had stopped)
+    ordered[r] = len(ordered)
+    for i in by_record.get(r, ()):
+        if numbers[i].list_path is not None:
+            own.append(numbers[i])
+    return len(own) >= MAX_OPERANDS
+
+
+def _gathered(own: list[Fact], ordered: dict[Any, int], ev: Evidence, root: list[int]) -> list[Fact]:
+    """For :func:`_context_facts`: the first MAX_OPERANDS of the records' numbers taken (``own``), then of
+    their dates and times, then the first MAX_OPERANDS run-level numbers: those outside lists (at ``root``
+    in ``ev.numbers``) when a record was taken, any when none was. With MAX_OPERANDS numbers taken, the
+    dates and times would be cut off: they are not read."""
+    numbers = ev.numbers
+    if len(own) < MAX_OPERANDS:
+        own += [x for x in ev.datetimes if x.record in ordered]
+        own += [x for x in ev.dates if x.record in ordered]
+    run_level = [numbers[i] for i in root[:MAX_OPERANDS]] if ordered else numbers[:MAX_OPERANDS]
+    return own[:MAX_OPERANDS] + run_level
 
 
 def _join_names(answer: str, mentions: list[Mention], ev: Evidence) -> list[Mention]:

@@ -25,15 +25,16 @@ items the answer gave earlier with as many; an amount of a sentence that calls i
 
 from __future__ import annotations
 
+import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import combinations, pairwise
 from typing import Any
 
 from ..text import lower
 from .aggregates import states_arithmetic
 from .findings import Finding
-from .numeric import accepts
+from .numeric import accepts, interval
 
 __all__ = [
     "AnswerAmounts",
@@ -97,12 +98,15 @@ class AnswerAmounts:
         self._money_starts: list[int] = []
         self._supported_money: list[int] | None = None  # positions in ``findings``, ascending
         self._by_sentence: dict[tuple[int, int], list[int]] | None = None
+        # The same per sentence, as (size, position) pairs in ascending order (see :meth:`sized_between`).
+        self._sized: dict[tuple[int, int], list[tuple[float, int]]] | None = None
         self._valued: list[int] | None = None  # supported, with a non-zero value
         self._recorded: list[int] | None = None  # supported, holding a fact of a record of a list
         # The records of those findings in the order first read, per range start and kind of finding (see
         # :meth:`first_records`): [ends, records, the set of them, how far the range is read].
         self._first: dict[tuple[int, int], tuple[list[int], list[Any], set[Any], list[int]]] = {}
         self._recorded_by_sentence: dict[tuple[int, int], list[int]] | None = None
+        self._spans_hold = -1  # whether each finding's sentence holds its start, the sentences apart
         self._lowered: dict[tuple[int, int], str] = {}
         self._memo: dict[tuple[tuple[int, int], str], Any] = {}
         # For :func:`.aggregates.computed_amount`: what it reads from a sentence and the results alone.
@@ -196,6 +200,8 @@ class AnswerAmounts:
                 _insert(self._supported_money, i)
             if self._by_sentence is not None:
                 _insert(self._by_sentence.setdefault(g.sentence, []), i)
+            if self._sized is not None:
+                _put_sized(self._sized.setdefault(g.sentence, []), (_size(g), i), True)
         if self._valued is not None and m.value:
             _insert(self._valued, i)
         if self._recorded is not None and _holds_record(g):
@@ -216,6 +222,8 @@ class AnswerAmounts:
             _put(self._supported_money, i, money)
         if self._by_sentence is not None:
             _put(self._by_sentence.setdefault(g.sentence, []), i, money)
+        if self._sized is not None and m.kind == "money" and m.value is not None:
+            _put_sized(self._sized.setdefault(g.sentence, []), (_size(g), i), money)
         if self._valued is not None:
             _put(self._valued, i, supported and bool(m.value))
         if self._recorded is not None and _put(self._recorded, i, supported and _holds_record(g)):
@@ -300,6 +308,23 @@ class AnswerAmounts:
         out = [g for g in out if g is not f]
         if count is not None:
             out = out[:count]
+        self.reads += len(out)
+        return out
+
+    def sized_between(self, f: Finding, lo: float, hi: float) -> list[Finding]:
+        """The other supported amounts of money of ``f``'s sentence whose size (``abs(value)``; a NaN value's
+        is taken as infinite) lies in ``[lo, hi]``, smallest first (``lo`` and ``hi`` not NaN). A look-up
+        by value reads these, not the whole sentence (h25h: ``told_gap``, quadratic in one long sentence)."""
+        if self._sized is None:
+            sized: dict[tuple[int, int], list[tuple[float, int]]] = {}
+            for sentence, at in self._sentence_lists().items():
+                sized[sentence] = sorted([(_size(self.findings[i]), i) for i in at])
+            self._sized = sized
+        pairs = self._sized.get(f.sentence, [])
+        j = bisect_left(pairs, (lo, -1))
+        k = bisect_right(pairs, (hi, len(self.findings)))
+        out = [self.findings[i] for _, i in pairs[j:k]]
+        out = [g for g in out if g is not f]
         self.reads += len(out)
         return out
 
@@ -397,6 +422,21 @@ class AnswerAmounts:
         self.reads += len(out)
         return out
 
+    def sentence_records(self, sentence: tuple[int, int], count: int) -> list[Any] | None:
+        """The records of the lists the findings of ``sentence`` among the first ``count`` supported findings
+        holding a fact of a record hold, each once, in the order first read: :meth:`first_records` of the
+        sentence's range of the recorded list (findings in answer order only). ``None`` when a finding's
+        sentence does not hold its start or two sentences overlap: the range is then no sentence's. A
+        look-up read each finding of the sentence before it (h25h: quadratic in one long sentence)."""
+        if self._spans_hold < 0:
+            spans = sorted({g.sentence for g in self.findings})
+            inside = all(g.sentence[0] <= g.mention.start < g.sentence[1] for g in self.findings)
+            self._spans_hold = int(inside and all(a[1] <= b[0] for a, b in pairwise(spans)))
+        if not self._spans_hold:
+            return None
+        lo = self.recorded_count(sentence[0])
+        return self.first_records(lo, count, 0) if lo < count else []
+
     def recorded_before(self, pos: int) -> list[Finding]:
         """The supported findings holding a fact of a record that start before ``pos`` (findings in answer
         order only)."""
@@ -430,6 +470,22 @@ def _put(positions: list[int], i: int, keep: bool) -> bool:
         del positions[j]
         return True
     return False
+
+
+def _size(g: Finding) -> float:
+    """``abs(value or 0.0)`` of an amount, a NaN taken as infinite (the pairs sorted so stay in order)."""
+    size = abs(g.mention.value or 0.0)
+    return size if size == size else math.inf
+
+
+def _put_sized(pairs: list[tuple[float, int]], pair: tuple[float, int], keep: bool) -> None:
+    """Put ``pair`` in the ascending ``pairs`` or take it out, as ``keep`` says."""
+    j = bisect_left(pairs, pair)
+    there = j < len(pairs) and pairs[j] == pair
+    if keep and not there:
+        pairs.insert(j, pair)
+    elif there and not keep:
+        del pairs[j]
 
 
 def _start_of(g: Finding) -> int:
@@ -924,7 +980,16 @@ def told_gap(f: Finding, findings: list[Finding], answer: str, index: AnswerAmou
     if limit is None or not _GAP_TO.fullmatch(lower(answer[m.end : limit.mention.start])):
         return False
     bound = abs(limit.mention.value or 0.0)
-    same = index.sentence_amounts(f)
+    # |size - bound| in [lo, hi] (what ``accepts`` reads): the sizes within [lo, hi] of the bound either way,
+    # the windows widened far past the rounding of the subtraction; ``accepts`` decides (h25h). The whole
+    # sentence was read for each amount: quadratic in one long sentence of gaps.
+    lo, hi = interval(m)
+    slack = 1e-9 * (bound + abs(lo) + abs(hi) + 1.0)
+    ends = (bound + lo - slack, bound + hi + slack, bound - hi - slack, bound - lo + slack)
+    if all(math.isfinite(x) for x in ends):
+        same = index.sized_between(f, ends[0], ends[1]) + index.sized_between(f, ends[2], ends[3])
+    else:
+        same = index.sentence_amounts(f)
     return any(accepts(m, abs(abs(g.mention.value or 0.0) - bound)) for g in same if g is not limit)
 
 
