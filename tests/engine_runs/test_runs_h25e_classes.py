@@ -208,8 +208,11 @@ def test_it_reads_latex_working(text, found):
 
 
 def test_it_supports_a_latex_refund_of_the_update():
-    update = {**_RESERVATION, "payment_history": [{"payment_id": "credit_card_1111111", "amount": 1357}]}
-    update["payment_history"].append({"payment_id": "credit_card_1111111", "amount": -1110})
+    history = [
+        {"payment_id": "credit_card_1111111", "amount": 1357},
+        {"payment_id": "credit_card_1111111", "amount": -1110},
+    ]
+    update = {**_RESERVATION, "payment_history": history}
     calls = [("update_reservation_flights", {"reservation_id": "ZX81QP", "cabin": "economy"}, update)]
     answer = (
         "\\[\n\\text{Refund} = \\text{Original amount paid} - \\text{New amount due} = \\$1{,}357 - \\$247 "
