@@ -110,19 +110,25 @@ def fit_combination(
     labels: Sequence[int],
     *,
     iters: int = 4_000,
+    tool_intercept: bool = False,
 ) -> dict[str, float]:
-    """Logistic over [1, rule, logit, tool, logit x tool] by gradient descent, projected so that the
-    result never falls as the rule risk or the model logit rises (rule >= 0, model >= 0,
-    model + model_tool >= 0)."""
+    """Logistic over [1, rule, logit, logit x tool] (and ``tool`` with ``tool_intercept``) by gradient
+    descent, projected so that the result never falls as the rule risk or the model logit rises
+    (rule >= 0, model >= 0, model + model_tool >= 0)."""
     t = np.asarray(tool, dtype=float)
     g = np.asarray(logit, dtype=float)
-    x = np.column_stack([np.ones(len(rule)), np.asarray(rule, dtype=float), g, g * t])
+    columns = [np.ones(len(rule)), np.asarray(rule, dtype=float), g, g * t]
+    if tool_intercept:
+        columns.append(t)
+    x = np.column_stack(columns)
     y = np.asarray(labels, dtype=float)
     # Each (source, label) cell weighs the same: the split's mix of attacks is the builder's choice, not
-    # a prevalence, and a free intercept per source would only learn that mix (so there is none).
+    # a prevalence. With the cells balanced, an intercept per source (``tool_intercept``) does not learn
+    # that mix: it keeps the benign tool results that the model rates highly (models' answers, h25b)
+    # from lowering the bias that user text is judged with.
     cells = Counter(zip(tool, labels, strict=True))
     sw = np.asarray([len(labels) / (len(cells) * cells[(a, b)]) for a, b in zip(tool, labels, strict=True)])
-    beta = np.zeros(4)
+    beta = np.zeros(len(columns))
     for _ in range(iters):
         z = np.clip(x @ beta, -35, 35)
         p = 1.0 / (1.0 + np.exp(-z))
@@ -130,7 +136,7 @@ def fit_combination(
         beta[1] = max(beta[1], 0.0)
         beta[2] = max(beta[2], 0.0)
         beta[3] = max(beta[3], -beta[2])
-    names = ("bias", "rule", "model", "model_tool")
+    names = ("bias", "rule", "model", "model_tool", "tool")[: len(columns)]
     return {k: round(float(v), 6) for k, v in zip(names, beta, strict=True)}
 
 
@@ -150,31 +156,35 @@ def split(groups: Sequence[str], seed: int, held: float = 0.2) -> tuple[list[int
 TOOL_FPR = 0.01
 
 
-#: Kinds of held-out benign documents smaller than this are pooled (too few for a 1 % quantile).
+#: Kinds of held-out benign documents smaller than this are pooled (too few for a 1 % quantile). The
+#: shipped model uses 50; h25b2 found that under ~100 documents the 1 % cut of a kind is its single highest
+#: logit, which moves with every reshuffle of the split (``--min-kind 100``, not shipped: docs/safety.md).
 MIN_KIND = 50
 
 
-def decide_tool_logit(held: Sequence[Example], rules: Sequence[float], logits: Sequence[float]) -> float:
+def decide_tool_logit(
+    held: Sequence[Example], rules: Sequence[float], logits: Sequence[float], *, min_kind: int = MIN_KIND
+) -> float:
     """The model logit from which the learned part may decide on a tool result: the smallest that flags
     at most ``TOOL_FPR`` of the held-out benign tool results the rules pass *in each kind of document*
     (origin), so that easy kinds (book passages, code) do not hide a hard one (e-mails that ask their
     reader to do things). Whole groups of documents were held out of the n-gram fit, so these are
     documents the model has not seen."""
-    return max(tool_logit_cuts(held, rules, logits).values(), default=math.inf)
+    return max(tool_logit_cuts(held, rules, logits, min_kind=min_kind).values(), default=math.inf)
 
 
 def tool_logit_cuts(
-    held: Sequence[Example], rules: Sequence[float], logits: Sequence[float]
+    held: Sequence[Example], rules: Sequence[float], logits: Sequence[float], *, min_kind: int = MIN_KIND
 ) -> dict[str, float]:
-    """Per kind of held-out benign tool result the rules pass (kinds under ``MIN_KIND`` pooled as
+    """Per kind of held-out benign tool result the rules pass (kinds under ``min_kind`` pooled as
     ``"pooled"``), the logit above which at most ``TOOL_FPR`` of it is flagged (the model file records
     them, so that the kind that sets ``tool_logit`` can be seen)."""
     by_kind: dict[str, list[float]] = {}
     for e, r, g in zip(held, rules, logits, strict=True):
         if e.source == "tool_result" and not e.label and r < 0.5:
             by_kind.setdefault(e.origin.split(".carrier")[0], []).append(g)
-    pooled = [g for v in by_kind.values() if len(v) < MIN_KIND for g in v]
-    groups = {k: v for k, v in sorted(by_kind.items()) if len(v) >= MIN_KIND}
+    pooled = [g for v in by_kind.values() if len(v) < min_kind for g in v]
+    groups = {k: v for k, v in sorted(by_kind.items()) if len(v) >= min_kind}
     if pooled:
         groups["pooled"] = pooled
     cuts = {}
@@ -192,6 +202,8 @@ def train(
     bits: int,
     rule_risk: Any = None,
     epochs: int = 12,
+    tool_intercept: bool = False,
+    min_kind: int = MIN_KIND,
 ) -> dict[str, Any]:
     """The model file's content for ``examples`` ``(text, source, label, origin)``.
 
@@ -226,8 +238,8 @@ def train(
     logits = [model.score(e.text, e.source).logit for e in held]
     rules = [rule_risk(e.text, e.source) for e in held]
     tools = [int(e.source == "tool_result") for e in held]
-    combine = fit_combination(rules, logits, tools, [e.label for e in held])
-    cuts = tool_logit_cuts(held, rules, logits)
+    combine = fit_combination(rules, logits, tools, [e.label for e in held], tool_intercept=tool_intercept)
+    cuts = tool_logit_cuts(held, rules, logits, min_kind=min_kind)
     tool_logit = max(cuts.values(), default=math.inf)
     counts = Counter(f"{e.origin}|{e.source}|{e.label}" for e in examples)
     provisional["combine"] = combine
@@ -258,6 +270,14 @@ def main(argv: list[str] | None = None) -> int:
         "--site", action="append", default=[], help="extra site-packages folder to read data from"
     )
     parser.add_argument("--report", action="store_true", help="only score the held-out sets with --out")
+    # The h25b/h25b2 experiment (docs/safety.md): off by default, so the defaults give the shipped file.
+    parser.add_argument(
+        "--answers", action="store_true", help="add answer_data.py's generated benign tool results (h25b)"
+    )
+    parser.add_argument(
+        "--tool-intercept", action="store_true", help="an intercept of its own for tool results (h25b)"
+    )
+    parser.add_argument("--min-kind", type=int, default=MIN_KIND, help="pool smaller document kinds")
     parser.add_argument(
         "--suites", action="store_true", help="with --report: AgentDojo's other suites, per suite"
     )
@@ -266,8 +286,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         held = suite_heldout_examples(seed=args.seed) if args.suites else heldout_examples(seed=args.seed)
         return report(held, args.out)
-    examples, pools = build_examples(seed=args.seed)
-    data = train(examples, seed=args.seed, bits=args.bits, epochs=args.epochs)
+    examples, pools = build_examples(seed=args.seed, answers=args.answers)
+    data = train(
+        examples,
+        seed=args.seed,
+        bits=args.bits,
+        epochs=args.epochs,
+        tool_intercept=args.tool_intercept,
+        min_kind=args.min_kind,
+    )
     args.out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes): {len(examples)} examples")
     print("pools:", {k: len(v) for k, v in pools.items()})
