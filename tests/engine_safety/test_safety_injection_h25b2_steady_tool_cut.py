@@ -3,8 +3,9 @@ document of a small kind.
 
 Each kind of held-out benign tool result gets its own 1 % cut and the highest of them is the model's
 ``tool_logit``. Under ~100 documents that 1 % cut is the kind's single highest logit, which moved from
-0.74 to 3.10 as new groups reshuffled the split (h25b); with ``min_kind=100`` (``--min-kind 100``) such kinds are pooled.
-The shipped model keeps ``MIN_KIND`` 50: the retrain with 100 lost the FPR target (docs/safety.md).
+0.74 to 3.10 as new groups reshuffled the split (h25b); with ``min_kind=100`` (``--min-kind 100``)
+such kinds are pooled. The shipped model keeps ``MIN_KIND`` 50: the retrain with 100 lost the FPR
+target (docs/safety.md).
 """
 
 from __future__ import annotations
