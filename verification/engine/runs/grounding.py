@@ -55,7 +55,7 @@ from .lexicon import (
     WEEKDAY_ABBREVIATIONS,
     WEEKDAYS,
 )
-from .link_forms import same_page_as_the_run, text_link_keys
+from .link_forms import RunLinks
 from .mentions import Mention, extract_mentions
 from .name_kinds import ReturnedKinds, link_text_span, offered_as_reference
 from .numeric import (
@@ -201,7 +201,7 @@ class _Matcher:
         self._run_years: frozenset[int] | None = None
         self._times_by_value: dict[Any, list[Fact]] | None = None
         self._count_groups: dict[frozenset[str], list[int]] | None = None
-        self._link_keys: frozenset[str] | None = None
+        self._run_links: RunLinks | None = None
 
     def _literal_with_noun(self, m: Mention) -> bool:
         # "2 tablets" in "1 to 2 tablets", "3-clause" in "BSD-3-Clause".
@@ -536,9 +536,9 @@ class _Matcher:
         if m.kind == "url":
             # The run's page in another form: scheme, "www.", tracking query, anchor, trailing slash,
             # locale segment, a parent path (h25f).
-            if self._link_keys is None:
-                self._link_keys = text_link_keys(self.ev.raw_haystack)
-            if same_page_as_the_run(m.text, self.ev.raw_haystack, self._link_keys):
+            if self._run_links is None:
+                self._run_links = RunLinks(self.ev.raw_haystack)
+            if self._run_links.same_page(m.text):
                 return "SUPPORTED", [], "a page of the run, written in another form"
         if m.kind == "id":
             shape = _shape(m.text)

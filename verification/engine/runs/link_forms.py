@@ -18,6 +18,7 @@ a key may stop at a segment boundary of the run's (a page's parent path, "shorte
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from urllib.parse import unquote
 
 # Query parameters that track where a click came from and select nothing.
@@ -126,7 +127,11 @@ def same_page_as_the_run(url: str, raw_haystack: str, run_keys: frozenset[str]) 
     >>> same_page_as_the_run("https://www.flylax.com/lost-and-found?item=2", hay, keys)
     False
     """
-    key = link_key(url)
+    return _same_page(link_key(url), raw_haystack, run_keys, sorted(run_keys))
+
+
+def _same_page(key: str, raw_haystack: str, run_keys: frozenset[str], ordered: list[str]) -> bool:
+    """:func:`same_page_as_the_run` of a URL's ``key`` (``ordered``: ``run_keys`` sorted)."""
     host = key.split("/", 1)[0].split("?", 1)[0]
     if "." not in host:
         return False
@@ -136,13 +141,40 @@ def same_page_as_the_run(url: str, raw_haystack: str, run_keys: frozenset[str]) 
     if bare in run_keys:
         return True
     # A parent path of a page of the run, or the page without its query (as a text's own URL may be cited).
-    below, asked = bare + "/", bare + "?"
-    if any(k.startswith(below) or k.startswith(asked) for k in run_keys):
+    if _has_prefix(ordered, bare + "/") or _has_prefix(ordered, bare + "?"):
         return True
-    return _relative_link_of_a_run_host(key, host, raw_haystack, run_keys)
+    return _relative_link_of_a_run_host(key, host, raw_haystack, run_keys, ordered)
 
 
-def _relative_link_of_a_run_host(key: str, host: str, text: str, run_keys: frozenset[str]) -> bool:
+def _has_prefix(ordered: list[str], prefix: str) -> bool:
+    """Whether a string of the sorted ``ordered`` starts with ``prefix`` (those that do follow it at once)."""
+    i = bisect_left(ordered, prefix)
+    return i < len(ordered) and ordered[i].startswith(prefix)
+
+
+class RunLinks:
+    """The run's texts and their link keys, read once per run, and what each answer URL's key gave (h25r:
+    a key looked up per URL mention against every run key and every place of the key in the texts was
+    quadratic in an answer of many links)."""
+
+    def __init__(self, raw_haystack: str) -> None:
+        self.text = raw_haystack
+        self.keys = text_link_keys(raw_haystack)
+        self.ordered = sorted(self.keys)
+        self.seen: dict[str, bool] = {}
+
+    def same_page(self, url: str) -> bool:
+        """:func:`same_page_as_the_run` of ``url`` against the run's texts."""
+        key = link_key(url)
+        known = self.seen.get(key)
+        if known is None:
+            known = self.seen[key] = _same_page(key, self.text, self.keys, self.ordered)
+        return known
+
+
+def _relative_link_of_a_run_host(
+    key: str, host: str, text: str, run_keys: frozenset[str], ordered: list[str] | None = None
+) -> bool:
     """Whether ``key``'s path is a relative link of the run's texts (``[Claims](/help/claims)`` on a page)
     and its host a host of the run's URLs: the answer wrote the page's link out in full.
 
@@ -158,7 +190,9 @@ def _relative_link_of_a_run_host(key: str, host: str, text: str, run_keys: froze
     path = key[len(host) :]
     if len(path) < 3 or not path.startswith("/"):
         return False
-    if not any(k == host or k.startswith(host + "/") or k.startswith(host + "?") for k in run_keys):
+    if ordered is None:
+        ordered = sorted(run_keys)
+    if host not in run_keys and not (_has_prefix(ordered, host + "/") or _has_prefix(ordered, host + "?")):
         return False
     i = text.find(path)
     n = len(path)
