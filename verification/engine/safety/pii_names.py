@@ -804,6 +804,7 @@ def _emit_person(
             len(words) == 1
             and last in _SPEECH_TAGS
             and _SPEECH_BEFORE.search(text, max(0, start - _SPEECH_REACH), start) is not None
+            and not text.startswith(("'s", "’s"), end)  # "'Done!' said Ubuntu's installer" (h25r)
         ):
             cue = 4  # "'I'm so jealous!' said Kazu", "'... direction,' says Szepesy.": the speaker
     elif before.cue(_ROLE_CUES):
@@ -831,6 +832,7 @@ def _emit_person(
         and text[max(0, start - 12) : start].rstrip().endswith(last)  # "to", not a sentence's "To"
         and _WORD_NAME_AFTER.match(text, end) is not None
         and not _FLAGS.get(words[0], 0) & (_F_PLACE | _F_STOP | _F_REGION | _F_ORG)
+        and not _plural_noun_after(text, end)
     ):
         # A first name that is a word, capitalised inside a sentence after a word that leads to a person
         # and before lower case: "I forwarded the thread to Grace this morning", "check with Jay before
@@ -865,6 +867,23 @@ _WORD_FIRST_NAMES: Final = _words(
 # end ("to Grace this morning", "with Jay.", "cc Mark, ...").
 _OBJECT_CUES: Final = _words("to with for cc thanks thank ask asked told ping call email contact")
 _WORD_NAME_AFTER: Final = re.compile(r"[ \t]*+(?:(?<=[ \t])[a-z]|\Z)|[.,;!?](?:\s|\Z)")
+# A plural noun right after such a word, which the word then qualifies (h25r): "with Penny loafers",
+# "thanks to Grace periods", "to Iris scanners". Not the words ending in "s" that follow a person.
+_WORD_AFTER: Final = re.compile(r"[ \t]+([a-z]{4,})\b")
+_NO_PLURALS: Final = _words(
+    "always sometimes towards afterwards besides regards thanks perhaps unless whereas across says does goes "
+    "was has tells asks wants needs gets makes takes knows thinks sends"
+)
+
+
+def _plural_noun_after(text: str, end: int) -> bool:
+    """Whether the word after ``end`` is a lower-case plural noun ("loafers", "periods"), not a word that
+    follows a person ("this", "always", "besides")."""
+    match = _WORD_AFTER.match(text, end)
+    if match is None:
+        return False
+    word = match.group(1)
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _NO_PLURALS
 
 
 # A speech tag after what was said (h25g): "'... direction,' says Szepesy", "jealous! said Kazu to ...".
