@@ -245,6 +245,15 @@ class AnswerAmounts:
                 seen.update(recs)
                 upto[0] = j
 
+    def line_span(self, pos: int) -> tuple[int, int]:
+        """Where the line holding ``pos`` starts and ends (its line break or the answer's end), by bisection
+        of the answer's line breaks (h25r: a table row of many amounts was read whole for each)."""
+        if self._newlines is None:
+            self._newlines = [i for i, c in enumerate(self.answer) if c == "\n"]
+        i = bisect_left(self._newlines, pos)
+        start = self._newlines[i - 1] + 1 if i else 0
+        return start, self._newlines[i] if i < len(self._newlines) else len(self.answer)
+
     def line_start(self, pos: int) -> int:
         """Where the line holding ``pos`` starts: ``answer.rfind("\\n", 0, pos) + 1``, by bisection of the
         answer's line breaks (read once) rather than a scan back over a long line for each amount."""
@@ -926,10 +935,10 @@ def listed_changes(
             if _ARROW.fullmatch(answer, a.mention.end, b.mention.start):
                 change += (b.mention.value or 0.0) - (a.mention.value or 0.0)
                 pairs += 1
-    line = _line_of(answer, m.start)
+    line = index.line_span(m.start)  # lowered and searched once per line, not once per amount (h25r)
     if not pairs and "|" in answer:
         change, new_sum, pairs = _table_changes(answer, amounts)
-        if pairs >= 2 and _NEW_TOTAL.search(line) and accepts(m, new_sum):
+        if pairs >= 2 and index.search(line, _NEW_TOTAL) and accepts(m, new_sum):
             # "**New order total:** $746.96" under a table of "Current price" and "New price" columns: the
             # new column added up (issue 14, h25d: gpt-oss-120b's upgrade tables).
             return "the total of the new amounts the answer's table lists"
@@ -937,7 +946,7 @@ def listed_changes(
         return ""
     if pairs >= 2 and index.search(f.sentence, _CHANGE_WORDS) and accepts(m, abs(change)):
         return "the sum of the changes the answer lists"
-    if not _NEW_TOTAL.search(line):
+    if not index.search(line, _NEW_TOTAL):
         return ""
     for g in amounts:
         if g.mention.end > m.start:
