@@ -2034,6 +2034,12 @@ _HU_STREET: Final = re.compile(
     rf"(?:\.?,[ \t](?:(?:H-)?\d{{4}}[ \t][{_UPPER}][{_LOWER}]+(?![\w\-])"
     rf"|[{_UPPER}][{_LOWER}]+,[ \t]\d{{4}}(?![\w\-])))?"
 )
+# What every match of ``_CODED_TOWN``/``_CODE_TOWN`` and of ``_HU_STREET`` holds: gates that ``re`` runs
+# fast (a leading class or literal lets it skip ahead), so the full patterns run only on texts that may match.
+_FOUR_DIGITS: Final = re.compile(r"\d{4}")
+_HU_TYPE_GATE: Final = re.compile(
+    r"[ \t](?:utca|u\.|út|útja|tér|tere|körút|krt\.|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]\d"
+)
 # Capitalised words that come before a number and name no town (h25g).
 _NUMBERED: Final = _words(
     "Port Gate Terminal Flight Build Line Row Column Lot Block Level Bus Train Tram Platform Bay Dock Pier "
@@ -2091,10 +2097,13 @@ def _coded_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
     """
     added: list[NameMatch] = []
     spans: list[tuple[int, int]] = []
-    for match in _CODED_TOWN.finditer(text):
+    # Both need four digits in a row: most texts have none, and the two patterns, led by a look-behind,
+    # are tried at every position where ``re`` cannot skip ahead (the lead, after a compiled count).
+    coded = _FOUR_DIGITS.search(text) is not None
+    for match in _CODED_TOWN.finditer(text) if coded else ():
         if _coded_town(match.group(1), match.group(2)):
             spans.append((match.start(1), match.end(2)))
-    for match in _CODE_TOWN.finditer(text):
+    for match in _CODE_TOWN.finditer(text) if coded else ():
         town = match.group(2)
         last = town.rsplit(None, 1)[-1]
         if (
@@ -2105,7 +2114,7 @@ def _coded_towns(text: str, out: list[NameMatch]) -> list[NameMatch]:
             and not (_FLAGS.get(last, 0) == 0 and last.endswith("s") and last.isascii())
         ):
             spans.append((match.start(1), match.end(2)))
-    if "u" in text or "t" in text:
+    if _HU_TYPE_GATE.search(text) is not None:
         for match in _HU_STREET.finditer(text):
             spans.append((match.start(), match.end()))
     if not spans:
