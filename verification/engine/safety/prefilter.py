@@ -25,6 +25,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..text import lower
+
 __all__ = [
     "FOLD_SAFE",
     "MIN_LITERAL",
@@ -189,9 +191,9 @@ def lowered_literals(pattern: re.Pattern[str], min_literal: int = MIN_LITERAL) -
     found = _sequence(_parser.parse(pattern.pattern, pattern.flags), min_literal, True)
     out: list[frozenset[str]] = []
     for clause in found:
-        if any("\u03a3" in s or any(len(ch.lower()) != 1 for ch in s) for s in clause):
+        if any("\u03a3" in s or any(len(lower(ch)) != 1 for ch in s) for s in clause):
             continue
-        lowered = frozenset("".join([ch.lower() for ch in s]) for s in clause)
+        lowered = frozenset("".join([lower(ch) for ch in s]) for s in clause)
         if min(map(len, lowered)) >= min_literal and lowered not in out:
             out.append(lowered)
     kept: list[frozenset[str]] = []
