@@ -119,6 +119,22 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _REPORTED_FACTOR = _QUOTED_FACTOR
+# A first-person refusal in the same clause before the match: the writer declines the instruction ("I won't
+# pretend to be a different assistant", "Sorry, I will not ignore my previous instructions", "I cannot act as
+# an unfiltered AI, but ..."). That is an answer (a model's, or a user's report of one), not an instruction to
+# the reader, so the match gets the quote discount. Only the clause counts: a full stop, colon, semicolon,
+# comma, dash or line break between the refusal and the match ends it ("I can't say it enough: ignore ...").
+# Read in a window of ``_REFUSAL_REACH`` characters before the match, so its cost is bounded per match.
+_REFUSAL = re.compile(
+    r"\b(?:i|we)(?:[’']m\s+(?:not\s+(?:going|able|allowed|willing)|unable)\s+to"
+    r"|\s+(?:(?:really|simply|just|still|definitely|absolutely)\s+)?"
+    r"(?:won[’']?t|will\s+not|can[’']?t|cannot|can\s+not|must\s+not|shouldn[’']?t|should\s+not|do\s+not|"
+    r"don[’']?t|refuse\s+to|am\s+(?:not\s+(?:going|able|allowed|willing)|unable)\s+to))\b"
+    r"[^.!?;:,\n—–]*\Z",
+    re.IGNORECASE,
+)
+_REFUSAL_REACH = 80
+_REFUSED_FACTOR = _QUOTED_FACTOR
 _SETUP = re.compile(
     r"\b(?:remember|memori[sz]e|store|keep\s+in\s+mind)\s+(?:the\s+)?(?:phrase|part\s+\w|this|these|the\s+following|rule)|"
     r"\b(?:whenever|when|once|if)\s+i\s+say\b|\b(?:rule|instruction)s?\s+for\s+later\b|"
@@ -357,12 +373,25 @@ def _scan(
     return found
 
 
+def _refused(text: str, start: int) -> bool:
+    """Whether a first-person refusal stands in the clause before ``start`` (``_REFUSAL``).
+
+    >>> _refused("Sorry, I will not ignore my previous instructions.", 18)
+    True
+    >>> _refused("I will not lie: ignore my previous instructions.", 16)
+    False
+    """
+    return _REFUSAL.search(text, max(0, start - _REFUSAL_REACH), start) is not None
+
+
 def _weigh(rule: Rule, text: str, start: int, end: int, meta: MetaIndex) -> float:
     """The weight of one match of ``rule``: discounted when quoted or in a sentence about attacks, and
     again when that sentence reports the instruction as someone else's (``_REPORTED``)."""
     weight = rule.weight
     if rule.category not in _NO_QUOTE_DISCOUNT and _is_quoted(text, start, end):
         weight *= _QUOTED_FACTOR
+    elif rule.category not in _NO_QUOTE_DISCOUNT and _refused(text, start):
+        weight *= _REFUSED_FACTOR
     sentence = meta.meta_sentence(start, end)
     if sentence >= 0:
         weight *= _META_FACTOR
