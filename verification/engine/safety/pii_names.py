@@ -2026,10 +2026,11 @@ _CODE_TOWN: Final = re.compile(
 # A Hungarian street by its type and house number, with no cue (h25g): "Dózsa györgy utca 29.", "Petőfi
 # Sándor tér 225.", "Kaposvári utca 36., H-8493 Békéscsaba", "Piroska u. 76., Pellérd, 7831": with the
 # postcode and town, or town and postcode, after it.
-# The types are Hungarian words no other language writes so.
+# The types are Hungarian words no other language writes so; ``_HU_TYPE_GATE`` reads the same list.
+_HU_TYPES: Final = r"(?:utca|u\.|út|útja|tér|tere|körút|krt\.|köz|sétány|fasor|rakpart|dűlő|lépcső)"
 _HU_STREET: Final = re.compile(
     rf"(?<![\w\-])[{_UPPER}][{_LOWER}]+(?:[ \t][{_UPPER}{_LOWER}][{_LOWER}]+)?[ \t]"
-    r"(?:utca|u\.|út|útja|tér|tere|körút|krt\.|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]"
+    rf"{_HU_TYPES}[ \t]"
     r"\d{1,4}(?:/[A-Za-z])?(?![\w\-])"
     rf"(?:\.?,[ \t](?:(?:H-)?\d{{4}}[ \t][{_UPPER}][{_LOWER}]+(?![\w\-])"
     rf"|[{_UPPER}][{_LOWER}]+,[ \t]\d{{4}}(?![\w\-])))?"
@@ -2037,9 +2038,7 @@ _HU_STREET: Final = re.compile(
 # What every match of ``_CODED_TOWN``/``_CODE_TOWN`` and of ``_HU_STREET`` holds: gates that ``re`` runs
 # fast (a leading class or literal lets it skip ahead), so the full patterns run only on texts that may match.
 _FOUR_DIGITS: Final = re.compile(r"\d{4}")
-_HU_TYPE_GATE: Final = re.compile(
-    r"[ \t](?:utca|u\.|út|útja|tér|tere|körút|krt\.|köz|sétány|fasor|rakpart|dűlő|lépcső)[ \t]\d"
-)
+_HU_TYPE_GATE: Final = re.compile(rf"[ \t]{_HU_TYPES}[ \t]\d")
 # Capitalised words that come before a number and name no town (h25g).
 _NUMBERED: Final = _words(
     "Port Gate Terminal Flight Build Line Row Column Lot Block Level Bus Train Tram Platform Bay Dock Pier "
